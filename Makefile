@@ -1,0 +1,305 @@
+# The kbx Makefile: one GNU make over the whole tree, no recursion.
+#
+#   ./configure && make            build ./kbx, the vector module, man pages
+#   make check                     build everything, then run the tests
+#   make install [DESTDIR=...]     install under the configured prefix
+#
+# Knobs on the command line:
+#   V=1                        show full commands
+#   DEVELOPER=1                strict warnings, as errors, for kbx's own code
+#   SANITIZE=address,undefined build kbx's own code and tests with sanitizers
+#
+# Sources are found by wildcard, so adding a file needs no edit here:
+#   lib/*.c lib/lang/*.c        -> build/libkbx.a (all objects -fPIC)
+#   cmd/*.c                     -> ./kbx
+#   lib/vector/*.c (+ shim)     -> build/kbx-vector.so, loaded at run time
+#   tests/unit/*.c              -> build/tests/unit/NAME, one program each
+#   man/NAME.N.md               -> build/man/NAME.N
+#   grammars/grammars.lock      -> build/grammars/ -> build/libkbx-grammars.a
+
+.DEFAULT_GOAL := all
+SHELL := /bin/sh
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+# Goals that need neither config.mk nor the grammars.
+NOCONFIG_GOALS := clean distclean help
+CONFIG_GOALS := $(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all))
+
+ifneq ($(wildcard config.mk),)
+include config.mk
+# configure changed: run it again with the arguments it was last given.
+config.mk: configure
+	@echo "configure is newer than config.mk; running ./configure again"
+	$(SHELL) ./configure $(CONFIGURE_ARGS)
+else ifneq ($(CONFIG_GOALS),)
+$(error config.mk is missing: run ./configure first)
+endif
+
+# ---------------------------------------------------------------------------
+# Output
+
+ifneq ($(V),1)
+Q = @
+QUIET_CC    = @echo '   ' CC $(@:build/%=%);
+QUIET_CXX   = @echo '   ' CXX $(@:build/%=%);
+QUIET_AR    = @echo '   ' AR $(@:build/%=%);
+QUIET_LINK  = @echo '   ' LINK $(@:build/%=%);
+QUIET_GEN   = @echo '   ' GEN $(@:build/%=%);
+QUIET_FETCH = @echo '   ' FETCH grammars;
+endif
+
+# ---------------------------------------------------------------------------
+# Version: from git when this is a git work tree, else VERSION, else 0.1.0.
+# A tag vX.Y.Z gives X.Y.Z[-N-gHASH][-dirty]; no tag gives 0.1.0-gHASH.
+# (The case patterns have both parentheses so that make's $(shell) does not
+# end at the first closing one.)
+
+KBX_BASE_VERSION := $(or $(strip $(shell cat VERSION 2>/dev/null)),0.1.0)
+KBX_VERSION := $(or $(strip $(shell \
+	test -e .git || exit 0; \
+	v=$$(git describe --match 'v[0-9]*' --always --dirty 2>/dev/null) || exit 0; \
+	case $$v in \
+	(v[0-9]*) echo "$${v#v}" ;; \
+	(*) echo "$(KBX_BASE_VERSION)-g$$v" ;; \
+	esac)),$(KBX_BASE_VERSION))
+
+# ---------------------------------------------------------------------------
+# Sources
+
+LIB_SRCS := $(wildcard lib/*.c lib/lang/*.c)
+CMD_SRCS := $(wildcard cmd/*.c)
+VECTOR_SRCS := $(wildcard lib/vector/*.c)
+SHIM_SRCS := $(if $(filter yes,$(FAISS_C_SHIM)),$(wildcard lib/vector/faiss_shim.cpp))
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+MAN_SRCS := $(wildcard man/*.[1-9].md)
+
+LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
+CMD_OBJS := $(CMD_SRCS:%.c=build/%.o)
+VECTOR_OBJS := $(VECTOR_SRCS:%.c=build/%.o) $(SHIM_SRCS:%.cpp=build/%.o)
+UNIT_OBJS := $(UNIT_SRCS:%.c=build/%.o)
+UNIT_PROGS := $(UNIT_SRCS:%.c=build/%)
+MAN_PAGES := $(MAN_SRCS:man/%.md=build/man/%)
+
+LIBKBX := build/libkbx.a
+LIBGRAMMARS := build/libkbx-grammars.a
+PROGRAM := $(if $(CMD_SRCS),kbx)
+# The module is built once lib/vector has C sources; the shim alone is not one.
+MODULE := $(if $(VECTOR_SRCS),build/kbx-vector.so)
+
+# ---------------------------------------------------------------------------
+# Flags
+
+DEVELOPER_WARNINGS = -Wall -Wextra -Wformat=2 -Wshadow -Wno-unused-parameter -Werror
+ifeq ($(DEVELOPER),1)
+DEVELOPER_CFLAGS = $(DEVELOPER_WARNINGS) -Wstrict-prototypes -Wmissing-prototypes
+DEVELOPER_CXXFLAGS = $(DEVELOPER_WARNINGS)
+endif
+ifneq ($(SANITIZE),)
+SANITIZE_FLAGS = -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+endif
+
+KBX_CPPFLAGS = -Ilib -Icmd -Ibuild/grammars-include \
+	-DKBX_VERSION='"$(KBX_VERSION)"' \
+	-DKBX_MODULE_DIR='"$(libexecdir)"' \
+	-DKBX_MANDIR='"$(mandir)"' \
+	$(TS_CFLAGS) $(LMDB_CFLAGS) $(YAML_CFLAGS) $(CMARK_CFLAGS) \
+	$(PCRE2_CFLAGS) $(XXHASH_CFLAGS) $(CPPFLAGS)
+ALL_CFLAGS = $(KBX_CPPFLAGS) $(CFLAGS) $(DEVELOPER_CFLAGS) $(SANITIZE_FLAGS)
+ALL_CXXFLAGS = $(KBX_CPPFLAGS) $(FAISS_CFLAGS) $(CXXFLAGS) $(DEVELOPER_CXXFLAGS) $(SANITIZE_FLAGS)
+ALL_LDFLAGS = $(LDFLAGS) $(SANITIZE_FLAGS)
+
+# Libraries of ./kbx and the unit tests.  Not FAISS, OpenBLAS, libgomp or
+# libstdc++: only the vector module links those, so that commands which
+# never load it do not pay for them at start-up.
+KBX_LIBS = $(LIBKBX) $(LIBGRAMMARS) $(TS_LIBS) $(LMDB_LIBS) $(YAML_LIBS) \
+	$(CMARK_LIBS) $(PCRE2_LIBS) $(XXHASH_LIBS) -ldl -lpthread
+
+# The module carries its own copy of what it needs from libkbx.a; the
+# symbols of the static archives it links stay private to it.
+MODULE_LDFLAGS = -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -Wl,--as-needed
+MODULE_LIBS = $(LIBKBX) $(LIBGRAMMARS) $(FAISS_LIBS) $(TS_LIBS) $(LMDB_LIBS) \
+	$(YAML_LIBS) $(CMARK_LIBS) $(PCRE2_LIBS) $(XXHASH_LIBS) -ldl -lpthread
+
+# Third-party grammar sources: optimised, PIC, and none of our warnings.
+GRAMMAR_CFLAGS = -O2
+
+# Every object of ours depends on this file, which changes only when the
+# flags (or the version baked into them) change, so a change of flags
+# rebuilds what it should.
+build/KBX-CFLAGS: FORCE
+	@mkdir -p build
+	@flags='$(subst ','\'',$(CC) $(ALL_CFLAGS) : $(CXX) $(ALL_CXXFLAGS) : $(ALL_LDFLAGS) : $(KBX_LIBS) : $(FAISS_LIBS))'; \
+	if test x"$$flags" != x"$$(cat $@ 2>/dev/null)"; then \
+		test ! -f $@ || echo '    * new build flags'; \
+		printf '%s\n' "$$flags" >$@; \
+	fi
+
+build/KBX-VERSION: FORCE
+	@mkdir -p build
+	@if test x'$(KBX_VERSION)' != x"$$(cat $@ 2>/dev/null)"; then \
+		echo '$(KBX_VERSION)' >$@; \
+	fi
+
+# ---------------------------------------------------------------------------
+# Grammars: fetched and checked by grammars/fetch.sh into build/grammars/,
+# which "make clean" keeps and "make distclean" removes.  The list of their
+# sources is known only after the fetch, so it lives in a makefile that make
+# builds, includes, and then restarts with.
+
+GRAMMAR_DIR := build/grammars
+GRAMMAR_STAMP := $(GRAMMAR_DIR)/.stamp
+GRAMMAR_MK := $(GRAMMAR_DIR)/sources.mk
+GRAMMAR_HEADER := build/grammars-include/kbx-grammars.h
+GRAMMAR_PKGS := $(shell awk '/^[^\#]/ && NF { print $$1 }' grammars/grammars.lock 2>/dev/null)
+
+GRAMMAR_SRCS :=
+ifneq ($(CONFIG_GOALS),)
+-include $(GRAMMAR_MK)
+endif
+GRAMMAR_OBJS := $(GRAMMAR_SRCS:$(GRAMMAR_DIR)/%.c=build/ts/%.o)
+
+$(GRAMMAR_STAMP): grammars/grammars.lock
+	$(QUIET_FETCH)NPM='$(NPM)' $(SHELL) grammars/fetch.sh $(GRAMMAR_DIR) grammars/grammars.lock
+	@touch $@
+
+$(GRAMMAR_MK): $(GRAMMAR_STAMP)
+	$(QUIET_GEN)for p in $(GRAMMAR_PKGS); do \
+		for f in $(GRAMMAR_DIR)/$$p/package/src/parser.c \
+			 $(GRAMMAR_DIR)/$$p/package/src/scanner.c \
+			 $(GRAMMAR_DIR)/$$p/package/*/src/parser.c \
+			 $(GRAMMAR_DIR)/$$p/package/*/src/scanner.c; do \
+			test ! -f "$$f" || echo "GRAMMAR_SRCS += $$f"; \
+		done; \
+	done >$@+ && mv $@+ $@
+
+# Declarations of every grammar's entry point, from the lock file.
+$(GRAMMAR_HEADER): grammars/grammars.lock
+	@mkdir -p $(@D)
+	$(QUIET_GEN)awk 'BEGIN { \
+		print "/* Generated from grammars/grammars.lock: do not edit. */"; \
+		print "#ifndef KBX_GRAMMARS_H"; print "#define KBX_GRAMMARS_H"; \
+		print "#include <tree_sitter/api.h>"; } \
+	$$1 == "#" && $$2 == "exports:" { \
+		for (i = 4; i <= NF; i++) print "const TSLanguage *" $$i "(void);"; } \
+	END { print "#endif"; }' grammars/grammars.lock >$@+ && mv $@+ $@
+
+build/ts/%.o: $(GRAMMAR_DIR)/%.c
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(GRAMMAR_CFLAGS) -fPIC -I$(<D) -MMD -MP -c -o $@ $<
+
+$(LIBGRAMMARS): $(GRAMMAR_OBJS) $(GRAMMAR_MK)
+	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(GRAMMAR_OBJS)
+
+# ---------------------------------------------------------------------------
+# kbx's own code
+
+build/%.o: %.c build/KBX-CFLAGS | $(GRAMMAR_HEADER)
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(PIC) -MMD -MP -c -o $@ $<
+
+build/%.o: %.cpp build/KBX-CFLAGS
+	@mkdir -p $(@D)
+	$(QUIET_CXX)$(CXX) $(ALL_CXXFLAGS) -fPIC -MMD -MP -c -o $@ $<
+
+# Objects of lib/ may end up in the module: position-independent.
+build/lib/%.o: PIC = -fPIC
+
+$(LIBKBX): $(LIB_OBJS)
+	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(LIB_OBJS)
+
+kbx: $(CMD_OBJS) $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(KBX_LIBS)
+
+build/kbx-vector.so: $(VECTOR_OBJS) $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(MODULE_LDFLAGS) -o $@ $(VECTOR_OBJS) $(MODULE_LIBS)
+
+$(UNIT_PROGS): build/tests/unit/%: build/tests/unit/%.o $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $< $(KBX_LIBS)
+
+$(MAN_PAGES): build/man/%: man/%.md man/render.sh build/KBX-VERSION
+	@mkdir -p $(@D)
+	$(QUIET_GEN)CMARK='$(CMARK_PROG)' KBX_VERSION='$(KBX_VERSION)' \
+		$(SHELL) man/render.sh $< $@
+
+-include $(patsubst %.o,%.d,$(LIB_OBJS) $(CMD_OBJS) $(VECTOR_OBJS) $(UNIT_OBJS) $(GRAMMAR_OBJS))
+
+# ---------------------------------------------------------------------------
+# Goals
+
+all: $(LIBGRAMMARS) $(GRAMMAR_HEADER) $(if $(LIB_SRCS),$(LIBKBX)) $(PROGRAM) $(MODULE) $(MAN_PAGES)
+
+unit-tests: $(UNIT_PROGS)
+
+# tests/run-tests.sh runs the whole suite.  Until it exists, run each
+# tests/tNNNN-*.sh with bash and count.
+check: all $(UNIT_PROGS)
+	$(Q)export KBX_BUILD_DIR='$(CURDIR)/build'; \
+	if test -f tests/run-tests.sh; then \
+		bash tests/run-tests.sh; \
+	else \
+		pass=0; fail=0; \
+		for t in tests/t[0-9]*.sh; do \
+			test -f "$$t" || continue; \
+			echo "*** $$t"; \
+			if bash "$$t"; then pass=$$((pass + 1)); \
+			else fail=$$((fail + 1)); echo "*** $$t failed"; fi; \
+		done; \
+		echo "$$pass passed, $$fail failed"; \
+		test $$fail = 0; \
+	fi
+
+bench: all
+	$(Q)test -f bench/run.sh || { echo 'bench/run.sh does not exist yet' >&2; exit 1; }
+	$(Q)KBX_BUILD_DIR='$(CURDIR)/build' bash bench/run.sh
+
+INSTALL = install
+COMPLETIONS = \
+	completions/kbx.bash:$(datadir)/bash-completion/completions/kbx \
+	completions/_kbx:$(datadir)/zsh/site-functions/_kbx \
+	completions/kbx.fish:$(datadir)/fish/vendor_completions.d/kbx.fish
+
+install: all
+ifneq ($(PROGRAM),)
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(bindir)'
+	$(INSTALL) -m 755 kbx '$(DESTDIR)$(bindir)/kbx'
+endif
+ifneq ($(MODULE),)
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(libexecdir)'
+	$(INSTALL) -m 755 $(MODULE) '$(DESTDIR)$(libexecdir)/'
+endif
+	$(Q)for page in $(MAN_PAGES); do \
+		dir='$(DESTDIR)$(mandir)'/man$${page##*.}; \
+		echo "$(INSTALL) -m 644 $$page $$dir/"; \
+		$(INSTALL) -d -m 755 "$$dir" && \
+		$(INSTALL) -m 644 "$$page" "$$dir/" || exit 1; \
+	done
+	$(Q)for pair in $(COMPLETIONS); do \
+		src=$${pair%%:*}; dst='$(DESTDIR)'$${pair#*:}; \
+		test -f "$$src" || continue; \
+		echo "$(INSTALL) -m 644 $$src $$dst"; \
+		$(INSTALL) -d -m 755 "$$(dirname "$$dst")" && \
+		$(INSTALL) -m 644 "$$src" "$$dst" || exit 1; \
+	done
+
+uninstall:
+	rm -f '$(DESTDIR)$(bindir)/kbx' '$(DESTDIR)$(libexecdir)/kbx-vector.so'
+	-rmdir '$(DESTDIR)$(libexecdir)' 2>/dev/null
+	$(Q)for page in $(MAN_SRCS:man/%.md=%); do \
+		f='$(DESTDIR)$(mandir)'/man$${page##*.}/$$page; \
+		echo "rm -f $$f"; rm -f "$$f"; \
+	done
+	$(Q)for pair in $(COMPLETIONS); do \
+		f='$(DESTDIR)'$${pair#*:}; echo "rm -f $$f"; rm -f "$$f"; \
+	done
+
+clean:
+	rm -rf kbx $(filter-out $(GRAMMAR_DIR),$(wildcard build/*)) tests/trash*
+
+distclean: clean
+	rm -rf build config.mk config.log
+
+help:
+	@sed -n '2,/^$$/ s/^# \{0,1\}//p' Makefile
+
+.PHONY: all unit-tests check bench install uninstall clean distclean help FORCE

@@ -1,0 +1,94 @@
+/*
+ * The commands of kbx, one file each: cmd/<name>.c exports only
+ * cmd_<name>(argc, argv, ctx).
+ *
+ * To add a command:
+ *   1. write cmd/<name>.c with its option table (parse-options.h) and a
+ *      usage array, printing results only through output.h;
+ *   2. declare cmd_<name> below and add it to the table in cmd/kbx.c,
+ *      with the flags that say what the dispatcher prepares;
+ *   3. write man/kbx-<name>.1.md (its SYNOPSIS must match -h: t5000
+ *      checks it);
+ *   4. the completions ask the binary (--list-cmds, --list-opts), so
+ *      there is nothing to add there unless an operand completes in a new
+ *      way;
+ *   5. add tests/tNNNN-<area>-<name>.sh.
+ */
+#ifndef KBX_BUILTIN_H
+#define KBX_BUILTIN_H
+
+#include "kbx.h"
+
+/* Exit codes: an interface, documented in kbx(1) under EXIT STATUS.
+ * Only ever append. */
+enum kbx_exit {
+	KBX_EXIT_OK = 0,          /* results found, or the command succeeded */
+	KBX_EXIT_NOT_FOUND = 1,   /* the query was valid and found nothing */
+	KBX_EXIT_USAGE = 2,       /* bad command line or unparsable symbol */
+	KBX_EXIT_NO_INDEX = 3,    /* no index: run 'kbx index' */
+	KBX_EXIT_SCHEMA = 4,      /* index from another version: 'kbx index --rebuild' */
+	KBX_EXIT_BUSY = 5,        /* another kbx is indexing: retry */
+	KBX_EXIT_IO = 6,          /* a file or the store could not be read or written */
+	KBX_EXIT_FULL = 7,        /* disk or map full; the previous index is intact */
+	KBX_EXIT_CORRUPT = 8,     /* the index does not decode: 'kbx index --rebuild' */
+	KBX_EXIT_INTERNAL = 9     /* a bug or out of memory */
+};
+
+/* What the dispatcher prepares before calling a command. */
+#define RUN_NEEDS_INDEX  0x01   /* open the store read-only; fail without one */
+#define RUN_WRITES_INDEX 0x02   /* open the store for writing, creating it */
+#define RUN_NO_PAGER     0x04
+
+struct kbx_ctx {
+	const char *kbx_dir_opt;   /* --kbx-dir */
+	char *kbx_dir;             /* the store directory in use */
+	char *root;                /* the repository root */
+	kbx_store_t *store;
+	const char *cmd;           /* the command's name */
+};
+
+/* Print "error: <msg>" (or fatal) for a failed library call and return
+ * the exit code for its status. */
+int die_status(const struct kbx_error *err);
+int exit_code_for(kbx_status_t st);
+
+/* Find and open the store into ctx->store (flags: RUN_NEEDS_INDEX or
+ * RUN_WRITES_INDEX; any_schema accepts another schema version, for
+ * --rebuild).  Returns 0 or an exit code after printing the error.
+ * Commands flagged RUN_WRITES_INDEX call it themselves. */
+int setup_store(struct kbx_ctx *ctx, int flags, int any_schema);
+
+int cmd_callees(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_callers(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_defs(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_help(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_status(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_version(int argc, const char **argv, struct kbx_ctx *ctx);
+
+/* Shared by commands that walk one kind of edge from a symbol
+ * (cmd/graph-query.c). */
+struct edge_query {
+	const char *name;          /* the command: "callers" */
+	const char *record;        /* JSON record type: "caller" */
+	const char *heading;       /* "callers of" */
+	int kind, dir;
+	const char *const *usage;
+};
+int run_edge_query(int argc, const char **argv, struct kbx_ctx *ctx,
+		   const struct edge_query *q);
+/* Look up sym; on failure print the error with suggestions and return
+ * the exit code; 0 with *out filled on success. */
+int lookup_symbol(struct kbx_ctx *ctx, const char *sym, struct kbx_nodelist *out);
+
+/* The table, for help and completion. */
+struct cmd_struct {
+	const char *name;
+	int (*fn)(int argc, const char **argv, struct kbx_ctx *ctx);
+	int flags;
+	const char *summary;
+};
+extern const struct cmd_struct kbx_commands[];
+const struct cmd_struct *find_command(const char *name);
+
+#endif

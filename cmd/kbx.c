@@ -1,0 +1,244 @@
+/*
+ * kbx: the command table and the dispatcher.
+ *
+ *   kbx [--kbx-dir=DIR] [-C DIR] <command> [<args>]
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "internal.h"
+
+#ifndef KBX_VERSION
+#define KBX_VERSION "0.1.0"
+#endif
+
+/* Sorted by name. */
+const struct cmd_struct kbx_commands[] = {
+	{ "callees", cmd_callees, RUN_NEEDS_INDEX, "list what a function calls" },
+	{ "callers", cmd_callers, RUN_NEEDS_INDEX, "list who calls a function" },
+	{ "defs", cmd_defs, RUN_NEEDS_INDEX, "show where a symbol is defined" },
+	{ "help", cmd_help, 0, "show the manual page of a command" },
+	{ "index", cmd_index, RUN_WRITES_INDEX, "build or update the index of a repository" },
+	{ "status", cmd_status, RUN_NEEDS_INDEX, "show what the index holds" },
+	{ "version", cmd_version, 0, "print the version of kbx" },
+	{ NULL, NULL, 0, NULL }
+};
+
+const struct cmd_struct *find_command(const char *name)
+{
+	for (const struct cmd_struct *c = kbx_commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+int exit_code_for(kbx_status_t st)
+{
+	switch (st) {
+	case KBX_OK: return KBX_EXIT_OK;
+	case KBX_NOT_FOUND: return KBX_EXIT_NOT_FOUND;
+	case KBX_ERR_USAGE:
+	case KBX_ERR_PARSE: return KBX_EXIT_USAGE;
+	case KBX_ERR_NO_STORE: return KBX_EXIT_NO_INDEX;
+	case KBX_ERR_SCHEMA: return KBX_EXIT_SCHEMA;
+	case KBX_ERR_BUSY: return KBX_EXIT_BUSY;
+	case KBX_ERR_IO:
+	case KBX_ERR_STORE: return KBX_EXIT_IO;
+	case KBX_ERR_FULL: return KBX_EXIT_FULL;
+	case KBX_ERR_CORRUPT: return KBX_EXIT_CORRUPT;
+	default: return KBX_EXIT_INTERNAL;
+	}
+}
+
+int die_status(const struct kbx_error *err)
+{
+	const char *level = err->status == KBX_ERR_NOMEM || err->status == KBX_ERR_INTERNAL
+				    ? "fatal" : "error";
+	fprintf(stderr, "%s: %s\n", level, err->msg[0] ? err->msg : kbx_status_str(err->status));
+	return exit_code_for(err->status);
+}
+
+static const char *const kbx_usage[] = {
+	"kbx [--kbx-dir=<dir>] [-C <dir>] <command> [<args>]",
+	NULL
+};
+
+static void print_usage(FILE *f)
+{
+	fprintf(f, "usage: %s\n\ncommands:\n", kbx_usage[0]);
+	for (const struct cmd_struct *c = kbx_commands; c->name; c++)
+		fprintf(f, "   %-10s %s\n", c->name, c->summary);
+	fprintf(f, "\n'kbx <command> -h' lists a command's options; 'kbx help <command>' opens its manual.\n");
+}
+
+static void suggest_command(const char *name)
+{
+	size_t best = 3;
+	const char *cands[8];
+	size_t n = 0;
+	for (const struct cmd_struct *c = kbx_commands; c->name; c++) {
+		size_t d = _kbx_edit_distance(name, c->name, 2);
+		int prefix = strlen(name) >= 2 && !strncmp(c->name, name, strlen(name));
+		if (prefix)
+			d = 1;
+		if (d < best) {
+			best = d;
+			n = 0;
+		}
+		if (d == best && d <= 2 && n < 8)
+			cands[n++] = c->name;
+	}
+	fprintf(stderr, "error: '%s' is not a kbx command: see 'kbx -h'\n", name);
+	if (n) {
+		fprintf(stderr, "\nthe most similar command%s\n", n > 1 ? "s are" : " is");
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, "\t%s\n", cands[i]);
+	}
+}
+
+/* kbx-<name> on PATH extends kbx as git-<name> extends git. */
+static void try_external(const char *name, int argc, const char **argv)
+{
+	char prog[256];
+	if (snprintf(prog, sizeof(prog), "kbx-%s", name) >= (int)sizeof(prog) || strchr(name, '/'))
+		return;
+	const char **args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		return;
+	args[0] = prog;
+	for (int i = 1; i < argc; i++)
+		args[i] = argv[i];
+	execvp(prog, (char *const *)args);
+	free(args);  /* not found: fall through to the error */
+}
+
+int setup_store(struct kbx_ctx *ctx, int flags, int any_schema)
+{
+	struct kbx_error err = KBX_ERROR_INIT;
+	kbx_status_t st;
+	int writes = (flags & RUN_WRITES_INDEX) != 0;
+	if (ctx->kbx_dir_opt) {
+		char cwd[PATH_MAX];
+		if (!getcwd(cwd, sizeof(cwd))) {
+			fprintf(stderr, "fatal: cannot get the current directory: %s\n", strerror(errno));
+			return KBX_EXIT_IO;
+		}
+		ctx->kbx_dir = strdup(ctx->kbx_dir_opt);
+		ctx->root = strdup(cwd);
+	} else {
+		st = kbx_store_locate(".", writes, &ctx->kbx_dir, &ctx->root, &err);
+		if (st)
+			return die_status(&err);
+	}
+	if (!ctx->kbx_dir || !ctx->root) {
+		fprintf(stderr, "fatal: out of memory\n");
+		return KBX_EXIT_INTERNAL;
+	}
+	int oflags = writes ? KBX_OPEN_WRITE | KBX_OPEN_CREATE : KBX_OPEN_READ;
+	if (writes && any_schema)
+		oflags |= KBX_OPEN_ANY_SCHEMA;
+	st = kbx_store_open(ctx->kbx_dir, ctx->root, oflags, &ctx->store, &err);
+	if (st)
+		return die_status(&err);
+	return 0;
+}
+
+static int run_command(const struct cmd_struct *c, int argc, const char **argv,
+		       struct kbx_ctx *ctx)
+{
+	ctx->cmd = c->name;
+	/* --help anywhere before "--" opens the manual, as git does */
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--help")) {
+			const char *hargv[] = { "help", c->name, NULL };
+			return cmd_help(2, hargv, ctx);
+		}
+	}
+	/* -h and --list-opts work outside any indexed tree: the command
+	 * parses its options before the store is opened. */
+	int needs = c->flags & (RUN_NEEDS_INDEX | RUN_WRITES_INDEX);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--list-opts"))
+			needs = 0;
+	}
+	if (needs && !(c->flags & RUN_WRITES_INDEX)) {
+		int rc = setup_store(ctx, c->flags, 0);
+		if (rc)
+			return rc;
+	} else if (needs) {
+		/* index opens the store itself: it knows --rebuild */
+	}
+	int rc = c->fn(argc, argv, ctx);
+	kbx_store_close(ctx->store);
+	ctx->store = NULL;
+	return rc;
+}
+
+int main(int argc, char **argv_)
+{
+	const char **argv = (const char **)argv_;
+	struct kbx_ctx ctx = { 0 };
+	int i;
+
+	/* a reader that goes away (| head) ends us quietly; writes then
+	 * fail with EPIPE, which out_finish does not report */
+	signal(SIGPIPE, SIG_DFL);
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (a[0] != '-')
+			break;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			print_usage(stdout);
+			return 0;
+		}
+		if (!strcmp(a, "--version") || !strcmp(a, "-v")) {
+			printf("kbx version %s\n", KBX_VERSION);
+			return 0;
+		}
+		if (!strcmp(a, "--list-cmds")) {
+			for (const struct cmd_struct *c = kbx_commands; c->name; c++)
+				printf("%s\n", c->name);
+			return 0;
+		}
+		if (!strncmp(a, "--kbx-dir=", 10)) {
+			ctx.kbx_dir_opt = a + 10;
+		} else if (!strcmp(a, "--kbx-dir") && i + 1 < argc) {
+			ctx.kbx_dir_opt = argv[++i];
+		} else if (!strcmp(a, "-C") && i + 1 < argc) {
+			if (chdir(argv[++i]) < 0) {
+				fprintf(stderr, "fatal: cannot change to '%s': %s\n", argv[i],
+					strerror(errno));
+				return KBX_EXIT_USAGE;
+			}
+		} else {
+			fprintf(stderr, "error: unknown option '%s'\n", a);
+			print_usage(stderr);
+			return KBX_EXIT_USAGE;
+		}
+	}
+	if (i >= argc) {
+		print_usage(stderr);
+		return KBX_EXIT_USAGE;
+	}
+	const struct cmd_struct *c = find_command(argv[i]);
+	if (!c) {
+		try_external(argv[i], argc - i, argv + i);
+		suggest_command(argv[i]);
+		return KBX_EXIT_USAGE;
+	}
+	int rc = run_command(c, argc - i, argv + i, &ctx);
+	free(ctx.kbx_dir);
+	free(ctx.root);
+	return rc;
+}

@@ -1,0 +1,399 @@
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lang/lang.h"
+#include "output.h"
+#include "strbuf.h"
+
+const char *const output_format_names[] = { "text", "json", "grep", "nul", NULL };
+const char *const output_color_names[] = { "auto", "always", "never", NULL };
+
+struct out {
+	int format;
+	int color;
+	int version;
+	int fields;             /* fields written in the current record */
+	int text_indent;
+	int in_group;
+};
+
+#define C_RESET "\033[m"
+#define C_HEAD "\033[1m"
+#define C_PATH "\033[35m"
+#define C_LINE "\033[32m"
+#define C_NAME "\033[1;33m"
+#define C_WARN "\033[31m"
+
+struct out *out_new(const struct output_opts *opts)
+{
+	struct out *o = calloc(1, sizeof(*o));
+	if (!o) {
+		fprintf(stderr, "fatal: out of memory\n");
+		return NULL;
+	}
+	o->format = opts->nul ? FMT_NUL : opts->format;
+	o->version = opts->format_version ? (int)opts->format_version : OUTPUT_FORMAT_VERSION;
+	if (o->version < OUTPUT_FORMAT_VERSION_MIN || o->version > OUTPUT_FORMAT_VERSION) {
+		fprintf(stderr, "error: --format-version=%ld is not supported: this kbx prints versions %d to %d\n",
+			opts->format_version, OUTPUT_FORMAT_VERSION_MIN, OUTPUT_FORMAT_VERSION);
+		free(o);
+		return NULL;
+	}
+	if (o->format == FMT_TEXT) {
+		if (opts->color == COLOR_ALWAYS)
+			o->color = 1;
+		else if (opts->color == COLOR_AUTO) {
+			const char *nc = getenv("NO_COLOR");
+			const char *term = getenv("TERM");
+			o->color = isatty(1) && !(nc && *nc) && !(term && !strcmp(term, "dumb"));
+		}
+	}
+	return o;
+}
+
+int out_format(const struct out *o)
+{
+	return o->format;
+}
+
+int out_finish(struct out *o)
+{
+	free(o);
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		if (errno == EPIPE)
+			return 0;  /* the reader stopped reading: | head */
+		fprintf(stderr, "error: cannot write the output: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static const char *col(const struct out *o, const char *c)
+{
+	return o->color ? c : "";
+}
+
+/* ---- JSON ---- */
+
+static void json_str(const char *s, size_t len)
+{
+	putchar('"');
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	while (p < end) {
+		unsigned char ch = *p;
+		if (ch == '"' || ch == '\\') {
+			putchar('\\');
+			putchar(ch);
+			p++;
+		} else if (ch < 0x20 || ch == 0x7f) {
+			switch (ch) {
+			case '\n': fputs("\\n", stdout); break;
+			case '\t': fputs("\\t", stdout); break;
+			case '\r': fputs("\\r", stdout); break;
+			default: printf("\\u%04x", ch);
+			}
+			p++;
+		} else if (ch < 0x80) {
+			putchar(ch);
+			p++;
+		} else {
+			/* copy a valid UTF-8 sequence; replace a bad byte with U+FFFD */
+			int n = ch >= 0xf0 && ch < 0xf5 ? 4 : ch >= 0xe0 ? 3 : ch >= 0xc2 && ch < 0xe0 ? 2 : 0;
+			int ok = n && end - p >= n;
+			for (int i = 1; ok && i < n; i++)
+				if ((p[i] & 0xc0) != 0x80)
+					ok = 0;
+			if (ok) {
+				fwrite(p, 1, (size_t)n, stdout);
+				p += n;
+			} else {
+				fputs("\\ufffd", stdout);
+				p++;
+			}
+		}
+	}
+	putchar('"');
+}
+
+static void json_key(struct out *o, const char *key)
+{
+	if (o->fields++)
+		putchar(',');
+	json_str(key, strlen(key));
+	putchar(':');
+}
+
+void out_record_begin(struct out *o, const char *type)
+{
+	o->fields = 0;
+	if (o->format == FMT_JSON) {
+		putchar('{');
+		json_key(o, "type");
+		json_str(type, strlen(type));
+	}
+}
+
+void out_field_str(struct out *o, const char *key, const char *val)
+{
+	if (o->format == FMT_JSON) {
+		json_key(o, key);
+		if (val)
+			json_str(val, strlen(val));
+		else
+			fputs("null", stdout);
+	} else if (o->format == FMT_TEXT) {
+		printf("%s%s:%s %s\n", col(o, C_HEAD), key, col(o, C_RESET), val ? val : "-");
+	}
+}
+
+void out_field_int(struct out *o, const char *key, int64_t val)
+{
+	if (o->format == FMT_JSON) {
+		json_key(o, key);
+		printf("%lld", (long long)val);
+	} else if (o->format == FMT_TEXT) {
+		printf("%s%s:%s %lld\n", col(o, C_HEAD), key, col(o, C_RESET), (long long)val);
+	}
+}
+
+void out_record_end(struct out *o)
+{
+	if (o->format == FMT_JSON)
+		fputs("}\n", stdout);
+}
+
+/* ---- text helpers ---- */
+
+void out_heading(struct out *o, const char *fmt, ...)
+{
+	if (o->format != FMT_TEXT)
+		return;
+	va_list ap;
+	if (o->in_group)
+		putchar('\n');
+	o->in_group = 1;
+	fputs(col(o, C_HEAD), stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fputs(col(o, C_RESET), stdout);
+	putchar('\n');
+}
+
+void out_note(struct out *o, const char *fmt, ...)
+{
+	if (o->format != FMT_TEXT)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static void json_node_fields(struct out *o, const struct kbx_node *n)
+{
+	json_key(o, "id");
+	json_str(n->cid, strlen(n->cid));
+	json_key(o, "name");
+	json_str(n->name, strlen(n->name));
+	json_key(o, "kind");
+	fputs("\"", stdout);
+	fputs(kbx_kind_str(n->kind), stdout);
+	fputs("\"", stdout);
+	json_key(o, "path");
+	if (n->path)
+		json_str(n->path, n->path_len);
+	else
+		fputs("null", stdout);
+	json_key(o, "line");
+	if (n->path && n->line)
+		printf("%u", n->line);
+	else
+		fputs("null", stdout);
+	json_key(o, "col");
+	if (n->path && n->col)
+		printf("%u", n->col);
+	else
+		fputs("null", stdout);
+	json_key(o, "end_line");
+	if (n->path && n->end_line)
+		printf("%u", n->end_line);
+	else
+		fputs("null", stdout);
+	const char *lang = kbx_lang_str(n->lang);
+	json_key(o, "lang");
+	if (lang)
+		json_str(lang, strlen(lang));
+	else
+		fputs("null", stdout);
+}
+
+static void nul_id(const struct kbx_node *n)
+{
+	fputs(n->cid, stdout);
+	putchar('\0');
+}
+
+/* How a node reads in text: "Foo.process" or "src/a.py" or "printf". */
+static void text_name(struct out *o, const struct kbx_node *n)
+{
+	printf("%s%s%s", col(o, C_NAME), n->kind == KBX_KIND_FILE ? n->cid : n->qual,
+	       col(o, C_RESET));
+}
+
+static void text_loc(struct out *o, const char *path, size_t plen, uint32_t line, uint32_t c)
+{
+	printf("%s%.*s%s:%s%u%s", col(o, C_PATH), (int)plen, path, col(o, C_RESET),
+	       col(o, C_LINE), line, col(o, C_RESET));
+	if (c)
+		printf(":%u", c);
+}
+
+void out_edge(struct out *o, const char *type, const struct kbx_node *query,
+	      const struct kbx_edge *e, int dir)
+{
+	const struct kbx_node *res = dir == KBX_DIR_IN ? &e->from : &e->to;
+	/* call and import sites are in the source's file */
+	const struct kbx_node *site_file = &e->from;
+	uint32_t site_line = e->nsites ? e->sites[0].line : 0;
+	uint32_t site_col = e->nsites ? e->sites[0].col : 0;
+
+	switch (o->format) {
+	case FMT_NUL:
+		nul_id(res);
+		return;
+	case FMT_GREP: {
+		/* callers: jump to the call site; callees and the rest: to the
+		 * definition when there is one, else to the site */
+		const char *path;
+		size_t plen;
+		uint32_t line, c;
+		if (dir == KBX_DIR_IN || !res->path) {
+			path = site_file->path;
+			plen = site_file->path_len;
+			line = site_line ? site_line : site_file->line;
+			c = site_line ? site_col : site_file->col;
+		} else {
+			path = res->path;
+			plen = res->path_len;
+			line = res->line;
+			c = res->col;
+		}
+		if (!path)
+			return;
+		printf("%.*s:%u:%u: %s %s %s", (int)plen, path, line ? line : 1, c ? c : 1,
+		       e->from.kind == KBX_KIND_FILE ? e->from.cid : e->from.qual,
+		       kbx_edge_kind_str(e->kind), e->to.kind == KBX_KIND_FILE ? e->to.cid : e->to.qual);
+		if (e->confidence == KBX_CONF_AMBIGUOUS)
+			printf(" (ambiguous, %u candidates)", e->ncandidates);
+		else if (e->confidence == KBX_CONF_UNRESOLVED)
+			printf(" (%s)", kbx_kind_str(e->to.kind));
+		putchar('\n');
+		return;
+	}
+	case FMT_JSON:
+		o->fields = 0;
+		putchar('{');
+		json_key(o, "type");
+		json_str(type, strlen(type));
+		json_node_fields(o, res);
+		json_key(o, "query");
+		json_str(query->cid, strlen(query->cid));
+		json_key(o, "edge");
+		printf("\"%s\"", kbx_edge_kind_str(e->kind));
+		json_key(o, "confidence");
+		printf("\"%s\"", kbx_confidence_str(e->confidence));
+		json_key(o, "via");
+		printf("\"%s\"", kbx_via_str(e->via));
+		json_key(o, "candidates");
+		printf("%u", e->ncandidates ? e->ncandidates : 1);
+		json_key(o, "depth");
+		printf("%u", e->depth);
+		json_key(o, "from");
+		json_str(e->from.cid, strlen(e->from.cid));
+		json_key(o, "to");
+		json_str(e->to.cid, strlen(e->to.cid));
+		json_key(o, "sites");
+		putchar('[');
+		for (uint32_t i = 0; i < e->nsites; i++) {
+			printf("%s{\"path\":", i ? "," : "");
+			if (site_file->path)
+				json_str(site_file->path, site_file->path_len);
+			else
+				fputs("null", stdout);
+			printf(",\"line\":%u,\"col\":%u}", e->sites[i].line, e->sites[i].col);
+		}
+		putchar(']');
+		fputs("}\n", stdout);
+		return;
+	default:
+		break;
+	}
+
+	/* text */
+	printf("  ");
+	if (e->depth > 1)
+		printf("%*s", (int)(e->depth - 1) * 2, "");
+	if (dir == KBX_DIR_IN) {
+		if (site_file->path)
+			text_loc(o, site_file->path, site_file->path_len, site_line, 0);
+		printf("  ");
+		text_name(o, res);
+		printf(" (%s)", kbx_kind_str(res->kind));
+	} else {
+		text_name(o, res);
+		if (res->path) {
+			printf("  ");
+			text_loc(o, res->path, res->path_len, res->line, 0);
+		} else {
+			printf("  (%s)", kbx_kind_str(res->kind));
+		}
+		if (site_line)
+			printf("  at line %u", site_line);
+	}
+	if (e->depth > 1)
+		printf("  [depth %u]", e->depth);
+	if (e->confidence == KBX_CONF_AMBIGUOUS)
+		printf("  %sambiguous%s: one of %u candidates", col(o, C_WARN), col(o, C_RESET),
+		       e->ncandidates);
+	if (e->nsites > 1)
+		printf("  (%u sites)", e->nsites);
+	putchar('\n');
+}
+
+void out_def(struct out *o, const char *type, const struct kbx_node *n)
+{
+	switch (o->format) {
+	case FMT_NUL:
+		nul_id(n);
+		return;
+	case FMT_GREP:
+		if (n->path)
+			printf("%.*s:%u:%u: %s %s\n", (int)n->path_len, n->path, n->line ? n->line : 1,
+			       n->col ? n->col : 1, kbx_kind_str(n->kind),
+			       n->kind == KBX_KIND_FILE ? n->cid : n->qual);
+		return;
+	case FMT_JSON:
+		o->fields = 0;
+		putchar('{');
+		json_key(o, "type");
+		json_str(type, strlen(type));
+		json_node_fields(o, n);
+		fputs("}\n", stdout);
+		return;
+	default:
+		break;
+	}
+	printf("  ");
+	if (n->path) {
+		text_loc(o, n->path, n->path_len, n->line ? n->line : 1, 0);
+		printf("  ");
+	}
+	text_name(o, n);
+	printf(" (%s)\n", kbx_kind_str(n->kind));
+}

@@ -1,0 +1,68 @@
+/*
+ * The one output layer.  Commands describe results here and never print
+ * them themselves; --format picks the back end:
+ *
+ *   text   for people: grouped, coloured only on a terminal (or --color)
+ *   json   JSON Lines, one record per line, versioned (doc/schemata in
+ *          man/kbx-json.7.md): never coloured, never translated
+ *   grep   path:line:col: text, as vim's quickfix and Emacs's grep mode read
+ *   nul    canonical ids separated by NUL bytes (also -z)
+ *
+ * The machine formats' version is OUTPUT_FORMAT_VERSION; --format-version
+ * asks for an older one.  Adding a field keeps the version; removing or
+ * changing one raises it.
+ */
+#ifndef KBX_OUTPUT_H
+#define KBX_OUTPUT_H
+
+#include <stdint.h>
+
+#include "kbx.h"
+
+#define OUTPUT_FORMAT_VERSION 1
+#define OUTPUT_FORMAT_VERSION_MIN 1
+
+enum output_format { FMT_TEXT, FMT_JSON, FMT_GREP, FMT_NUL };
+enum output_color { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+extern const char *const output_format_names[];
+extern const char *const output_color_names[];
+
+struct output_opts {
+	int format;
+	long format_version;
+	int nul;
+	int color;
+};
+#define OUTPUT_OPTS_INIT { FMT_TEXT, 0, 0, COLOR_AUTO }
+
+struct out;
+
+/* Check the options and start printing to stdout.  Returns NULL after
+ * printing an error (bad --format-version). */
+struct out *out_new(const struct output_opts *opts);
+/* Flush stdout and free o.  Returns 0, or -1 when writing failed (a full
+ * disk, a closed pipe other than a reader that went away). */
+int out_finish(struct out *o);
+int out_format(const struct out *o);
+
+/* A heading over a group of results (text only). */
+void out_heading(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An explanatory line under the results (text only). */
+void out_note(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* One edge found by asking about `query` in direction dir (KBX_DIR_IN:
+ * the result is e->from; KBX_DIR_OUT: e->to).  type names the record:
+ * "caller", "callee", "import", "importer", "subclass", ... */
+void out_edge(struct out *o, const char *type, const struct kbx_node *query,
+	      const struct kbx_edge *e, int dir);
+/* One definition. */
+void out_def(struct out *o, const char *type, const struct kbx_node *n);
+
+/* Generic records, for results that are not nodes or edges. */
+void out_record_begin(struct out *o, const char *type);
+void out_field_str(struct out *o, const char *key, const char *val);
+void out_field_int(struct out *o, const char *key, int64_t val);
+void out_record_end(struct out *o);
+
+#endif

@@ -1,0 +1,237 @@
+/* Private to lib/: names shared between the library's files. */
+#ifndef KBX_INTERNAL_H
+#define KBX_INTERNAL_H
+
+#include <lmdb.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#include "kbx.h"
+#include "strbuf.h"
+#include "lang/lang.h"
+
+/* Set err (when not NULL) and return status. */
+kbx_status_t _kbx_fail(struct kbx_error *err, kbx_status_t status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Map an LMDB return code to a status with a message naming what was done. */
+kbx_status_t _kbx_fail_mdb(struct kbx_error *err, int rc, const char *what);
+
+/*
+ * The LMDB environment and its named databases.
+ *
+ *   meta      "schema", "generation", "root", "created", "updated", "next_id"
+ *   files     path -> struct file_rec
+ *   nodes     id (u32 BE) -> node record (see keys.c)
+ *   ids       canonical id -> id (u32 BE)
+ *   names     simple name -> id (dupsort, u32 BE values)
+ *   edges     src(u32) kind(u8) dst(u32) -> edge value     (source -> target)
+ *   redges    dst(u32) kind(u8) src(u32) -> edge value     (target -> source)
+ *   refs      file id -> what the file's extraction said, kept so that the
+ *             file's edges can be resolved again without parsing it
+ *   refnames  name -> file id (dupsort): files whose calls, bases or imports
+ *             mention the name, to find whom a changed definition affects
+ */
+struct kbx_store {
+	MDB_env *env;
+	MDB_dbi meta, files, nodes, ids, names, edges, redges, refs, refnames;
+	MDB_txn *rtxn;          /* the long read transaction of a read-only open */
+	MDB_txn *wtxn;          /* the write transaction of an index run */
+	int writable;
+	int lock_fd;            /* the writer's lock on .kbx/lock, or -1 */
+	char *dir;
+	char *root;
+	size_t map_size;
+};
+
+/* The transaction queries run in: the write one during an index run. */
+static inline MDB_txn *_kbx_txn(const struct kbx_store *s)
+{
+	return s->wtxn ? s->wtxn : s->rtxn;
+}
+
+/* ---- keys and records (keys.c) ---- */
+
+static inline void _kbx_put_u32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)(v >> 24);
+	p[1] = (unsigned char)(v >> 16);
+	p[2] = (unsigned char)(v >> 8);
+	p[3] = (unsigned char)v;
+}
+
+static inline uint32_t _kbx_get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+#define KBX_EDGE_KEY_LEN 9
+/* src, kind, dst -> 9 bytes, big-endian so that one node's edges of one
+ * kind are one contiguous key range. */
+void _kbx_edge_key(unsigned char key[KBX_EDGE_KEY_LEN], uint32_t a, int kind, uint32_t b);
+
+/* Node record: fixed header then the canonical id, NUL-terminated. */
+struct _kbx_node_hdr {
+	uint8_t kind, lang, flags, reserved;
+	uint32_t file, parent, line, col, end_line;
+};
+#define KBX_NODE_HDR_LEN 24
+void _kbx_node_encode(struct strbuf *out, const struct kbx_node *n);
+kbx_status_t _kbx_node_decode(const void *data, size_t len, uint32_t id, struct kbx_node *out);
+
+/* Edge value: confidence, via, candidate count, then the sites. */
+#define KBX_EDGE_MAX_SITES 32
+struct _kbx_edge_val {
+	uint8_t confidence, via;
+	uint32_t ncandidates;
+	uint32_t nsites;
+	struct kbx_site sites[KBX_EDGE_MAX_SITES];
+};
+void _kbx_edge_val_encode(struct strbuf *out, const struct _kbx_edge_val *v);
+kbx_status_t _kbx_edge_val_decode(const void *data, size_t len, struct _kbx_edge_val *v);
+
+/* File record. */
+struct _kbx_file_rec {
+	uint32_t id;
+	uint8_t lang;
+	uint64_t size;
+	int64_t mtime_ns;
+	unsigned char hash[16];
+};
+#define KBX_FILE_REC_LEN 40
+void _kbx_file_rec_encode(unsigned char out[KBX_FILE_REC_LEN], const struct _kbx_file_rec *r);
+kbx_status_t _kbx_file_rec_decode(const void *data, size_t len, struct _kbx_file_rec *r);
+
+/* ---- store helpers (store.c) ---- */
+kbx_status_t _kbx_meta_get_u64(struct kbx_store *s, MDB_txn *txn, const char *key,
+			       uint64_t *out);
+int _kbx_meta_put_u64(struct kbx_store *s, MDB_txn *txn, const char *key, uint64_t v);
+int _kbx_meta_put_str(struct kbx_store *s, MDB_txn *txn, const char *key, const char *v);
+/* Begin the write transaction, growing the map if the last run filled it. */
+kbx_status_t _kbx_store_write_begin(struct kbx_store *s, struct kbx_error *err);
+kbx_status_t _kbx_store_write_commit(struct kbx_store *s, struct kbx_error *err);
+void _kbx_store_write_abort(struct kbx_store *s);
+/* Double the map size (after MDB_MAP_FULL), outside any write transaction. */
+kbx_status_t _kbx_store_grow(struct kbx_store *s, struct kbx_error *err);
+/* Drop every record (for --rebuild), inside the write transaction. */
+int _kbx_store_clear(struct kbx_store *s);
+
+/* ---- the working tree (scan.c) ---- */
+struct _kbx_scan_file {
+	char *path;             /* repository-relative */
+	uint64_t size;
+	int64_t mtime_ns;
+	const struct kbx_lang *lang;
+};
+struct _kbx_scan {
+	struct _kbx_scan_file *files;
+	size_t n, alloc;
+};
+/* List the files under root (or only under paths) that kbx indexes, in
+ * byte order of their paths, honouring .gitignore and .kbxignore.
+ * Skipped files (too large, not a known language) are told through
+ * notify. */
+kbx_status_t _kbx_scan_tree(const char *root, const char *const *paths, size_t npaths,
+			    uint64_t max_size, void (*notify)(void *, const struct kbx_note *),
+			    void *data, struct _kbx_scan *out, uint64_t *skipped,
+			    struct kbx_error *err);
+void _kbx_scan_release(struct _kbx_scan *scan);
+
+/* ---- hashing (util.c) ---- */
+void _kbx_hash128(const void *data, size_t len, unsigned char out[16]);
+/* Damerau-free Levenshtein distance, capped at max+1. */
+size_t _kbx_edit_distance(const char *a, const char *b, size_t max);
+
+#endif
+
+/* A set of u32 ids (sorted array). */
+struct _kbx_idset {
+	uint32_t *ids;
+	size_t n, alloc;
+};
+int _kbx_idset_add(struct _kbx_idset *s, uint32_t id);
+int _kbx_idset_has(const struct _kbx_idset *s, uint32_t id);
+void _kbx_idset_release(struct _kbx_idset *s);
+
+/* ---- writing the graph (graph.c); all inside the write transaction ---- */
+
+/* The id of a canonical id, or 0. */
+uint32_t _kbx_id_of(struct kbx_store *s, const char *cid);
+/* Read a node by id (data points into the map). */
+kbx_status_t _kbx_node_read(struct kbx_store *s, MDB_txn *txn, uint32_t id, struct kbx_node *out);
+/* A new id (meta "next_id"). */
+int _kbx_id_alloc(struct kbx_store *s, uint32_t *out);
+/* Write a node: its record, its canonical id, and (unless the kind is a
+ * NAMEREF) its name in the name index. */
+int _kbx_node_put(struct kbx_store *s, const struct kbx_node *n);
+/* The node for cid of kind, created when missing (externals, modules, name
+ * references, which belong to no file). */
+int _kbx_node_ensure(struct kbx_store *s, const char *cid, const char *name, int kind,
+		     int lang, uint32_t *out);
+/* Remove a node and every edge into or out of it. */
+int _kbx_node_delete(struct kbx_store *s, uint32_t id);
+/* Remove the edges out of id (kind 0: of every kind), both directions.
+ * Targets that are externals/modules/name references are added to
+ * *orphans so they can be dropped when nothing points at them any more. */
+int _kbx_edges_delete_from(struct kbx_store *s, uint32_t id, int kind,
+			   struct _kbx_idset *orphans);
+/* Write one edge both ways. */
+int _kbx_edge_put(struct kbx_store *s, uint32_t src, int kind, uint32_t dst,
+		  const struct _kbx_edge_val *v);
+/* Drop the nodes in set that no edge points at any more. */
+int _kbx_drop_orphans(struct kbx_store *s, struct _kbx_idset *set);
+
+/* ---- what a file's extraction said, kept in "refs" (refs.c) ---- */
+struct _kbx_ref_call {
+	uint32_t caller;          /* node id; the file's own id for file level */
+	uint32_t line, col;
+	uint8_t recv;
+	const char *name, *receiver;
+	const char *class_qual;   /* qualified name of the caller's class, or NULL */
+};
+struct _kbx_ref_import {
+	uint8_t flags, level;
+	uint32_t line;
+	const char *module, *name, *alias;
+};
+struct _kbx_ref_inherit {
+	uint32_t cls;
+	uint32_t line;
+	const char *base;
+};
+struct _kbx_refs {
+	uint32_t file;
+	int lang;
+	const char *path;
+	uint32_t *nodes;          /* the ids of the file's definitions */
+	size_t nnodes;
+	struct _kbx_ref_call *calls;
+	size_t ncalls;
+	struct _kbx_ref_import *imports;
+	size_t nimports;
+	struct _kbx_ref_inherit *inherits;
+	size_t ninherits;
+	char *blob;               /* owns the strings */
+};
+/* Encode x with sym_ids[i] the node id of x->syms[i]. */
+void _kbx_refs_encode(struct strbuf *out, const struct kbx_extract *x, const uint32_t *sym_ids,
+		      const uint32_t *uniq_ids, size_t nuniq);
+kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *out);
+void _kbx_refs_release(struct _kbx_refs *r);
+/* Read the refs of file id; KBX_NOT_FOUND if none. */
+kbx_status_t _kbx_refs_read(struct kbx_store *s, uint32_t file, struct _kbx_refs *out);
+/* The names the refs mention (call names, bases' last components, import
+ * keys "@mod:<stem>"), for the refnames table; each once. */
+void _kbx_refs_names(const struct _kbx_refs *r, const struct kbx_lang *lang,
+		     void (*fn)(void *data, const char *name), void *data);
+/* The "@mod:" keys a file at path answers to (its stem and its directory). */
+void _kbx_path_mod_keys(const char *path, void (*fn)(void *data, const char *key), void *data);
+
+/* ---- resolution (resolve.c) ---- */
+struct _kbx_resolver;
+kbx_status_t _kbx_resolver_new(struct kbx_store *s, struct _kbx_resolver **out,
+			       struct kbx_error *err);
+void _kbx_resolver_free(struct _kbx_resolver *r);
+/* Resolve the calls, imports and bases of one file again from its refs. */
+kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, uint64_t *nedges,
+			       struct _kbx_idset *orphans, struct kbx_error *err);

@@ -1,0 +1,247 @@
+/*
+ * libkbx: the code-graph store behind the kbx command.
+ *
+ * A quiet library: nothing here prints, exits or reads the terminal.
+ * Every call returns a kbx_status_t; on failure the caller's struct
+ * kbx_error holds a message naming what failed and what to do.  Things
+ * worth telling the user that are not failures (a skipped file, progress)
+ * reach the caller through the callback in struct kbx_index_opts.
+ *
+ * Memory: a function that returns memory says who frees it.  Node views
+ * (struct kbx_node) point into the store's memory map or a buffer of the
+ * result list and stay valid until the list is released or the store
+ * closed.
+ */
+#ifndef KBX_H
+#define KBX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Status codes.  Only ever append: cmd/ maps them to exit codes. */
+typedef enum {
+	KBX_OK = 0,
+	KBX_NOT_FOUND,      /* the query is valid and found nothing */
+	KBX_ERR_USAGE,      /* bad argument or option value */
+	KBX_ERR_NO_STORE,   /* no .kbx directory here or above */
+	KBX_ERR_SCHEMA,     /* the store was written by another version of kbx */
+	KBX_ERR_IO,         /* a file could not be read or written */
+	KBX_ERR_STORE,      /* LMDB reported an error */
+	KBX_ERR_BUSY,       /* another kbx process is writing the store */
+	KBX_ERR_NOMEM,
+	KBX_ERR_FULL,       /* the disk or the store's map size limit is full */
+	KBX_ERR_CORRUPT,    /* a record in the store does not decode */
+	KBX_ERR_PARSE,      /* input (a symbol, a file) could not be parsed */
+	KBX_ERR_INTERNAL,
+	KBX_STATUS__COUNT
+} kbx_status_t;
+
+/* A short description of a status ("store is busy"). */
+const char *kbx_status_str(kbx_status_t status);
+
+/* The caller owns this; the library fills it on failure. */
+struct kbx_error {
+	kbx_status_t status;
+	char msg[1024];
+};
+#define KBX_ERROR_INIT { KBX_OK, "" }
+
+/* ---- the store ---- */
+
+typedef struct kbx_store kbx_store_t;
+
+#define KBX_SCHEMA_VERSION 1
+
+/* Edge kinds; stored on disk: only append. */
+enum kbx_edge_kind {
+	KBX_EDGE_DEFINES = 1,
+	KBX_EDGE_CALLS = 2,
+	KBX_EDGE_IMPORTS = 3,
+	KBX_EDGE_INHERITS = 4,
+	KBX_EDGE__COUNT
+};
+
+/* How sure an edge is. */
+enum kbx_confidence {
+	KBX_CONF_CERTAIN = 1,    /* resolved by a rule that leaves one candidate */
+	KBX_CONF_AMBIGUOUS = 2,  /* one of several candidates, all recorded */
+	KBX_CONF_UNRESOLVED = 3  /* to a name or module defined nowhere in the repository */
+};
+
+/* Which rule resolved an edge. */
+enum kbx_via {
+	KBX_VIA_NONE = 0,
+	KBX_VIA_SYNTAX = 1,      /* DEFINES: nesting in the source */
+	KBX_VIA_CLASS = 2,       /* self/this: the enclosing class or its bases */
+	KBX_VIA_FILE = 3,        /* a definition in the same file */
+	KBX_VIA_IMPORT = 4,      /* a name brought in by a resolved import */
+	KBX_VIA_UNIQUE = 5,      /* the only definition of the name in the repository */
+	KBX_VIA_NAME = 6,        /* several definitions share the name */
+	KBX_VIA_PATH = 7         /* IMPORTS: the import's path names this file */
+};
+
+const char *kbx_edge_kind_str(int kind);      /* "calls" */
+const char *kbx_confidence_str(int conf);     /* "certain", "ambiguous", "unresolved" */
+const char *kbx_via_str(int via);             /* "same-file", ... */
+const char *kbx_kind_str(int kind);           /* "function", "class", ... */
+const char *kbx_lang_str(int lang);           /* "python", ... or NULL */
+
+/*
+ * Find the store for a directory: $KBX_DIR if set, else the nearest
+ * ancestor of start holding ".kbx", else (with create) the repository root
+ * (the nearest ancestor holding ".git", else start itself) + "/.kbx".
+ * *kbx_dir and *root are malloc()ed; the caller frees them.
+ */
+kbx_status_t kbx_store_locate(const char *start, int create, char **kbx_dir, char **root,
+			      struct kbx_error *err);
+
+#define KBX_OPEN_READ   0
+#define KBX_OPEN_WRITE  1   /* the caller will index */
+#define KBX_OPEN_CREATE 2   /* create the store if missing (with WRITE) */
+#define KBX_OPEN_ANY_SCHEMA 4 /* accept another schema version (for --rebuild) */
+
+/* Open the store in kbx_dir.  root is the repository root (used when
+ * creating; otherwise read from the store).  Free with kbx_store_close. */
+kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags,
+			    kbx_store_t **out, struct kbx_error *err);
+void kbx_store_close(kbx_store_t *store);
+
+/* The repository root the store indexes. */
+const char *kbx_store_root(const kbx_store_t *store);
+
+struct kbx_store_info {
+	uint32_t schema_version;
+	uint64_t generation;      /* +1 on every completed index run */
+	int64_t created, updated; /* seconds since the epoch; 0 if never */
+	uint64_t files, symbols, edges, externals;
+	uint64_t files_by_lang[32];
+	uint64_t edges_by_kind[KBX_EDGE__COUNT];
+	uint64_t ambiguous_edges, unresolved_edges;
+	uint64_t store_bytes;     /* size of the data file */
+	uint64_t map_bytes;       /* current map size */
+};
+kbx_status_t kbx_store_info(kbx_store_t *store, struct kbx_store_info *info,
+			    struct kbx_error *err);
+
+/* ---- indexing ---- */
+
+enum kbx_note_kind {
+	KBX_NOTE_SKIPPED = 1,   /* a file was skipped: path and reason */
+	KBX_NOTE_WARNING = 2,   /* something worth a warning: path, line, message */
+	KBX_NOTE_PROGRESS = 3   /* phase, done, total */
+};
+
+struct kbx_note {
+	int kind;
+	const char *path;       /* may be NULL */
+	uint32_t line;          /* 0 if none */
+	const char *message;
+	const char *phase;      /* for progress: "scan", "parse", "resolve", "write" */
+	uint64_t done, total;
+};
+
+struct kbx_index_opts {
+	int rebuild;                    /* drop everything and index from scratch */
+	const char *const *paths;       /* limit the scan to these repository paths */
+	size_t npaths;
+	uint64_t max_file_size;         /* bytes; 0 means the default (1 MiB) */
+	int threads;                    /* parser threads; 0: one per core */
+	uint64_t parse_timeout_us;      /* per file; 0: the default (10 s) */
+	void (*notify)(void *data, const struct kbx_note *note);
+	void *notify_data;
+};
+
+struct kbx_index_stats {
+	uint64_t scanned;      /* files considered */
+	uint64_t parsed;       /* files (re)parsed */
+	uint64_t unchanged;
+	uint64_t skipped;      /* binary, too large, unreadable, parse timeout */
+	uint64_t removed;      /* files gone since the last run */
+	uint64_t reresolved;   /* unchanged files whose edges were resolved again */
+	uint64_t symbols, edges;
+	uint64_t generation;
+	double seconds;
+};
+
+/* Bring the store up to date with the working tree, in one write
+ * transaction: readers see the previous index until it commits. */
+kbx_status_t kbx_index_run(kbx_store_t *store, const struct kbx_index_opts *opts,
+			   struct kbx_index_stats *stats, struct kbx_error *err);
+
+/* ---- queries ---- */
+
+struct kbx_node {
+	uint32_t id;
+	int kind;               /* enum kbx_kind in lib/lang/lang.h; kbx_kind_str() */
+	int lang;               /* kbx_lang_str() */
+	const char *cid;        /* canonical id: "src/a.py#Foo.process", "src/a.py",
+				 * "extern:printf", "module:os.path" */
+	const char *name;       /* simple name: "process" */
+	const char *qual;       /* "Foo.process"; the path for a file */
+	const char *path;       /* "src/a.py"; NULL for externals and modules */
+	size_t path_len;
+	uint32_t line, col, end_line;
+	uint32_t parent;        /* enclosing definition's id, 0 for none */
+	uint32_t file;          /* the file node's id, 0 for none */
+};
+
+struct kbx_nodelist {
+	struct kbx_node *items;
+	size_t n, alloc;
+	char *strings;          /* owns the strings the items point to */
+	size_t slen, salloc;
+};
+#define KBX_NODELIST_INIT { 0 }
+void kbx_nodelist_release(struct kbx_nodelist *l);
+
+/*
+ * Resolve what a user typed: a canonical id ("src/a.py#Foo.bar", a file
+ * path "src/a.py"), a qualified name ("Foo.bar", "Foo::bar"), or a bare
+ * name ("bar").  Every match is appended to out (the caller releases it).
+ * KBX_NOT_FOUND when nothing matches; KBX_ERR_PARSE when the symbol does
+ * not parse (the message says why).
+ */
+kbx_status_t kbx_lookup(kbx_store_t *store, const char *symbol, struct kbx_nodelist *out,
+			struct kbx_error *err);
+
+/* Up to max names closest to symbol by edit distance, for "did you mean". */
+kbx_status_t kbx_suggest(kbx_store_t *store, const char *symbol, size_t max,
+			 struct kbx_nodelist *out, struct kbx_error *err);
+
+struct kbx_site {
+	uint32_t line, col;
+};
+
+/* One edge seen from the node it was asked about. */
+struct kbx_edge {
+	int kind;               /* enum kbx_edge_kind */
+	int confidence;         /* enum kbx_confidence */
+	int via;                /* enum kbx_via */
+	uint32_t ncandidates;   /* for ambiguous edges: how many candidates share them */
+	struct kbx_node from, to;
+	uint32_t depth;         /* 1 for direct neighbours */
+	const struct kbx_site *sites; /* call or import sites in from's file */
+	uint32_t nsites;
+};
+
+#define KBX_DIR_OUT 0   /* callees, imports, superclasses, children */
+#define KBX_DIR_IN  1   /* callers, importers, subclasses, parent */
+
+/* Called for each edge; return non-zero to stop the walk. */
+typedef int (*kbx_edge_fn)(void *data, const struct kbx_edge *edge);
+
+/*
+ * Walk edges of one kind from node id, breadth first, to max_depth hops
+ * (1: direct neighbours; 0: unlimited), each node once.  Incoming CALLS
+ * also include the call sites that could not be told apart from other
+ * candidates of the same name (confidence ambiguous).
+ */
+kbx_status_t kbx_walk_edges(kbx_store_t *store, uint32_t id, int kind, int dir,
+			    uint32_t max_depth, kbx_edge_fn fn, void *data,
+			    struct kbx_error *err);
+
+/* Fetch one node by id into *out (strings valid until the store closes). */
+kbx_status_t kbx_node_get(kbx_store_t *store, uint32_t id, struct kbx_node *out,
+			  struct kbx_error *err);
+
+#endif

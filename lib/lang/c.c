@@ -1,0 +1,242 @@
+/*
+ * C: functions, structs, unions and enums, calls, and #include lines from
+ * tree-sitter-c.
+ *
+ * A struct, union or enum is a definition only where it has a body; an
+ * anonymous one takes the name of the typedef that wraps it.  C has one
+ * namespace for tags, so structs open no scope and a struct declared
+ * inside another is not qualified by it.  Calls through a struct member
+ * (`ops->read(f)`) are reported with the member as the name and the
+ * object as the receiver; calls through `(*fp)()` are skipped.  Macro
+ * invocations look like calls and are reported as such: the resolver
+ * finds no definition for them.
+ */
+#include <string.h>
+
+#include "lang.h"
+
+const TSLanguage *tree_sitter_c(void);
+
+static TSNode field(TSNode n, const char *name)
+{
+	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+}
+
+static int is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+static int word_char(unsigned char c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
+	       c >= 0x80;
+}
+
+/*
+ * The text of an expression on one line, with "->" written as ".":
+ * whitespace is dropped except one space between two word characters.
+ */
+static const char *compact_text(struct kbx_walk *w, TSNode n)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	if (e > w->len || s > e)
+		return NULL;
+	char buf[256];
+	size_t o = 0;
+	int pending_space = 0;
+	for (uint32_t i = s; i < e && o + 2 < sizeof(buf); i++) {
+		unsigned char c = (unsigned char)w->src[i];
+		if (c == '"' || c == '\'') {
+			/* a string literal: as written, on one line */
+			if (pending_space && o > 0 && word_char((unsigned char)buf[o - 1]))
+				buf[o++] = ' ';
+			pending_space = 0;
+			buf[o++] = (char)c;
+			for (i++; i < e && o + 2 < sizeof(buf); i++) {
+				unsigned char d = (unsigned char)w->src[i];
+				buf[o++] = d == '\n' || d == '\r' || d == '\t' ? ' ' : (char)d;
+				if (d == '\\' && i + 1 < e && o + 2 < sizeof(buf)) {
+					d = (unsigned char)w->src[++i];
+					buf[o++] = d == '\n' || d == '\r' ? ' ' : (char)d;
+				} else if (d == c) {
+					break;
+				}
+			}
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+		    (c == '\\' && i + 1 < e && (w->src[i + 1] == '\n' || w->src[i + 1] == '\r'))) {
+			pending_space = 1;
+			continue;
+		}
+		if (c == '-' && i + 1 < e && w->src[i + 1] == '>') {
+			buf[o++] = '.';
+			i++;
+			pending_space = 0;
+			continue;
+		}
+		if (pending_space && o > 0 && word_char(c) && word_char((unsigned char)buf[o - 1]))
+			buf[o++] = ' ';
+		pending_space = 0;
+		buf[o++] = (char)c;
+	}
+	return _kbx_arena_strndup(&w->x->arena, buf, o);
+}
+
+/*
+ * The identifier a function definition's declarator names, looking
+ * through pointers, parentheses and attributes: `int *(*f(void))(int)`
+ * names f.  Bounded, as declarators nest only as deep as the source.
+ */
+static TSNode declarator_name(TSNode d)
+{
+	for (int guard = 0; guard < 64 && !ts_node_is_null(d); guard++) {
+		const char *t = ts_node_type(d);
+		if (!strcmp(t, "identifier"))
+			return d;
+		if (!strcmp(t, "parenthesized_declarator")) {
+			d = ts_node_named_child(d, 0);
+			/* attributes may come first: skip to a declarator */
+			while (!ts_node_is_null(d) && !strcmp(ts_node_type(d), "attribute_specifier"))
+				d = ts_node_next_named_sibling(d);
+			continue;
+		}
+		if (!strcmp(t, "function_declarator") || !strcmp(t, "pointer_declarator") ||
+		    !strcmp(t, "attributed_declarator")) {
+			d = field(d, "declarator");
+			continue;
+		}
+		break;
+	}
+	TSNode null = { 0 };
+	return null;
+}
+
+static void visit_function(struct kbx_walk *w, TSNode n)
+{
+	TSNode name = declarator_name(field(n, "declarator"));
+	if (ts_node_is_null(name))
+		return;
+	_kbx_walk_define(w, n, KBX_KIND_FUNCTION, _kbx_node_text(w, name), 1);
+}
+
+/* struct_specifier, union_specifier, enum_specifier */
+static void visit_type(struct kbx_walk *w, TSNode n, int kind)
+{
+	if (ts_node_is_null(field(n, "body")))
+		return;  /* a use or a forward declaration */
+	const char *name = _kbx_field_text(w, n, "name");
+	if (!name) {
+		/* typedef struct { ... } name_t; */
+		TSNode parent = ts_node_parent(n);
+		if (is(parent, "type_definition")) {
+			TSNode d = field(parent, "declarator");
+			if (is(d, "type_identifier"))
+				name = _kbx_node_text(w, d);
+		}
+	}
+	if (name)
+		_kbx_walk_define(w, n, kind, name, 0);
+}
+
+static void visit_call(struct kbx_walk *w, TSNode n)
+{
+	TSNode fn = field(n, "function");
+	uint32_t line = _kbx_node_line(n), col = _kbx_node_col(n);
+	int caller = _kbx_walk_caller(w);
+	if (is(fn, "identifier")) {
+		_kbx_x_call(w->x, _kbx_node_text(w, fn), KBX_RECV_NONE, NULL, caller, line, col);
+	} else if (is(fn, "field_expression")) {
+		TSNode obj = field(fn, "argument");
+		const char *name = _kbx_field_text(w, fn, "field");
+		if (name && !ts_node_is_null(obj))
+			_kbx_x_call(w->x, name, KBX_RECV_EXPR, compact_text(w, obj), caller, line, col);
+	}
+}
+
+static void visit_include(struct kbx_walk *w, TSNode n)
+{
+	TSNode path = field(n, "path");
+	if (ts_node_is_null(path))
+		return;
+	const char *text = _kbx_node_text(w, path);
+	if (!text)
+		return;
+	size_t len = strlen(text);
+	int flags = 0;
+	if (is(path, "system_lib_string"))
+		flags = KBX_IMPORT_SYSTEM;
+	else if (!is(path, "string_literal"))
+		return;  /* #include MACRO */
+	if (len < 2)
+		return;
+	const char *module = _kbx_arena_strndup(&w->x->arena, text + 1, len - 2);
+	_kbx_x_import(w->x, module, NULL, NULL, 0, flags, _kbx_node_line(n));
+}
+
+static int c_visit(struct kbx_walk *w, TSNode n, const char *type)
+{
+	switch (type[0]) {
+	case 'c':
+		if (!strcmp(type, "call_expression"))
+			visit_call(w, n);
+		break;
+	case 'e':
+		if (!strcmp(type, "enum_specifier"))
+			visit_type(w, n, KBX_KIND_ENUM);
+		break;
+	case 'f':
+		if (!strcmp(type, "function_definition"))
+			visit_function(w, n);
+		break;
+	case 'p':
+		if (!strcmp(type, "preproc_include")) {
+			visit_include(w, n);
+			return KBX_WALK_SKIP;
+		}
+		break;
+	case 's':
+		if (!strcmp(type, "struct_specifier"))
+			visit_type(w, n, KBX_KIND_STRUCT);
+		break;
+	case 'u':
+		if (!strcmp(type, "union_specifier"))
+			visit_type(w, n, KBX_KIND_STRUCT);
+		break;
+	}
+	return KBX_WALK_CONTINUE;
+}
+
+/*
+ * #include "x.h": next to the includer first, as the preprocessor does,
+ * then from the repository root, then any file whose path ends in x.h
+ * (headers under include/ and the like; several matches stay ambiguous).
+ * System includes name no file of ours.
+ */
+static void c_import_candidates(const char *importer, const struct kbx_ximport *imp,
+				struct kbx_pathlist *out)
+{
+	char dir[4096], p[4096];
+	if (!imp->module || !*imp->module || (imp->flags & KBX_IMPORT_SYSTEM))
+		return;
+	_kbx_path_dirname(dir, sizeof(dir), importer);
+	if (*dir && _kbx_path_join(p, sizeof(p), dir, imp->module) == 0)
+		_kbx_pathlist_add(out, p);
+	if (_kbx_path_join(p, sizeof(p), "", imp->module) == 0) {
+		_kbx_pathlist_add(out, p);
+		_kbx_pathlist_addf(out, "*%s", p);
+	}
+}
+
+static const char *const c_extensions[] = { ".c", ".h", NULL };
+
+const struct kbx_lang _kbx_lang_c = {
+	.name = "c",
+	.extensions = c_extensions,
+	.grammar = tree_sitter_c,
+	.visit = c_visit,
+	.import_candidates = c_import_candidates,
+	.implicit_self = 0,
+	.scope_sep = ".",
+};

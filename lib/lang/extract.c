@@ -1,0 +1,384 @@
+/*
+ * The parts of extraction every language shares: the arena that owns the
+ * strings, the appenders, and the cursor-driven tree walk.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lang.h"
+
+struct _kbx_arena_block {
+	struct _kbx_arena_block *next;
+	size_t used, size;
+	char data[];
+};
+
+static void *arena_alloc(struct _kbx_arena *a, size_t n)
+{
+	struct _kbx_arena_block *b = a->head;
+	n = (n + 7) & ~(size_t)7;
+	if (!b || b->size - b->used < n) {
+		size_t size = n > 65536 - sizeof(*b) ? n : 65536 - sizeof(*b);
+		b = malloc(sizeof(*b) + size);
+		if (!b)
+			return NULL;
+		b->size = size;
+		b->used = 0;
+		b->next = a->head;
+		a->head = b;
+	}
+	b->used += n;
+	return b->data + b->used - n;
+}
+
+const char *_kbx_arena_strndup(struct _kbx_arena *a, const char *s, size_t len)
+{
+	char *p = arena_alloc(a, len + 1);
+	if (!p)
+		return NULL;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+const char *_kbx_arena_strdup(struct _kbx_arena *a, const char *s)
+{
+	return s ? _kbx_arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+void _kbx_extract_release(struct kbx_extract *x)
+{
+	struct _kbx_arena_block *b = x->arena.head;
+	while (b) {
+		struct _kbx_arena_block *next = b->next;
+		free(b);
+		b = next;
+	}
+	free(x->syms);
+	free(x->calls);
+	free(x->imports);
+	free(x->inherits);
+	memset(x, 0, sizeof(*x));
+}
+
+/* Grow an array so that it holds at least one more element. */
+static int grow(void **arr, size_t *alloc, size_t n, size_t elem)
+{
+	if (n < *alloc)
+		return 0;
+	size_t na = *alloc ? *alloc * 2 : 64;
+	void *p = realloc(*arr, na * elem);
+	if (!p)
+		return -1;
+	*arr = p;
+	*alloc = na;
+	return 0;
+}
+
+int _kbx_x_sym(struct kbx_extract *x, int kind, const char *name, const char *qual,
+	       int parent, uint32_t line, uint32_t col, uint32_t end_line)
+{
+	if (!name || !*name || grow((void **)&x->syms, &x->asyms, x->nsyms, sizeof(*x->syms)))
+		return -1;
+	struct kbx_xsym *s = &x->syms[x->nsyms];
+	s->kind = kind;
+	s->name = name;
+	s->qual = qual ? qual : name;
+	s->parent = parent;
+	s->line = line;
+	s->col = col;
+	s->end_line = end_line;
+	return (int)x->nsyms++;
+}
+
+int _kbx_x_call(struct kbx_extract *x, const char *name, int recv, const char *receiver,
+		int caller, uint32_t line, uint32_t col)
+{
+	if (!name || !*name || grow((void **)&x->calls, &x->acalls, x->ncalls, sizeof(*x->calls)))
+		return -1;
+	struct kbx_xcall *c = &x->calls[x->ncalls];
+	c->name = name;
+	c->recv = recv;
+	c->receiver = recv == KBX_RECV_EXPR ? receiver : NULL;
+	c->caller = caller;
+	c->line = line;
+	c->col = col;
+	return (int)x->ncalls++;
+}
+
+int _kbx_x_import(struct kbx_extract *x, const char *module, const char *name,
+		  const char *alias, int level, int flags, uint32_t line)
+{
+	if (!module || grow((void **)&x->imports, &x->aimports, x->nimports, sizeof(*x->imports)))
+		return -1;
+	struct kbx_ximport *i = &x->imports[x->nimports];
+	i->module = module;
+	i->name = name;
+	i->alias = alias;
+	i->level = level;
+	i->flags = flags;
+	i->line = line;
+	return (int)x->nimports++;
+}
+
+int _kbx_x_inherit(struct kbx_extract *x, int sym, const char *base, uint32_t line)
+{
+	if (sym < 0 || !base || !*base ||
+	    grow((void **)&x->inherits, &x->ainherits, x->ninherits, sizeof(*x->inherits)))
+		return -1;
+	struct kbx_xinherit *h = &x->inherits[x->ninherits];
+	h->sym = sym;
+	h->base = base;
+	h->line = line;
+	return (int)x->ninherits++;
+}
+
+/* ---- the walk ---- */
+
+void _kbx_walk_scope(struct kbx_walk *w, int sym)
+{
+	if (sym < 0)
+		return;
+	if (w->nscope == w->ascope) {
+		size_t na = w->ascope ? w->ascope * 2 : 32;
+		int *s = realloc(w->scope_sym, na * sizeof(*s));
+		if (!s)
+			return;
+		w->scope_sym = s;
+		uint32_t *d = realloc(w->scope_depth, na * sizeof(*d));
+		if (!d)
+			return;
+		w->scope_depth = d;
+		w->ascope = na;
+	}
+	w->scope_sym[w->nscope] = sym;
+	w->scope_depth[w->nscope] = w->depth;
+	w->nscope++;
+}
+
+int _kbx_walk_caller(const struct kbx_walk *w)
+{
+	for (size_t i = w->nscope; i-- > 0;)
+		if (KBX_KIND_IS_CALLABLE(w->x->syms[w->scope_sym[i]].kind))
+			return w->scope_sym[i];
+	return -1;
+}
+
+int _kbx_walk_class(const struct kbx_walk *w)
+{
+	for (size_t i = w->nscope; i-- > 0;) {
+		int k = w->x->syms[w->scope_sym[i]].kind;
+		if (KBX_KIND_IS_TYPE(k))
+			return w->scope_sym[i];
+		if (KBX_KIND_IS_CALLABLE(k))
+			return -1;  /* a class is not "enclosing" through a function */
+	}
+	return -1;
+}
+
+int _kbx_walk_parent(const struct kbx_walk *w)
+{
+	return w->nscope ? w->scope_sym[w->nscope - 1] : -1;
+}
+
+const char *_kbx_walk_qual(struct kbx_walk *w, const char *name)
+{
+	int p = _kbx_walk_parent(w);
+	if (p < 0)
+		return name;
+	const char *pq = w->x->syms[p].qual;
+	size_t lp = strlen(pq), ln = strlen(name);
+	char *q = arena_alloc(&w->x->arena, lp + ln + 2);
+	if (!q)
+		return NULL;
+	memcpy(q, pq, lp);
+	q[lp] = '.';
+	memcpy(q + lp + 1, name, ln + 1);
+	return q;
+}
+
+uint32_t _kbx_node_line(TSNode n)
+{
+	return ts_node_start_point(n).row + 1;
+}
+
+uint32_t _kbx_node_col(TSNode n)
+{
+	return ts_node_start_point(n).column + 1;
+}
+
+int _kbx_walk_define(struct kbx_walk *w, TSNode n, int kind, const char *name, int open_scope)
+{
+	if (!name || !*name)
+		return -1;
+	const char *qual = _kbx_walk_qual(w, name);
+	int sym = _kbx_x_sym(w->x, kind, name, qual, _kbx_walk_parent(w),
+			     _kbx_node_line(n), _kbx_node_col(n),
+			     ts_node_end_point(n).row + 1);
+	if (open_scope)
+		_kbx_walk_scope(w, sym);
+	return sym;
+}
+
+const char *_kbx_node_text(struct kbx_walk *w, TSNode n)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	if (e > w->len || s > e)
+		return NULL;
+	return _kbx_arena_strndup(&w->x->arena, w->src + s, e - s);
+}
+
+const char *_kbx_field_text(struct kbx_walk *w, TSNode n, const char *field)
+{
+	TSNode c = ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
+	if (ts_node_is_null(c))
+		return NULL;
+	return _kbx_node_text(w, c);
+}
+
+void _kbx_pathlist_add(struct kbx_pathlist *l, const char *path)
+{
+	if (l->n == l->alloc) {
+		size_t na = l->alloc ? l->alloc * 2 : 8;
+		char **p = realloc(l->paths, na * sizeof(*p));
+		if (!p)
+			return;
+		l->paths = p;
+		l->alloc = na;
+	}
+	char *copy = strdup(path);
+	if (copy)
+		l->paths[l->n++] = copy;
+}
+
+void _kbx_pathlist_addf(struct kbx_pathlist *l, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > 0 && (size_t)n < sizeof(buf))
+		_kbx_pathlist_add(l, buf);
+}
+
+void _kbx_pathlist_release(struct kbx_pathlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->paths[i]);
+	free(l->paths);
+	l->paths = NULL;
+	l->n = l->alloc = 0;
+}
+
+int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path,
+		 const char *src, size_t len, uint64_t timeout_us, struct kbx_extract *x)
+{
+	if (!ts_parser_set_language(parser, lang->grammar()))
+		return -1;
+	ts_parser_set_timeout_micros(parser, timeout_us);
+	TSTree *tree = ts_parser_parse_string(parser, NULL, src, (uint32_t)len);
+	if (!tree) {
+		x->timed_out = 1;
+		ts_parser_reset(parser);
+		return -1;
+	}
+	TSNode root = ts_tree_root_node(tree);
+	x->had_errors = ts_node_has_error(root);
+
+	struct kbx_walk w = { 0 };
+	w.x = x;
+	w.src = src;
+	w.len = len;
+	w.path = path;
+	if (lang->begin)
+		lang->begin(&w);
+
+	TSTreeCursor cur = ts_tree_cursor_new(root);
+	w.depth = 0;
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		int skip = 0;
+		if (ts_node_is_named(n))
+			skip = lang->visit(&w, n, ts_node_type(n)) == KBX_WALK_SKIP;
+		if (!skip && ts_tree_cursor_goto_first_child(&cur)) {
+			w.depth++;
+			continue;
+		}
+		/* leave this node and every finished ancestor */
+		for (;;) {
+			while (w.nscope && w.scope_depth[w.nscope - 1] >= w.depth)
+				w.nscope--;
+			if (ts_tree_cursor_goto_next_sibling(&cur))
+				break;
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+			w.depth--;
+		}
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+	if (lang->end)
+		lang->end(&w);
+	free(w.scope_sym);
+	free(w.scope_depth);
+	ts_tree_delete(tree);
+	return 0;
+}
+
+int _kbx_path_join(char *out, size_t outsz, const char *dir, const char *rel)
+{
+	char buf[4096];
+	int n;
+	if (rel[0] == '/')
+		n = snprintf(buf, sizeof(buf), "%s", rel + 1);
+	else if (dir && *dir)
+		n = snprintf(buf, sizeof(buf), "%s/%s", dir, rel);
+	else
+		n = snprintf(buf, sizeof(buf), "%s", rel);
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return -1;
+	/* Split on '/', push components, pop on "..". */
+	size_t o = 0;
+	char *p = buf;
+	while (*p) {
+		char *slash = strchr(p, '/');
+		size_t clen = slash ? (size_t)(slash - p) : strlen(p);
+		if (clen == 0 || (clen == 1 && p[0] == '.')) {
+			/* skip */
+		} else if (clen == 2 && p[0] == '.' && p[1] == '.') {
+			if (o == 0)
+				return -1;
+			while (o > 0 && out[o - 1] != '/')
+				o--;
+			if (o > 0)
+				o--;  /* drop the separator too */
+		} else {
+			if (o + clen + 2 > outsz)
+				return -1;
+			if (o > 0)
+				out[o++] = '/';
+			memcpy(out + o, p, clen);
+			o += clen;
+		}
+		p += clen;
+		if (*p == '/')
+			p++;
+	}
+	if (o >= outsz)
+		return -1;
+	out[o] = '\0';
+	return 0;
+}
+
+void _kbx_path_dirname(char *out, size_t outsz, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+	if (n >= outsz)
+		n = outsz - 1;
+	memcpy(out, path, n);
+	out[n] = '\0';
+}

@@ -1,0 +1,239 @@
+/*
+ * Java: classes, interfaces, enums, records and annotation types (nested
+ * ones qualified by their outer class), methods and constructors, method
+ * calls, `new`, this()/super() constructor calls, imports (static and
+ * on-demand) and extends/implements.
+ *
+ * Constructors are named "constructor" (as in JavaScript), so that a class
+ * and its constructor never share a name: `new Foo()` is a call to the
+ * class Foo.  Methods of anonymous classes are not definitions: like
+ * lambdas, their calls belong to the enclosing method.
+ */
+#include <string.h>
+
+#include "js-common.h"
+
+const TSLanguage *tree_sitter_java(void);
+
+/* A class body that belongs to `new X() { ... }` or to an enum constant. */
+static int in_anonymous_body(TSNode n)
+{
+	TSNode body = ts_node_parent(n);
+	if (ts_node_is_null(body) || strcmp(ts_node_type(body), "class_body"))
+		return 0;
+	TSNode owner = ts_node_parent(body);
+	if (ts_node_is_null(owner))
+		return 0;
+	const char *t = ts_node_type(owner);
+	return !strcmp(t, "object_creation_expression") || !strcmp(t, "enum_constant");
+}
+
+/* Each type of a superclass, super_interfaces or extends_interfaces node,
+ * through its type_list if it has one. */
+static void add_bases(struct kbx_walk *w, int sym, TSNode clause)
+{
+	if (ts_node_is_null(clause))
+		return;
+	TSNode list = _kbx_jsc_child_of_type(clause, "type_list");
+	if (ts_node_is_null(list))
+		list = clause;
+	uint32_t count = ts_node_named_child_count(list);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode t = ts_node_named_child(list, i);
+		const char *tt = ts_node_type(t);
+		if (!strcmp(tt, "type_identifier") || !strcmp(tt, "scoped_type_identifier") ||
+		    !strcmp(tt, "generic_type"))
+			_kbx_x_inherit(w->x, sym, _kbx_jsc_clean_text(w, t, KBX_JSC_STRIP_GENERICS),
+				       _kbx_node_line(t));
+	}
+}
+
+static void define_type(struct kbx_walk *w, TSNode n, int kind)
+{
+	int sym = _kbx_walk_define(w, n, kind, _kbx_field_text(w, n, "name"), 1);
+	if (sym < 0)
+		return;
+	add_bases(w, sym, _kbx_jsc_field(n, "superclass"));
+	add_bases(w, sym, _kbx_jsc_field(n, "interfaces"));
+	add_bases(w, sym, _kbx_jsc_child_of_type(n, "extends_interfaces"));
+}
+
+static void visit_invocation(struct kbx_walk *w, TSNode n)
+{
+	const char *name = _kbx_field_text(w, n, "name");
+	TSNode obj = _kbx_jsc_field(n, "object");
+	int recv = KBX_RECV_NONE;
+	const char *text = NULL;
+	if (!ts_node_is_null(_kbx_jsc_child_of_type(n, "super")) &&
+	    (ts_node_is_null(obj) || strcmp(ts_node_type(obj), "super"))) {
+		recv = KBX_RECV_SUPER;  /* Iface.super.m() */
+	} else if (!ts_node_is_null(obj)) {
+		const char *t = ts_node_type(obj);
+		if (!strcmp(t, "this"))
+			recv = KBX_RECV_SELF;
+		else if (!strcmp(t, "super"))
+			recv = KBX_RECV_SUPER;
+		else if ((text = _kbx_jsc_clean_text(w, obj, 0)))
+			recv = KBX_RECV_EXPR;
+		else
+			return;
+	}
+	_kbx_x_call(w->x, name, recv, text, _kbx_walk_caller(w), _kbx_node_line(n),
+		    _kbx_node_col(n));
+}
+
+/* new Foo(), new a.b.Foo<>(): a call to the class, qualified by what
+ * precedes it. */
+static void visit_new(struct kbx_walk *w, TSNode n)
+{
+	const char *type = _kbx_jsc_clean_text(w, _kbx_jsc_field(n, "type"),
+					       KBX_JSC_STRIP_GENERICS);
+	if (!type)
+		return;
+	int caller = _kbx_walk_caller(w);
+	const char *dot = strrchr(type, '.');
+	if (!dot) {
+		_kbx_x_call(w->x, type, KBX_RECV_NONE, NULL, caller, _kbx_node_line(n),
+			    _kbx_node_col(n));
+		return;
+	}
+	const char *recv = _kbx_arena_strndup(&w->x->arena, type, (size_t)(dot - type));
+	_kbx_x_call(w->x, dot + 1, KBX_RECV_EXPR, recv, caller, _kbx_node_line(n),
+		    _kbx_node_col(n));
+}
+
+/* import a.b.C;  import a.b.*;  import static a.b.C.m;  import static a.b.C.*; */
+static void visit_import(struct kbx_walk *w, TSNode n)
+{
+	TSNode path = _kbx_jsc_child_of_type(n, "scoped_identifier");
+	if (ts_node_is_null(path))
+		path = _kbx_jsc_child_of_type(n, "identifier");
+	const char *text = _kbx_jsc_clean_text(w, path, 0);
+	if (!text)
+		return;
+	uint32_t line = _kbx_node_line(n);
+	if (!ts_node_is_null(_kbx_jsc_child_of_type(n, "asterisk"))) {
+		_kbx_x_import(w->x, text, NULL, NULL, 0, KBX_IMPORT_WILDCARD, line);
+		return;
+	}
+	const char *dot = strrchr(text, '.');
+	if (!dot) {
+		_kbx_x_import(w->x, text, NULL, NULL, 0, 0, line);
+		return;
+	}
+	_kbx_x_import(w->x, _kbx_arena_strndup(&w->x->arena, text, (size_t)(dot - text)),
+		      dot + 1, NULL, 0, 0, line);
+}
+
+static int java_visit(struct kbx_walk *w, TSNode n, const char *type)
+{
+	switch (type[0]) {
+	case 'a':
+		if (!strcmp(type, "annotation_type_declaration"))
+			define_type(w, n, KBX_KIND_INTERFACE);
+		break;
+	case 'c':
+		if (!strcmp(type, "class_declaration"))
+			define_type(w, n, KBX_KIND_CLASS);
+		else if (!strcmp(type, "constructor_declaration") ||
+			 !strcmp(type, "compact_constructor_declaration"))
+			_kbx_walk_define(w, n, KBX_KIND_METHOD, "constructor", 1);
+		break;
+	case 'e':
+		if (!strcmp(type, "enum_declaration")) {
+			define_type(w, n, KBX_KIND_ENUM);
+		} else if (!strcmp(type, "explicit_constructor_invocation")) {
+			/* this(...) or super(...) */
+			TSNode c = _kbx_jsc_field(n, "constructor");
+			if (!ts_node_is_null(c))
+				_kbx_x_call(w->x, "constructor",
+					    strcmp(ts_node_type(c), "super") ? KBX_RECV_SELF :
+					    KBX_RECV_SUPER, NULL, _kbx_walk_caller(w),
+					    _kbx_node_line(n), _kbx_node_col(n));
+		}
+		break;
+	case 'i':
+		if (!strcmp(type, "interface_declaration")) {
+			define_type(w, n, KBX_KIND_INTERFACE);
+		} else if (!strcmp(type, "import_declaration")) {
+			visit_import(w, n);
+			return KBX_WALK_SKIP;
+		}
+		break;
+	case 'm':
+		if (!strcmp(type, "method_declaration")) {
+			if (!in_anonymous_body(n))
+				_kbx_walk_define(w, n, _kbx_jsc_in_type(w) ? KBX_KIND_METHOD :
+						 KBX_KIND_FUNCTION, _kbx_field_text(w, n, "name"), 1);
+		} else if (!strcmp(type, "method_invocation")) {
+			visit_invocation(w, n);
+		}
+		break;
+	case 'o':
+		if (!strcmp(type, "object_creation_expression"))
+			visit_new(w, n);
+		break;
+	case 'p':
+		if (!strcmp(type, "package_declaration"))
+			return KBX_WALK_SKIP;
+		break;
+	case 'r':
+		if (!strcmp(type, "record_declaration"))
+			define_type(w, n, KBX_KIND_CLASS);
+		break;
+	}
+	return KBX_WALK_CONTINUE;
+}
+
+static int is_platform(const char *module)
+{
+	static const char *const prefixes[] = { "java.", "javax.", "jdk.", "sun.", NULL };
+	for (size_t i = 0; prefixes[i]; i++)
+		if (!strncmp(module, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return !strcmp(module, "java") || !strcmp(module, "javax");
+}
+
+/* "a.b.C" as "a/b/C" into out. */
+static int dots_to_slashes(char *out, size_t outsz, const char *dotted)
+{
+	size_t n = strlen(dotted);
+	if (n + 1 > outsz)
+		return -1;
+	for (size_t i = 0; i <= n; i++)
+		out[i] = dotted[i] == '.' ? '/' : dotted[i];
+	return 0;
+}
+
+static void java_import_candidates(const char *importer, const struct kbx_ximport *imp,
+				   struct kbx_pathlist *out)
+{
+	char mod[4096];
+	if (!imp->module || !*imp->module || is_platform(imp->module) ||
+	    dots_to_slashes(mod, sizeof(mod), imp->module))
+		return;
+	if (imp->flags & KBX_IMPORT_WILDCARD) {
+		/* a package: its directory under whichever source root holds
+		 * the importer; or, for `import static a.b.C.*`, the class */
+		_kbx_jsc_add_under_ancestors(importer, mod, "/", out);
+		_kbx_pathlist_addf(out, "*%s.java", mod);
+		return;
+	}
+	/* the class file; for a static import or a nested class the module
+	 * itself names the file */
+	if (imp->name)
+		_kbx_pathlist_addf(out, "*%s/%s.java", mod, imp->name);
+	_kbx_pathlist_addf(out, "*%s.java", mod);
+}
+
+static const char *const java_extensions[] = { ".java", NULL };
+
+const struct kbx_lang _kbx_lang_java = {
+	.name = "java",
+	.extensions = java_extensions,
+	.grammar = tree_sitter_java,
+	.visit = java_visit,
+	.import_candidates = java_import_candidates,
+	.implicit_self = 1,
+	.scope_sep = ".",
+};

@@ -1,0 +1,76 @@
+/*
+ * Private to the JavaScript, TypeScript/TSX, Java, C# and Ruby extractors:
+ * the JavaScript visitor that TypeScript extends, and a few text helpers
+ * that all five need (receiver text, base names, dotted definitions).
+ * Everything here is defined in lib/lang/javascript.c.
+ */
+#ifndef KBX_LANG_JS_COMMON_H
+#define KBX_LANG_JS_COMMON_H
+
+#include "lang.h"
+
+/* ---- JavaScript, shared with TypeScript and TSX ---- */
+
+/* The JavaScript visitor; TypeScript calls it for every node type the two
+ * grammars have in common. */
+int _kbx_js_visit(struct kbx_walk *w, TSNode n, const char *type);
+/* Set up and free the per-file state _kbx_js_visit needs in lang_state. */
+void _kbx_js_begin(struct kbx_walk *w);
+void _kbx_js_end(struct kbx_walk *w);
+/* Define a class (CLASS, or INTERFACE for TypeScript interfaces) called
+ * name at node at, and report the bases listed in the class_heritage or
+ * extends_type_clause children of cls (usually at itself). */
+int _kbx_js_define_class(struct kbx_walk *w, TSNode at, TSNode cls, int kind, const char *name);
+/* Relative ES/CommonJS specifiers ("./a", "../b/c.js") to files; bare
+ * package names get no candidates. */
+void _kbx_js_import_candidates(const char *importer, const struct kbx_ximport *imp,
+			       struct kbx_pathlist *out);
+
+/* ---- text helpers for all five extractors ---- */
+
+/* Flags for _kbx_jsc_clean_text. */
+#define KBX_JSC_STRIP_GENERICS 0x01  /* drop <...> groups: "Base<T>" -> "Base" */
+#define KBX_JSC_NONNULL        0x02  /* "?." is ".", and a postfix "!" is dropped */
+
+/*
+ * The text of n as one short line, in the arena: whitespace runs become one
+ * space (none next to '.', brackets or commas), "::", "->", "?." and "&."
+ * become ".", a postfix non-null "!" before "." is dropped, a leading "::"
+ * or "global::" is dropped, and the result is capped at a couple of hundred
+ * bytes.  NULL when n is null or the text is empty.
+ */
+const char *_kbx_jsc_clean_text(struct kbx_walk *w, TSNode n, int flags);
+
+/* The text of a string literal node without its quotes (and without a Ruby
+ * or C# prefix such as @ or $); NULL if it is not a plain literal. */
+const char *_kbx_jsc_string_value(struct kbx_walk *w, TSNode n);
+
+/*
+ * Define a symbol whose name is written qualified ("Foo.Bar", "A::B") inside
+ * the current scope: name is the last component, qual is the current scope's
+ * qualified name joined with the whole dotted text, and (when open_scope) a
+ * scope is opened for it.  Returns the sym index or -1.
+ */
+int _kbx_jsc_define_dotted(struct kbx_walk *w, TSNode n, int kind, const char *dotted,
+			   int open_scope);
+
+/* True when the innermost enclosing definition is a class-like type (so a
+ * function defined here is a method). */
+int _kbx_jsc_in_type(const struct kbx_walk *w);
+
+/* The first named child of n with the given type, or a null node. */
+TSNode _kbx_jsc_child_of_type(TSNode n, const char *type);
+
+/* A child by field name, without the strlen at each call site. */
+TSNode _kbx_jsc_field(TSNode n, const char *field);
+
+/*
+ * Add "<dir>/<rel>" for every ancestor directory of importer, deepest first,
+ * down to the repository root: a guess at the source roots under which a
+ * package path such as "com/acme/util/" may live.  suffix is appended
+ * ("/" for a directory, ".java" for a file).
+ */
+void _kbx_jsc_add_under_ancestors(const char *importer, const char *rel, const char *suffix,
+				  struct kbx_pathlist *out);
+
+#endif

@@ -1,0 +1,256 @@
+/*
+ * Source-language extraction: what a parser found in one file, before any
+ * cross-file resolution.
+ *
+ * Every language has one file lib/lang/<name>.c that defines a
+ * `const struct kbx_lang _kbx_lang_<name>` and is listed in the table in
+ * lib/lang/lang.c.  A language's job is to walk a tree-sitter tree and
+ * report, through the _kbx_x_* functions below:
+ *
+ *   - definitions (classes, structs, interfaces, traits, enums, functions,
+ *     methods) with their enclosing definition;
+ *   - call sites, attributed to the innermost enclosing function or method,
+ *     or to the file itself (caller == -1) for module-level code;
+ *   - imports, exactly as written, with the local names they bind;
+ *   - inheritance: the base names a class lists as written.
+ *
+ * Nothing here looks at other files: turning names into graph edges is the
+ * resolver's work (lib/resolve.c), which asks the language for the paths an
+ * import may refer to through import_candidates().
+ *
+ * To add a language: write lib/lang/<name>.c, add it to the table in
+ * lib/lang/lang.c, add its grammar to grammars/grammars.lock, add a fixture
+ * tree under tests/corpora/<name>/ with its expected facts.
+ */
+#ifndef KBX_LANG_H
+#define KBX_LANG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+/* Node kinds, shared by the extractor, the store and the output layer.
+ * Values are stored on disk: only ever append. */
+enum kbx_kind {
+	KBX_KIND_NONE = 0,
+	KBX_KIND_FILE = 1,
+	KBX_KIND_MODULE = 2,     /* an imported module that is not a file here */
+	KBX_KIND_CLASS = 3,
+	KBX_KIND_STRUCT = 4,
+	KBX_KIND_INTERFACE = 5,
+	KBX_KIND_TRAIT = 6,
+	KBX_KIND_ENUM = 7,
+	KBX_KIND_FUNCTION = 8,
+	KBX_KIND_METHOD = 9,
+	KBX_KIND_EXTERNAL = 10,  /* a called name defined nowhere in the repository */
+	KBX_KIND_NAMESPACE = 11, /* C++ namespace, Rust mod, Ruby module, C# namespace */
+	KBX_KIND_NAMEREF = 12,   /* calls on an unknown receiver whose name has too
+				  * many definitions to list one by one */
+	KBX_KIND__COUNT
+};
+
+/* "function", "class", ...: the names users see and type; NULL if unknown. */
+const char *_kbx_kind_name(int kind);
+int _kbx_kind_from_name(const char *name);
+
+/* True for kinds that can hold methods and be inherited from. */
+#define KBX_KIND_IS_TYPE(k) ((k) >= KBX_KIND_CLASS && (k) <= KBX_KIND_ENUM)
+#define KBX_KIND_IS_CALLABLE(k) ((k) == KBX_KIND_FUNCTION || (k) == KBX_KIND_METHOD)
+
+/* How a call names its receiver. */
+enum kbx_recv {
+	KBX_RECV_NONE = 0,  /* foo() */
+	KBX_RECV_SELF = 1,  /* self.foo(), this.foo(), this->foo(), @foo, Self::foo() */
+	KBX_RECV_EXPR = 2,  /* obj.foo(), pkg.foo(), Type::foo(): receiver holds the text */
+	KBX_RECV_SUPER = 3  /* super().foo(), super.foo(), base.Foo() */
+};
+
+/* Flags on an import. */
+#define KBX_IMPORT_SYSTEM   0x01  /* #include <x.h>: never a file of this repository */
+#define KBX_IMPORT_WILDCARD 0x02  /* from m import *, import pkg.*, use m::* */
+#define KBX_IMPORT_MOD      0x04  /* Rust `mod name;` declaration */
+
+struct kbx_xsym {
+	int kind;            /* enum kbx_kind */
+	const char *name;    /* simple name: "process" */
+	const char *qual;    /* qualified within the file, dot-joined: "Foo.process" */
+	int parent;          /* index in syms of the enclosing definition, -1 if none */
+	uint32_t line, col;  /* start, 1-based line and 1-based byte column */
+	uint32_t end_line;
+};
+
+struct kbx_xcall {
+	const char *name;     /* the called name: "process" */
+	const char *receiver; /* for KBX_RECV_EXPR: the receiver as written ("m", "os.path",
+	                       * "Foo"); NULL otherwise */
+	int recv;             /* enum kbx_recv */
+	int caller;           /* index in syms of the innermost enclosing function or
+	                       * method; -1 for file-level code */
+	uint32_t line, col;
+};
+
+struct kbx_ximport {
+	const char *module;  /* as written: "pkg.b", "./utils", "fmt", "crate::b", "util.h" */
+	const char *name;    /* the name imported from it, or NULL for the module itself */
+	const char *alias;   /* the local name it is bound to, or NULL when that is the
+	                      * name itself (or, for a module, its last component) */
+	int level;           /* Python relative level (number of leading dots), else 0 */
+	int flags;           /* KBX_IMPORT_* */
+	uint32_t line;
+};
+
+struct kbx_xinherit {
+	int sym;             /* index in syms of the class, struct or type */
+	const char *base;    /* the base as written, dots for qualification: "pkg.Base" */
+	uint32_t line;
+};
+
+/* A small bump allocator: extraction results live until _kbx_extract_release. */
+struct _kbx_arena {
+	struct _kbx_arena_block *head;
+};
+
+struct kbx_extract {
+	struct kbx_xsym *syms;       size_t nsyms, asyms;
+	struct kbx_xcall *calls;     size_t ncalls, acalls;
+	struct kbx_ximport *imports; size_t nimports, aimports;
+	struct kbx_xinherit *inherits; size_t ninherits, ainherits;
+	struct _kbx_arena arena;
+	int timed_out;               /* the parse hit its time limit */
+	int had_errors;              /* the tree had ERROR nodes (still extracted) */
+};
+#define KBX_EXTRACT_INIT { 0 }
+
+void _kbx_extract_release(struct kbx_extract *x);
+/* Copy len bytes into the arena, NUL-terminated. */
+const char *_kbx_arena_strndup(struct _kbx_arena *a, const char *s, size_t len);
+const char *_kbx_arena_strdup(struct _kbx_arena *a, const char *s);
+
+/* Appenders; they return the index of the new element, or -1 when out of memory. */
+int _kbx_x_sym(struct kbx_extract *x, int kind, const char *name, const char *qual,
+	       int parent, uint32_t line, uint32_t col, uint32_t end_line);
+int _kbx_x_call(struct kbx_extract *x, const char *name, int recv, const char *receiver,
+		int caller, uint32_t line, uint32_t col);
+int _kbx_x_import(struct kbx_extract *x, const char *module, const char *name,
+		  const char *alias, int level, int flags, uint32_t line);
+int _kbx_x_inherit(struct kbx_extract *x, int sym, const char *base, uint32_t line);
+
+/*
+ * The tree walker: a depth-first walk with a TSTreeCursor (never recursion
+ * over the tree, and never ts_node_string(): both overflow the stack on
+ * large generated files).  The language's visit() is called on entering
+ * every named node.  It may open a scope for a definition with
+ * _kbx_walk_scope(); the scope closes by itself when the walk leaves that
+ * node.  Returning KBX_WALK_SKIP skips the node's children.
+ */
+#define KBX_WALK_CONTINUE 0
+#define KBX_WALK_SKIP     1
+
+struct kbx_walk {
+	struct kbx_extract *x;
+	const char *src;       /* the file's bytes */
+	size_t len;
+	const char *path;      /* repository-relative path of the file */
+	void *lang_state;      /* free for the language's own use */
+	/* the scope stack: sym indexes; maintained by the walker */
+	int *scope_sym;
+	uint32_t *scope_depth;
+	size_t nscope, ascope;
+	uint32_t depth;        /* depth of the node being visited */
+};
+
+/* Open a scope for sym (an index in x->syms) covering the current node. */
+void _kbx_walk_scope(struct kbx_walk *w, int sym);
+/* The innermost enclosing function or method, or -1 (file level). */
+int _kbx_walk_caller(const struct kbx_walk *w);
+/* The innermost enclosing class/struct/interface/trait/enum, or -1. */
+int _kbx_walk_class(const struct kbx_walk *w);
+/* The innermost enclosing definition of any kind, or -1. */
+int _kbx_walk_parent(const struct kbx_walk *w);
+/* The qualified name of a new definition called name inside the current
+ * scope: "name" at top level, "Outer.name" inside Outer.  In the arena. */
+const char *_kbx_walk_qual(struct kbx_walk *w, const char *name);
+/* Define name of kind at node n inside the current scope, and (when
+ * open_scope) open a scope for it.  Returns the sym index or -1. */
+int _kbx_walk_define(struct kbx_walk *w, TSNode n, int kind, const char *name, int open_scope);
+/* The text of a node, in the arena. */
+const char *_kbx_node_text(struct kbx_walk *w, TSNode n);
+/* The text of a node's field child, or NULL when the field is absent. */
+const char *_kbx_field_text(struct kbx_walk *w, TSNode n, const char *field);
+/* 1-based line and column of a node's start. */
+uint32_t _kbx_node_line(TSNode n);
+uint32_t _kbx_node_col(TSNode n);
+
+/*
+ * Where an import may point.  A candidate is a repository-relative path,
+ * normalised (no "./", "../" or "//"; see _kbx_path_join).  Candidates are
+ * tried in order and the first that exists wins.  Forms:
+ *   "pkg/b.py"      the file that holds the imported module
+ *   "pkg/"          (trailing '/') a directory: every file directly in it
+ *                   (a Go package, a Java package)
+ *   "*com/x/A.java" (leading '*') any file whose path ends in "/com/x/A.java"
+ *                   or is exactly "com/x/A.java"; several matches are all kept
+ *                   and calls through them become ambiguous
+ *   "=pkg/b.py"     (leading '=') the imported *name* is itself this module
+ *                   (Python `from pkg import b` where pkg/b.py exists): the
+ *                   local name then refers to the module, not a symbol in it
+ */
+struct kbx_pathlist {
+	char **paths;
+	size_t n, alloc;
+};
+void _kbx_pathlist_add(struct kbx_pathlist *l, const char *path);
+void _kbx_pathlist_addf(struct kbx_pathlist *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void _kbx_pathlist_release(struct kbx_pathlist *l);
+
+/* Join dir and rel ("src/a", "../b/c.h" -> "src/b/c.h") and normalise the
+ * result into out (size outsz).  dir may be "" for the root.  Returns 0, or
+ * -1 when the path climbs above the root or does not fit. */
+int _kbx_path_join(char *out, size_t outsz, const char *dir, const char *rel);
+/* The directory part of a repository-relative path ("src/a.py" -> "src",
+ * "a.py" -> "") into out. */
+void _kbx_path_dirname(char *out, size_t outsz, const char *path);
+
+struct kbx_lang {
+	const char *name;               /* "python", "c", "tsx", ... as shown to users */
+	const char *const *extensions;  /* ".py", ".pyi", NULL-terminated */
+	const char *const *filenames;   /* exact base names (e.g. "Rakefile"), or NULL */
+	const TSLanguage *(*grammar)(void);
+	/* Called for every named node on entering it. */
+	int (*visit)(struct kbx_walk *w, TSNode node, const char *type);
+	/* Optional: called once before and after the walk (to set up lang_state). */
+	void (*begin)(struct kbx_walk *w);
+	void (*end)(struct kbx_walk *w);
+	/* Paths the import may name, best first.  importer is the importing
+	 * file's repository-relative path. */
+	void (*import_candidates)(const char *importer, const struct kbx_ximport *imp,
+				  struct kbx_pathlist *out);
+	/* Plain calls inside a method may call a method of the same class
+	 * without `this` (Java, C#, C++, Ruby): the resolver then tries the
+	 * enclosing class first for KBX_RECV_NONE too. */
+	int implicit_self;
+	/* The separator users write in qualified names ("." or "::"); kbx
+	 * accepts either everywhere. */
+	const char *scope_sep;
+};
+
+/* The table of languages, NULL-terminated. */
+extern const struct kbx_lang *const _kbx_languages[];
+/* The language for a path by extension or file name, or NULL. */
+const struct kbx_lang *_kbx_lang_for_path(const char *path);
+const struct kbx_lang *_kbx_lang_by_name(const char *name);
+/* An id stored on disk for a language: its position in the table, plus 1. */
+int _kbx_lang_id(const struct kbx_lang *lang);
+const struct kbx_lang *_kbx_lang_from_id(int id);
+
+/*
+ * Parse src with lang and fill x.  parser is reused between calls by the
+ * caller (one per thread).  timeout_us bounds the parse (0: no limit).
+ * Returns 0, or -1 when the parse was abandoned (x->timed_out set) or
+ * memory ran out.
+ */
+int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path,
+		 const char *src, size_t len, uint64_t timeout_us, struct kbx_extract *x);
+
+#endif

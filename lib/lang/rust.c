@@ -1,0 +1,691 @@
+/*
+ * Rust: structs, enums, unions, traits, functions and methods, inline
+ * modules, calls, `use` and `mod` declarations, and trait implementations
+ * from tree-sitter-rust.
+ *
+ * Functions in `impl Type { }` or `impl Trait for Type { }` are methods
+ * "Type.name", whose parent is Type when this file defines it.  As an impl
+ * may come before the type it extends, the types of a file or module body
+ * are defined when the walk enters that body.  `impl Trait for Type` makes
+ * Type inherit Trait (only when Type is defined here: there is nothing to
+ * attach it to otherwise); supertraits (`trait A: B`) are bases too.
+ *
+ * Calls: `self.f()` and `Self::f()` are self calls, `Type::f()` and
+ * `module::f()` have the path as receiver ("a.b"), `self::f()` is a plain
+ * call in this module.  Macro invocations (`println!`) are not calls, and
+ * calls inside their arguments are not seen: the grammar leaves macro
+ * arguments as unparsed token trees.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lang.h"
+
+const TSLanguage *tree_sitter_rust(void);
+
+struct rust_state {
+	/* types defined ahead of the walk: start byte -> sym */
+	struct predef { uint32_t start; int sym; } *predef;
+	size_t npredef, apredef;
+};
+
+static TSNode field(TSNode n, const char *name)
+{
+	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+}
+
+static int is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+static int word_char(unsigned char c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
+	       c >= 0x80;
+}
+
+/*
+ * The text of a path or expression on one line, with "::" written as ".":
+ * whitespace is dropped except a single space between two word
+ * characters, and generic arguments ("Vec::<u8>", "HashMap<K, V>") are
+ * dropped.  String literals are kept as written.
+ */
+static const char *compact_text(struct kbx_walk *w, TSNode n)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	if (e > w->len || s > e)
+		return NULL;
+	char buf[256];
+	size_t o = 0;
+	int pending_space = 0, angle = 0;
+	for (uint32_t i = s; i < e && o + 2 < sizeof(buf); i++) {
+		unsigned char c = (unsigned char)w->src[i];
+		if (c == '"') {
+			if (pending_space && o > 0 && word_char((unsigned char)buf[o - 1]))
+				buf[o++] = ' ';
+			pending_space = 0;
+			buf[o++] = (char)c;
+			for (i++; i < e && o + 2 < sizeof(buf); i++) {
+				unsigned char d = (unsigned char)w->src[i];
+				buf[o++] = d == '\n' || d == '\r' || d == '\t' ? ' ' : (char)d;
+				if (d == '\\' && i + 1 < e && o + 2 < sizeof(buf)) {
+					d = (unsigned char)w->src[++i];
+					buf[o++] = d == '\n' || d == '\r' ? ' ' : (char)d;
+				} else if (d == '"') {
+					break;
+				}
+			}
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+			pending_space = 1;
+			continue;
+		}
+		/* a generic argument list right after a path segment or "::" */
+		if (c == '<' && o > 0 && (word_char((unsigned char)buf[o - 1]) || buf[o - 1] == '.')) {
+			angle = 1;
+			if (buf[o - 1] == '.')
+				o--;  /* Vec::<u8>::new: the turbofish's "::" */
+			for (i++; i < e && angle > 0; i++) {
+				if (w->src[i] == '<')
+					angle++;
+				else if (w->src[i] == '>' && w->src[i - 1] != '-')
+					angle--;
+			}
+			i--;
+			continue;
+		}
+		if (c == ':' && i + 1 < e && w->src[i + 1] == ':') {
+			buf[o++] = '.';
+			i++;
+			pending_space = 0;
+			continue;
+		}
+		if (pending_space && o > 0 && word_char(c) && word_char((unsigned char)buf[o - 1]))
+			buf[o++] = ' ';
+		pending_space = 0;
+		buf[o++] = (char)c;
+	}
+	return _kbx_arena_strndup(&w->x->arena, buf, o);
+}
+
+/* The type named, through references, generics and paths: the last
+ * segment ("&mut a::B<T>" -> the B node). */
+static TSNode type_name_node(TSNode t)
+{
+	for (int guard = 0; guard < 16 && !ts_node_is_null(t); guard++) {
+		if (is(t, "reference_type") || is(t, "pointer_type") || is(t, "generic_type"))
+			t = field(t, "type");
+		else if (is(t, "scoped_type_identifier"))
+			t = field(t, "name");
+		else
+			break;
+	}
+	return t;
+}
+
+/* A base type as written, "::" as ".", without generic arguments. */
+static const char *base_text(struct kbx_walk *w, TSNode t)
+{
+	for (int guard = 0; guard < 16 && !ts_node_is_null(t); guard++) {
+		if (is(t, "generic_type"))
+			t = field(t, "type");
+		else
+			break;
+	}
+	if (is(t, "type_identifier") || is(t, "scoped_type_identifier"))
+		return compact_text(w, t);
+	return NULL;
+}
+
+static int item_kind(const char *type)
+{
+	if (!strcmp(type, "struct_item") || !strcmp(type, "union_item"))
+		return KBX_KIND_STRUCT;
+	if (!strcmp(type, "enum_item"))
+		return KBX_KIND_ENUM;
+	if (!strcmp(type, "trait_item"))
+		return KBX_KIND_TRAIT;
+	return KBX_KIND_NONE;
+}
+
+static void predef_add(struct rust_state *st, uint32_t start, int sym)
+{
+	if (st->npredef == st->apredef) {
+		size_t na = st->apredef ? st->apredef * 2 : 16;
+		struct predef *p = realloc(st->predef, na * sizeof(*p));
+		if (!p)
+			return;
+		st->predef = p;
+		st->apredef = na;
+	}
+	st->predef[st->npredef].start = start;
+	st->predef[st->npredef].sym = sym;
+	st->npredef++;
+}
+
+static int predef_find(const struct rust_state *st, uint32_t start)
+{
+	if (!st)
+		return -1;
+	for (size_t i = 0; i < st->npredef; i++)
+		if (st->predef[i].start == start)
+			return st->predef[i].sym;
+	return -1;
+}
+
+/* Define the types of a file or module body (its direct children). */
+static void predefine_types(struct kbx_walk *w, TSNode body)
+{
+	struct rust_state *st = w->lang_state;
+	uint32_t n = ts_node_named_child_count(body);
+	for (uint32_t i = 0; i < n; i++) {
+		TSNode item = ts_node_named_child(body, i);
+		int kind = ts_node_is_null(item) ? 0 : item_kind(ts_node_type(item));
+		if (!kind)
+			continue;
+		int sym = _kbx_walk_define(w, item, kind, _kbx_field_text(w, item, "name"), 0);
+		if (sym >= 0 && st)
+			predef_add(st, ts_node_start_byte(item), sym);
+	}
+}
+
+/* struct, enum, union, trait */
+static void visit_type(struct kbx_walk *w, TSNode n, int kind)
+{
+	int sym = predef_find(w->lang_state, ts_node_start_byte(n));
+	if (sym < 0)  /* inside a function body */
+		sym = _kbx_walk_define(w, n, kind, _kbx_field_text(w, n, "name"), 0);
+	if (sym < 0)
+		return;
+	if (kind != KBX_KIND_TRAIT)
+		return;
+	_kbx_walk_scope(w, sym);  /* its provided methods */
+	TSNode bounds = field(n, "bounds");
+	uint32_t count = ts_node_is_null(bounds) ? 0 : ts_node_named_child_count(bounds);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode b = ts_node_named_child(bounds, i);
+		const char *base = base_text(w, b);
+		if (base)
+			_kbx_x_inherit(w->x, sym, base, _kbx_node_line(b));
+	}
+}
+
+/*
+ * The type an impl block is for, as defined in this file: looked up by its
+ * qualified name within the current module.  -1 when it is defined
+ * elsewhere.  *name gets the type's simple name either way.
+ */
+static int impl_type(struct kbx_walk *w, TSNode impl, const char **name)
+{
+	TSNode t = type_name_node(field(impl, "type"));
+	*name = is(t, "type_identifier") ? _kbx_node_text(w, t) : NULL;
+	if (!*name)
+		return -1;
+	const char *qual = _kbx_walk_qual(w, *name);
+	if (!qual)
+		return -1;
+	for (size_t i = 0; i < w->x->nsyms; i++) {
+		const struct kbx_xsym *s = &w->x->syms[i];
+		if (KBX_KIND_IS_TYPE(s->kind) && !strcmp(s->qual, qual))
+			return (int)i;
+	}
+	return -1;
+}
+
+static void visit_impl(struct kbx_walk *w, TSNode n)
+{
+	TSNode trait = field(n, "trait");
+	if (ts_node_is_null(trait))
+		return;
+	const char *name;
+	int sym = impl_type(w, n, &name);
+	const char *base = base_text(w, trait);
+	if (sym >= 0 && base)
+		_kbx_x_inherit(w->x, sym, base, _kbx_node_line(n));
+}
+
+/* "a" "b" -> "a.b", in the arena. */
+static const char *join_qual(struct kbx_walk *w, const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *tmp = malloc(la + lb + 2);
+	if (!tmp)
+		return NULL;
+	memcpy(tmp, a, la);
+	tmp[la] = '.';
+	memcpy(tmp + la + 1, b, lb + 1);
+	const char *q = _kbx_arena_strndup(&w->x->arena, tmp, la + lb + 1);
+	free(tmp);
+	return q;
+}
+
+static void visit_function(struct kbx_walk *w, TSNode n, int open_scope)
+{
+	const char *name = _kbx_field_text(w, n, "name");
+	if (!name)
+		return;
+	TSNode list = ts_node_parent(n);
+	TSNode impl = is(list, "declaration_list") ? ts_node_parent(list) : list;
+	if (is(impl, "impl_item")) {
+		const char *tname;
+		int tsym = impl_type(w, impl, &tname);
+		int sym;
+		if (tsym >= 0) {
+			sym = _kbx_x_sym(w->x, KBX_KIND_METHOD, name,
+					 join_qual(w, w->x->syms[tsym].qual, name), tsym,
+					 _kbx_node_line(n), _kbx_node_col(n),
+					 ts_node_end_point(n).row + 1);
+		} else if (tname) {
+			const char *tq = _kbx_walk_qual(w, tname);
+			sym = _kbx_x_sym(w->x, KBX_KIND_METHOD, name,
+					 tq ? join_qual(w, tq, name) : NULL, -1,
+					 _kbx_node_line(n), _kbx_node_col(n),
+					 ts_node_end_point(n).row + 1);
+		} else {
+			sym = _kbx_walk_define(w, n, KBX_KIND_METHOD, name, 0);
+		}
+		if (open_scope)
+			_kbx_walk_scope(w, sym);
+		return;
+	}
+	int parent = _kbx_walk_parent(w);
+	int kind = parent >= 0 && KBX_KIND_IS_TYPE(w->x->syms[parent].kind)
+		? KBX_KIND_METHOD : KBX_KIND_FUNCTION;
+	_kbx_walk_define(w, n, kind, name, open_scope);
+}
+
+static void add_call(struct kbx_walk *w, TSNode at, const char *name, int recv,
+		     const char *receiver)
+{
+	_kbx_x_call(w->x, name, recv, receiver, _kbx_walk_caller(w), _kbx_node_line(at),
+		    _kbx_node_col(at));
+}
+
+static void visit_call(struct kbx_walk *w, TSNode n)
+{
+	TSNode fn = field(n, "function");
+	if (is(fn, "generic_function"))
+		fn = field(fn, "function");  /* f::<T>() */
+	if (is(fn, "identifier")) {
+		add_call(w, n, _kbx_node_text(w, fn), KBX_RECV_NONE, NULL);
+	} else if (is(fn, "field_expression")) {
+		TSNode value = field(fn, "value");
+		const char *name = _kbx_field_text(w, fn, "field");
+		if (!name || ts_node_is_null(value))
+			return;
+		if (is(value, "self"))
+			add_call(w, n, name, KBX_RECV_SELF, NULL);
+		else
+			add_call(w, n, name, KBX_RECV_EXPR, compact_text(w, value));
+	} else if (is(fn, "scoped_identifier")) {
+		TSNode path = field(fn, "path");
+		const char *name = _kbx_field_text(w, fn, "name");
+		if (!name)
+			return;
+		if (ts_node_is_null(path)) {
+			add_call(w, n, name, KBX_RECV_NONE, NULL);  /* ::f() */
+			return;
+		}
+		const char *p = compact_text(w, path);
+		if (!p)
+			return;
+		if (!strcmp(p, "Self"))
+			add_call(w, n, name, KBX_RECV_SELF, NULL);
+		else if (!strcmp(p, "self"))
+			add_call(w, n, name, KBX_RECV_NONE, NULL);
+		else
+			add_call(w, n, name, KBX_RECV_EXPR, p);
+	}
+}
+
+/*
+ * use a::b::{c, d as e, f::*}: one import per leaf.  Use trees nest, so
+ * the walk keeps its own small stack of (node, prefix) instead of
+ * recursing; a tree deeper than the stack loses its innermost leaves.
+ */
+static void visit_use(struct kbx_walk *w, TSNode n)
+{
+	struct { TSNode node; const char *prefix; } stack[32];
+	size_t sp = 0;
+	uint32_t line = _kbx_node_line(n);
+	TSNode arg = field(n, "argument");
+	if (ts_node_is_null(arg))
+		return;
+	stack[sp].node = arg;
+	stack[sp].prefix = "";
+	sp++;
+	while (sp > 0) {
+		sp--;
+		TSNode t = stack[sp].node;
+		const char *prefix = stack[sp].prefix;
+		const char *type = ts_node_type(t);
+		const char *module = NULL, *name = NULL, *alias = NULL;
+		int flags = 0;
+		if (!strcmp(type, "use_list") || !strcmp(type, "scoped_use_list")) {
+			TSNode list = t;
+			if (!strcmp(type, "scoped_use_list")) {
+				TSNode path = field(t, "path");
+				if (!ts_node_is_null(path)) {
+					const char *p = _kbx_node_text(w, path);
+					if (!p)
+						continue;
+					if (*prefix) {
+						size_t lp = strlen(prefix), lq = strlen(p);
+						char *tmp = malloc(lp + lq + 3);
+						if (!tmp)
+							continue;
+						memcpy(tmp, prefix, lp);
+						memcpy(tmp + lp, "::", 2);
+						memcpy(tmp + lp + 2, p, lq + 1);
+						p = _kbx_arena_strdup(&w->x->arena, tmp);
+						free(tmp);
+					}
+					prefix = p;
+				}
+				list = field(t, "list");
+			}
+			uint32_t count = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list);
+			/* push in reverse so that leaves come out in source order */
+			for (uint32_t i = count; i-- > 0 && sp < 32;) {
+				stack[sp].node = ts_node_named_child(list, i);
+				stack[sp].prefix = prefix;
+				sp++;
+			}
+			continue;
+		}
+		TSNode path = t;
+		if (!strcmp(type, "use_as_clause")) {
+			path = field(t, "path");
+			alias = _kbx_field_text(w, t, "alias");
+		} else if (!strcmp(type, "use_wildcard")) {
+			path = ts_node_named_child(t, 0);
+			flags = KBX_IMPORT_WILDCARD;
+		}
+		if (ts_node_is_null(path)) {
+			if (flags && *prefix)  /* use a::{*} */
+				_kbx_x_import(w->x, prefix, NULL, NULL, 0, flags, line);
+			continue;
+		}
+		/* split the path into module and last segment */
+		const char *text = _kbx_node_text(w, path);
+		if (!text)
+			continue;
+		const char *full = text;
+		if (*prefix) {
+			size_t lp = strlen(prefix), lq = strlen(text);
+			char *tmp = malloc(lp + lq + 3);
+			if (!tmp)
+				continue;
+			memcpy(tmp, prefix, lp);
+			memcpy(tmp + lp, "::", 2);
+			memcpy(tmp + lp + 2, text, lq + 1);
+			full = _kbx_arena_strdup(&w->x->arena, tmp);
+			free(tmp);
+			if (!full)
+				continue;
+		}
+		if (flags & KBX_IMPORT_WILDCARD) {
+			module = full;
+		} else {
+			const char *sep = NULL;
+			for (const char *p = full; (p = strstr(p, "::")) != NULL; p += 2)
+				sep = p;
+			if (sep) {
+				module = _kbx_arena_strndup(&w->x->arena, full, (size_t)(sep - full));
+				name = sep + 2;
+			} else {
+				module = full;
+			}
+			/* a::b::{self} imports a::b itself */
+			if (name && !strcmp(name, "self")) {
+				const char *s2 = NULL;
+				for (const char *p = module; (p = strstr(p, "::")) != NULL; p += 2)
+					s2 = p;
+				if (s2) {
+					name = s2 + 2;
+					module = _kbx_arena_strndup(&w->x->arena, module,
+								    (size_t)(s2 - module));
+				} else {
+					name = NULL;
+				}
+			}
+		}
+		if (module)
+			_kbx_x_import(w->x, module, name, alias, 0, flags, line);
+	}
+}
+
+static int rust_visit(struct kbx_walk *w, TSNode n, const char *type)
+{
+	switch (type[0]) {
+	case 'c':
+		if (!strcmp(type, "call_expression"))
+			visit_call(w, n);
+		break;
+	case 'e':
+		if (!strcmp(type, "enum_item"))
+			visit_type(w, n, KBX_KIND_ENUM);
+		else if (!strcmp(type, "extern_crate_declaration")) {
+			const char *name = _kbx_field_text(w, n, "name");
+			if (name)
+				_kbx_x_import(w->x, name, NULL, _kbx_field_text(w, n, "alias"), 0,
+					      0, _kbx_node_line(n));
+			return KBX_WALK_SKIP;
+		}
+		break;
+	case 'f':
+		if (!strcmp(type, "function_item"))
+			visit_function(w, n, 1);
+		else if (!strcmp(type, "function_signature_item")) {
+			/* a trait's required method; not an extern block's
+			 * declaration */
+			TSNode list = ts_node_parent(n);
+			if (is(list, "declaration_list") && is(ts_node_parent(list), "trait_item"))
+				visit_function(w, n, 0);
+		}
+		break;
+	case 'i':
+		if (!strcmp(type, "impl_item"))
+			visit_impl(w, n);
+		break;
+	case 'm':
+		if (!strcmp(type, "mod_item")) {
+			TSNode body = field(n, "body");
+			const char *name = _kbx_field_text(w, n, "name");
+			if (ts_node_is_null(body)) {
+				if (name)
+					_kbx_x_import(w->x, name, NULL, NULL, 0, KBX_IMPORT_MOD,
+						      _kbx_node_line(n));
+				return KBX_WALK_SKIP;
+			}
+			if (_kbx_walk_define(w, n, KBX_KIND_NAMESPACE, name, 1) >= 0)
+				predefine_types(w, body);
+		} else if (!strcmp(type, "macro_invocation") || !strcmp(type, "macro_definition")) {
+			return KBX_WALK_SKIP;
+		}
+		break;
+	case 's':
+		if (!strcmp(type, "struct_item"))
+			visit_type(w, n, KBX_KIND_STRUCT);
+		else if (!strcmp(type, "source_file"))
+			predefine_types(w, n);
+		break;
+	case 't':
+		if (!strcmp(type, "trait_item"))
+			visit_type(w, n, KBX_KIND_TRAIT);
+		break;
+	case 'u':
+		if (!strcmp(type, "union_item"))
+			visit_type(w, n, KBX_KIND_STRUCT);
+		else if (!strcmp(type, "use_declaration")) {
+			visit_use(w, n);
+			return KBX_WALK_SKIP;
+		}
+		break;
+	}
+	return KBX_WALK_CONTINUE;
+}
+
+static void rust_begin(struct kbx_walk *w)
+{
+	w->lang_state = calloc(1, sizeof(struct rust_state));
+}
+
+static void rust_end(struct kbx_walk *w)
+{
+	struct rust_state *st = w->lang_state;
+	if (st) {
+		free(st->predef);
+		free(st);
+	}
+	w->lang_state = NULL;
+}
+
+/* ---- import candidates ---- */
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
+/*
+ * The directory that holds a file's child modules, and whether that file
+ * is a crate root: src/lib.rs, src/main.rs and x/mod.rs hold theirs next to
+ * them, src/a.rs in src/a/.
+ */
+static void module_dir(const char *file, char *out, size_t outsz, int *is_root)
+{
+	const char *base = strrchr(file, '/');
+	base = base ? base + 1 : file;
+	*is_root = !strcmp(base, "lib.rs") || !strcmp(base, "main.rs");
+	if (*is_root || !strcmp(base, "mod.rs")) {
+		_kbx_path_dirname(out, outsz, file);
+		return;
+	}
+	size_t n = strlen(file);
+	if (n >= 3 && ends_with(file, ".rs"))
+		n -= 3;
+	if (n >= outsz)
+		n = outsz - 1;
+	memcpy(out, file, n);
+	out[n] = '\0';
+}
+
+/* The crate's source root: the path up to its last "src" directory, else
+ * the importer's directory. */
+static void crate_root(const char *file, char *out, size_t outsz)
+{
+	const char *best = NULL;
+	for (const char *p = file; (p = strstr(p, "src/")) != NULL; p += 4)
+		if (p == file || p[-1] == '/')
+			best = p;
+	if (best) {
+		size_t n = (size_t)(best - file) + 3;
+		if (n >= outsz)
+			n = outsz - 1;
+		memcpy(out, file, n);
+		out[n] = '\0';
+		return;
+	}
+	_kbx_path_dirname(out, outsz, file);
+}
+
+/* The files of module dir (a directory path of module nesting). */
+static void add_module_files(struct kbx_pathlist *out, const char *dir, const char *root,
+			     const char *prefix)
+{
+	if (!strcmp(dir, root)) {
+		_kbx_pathlist_addf(out, "%s%s%slib.rs", prefix, dir, *dir ? "/" : "");
+		_kbx_pathlist_addf(out, "%s%s%smain.rs", prefix, dir, *dir ? "/" : "");
+	} else {
+		_kbx_pathlist_addf(out, "%s%s.rs", prefix, dir);
+		_kbx_pathlist_addf(out, "%s%s/mod.rs", prefix, dir);
+	}
+}
+
+static void rust_import_candidates(const char *importer, const struct kbx_ximport *imp,
+				   struct kbx_pathlist *out)
+{
+	char dir[4096], root[4096], p[4096];
+	int is_root;
+	if (!imp->module || !*imp->module)
+		return;
+	module_dir(importer, dir, sizeof(dir), &is_root);
+	crate_root(importer, root, sizeof(root));
+
+	if (imp->flags & KBX_IMPORT_MOD) {
+		if (_kbx_path_join(p, sizeof(p), dir, imp->module) < 0)
+			return;
+		_kbx_pathlist_addf(out, "%s.rs", p);
+		_kbx_pathlist_addf(out, "%s/mod.rs", p);
+		return;
+	}
+
+	/* walk the path segment by segment from its starting module */
+	char cur[4096];
+	const char *m = imp->module;
+	const char *seg_end = strstr(m, "::");
+	size_t first = seg_end ? (size_t)(seg_end - m) : strlen(m);
+	const char *rest;
+	if (first == 5 && !strncmp(m, "crate", 5)) {
+		snprintf(cur, sizeof(cur), "%s", root);
+		rest = seg_end ? seg_end + 2 : "";
+	} else if (first == 4 && !strncmp(m, "self", 4)) {
+		snprintf(cur, sizeof(cur), "%s", dir);
+		rest = seg_end ? seg_end + 2 : "";
+	} else if (first == 5 && !strncmp(m, "super", 5)) {
+		/* the parent of the importer's module */
+		char self[4096];
+		if (is_root)
+			return;
+		snprintf(self, sizeof(self), "%s", dir);
+		rest = seg_end ? seg_end + 2 : "";
+		while (!strncmp(rest, "super", 5) && (rest[5] == '\0' || rest[5] == ':')) {
+			char up[4096];
+			_kbx_path_dirname(up, sizeof(up), self);
+			snprintf(self, sizeof(self), "%s", up);
+			rest = rest[5] ? rest + 7 : "";
+		}
+		_kbx_path_dirname(cur, sizeof(cur), self);
+		if (strlen(cur) < strlen(root))
+			snprintf(cur, sizeof(cur), "%s", root);
+	} else {
+		/* another crate, or a module in scope at the crate root */
+		snprintf(cur, sizeof(cur), "%s", root);
+		rest = m;
+	}
+	while (*rest) {
+		const char *e = strstr(rest, "::");
+		size_t len = e ? (size_t)(e - rest) : strlen(rest);
+		char seg[1024];
+		if (len >= sizeof(seg))
+			return;
+		memcpy(seg, rest, len);
+		seg[len] = '\0';
+		if (_kbx_path_join(p, sizeof(p), cur, seg) < 0)
+			return;
+		snprintf(cur, sizeof(cur), "%s", p);
+		rest = e ? e + 2 : "";
+	}
+	if (imp->name && !(imp->flags & KBX_IMPORT_WILDCARD) &&
+	    _kbx_path_join(p, sizeof(p), cur, imp->name) == 0)
+		add_module_files(out, p, root, "=");
+	add_module_files(out, cur, root, "");
+}
+
+static const char *const rust_extensions[] = { ".rs", NULL };
+
+const struct kbx_lang _kbx_lang_rust = {
+	.name = "rust",
+	.extensions = rust_extensions,
+	.grammar = tree_sitter_rust,
+	.visit = rust_visit,
+	.begin = rust_begin,
+	.end = rust_end,
+	.import_candidates = rust_import_candidates,
+	.implicit_self = 0,
+	.scope_sep = "::",
+};

@@ -1,0 +1,989 @@
+/*
+ * Resolution: turning what one file's extraction said (its refs) into
+ * CALLS, IMPORTS and INHERITS edges.
+ *
+ * Calls, in order (the first rule that yields candidates decides):
+ *   1. self/this/super, and plain calls in languages with an implicit
+ *      receiver: a method of the enclosing class, then of its bases;
+ *   2. a receiver that is an import (module.f(), Alias.f()): definitions
+ *      in the imported files;
+ *   3. a receiver that names a class of the same file (Foo.f());
+ *   4. definitions in the same file;
+ *   5. names brought in by resolved imports (from m import f, C
+ *      #include "x.h", wildcard imports);
+ *   6. a receiver that names a type defined once in the repository;
+ *   7. the definitions of the name in the whole repository, in languages
+ *      that can call each other: one is certain, several are all
+ *      recorded as ambiguous (more than AMBIGUOUS_MAX: one edge to a
+ *      name node standing for all of them), none is an external.
+ * A receiver bound to an import that is not a file of the repository
+ * (import os; os.path.join()) makes the call external at once.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define AMBIGUOUS_MAX 16
+#define MAX_TARGETS 64
+
+#define M_FUNC   0x01
+#define M_METHOD 0x02
+#define M_TYPE   0x04
+
+struct files_index {
+	char **paths;           /* sorted, as in the files table */
+	uint32_t *ids;
+	size_t n;
+	/* for suffix matches: indexes into paths sorted by base name */
+	size_t *by_base;
+};
+
+struct cand_cache_entry {
+	char *name;
+	int mask, fam;
+	uint32_t *ids;
+	size_t n;               /* how many matched (may exceed the stored) */
+	size_t stored;
+};
+
+struct _kbx_resolver {
+	struct kbx_store *s;
+	struct files_index fi;
+	struct cand_cache_entry *cache;
+	size_t cache_size, cache_used;
+};
+
+struct pending {
+	uint32_t src, dst;
+	uint8_t kind, conf, via;
+	uint32_t ncand;
+	uint32_t line, col;
+};
+
+struct binding {
+	const char *local;
+	const char *symname;    /* NULL: the binding is the module itself */
+	const char *module;     /* as written, for externals */
+	uint32_t targets[MAX_TARGETS];
+	size_t ntargets;        /* 0: not a file of the repository */
+};
+
+struct ctx {
+	struct _kbx_resolver *r;
+	struct kbx_store *s;
+	struct _kbx_refs refs;
+	const struct kbx_lang *lang;
+	int lang_id, fam;
+	uint32_t file;
+	const char *path;
+	struct binding *b;
+	size_t nb, ab;
+	uint32_t *spread;       /* files whose names are all visible (includes, wildcards) */
+	size_t nspread, aspread;
+	struct pending *pe;
+	size_t npe, ape;
+	struct _kbx_idset *orphans;
+	struct kbx_error *err;
+	int rc;
+};
+
+static int lang_family(int lang_id)
+{
+	const struct kbx_lang *l = _kbx_lang_from_id(lang_id);
+	if (!l)
+		return 0;
+	if (!strcmp(l->name, "c") || !strcmp(l->name, "cpp"))
+		return 1;
+	if (!strcmp(l->name, "javascript") || !strcmp(l->name, "typescript") ||
+	    !strcmp(l->name, "tsx"))
+		return 2;
+	return 10 + lang_id;
+}
+
+/* Languages where a.f() may call a plain function (a package, namespace
+ * or module qualifier), not only a method. */
+static int qualified_functions(const struct kbx_lang *l)
+{
+	static const char *const names[] = { "go", "rust", "cpp", "c", "javascript",
+					     "typescript", "tsx", NULL };
+	for (size_t i = 0; names[i]; i++)
+		if (!strcmp(l->name, names[i]))
+			return 1;
+	return 0;
+}
+
+static int kind_mask(int kind)
+{
+	if (kind == KBX_KIND_FUNCTION)
+		return M_FUNC;
+	if (kind == KBX_KIND_METHOD)
+		return M_METHOD;
+	if (KBX_KIND_IS_TYPE(kind))
+		return M_TYPE;
+	return 0;
+}
+
+/* ---- the files of the repository ---- */
+
+static const char *base_of(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+static struct files_index *sort_ctx;
+static int cmp_by_base(const void *a, const void *b)
+{
+	const char *pa = sort_ctx->paths[*(const size_t *)a];
+	const char *pb = sort_ctx->paths[*(const size_t *)b];
+	return strcmp(base_of(pa), base_of(pb));
+}
+
+static kbx_status_t files_load(struct kbx_store *s, struct files_index *fi, struct kbx_error *err)
+{
+	MDB_cursor *c;
+	MDB_val k, d;
+	MDB_stat ms;
+	int rc = mdb_stat(_kbx_txn(s), s->files, &ms);
+	if (rc)
+		return _kbx_fail_mdb(err, rc, "cannot read the files table");
+	size_t cap = ms.ms_entries + 1;
+	fi->paths = calloc(cap, sizeof(*fi->paths));
+	fi->ids = calloc(cap, sizeof(*fi->ids));
+	fi->by_base = calloc(cap, sizeof(*fi->by_base));
+	if (!fi->paths || !fi->ids || !fi->by_base)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	rc = mdb_cursor_open(_kbx_txn(s), s->files, &c);
+	if (rc)
+		return _kbx_fail_mdb(err, rc, "cannot read the files table");
+	for (int g = mdb_cursor_get(c, &k, &d, MDB_FIRST); !g && fi->n < cap;
+	     g = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		struct _kbx_file_rec fr;
+		if (_kbx_file_rec_decode(d.mv_data, d.mv_size, &fr))
+			continue;
+		fi->paths[fi->n] = strndup(k.mv_data, k.mv_size);
+		if (!fi->paths[fi->n])
+			break;
+		fi->ids[fi->n] = fr.id;
+		fi->by_base[fi->n] = fi->n;
+		fi->n++;
+	}
+	mdb_cursor_close(c);
+	sort_ctx = fi;
+	qsort(fi->by_base, fi->n, sizeof(*fi->by_base), cmp_by_base);
+	sort_ctx = NULL;
+	return KBX_OK;
+}
+
+static void files_release(struct files_index *fi)
+{
+	for (size_t i = 0; i < fi->n; i++)
+		free(fi->paths[i]);
+	free(fi->paths);
+	free(fi->ids);
+	free(fi->by_base);
+	memset(fi, 0, sizeof(*fi));
+}
+
+/* First index whose path is >= key. */
+static size_t files_lower(const struct files_index *fi, const char *key)
+{
+	size_t lo = 0, hi = fi->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (strcmp(fi->paths[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Files a candidate names; returns how many were put in out. */
+static size_t files_match(const struct files_index *fi, const char *cand, uint32_t *out,
+			  size_t max)
+{
+	size_t n = 0, len = strlen(cand);
+	if (!len)
+		return 0;
+	if (cand[0] == '*') {
+		const char *suffix = cand + 1;
+		const char *b = base_of(suffix);
+		size_t slen = strlen(suffix);
+		/* binary search the base-name order */
+		size_t lo = 0, hi = fi->n;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (strcmp(base_of(fi->paths[fi->by_base[mid]]), b) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t i = lo; i < fi->n && n < max; i++) {
+			const char *p = fi->paths[fi->by_base[i]];
+			if (strcmp(base_of(p), b))
+				break;
+			size_t pl = strlen(p);
+			if (pl == slen ? !strcmp(p, suffix)
+				       : pl > slen && p[pl - slen - 1] == '/' &&
+						 !strcmp(p + pl - slen, suffix))
+				out[n++] = fi->ids[fi->by_base[i]];
+		}
+		return n;
+	}
+	if (cand[len - 1] == '/') {
+		for (size_t i = files_lower(fi, cand); i < fi->n && n < max; i++) {
+			const char *p = fi->paths[i];
+			if (strncmp(p, cand, len))
+				break;
+			if (!strchr(p + len, '/'))
+				out[n++] = fi->ids[i];
+		}
+		return n;
+	}
+	size_t i = files_lower(fi, cand);
+	if (i < fi->n && !strcmp(fi->paths[i], cand))
+		out[n++] = fi->ids[i];
+	return n;
+}
+
+/* ---- the resolver ---- */
+
+kbx_status_t _kbx_resolver_new(struct kbx_store *s, struct _kbx_resolver **out,
+			       struct kbx_error *err)
+{
+	struct _kbx_resolver *r = calloc(1, sizeof(*r));
+	if (!r)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	r->s = s;
+	kbx_status_t st = files_load(s, &r->fi, err);
+	if (st) {
+		_kbx_resolver_free(r);
+		return st;
+	}
+	r->cache_size = 4096;
+	r->cache = calloc(r->cache_size, sizeof(*r->cache));
+	if (!r->cache) {
+		_kbx_resolver_free(r);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	*out = r;
+	return KBX_OK;
+}
+
+static void cache_clear(struct _kbx_resolver *r)
+{
+	for (size_t i = 0; i < r->cache_size; i++) {
+		free(r->cache[i].name);
+		free(r->cache[i].ids);
+	}
+	memset(r->cache, 0, r->cache_size * sizeof(*r->cache));
+	r->cache_used = 0;
+}
+
+void _kbx_resolver_free(struct _kbx_resolver *r)
+{
+	if (!r)
+		return;
+	if (r->cache) {
+		cache_clear(r);
+		free(r->cache);
+	}
+	files_release(&r->fi);
+	free(r);
+}
+
+/*
+ * Definitions named name, of the kinds in mask, in languages of family
+ * fam (0: any).  When files is given, only those in these files.  Puts at
+ * most max ids in out, returns how many matched in all.
+ */
+static size_t defs_named(struct ctx *c, const char *name, int mask, int fam,
+			 const uint32_t *files, size_t nfiles, uint32_t *out, size_t max)
+{
+	struct kbx_store *s = c->s;
+	MDB_cursor *cur;
+	size_t n = 0;
+	size_t len = strlen(name);
+	if (!len || len > 500)
+		return 0;
+	if (mdb_cursor_open(_kbx_txn(s), s->names, &cur))
+		return 0;
+	MDB_val k = { len, (void *)name }, d;
+	int g = mdb_cursor_get(cur, &k, &d, MDB_SET_KEY);
+	while (!g) {
+		if (d.mv_size == 4) {
+			struct kbx_node node;
+			uint32_t id = _kbx_get_u32(d.mv_data);
+			if (_kbx_node_read(s, _kbx_txn(s), id, &node) == KBX_OK &&
+			    (kind_mask(node.kind) & mask) &&
+			    (!fam || lang_family(node.lang) == fam)) {
+				int ok = !files;
+				for (size_t i = 0; files && i < nfiles; i++)
+					if (files[i] == node.file) {
+						ok = 1;
+						break;
+					}
+				if (ok) {
+					if (n < max)
+						out[n] = id;
+					n++;
+				}
+			}
+		}
+		g = mdb_cursor_get(cur, &k, &d, MDB_NEXT_DUP);
+	}
+	mdb_cursor_close(cur);
+	return n;
+}
+
+/* defs_named over the whole repository, cached for the run: nothing
+ * that matches these kinds is added while edges are resolved. */
+static const struct cand_cache_entry *defs_everywhere(struct ctx *c, const char *name,
+						      int mask, int fam)
+{
+	struct _kbx_resolver *r = c->r;
+	uint64_t h = 1469598103934665603ull;
+	for (const char *p = name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	h = (h ^ (uint64_t)mask) * 1099511628211ull;
+	h = (h ^ (uint64_t)fam) * 1099511628211ull;
+	if (r->cache_used * 2 >= r->cache_size)
+		cache_clear(r);
+	size_t i = (size_t)h & (r->cache_size - 1);
+	for (;; i = (i + 1) & (r->cache_size - 1)) {
+		struct cand_cache_entry *e = &r->cache[i];
+		if (!e->name)
+			break;
+		if (e->mask == mask && e->fam == fam && !strcmp(e->name, name))
+			return e;
+	}
+	struct cand_cache_entry *e = &r->cache[i];
+	uint32_t tmp[AMBIGUOUS_MAX + 1];
+	size_t n = defs_named(c, name, mask, fam, NULL, 0, tmp, AMBIGUOUS_MAX + 1);
+	size_t stored = n < AMBIGUOUS_MAX + 1 ? n : AMBIGUOUS_MAX + 1;
+	e->name = strdup(name);
+	e->ids = malloc((stored + 1) * sizeof(*e->ids));
+	if (!e->name || !e->ids) {
+		free(e->name);
+		free(e->ids);
+		e->name = NULL;
+		e->ids = NULL;
+		return NULL;
+	}
+	memcpy(e->ids, tmp, stored * sizeof(*tmp));
+	e->n = n;
+	e->stored = stored;
+	e->mask = mask;
+	e->fam = fam;
+	r->cache_used++;
+	return e;
+}
+
+static void add_edge(struct ctx *c, uint32_t src, int kind, uint32_t dst, int conf, int via,
+		     uint32_t ncand, uint32_t line, uint32_t col)
+{
+	if (!src || !dst)
+		return;
+	if (c->npe == c->ape) {
+		size_t na = c->ape ? c->ape * 2 : 256;
+		struct pending *p = realloc(c->pe, na * sizeof(*p));
+		if (!p) {
+			c->rc = ENOMEM;
+			return;
+		}
+		c->pe = p;
+		c->ape = na;
+	}
+	struct pending *p = &c->pe[c->npe++];
+	p->src = src;
+	p->dst = dst;
+	p->kind = (uint8_t)kind;
+	p->conf = (uint8_t)conf;
+	p->via = (uint8_t)via;
+	p->ncand = ncand;
+	p->line = line;
+	p->col = col;
+}
+
+static int cmp_pending(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->dst != y->dst)
+		return x->dst < y->dst ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->col < y->col ? -1 : x->col > y->col;
+}
+
+/* Write the pending edges, one per (source, kind, target), sites merged. */
+static void flush_edges(struct ctx *c, uint64_t *nedges)
+{
+	if (c->rc || !c->npe) {
+		c->npe = 0;
+		return;
+	}
+	qsort(c->pe, c->npe, sizeof(*c->pe), cmp_pending);
+	size_t i = 0;
+	while (i < c->npe && !c->rc) {
+		struct _kbx_edge_val v = { 0 };
+		size_t j = i;
+		v.confidence = c->pe[i].conf;
+		v.via = c->pe[i].via;
+		v.ncandidates = c->pe[i].ncand;
+		for (; j < c->npe && c->pe[j].src == c->pe[i].src &&
+		       c->pe[j].kind == c->pe[i].kind && c->pe[j].dst == c->pe[i].dst;
+		     j++) {
+			/* the surest site decides the edge's confidence */
+			if (c->pe[j].conf < v.confidence) {
+				v.confidence = c->pe[j].conf;
+				v.via = c->pe[j].via;
+				v.ncandidates = c->pe[j].ncand;
+			}
+			if (v.nsites < KBX_EDGE_MAX_SITES &&
+			    (!v.nsites || v.sites[v.nsites - 1].line != c->pe[j].line ||
+			     v.sites[v.nsites - 1].col != c->pe[j].col)) {
+				v.sites[v.nsites].line = c->pe[j].line;
+				v.sites[v.nsites].col = c->pe[j].col;
+				v.nsites++;
+			}
+		}
+		c->rc = _kbx_edge_put(c->s, c->pe[i].src, c->pe[i].kind, c->pe[i].dst, &v);
+		if (nedges)
+			(*nedges)++;
+		i = j;
+	}
+	c->npe = 0;
+}
+
+static uint32_t ensure_floating(struct ctx *c, const char *prefix, const char *text,
+				const char *name, int kind)
+{
+	struct strbuf cid = STRBUF_INIT;
+	uint32_t id = 0;
+	strbuf_addf(&cid, "%s%s", prefix, text);
+	if (!cid.failed && cid.len <= 480) {
+		int rc = _kbx_node_ensure(c->s, cid.buf, name, kind, c->lang_id, &id);
+		if (rc && !c->rc)
+			c->rc = rc;
+		if (id && c->orphans)
+			_kbx_idset_add(c->orphans, id);
+	}
+	strbuf_release(&cid);
+	return id;
+}
+
+static struct binding *find_binding(struct ctx *c, const char *local, size_t len)
+{
+	for (size_t i = c->nb; i-- > 0;)
+		if (strlen(c->b[i].local) == len && !strncmp(c->b[i].local, local, len))
+			return &c->b[i];
+	return NULL;
+}
+
+static struct binding *new_binding(struct ctx *c)
+{
+	if (c->nb == c->ab) {
+		size_t na = c->ab ? c->ab * 2 : 16;
+		struct binding *b = realloc(c->b, na * sizeof(*b));
+		if (!b) {
+			c->rc = ENOMEM;
+			return NULL;
+		}
+		c->b = b;
+		c->ab = na;
+	}
+	struct binding *b = &c->b[c->nb++];
+	memset(b, 0, sizeof(*b));
+	return b;
+}
+
+static void add_spread(struct ctx *c, uint32_t file)
+{
+	for (size_t i = 0; i < c->nspread; i++)
+		if (c->spread[i] == file)
+			return;
+	if (c->nspread == c->aspread) {
+		size_t na = c->aspread ? c->aspread * 2 : 16;
+		uint32_t *p = realloc(c->spread, na * sizeof(*p));
+		if (!p) {
+			c->rc = ENOMEM;
+			return;
+		}
+		c->spread = p;
+		c->aspread = na;
+	}
+	c->spread[c->nspread++] = file;
+}
+
+/* The last component of a module as written ("a.b" -> "b", "./x/y" -> "y",
+ * "crate::m" -> "m", "github.com/u/p" -> "p"). */
+static const char *module_tail(const char *m)
+{
+	const char *t = m;
+	for (const char *p = m; *p; p++)
+		if ((*p == '.' && p[1] != '.' && p[1] != '/') || *p == '/' || *p == ':')
+			t = p + 1;
+	return *t ? t : m;
+}
+
+static void resolve_imports(struct ctx *c)
+{
+	for (size_t i = 0; i < c->refs.nimports && !c->rc; i++) {
+		const struct _kbx_ref_import *m = &c->refs.imports[i];
+		struct kbx_ximport xi = { m->module, m->name, m->alias, m->level, m->flags, m->line };
+		struct kbx_pathlist pl = { 0 };
+		uint32_t targets[MAX_TARGETS];
+		size_t nt = 0;
+		int is_module_name = 0;
+		if (!(m->flags & KBX_IMPORT_SYSTEM) && c->lang->import_candidates)
+			c->lang->import_candidates(c->path, &xi, &pl);
+		for (size_t j = 0; j < pl.n && !nt; j++) {
+			const char *cand = pl.paths[j];
+			int eq = cand[0] == '=';
+			nt = files_match(&c->r->fi, eq ? cand + 1 : cand, targets, MAX_TARGETS);
+			if (nt && eq)
+				is_module_name = 1;
+		}
+		_kbx_pathlist_release(&pl);
+		/* never an edge from a file to itself */
+		size_t k = 0;
+		for (size_t j = 0; j < nt; j++)
+			if (targets[j] != c->file)
+				targets[k++] = targets[j];
+		nt = k;
+
+		if (nt) {
+			int conf = nt == 1 ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS;
+			for (size_t j = 0; j < nt; j++)
+				add_edge(c, c->file, KBX_EDGE_IMPORTS, targets[j], conf, KBX_VIA_PATH,
+					 (uint32_t)nt, m->line, 1);
+		} else {
+			const char *text = *m->module ? m->module : (m->name ? m->name : "");
+			if (!*text)
+				continue;
+			uint32_t mod = ensure_floating(c, "module:", text, text, KBX_KIND_MODULE);
+			add_edge(c, c->file, KBX_EDGE_IMPORTS, mod, KBX_CONF_UNRESOLVED, KBX_VIA_NONE,
+				 0, m->line, 1);
+		}
+
+		/* What the import binds in this file. */
+		if (m->flags & KBX_IMPORT_WILDCARD || (!m->name && !m->alias &&
+						       (c->lang_id == _kbx_lang_id(_kbx_lang_by_name("c")) ||
+							c->lang_id == _kbx_lang_id(_kbx_lang_by_name("cpp"))))) {
+			for (size_t j = 0; j < nt; j++)
+				add_spread(c, targets[j]);
+			continue;
+		}
+		if (m->flags & KBX_IMPORT_MOD) {
+			/* Rust `mod x;`: x.f() and x::f() reach into the file */
+		}
+		struct binding *b = new_binding(c);
+		if (!b)
+			break;
+		b->module = m->module;
+		if (m->name && !is_module_name) {
+			b->local = m->alias ? m->alias : m->name;
+			b->symname = m->name;
+		} else {
+			b->local = m->alias ? m->alias : (m->name ? m->name : module_tail(m->module));
+			b->symname = NULL;
+		}
+		memcpy(b->targets, targets, nt * sizeof(*targets));
+		b->ntargets = nt;
+	}
+}
+
+/* Record the outcome of a name lookup as edges from src. */
+static void emit_candidates(struct ctx *c, uint32_t src, int kind, const char *name,
+			    const uint32_t *ids, size_t n, int via_one, uint32_t line, uint32_t col)
+{
+	if (n == 1) {
+		add_edge(c, src, kind, ids[0], KBX_CONF_CERTAIN, via_one, 1, line, col);
+	} else if (n <= AMBIGUOUS_MAX) {
+		for (size_t i = 0; i < n; i++)
+			add_edge(c, src, kind, ids[i], KBX_CONF_AMBIGUOUS,
+				 via_one == KBX_VIA_UNIQUE ? KBX_VIA_NAME : via_one, (uint32_t)n,
+				 line, col);
+	} else {
+		uint32_t nr = ensure_floating(c, "name:", name, name, KBX_KIND_NAMEREF);
+		add_edge(c, src, kind, nr, KBX_CONF_AMBIGUOUS, KBX_VIA_NAME, (uint32_t)n, line, col);
+	}
+}
+
+static void emit_external(struct ctx *c, uint32_t src, int kind, const char *qual,
+			  const char *name, uint32_t line, uint32_t col)
+{
+	uint32_t ext = ensure_floating(c, "extern:", qual, name, KBX_KIND_EXTERNAL);
+	add_edge(c, src, kind, ext, KBX_CONF_UNRESOLVED, KBX_VIA_NONE, 0, line, col);
+}
+
+/* The id of PATH#QUAL.NAME for a type node id, or 0. */
+static uint32_t member_of(struct ctx *c, uint32_t type_id, const char *name)
+{
+	struct kbx_node t;
+	if (_kbx_node_read(c->s, _kbx_txn(c->s), type_id, &t) != KBX_OK)
+		return 0;
+	struct strbuf cid = STRBUF_INIT;
+	strbuf_addf(&cid, "%s.%s", t.cid, name);
+	uint32_t id = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+	strbuf_release(&cid);
+	return id;
+}
+
+/* Search cls and its bases, breadth first, for a member named name.
+ * With skip_self, start at the bases (super). */
+static uint32_t member_in_hierarchy(struct ctx *c, uint32_t cls, const char *name, int skip_self)
+{
+	uint32_t queue[64];
+	size_t qh = 0, qt = 0;
+	queue[qt++] = cls;
+	while (qh < qt) {
+		uint32_t t = queue[qh++];
+		if (!(skip_self && t == cls)) {
+			uint32_t m = member_of(c, t, name);
+			if (m)
+				return m;
+		}
+		/* the bases: INHERITS out of t */
+		unsigned char start[5];
+		_kbx_put_u32(start, t);
+		start[4] = KBX_EDGE_INHERITS;
+		MDB_cursor *cur;
+		if (mdb_cursor_open(_kbx_txn(c->s), c->s->edges, &cur))
+			break;
+		MDB_val k = { 5, start }, d;
+		int g = mdb_cursor_get(cur, &k, &d, MDB_SET_RANGE);
+		while (!g && k.mv_size == KBX_EDGE_KEY_LEN && !memcmp(k.mv_data, start, 5) &&
+		       qt < 64) {
+			const unsigned char *v = d.mv_data;
+			if (d.mv_size && v[0] == KBX_CONF_CERTAIN)
+				queue[qt++] = _kbx_get_u32((const unsigned char *)k.mv_data + 5);
+			g = mdb_cursor_get(cur, &k, &d, MDB_NEXT);
+		}
+		mdb_cursor_close(cur);
+	}
+	return 0;
+}
+
+static uint32_t class_id(struct ctx *c, const char *class_qual)
+{
+	struct strbuf cid = STRBUF_INIT;
+	strbuf_addf(&cid, "%s#%s", c->path, class_qual);
+	uint32_t id = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+	strbuf_release(&cid);
+	return id;
+}
+
+static void resolve_inherits(struct ctx *c)
+{
+	uint32_t ids[AMBIGUOUS_MAX + 1];
+	for (size_t i = 0; i < c->refs.ninherits && !c->rc; i++) {
+		const struct _kbx_ref_inherit *h = &c->refs.inherits[i];
+		const char *base = h->base;
+		const char *last = strrchr(base, '.');
+		last = last ? last + 1 : base;
+		const char *dot = strchr(base, '.');
+		size_t n;
+		/* a base named through an import: m.Base or Base */
+		struct binding *b = find_binding(c, base, dot ? (size_t)(dot - base) : strlen(base));
+		if (b && b->ntargets) {
+			const char *want = dot || !b->symname ? last : b->symname;
+			n = defs_named(c, want, M_TYPE, 0, b->targets, b->ntargets, ids,
+				       AMBIGUOUS_MAX + 1);
+			if (n) {
+				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, want, ids, n,
+						KBX_VIA_IMPORT, h->line, 1);
+				continue;
+			}
+		} else if (b) {
+			emit_external(c, h->cls, KBX_EDGE_INHERITS, base, last, h->line, 1);
+			continue;
+		}
+		/* the same file */
+		if (!dot) {
+			n = defs_named(c, last, M_TYPE, 0, &c->file, 1, ids, AMBIGUOUS_MAX + 1);
+			/* a class does not inherit from itself */
+			size_t k = 0;
+			for (size_t j = 0; j < n && j < AMBIGUOUS_MAX + 1; j++)
+				if (ids[j] != h->cls)
+					ids[k++] = ids[j];
+			n = k;
+			if (n) {
+				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n,
+						KBX_VIA_FILE, h->line, 1);
+				continue;
+			}
+		}
+		if (c->nspread) {
+			n = defs_named(c, last, M_TYPE, 0, c->spread, c->nspread, ids,
+				       AMBIGUOUS_MAX + 1);
+			if (n) {
+				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n,
+						KBX_VIA_IMPORT, h->line, 1);
+				continue;
+			}
+		}
+		const struct cand_cache_entry *e = defs_everywhere(c, last, M_TYPE, c->fam);
+		if (e && e->n) {
+			size_t k = 0;
+			for (size_t j = 0; j < e->stored; j++)
+				if (e->ids[j] != h->cls)
+					ids[k++] = e->ids[j];
+			n = e->n - (e->stored - k);
+			if (n) {
+				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n,
+						KBX_VIA_UNIQUE, h->line, 1);
+				continue;
+			}
+		}
+		emit_external(c, h->cls, KBX_EDGE_INHERITS, base, last, h->line, 1);
+	}
+}
+
+static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
+{
+	uint32_t ids[AMBIGUOUS_MAX + 1];
+	size_t n;
+	uint32_t src = call->caller ? call->caller : c->file;
+	const char *name = call->name;
+	int recv = call->recv;
+	const char *rcv = call->receiver;
+	uint32_t line = call->line, col = call->col;
+
+	/* 1. the enclosing class and its bases */
+	if (call->class_qual &&
+	    (recv == KBX_RECV_SELF || recv == KBX_RECV_SUPER ||
+	     (recv == KBX_RECV_NONE && c->lang->implicit_self))) {
+		uint32_t cls = class_id(c, call->class_qual);
+		uint32_t m = 0;
+		if (cls) {
+			m = member_in_hierarchy(c, cls, name, recv == KBX_RECV_SUPER);
+		} else {
+			/* a method of a type defined in another file (Go, Rust):
+			 * the type's members wherever it is defined */
+			struct strbuf q = STRBUF_INIT;
+			strbuf_addf(&q, "%s.%s", call->class_qual, name);
+			const char *cq = strbuf_str(&q);
+			const char *tname = strrchr(call->class_qual, '.');
+			tname = tname ? tname + 1 : call->class_qual;
+			const struct cand_cache_entry *e =
+				defs_everywhere(c, tname, M_TYPE, c->fam);
+			size_t found = 0;
+			for (size_t j = 0; e && j < e->stored && found < 2; j++) {
+				uint32_t mm = member_of(c, e->ids[j], name);
+				if (mm) {
+					m = mm;
+					found++;
+				}
+			}
+			if (found != 1)
+				m = 0;
+			(void)cq;
+			strbuf_release(&q);
+		}
+		if (m) {
+			add_edge(c, src, KBX_EDGE_CALLS, m, KBX_CONF_CERTAIN, KBX_VIA_CLASS, 1, line, col);
+			return;
+		}
+	}
+
+	int mask_recv = M_METHOD | (qualified_functions(c->lang) ? M_FUNC : 0);
+
+	/* 2. a receiver that is an import */
+	if (recv == KBX_RECV_EXPR && rcv) {
+		const char *dot = strchr(rcv, '.');
+		size_t flen = dot ? (size_t)(dot - rcv) : strlen(rcv);
+		struct binding *b = find_binding(c, rcv, flen);
+		if (b) {
+			if (!b->ntargets) {
+				/* a module from outside the repository */
+				struct strbuf q = STRBUF_INIT;
+				if (b->symname)
+					strbuf_addf(&q, "%s.%s%s.%s", b->module, b->symname,
+						    dot ? dot : "", name);
+				else
+					strbuf_addf(&q, "%s%s.%s", b->module, dot ? dot : "", name);
+				emit_external(c, src, KBX_EDGE_CALLS, strbuf_str(&q), name, line, col);
+				strbuf_release(&q);
+				return;
+			}
+			if (b->symname) {
+				/* Alias.f() where Alias is a class brought in by name */
+				size_t found = 0;
+				for (size_t j = 0; j < b->ntargets && found <= AMBIGUOUS_MAX; j++) {
+					uint32_t t[AMBIGUOUS_MAX + 1];
+					size_t tn = defs_named(c, b->symname, M_TYPE, 0, &b->targets[j], 1,
+							       t, AMBIGUOUS_MAX + 1);
+					for (size_t q = 0; q < tn && q < AMBIGUOUS_MAX + 1; q++) {
+						uint32_t m = member_of(c, t[q], name);
+						if (m && found <= AMBIGUOUS_MAX)
+							ids[found++] = m;
+					}
+				}
+				if (found) {
+					emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, found,
+							KBX_VIA_IMPORT, line, col);
+					return;
+				}
+			} else {
+				n = defs_named(c, name, M_FUNC | M_TYPE | M_METHOD, 0, b->targets,
+					       b->ntargets, ids, AMBIGUOUS_MAX + 1);
+				if (n) {
+					emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n,
+							KBX_VIA_IMPORT, line, col);
+					return;
+				}
+			}
+		}
+		/* 3. Foo.f() with Foo a class of this file */
+		if (!dot) {
+			struct strbuf cid = STRBUF_INIT;
+			strbuf_addf(&cid, "%s#%s.%s", c->path, rcv, name);
+			uint32_t m = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+			strbuf_release(&cid);
+			if (m) {
+				add_edge(c, src, KBX_EDGE_CALLS, m, KBX_CONF_CERTAIN, KBX_VIA_FILE, 1,
+					 line, col);
+				return;
+			}
+		}
+	}
+
+	/* 4. the same file */
+	int mask = recv == KBX_RECV_NONE ? (M_FUNC | M_TYPE) : mask_recv;
+	n = defs_named(c, name, mask, 0, &c->file, 1, ids, AMBIGUOUS_MAX + 1);
+	if (n) {
+		emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_FILE, line, col);
+		return;
+	}
+
+	/* 5. names brought in by imports */
+	if (recv == KBX_RECV_NONE) {
+		struct binding *b = find_binding(c, name, strlen(name));
+		if (b && b->symname) {
+			if (!b->ntargets) {
+				struct strbuf q = STRBUF_INIT;
+				strbuf_addf(&q, "%s.%s", b->module, b->symname);
+				emit_external(c, src, KBX_EDGE_CALLS, strbuf_str(&q), name, line, col);
+				strbuf_release(&q);
+				return;
+			}
+			n = defs_named(c, b->symname, M_FUNC | M_TYPE, 0, b->targets, b->ntargets,
+				       ids, AMBIGUOUS_MAX + 1);
+			if (n) {
+				emit_candidates(c, src, KBX_EDGE_CALLS, b->symname, ids, n,
+						KBX_VIA_IMPORT, line, col);
+				return;
+			}
+		}
+		if (c->nspread) {
+			n = defs_named(c, name, M_FUNC | M_TYPE, 0, c->spread, c->nspread, ids,
+				       AMBIGUOUS_MAX + 1);
+			if (n) {
+				emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_IMPORT,
+						line, col);
+				return;
+			}
+		}
+	}
+
+	/* 6. Type.f() with Type defined once in the repository */
+	if (recv == KBX_RECV_EXPR && rcv && !strchr(rcv, '.') && !strchr(rcv, '(')) {
+		const struct cand_cache_entry *e = defs_everywhere(c, rcv, M_TYPE, c->fam);
+		if (e && e->n == 1) {
+			uint32_t m = member_of(c, e->ids[0], name);
+			if (m) {
+				add_edge(c, src, KBX_EDGE_CALLS, m, KBX_CONF_CERTAIN, KBX_VIA_UNIQUE, 1,
+					 line, col);
+				return;
+			}
+		}
+	}
+
+	/* 7. the whole repository */
+	const struct cand_cache_entry *e = defs_everywhere(c, name, mask, c->fam);
+	if (e && e->n) {
+		emit_candidates(c, src, KBX_EDGE_CALLS, name, e->ids, e->n, KBX_VIA_UNIQUE, line, col);
+		return;
+	}
+	if (recv == KBX_RECV_EXPR && rcv && c->fam == 1) {
+		/* C: s->fn() through a function pointer: still a name */
+	}
+	emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+}
+
+kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, uint64_t *nedges,
+			       struct _kbx_idset *orphans, struct kbx_error *err)
+{
+	struct ctx c = { 0 };
+	struct kbx_node fnode;
+	kbx_status_t st;
+	c.r = r;
+	c.s = r->s;
+	c.file = file;
+	c.orphans = orphans;
+	c.err = err;
+	st = _kbx_node_read(r->s, _kbx_txn(r->s), file, &fnode);
+	if (st == KBX_NOT_FOUND)
+		return KBX_OK;  /* removed in this run */
+	if (st)
+		return _kbx_fail(err, st, "cannot read node %u of the index", file);
+	st = _kbx_refs_read(r->s, file, &c.refs);
+	if (st == KBX_NOT_FOUND)
+		return KBX_OK;
+	if (st)
+		return _kbx_fail(err, st, "cannot read what was recorded for '%s': run 'kbx index --rebuild'",
+				 fnode.cid);
+	/* node data lives in pages that the writes below may move: copy */
+	char *path = strdup(fnode.cid);
+	if (!path) {
+		_kbx_refs_release(&c.refs);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	c.path = path;
+	c.lang_id = fnode.lang;
+	c.lang = _kbx_lang_from_id(fnode.lang);
+	c.fam = lang_family(fnode.lang);
+	c.refs.path = c.path;
+	c.refs.lang = c.lang_id;
+	if (!c.lang) {
+		_kbx_refs_release(&c.refs);
+		free(path);
+		return KBX_OK;
+	}
+	/* what an earlier resolution wrote */
+	int rc = 0;
+	for (int kind = KBX_EDGE_CALLS; kind <= KBX_EDGE_INHERITS && !rc; kind++) {
+		rc = _kbx_edges_delete_from(r->s, file, kind, orphans);
+		for (size_t i = 0; i < c.refs.nnodes && !rc; i++)
+			rc = _kbx_edges_delete_from(r->s, c.refs.nodes[i], kind, orphans);
+	}
+	c.rc = rc;
+	if (!c.rc)
+		resolve_imports(&c);
+	flush_edges(&c, nedges);
+	if (!c.rc)
+		resolve_inherits(&c);
+	flush_edges(&c, nedges);
+	for (size_t i = 0; i < c.refs.ncalls && !c.rc; i++)
+		resolve_call(&c, &c.refs.calls[i]);
+	flush_edges(&c, nedges);
+
+	st = KBX_OK;
+	if (c.rc)
+		st = _kbx_fail_mdb(err, c.rc, "cannot write the edges");
+	_kbx_refs_release(&c.refs);
+	free(c.b);
+	free(c.spread);
+	free(c.pe);
+	free(path);
+	return st;
+}

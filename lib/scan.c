@@ -1,0 +1,428 @@
+/*
+ * Listing the files to index: a walk of the working tree that honours
+ * .gitignore (and .git/info/exclude) and .kbxignore with git's pattern
+ * rules, never follows symbolic links, and keeps only files of a known
+ * language under the size limit.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+struct ignore_rule {
+	char *pattern;     /* without the leading '!' or trailing '/' */
+	char *base;        /* directory of the ignore file, "" for the root */
+	int negate, dir_only, anchored;
+};
+
+struct ignore_list {
+	struct ignore_rule *rules;
+	size_t n, alloc;
+};
+
+static void ignore_add_file(struct ignore_list *l, const char *root, const char *base,
+			    const char *name)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	strbuf_addf(&path, "%s/%s%s%s", root, base, *base ? "/" : "", name);
+	if (strbuf_read_file(&text, path.buf, 0) < 0) {
+		strbuf_release(&path);
+		strbuf_release(&text);
+		return;
+	}
+	char *line = text.buf;
+	while (line && *line) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		size_t len = strlen(line);
+		while (len && (line[len - 1] == '\r' ||
+			       (line[len - 1] == ' ' && (len < 2 || line[len - 2] != '\\'))))
+			line[--len] = '\0';
+		if (len && line[0] != '#') {
+			struct ignore_rule r = { 0 };
+			char *p = line;
+			if (*p == '!') {
+				r.negate = 1;
+				p++;
+			} else if (*p == '\\' && (p[1] == '!' || p[1] == '#')) {
+				p++;
+			}
+			len = strlen(p);
+			if (len && p[len - 1] == '/') {
+				r.dir_only = 1;
+				p[--len] = '\0';
+			}
+			if (*p == '/') {
+				r.anchored = 1;
+				p++;
+			} else if (strchr(p, '/')) {
+				r.anchored = 1;
+			}
+			if (*p && l->n < 100000) {
+				if (l->n == l->alloc) {
+					size_t na = l->alloc ? l->alloc * 2 : 16;
+					struct ignore_rule *nr = realloc(l->rules, na * sizeof(*nr));
+					if (!nr)
+						break;
+					l->rules = nr;
+					l->alloc = na;
+				}
+				r.pattern = strdup(p);
+				r.base = strdup(base);
+				if (r.pattern && r.base)
+					l->rules[l->n++] = r;
+				else {
+					free(r.pattern);
+					free(r.base);
+				}
+			}
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+}
+
+static void ignore_truncate(struct ignore_list *l, size_t n)
+{
+	while (l->n > n) {
+		l->n--;
+		free(l->rules[l->n].pattern);
+		free(l->rules[l->n].base);
+	}
+}
+
+/* Match "**" segments the way git does, on top of fnmatch. */
+static int glob_match(const char *pat, const char *path)
+{
+	const char *dstar = strstr(pat, "**");
+	if (!dstar)
+		return fnmatch(pat, path, FNM_PATHNAME | FNM_PERIOD * 0) == 0;
+	/* a leading double star and a slash match zero or more directories */
+	if (dstar == pat && dstar[2] == '/') {
+		const char *rest = dstar + 3;
+		const char *p = path;
+		for (;;) {
+			if (glob_match(rest, p))
+				return 1;
+			p = strchr(p, '/');
+			if (!p)
+				return 0;
+			p++;
+		}
+	}
+	if (dstar[2] == '\0' && dstar > pat && dstar[-1] == '/') {
+		size_t pre = (size_t)(dstar - pat);
+		char *prefix = strndup(pat, pre - 1);
+		if (!prefix)
+			return 0;
+		int ok = 0;
+		/* "dir/**": everything inside dir */
+		for (const char *p = path; (p = strchr(p, '/')); p++) {
+			char *head = strndup(path, (size_t)(p - path));
+			if (!head)
+				break;
+			ok = fnmatch(prefix, head, FNM_PATHNAME) == 0;
+			free(head);
+			if (ok)
+				break;
+		}
+		free(prefix);
+		return ok;
+	}
+	/* "a/**" "/b": a double star between two slashes */
+	const char *slash = strstr(pat, "/**/");
+	if (slash) {
+		char *head = strndup(pat, (size_t)(slash - pat));
+		const char *tail = slash + 4;
+		int ok = 0;
+		if (!head)
+			return 0;
+		for (const char *p = path; p; p = strchr(p + 1, '/')) {
+			char *h = strndup(path, (size_t)(p - path));
+			if (!h)
+				break;
+			int hm = fnmatch(head, h, FNM_PATHNAME) == 0;
+			free(h);
+			if (hm) {
+				const char *q = *p == '/' ? p + 1 : p;
+				for (;;) {
+					if (glob_match(tail, q)) {
+						ok = 1;
+						break;
+					}
+					q = strchr(q, '/');
+					if (!q)
+						break;
+					q++;
+				}
+			}
+			if (ok)
+				break;
+		}
+		free(head);
+		return ok;
+	}
+	/* "**" elsewhere behaves like "*" across slashes */
+	return fnmatch(pat, path, 0) == 0;
+}
+
+/* Is rel (repository-relative) ignored?  The last matching rule wins. */
+static int is_ignored(const struct ignore_list *l, const char *rel, int is_dir)
+{
+	for (size_t i = l->n; i-- > 0;) {
+		const struct ignore_rule *r = &l->rules[i];
+		if (r->dir_only && !is_dir)
+			continue;
+		const char *sub = rel;
+		size_t bl = strlen(r->base);
+		if (bl) {
+			if (strncmp(rel, r->base, bl) || rel[bl] != '/')
+				continue;
+			sub = rel + bl + 1;
+		}
+		int m;
+		if (r->anchored) {
+			m = glob_match(r->pattern, sub);
+		} else {
+			const char *slash = strrchr(sub, '/');
+			m = fnmatch(r->pattern, slash ? slash + 1 : sub, 0) == 0;
+		}
+		if (m)
+			return !r->negate;
+	}
+	return 0;
+}
+
+struct walker {
+	const char *root;
+	uint64_t max_size;
+	void (*notify)(void *, const struct kbx_note *);
+	void *data;
+	struct _kbx_scan *out;
+	struct ignore_list ign;
+	uint64_t *skipped;
+	struct kbx_error *err;
+	int depth;
+};
+
+static void note_skip(struct walker *w, const char *path, const char *why)
+{
+	if (w->skipped)
+		(*w->skipped)++;
+	if (w->notify) {
+		struct kbx_note n = { 0 };
+		n.kind = KBX_NOTE_SKIPPED;
+		n.path = path;
+		n.message = why;
+		w->notify(w->data, &n);
+	}
+}
+
+static kbx_status_t add_file(struct walker *w, const char *rel, const struct stat *st)
+{
+	const struct kbx_lang *lang = _kbx_lang_for_path(rel);
+	if (!lang)
+		return KBX_OK;   /* not a language kbx parses: not worth a note */
+	if ((uint64_t)st->st_size > w->max_size) {
+		char why[96];
+		snprintf(why, sizeof(why), "larger than the size limit (%llu bytes; see --max-file-size)",
+			 (unsigned long long)w->max_size);
+		note_skip(w, rel, why);
+		return KBX_OK;
+	}
+	struct _kbx_scan *o = w->out;
+	if (o->n == o->alloc) {
+		size_t na = o->alloc ? o->alloc * 2 : 256;
+		struct _kbx_scan_file *nf = realloc(o->files, na * sizeof(*nf));
+		if (!nf)
+			return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory listing files");
+		o->files = nf;
+		o->alloc = na;
+	}
+	struct _kbx_scan_file *f = &o->files[o->n];
+	f->path = strdup(rel);
+	if (!f->path)
+		return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory listing files");
+	f->size = (uint64_t)st->st_size;
+	f->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
+	f->lang = lang;
+	o->n++;
+	return KBX_OK;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static kbx_status_t walk_dir(struct walker *w, const char *rel)
+{
+	struct strbuf abs = STRBUF_INIT;
+	kbx_status_t st = KBX_OK;
+	if (++w->depth > 200) {
+		note_skip(w, rel, "directory nesting deeper than 200 levels");
+		w->depth--;
+		return KBX_OK;
+	}
+	strbuf_addf(&abs, "%s%s%s", w->root, *rel ? "/" : "", rel);
+	DIR *d = opendir(abs.buf);
+	if (!d) {
+		note_skip(w, *rel ? rel : ".", strerror(errno));
+		strbuf_release(&abs);
+		w->depth--;
+		return KBX_OK;
+	}
+	size_t saved = w->ign.n;
+	ignore_add_file(&w->ign, w->root, rel, ".gitignore");
+	ignore_add_file(&w->ign, w->root, rel, ".kbxignore");
+
+	char **names = NULL;
+	size_t n = 0, alloc = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		const char *nm = de->d_name;
+		if (!strcmp(nm, ".") || !strcmp(nm, "..") || !strcmp(nm, ".git") ||
+		    !strcmp(nm, ".kbx"))
+			continue;
+		if (n == alloc) {
+			alloc = alloc ? alloc * 2 : 64;
+			char **nn = realloc(names, alloc * sizeof(*nn));
+			if (!nn) {
+				st = _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+				break;
+			}
+			names = nn;
+		}
+		names[n] = strdup(nm);
+		if (names[n])
+			n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+
+	struct strbuf child = STRBUF_INIT;
+	for (size_t i = 0; i < n && !st; i++) {
+		strbuf_reset(&child);
+		strbuf_addf(&child, "%s%s%s", rel, *rel ? "/" : "", names[i]);
+		strbuf_reset(&abs);
+		strbuf_addf(&abs, "%s/%s", w->root, child.buf);
+		struct stat sst;
+		if (lstat(abs.buf, &sst) < 0) {
+			note_skip(w, child.buf, strerror(errno));  /* vanished */
+			continue;
+		}
+		if (S_ISLNK(sst.st_mode))
+			continue;  /* never followed: no loops, nothing outside the tree */
+		if (S_ISDIR(sst.st_mode)) {
+			if (!is_ignored(&w->ign, child.buf, 1))
+				st = walk_dir(w, child.buf);
+		} else if (S_ISREG(sst.st_mode)) {
+			if (!is_ignored(&w->ign, child.buf, 0))
+				st = add_file(w, child.buf, &sst);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	strbuf_release(&child);
+	strbuf_release(&abs);
+	ignore_truncate(&w->ign, saved);
+	w->depth--;
+	return st;
+}
+
+static int cmp_scan(const void *a, const void *b)
+{
+	return strcmp(((const struct _kbx_scan_file *)a)->path,
+		      ((const struct _kbx_scan_file *)b)->path);
+}
+
+kbx_status_t _kbx_scan_tree(const char *root, const char *const *paths, size_t npaths,
+			    uint64_t max_size, void (*notify)(void *, const struct kbx_note *),
+			    void *data, struct _kbx_scan *out, uint64_t *skipped,
+			    struct kbx_error *err)
+{
+	struct walker w = { 0 };
+	kbx_status_t st = KBX_OK;
+	w.root = root;
+	w.max_size = max_size;
+	w.notify = notify;
+	w.data = data;
+	w.out = out;
+	w.skipped = skipped;
+	w.err = err;
+	memset(out, 0, sizeof(*out));
+
+	ignore_add_file(&w.ign, root, "", ".git/info/exclude");
+	if (!npaths) {
+		st = walk_dir(&w, "");
+	} else {
+		for (size_t i = 0; i < npaths && !st; i++) {
+			const char *p = paths[i];
+			/* load the ignore files of the directories above p */
+			size_t saved = w.ign.n;
+			char dir[4096];
+			for (const char *s = p; (s = strchr(s, '/')); s++) {
+				size_t len = (size_t)(s - p);
+				if (len >= sizeof(dir))
+					break;
+				memcpy(dir, p, len);
+				dir[len] = '\0';
+				ignore_add_file(&w.ign, root, dir, ".gitignore");
+				ignore_add_file(&w.ign, root, dir, ".kbxignore");
+			}
+			ignore_add_file(&w.ign, root, "", ".gitignore");
+			ignore_add_file(&w.ign, root, "", ".kbxignore");
+			struct strbuf abs = STRBUF_INIT;
+			strbuf_addf(&abs, "%s/%s", root, p);
+			struct stat sst;
+			if (!*p || !strcmp(p, ".")) {
+				st = walk_dir(&w, "");
+			} else if (lstat(abs.buf, &sst) < 0) {
+				/* gone: the caller removes what was indexed under it */
+			} else if (S_ISDIR(sst.st_mode)) {
+				if (!is_ignored(&w.ign, p, 1))
+					st = walk_dir(&w, p);
+			} else if (S_ISREG(sst.st_mode) && !is_ignored(&w.ign, p, 0)) {
+				st = add_file(&w, p, &sst);
+			}
+			strbuf_release(&abs);
+			ignore_truncate(&w.ign, saved);
+		}
+	}
+	ignore_truncate(&w.ign, 0);
+	free(w.ign.rules);
+	if (st) {
+		_kbx_scan_release(out);
+		return st;
+	}
+	if (out->n)
+		qsort(out->files, out->n, sizeof(*out->files), cmp_scan);
+	/* several PATH arguments may overlap: drop repeats */
+	size_t k = 0;
+	for (size_t i = 0; i < out->n; i++) {
+		if (k && !strcmp(out->files[k - 1].path, out->files[i].path)) {
+			free(out->files[i].path);
+			continue;
+		}
+		out->files[k++] = out->files[i];
+	}
+	out->n = k;
+	return KBX_OK;
+}
+
+void _kbx_scan_release(struct _kbx_scan *scan)
+{
+	for (size_t i = 0; i < scan->n; i++)
+		free(scan->files[i].path);
+	free(scan->files);
+	memset(scan, 0, sizeof(*scan));
+}

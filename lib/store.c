@@ -1,0 +1,491 @@
+/*
+ * The store: one LMDB environment in .kbx/, its named databases, the
+ * schema check, the writer's lock and the growth of the map.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define MAP_MIN (64u << 20)
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static char *path_join(const char *a, const char *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, a);
+	if (sb.len && sb.buf[sb.len - 1] != '/')
+		strbuf_addch(&sb, '/');
+	strbuf_addstr(&sb, b);
+	if (sb.failed) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+kbx_status_t kbx_store_locate(const char *start, int create, char **kbx_dir, char **root,
+			      struct kbx_error *err)
+{
+	char real[PATH_MAX];
+	*kbx_dir = *root = NULL;
+	const char *env = getenv("KBX_DIR");
+	if (env && *env) {
+		if (!realpath(start, real))
+			return _kbx_fail(err, KBX_ERR_IO, "cannot resolve '%s': %s", start,
+					 strerror(errno));
+		*kbx_dir = strdup(env);
+		*root = strdup(real);
+		return *kbx_dir && *root ? KBX_OK : KBX_ERR_NOMEM;
+	}
+	if (!realpath(start, real))
+		return _kbx_fail(err, KBX_ERR_IO, "cannot resolve '%s': %s", start, strerror(errno));
+
+	/* Walk up for .kbx, remembering the nearest .git on the way. */
+	char dir[PATH_MAX], git_root[PATH_MAX] = "";
+	snprintf(dir, sizeof(dir), "%s", real);
+	for (;;) {
+		char *k = path_join(dir, ".kbx");
+		char *g = path_join(dir, ".git");
+		if (!k || !g) {
+			free(k);
+			free(g);
+			return KBX_ERR_NOMEM;
+		}
+		int has_kbx = is_dir(k);
+		int has_git = access(g, F_OK) == 0;
+		free(g);
+		if (has_kbx) {
+			*kbx_dir = k;
+			*root = strdup(dir);
+			return *root ? KBX_OK : KBX_ERR_NOMEM;
+		}
+		free(k);
+		if (has_git && !*git_root)
+			snprintf(git_root, sizeof(git_root), "%s", dir);
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			break;
+		*slash = '\0';
+	}
+	if (!create)
+		return _kbx_fail(err, KBX_ERR_NO_STORE,
+				 "no kbx index in '%s' or any parent directory: run 'kbx index' at the repository root",
+				 real);
+	*root = strdup(*git_root ? git_root : real);
+	*kbx_dir = *root ? path_join(*root, ".kbx") : NULL;
+	return *root && *kbx_dir ? KBX_OK : KBX_ERR_NOMEM;
+}
+
+int _kbx_meta_put_str(struct kbx_store *s, MDB_txn *txn, const char *key, const char *v)
+{
+	MDB_val k = { strlen(key), (void *)key }, d = { strlen(v), (void *)v };
+	return mdb_put(txn, s->meta, &k, &d, 0);
+}
+
+int _kbx_meta_put_u64(struct kbx_store *s, MDB_txn *txn, const char *key, uint64_t v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	return _kbx_meta_put_str(s, txn, key, buf);
+}
+
+kbx_status_t _kbx_meta_get_u64(struct kbx_store *s, MDB_txn *txn, const char *key,
+			       uint64_t *out)
+{
+	MDB_val k = { strlen(key), (void *)key }, d;
+	int rc = mdb_get(txn, s->meta, &k, &d);
+	if (rc == MDB_NOTFOUND)
+		return KBX_NOT_FOUND;
+	if (rc)
+		return KBX_ERR_STORE;
+	char buf[32];
+	if (d.mv_size >= sizeof(buf))
+		return KBX_ERR_CORRUPT;
+	memcpy(buf, d.mv_data, d.mv_size);
+	buf[d.mv_size] = '\0';
+	char *end;
+	*out = strtoull(buf, &end, 10);
+	return *end ? KBX_ERR_CORRUPT : KBX_OK;
+}
+
+static int open_dbis(struct kbx_store *s, MDB_txn *txn, unsigned flags)
+{
+	struct {
+		const char *name;
+		MDB_dbi *dbi;
+		unsigned extra;
+	} t[] = {
+		{ "meta", &s->meta, 0 },
+		{ "files", &s->files, 0 },
+		{ "nodes", &s->nodes, 0 },
+		{ "ids", &s->ids, 0 },
+		{ "names", &s->names, MDB_DUPSORT | MDB_DUPFIXED },
+		{ "edges", &s->edges, 0 },
+		{ "redges", &s->redges, 0 },
+		{ "refs", &s->refs, 0 },
+		{ "refnames", &s->refnames, MDB_DUPSORT | MDB_DUPFIXED },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		int rc = mdb_dbi_open(txn, t[i].name, flags | t[i].extra, t[i].dbi);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static kbx_status_t check_schema(struct kbx_store *s, MDB_txn *txn, struct kbx_error *err)
+{
+	uint64_t v;
+	kbx_status_t st = _kbx_meta_get_u64(s, txn, "schema", &v);
+	if (st == KBX_NOT_FOUND)
+		return _kbx_fail(err, KBX_ERR_SCHEMA,
+				 "the index in '%s' has no schema version: run 'kbx index --rebuild'",
+				 s->dir);
+	if (st)
+		return _kbx_fail(err, st, "cannot read the schema version of '%s': run 'kbx index --rebuild'",
+				 s->dir);
+	if (v != KBX_SCHEMA_VERSION)
+		return _kbx_fail(err, KBX_ERR_SCHEMA,
+				 "the index in '%s' has schema version %llu but this kbx uses version %d: run 'kbx index --rebuild'",
+				 s->dir, (unsigned long long)v, KBX_SCHEMA_VERSION);
+	return KBX_OK;
+}
+
+static kbx_status_t read_root(struct kbx_store *s, MDB_txn *txn)
+{
+	MDB_val k = { 4, "root" }, d;
+	if (mdb_get(txn, s->meta, &k, &d) == 0) {
+		free(s->root);
+		s->root = strndup(d.mv_data, d.mv_size);
+		if (!s->root)
+			return KBX_ERR_NOMEM;
+	}
+	return KBX_OK;
+}
+
+kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags,
+			    kbx_store_t **out, struct kbx_error *err)
+{
+	int rc;
+	kbx_status_t st;
+	struct kbx_store *s = calloc(1, sizeof(*s));
+	*out = NULL;
+	if (!s)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	s->lock_fd = -1;
+	s->dir = strdup(kbx_dir);
+	s->root = root ? strdup(root) : NULL;
+	s->writable = (flags & KBX_OPEN_WRITE) != 0;
+	if (!s->dir || (root && !s->root)) {
+		kbx_store_close(s);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+
+	if (!is_dir(kbx_dir)) {
+		if (!(flags & KBX_OPEN_CREATE)) {
+			kbx_store_close(s);
+			return _kbx_fail(err, KBX_ERR_NO_STORE,
+					 "no kbx index at '%s': run 'kbx index' first", kbx_dir);
+		}
+		if (mkdir(kbx_dir, 0777) < 0 && errno != EEXIST) {
+			int e = errno;
+			kbx_store_close(s);
+			return _kbx_fail(err, e == ENOSPC ? KBX_ERR_FULL : KBX_ERR_IO,
+					 "cannot create '%s': %s", kbx_dir, strerror(e));
+		}
+	}
+
+	if (s->writable) {
+		/* One writer at a time; a second one is told to retry rather
+		 * than queueing behind LMDB's own writer mutex. */
+		char *lock = path_join(kbx_dir, "index.lock");
+		s->lock_fd = lock ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666) : -1;
+		free(lock);
+		if (s->lock_fd < 0) {
+			int e = errno;
+			kbx_store_close(s);
+			return _kbx_fail(err, KBX_ERR_IO, "cannot open the lock file in '%s': %s",
+					 kbx_dir, strerror(e));
+		}
+		if (flock(s->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+			kbx_store_close(s);
+			return _kbx_fail(err, KBX_ERR_BUSY,
+					 "another kbx process is indexing '%s': retry when it has finished",
+					 kbx_dir);
+		}
+	}
+
+	if ((rc = mdb_env_create(&s->env)) ||
+	    (rc = mdb_env_set_maxdbs(s->env, 16)) ||
+	    (rc = mdb_env_set_maxreaders(s->env, 254))) {
+		kbx_store_close(s);
+		return _kbx_fail_mdb(err, rc, "cannot create the LMDB environment");
+	}
+	if (s->writable) {
+		char *data = path_join(kbx_dir, "data.mdb");
+		struct stat st_data;
+		size_t want = MAP_MIN;
+		if (data && stat(data, &st_data) == 0) {
+			while (want < (size_t)st_data.st_size * 2)
+				want *= 2;
+		}
+		free(data);
+		mdb_env_set_mapsize(s->env, want);
+		s->map_size = want;
+	}
+	unsigned env_flags = MDB_NOTLS | MDB_NORDAHEAD;
+	if (!s->writable)
+		env_flags |= MDB_RDONLY;
+	rc = mdb_env_open(s->env, kbx_dir, env_flags, 0666);
+	if (rc) {
+		kbx_store_close(s);
+		if (rc == ENOENT || (rc == EACCES && !s->writable))
+			return _kbx_fail(err, KBX_ERR_NO_STORE,
+					 "no kbx index at '%s': run 'kbx index' first", kbx_dir);
+		return _kbx_fail_mdb(err, rc, "cannot open the index");
+	}
+	/* Clear reader slots that processes killed mid-query left behind. */
+	int dead = 0;
+	mdb_reader_check(s->env, &dead);
+
+	MDB_envinfo info;
+	mdb_env_info(s->env, &info);
+	s->map_size = info.me_mapsize;
+
+	MDB_txn *txn;
+	if (s->writable) {
+		rc = mdb_txn_begin(s->env, NULL, 0, &txn);
+		if (rc) {
+			kbx_store_close(s);
+			return _kbx_fail_mdb(err, rc, "cannot begin a write transaction");
+		}
+		rc = open_dbis(s, txn, MDB_CREATE);
+		uint64_t v;
+		st = _kbx_meta_get_u64(s, txn, "schema", &v);
+		if (!rc && st == KBX_NOT_FOUND) {
+			/* a new store */
+			rc = _kbx_meta_put_u64(s, txn, "schema", KBX_SCHEMA_VERSION);
+			if (!rc)
+				rc = _kbx_meta_put_u64(s, txn, "generation", 0);
+			if (!rc)
+				rc = _kbx_meta_put_u64(s, txn, "created", (uint64_t)time(NULL));
+			if (!rc && s->root)
+				rc = _kbx_meta_put_str(s, txn, "root", s->root);
+		}
+		if (!rc)
+			rc = mdb_txn_commit(txn);
+		else
+			mdb_txn_abort(txn);
+		if (rc) {
+			kbx_store_close(s);
+			return _kbx_fail_mdb(err, rc, "cannot initialise the index");
+		}
+		rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn);
+		if (rc) {
+			kbx_store_close(s);
+			return _kbx_fail_mdb(err, rc, "cannot begin a read transaction");
+		}
+		st = KBX_OK;
+		if (!(flags & KBX_OPEN_ANY_SCHEMA))
+			st = check_schema(s, txn, err);
+		if (!st)
+			st = read_root(s, txn);
+		mdb_txn_abort(txn);
+		if (st) {
+			kbx_store_close(s);
+			return st;
+		}
+	} else {
+		rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &s->rtxn);
+		if (rc == MDB_MAP_RESIZED) {
+			mdb_env_set_mapsize(s->env, 0);
+			rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &s->rtxn);
+		}
+		if (rc) {
+			kbx_store_close(s);
+			return _kbx_fail_mdb(err, rc, "cannot begin a read transaction");
+		}
+		rc = open_dbis(s, s->rtxn, 0);
+		if (rc == MDB_NOTFOUND) {
+			kbx_store_close(s);
+			return _kbx_fail(err, KBX_ERR_SCHEMA,
+					 "'%s' is not a kbx index of this version: run 'kbx index --rebuild'",
+					 kbx_dir);
+		}
+		if (rc) {
+			kbx_store_close(s);
+			return _kbx_fail_mdb(err, rc, "cannot open the index's tables");
+		}
+		st = check_schema(s, s->rtxn, err);
+		if (!st)
+			st = read_root(s, s->rtxn);
+		if (st) {
+			kbx_store_close(s);
+			return st;
+		}
+	}
+	*out = s;
+	return KBX_OK;
+}
+
+void kbx_store_close(kbx_store_t *s)
+{
+	if (!s)
+		return;
+	if (s->wtxn)
+		mdb_txn_abort(s->wtxn);
+	if (s->rtxn)
+		mdb_txn_abort(s->rtxn);
+	if (s->env)
+		mdb_env_close(s->env);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);   /* releases the flock */
+	free(s->dir);
+	free(s->root);
+	free(s);
+}
+
+const char *kbx_store_root(const kbx_store_t *s)
+{
+	return s->root;
+}
+
+kbx_status_t _kbx_store_write_begin(struct kbx_store *s, struct kbx_error *err)
+{
+	int rc = mdb_txn_begin(s->env, NULL, 0, &s->wtxn);
+	if (rc == MDB_MAP_RESIZED) {
+		mdb_env_set_mapsize(s->env, 0);
+		rc = mdb_txn_begin(s->env, NULL, 0, &s->wtxn);
+	}
+	if (rc) {
+		s->wtxn = NULL;
+		return _kbx_fail_mdb(err, rc, "cannot begin a write transaction");
+	}
+	return KBX_OK;
+}
+
+kbx_status_t _kbx_store_write_commit(struct kbx_store *s, struct kbx_error *err)
+{
+	int rc = mdb_txn_commit(s->wtxn);
+	s->wtxn = NULL;
+	if (rc)
+		return _kbx_fail_mdb(err, rc, "cannot commit the index");
+	return KBX_OK;
+}
+
+void _kbx_store_write_abort(struct kbx_store *s)
+{
+	if (s->wtxn)
+		mdb_txn_abort(s->wtxn);
+	s->wtxn = NULL;
+}
+
+/* Double the map, for a run that filled it. */
+kbx_status_t _kbx_store_grow(struct kbx_store *s, struct kbx_error *err)
+{
+	size_t want = s->map_size * 2;
+	if (want < s->map_size)
+		return _kbx_fail(err, KBX_ERR_FULL, "the index cannot grow any further");
+	int rc = mdb_env_set_mapsize(s->env, want);
+	if (rc)
+		return _kbx_fail_mdb(err, rc, "cannot grow the index's map");
+	s->map_size = want;
+	return KBX_OK;
+}
+
+int _kbx_store_clear(struct kbx_store *s)
+{
+	MDB_dbi all[] = { s->files, s->nodes, s->ids, s->names, s->edges, s->redges,
+			  s->refs, s->refnames };
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		int rc = mdb_drop(s->wtxn, all[i], 0);
+		if (rc)
+			return rc;
+	}
+	/* keep "created" and "generation"; rewrite the schema */
+	return _kbx_meta_put_u64(s, s->wtxn, "schema", KBX_SCHEMA_VERSION);
+}
+
+kbx_status_t kbx_store_info(kbx_store_t *s, struct kbx_store_info *info, struct kbx_error *err)
+{
+	MDB_txn *txn = _kbx_txn(s);
+	MDB_stat ms;
+	uint64_t v;
+	memset(info, 0, sizeof(*info));
+	info->schema_version = KBX_SCHEMA_VERSION;
+	if (_kbx_meta_get_u64(s, txn, "generation", &v) == KBX_OK)
+		info->generation = v;
+	if (_kbx_meta_get_u64(s, txn, "created", &v) == KBX_OK)
+		info->created = (int64_t)v;
+	if (_kbx_meta_get_u64(s, txn, "updated", &v) == KBX_OK)
+		info->updated = (int64_t)v;
+	if (mdb_stat(txn, s->files, &ms) == 0)
+		info->files = ms.ms_entries;
+	if (mdb_stat(txn, s->edges, &ms) == 0)
+		info->edges = ms.ms_entries;
+
+	/* Walk files for languages, nodes for kinds; both are cheap scans. */
+	MDB_cursor *c;
+	MDB_val k, d;
+	int rc = mdb_cursor_open(txn, s->files, &c);
+	if (rc)
+		return _kbx_fail_mdb(err, rc, "cannot read the files table");
+	for (rc = mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc; rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		struct _kbx_file_rec fr;
+		if (_kbx_file_rec_decode(d.mv_data, d.mv_size, &fr) == KBX_OK && fr.lang < 32)
+			info->files_by_lang[fr.lang]++;
+	}
+	mdb_cursor_close(c);
+	rc = mdb_cursor_open(txn, s->nodes, &c);
+	if (rc)
+		return _kbx_fail_mdb(err, rc, "cannot read the nodes table");
+	for (rc = mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc; rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		const unsigned char *p = d.mv_data;
+		if (d.mv_size < 1)
+			continue;
+		if (p[0] == KBX_KIND_EXTERNAL || p[0] == KBX_KIND_MODULE)
+			info->externals++;
+		else if (p[0] != KBX_KIND_FILE)
+			info->symbols++;
+	}
+	mdb_cursor_close(c);
+	rc = mdb_cursor_open(txn, s->edges, &c);
+	if (rc)
+		return _kbx_fail_mdb(err, rc, "cannot read the edges table");
+	for (rc = mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc; rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		const unsigned char *kp = k.mv_data, *dp = d.mv_data;
+		if (k.mv_size != KBX_EDGE_KEY_LEN || d.mv_size < 1)
+			continue;
+		if (kp[4] < KBX_EDGE__COUNT)
+			info->edges_by_kind[kp[4]]++;
+		if (dp[0] == KBX_CONF_AMBIGUOUS)
+			info->ambiguous_edges++;
+		else if (dp[0] == KBX_CONF_UNRESOLVED)
+			info->unresolved_edges++;
+	}
+	mdb_cursor_close(c);
+
+	char *data = path_join(s->dir, "data.mdb");
+	struct stat st;
+	if (data && stat(data, &st) == 0)
+		info->store_bytes = (uint64_t)st.st_blocks * 512;
+	free(data);
+	MDB_envinfo ei;
+	if (mdb_env_info(s->env, &ei) == 0)
+		info->map_bytes = ei.me_mapsize;
+	return KBX_OK;
+}

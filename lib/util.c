@@ -1,0 +1,160 @@
+/* Status codes, error messages, names of enums, hashing, edit distance. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+
+#include "internal.h"
+
+static const char *const status_names[KBX_STATUS__COUNT] = {
+	[KBX_OK] = "success",
+	[KBX_NOT_FOUND] = "nothing found",
+	[KBX_ERR_USAGE] = "usage error",
+	[KBX_ERR_NO_STORE] = "no index",
+	[KBX_ERR_SCHEMA] = "index written by another version",
+	[KBX_ERR_IO] = "input/output error",
+	[KBX_ERR_STORE] = "store error",
+	[KBX_ERR_BUSY] = "index is busy",
+	[KBX_ERR_NOMEM] = "out of memory",
+	[KBX_ERR_FULL] = "disk or map full",
+	[KBX_ERR_CORRUPT] = "index is corrupt",
+	[KBX_ERR_PARSE] = "cannot parse",
+	[KBX_ERR_INTERNAL] = "internal error",
+};
+
+const char *kbx_status_str(kbx_status_t status)
+{
+	if ((int)status < 0 || status >= KBX_STATUS__COUNT)
+		return "unknown status";
+	return status_names[status];
+}
+
+kbx_status_t _kbx_fail(struct kbx_error *err, kbx_status_t status, const char *fmt, ...)
+{
+	if (err) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+		err->status = status;
+	}
+	return status;
+}
+
+kbx_status_t _kbx_fail_mdb(struct kbx_error *err, int rc, const char *what)
+{
+	kbx_status_t st = KBX_ERR_STORE;
+	const char *hint = "";
+	switch (rc) {
+	case MDB_MAP_FULL:
+		st = KBX_ERR_FULL;
+		hint = "; the store's map is full: run 'kbx index' again to grow it";
+		break;
+	case ENOSPC:
+		st = KBX_ERR_FULL;
+		hint = "; free some disk space and run 'kbx index' again";
+		break;
+	case ENOMEM:
+		st = KBX_ERR_NOMEM;
+		break;
+	case MDB_CORRUPTED:
+	case MDB_PAGE_NOTFOUND:
+	case MDB_INVALID:
+		st = KBX_ERR_CORRUPT;
+		hint = "; run 'kbx index --rebuild'";
+		break;
+	case MDB_READERS_FULL:
+		st = KBX_ERR_BUSY;
+		break;
+	}
+	return _kbx_fail(err, st, "%s: %s%s", what, mdb_strerror(rc), hint);
+}
+
+const char *kbx_edge_kind_str(int kind)
+{
+	switch (kind) {
+	case KBX_EDGE_DEFINES: return "defines";
+	case KBX_EDGE_CALLS: return "calls";
+	case KBX_EDGE_IMPORTS: return "imports";
+	case KBX_EDGE_INHERITS: return "inherits";
+	}
+	return "unknown";
+}
+
+const char *kbx_confidence_str(int conf)
+{
+	switch (conf) {
+	case KBX_CONF_CERTAIN: return "certain";
+	case KBX_CONF_AMBIGUOUS: return "ambiguous";
+	case KBX_CONF_UNRESOLVED: return "unresolved";
+	}
+	return "unknown";
+}
+
+const char *kbx_via_str(int via)
+{
+	switch (via) {
+	case KBX_VIA_SYNTAX: return "syntax";
+	case KBX_VIA_CLASS: return "same-class";
+	case KBX_VIA_FILE: return "same-file";
+	case KBX_VIA_IMPORT: return "import";
+	case KBX_VIA_UNIQUE: return "unique-name";
+	case KBX_VIA_NAME: return "name";
+	case KBX_VIA_PATH: return "path";
+	}
+	return "none";
+}
+
+const char *kbx_kind_str(int kind)
+{
+	const char *s = _kbx_kind_name(kind);
+	return s ? s : "unknown";
+}
+
+const char *kbx_lang_str(int lang)
+{
+	const struct kbx_lang *l = _kbx_lang_from_id(lang);
+	return l ? l->name : NULL;
+}
+
+void _kbx_hash128(const void *data, size_t len, unsigned char out[16])
+{
+	XXH128_hash_t h = XXH3_128bits(data, len);
+	XXH128_canonical_t c;
+	XXH128_canonicalFromHash(&c, h);
+	memcpy(out, c.digest, 16);
+}
+
+size_t _kbx_edit_distance(const char *a, const char *b, size_t max)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if ((la > lb ? la - lb : lb - la) > max)
+		return max + 1;
+	if (lb > 255 || la > 255)
+		return max + 1;
+	size_t row[256], prev;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		size_t best = row[0];
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cur = row[j];
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t v = prev + cost;
+			if (row[j] + 1 < v)
+				v = row[j] + 1;
+			if (row[j - 1] + 1 < v)
+				v = row[j - 1] + 1;
+			row[j] = v;
+			prev = cur;
+			if (v < best)
+				best = v;
+		}
+		if (best > max)
+			return max + 1;
+	}
+	return row[lb];
+}

@@ -1,0 +1,15 @@
+#ifndef INDEX_H
+#define INDEX_H
+
+#include "kv/store.h"
+
+/* A sorted list of the keys of a store, for ordered listings. */
+struct kv_index {
+	const char **keys;
+	size_t n, alloc;
+};
+
+void index_build(struct kv_index *ix, const struct kv_store *s, size_t limit);
+void index_release(struct kv_index *ix);
+
+#endif

@@ -1,0 +1,96 @@
+#!/bin/sh
+
+test_description='the vector module and how kbx reaches it
+
+Runs the C self-test of the vector module (tests/unit/vector-selftest.c),
+which loads build/kbx-vector.so through _kbx_vector_load() and builds,
+searches, saves and reopens flat, HNSW and IVF indexes; then checks the
+structure start-up time depends on: the module exports one symbol, and
+neither kbx nor a program linked like it links FAISS, OpenBLAS, OpenMP
+or the C++ run-time library; and how the loader finds the module.'
+
+. "$(dirname "$0")"/test-lib.sh
+
+if ! test_have_prereq VECTOR
+then
+	skip_all="no vector module at '$KBX_MODULE_PATH' (run make)"
+	test_done
+fi
+
+# Start-up costs about 1.7 ms more when a binary links these.
+heavy_libs='libfaiss|libopenblas|libblas|liblapack|libgomp|libstdc\+\+|libgfortran'
+
+test_lazy_prereq NM '
+	nm --version
+'
+test_lazy_prereq LDD '
+	ldd --version
+'
+# No installed module that the loader would fall back to.
+test_lazy_prereq NO_INSTALLED_MODULE '
+	dir=$("$KBX_TEST_UNIT/vector-selftest" --module-dir) &&
+	! test -e "$dir/kbx-vector.so"
+'
+
+test_unit vector-selftest .
+
+test_expect_success NM 'the module exports only kbx_vector_module' '
+	nm -D --defined-only "$KBX_MODULE_PATH" >symbols &&
+	awk "{ print \$NF }" symbols >actual &&
+	echo kbx_vector_module >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success LDD 'a program linked like kbx does not link FAISS and its run-time' '
+	ldd "$KBX_TEST_UNIT/vector-selftest" >libs &&
+	test_grep ! -E "$heavy_libs" libs
+'
+
+test_expect_success KBX,LDD 'kbx does not link FAISS, OpenBLAS, OpenMP or libstdc++' '
+	ldd "$KBX_SRC/kbx" >libs &&
+	test_grep ! -E "$heavy_libs" libs
+'
+
+test_expect_success LDD 'the module links them' '
+	ldd "$KBX_MODULE_PATH" >libs &&
+	test_grep ! "not found" libs &&
+	test_grep -E "libopenblas|libblas" libs &&
+	test_grep libgomp libs &&
+	test_grep libstdc libs
+'
+
+test_expect_success 'without KBX_MODULE_PATH the module is found in build/ next to the executable' '
+	mkdir -p tree/build &&
+	cp "$KBX_TEST_UNIT/vector-selftest" tree/ &&
+	cp "$KBX_MODULE_PATH" tree/build/kbx-vector.so &&
+	(unset KBX_MODULE_PATH && tree/vector-selftest --module-path >actual) &&
+	echo "$TRASH_DIRECTORY/tree/build/kbx-vector.so" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success NO_INSTALLED_MODULE 'a missing module is an error naming the paths tried' '
+	mkdir bare &&
+	cp "$KBX_TEST_UNIT/vector-selftest" bare/ &&
+	(unset KBX_MODULE_PATH && test_must_fail bare/vector-selftest --module-path 2>err) &&
+	test_grep "tried .*/bare/build/kbx-vector.so" err &&
+	test_grep "$(bare/vector-selftest --module-dir)/kbx-vector.so" err
+'
+
+test_expect_success 'a KBX_MODULE_PATH naming no file is an error, not a fallback' '
+	(
+		KBX_MODULE_PATH="$TRASH_DIRECTORY/nowhere.so" &&
+		test_must_fail tree/vector-selftest --module-path 2>err
+	) &&
+	test_grep "KBX_MODULE_PATH names .*/nowhere.so" err
+'
+
+test_expect_success 'a KBX_MODULE_PATH naming a broken module reports the loader error' '
+	echo "not a shared object" >broken.so &&
+	(
+		KBX_MODULE_PATH="$TRASH_DIRECTORY/broken.so" &&
+		test_must_fail tree/vector-selftest --module-path 2>err
+	) &&
+	test_grep "cannot load vector module .*broken.so" err
+'
+
+test_done
