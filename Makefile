@@ -3,6 +3,7 @@
 #   ./configure && make            build ./kbx, the vector module, man pages
 #   make check                     build everything, then run the tests
 #   make install [DESTDIR=...]     install under the configured prefix
+#   make uninstall | unit-tests | bench | clean | distclean | help
 #
 # Knobs on the command line:
 #   V=1                        show full commands
@@ -28,10 +29,12 @@ CONFIG_GOALS := $(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all))
 
 ifneq ($(wildcard config.mk),)
 include config.mk
+ifneq ($(CONFIG_GOALS),)
 # configure changed: run it again with the arguments it was last given.
 config.mk: configure
 	@echo "configure is newer than config.mk; running ./configure again"
 	$(SHELL) ./configure $(CONFIGURE_ARGS)
+endif
 else ifneq ($(CONFIG_GOALS),)
 $(error config.mk is missing: run ./configure first)
 endif
@@ -105,9 +108,9 @@ KBX_CPPFLAGS = -Ilib -Icmd -Ibuild/grammars-include \
 	-DKBX_MANDIR='"$(mandir)"' \
 	$(TS_CFLAGS) $(LMDB_CFLAGS) $(YAML_CFLAGS) $(CMARK_CFLAGS) \
 	$(PCRE2_CFLAGS) $(XXHASH_CFLAGS) $(CPPFLAGS)
-ALL_CFLAGS = $(KBX_CPPFLAGS) $(CFLAGS) $(DEVELOPER_CFLAGS) $(SANITIZE_FLAGS)
-ALL_CXXFLAGS = $(KBX_CPPFLAGS) $(FAISS_CFLAGS) $(CXXFLAGS) $(DEVELOPER_CXXFLAGS) $(SANITIZE_FLAGS)
-ALL_LDFLAGS = $(LDFLAGS) $(SANITIZE_FLAGS)
+ALL_CFLAGS = $(strip $(KBX_CPPFLAGS) $(CFLAGS) $(DEVELOPER_CFLAGS) $(SANITIZE_FLAGS))
+ALL_CXXFLAGS = $(strip $(KBX_CPPFLAGS) $(FAISS_CFLAGS) $(CXXFLAGS) $(DEVELOPER_CXXFLAGS) $(SANITIZE_FLAGS))
+ALL_LDFLAGS = $(strip $(LDFLAGS) $(SANITIZE_FLAGS))
 
 # Libraries of ./kbx and the unit tests.  Not FAISS, OpenBLAS, libgomp or
 # libstdc++: only the vector module links those, so that commands which
@@ -116,8 +119,11 @@ KBX_LIBS = $(LIBKBX) $(LIBGRAMMARS) $(TS_LIBS) $(LMDB_LIBS) $(YAML_LIBS) \
 	$(CMARK_LIBS) $(PCRE2_LIBS) $(XXHASH_LIBS) -ldl -lpthread
 
 # The module carries its own copy of what it needs from libkbx.a; the
-# symbols of the static archives it links stay private to it.
-MODULE_LDFLAGS = -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -Wl,--as-needed
+# symbols of the static archives it links stay private to it, and a version
+# script in lib/vector/, when there is one, says what it exports.
+MODULE_MAP := $(wildcard lib/vector/*.map)
+MODULE_LDFLAGS = -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -Wl,--as-needed \
+	$(MODULE_MAP:%=-Wl,--version-script=%)
 MODULE_LIBS = $(LIBKBX) $(LIBGRAMMARS) $(FAISS_LIBS) $(TS_LIBS) $(LMDB_LIBS) \
 	$(YAML_LIBS) $(CMARK_LIBS) $(PCRE2_LIBS) $(XXHASH_LIBS) -ldl -lpthread
 
@@ -151,7 +157,7 @@ GRAMMAR_DIR := build/grammars
 GRAMMAR_STAMP := $(GRAMMAR_DIR)/.stamp
 GRAMMAR_MK := $(GRAMMAR_DIR)/sources.mk
 GRAMMAR_HEADER := build/grammars-include/kbx-grammars.h
-GRAMMAR_PKGS := $(shell awk '/^[^\#]/ && NF { print $$1 }' grammars/grammars.lock 2>/dev/null)
+GRAMMAR_PKGS := $(shell awk '$$1 !~ /^[\#]/ && NF { print $$1 }' grammars/grammars.lock 2>/dev/null)
 
 GRAMMAR_SRCS :=
 ifneq ($(CONFIG_GOALS),)
@@ -211,7 +217,7 @@ $(LIBKBX): $(LIB_OBJS)
 kbx: $(CMD_OBJS) $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(KBX_LIBS)
 
-build/kbx-vector.so: $(VECTOR_OBJS) $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
+build/kbx-vector.so: $(VECTOR_OBJS) $(LIBKBX) $(LIBGRAMMARS) $(MODULE_MAP) build/KBX-CFLAGS
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(MODULE_LDFLAGS) -o $@ $(VECTOR_OBJS) $(MODULE_LIBS)
 
 $(UNIT_PROGS): build/tests/unit/%: build/tests/unit/%.o $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
@@ -300,6 +306,6 @@ distclean: clean
 	rm -rf build config.mk config.log
 
 help:
-	@sed -n '2,/^$$/ s/^# \{0,1\}//p' Makefile
+	@sed -n '1,/^$$/ s/^# \{0,1\}//p' Makefile
 
 .PHONY: all unit-tests check bench install uninstall clean distclean help FORCE

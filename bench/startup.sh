@@ -14,8 +14,9 @@
 #                   _kbx_vector_load() (lib/vecmod.c), as a vector
 #                   command does before its first search
 #
-# and prints the mean of each in milliseconds and its ratio to the trivial
-# program.  Run from the top of the source tree after 'make':
+# and prints the mean (and median) of each in milliseconds and its ratio
+# to the trivial program's.  The figures are only as quiet as the machine:
+# run it when nothing else is.  Run from the top of the source tree after 'make':
 #
 #   sh bench/startup.sh [runs]        (default 300 runs each)
 #
@@ -111,17 +112,19 @@ hyperfine -N --style none --warmup 20 --runs "$runs" \
 awk -F, -v runs="$runs" '
 	NR == 1 { next }
 	{
-		name[NR] = $1; mean[NR] = $2 * 1000; sd[NR] = $3 * 1000
-		if (!base) base = mean[NR]
+		name[NR] = $1; mean[NR] = $2 * 1000; sd[NR] = $3 * 1000; med[NR] = $4 * 1000
+		if (!base) { base = mean[NR]; mbase = med[NR] }
 		last = NR
 	}
 	END {
-		printf "%-34s %9s %9s %7s\n", "start-up (" runs " runs)", "mean ms", "+/- ms", "ratio"
+		printf "%-32s %8s %8s %6s %8s %6s\n", "start-up, " runs " runs", "mean ms", "+/- ms",
+			"ratio", "median", "ratio"
 		label["trivial"] = "trivial C program"
 		label["linked"] = "C + faiss/openblas/gomp/stdc++"
 		label["kbx"] = "kbx --version"
 		label["dlopen"] = "C + dlopen(kbx-vector.so)"
 		for (i = 2; i <= last; i++)
-			printf "%-34s %9.2f %9.2f %6.1fx\n", \
-				(name[i] in label ? label[name[i]] : name[i]), mean[i], sd[i], mean[i] / base
+			printf "%-32s %8.2f %8.2f %5.1fx %8.2f %5.1fx\n", \
+				(name[i] in label ? label[name[i]] : name[i]), mean[i], sd[i], \
+				mean[i] / base, med[i], med[i] / mbase
 	}' "$tmp/out.csv"

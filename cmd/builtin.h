@@ -60,10 +60,15 @@ int setup_store(struct kbx_ctx *ctx, int flags, int any_schema);
 
 int cmd_callees(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_callers(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_defines(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_defs(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_help(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_importers(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_imports(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_status(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_subclasses(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_superclasses(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_version(int argc, const char **argv, struct kbx_ctx *ctx);
 
 /* Shared by commands that walk one kind of edge from a symbol

@@ -22,10 +22,15 @@
 const struct cmd_struct kbx_commands[] = {
 	{ "callees", cmd_callees, RUN_NEEDS_INDEX, "list what a function calls" },
 	{ "callers", cmd_callers, RUN_NEEDS_INDEX, "list who calls a function" },
+	{ "defines", cmd_defines, RUN_NEEDS_INDEX, "list what a file or class defines" },
 	{ "defs", cmd_defs, RUN_NEEDS_INDEX, "show where a symbol is defined" },
 	{ "help", cmd_help, 0, "show the manual page of a command" },
+	{ "importers", cmd_importers, RUN_NEEDS_INDEX, "list the files that import a file or module" },
+	{ "imports", cmd_imports, RUN_NEEDS_INDEX, "list what a file imports" },
 	{ "index", cmd_index, RUN_WRITES_INDEX, "build or update the index of a repository" },
 	{ "status", cmd_status, RUN_NEEDS_INDEX, "show what the index holds" },
+	{ "subclasses", cmd_subclasses, RUN_NEEDS_INDEX, "list the classes that extend a type" },
+	{ "superclasses", cmd_superclasses, RUN_NEEDS_INDEX, "list the types a class extends" },
 	{ "version", cmd_version, 0, "print the version of kbx" },
 	{ NULL, NULL, 0, NULL }
 };

@@ -71,6 +71,12 @@ struct binding {
 	size_t ntargets;        /* 0: not a file of the repository */
 };
 
+struct local_def {
+	char *name;
+	uint32_t id;
+	int mask;
+};
+
 struct ctx {
 	struct _kbx_resolver *r;
 	struct kbx_store *s;
@@ -88,6 +94,10 @@ struct ctx {
 	struct _kbx_idset *orphans;
 	struct kbx_error *err;
 	int rc;
+	/* this file's definitions by name, built on first use */
+	struct local_def *local;
+	size_t nlocal;
+	int local_built;
 };
 
 static int lang_family(int lang_id)
@@ -301,9 +311,81 @@ void _kbx_resolver_free(struct _kbx_resolver *r)
  * fam (0: any).  When files is given, only those in these files.  Puts at
  * most max ids in out, returns how many matched in all.
  */
+static int cmp_local(const void *a, const void *b)
+{
+	return strcmp(((const struct local_def *)a)->name, ((const struct local_def *)b)->name);
+}
+
+static void build_local(struct ctx *c)
+{
+	c->local_built = 1;
+	c->local = calloc(c->refs.nnodes + 1, sizeof(*c->local));
+	if (!c->local)
+		return;
+	for (size_t i = 0; i < c->refs.nnodes; i++) {
+		struct kbx_node n;
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), c->refs.nodes[i], &n) != KBX_OK)
+			continue;
+		struct local_def *d = &c->local[c->nlocal];
+		d->name = strdup(n.name);
+		if (!d->name)
+			continue;
+		d->id = n.id;
+		d->mask = kind_mask(n.kind);
+		c->nlocal++;
+	}
+	qsort(c->local, c->nlocal, sizeof(*c->local), cmp_local);
+}
+
+/* Definitions named name in this file (at any depth) or at the top level
+ * of the given other files. */
+static size_t defs_in_files(struct ctx *c, const char *name, int mask, const uint32_t *files,
+			    size_t nfiles, uint32_t *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t f = 0; f < nfiles; f++) {
+		if (files[f] == c->file) {
+			if (!c->local_built)
+				build_local(c);
+			size_t lo = 0, hi = c->nlocal;
+			while (lo < hi) {
+				size_t mid = (lo + hi) / 2;
+				if (strcmp(c->local[mid].name, name) < 0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (size_t i = lo; i < c->nlocal && !strcmp(c->local[i].name, name); i++)
+				if (c->local[i].mask & mask) {
+					if (n < max)
+						out[n] = c->local[i].id;
+					n++;
+				}
+			continue;
+		}
+		struct kbx_node fn;
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), files[f], &fn) != KBX_OK)
+			continue;
+		struct strbuf cid = STRBUF_INIT;
+		strbuf_addf(&cid, "%s#%s", fn.cid, name);
+		uint32_t id = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+		strbuf_release(&cid);
+		struct kbx_node dn;
+		if (id && _kbx_node_read(c->s, _kbx_txn(c->s), id, &dn) == KBX_OK &&
+		    (kind_mask(dn.kind) & mask)) {
+			if (n < max)
+				out[n] = id;
+			n++;
+		}
+	}
+	return n;
+}
+
 static size_t defs_named(struct ctx *c, const char *name, int mask, int fam,
 			 const uint32_t *files, size_t nfiles, uint32_t *out, size_t max)
 {
+	if (files)
+		return defs_in_files(c, name, mask, files, nfiles, out, max);
 	struct kbx_store *s = c->s;
 	MDB_cursor *cur;
 	size_t n = 0;
@@ -542,7 +624,7 @@ static void resolve_imports(struct ctx *c)
 		struct kbx_pathlist pl = { 0 };
 		uint32_t targets[MAX_TARGETS];
 		size_t nt = 0;
-		int is_module_name = 0;
+		int is_module_name = 0, is_dir = 0;
 		if (!(m->flags & KBX_IMPORT_SYSTEM) && c->lang->import_candidates)
 			c->lang->import_candidates(c->path, &xi, &pl);
 		for (size_t j = 0; j < pl.n && !nt; j++) {
@@ -551,6 +633,9 @@ static void resolve_imports(struct ctx *c)
 			nt = files_match(&c->r->fi, eq ? cand + 1 : cand, targets, MAX_TARGETS);
 			if (nt && eq)
 				is_module_name = 1;
+			/* a package directory is one module, however many files */
+			if (nt && cand[strlen(cand) - 1] == '/')
+				is_dir = 1;
 		}
 		_kbx_pathlist_release(&pl);
 		/* never an edge from a file to itself */
@@ -561,10 +646,10 @@ static void resolve_imports(struct ctx *c)
 		nt = k;
 
 		if (nt) {
-			int conf = nt == 1 ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS;
+			int conf = nt == 1 || is_dir ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS;
 			for (size_t j = 0; j < nt; j++)
 				add_edge(c, c->file, KBX_EDGE_IMPORTS, targets[j], conf, KBX_VIA_PATH,
-					 (uint32_t)nt, m->line, 1);
+					 is_dir ? 1 : (uint32_t)nt, m->line, 1);
 		} else {
 			const char *text = *m->module ? m->module : (m->name ? m->name : "");
 			if (!*text)
@@ -984,6 +1069,9 @@ kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, uint64_t 
 	free(c.b);
 	free(c.spread);
 	free(c.pe);
+	for (size_t i = 0; i < c.nlocal; i++)
+		free(c.local[i].name);
+	free(c.local);
 	free(path);
 	return st;
 }

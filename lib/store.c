@@ -37,6 +37,28 @@ static char *path_join(const char *a, const char *b)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* KBX_CEILING_DIRECTORIES: a colon-separated list of directories the
+ * upward search for .kbx never enters (as GIT_CEILING_DIRECTORIES). */
+static int is_ceiling(const char *dir)
+{
+	const char *list = getenv("KBX_CEILING_DIRECTORIES");
+	if (!list || !*list)
+		return 0;
+	size_t dl = strlen(dir);
+	for (const char *p = list; *p;) {
+		const char *end = strchr(p, ':');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		while (n > 1 && p[n - 1] == '/')
+			n--;
+		if (n == dl && !strncmp(p, dir, n))
+			return 1;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return 0;
+}
+
 kbx_status_t kbx_store_locate(const char *start, int create, char **kbx_dir, char **root,
 			      struct kbx_error *err)
 {
@@ -80,6 +102,8 @@ kbx_status_t kbx_store_locate(const char *start, int create, char **kbx_dir, cha
 		if (!slash || slash == dir)
 			break;
 		*slash = '\0';
+		if (is_ceiling(dir))
+			break;
 	}
 	if (!create)
 		return _kbx_fail(err, KBX_ERR_NO_STORE,

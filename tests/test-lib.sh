@@ -101,6 +101,7 @@ fi
 
 test_skip_patterns_=$KBX_SKIP_TESTS
 test_long_=$KBX_TEST_LONG
+test_build_dir_=$KBX_BUILD_DIR
 
 for test_var_ in $(env | sed -n -e 's/^\(KBX_[A-Za-z0-9_]*\)=.*/\1/p' \
 	-e 's/^\(GIT_[A-Za-z0-9_]*\)=.*/\1/p' \
@@ -122,10 +123,14 @@ export LC_ALL TZ TERM PAGER EDITOR
 # The program under test and its companions.
 KBX_SRC=$(cd "$TEST_DIRECTORY/.." && pwd) || exit 1
 PATH="$KBX_SRC:$PATH"
-KBX_MODULE_PATH="$KBX_SRC/build/kbx-vector.so"
-KBX_TEST_UNIT="$KBX_SRC/build/tests/unit"
+test_build_dir_=${test_build_dir_:-$KBX_SRC/build}
+KBX_MODULE_PATH="$test_build_dir_/kbx-vector.so"
+KBX_TEST_UNIT="$test_build_dir_/tests/unit"
 CORPORA="$KBX_SRC/tests/corpora"
-export PATH KBX_SRC KBX_MODULE_PATH KBX_TEST_UNIT CORPORA
+# kbx looks upward for .kbx and .git as git does; never past tests/ into
+# the kbx checkout itself.
+KBX_CEILING_DIRECTORIES=$TEST_DIRECTORY
+export PATH KBX_SRC KBX_MODULE_PATH KBX_TEST_UNIT CORPORA KBX_CEILING_DIRECTORIES
 
 # git, for tests that build a repository: no system or user config, a
 # fixed branch name, fixed identities and dates (see test_tick), and no

@@ -381,7 +381,12 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 	if (is(fn, "identifier")) {
 		add_call(w, n, _kbx_node_text(w, fn), KBX_RECV_NONE, NULL);
 	} else if (is(fn, "template_function")) {
-		add_call(w, n, _kbx_field_text(w, fn, "name"), KBX_RECV_NONE, NULL);
+		const char *name = _kbx_field_text(w, fn, "name");
+		/* static_cast<T>(x) and its kin are conversions */
+		if (name && (!strcmp(name, "static_cast") || !strcmp(name, "dynamic_cast") ||
+			     !strcmp(name, "const_cast") || !strcmp(name, "reinterpret_cast")))
+			return;
+		add_call(w, n, name, KBX_RECV_NONE, NULL);
 	} else if (is(fn, "qualified_identifier")) {
 		add_path_call(w, n, compact_text(w, fn));
 	} else if (is(fn, "field_expression")) {
@@ -412,6 +417,10 @@ static void visit_declaration(struct kbx_walk *w, TSNode n)
 		if (!is(d, "init_declarator"))
 			continue;
 		TSNode v = field(d, "value");
+		/* only a plain variable: `T *p{..}` and `T a[] = {..}` construct
+		 * no T */
+		if (!is(field(d, "declarator"), "identifier"))
+			continue;
 		if (is(v, "argument_list") || is(v, "initializer_list"))
 			add_construction(w, d, type);
 	}

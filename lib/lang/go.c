@@ -210,6 +210,16 @@ static void visit_type_spec(struct kbx_walk *w, TSNode n)
 		uint32_t count = ts_node_named_child_count(type);
 		for (uint32_t i = 0; i < count; i++) {
 			TSNode e = ts_node_named_child(type, i);
+			if (is(e, "method_elem")) {
+				/* the interface's methods: "Labeler.Label" */
+				const char *name = _kbx_field_text(w, e, "name");
+				if (name)
+					_kbx_x_sym(w->x, KBX_KIND_METHOD, name,
+						   join_qual(w, w->x->syms[sym].qual, name), sym,
+						   _kbx_node_line(e), _kbx_node_col(e),
+						   ts_node_end_point(e).row + 1);
+				continue;
+			}
 			/* a type_elem with one type is an embedded interface;
 			 * `int | float64` is a constraint, not a base */
 			if (!is(e, "type_elem") || ts_node_named_child_count(e) != 1)

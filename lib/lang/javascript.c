@@ -576,6 +576,14 @@ static void define_value(struct kbx_walk *w, TSNode at, TSNode v, int kind, cons
 		_kbx_walk_define(w, at, kind, name, 1);
 }
 
+void _kbx_js_visit_field(struct kbx_walk *w, TSNode n, const char *name_field)
+{
+	TSNode v = _kbx_jsc_field(n, "value");
+	if (is_function_value(v) || is_class_value(v))
+		define_value(w, n, v, _kbx_jsc_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION,
+			     member_name(w, _kbx_jsc_field(n, name_field)));
+}
+
 /* x = function () {}, exports.x = ..., module.exports.x = ...,
  * Foo.prototype.x = ... */
 static void visit_assignment(struct kbx_walk *w, TSNode n)
@@ -670,11 +678,7 @@ int _kbx_js_visit(struct kbx_walk *w, TSNode n, const char *type)
 				_kbx_walk_define(w, n, KBX_KIND_FUNCTION,
 						 _kbx_field_text(w, n, "name"), 1);
 		} else if (!strcmp(type, "field_definition")) {
-			TSNode v = _kbx_jsc_field(n, "value");
-			if (is_function_value(v))
-				define_value(w, n, v, _kbx_jsc_in_type(w) ? KBX_KIND_METHOD :
-					     KBX_KIND_FUNCTION,
-					     member_name(w, _kbx_jsc_field(n, "property")));
+			_kbx_js_visit_field(w, n, "property");
 		}
 		break;
 	case 'g':

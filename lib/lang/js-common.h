@@ -21,6 +21,10 @@ void _kbx_js_end(struct kbx_walk *w);
  * name at node at, and report the bases listed in the class_heritage or
  * extends_type_clause children of cls (usually at itself). */
 int _kbx_js_define_class(struct kbx_walk *w, TSNode at, TSNode cls, int kind, const char *name);
+/* A class field (JavaScript field_definition, TypeScript
+ * public_field_definition, whose name is in name_field): one that holds a
+ * function is a method, one that holds a class expression a nested class. */
+void _kbx_js_visit_field(struct kbx_walk *w, TSNode n, const char *name_field);
 /* Relative ES/CommonJS specifiers ("./a", "../b/c.js") to files; bare
  * package names get no candidates. */
 void _kbx_js_import_candidates(const char *importer, const struct kbx_ximport *imp,

@@ -204,8 +204,11 @@ static int special_call(struct kbx_walk *w, TSNode n, const char *name)
 		TSNode arg = ts_node_named_child(args, 0);
 		const char *module = ts_node_is_null(arg) || strcmp(ts_node_type(arg), "string") ?
 			NULL : _kbx_jsc_string_value(w, arg);
+		/* a require binds no name: everything the file defines becomes
+		 * visible, as with a wildcard import */
 		if (module)
-			_kbx_x_import(w->x, module, NULL, NULL, rel, 0, _kbx_node_line(n));
+			_kbx_x_import(w->x, module, NULL, NULL, rel, KBX_IMPORT_WILDCARD,
+				      _kbx_node_line(n));
 		return 1;
 	}
 	if (strcmp(name, "include") && strcmp(name, "extend") && strcmp(name, "prepend"))
@@ -258,6 +261,10 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 	if (ts_node_is_null(recv)) {
 		if (special_call(w, n, name) || is_keyword_method(name))
 			return;
+		if (!strcmp(name, "new")) {
+			call_self_class(w, n);
+			return;
+		}
 		_kbx_x_call(w->x, name, KBX_RECV_NONE, NULL, caller, line, col);
 		return;
 	}

@@ -12,7 +12,9 @@
  *
  * Calls: `self.f()` and `Self::f()` are self calls, `Type::f()` and
  * `module::f()` have the path as receiver ("a.b"), `self::f()` is a plain
- * call in this module.  Macro invocations (`println!`) are not calls, and
+ * call in this module.  A struct literal `Config { .. }` constructs Config
+ * and is reported as a call to it, like `Config::new()` (receiver
+ * "Config", name "new").  Macro invocations (`println!`) are not calls, and
  * calls inside their arguments are not seen: the grammar leaves macro
  * arguments as unparsed token trees.
  */
@@ -340,6 +342,65 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 	}
 }
 
+/* A struct literal `Config { .. }` constructs Config: a call to it. */
+static void visit_struct_expression(struct kbx_walk *w, TSNode n)
+{
+	TSNode t = field(n, "name");
+	if (is(t, "generic_type_with_turbofish") || is(t, "generic_type"))
+		t = field(t, "type");
+	if (is(t, "type_identifier")) {
+		const char *name = _kbx_node_text(w, t);
+		if (name && strcmp(name, "Self"))
+			add_call(w, n, name, KBX_RECV_NONE, NULL);
+	} else if (is(t, "scoped_type_identifier")) {
+		TSNode path = field(t, "path");
+		const char *name = _kbx_field_text(w, t, "name");
+		if (name && !ts_node_is_null(path))
+			add_call(w, n, name, KBX_RECV_EXPR, compact_text(w, path));
+	}
+}
+
+/*
+ * Inside an inline module (`mod tests { use super::*; }`) a leading super
+ * climbs inline modules of this very file first, which import_candidates,
+ * seeing only the file's path, cannot know: so each `super` that stays
+ * within the file is dropped, and a path that never leaves the file starts
+ * with "self" instead ("super::Config" in `mod tests` is "self::Config").
+ */
+static const char *inline_super(struct kbx_walk *w, const char *path)
+{
+	size_t depth = 0;
+	for (size_t i = 0; i < w->nscope; i++)
+		if (w->x->syms[w->scope_sym[i]].kind == KBX_KIND_NAMESPACE)
+			depth++;
+	const char *p = path;
+	size_t dropped = 0;
+	while (dropped < depth && !strncmp(p, "super", 5) && (p[5] == '\0' || p[5] == ':')) {
+		p += 5;
+		if (*p == ':')
+			p += 2;
+		dropped++;
+	}
+	if (!dropped)
+		return path;
+	if (!strncmp(p, "super", 5) && (p[5] == '\0' || p[5] == ':'))
+		return p;  /* climbs out of the file: the rest is file-relative */
+	size_t lp = strlen(p);
+	char *tmp = malloc(lp + 7);
+	if (!tmp)
+		return path;
+	memcpy(tmp, "self", 4);
+	if (lp) {
+		memcpy(tmp + 4, "::", 2);
+		memcpy(tmp + 6, p, lp + 1);
+	} else {
+		tmp[4] = '\0';
+	}
+	const char *r = _kbx_arena_strdup(&w->x->arena, tmp);
+	free(tmp);
+	return r ? r : path;
+}
+
 /*
  * use a::b::{c, d as e, f::*}: one import per leaf.  Use trees nest, so
  * the walk keeps its own small stack of (node, prefix) instead of
@@ -405,7 +466,8 @@ static void visit_use(struct kbx_walk *w, TSNode n)
 		}
 		if (ts_node_is_null(path)) {
 			if (flags && *prefix)  /* use a::{*} */
-				_kbx_x_import(w->x, prefix, NULL, NULL, 0, flags, line);
+				_kbx_x_import(w->x, inline_super(w, prefix), NULL, NULL, 0, flags,
+					      line);
 			continue;
 		}
 		/* split the path into module and last segment */
@@ -426,6 +488,7 @@ static void visit_use(struct kbx_walk *w, TSNode n)
 			if (!full)
 				continue;
 		}
+		full = inline_super(w, full);
 		if (flags & KBX_IMPORT_WILDCARD) {
 			module = full;
 		} else {
@@ -511,6 +574,8 @@ static int rust_visit(struct kbx_walk *w, TSNode n, const char *type)
 			visit_type(w, n, KBX_KIND_STRUCT);
 		else if (!strcmp(type, "source_file"))
 			predefine_types(w, n);
+		else if (!strcmp(type, "struct_expression"))
+			visit_struct_expression(w, n);
 		break;
 	case 't':
 		if (!strcmp(type, "trait_item"))

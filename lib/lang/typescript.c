@@ -78,11 +78,7 @@ static int ts_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 'p':
 		if (!strcmp(type, "public_field_definition")) {
 			/* handle = () => {...}: a method bound to the instance */
-			TSNode v = _kbx_jsc_field(n, "value");
-			const char *vt = ts_node_is_null(v) ? "" : ts_node_type(v);
-			if (!strcmp(vt, "arrow_function") || !strcmp(vt, "function_expression"))
-				_kbx_walk_define(w, n, _kbx_jsc_in_type(w) ? KBX_KIND_METHOD :
-						 KBX_KIND_FUNCTION, _kbx_field_text(w, n, "name"), 1);
+			_kbx_js_visit_field(w, n, "name");
 			return KBX_WALK_CONTINUE;
 		}
 		break;

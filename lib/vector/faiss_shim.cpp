@@ -23,6 +23,12 @@
 #include <exception>
 #include <string>
 
+/* Nothing of this file or of FAISS is exported from the module: the
+ * module's one public symbol is kbx_vector_module (lib/vector/module.c).
+ * This holds even when the build passes no -fvisibility=hidden or
+ * version script.  (The standard library's headers keep their own.) */
+#pragma GCC visibility push(hidden)
+
 #include <faiss/AutoTune.h>
 #include <faiss/Index.h>
 #include <faiss/impl/FaissException.h>
@@ -183,3 +189,5 @@ int faiss_ParameterSpace_set_index_parameter(const FaissParameterSpace *space,
 }
 
 } // extern "C"
+
+#pragma GCC visibility pop

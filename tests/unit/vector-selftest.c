@@ -278,15 +278,21 @@ static int count_files(const char *dir, const char *prefix)
 }
 
 /* Is path mapped into this process?  -1 when that cannot be told. */
-static int is_mapped(const char *path)
+static int is_mapped(const char *file)
 {
+	char *path = realpath(file, NULL);
 	FILE *f = fopen("/proc/self/maps", "r");
 	char line[8192];
-	size_t plen = strlen(path);
+	size_t plen;
 	int found = 0;
 
-	if (!f)
+	if (!f || !path) {
+		if (f)
+			fclose(f);
+		free(path);
 		return -1;
+	}
+	plen = strlen(path);
 	while (fgets(line, sizeof(line), f)) {
 		size_t len = strcspn(line, "\n");
 
@@ -294,6 +300,7 @@ static int is_mapped(const char *path)
 			found = 1;
 	}
 	fclose(f);
+	free(path);
 	return found;
 }
 
@@ -463,6 +470,31 @@ static void test_errors(void)
 	}
 	V->free_index(ix);
 	V->free_index(NULL);
+
+	/* Factory strings: one that takes ids, one that does not. */
+	spec.kind = KBX_VEC_FACTORY;
+	spec.factory = "IDMap,HNSW16,Flat";
+	rc = V->create(&spec, &ix, err, sizeof(err));
+	if (ok(rc == KBX_VEC_OK, "create an index from the factory string '%s'", spec.factory)) {
+		int64_t two[2] = { -1, -1 };
+
+		rc = V->add(ix, 2, DIM, v, ids, err, sizeof(err));
+		if (!rc)
+			rc = V->search(ix, 1, DIM, v + DIM, 2, NULL, two, NULL, err, sizeof(err));
+		ok(rc == KBX_VEC_OK && two[0] == 2 && two[1] == 1,
+		   "the factory-made index adds and searches");
+		V->free_index(ix);
+	} else {
+		diag("%s", err);
+	}
+	spec.factory = "HNSW32";
+	rc = V->create(&spec, &ix, err, sizeof(err));
+	if (ok(rc == KBX_VEC_OK, "create an index from the factory string '%s'", spec.factory)) {
+		rc = V->add(ix, 2, DIM, v, ids, err, sizeof(err));
+		ok(rc == KBX_VEC_ERR_FAISS && V->ntotal(ix) == 0,
+		   "an index that refuses ids says so: %s", err);
+		V->free_index(ix);
+	}
 }
 
 static void test_flat_l2(const float *base)

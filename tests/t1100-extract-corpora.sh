@@ -1,0 +1,26 @@
+#!/bin/sh
+test_description='what each language extractor finds in its fixture
+
+For every tests/corpora/<lang>/ with an expected-extract.txt, the
+extract-dump unit program run over the fixture'"'"'s source files (in byte
+order of their paths) must print exactly that file: definitions with
+their enclosing definition, calls with their caller and receiver,
+imports and inheritance.'
+
+. "$(dirname "$0")"/test-lib.sh
+
+for dir in "$CORPORA"/*/
+do
+	lang=$(basename "$dir")
+	test -f "$dir/expected-extract.txt" || continue
+	test_expect_success "$lang: extracted facts match expected-extract.txt" "
+		(cd '$dir' &&
+		 find . -type f ! -name 'expected-*' ! -name README ! -name '*.txt' \
+			! -name go.mod ! -name Cargo.toml ! -name '*.csproj' ! -name '*.json' |
+		 sed 's|^\./||' | LC_ALL=C sort >'$PWD/$lang.files' &&
+		 \"\$KBX_TEST_UNIT/extract-dump\" \$(cat '$PWD/$lang.files') >'$PWD/$lang.actual') &&
+		test_cmp '$dir/expected-extract.txt' '$lang.actual'
+	"
+done
+
+test_done

@@ -1,0 +1,207 @@
+#!/bin/sh
+test_description='kbx index: where the store lives, what it holds, and incremental runs'
+
+. "$(dirname "$0")"/test-lib.sh
+
+test_expect_success 'set up a small Python repository' '
+	git init -q repo &&
+	mkdir -p repo/pkg repo/sub/deeper &&
+	cat >repo/pkg/b.py <<-\EOF &&
+	def load(path):
+	    return helper(path)
+
+	def helper(path):
+	    return path
+	EOF
+	: >repo/pkg/__init__.py &&
+	cat >repo/app.py <<-\EOF &&
+	from pkg.b import load
+
+	def main():
+	    return load("x")
+
+	main()
+	EOF
+	cat >repo/other.py <<-\EOF
+	def unrelated():
+	    return 1
+	EOF
+'
+
+test_expect_success 'index creates .kbx at the repository root, found from a subdirectory' '
+	(cd repo/sub/deeper && kbx index -q) &&
+	test_path_is_dir repo/.kbx &&
+	test_path_is_missing repo/sub/deeper/.kbx &&
+	(cd repo/sub && kbx callers --format=nul load >../../callers.out) &&
+	printf "app.py#main\0" >expect &&
+	test_cmp expect callers.out
+'
+
+test_expect_success 'a query outside any index fails with exit 3 and says what to do' '
+	mkdir empty &&
+	(cd empty && test_expect_code 3 kbx callers load 2>../err) &&
+	test_grep "run .kbx index." err
+'
+
+test_expect_success 'KBX_DIR and --kbx-dir choose the store' '
+	(cd repo && KBX_DIR="$PWD/../alt-store" kbx index -q) &&
+	test_path_is_dir alt-store &&
+	(cd repo && kbx --kbx-dir="$PWD/../alt-store" defs --format=grep load >../defs.out) &&
+	echo "pkg/b.py:1:1: function load" >expect &&
+	test_cmp expect defs.out
+'
+
+test_expect_success 'status reports files, symbols, edges and the generation' '
+	(cd repo && kbx status --format=json >../status.json) &&
+	test_grep "\"files\":4" status.json &&
+	test_grep "\"files_python\":4" status.json &&
+	test_grep "\"generation\":1" status.json
+'
+
+test_expect_success 'an unchanged tree parses nothing again' '
+	(cd repo && kbx index --format=json >../run.json) &&
+	test_grep "\"parsed\":0" run.json &&
+	test_grep "\"unchanged\":4" run.json
+'
+
+test_expect_success 'editing the callee file keeps the callers that point into it' '
+	cat >repo/pkg/b.py <<-\EOF &&
+	# a comment that moves everything down
+
+	def load(path):
+	    return helper(path)
+
+	def helper(path):
+	    return path.strip()
+	EOF
+	(cd repo && kbx index --format=json >../run.json) &&
+	test_grep "\"parsed\":1" run.json &&
+	(cd repo && kbx callers --format=json load >../callers.json) &&
+	test_grep "\"id\":\"app.py#main\"" callers.json &&
+	(cd repo && kbx defs --format=grep load >../defs.out) &&
+	echo "pkg/b.py:3:1: function load" >expect &&
+	test_cmp expect defs.out
+'
+
+test_expect_success 'renaming the callee re-points the unchanged caller to an external' '
+	sed "s/def load/def load_all/" repo/pkg/b.py >tmp && mv tmp repo/pkg/b.py &&
+	(cd repo && kbx index --format=json >../run.json) &&
+	test_grep "\"reresolved\":1" run.json &&
+	(cd repo && kbx callees --format=json app.py#main >../callees.json) &&
+	test_grep "\"id\":\"extern:load\".*\"confidence\":\"unresolved\"" callees.json &&
+	(cd repo && test_expect_code 1 kbx callers pkg/b.py#load 2>../err) &&
+	test_grep "no symbol" err
+'
+
+test_expect_success 'defining the name again re-points the caller to it' '
+	sed "s/def load_all/def load/" repo/pkg/b.py >tmp && mv tmp repo/pkg/b.py &&
+	(cd repo && kbx index -q && kbx callees --format=json app.py#main >../callees.json) &&
+	test_grep "\"id\":\"pkg/b.py#load\"" callees.json &&
+	test_grep "\"confidence\":\"certain\"" callees.json
+'
+
+test_expect_success 'a deleted file leaves no symbols or edges behind' '
+	rm repo/other.py &&
+	(cd repo && kbx index --format=json >../run.json) &&
+	test_grep "\"removed\":1" run.json &&
+	(cd repo && test_expect_code 1 kbx defs unrelated 2>../err) &&
+	(cd repo && kbx status --format=json >../status.json) &&
+	test_grep "\"files\":3" status.json
+'
+
+test_expect_success 'a new file with a second definition makes an unimported call ambiguous' '
+	cat >repo/helpers_a.py <<-\EOF &&
+	def shared():
+	    return 1
+	EOF
+	cat >repo/caller.py <<-\EOF &&
+	def use():
+	    return shared()
+	EOF
+	(cd repo && kbx index -q && kbx callees --format=json use >../c1.json) &&
+	test_grep "\"confidence\":\"certain\"" c1.json &&
+	cat >repo/helpers_b.py <<-\EOF &&
+	def shared():
+	    return 2
+	EOF
+	(cd repo && kbx index -q && kbx callees --format=json use >../c2.json) &&
+	test_grep "\"id\":\"helpers_a.py#shared\".*\"confidence\":\"ambiguous\"" c2.json &&
+	test_grep "\"id\":\"helpers_b.py#shared\".*\"confidence\":\"ambiguous\"" c2.json
+'
+
+test_expect_success 'index PATH updates only that part of the tree' '
+	cat >repo/sub/mod.py <<-\EOF &&
+	def in_sub():
+	    return 1
+	EOF
+	echo "def later(): pass" >repo/later.py &&
+	(cd repo && kbx index -q sub) &&
+	(cd repo && kbx defs --format=nul in_sub >../d.out) &&
+	(cd repo && test_expect_code 1 kbx defs later 2>/dev/null) &&
+	(cd repo && kbx index -q) &&
+	(cd repo && kbx defs --format=nul later >../d.out)
+'
+
+test_expect_success '.gitignore and .kbxignore are honoured' '
+	mkdir -p repo/build repo/vendor &&
+	echo "def built(): pass" >repo/build/gen.py &&
+	echo "def vendored(): pass" >repo/vendor/lib.py &&
+	echo "def kept(): pass" >repo/vendor/keep.py &&
+	echo "build/" >repo/.gitignore &&
+	printf "vendor/*\n!vendor/keep.py\n" >repo/.kbxignore &&
+	(cd repo && kbx index -q) &&
+	(cd repo && test_expect_code 1 kbx defs built 2>/dev/null) &&
+	(cd repo && test_expect_code 1 kbx defs vendored 2>/dev/null) &&
+	(cd repo && kbx defs --format=nul kept >/dev/null)
+'
+
+test_expect_success 'binary and oversized files are skipped with a note, the run goes on' '
+	printf "def x():\0\0\0 pass\n" >repo/blob.py &&
+	awk "BEGIN { for (i = 0; i < 3000; i++) printf \"def f%d(): pass\\n\", i }" >repo/big.py &&
+	(cd repo && kbx index --max-file-size=20k 2>../err) &&
+	test_grep "skipped .blob.py.: binary file" err &&
+	test_grep "skipped .big.py.: larger than the size limit" err &&
+	test_grep "indexed" err &&
+	(cd repo && test_expect_code 1 kbx defs f10 2>/dev/null)
+'
+
+test_expect_success 'a symbolic link is not followed' '
+	ln -s .. repo/loop &&
+	ln -s /etc repo/etc-link &&
+	(cd repo && kbx index -q && kbx status --format=json >../status.json) &&
+	test_grep ! "loop/" status.json
+'
+
+test_expect_success 'a store written by another schema version is refused with advice' '
+	"$KBX_TEST_UNIT/store-set-meta" repo/.kbx schema 999 &&
+	(cd repo && test_expect_code 4 kbx callers load 2>../err) &&
+	test_grep "schema version 999" err &&
+	test_grep "kbx index --rebuild" err &&
+	(cd repo && test_expect_code 4 kbx index 2>../err) &&
+	(cd repo && kbx index --rebuild -q && kbx callers --format=nul load >../c.out) &&
+	printf "app.py#main\0" >expect &&
+	test_cmp expect c.out
+'
+
+test_expect_success 'a second writer is told the index is busy (exit 5)' '
+	(cd repo && flock .kbx/index.lock -c "kbx index 2>../err; echo \$? >../rc") &&
+	echo 5 >expect &&
+	test_cmp expect rc &&
+	test_grep "another kbx process is indexing" err &&
+	(cd repo && kbx callers --format=nul load >/dev/null)
+'
+
+test_expect_success 'readers are not blocked by a writer holding the lock' '
+	(cd repo && flock .kbx/index.lock -c "kbx callers --format=nul load" >c.out) &&
+	printf "app.py#main\0" >expect &&
+	test_cmp expect repo/c.out
+'
+
+test_expect_success 'index --rebuild from scratch gives the same graph' '
+	(cd repo && kbx callees --format=json --transitive main >../before.json &&
+	 kbx index --rebuild -q &&
+	 kbx callees --format=json --transitive main >../after.json) &&
+	test_cmp before.json after.json
+'
+
+test_done
