@@ -1,0 +1,8 @@
+#!/bin/sh
+test_description='C unit tests of the library: keys, records, paths, refs'
+
+. "$(dirname "$0")"/test-lib.sh
+
+test_unit lib-basics
+
+test_done

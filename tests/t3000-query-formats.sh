@@ -1,0 +1,211 @@
+#!/bin/sh
+test_description='callers, callees and defs: symbols, depth, output formats, exit codes'
+
+. "$(dirname "$0")"/test-lib.sh
+
+test_expect_success 'set up and index a small C repository' '
+	mkdir -p repo/src repo/include &&
+	cat >repo/include/util.h <<-\EOF &&
+	int add(int a, int b);
+	int twice(int a);
+	EOF
+	cat >repo/src/util.c <<-\EOF &&
+	#include "util.h"
+
+	int add(int a, int b)
+	{
+		return a + b;
+	}
+
+	int twice(int a)
+	{
+		return add(a, a);
+	}
+	EOF
+	cat >repo/src/main.c <<-\EOF &&
+	#include <stdio.h>
+	#include "../include/util.h"
+
+	static int report(int v)
+	{
+		return printf("%d\n", v);
+	}
+
+	int main(void)
+	{
+		report(twice(2));
+		report(add(1, 2));
+		return 0;
+	}
+	EOF
+	(cd repo && kbx index -q)
+'
+
+test_expect_success 'callers of a bare name, with call sites' '
+	(cd repo && kbx callers --format=grep add >../out) &&
+	cat >expect <<-\EOF &&
+	src/main.c:12:8: main calls add
+	src/util.c:10:8: twice calls add
+	EOF
+	sort out >out.sorted &&
+	test_cmp expect out.sorted
+'
+
+test_expect_success 'callees in text form name each target with its location' '
+	(cd repo && kbx callees --color=never main >../out) &&
+	test_grep "^callees of src/main.c#main (function, src/main.c:9)" out &&
+	test_grep "report  src/main.c:4" out &&
+	test_grep "twice  src/util.c:8" out &&
+	(cd repo && kbx callees --color=never report >../out) &&
+	test_grep "printf  (external)" out
+'
+
+test_expect_success 'calls to functions defined nowhere still answer callers' '
+	(cd repo && kbx callers --format=json printf >../out) &&
+	test_grep "\"id\":\"src/main.c#report\"" out &&
+	test_grep "\"query\":\"extern:printf\"" out &&
+	test_grep "\"confidence\":\"unresolved\"" out
+'
+
+test_expect_success 'JSON records carry id, name, kind, path, line and confidence' '
+	(cd repo && kbx callees --format=json twice >../out) &&
+	test_line_count = 1 out &&
+	for field in "\"type\":\"callee\"" "\"id\":\"src/util.c#add\"" "\"name\":\"add\"" \
+		"\"kind\":\"function\"" "\"path\":\"src/util.c\"" "\"line\":3" \
+		"\"confidence\":\"certain\"" "\"sites\":\[{\"path\":\"src/util.c\",\"line\":10,\"col\":8}\]"
+	do
+		test_grep "$field" out || return 1
+	done
+'
+
+test_expect_success '--transitive and --depth follow calls further' '
+	(cd repo && kbx callees --format=json --depth=1 twice >../d1) &&
+	(cd repo && kbx callees --format=json --transitive main >../dall) &&
+	test_grep "\"id\":\"src/util.c#add\".*\"depth\":1" dall &&
+	test_grep "src/util.c#twice" dall &&
+	(cd repo && kbx callers --format=json --transitive add >../t.json) &&
+	test_grep "\"id\":\"src/main.c#main\".*\"depth\":1" t.json
+'
+
+test_expect_success 'depth is reported for indirect results' '
+	(cd repo && kbx callers --format=json --depth=2 src/util.c#add >../t.json) &&
+	test_grep "\"id\":\"src/util.c#twice\".*\"depth\":1" t.json
+'
+
+test_expect_success '-z prints NUL-separated ids' '
+	(cd repo && kbx callers -z twice >../out) &&
+	printf "src/main.c#main\0" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'canonical ids, qualified names and paths are all symbols' '
+	(cd repo && kbx defs --format=grep src/util.c#twice src/main.c >../out) &&
+	cat >expect <<-\EOF &&
+	src/util.c:8:1: function twice
+	src/main.c:1:1: file src/main.c
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success 'nothing found exits 1, and an unknown name suggests near ones' '
+	(cd repo && test_expect_code 1 kbx callers twise 2>../err >../out) &&
+	test_must_be_empty out &&
+	test_grep "no symbol .twise." err &&
+	test_grep "twice" err &&
+	(cd repo && test_expect_code 1 kbx callers main >../out 2>/dev/null)
+'
+
+test_expect_success 'a symbol that does not parse is a usage error (exit 2)' '
+	(cd repo && test_expect_code 2 kbx callers "Foo..bar" 2>../err) &&
+	test_grep "cannot parse symbol" err &&
+	(cd repo && test_expect_code 2 kbx callers "" 2>../err) &&
+	test_grep "empty symbol" err
+'
+
+test_expect_success 'bad options are usage errors with the usage on stderr' '
+	(cd repo && test_expect_code 2 kbx callers --format=xml add 2>../err) &&
+	test_grep "does not take .xml." err &&
+	(cd repo && test_expect_code 2 kbx callers --depth=0 add 2>/dev/null) &&
+	(cd repo && test_expect_code 2 kbx callers --nope add 2>../err) &&
+	test_grep "usage: kbx callers" err &&
+	(cd repo && test_expect_code 2 kbx callers 2>/dev/null) &&
+	(cd repo && test_expect_code 2 kbx callers --format-version=99 add 2>../err) &&
+	test_grep "format-version" err
+'
+
+test_expect_success 'set up two classes with methods of the same name (Python)' '
+	mkdir py &&
+	cat >py/shapes.py <<-\EOF &&
+	def area_of_square(s):
+	    return s * s
+
+	def area_of_circle(r):
+	    return 3 * r * r
+
+	class Square:
+	    def area(self):
+	        return area_of_square(self.side)
+
+	class Circle:
+	    def area(self):
+	        return area_of_circle(self.r)
+
+	print(Square().area())
+	EOF
+	(cd py && kbx index -q)
+'
+
+test_expect_success 'two methods with one name get distinct ids and distinct callees' '
+	(cd py && kbx callees --format=nul Square.area >../sq && kbx callees --format=nul Circle.area >../ci) &&
+	printf "shapes.py#area_of_square\0" >expect &&
+	test_cmp expect sq &&
+	printf "shapes.py#area_of_circle\0" >expect &&
+	test_cmp expect ci
+'
+
+test_expect_success 'a bare name that matches several definitions answers for each, grouped' '
+	(cd py && kbx callees --color=never area >../out) &&
+	test_grep "names 2 definitions" out &&
+	test_grep "^callees of shapes.py#Circle.area" out &&
+	test_grep "^callees of shapes.py#Square.area" out &&
+	(cd py && kbx callees --format=json area >../out.json) &&
+	test_grep "\"type\":\"symbol\",\"id\":\"shapes.py#Circle.area\"" out.json &&
+	test_grep "\"type\":\"symbol\",\"id\":\"shapes.py#Square.area\"" out.json
+'
+
+test_expect_success 'module-level calls belong to the file, not to a function' '
+	(cd py && kbx callers --format=nul Square >../out) &&
+	printf "shapes.py\0" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'Foo::bar and Foo->bar are qualified names too' '
+	(cd py && kbx defs --format=nul "Square::area" >../a && kbx defs --format=nul "Square->area" >../b) &&
+	printf "shapes.py#Square.area\0" >expect &&
+	test_cmp expect a &&
+	test_cmp expect b
+'
+
+test_expect_success 'colour only when asked or on a terminal; NO_COLOR wins on auto' '
+	(cd repo && kbx callers --color=always add >../c.out) &&
+	test_grep "$(printf "\033")" c.out &&
+	(cd repo && kbx callers add >../n.out) &&
+	test_grep ! "$(printf "\033")" n.out &&
+	(cd repo && kbx callers --format=json --color=always add >../j.out) &&
+	test_grep ! "$(printf "\033")" j.out
+'
+
+test_expect_success 'a closed pipe is not an error' '
+	(cd repo && kbx callers --transitive add | head -c 1 >/dev/null)
+'
+
+test_expect_success 'a full disk is an error, not a success' '
+	test_have_prereq KBX &&
+	if test -w /dev/full
+	then
+		(cd repo && test_expect_code 6 kbx callers add >/dev/full 2>../err) &&
+		test_grep "cannot write the output" err
+	fi
+'
+
+test_done

@@ -1,0 +1,215 @@
+/*
+ * Unit tests of the library's small pieces with logic worth pinning: key
+ * encoding and its order, record round trips, path joining, the edit
+ * distance behind "did you mean", the id set, and the refs blob that
+ * incremental indexing depends on.  Prints TAP.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int tests, failures;
+
+static void ok(int cond, const char *desc)
+{
+	tests++;
+	if (!cond)
+		failures++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", tests, desc);
+}
+
+static void test_edge_keys(void)
+{
+	unsigned char a[KBX_EDGE_KEY_LEN], b[KBX_EDGE_KEY_LEN], c[KBX_EDGE_KEY_LEN];
+	_kbx_edge_key(a, 1, KBX_EDGE_CALLS, 0xffffffffu);
+	_kbx_edge_key(b, 2, KBX_EDGE_DEFINES, 0);
+	_kbx_edge_key(c, 1, KBX_EDGE_IMPORTS, 0);
+	ok(memcmp(a, b, sizeof(a)) < 0, "edge keys sort by source first");
+	ok(memcmp(a, c, sizeof(a)) < 0, "then by kind, so one kind of one node is one range");
+	_kbx_edge_key(a, 0x01020304, 3, 0x0a0b0c0d);
+	ok(a[0] == 1 && a[3] == 4 && a[4] == 3 && a[5] == 0x0a && a[8] == 0x0d,
+	   "edge keys are big-endian source, kind byte, big-endian target");
+	ok(_kbx_get_u32(a + 5) == 0x0a0b0c0d, "u32 round trip");
+}
+
+static void test_node_record(void)
+{
+	struct kbx_node n = { 0 }, d;
+	struct strbuf sb = STRBUF_INIT;
+	n.id = 7;
+	n.kind = KBX_KIND_METHOD;
+	n.lang = 3;
+	n.cid = "src/a.py#Foo.process";
+	n.file = 2;
+	n.parent = 5;
+	n.line = 10;
+	n.col = 5;
+	n.end_line = 20;
+	_kbx_node_encode(&sb, &n);
+	ok(_kbx_node_decode(sb.buf, sb.len, 7, &d) == KBX_OK, "node record decodes");
+	ok(d.kind == KBX_KIND_METHOD && d.lang == 3 && d.file == 2 && d.parent == 5 &&
+		   d.line == 10 && d.col == 5 && d.end_line == 20,
+	   "node header round trip");
+	ok(!strcmp(d.name, "process") && !strcmp(d.qual, "Foo.process") && d.path_len == 8 &&
+		   !strncmp(d.path, "src/a.py", d.path_len),
+	   "name, qualified name and path come from the canonical id");
+	ok(_kbx_node_decode(sb.buf, sb.len - 1, 7, &d) == KBX_ERR_CORRUPT,
+	   "a record without its terminating NUL is corrupt");
+	ok(_kbx_node_decode(sb.buf, 3, 7, &d) == KBX_ERR_CORRUPT, "a short record is corrupt");
+	strbuf_release(&sb);
+
+	n.kind = KBX_KIND_EXTERNAL;
+	n.cid = "extern:os.path.join";
+	_kbx_node_encode(&sb, &n);
+	_kbx_node_decode(sb.buf, sb.len, 8, &d);
+	ok(!strcmp(d.name, "join") && !strcmp(d.qual, "os.path.join") && !d.path,
+	   "an external's name is its last component and it has no path");
+	strbuf_release(&sb);
+	n.kind = KBX_KIND_FILE;
+	n.cid = "lib/x/y.c";
+	_kbx_node_encode(&sb, &n);
+	_kbx_node_decode(sb.buf, sb.len, 9, &d);
+	ok(!strcmp(d.name, "y.c") && d.path_len == 9, "a file's name is its base name");
+	strbuf_release(&sb);
+}
+
+static void test_edge_value(void)
+{
+	struct _kbx_edge_val v = { 0 }, d;
+	struct strbuf sb = STRBUF_INIT;
+	v.confidence = KBX_CONF_AMBIGUOUS;
+	v.via = KBX_VIA_NAME;
+	v.ncandidates = 3;
+	v.nsites = 2;
+	v.sites[0].line = 4;
+	v.sites[0].col = 9;
+	v.sites[1].line = 12;
+	v.sites[1].col = 1;
+	_kbx_edge_val_encode(&sb, &v);
+	ok(_kbx_edge_val_decode(sb.buf, sb.len, &d) == KBX_OK && d.confidence == v.confidence &&
+		   d.via == v.via && d.ncandidates == 3 && d.nsites == 2 && d.sites[1].line == 12,
+	   "edge value round trip");
+	ok(_kbx_edge_val_decode(sb.buf, sb.len - 1, &d) == KBX_ERR_CORRUPT,
+	   "a truncated edge value is corrupt");
+	strbuf_release(&sb);
+}
+
+static void test_file_record(void)
+{
+	struct _kbx_file_rec r = { 0 }, d;
+	unsigned char buf[KBX_FILE_REC_LEN];
+	r.id = 42;
+	r.lang = 5;
+	r.size = 1ull << 33;
+	r.mtime_ns = 1700000000123456789ll;
+	memset(r.hash, 0xab, 16);
+	_kbx_file_rec_encode(buf, &r);
+	ok(_kbx_file_rec_decode(buf, sizeof(buf), &d) == KBX_OK && d.id == 42 && d.lang == 5 &&
+		   d.size == r.size && d.mtime_ns == r.mtime_ns && !memcmp(d.hash, r.hash, 16),
+	   "file record round trip");
+}
+
+static void test_path_join(void)
+{
+	char out[256];
+	ok(_kbx_path_join(out, sizeof(out), "src/a", "../b/c.h") == 0 && !strcmp(out, "src/b/c.h"),
+	   "join climbs with ..");
+	ok(_kbx_path_join(out, sizeof(out), "", "./x//y/./z.py") == 0 && !strcmp(out, "x/y/z.py"),
+	   "join drops . and empty components");
+	ok(_kbx_path_join(out, sizeof(out), "a", "../../x") == -1,
+	   "join refuses to climb above the root");
+	ok(_kbx_path_join(out, 4, "abc", "defgh") == -1, "join refuses what does not fit");
+	_kbx_path_dirname(out, sizeof(out), "src/pkg/a.py");
+	ok(!strcmp(out, "src/pkg"), "dirname of a nested path");
+	_kbx_path_dirname(out, sizeof(out), "a.py");
+	ok(!strcmp(out, ""), "dirname of a top-level path is the root");
+}
+
+static void test_edit_distance(void)
+{
+	ok(_kbx_edit_distance("twice", "twise", 3) == 1, "one substitution");
+	ok(_kbx_edit_distance("add", "add", 3) == 0, "equal strings");
+	ok(_kbx_edit_distance("callers", "caller", 3) == 1, "one deletion");
+	ok(_kbx_edit_distance("a", "abcdefgh", 2) == 3, "capped at max + 1");
+}
+
+static void test_idset(void)
+{
+	struct _kbx_idset s = { 0 };
+	uint32_t in[] = { 9, 3, 7, 3, 1, 9 };
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		_kbx_idset_add(&s, in[i]);
+	ok(s.n == 4 && s.ids[0] == 1 && s.ids[3] == 9, "the id set keeps each id once, sorted");
+	ok(_kbx_idset_has(&s, 7) && !_kbx_idset_has(&s, 8), "membership");
+	_kbx_idset_release(&s);
+}
+
+static void test_refs_roundtrip(void)
+{
+	struct kbx_extract x = KBX_EXTRACT_INIT;
+	int cls = _kbx_x_sym(&x, KBX_KIND_CLASS, "Foo", "Foo", -1, 1, 1, 9);
+	int m = _kbx_x_sym(&x, KBX_KIND_METHOD, "run", "Foo.run", cls, 2, 5, 4);
+	_kbx_x_call(&x, "helper", KBX_RECV_SELF, NULL, m, 3, 9);
+	_kbx_x_call(&x, "join", KBX_RECV_EXPR, "os.path", -1, 8, 1);
+	_kbx_x_import(&x, "pkg.b", "load", "ld", 0, 0, 1);
+	_kbx_x_inherit(&x, cls, "Base", 1);
+	uint32_t ids[2] = { 100, 101 };
+	struct strbuf sb = STRBUF_INIT;
+	_kbx_refs_encode(&sb, &x, ids, ids, 2);
+	struct _kbx_refs r;
+	ok(_kbx_refs_decode(sb.buf, sb.len, &r) == KBX_OK, "refs decode");
+	ok(r.nnodes == 2 && r.nodes[1] == 101, "refs keep the file's node ids");
+	ok(r.ncalls == 2 && r.calls[0].caller == 101 && !strcmp(r.calls[0].name, "helper") &&
+		   r.calls[0].recv == KBX_RECV_SELF && !strcmp(r.calls[0].class_qual, "Foo"),
+	   "a self call keeps its caller and its class");
+	ok(r.calls[1].caller == 0 && !strcmp(r.calls[1].receiver, "os.path"),
+	   "a file-level call has no caller and keeps its receiver");
+	ok(r.nimports == 1 && !strcmp(r.imports[0].module, "pkg.b") &&
+		   !strcmp(r.imports[0].name, "load") && !strcmp(r.imports[0].alias, "ld"),
+	   "imports round trip");
+	ok(r.ninherits == 1 && r.inherits[0].cls == 100 && !strcmp(r.inherits[0].base, "Base"),
+	   "bases round trip");
+	_kbx_refs_release(&r);
+	for (size_t cut = 0; cut < sb.len; cut += 7) {
+		if (_kbx_refs_decode(sb.buf, cut, &r) == KBX_OK) {
+			_kbx_refs_release(&r);
+			ok(0, "a truncated refs blob must not decode");
+			break;
+		}
+	}
+	ok(1, "every truncation of a refs blob is refused");
+	strbuf_release(&sb);
+	_kbx_extract_release(&x);
+}
+
+static void test_strbuf(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	ok(!strcmp(strbuf_str(&sb), ""), "an empty strbuf reads as an empty string");
+	strbuf_addf(&sb, "%s-%d", "a", 42);
+	strbuf_addch(&sb, '!');
+	ok(!strcmp(sb.buf, "a-42!") && sb.len == 5, "addf and addch");
+	strbuf_setlen(&sb, 1);
+	ok(!strcmp(sb.buf, "a"), "setlen truncates");
+	for (int i = 0; i < 10000; i++)
+		strbuf_addstr(&sb, "xyz");
+	ok(sb.len == 30001 && !sb.failed, "grows");
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	test_edge_keys();
+	test_node_record();
+	test_edge_value();
+	test_file_record();
+	test_path_join();
+	test_edit_distance();
+	test_idset();
+	test_refs_roundtrip();
+	test_strbuf();
+	printf("1..%d\n", tests);
+	return failures ? 1 : 0;
+}
