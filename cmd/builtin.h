@@ -60,6 +60,7 @@ int setup_store(struct kbx_ctx *ctx, int flags, int any_schema);
 
 int cmd_callees(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_callers(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_complete_symbols(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_defines(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_defs(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_help(int argc, const char **argv, struct kbx_ctx *ctx);

@@ -22,6 +22,8 @@
 const struct cmd_struct kbx_commands[] = {
 	{ "callees", cmd_callees, RUN_NEEDS_INDEX, "list what a function calls" },
 	{ "callers", cmd_callers, RUN_NEEDS_INDEX, "list who calls a function" },
+	{ "complete-symbols", cmd_complete_symbols, RUN_NEEDS_INDEX,
+	  "list indexed names by prefix (for shell completion)" },
 	{ "defines", cmd_defines, RUN_NEEDS_INDEX, "list what a file or class defines" },
 	{ "defs", cmd_defs, RUN_NEEDS_INDEX, "show where a symbol is defined" },
 	{ "help", cmd_help, 0, "show the manual page of a command" },

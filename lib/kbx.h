@@ -204,6 +204,13 @@ void kbx_nodelist_release(struct kbx_nodelist *l);
 kbx_status_t kbx_lookup(kbx_store_t *store, const char *symbol, struct kbx_nodelist *out,
 			struct kbx_error *err);
 
+/* Call fn with each distinct name in the index that starts with prefix,
+ * in byte order, at most max of them (0: no limit).  One range scan of
+ * the name index: fast enough for shell completion. */
+kbx_status_t kbx_names_with_prefix(kbx_store_t *store, const char *prefix, size_t max,
+				   void (*fn)(void *data, const char *name, size_t len),
+				   void *data, struct kbx_error *err);
+
 /* Up to max names closest to symbol by edit distance, for "did you mean". */
 kbx_status_t kbx_suggest(kbx_store_t *store, const char *symbol, size_t max,
 			 struct kbx_nodelist *out, struct kbx_error *err);

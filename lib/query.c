@@ -326,3 +326,23 @@ kbx_status_t kbx_walk_edges(kbx_store_t *s, uint32_t id, int kind, int dir, uint
 		return _kbx_fail(err, st, "the index does not decode: run 'kbx index --rebuild'");
 	return KBX_OK;
 }
+
+kbx_status_t kbx_names_with_prefix(kbx_store_t *s, const char *prefix, size_t max,
+				   void (*fn)(void *data, const char *name, size_t len),
+				   void *data, struct kbx_error *err)
+{
+	MDB_cursor *c;
+	size_t plen = strlen(prefix), n = 0;
+	if (mdb_cursor_open(_kbx_txn(s), s->names, &c))
+		return _kbx_fail(err, KBX_ERR_STORE, "cannot read the name index");
+	MDB_val k = { plen, (void *)prefix }, d;
+	int g = plen ? mdb_cursor_get(c, &k, &d, MDB_SET_RANGE) : mdb_cursor_get(c, &k, &d, MDB_FIRST);
+	for (; !g && (!max || n < max); g = mdb_cursor_get(c, &k, &d, MDB_NEXT_NODUP)) {
+		if (k.mv_size < plen || memcmp(k.mv_data, prefix, plen))
+			break;
+		fn(data, k.mv_data, k.mv_size);
+		n++;
+	}
+	mdb_cursor_close(c);
+	return n ? KBX_OK : KBX_NOT_FOUND;
+}
