@@ -77,7 +77,9 @@ enum kbx_via {
 	KBX_VIA_IMPORT = 4,      /* a name brought in by a resolved import */
 	KBX_VIA_UNIQUE = 5,      /* the only definition of the name in the repository */
 	KBX_VIA_NAME = 6,        /* several definitions share the name */
-	KBX_VIA_PATH = 7         /* IMPORTS: the import's path names this file */
+	KBX_VIA_PATH = 7,        /* IMPORTS: the import's path names this file */
+	KBX_VIA_SCOPE = 8,       /* the definition nearest in the caller's namespaces */
+	KBX_VIA_QUALIFIED = 9    /* the only definition matching a qualified call (ns::f) */
 };
 
 const char *kbx_edge_kind_str(int kind);      /* "calls" */

@@ -32,6 +32,8 @@
 #define M_FUNC   0x01
 #define M_METHOD 0x02
 #define M_TYPE   0x04
+#define M_NS     0x08   /* Ruby modules mixed in with include */
+#define M_BASE   (M_TYPE | M_NS)
 
 struct files_index {
 	char **paths;           /* sorted, as in the files table */
@@ -89,6 +91,8 @@ struct ctx {
 	size_t nb, ab;
 	uint32_t *spread;       /* files whose names are all visible (includes, wildcards) */
 	size_t nspread, aspread;
+	char **ns;              /* imported namespaces that are not files, dot-joined */
+	size_t nns, ans;
 	struct pending *pe;
 	size_t npe, ape;
 	struct _kbx_idset *orphans;
@@ -133,6 +137,8 @@ static int kind_mask(int kind)
 		return M_METHOD;
 	if (KBX_KIND_IS_TYPE(kind))
 		return M_TYPE;
+	if (kind == KBX_KIND_NAMESPACE)
+		return M_NS;
 	return 0;
 }
 
@@ -381,11 +387,15 @@ static size_t defs_in_files(struct ctx *c, const char *name, int mask, const uin
 	return n;
 }
 
-static size_t defs_named(struct ctx *c, const char *name, int mask, int fam,
-			 const uint32_t *files, size_t nfiles, uint32_t *out, size_t max)
+/* A test a candidate definition must pass. */
+typedef int (*def_filter_fn)(const void *data, const struct kbx_node *n);
+
+/* Every definition named name of the kinds in mask, in languages of
+ * family fam (0: any), that filter accepts (NULL: all).  At most max ids
+ * go to out; the return value counts them all. */
+static size_t defs_filtered(struct ctx *c, const char *name, int mask, int fam,
+			    def_filter_fn filter, const void *fdata, uint32_t *out, size_t max)
 {
-	if (files)
-		return defs_in_files(c, name, mask, files, nfiles, out, max);
 	struct kbx_store *s = c->s;
 	MDB_cursor *cur;
 	size_t n = 0;
@@ -395,30 +405,102 @@ static size_t defs_named(struct ctx *c, const char *name, int mask, int fam,
 	if (mdb_cursor_open(_kbx_txn(s), s->names, &cur))
 		return 0;
 	MDB_val k = { len, (void *)name }, d;
-	int g = mdb_cursor_get(cur, &k, &d, MDB_SET_KEY);
-	while (!g) {
-		if (d.mv_size == 4) {
-			struct kbx_node node;
-			uint32_t id = _kbx_get_u32(d.mv_data);
-			if (_kbx_node_read(s, _kbx_txn(s), id, &node) == KBX_OK &&
-			    (kind_mask(node.kind) & mask) &&
-			    (!fam || lang_family(node.lang) == fam)) {
-				int ok = !files;
-				for (size_t i = 0; files && i < nfiles; i++)
-					if (files[i] == node.file) {
-						ok = 1;
-						break;
-					}
-				if (ok) {
-					if (n < max)
-						out[n] = id;
-					n++;
-				}
-			}
-		}
-		g = mdb_cursor_get(cur, &k, &d, MDB_NEXT_DUP);
+	for (int g = mdb_cursor_get(cur, &k, &d, MDB_SET_KEY); !g;
+	     g = mdb_cursor_get(cur, &k, &d, MDB_NEXT_DUP)) {
+		struct kbx_node node;
+		if (d.mv_size != 4)
+			continue;
+		uint32_t id = _kbx_get_u32(d.mv_data);
+		if (_kbx_node_read(s, _kbx_txn(s), id, &node) != KBX_OK ||
+		    !(kind_mask(node.kind) & mask) || (fam && lang_family(node.lang) != fam) ||
+		    (filter && !filter(fdata, &node)))
+			continue;
+		if (n < max)
+			out[n] = id;
+		n++;
 	}
 	mdb_cursor_close(cur);
+	return n;
+}
+
+static size_t defs_named(struct ctx *c, const char *name, int mask, int fam,
+			 const uint32_t *files, size_t nfiles, uint32_t *out, size_t max)
+{
+	if (files)
+		return defs_in_files(c, name, mask, files, nfiles, out, max);
+	return defs_filtered(c, name, mask, fam, NULL, NULL, out, max);
+}
+
+/* Does qual end with suffix, at a component boundary? */
+static int qual_ends_with(const char *qual, const char *suffix)
+{
+	size_t q = strlen(qual), n = strlen(suffix);
+	return n <= q && !strcmp(qual + q - n, suffix) && (q == n || qual[q - n - 1] == '.');
+}
+
+static int filter_qual_suffix(const void *data, const struct kbx_node *n)
+{
+	return qual_ends_with(n->qual, data);
+}
+
+static int filter_qual_equal(const void *data, const struct kbx_node *n)
+{
+	return !strcmp(n->qual, data);
+}
+
+/*
+ * Several definitions share a name: narrow them down as the languages
+ * with namespaces do, else leave them all.  First the caller's enclosing
+ * scopes, innermost first (Shop.Cart.describe calling Item finds
+ * Shop.Cart.Item, then Shop.Item); then the namespaces the file imports
+ * without naming a file (C# using, C++ using namespace, Java wildcard
+ * packages).  Returns how many remain in ids (all of them when nothing
+ * narrows) and sets *via.
+ */
+static size_t narrow_candidates(struct ctx *c, uint32_t src, const char *name, int mask,
+				uint32_t *ids, size_t n, size_t max, int *via)
+{
+	struct strbuf q = STRBUF_INIT;
+	uint32_t tmp[AMBIGUOUS_MAX + 1];
+	if (src && src != c->file) {
+		struct kbx_node caller;
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), src, &caller) == KBX_OK) {
+			struct strbuf scope = STRBUF_INIT;
+			strbuf_addstr(&scope, caller.qual);
+			for (;;) {
+				char *dot = strrchr(scope.buf ? scope.buf : "", '.');
+				if (!dot)
+					break;
+				strbuf_setlen(&scope, (size_t)(dot - scope.buf));
+				strbuf_reset(&q);
+				strbuf_addf(&q, "%s.%s", scope.buf, name);
+				size_t k = defs_filtered(c, name, mask, c->fam, filter_qual_equal, q.buf,
+							 tmp, AMBIGUOUS_MAX + 1);
+				if (k && k <= max) {
+					memcpy(ids, tmp, k * sizeof(*ids));
+					*via = KBX_VIA_SCOPE;
+					strbuf_release(&scope);
+					strbuf_release(&q);
+					return k;
+				}
+			}
+			strbuf_release(&scope);
+		}
+	}
+	size_t found = 0;
+	for (size_t i = 0; i < c->nns && found <= AMBIGUOUS_MAX; i++) {
+		strbuf_reset(&q);
+		strbuf_addf(&q, "%s.%s", c->ns[i], name);
+		size_t k = defs_filtered(c, name, mask, c->fam, filter_qual_equal, q.buf,
+					 tmp + found, AMBIGUOUS_MAX + 1 - found);
+		found += k < AMBIGUOUS_MAX + 1 - found ? k : AMBIGUOUS_MAX + 1 - found;
+	}
+	strbuf_release(&q);
+	if (found && found <= max) {
+		memcpy(ids, tmp, found * sizeof(*ids));
+		*via = KBX_VIA_IMPORT;
+		return found;
+	}
 	return n;
 }
 
@@ -605,6 +687,41 @@ static void add_spread(struct ctx *c, uint32_t file)
 	c->spread[c->nspread++] = file;
 }
 
+/* Remember an import that names no file as a namespace whose names may
+ * be used unqualified: "Shop.Models", "geo" (from geo::), "com.x". */
+static void add_namespace(struct ctx *c, const char *module, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (const char *p = module; *p; p++) {
+		if ((p[0] == ':' && p[1] == ':') || (p[0] == '-' && p[1] == '>')) {
+			strbuf_addch(&sb, '.');
+			p++;
+		} else if (*p == '/' || *p == '\\') {
+			strbuf_addch(&sb, '.');
+		} else {
+			strbuf_addch(&sb, *p);
+		}
+	}
+	/* `import a.b.C` names a type C in a.b, not a namespace */
+	if (name && strcmp(name, "*"))
+		strbuf_addf(&sb, ".%s", name);
+	if (sb.failed || !sb.len) {
+		strbuf_release(&sb);
+		return;
+	}
+	if (c->nns == c->ans) {
+		size_t na = c->ans ? c->ans * 2 : 8;
+		char **p = realloc(c->ns, na * sizeof(*p));
+		if (!p) {
+			strbuf_release(&sb);
+			return;
+		}
+		c->ns = p;
+		c->ans = na;
+	}
+	c->ns[c->nns++] = strbuf_detach(&sb, NULL);
+}
+
 /* The last component of a module as written ("a.b" -> "b", "./x/y" -> "y",
  * "crate::m" -> "m", "github.com/u/p" -> "p"). */
 static const char *module_tail(const char *m)
@@ -657,7 +774,14 @@ static void resolve_imports(struct ctx *c)
 			uint32_t mod = ensure_floating(c, "module:", text, text, KBX_KIND_MODULE);
 			add_edge(c, c->file, KBX_EDGE_IMPORTS, mod, KBX_CONF_UNRESOLVED, KBX_VIA_NONE,
 				 0, m->line, 1);
+
 		}
+
+		/* Its names may be used unqualified where the language has
+		 * namespaces (C# using, C++ using namespace): narrowing uses
+		 * this when a name has several definitions. */
+		if (!(m->flags & KBX_IMPORT_SYSTEM) && *m->module && !m->alias)
+			add_namespace(c, m->module, m->name);
 
 		/* What the import binds in this file. */
 		if (m->flags & KBX_IMPORT_WILDCARD || (!m->name && !m->alias &&
@@ -781,7 +905,7 @@ static void resolve_inherits(struct ctx *c)
 		struct binding *b = find_binding(c, base, dot ? (size_t)(dot - base) : strlen(base));
 		if (b && b->ntargets) {
 			const char *want = dot || !b->symname ? last : b->symname;
-			n = defs_named(c, want, M_TYPE, 0, b->targets, b->ntargets, ids,
+			n = defs_named(c, want, M_BASE, 0, b->targets, b->ntargets, ids,
 				       AMBIGUOUS_MAX + 1);
 			if (n) {
 				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, want, ids, n,
@@ -794,7 +918,7 @@ static void resolve_inherits(struct ctx *c)
 		}
 		/* the same file */
 		if (!dot) {
-			n = defs_named(c, last, M_TYPE, 0, &c->file, 1, ids, AMBIGUOUS_MAX + 1);
+			n = defs_named(c, last, M_BASE, 0, &c->file, 1, ids, AMBIGUOUS_MAX + 1);
 			/* a class does not inherit from itself */
 			size_t k = 0;
 			for (size_t j = 0; j < n && j < AMBIGUOUS_MAX + 1; j++)
@@ -808,7 +932,7 @@ static void resolve_inherits(struct ctx *c)
 			}
 		}
 		if (c->nspread) {
-			n = defs_named(c, last, M_TYPE, 0, c->spread, c->nspread, ids,
+			n = defs_named(c, last, M_BASE, 0, c->spread, c->nspread, ids,
 				       AMBIGUOUS_MAX + 1);
 			if (n) {
 				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n,
@@ -816,16 +940,38 @@ static void resolve_inherits(struct ctx *c)
 				continue;
 			}
 		}
-		const struct cand_cache_entry *e = defs_everywhere(c, last, M_TYPE, c->fam);
+		/* R.Base with R a namespace or an enclosing type */
+		if (dot) {
+			n = defs_filtered(c, last, M_BASE, c->fam, filter_qual_suffix, base, ids,
+					  AMBIGUOUS_MAX + 1);
+			if (n) {
+				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n,
+						KBX_VIA_QUALIFIED, h->line, 1);
+				continue;
+			}
+		}
+		const struct cand_cache_entry *e = defs_everywhere(c, last, M_BASE, c->fam);
 		if (e && e->n) {
 			size_t k = 0;
 			for (size_t j = 0; j < e->stored; j++)
 				if (e->ids[j] != h->cls)
 					ids[k++] = e->ids[j];
 			n = e->n - (e->stored - k);
+			int via = KBX_VIA_UNIQUE;
+			if (n > 1) {
+				uint32_t nids[AMBIGUOUS_MAX + 1];
+				size_t m = narrow_candidates(c, h->cls, last, M_BASE, nids, n,
+							     AMBIGUOUS_MAX, &via);
+				if (m < n) {
+					memcpy(ids, nids, m * sizeof(*ids));
+					n = m;
+				} else {
+					via = KBX_VIA_UNIQUE;
+				}
+			}
 			if (n) {
-				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n,
-						KBX_VIA_UNIQUE, h->line, 1);
+				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n, via,
+						h->line, 1);
 				continue;
 			}
 		}
@@ -851,27 +997,21 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		uint32_t m = 0;
 		if (cls) {
 			m = member_in_hierarchy(c, cls, name, recv == KBX_RECV_SUPER);
-		} else {
-			/* a method of a type defined in another file (Go, Rust):
-			 * the type's members wherever it is defined */
+		} else if (recv != KBX_RECV_SUPER) {
+			/* a method of a type defined elsewhere (C++ out-of-line
+			 * definitions, Go and Rust methods): first this file,
+			 * then wherever Type.name is defined, if only once */
 			struct strbuf q = STRBUF_INIT;
-			strbuf_addf(&q, "%s.%s", call->class_qual, name);
-			const char *cq = strbuf_str(&q);
-			const char *tname = strrchr(call->class_qual, '.');
-			tname = tname ? tname + 1 : call->class_qual;
-			const struct cand_cache_entry *e =
-				defs_everywhere(c, tname, M_TYPE, c->fam);
-			size_t found = 0;
-			for (size_t j = 0; e && j < e->stored && found < 2; j++) {
-				uint32_t mm = member_of(c, e->ids[j], name);
-				if (mm) {
-					m = mm;
-					found++;
-				}
+			strbuf_addf(&q, "%s#%s.%s", c->path, call->class_qual, name);
+			m = q.failed ? 0 : _kbx_id_of(c->s, q.buf);
+			if (!m) {
+				uint32_t one[2];
+				strbuf_reset(&q);
+				strbuf_addf(&q, "%s.%s", call->class_qual, name);
+				if (defs_filtered(c, name, M_METHOD | M_FUNC, c->fam, filter_qual_suffix,
+						  q.buf, one, 2) == 1)
+					m = one[0];
 			}
-			if (found != 1)
-				m = 0;
-			(void)cq;
 			strbuf_release(&q);
 		}
 		if (m) {
@@ -980,27 +1120,37 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		}
 	}
 
-	/* 6. Type.f() with Type defined once in the repository */
-	if (recv == KBX_RECV_EXPR && rcv && !strchr(rcv, '.') && !strchr(rcv, '(')) {
-		const struct cand_cache_entry *e = defs_everywhere(c, rcv, M_TYPE, c->fam);
-		if (e && e->n == 1) {
-			uint32_t m = member_of(c, e->ids[0], name);
-			if (m) {
-				add_edge(c, src, KBX_EDGE_CALLS, m, KBX_CONF_CERTAIN, KBX_VIA_UNIQUE, 1,
-					 line, col);
-				return;
-			}
+	/* 6. R.f() where some definition's qualified name ends in R.f:
+	 * geo::Circle(), Type::new(), Outer.Inner.f() */
+	if (recv == KBX_RECV_EXPR && rcv && !strchr(rcv, '(')) {
+		struct strbuf q = STRBUF_INIT;
+		strbuf_addf(&q, "%s.%s", rcv, name);
+		n = q.failed ? 0 : defs_filtered(c, name, M_FUNC | M_METHOD | M_TYPE, c->fam,
+						 filter_qual_suffix, q.buf, ids, AMBIGUOUS_MAX + 1);
+		strbuf_release(&q);
+		if (n) {
+			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_QUALIFIED, line,
+					col);
+			return;
 		}
 	}
 
 	/* 7. the whole repository */
 	const struct cand_cache_entry *e = defs_everywhere(c, name, mask, c->fam);
-	if (e && e->n) {
-		emit_candidates(c, src, KBX_EDGE_CALLS, name, e->ids, e->n, KBX_VIA_UNIQUE, line, col);
+	if (e && e->n == 1) {
+		add_edge(c, src, KBX_EDGE_CALLS, e->ids[0], KBX_CONF_CERTAIN, KBX_VIA_UNIQUE, 1,
+			 line, col);
 		return;
 	}
-	if (recv == KBX_RECV_EXPR && rcv && c->fam == 1) {
-		/* C: s->fn() through a function pointer: still a name */
+	if (e && e->n > 1) {
+		int via = KBX_VIA_NAME;
+		n = narrow_candidates(c, src, name, mask, ids, e->n, AMBIGUOUS_MAX, &via);
+		if (n < e->n) {
+			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, via, line, col);
+			return;
+		}
+		emit_candidates(c, src, KBX_EDGE_CALLS, name, e->ids, e->n, KBX_VIA_UNIQUE, line, col);
+		return;
 	}
 	emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
 }
@@ -1068,6 +1218,9 @@ kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, uint64_t 
 	_kbx_refs_release(&c.refs);
 	free(c.b);
 	free(c.spread);
+	for (size_t i = 0; i < c.nns; i++)
+		free(c.ns[i]);
+	free(c.ns);
 	free(c.pe);
 	for (size_t i = 0; i < c.nlocal; i++)
 		free(c.local[i].name);

@@ -102,6 +102,8 @@ const char *kbx_via_str(int via)
 	case KBX_VIA_UNIQUE: return "unique-name";
 	case KBX_VIA_NAME: return "name";
 	case KBX_VIA_PATH: return "path";
+	case KBX_VIA_SCOPE: return "scope";
+	case KBX_VIA_QUALIFIED: return "qualified";
 	}
 	return "none";
 }

@@ -137,11 +137,40 @@ static const char *scope_qual(const struct kbx_walk *w)
 	return p >= 0 ? w->x->syms[p].qual : "";
 }
 
-static int find_sym(const struct kbx_walk *w, const char *qual)
+/*
+ * The classes, structs and namespaces defined so far, which out-of-line
+ * definitions look up by qualified name: a list of its own so that a file
+ * of many methods does not search every method for each one.
+ */
+struct cpp_state {
+	int *owners;
+	size_t nowners, aowners;
+};
+
+static void add_owner(struct kbx_walk *w, int sym)
 {
-	for (size_t i = 0; i < w->x->nsyms; i++)
-		if (!strcmp(w->x->syms[i].qual, qual))
-			return (int)i;
+	struct cpp_state *st = w->lang_state;
+	if (!st || sym < 0)
+		return;
+	if (st->nowners == st->aowners) {
+		size_t na = st->aowners ? st->aowners * 2 : 32;
+		int *p = realloc(st->owners, na * sizeof(*p));
+		if (!p)
+			return;
+		st->owners = p;
+		st->aowners = na;
+	}
+	st->owners[st->nowners++] = sym;
+}
+
+static int find_owner(const struct kbx_walk *w, const char *qual)
+{
+	const struct cpp_state *st = w->lang_state;
+	if (!st)
+		return -1;
+	for (size_t i = st->nowners; i-- > 0;)
+		if (!strcmp(w->x->syms[st->owners[i]].qual, qual))
+			return st->owners[i];
 	return -1;
 }
 
@@ -246,7 +275,7 @@ static void visit_function(struct kbx_walk *w, TSNode n)
 	}
 	/* out of line: Foo::bar, ns::f */
 	const char *owner = join_qual(w, scope_qual(w), scope);
-	int parent = owner ? find_sym(w, owner) : -1;
+	int parent = owner ? find_owner(w, owner) : -1;
 	int kind = KBX_KIND_METHOD;
 	if (parent >= 0 && !KBX_KIND_IS_TYPE(w->x->syms[parent].kind))
 		kind = KBX_KIND_FUNCTION;  /* a namespace */
@@ -305,13 +334,14 @@ static void visit_type(struct kbx_walk *w, TSNode n, int kind)
 		/* class Outer::Inner { } */
 		const char *owner = join_qual(w, scope_qual(w), scope);
 		sym = _kbx_x_sym(w->x, kind, name, join_qual(w, owner, name),
-				 owner ? find_sym(w, owner) : -1, _kbx_node_line(n),
+				 owner ? find_owner(w, owner) : -1, _kbx_node_line(n),
 				 _kbx_node_col(n), ts_node_end_point(n).row + 1);
 		if (kind != KBX_KIND_ENUM)
 			_kbx_walk_scope(w, sym);
 	} else {
 		sym = _kbx_walk_define(w, n, kind, name, kind != KBX_KIND_ENUM);
 	}
+	add_owner(w, sym);
 	if (sym < 0 || kind == KBX_KIND_ENUM)
 		return;
 	uint32_t count = ts_node_named_child_count(n);
@@ -333,14 +363,15 @@ static void visit_namespace(struct kbx_walk *w, TSNode n)
 {
 	TSNode name = field(n, "name");
 	if (is(name, "namespace_identifier") || is(name, "identifier")) {
-		_kbx_walk_define(w, n, KBX_KIND_NAMESPACE, _kbx_node_text(w, name), 1);
+		add_owner(w, _kbx_walk_define(w, n, KBX_KIND_NAMESPACE, _kbx_node_text(w, name), 1));
 	} else if (is(name, "nested_namespace_specifier")) {
 		/* namespace a::b { }: a, then a.b, both closing with n */
 		uint32_t count = ts_node_named_child_count(name);
 		for (uint32_t i = 0; i < count; i++) {
 			TSNode part = ts_node_named_child(name, i);
 			if (is(part, "namespace_identifier") || is(part, "identifier"))
-				_kbx_walk_define(w, n, KBX_KIND_NAMESPACE, _kbx_node_text(w, part), 1);
+				add_owner(w, _kbx_walk_define(w, n, KBX_KIND_NAMESPACE,
+							      _kbx_node_text(w, part), 1));
 		}
 	}
 }
@@ -493,6 +524,21 @@ static int cpp_visit(struct kbx_walk *w, TSNode n, const char *type)
 	return KBX_WALK_CONTINUE;
 }
 
+static void cpp_begin(struct kbx_walk *w)
+{
+	w->lang_state = calloc(1, sizeof(struct cpp_state));
+}
+
+static void cpp_end(struct kbx_walk *w)
+{
+	struct cpp_state *st = w->lang_state;
+	if (st) {
+		free(st->owners);
+		free(st);
+	}
+	w->lang_state = NULL;
+}
+
 /* As for C: next to the includer, from the root, then by suffix. */
 static void cpp_import_candidates(const char *importer, const struct kbx_ximport *imp,
 				  struct kbx_pathlist *out)
@@ -518,6 +564,8 @@ const struct kbx_lang _kbx_lang_cpp = {
 	.extensions = cpp_extensions,
 	.grammar = tree_sitter_cpp,
 	.visit = cpp_visit,
+	.begin = cpp_begin,
+	.end = cpp_end,
 	.import_candidates = cpp_import_candidates,
 	.implicit_self = 1,
 	.scope_sep = "::",

@@ -250,11 +250,12 @@ static void visit_method(struct kbx_walk *w, TSNode n)
 	const char *tname = _kbx_node_text(w, rtype);
 	if (!tname)
 		return;
+	/* only top-level types can have methods, and they are all
+	 * predefined */
 	int parent = -1;
-	for (size_t i = 0; i < w->x->nsyms; i++) {
-		const struct kbx_xsym *s = &w->x->syms[i];
-		if (s->parent == -1 && KBX_KIND_IS_TYPE(s->kind) && !strcmp(s->qual, tname)) {
-			parent = (int)i;
+	for (size_t i = 0; st && i < st->npredef; i++) {
+		if (!strcmp(w->x->syms[st->predef[i].sym].qual, tname)) {
+			parent = st->predef[i].sym;
 			break;
 		}
 	}

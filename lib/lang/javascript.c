@@ -616,8 +616,10 @@ static void visit_assignment(struct kbx_walk *w, TSNode n)
 		return;
 	/* Foo.prototype.bar = function: method "Foo.bar", whatever the scope */
 	const char *cname = _kbx_node_text(w, cls);
+	if (!cname)
+		return;
 	int parent = -1;
-	for (size_t i = 0; cname && i < w->x->nsyms; i++)
+	for (size_t i = 0; i < w->x->nsyms; i++)
 		if (!strcmp(w->x->syms[i].qual, cname)) {
 			parent = (int)i;
 			break;

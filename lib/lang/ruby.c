@@ -254,6 +254,8 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 		s[len + 1] = '\0';
 		name = _kbx_arena_strdup(&w->x->arena, s);
 		free(s);
+		if (!name)
+			return;
 	}
 	TSNode recv = _kbx_jsc_field(n, "receiver");
 	int caller = _kbx_walk_caller(w);

@@ -26,7 +26,8 @@
 const TSLanguage *tree_sitter_rust(void);
 
 struct rust_state {
-	/* types defined ahead of the walk: start byte -> sym */
+	/* the types of the file, most defined ahead of the walk (those of
+	 * function bodies are added as met): start byte -> sym */
 	struct predef { uint32_t start; int sym; } *predef;
 	size_t npredef, apredef;
 };
@@ -197,8 +198,12 @@ static void predefine_types(struct kbx_walk *w, TSNode body)
 static void visit_type(struct kbx_walk *w, TSNode n, int kind)
 {
 	int sym = predef_find(w->lang_state, ts_node_start_byte(n));
-	if (sym < 0)  /* inside a function body */
+	if (sym < 0) {
+		/* inside a function body */
 		sym = _kbx_walk_define(w, n, kind, _kbx_field_text(w, n, "name"), 0);
+		if (sym >= 0 && w->lang_state)
+			predef_add(w->lang_state, ts_node_start_byte(n), sym);
+	}
 	if (sym < 0)
 		return;
 	if (kind != KBX_KIND_TRAIT)
@@ -226,13 +231,12 @@ static int impl_type(struct kbx_walk *w, TSNode impl, const char **name)
 	if (!*name)
 		return -1;
 	const char *qual = _kbx_walk_qual(w, *name);
-	if (!qual)
+	const struct rust_state *st = w->lang_state;
+	if (!qual || !st)
 		return -1;
-	for (size_t i = 0; i < w->x->nsyms; i++) {
-		const struct kbx_xsym *s = &w->x->syms[i];
-		if (KBX_KIND_IS_TYPE(s->kind) && !strcmp(s->qual, qual))
-			return (int)i;
-	}
+	for (size_t i = 0; i < st->npredef; i++)
+		if (!strcmp(w->x->syms[st->predef[i].sym].qual, qual))
+			return st->predef[i].sym;
 	return -1;
 }
 

@@ -1,0 +1,124 @@
+# bench/lib.sh: helpers of bench/run.sh (sourced; bash).
+#
+# Everything measured is written to $RES (bench/work/results/):
+#   records.tsv   KEY <tab> VALUE            numbers and facts
+#   cmds.tsv      KEY <tab> COMMAND          the exact command behind a key
+#   hf/NAME.json  hyperfine's --export-json of one comparison
+# bench/report.py turns them into bench/results.md.
+
+say () { printf '\n==> %s\n' "$*"; }
+info () { printf '    %s\n' "$*"; }
+warn () { printf 'WARNING: %s\n' "$*" >&2; printf '%s\n' "$*" >>"$RES/warnings.txt"; }
+die () { printf 'bench: fatal: %s\n' "$*" >&2; exit 2; }
+
+record () { printf '%s\t%s\n' "$1" "$2" >>"$RES/records.tsv"; }
+record_cmd () { printf '%s\t%s\n' "$1" "$2" >>"$RES/cmds.tsv"; }
+
+# now_us: microseconds since the epoch
+now_us () { local t; t=$(date +%s%N); echo $((t / 1000)); }
+
+# median of the numbers given as arguments (integers or decimals)
+median () { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+# tree_stats KEY DIR: files, lines and bytes of the source files in DIR
+# (everything but the tools' stores, which are made later)
+tree_stats () {
+	local key=$1 dir=$2 files lines bytes
+	files=$(cd "$dir" && find . -type f \( -name '*.[ch]' -o -name '*.py' \) | wc -l)
+	lines=$(cd "$dir" && find . -type f \( -name '*.[ch]' -o -name '*.py' \) -print0 | xargs -0 cat | wc -l)
+	bytes=$(cd "$dir" && find . -type f \( -name '*.[ch]' -o -name '*.py' \) -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+	record "$key.files" "$files"
+	record "$key.lines" "$lines"
+	record "$key.bytes" "$bytes"
+	info "$(printf '%-12s %6d files %9d lines %6.1f MB' "$key" "$files" "$lines" "$(echo "$bytes / 1000000" | bc -l)")"
+}
+
+# bytes_of DIR FILE...: the sum of the sizes of the named files (apparent size)
+bytes_of () {
+	local dir=$1 f s=0 b
+	shift
+	for f in "$@"; do
+		if [ -e "$dir/$f" ]; then
+			b=$(du -sb "$dir/$f" | cut -f1)
+			s=$((s + b))
+		fi
+	done
+	echo "$s"
+}
+
+# time_runs KEY DIR RUNS PREP CMD...: run PREP (a shell string, in DIR),
+# then CMD (in DIR) under /usr/bin/time, RUNS times; record the median
+# wall time (ms, taken around the command with date +%s%N), the median and
+# maximum peak RSS (KB, /usr/bin/time %M) and every run.
+time_runs () {
+	local key=$1 dir=$2 runs=$3 prep=$4 i t0 t1 rc
+	shift 4
+	local walls=() rsss=()
+	record_cmd "$key" "$*"
+	[ -n "$prep" ] && record_cmd "$key.prep" "$prep"
+	for ((i = 1; i <= runs; i++)); do
+		(cd "$dir" && eval "$prep") || die "$key: preparation failed: $prep"
+		pushd "$dir" >/dev/null
+		t0=$(now_us)
+		rc=0
+		/usr/bin/time -f '%M' -o "$TMPD/rss" "$@" >"$TMPD/out" 2>"$TMPD/err" || rc=$?
+		t1=$(now_us)
+		popd >/dev/null
+		if [ $rc -ne 0 ]; then
+			warn "$key: '$*' in $dir exited with status $rc; stderr: $(head -c 2000 "$TMPD/err")"
+			record "$key.exit" "$rc"
+		fi
+		walls+=("$(echo "($t1 - $t0) / 1000" | bc -l)")
+		rsss+=("$(tail -n 1 "$TMPD/rss")")
+	done
+	local w r rmax
+	w=$(median "${walls[@]}")
+	r=$(median "${rsss[@]}")
+	rmax=$(printf '%s\n' "${rsss[@]}" | sort -n | tail -n 1)
+	record "$key.wall_ms" "$w"
+	record "$key.wall_runs" "$(printf '%.1f ' "${walls[@]}")"
+	record "$key.rss_kb" "$r"
+	record "$key.rss_max_kb" "$rmax"
+	info "$(printf '%-28s median %9.1f ms  (runs: %s)  peak RSS %7.1f MB' "$key" "$w" "$(printf '%.0f ' "${walls[@]}")" "$(echo "$r / 1024" | bc -l)")"
+	cp "$TMPD/out" "$RES/out/$key.stdout" 2>/dev/null || true
+	cp "$TMPD/err" "$RES/out/$key.stderr" 2>/dev/null || true
+}
+
+# hf NAME DIR HYPERFINE-ARGS...: run hyperfine in DIR without a shell (-N),
+# exporting to $RES/hf/NAME.json.  Commands that exit non-zero are still
+# timed (-i); run_check records their exit status separately.
+hf () {
+	local name=$1 dir=$2
+	shift 2
+	(cd "$dir" && hyperfine -N -i --style basic --time-unit millisecond \
+		--export-json "$RES/hf/$name.json" "$@") >"$RES/out/hf-$name.log" 2>&1 ||
+		{ cat "$RES/out/hf-$name.log" >&2; die "hyperfine failed for $name"; }
+	# print the summary lines (name, time) only
+	awk '/^Benchmark/ { b = $0 } /Time \(/ { print "    " b; print "    " $0 }' "$RES/out/hf-$name.log"
+	record_cmd "hf.$name" "cd $dir && hyperfine -N -i --style basic --time-unit millisecond $(printf '%q ' "$@")"
+}
+
+# run_check KEY DIR CMD...: run CMD once in DIR, keep its output in
+# $RES/out/KEY.stdout, record its exit status and number of output lines.
+run_check () {
+	local key=$1 dir=$2 rc=0
+	shift 2
+	(cd "$dir" && "$@") >"$RES/out/$key.stdout" 2>"$RES/out/$key.stderr" || rc=$?
+	record "$key.exit" "$rc"
+	record "$key.lines" "$(wc -l <"$RES/out/$key.stdout")"
+	record_cmd "$key" "$*"
+	if [ $rc -gt 1 ]; then
+		warn "$key: '$*' in $dir exited with status $rc: $(head -c 1000 "$RES/out/$key.stderr")"
+	fi
+	return 0
+}
+
+# fresh_tree SRC DST: DST becomes a copy of SRC (the corpora stay pristine)
+fresh_tree () {
+	rm -rf "$2"
+	mkdir -p "$(dirname "$2")"
+	cp -a "$1" "$2"
+	# kbx finds its store like git finds .git: an empty .kbx makes DST the
+	# root of its own index instead of the enclosing kbx work tree.
+	mkdir "$2/.kbx"
+}
