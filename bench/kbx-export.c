@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 	kbx_store_t *s = NULL;
 
 	if (kbx_store_locate(start, 0, &kbx_dir, &root, &err) ||
-	    kbx_store_open(kbx_dir, root, KBX_OPEN_READ, &s, &err)) {
+	    kbx_store_open(kbx_dir, root, KBX_OPEN_READ, 0, &s, &err)) {
 		fprintf(stderr, "kbx-export: %s\n", err.msg);
 		return 2;
 	}

@@ -150,7 +150,12 @@ int setup_store(struct kbx_ctx *ctx, int flags, int any_schema)
 	int oflags = writes ? KBX_OPEN_WRITE | KBX_OPEN_CREATE : KBX_OPEN_READ;
 	if (writes && any_schema)
 		oflags |= KBX_OPEN_ANY_SCHEMA;
-	st = kbx_store_open(ctx->kbx_dir, ctx->root, oflags, &ctx->store, &err);
+	/* KBX_MAP_SIZE: the writer's first map size, for tests of map growth */
+	size_t map_size = 0;
+	const char *ms = getenv("KBX_MAP_SIZE");
+	if (writes && ms && *ms)
+		map_size = (size_t)strtoull(ms, NULL, 10);
+	st = kbx_store_open(ctx->kbx_dir, ctx->root, oflags, map_size, &ctx->store, &err);
 	if (st)
 		return die_status(&err);
 	return 0;

@@ -103,8 +103,11 @@ kbx_status_t kbx_store_locate(const char *start, int create, char **kbx_dir, cha
 #define KBX_OPEN_ANY_SCHEMA 4 /* accept another schema version (for --rebuild) */
 
 /* Open the store in kbx_dir.  root is the repository root (used when
- * creating; otherwise read from the store).  Free with kbx_store_close. */
-kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags,
+ * creating; otherwise read from the store).  map_size is the first size
+ * of a writer's map in bytes (0: 64 MiB, or twice the data file); the
+ * map doubles by itself whenever an index run fills it.  Free with
+ * kbx_store_close. */
+kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, size_t map_size,
 			    kbx_store_t **out, struct kbx_error *err);
 void kbx_store_close(kbx_store_t *store);
 

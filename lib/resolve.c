@@ -117,18 +117,6 @@ static int lang_family(int lang_id)
 	return 10 + lang_id;
 }
 
-/* Languages where a.f() may call a plain function (a package, namespace
- * or module qualifier), not only a method. */
-static int qualified_functions(const struct kbx_lang *l)
-{
-	static const char *const names[] = { "go", "rust", "cpp", "c", "javascript",
-					     "typescript", "tsx", NULL };
-	for (size_t i = 0; names[i]; i++)
-		if (!strcmp(l->name, names[i]))
-			return 1;
-	return 0;
-}
-
 static int kind_mask(int kind)
 {
 	if (kind == KBX_KIND_FUNCTION)
@@ -1020,7 +1008,9 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		}
 	}
 
-	int mask_recv = M_METHOD | (qualified_functions(c->lang) ? M_FUNC : 0);
+	/* x.f() reaches methods; a function behind a qualifier (pkg.f,
+	 * ns::f, mod::f) is found through imports or qualified names above */
+	int mask_recv = M_METHOD;
 
 	/* 2. a receiver that is an import */
 	if (recv == KBX_RECV_EXPR && rcv) {

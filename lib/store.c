@@ -201,7 +201,7 @@ static kbx_status_t read_root(struct kbx_store *s, MDB_txn *txn)
 	return KBX_OK;
 }
 
-kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags,
+kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, size_t map_size,
 			    kbx_store_t **out, struct kbx_error *err)
 {
 	int rc;
@@ -262,8 +262,8 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags,
 	if (s->writable) {
 		char *data = path_join(kbx_dir, "data.mdb");
 		struct stat st_data;
-		size_t want = MAP_MIN;
-		if (data && stat(data, &st_data) == 0) {
+		size_t want = map_size ? map_size : MAP_MIN;
+		if (!map_size && data && stat(data, &st_data) == 0) {
 			while (want < (size_t)st_data.st_size * 2)
 				want *= 2;
 		}

@@ -197,6 +197,18 @@ test_expect_success 'readers are not blocked by a writer holding the lock' '
 	test_cmp expect repo/c.out
 '
 
+test_expect_success 'the map grows by itself when a run fills it' '
+	mkdir grow &&
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
+	do
+		awk -v i=$i "BEGIN { for (j = 0; j < 60; j++) printf \"def f%d_%d(x):\\n    return g%d(x)\\n\\n\", i, j, j }" >grow/m$i.py || return 1
+	done &&
+	(cd grow && KBX_MAP_SIZE=65536 kbx index -q && kbx status --format=json >../st.json) &&
+	test_grep "\"symbols\":1200" st.json &&
+	map=$(sed -n "s/.*\"map_bytes\":\([0-9]*\).*/\1/p" st.json) &&
+	test "$map" -gt 65536
+'
+
 test_expect_success 'index --rebuild from scratch gives the same graph' '
 	(cd repo && kbx callees --format=json --transitive main >../before.json &&
 	 kbx index --rebuild -q &&

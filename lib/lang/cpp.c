@@ -252,8 +252,6 @@ static const char *split_name(struct kbx_walk *w, TSNode d, const char **scope)
 		d = field(d, "name");
 	if (ts_node_is_null(d))
 		return NULL;
-	if (is(d, "destructor_name") || is(d, "operator_name"))
-		return compact_text(w, d);
 	return _kbx_node_text(w, d);
 }
 
