@@ -254,6 +254,16 @@ static size_t files_match(const struct files_index *fi, const char *cand, uint32
 	return n;
 }
 
+/* The files at the top of the repository (no '/' in their paths). */
+static size_t top_level_files(const struct files_index *fi, uint32_t *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < fi->n && n < max; i++)
+		if (!strchr(fi->paths[i], '/'))
+			out[n++] = fi->ids[i];
+	return n;
+}
+
 /* ---- the resolver ---- */
 
 kbx_status_t _kbx_resolver_new(struct kbx_store *s, struct _kbx_resolver **out,
@@ -1107,6 +1117,22 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 						line, col);
 				return;
 			}
+		}
+	}
+
+	/* 5b. the caller's package, where a directory is one (Go) */
+	if (c->lang->dir_is_package && recv == KBX_RECV_NONE) {
+		char dir[4096];
+		uint32_t files[1024];
+		_kbx_path_dirname(dir, sizeof(dir) - 1, c->path);
+		if (*dir)
+			strcat(dir, "/");
+		size_t nf = *dir ? files_match(&c->r->fi, dir, files, 1024)
+				 : top_level_files(&c->r->fi, files, 1024);
+		n = defs_named(c, name, mask, 0, files, nf, ids, AMBIGUOUS_MAX + 1);
+		if (n) {
+			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_SCOPE, line, col);
+			return;
 		}
 	}
 

@@ -464,4 +464,5 @@ const struct kbx_lang _kbx_lang_go = {
 	.import_candidates = go_import_candidates,
 	.implicit_self = 0,
 	.scope_sep = ".",
+	.dir_is_package = 1,
 };

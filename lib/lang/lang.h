@@ -233,6 +233,10 @@ struct kbx_lang {
 	/* The separator users write in qualified names ("." or "::"); kbx
 	 * accepts either everywhere. */
 	const char *scope_sep;
+	/* A directory is one module whose files see each other's names
+	 * without imports (Go packages): the resolver tries the files of
+	 * the caller's directory before the whole repository. */
+	int dir_is_package;
 };
 
 /* The table of languages, NULL-terminated. */

@@ -1,0 +1,421 @@
+#!/usr/bin/python3
+"""bench/report.py: write bench/results.md from what bench/run.sh measured.
+
+    report.py RESULTS_DIR OUT.md
+
+RESULTS_DIR holds records.tsv (key, value), cmds.tsv (key, command) and
+hf/*.json (hyperfine exports, times in seconds).  Sections whose data is
+missing (BENCH_SECTIONS left them out) are skipped.
+"""
+import json
+import os
+import sys
+
+RES = sys.argv[1]
+OUT = sys.argv[2]
+
+rec = {}
+for line in open(os.path.join(RES, "records.tsv"), encoding="utf-8"):
+    k, _, v = line.rstrip("\n").partition("\t")
+    rec[k] = v
+cmds = {}
+if os.path.exists(os.path.join(RES, "cmds.tsv")):
+    for line in open(os.path.join(RES, "cmds.tsv"), encoding="utf-8"):
+        k, _, v = line.rstrip("\n").partition("\t")
+        cmds[k] = v
+
+
+def hf(name):
+    p = os.path.join(RES, "hf", name + ".json")
+    if not os.path.exists(p):
+        return None
+    return {r["command"]: r for r in json.load(open(p))["results"]}
+
+
+def num(key, default=None):
+    v = rec.get(key)
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return default
+
+
+def ms(x):
+    if x is None:
+        return "n/a"
+    if x >= 1000:
+        return f"{x:,.0f} ms"
+    if x >= 100:
+        return f"{x:.0f} ms"
+    if x >= 10:
+        return f"{x:.1f} ms"
+    return f"{x:.2f} ms"
+
+
+def mb(b):
+    return "n/a" if b is None else f"{b / 1e6:.1f} MB"
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return "n/a"
+    return f"{a / b:.2f}x"
+
+
+def kfmt(n):
+    return "n/a" if n is None else f"{int(n):,}"
+
+
+out = []
+w = out.append
+
+
+def table(head, rows):
+    w("| " + " | ".join(head) + " |")
+    w("|" + "|".join("---" for _ in head) + "|")
+    for r in rows:
+        w("| " + " | ".join(str(c) for c in r) + " |")
+    w("")
+
+
+def hfrow(res, label):
+    r = res.get(label) if res else None
+    if not r:
+        return None
+    return r
+
+
+def med_ms(r):
+    return r["median"] * 1000 if r else None
+
+
+def meansd(r):
+    return f"{r['mean'] * 1000:.2f} ± {r['stddev'] * 1000:.2f}" if r else "n/a"
+
+
+def runs(r):
+    return len(r["times"]) if r else 0
+
+
+# ---------------------------------------------------------------------------
+w("# kbx benchmark results")
+w("")
+w("Written by `bench/report.py` from the measurements of `bench/run.sh` "
+  "(`make bench`); raw data in `bench/work/results/` (records.tsv, "
+  "hf/*.json, out/).  Times are wall-clock medians; hyperfine runs "
+  "without a shell (`-N`), output to /dev/null.  Ratios are kbx / peer: "
+  "below 1 means kbx is faster or smaller.")
+w("")
+w("## Machine and versions")
+w("")
+table(["what", "value"], [
+    ["date", rec.get("meta.date", "")],
+    ["machine", f"{rec.get('meta.cpu', '')}, {rec.get('meta.cores', '')} cores, "
+                f"{rec.get('meta.mem', '')} RAM, {rec.get('meta.fs', '')} file system"],
+    ["OS", rec.get("meta.os", "")],
+    ["load average (start / end)", f"{rec.get('meta.load_start', '')} / {rec.get('meta.load_end', '')}"],
+    ["kbx", f"`{rec.get('meta.kbx', '')}`"],
+    ["cscope", rec.get("meta.cscope", "")],
+    ["GNU Global", rec.get("meta.global", "")],
+    ["hyperfine", rec.get("meta.hyperfine", "")],
+    ["python / networkx", f"{rec.get('meta.python', '')} / networkx {rec.get('meta.networkx', '')}"],
+    ["total run time", f"{rec.get('meta.runtime_s', '?')} s (sections: {rec.get('meta.sections', '')})"],
+])
+
+w("## Corpora")
+w("")
+rows = []
+if "c.tree.lines" in rec:
+    rows.append(["git (C)", f"Debian source package git {rec.get('corpus.git', '')}, "
+                 "`*.c` `*.h` only, all directories (incl. compat/, contrib/, t/helper/)",
+                 kfmt(num("c.tree.files")), kfmt(num("c.tree.lines")), mb(num("c.tree.bytes"))])
+if "py.tree.lines" in rec:
+    rows.append(["Python stdlib", f"/usr/lib/python3.11 (libpython3.11-stdlib {rec.get('corpus.python3.11-stdlib', '')}), "
+                 "regular `*.py` files, without site-packages/ and dist-packages/ and the 2 symlinks",
+                 kfmt(num("py.tree.files")), kfmt(num("py.tree.lines")), mb(num("py.tree.bytes"))])
+if "scale.2m.tree.lines" in rec:
+    rows.append(["postgresql (C)", f"Debian source package postgresql-15 {rec.get('corpus.postgresql-15', '')}, "
+                 f"`*.c` `*.h` up to 1 MiB (left out: {rec.get('corpus.pg_excluded', '')}); scaling only",
+                 "", "", ""])
+table(["corpus", "what", "files", "lines", "size"], rows)
+
+targets = []
+
+# ---------------------------------------------------------------------------
+if "c.tree.lines" in rec:
+    w("## C: the git tree")
+    w("")
+    w(f"{kfmt(num('c.tree.files'))} files, {kfmt(num('c.tree.lines'))} lines. "
+      "All tools index the same files (`cscope.files` lists every `*.c`/`*.h`; "
+      "kbx and gtags walk the tree, which holds nothing else).")
+    w("")
+    w("### Full index (median of 3 runs)")
+    w("")
+    tools = [
+        ("kbx_rebuild", "c.idx.kbx", "kbx index --rebuild"),
+        ("kbx_scratch", "c.idx.kbx_scratch", "kbx index (empty .kbx)"),
+        ("kbx_t1", "c.idx.kbx_t1", "kbx index --rebuild --threads=1"),
+        ("cscope_plain", "c.idx.cscope_plain", "cscope -b"),
+        ("cscope_qk", "c.idx.cscope_qk", "cscope -b -q -k"),
+        ("gtags", "c.idx.gtags", "gtags"),
+    ]
+    kb = num("c.idx.kbx.wall_ms")
+    rows = []
+    for _, k, label in tools:
+        wall = num(k + ".wall_ms")
+        store = num(k + ".store_bytes")
+        if store is None and k.startswith("c.idx.kbx"):
+            store = num("c.idx.kbx.store_bytes")
+        rows.append([f"`{label}`", ms(wall), rec.get(k + ".wall_runs", ""),
+                     mb(num(k + ".rss_kb", 0) * 1024), mb(store),
+                     "" if k.startswith("c.idx.kbx") else ratio(kb, wall)])
+    table(["tool", "wall (median)", "runs (ms)", "peak RSS", "store", "kbx --rebuild / tool"], rows)
+    try:
+        s = json.load(open(os.path.join(RES, "out", "c.idx.kbx.status.json")))
+        w(f"kbx store: {s.get('symbols', '?'):,} symbols, {s.get('externals', '?'):,} externals, "
+          f"{s.get('edges', '?'):,} edges ({s.get('edges_calls', '?'):,} calls, "
+          f"{s.get('edges_ambiguous', '?'):,} ambiguous, {s.get('edges_unresolved', '?'):,} unresolved); "
+          f"data.mdb {mb(s.get('store_bytes'))}.  kbx store size is `.kbx/data.mdb` + `lock.mdb` "
+          "after `--rebuild` (the 'empty .kbx' row: after a build into a new store); "
+          "cscope -b -q -k: cscope.out + cscope.in.out + cscope.po.out; gtags: GTAGS + GRTAGS + GPATH.  "
+          "Plain `cscope -b` (no -k) also parses the system headers that the sources include.")
+        w("")
+    except (OSError, ValueError):
+        pass
+    targets.append(("full index within 2x of `cscope -b` wall time",
+                    f"kbx --rebuild {ms(kb)} vs cscope -b {ms(num('c.idx.cscope_plain.wall_ms'))}: "
+                    f"{ratio(kb, num('c.idx.cscope_plain.wall_ms'))} "
+                    f"(vs cscope -b -q -k: {ratio(kb, num('c.idx.cscope_qk.wall_ms'))}; "
+                    f"kbx --threads=1 vs cscope -b: {ratio(num('c.idx.kbx_t1.wall_ms'), num('c.idx.cscope_plain.wall_ms'))})",
+                    kb is not None and num('c.idx.cscope_plain.wall_ms') and kb <= 2 * num('c.idx.cscope_plain.wall_ms')))
+
+    w("### Query latency (hyperfine, median; whole process)")
+    w("")
+    rows = []
+    worst = None
+    for n in ["xstrdup", "strbuf_addf", "die", "error", "oid_to_hex"]:
+        res = hf(f"c-callers-{n}")
+        if not res:
+            continue
+        k = res.get(f"kbx callers {n}")
+        c = res.get(f"cscope -d -L3 {n}")
+        g = res.get(f"global -r {n}")
+        r = med_ms(k) / med_ms(c) if k and c else None
+        worst = r if worst is None or (r is not None and r > worst) else worst
+        rows.append([f"callers `{n}`", ms(med_ms(k)), ms(med_ms(c)), ms(med_ms(g)),
+                     ratio(med_ms(k), med_ms(c)), ratio(med_ms(k), med_ms(g)),
+                     f"{rec.get(f'c.q.callers.{n}.kbx.lines', '?')} / {rec.get(f'c.q.callers.{n}.cscope.lines', '?')} / {rec.get(f'c.q.callers.{n}.global.lines', '?')}"])
+    table(["query", "kbx callers", "cscope -d -L3", "global -r", "kbx/cscope", "kbx/global",
+           "output lines kbx / cscope / global"], rows)
+    line = []
+    for n in ["xstrdup", "strbuf_addf", "die", "error", "oid_to_hex"]:
+        res = hf(f"c-callers-{n}")
+        if res:
+            k, c = res.get(f"kbx callers {n}"), res.get(f"cscope -d -L3 {n}")
+            line.append(f"{n} {ms(med_ms(k))} vs {ms(med_ms(c))}: {ratio(med_ms(k), med_ms(c))}")
+    targets.append(("`kbx callers` no slower than `cscope -d -L3`", "; ".join(line),
+                    worst is not None and worst <= 1.0))
+    rows = []
+    for n in ["cmd_commit", "setup_revisions", "diff_flush"]:
+        res = hf(f"c-callees-{n}")
+        if not res:
+            continue
+        k = res.get(f"kbx callees {n}")
+        c = res.get(f"cscope -d -L2 {n}")
+        rows.append([f"callees `{n}`", ms(med_ms(k)), ms(med_ms(c)), ratio(med_ms(k), med_ms(c)),
+                     f"{rec.get(f'c.q.callees.{n}.kbx.lines', '?')} / {rec.get(f'c.q.callees.{n}.cscope.lines', '?')}"])
+    table(["query", "kbx callees", "cscope -d -L2", "kbx/cscope", "output lines kbx / cscope"], rows)
+    w("Mean ± standard deviation (ms) and runs, for the record:")
+    w("")
+    rows = []
+    for n in ["xstrdup", "strbuf_addf", "die", "error", "oid_to_hex"]:
+        for label, r in (hf(f"c-callers-{n}") or {}).items():
+            rows.append([f"`{label}`", meansd(r), runs(r)])
+    for n in ["cmd_commit", "setup_revisions", "diff_flush"]:
+        for label, r in (hf(f"c-callees-{n}") or {}).items():
+            rows.append([f"`{label}`", meansd(r), runs(r)])
+    table(["command", "mean ± sd (ms)", "runs"], rows)
+
+    w("### Do the answers agree with cscope's?")
+    w("")
+    w("Distinct (file, calling function) pairs for callers, distinct called names for "
+      "callees; kbx's answer is the union over all definitions of the name "
+      "(`defs` column).  Differences are listed in `bench/work/results/out/c.q.*.diff.txt`.")
+    w("")
+    rows = []
+    for n in ["xstrdup", "strbuf_addf", "die", "error", "oid_to_hex"]:
+        a = rec.get(f"c.q.callers.{n}.agree")
+        if a:
+            d = dict(x.split("=") for x in a.split())
+            rows.append([f"callers `{n}`", rec.get(f"c.q.callers.{n}.ndefs", "?") or "1",
+                         d["kbx"], d["cscope"], d["both"],
+                         int(d["kbx"]) - int(d["both"]), int(d["cscope"]) - int(d["both"])])
+    for n in ["cmd_commit", "setup_revisions", "diff_flush"]:
+        a = rec.get(f"c.q.callees.{n}.agree")
+        if a:
+            d = dict(x.split("=") for x in a.split())
+            rows.append([f"callees `{n}`", "", d["kbx"], d["cscope"], d["both"],
+                         int(d["kbx"]) - int(d["both"]), int(d["cscope"]) - int(d["both"])])
+    table(["query", "kbx defs", "kbx", "cscope", "both", "only kbx", "only cscope"], rows)
+
+    w("### Re-index")
+    w("")
+    res = hf("c-reindex-nochange") or {}
+    rows = [[f"`{l}` (no change)", ms(med_ms(r)), meansd(r),
+             "" if l == "kbx index" else ratio(med_ms(res.get("kbx index")), med_ms(r))]
+            for l, r in res.items()]
+    table(["command", "median", "mean ± sd (ms)", "kbx / tool"], rows)
+    rows = []
+    kmeds = []
+    for key in sorted(k for k in rec if k.startswith("c.reindex.file.")):
+        f = rec[key]
+        res = hf("c-reindex-edit-" + key.split(".", 3)[3]) or {}
+        k = res.get(f"kbx index ({f})")
+        c = res.get(f"cscope -b -q -k ({f})")
+        g = res.get(f"gtags -i ({f})")
+        if f.endswith(".c") and k:
+            kmeds.append(med_ms(k))
+        summ = ""
+        try:
+            s = json.load(open(os.path.join(RES, "out", f"c.reindex.{key.split('.', 3)[3]}.summary.json")))
+            summ = f"parsed {s.get('parsed')}, re-resolved {s.get('reresolved')}"
+        except (OSError, ValueError):
+            pass
+        rows.append([f"`{f}`", ms(med_ms(k)), ms(med_ms(c)), ms(med_ms(g)),
+                     ratio(med_ms(k), med_ms(c)), ratio(med_ms(k), med_ms(g)), summ])
+    table(["file edited", "kbx index", "cscope -b -q -k", "gtags -i", "kbx/cscope", "kbx/gtags",
+           "what kbx did"], rows)
+    w("Each run appends a comment line to the file (`bench/edit-file.sh`, "
+      "hyperfine `--prepare`), then times the update; 1 warmup + 7 runs per file and tool.")
+    w("")
+    if kmeds:
+        kmeds.sort()
+        m = kmeds[len(kmeds) // 2] if len(kmeds) % 2 else (kmeds[len(kmeds) // 2 - 1] + kmeds[len(kmeds) // 2]) / 2
+        targets.append(("re-index after a one-file edit under 100 ms",
+                        f"median over the .c files {ms(m)} (per file: " +
+                        ", ".join(ms(x) for x in kmeds) + ")", m < 100))
+
+# ---------------------------------------------------------------------------
+if "py.tree.lines" in rec:
+    w("## Python: the standard library, kbx vs the seeds' design")
+    w("")
+    w(f"{kfmt(num('py.tree.files'))} files, {kfmt(num('py.tree.lines'))} lines.  The seeds' design: "
+      "a `networkx.DiGraph` built from the SAME call edges as kbx's store "
+      "(exported with `bench/kbx-export`, a C program on lib/kbx.h, since kbx has no "
+      "export command), pickled with a name index; each query is a python3 process "
+      "(`bench/nx_query.py`) that loads the pickle and answers predecessors / successors.")
+    w("")
+    table(["step", "wall", "peak RSS", "size"], [
+        ["`kbx index --rebuild`", ms(num("py.idx.kbx.wall_ms")), mb(num("py.idx.kbx.rss_kb", 0) * 1024),
+         mb(num("py.idx.kbx.store_bytes"))],
+        ["`kbx index` (empty .kbx)", ms(num("py.idx.kbx_scratch.wall_ms")), mb(num("py.idx.kbx_scratch.rss_kb", 0) * 1024),
+         mb(num("py.idx.kbx_scratch.store_bytes"))],
+        ["export the edges (`bench/kbx-export`)", ms(num("py.export.wall_ms")), mb(num("py.export.rss_kb", 0) * 1024),
+         f"{kfmt(num('py.export.nodes'))} nodes, {kfmt(num('py.export.edges'))} call edges"],
+        ["build + pickle the DiGraph (`nx_build.py`)", ms(num("py.nx_build.wall_ms")), mb(num("py.nx_build.rss_kb", 0) * 1024),
+         mb(num("py.nx.pickle_bytes")) + " pickle"],
+        ["load the pickle alone (python3 -c, median of 3)", ms(num("py.nx_load.wall_ms")), mb(num("py.nx_load.rss_kb", 0) * 1024), ""],
+    ])
+    base = hf("py-baseline") or {}
+    rows = [[f"`{l}`", ms(med_ms(r)), meansd(r)] for l, r in base.items()]
+    w("Start-up baselines:")
+    w("")
+    table(["command", "median", "mean ± sd (ms)"], rows)
+    rows = []
+    for q in ["callers:join", "callers:warn", "callers:deepcopy", "callers:getLogger", "callers:urlparse",
+              "callees:Popen._execute_child", "callees:compile_file", "callees:_parse_makefile"]:
+        c, n = q.split(":")
+        res = hf(f"py-{c}-{n}")
+        if not res:
+            continue
+        k, x = res.get(f"kbx {c} {n}"), res.get(f"networkx {c} {n}")
+        rows.append([f"{c} `{n}`", rec.get(f"py.q.{c}.{n}.ndefs", "?"), ms(med_ms(k)), ms(med_ms(x)),
+                     ratio(med_ms(k), med_ms(x)),
+                     f"{med_ms(x) / med_ms(k):.0f}x" if k and x else "n/a",
+                     rec.get(f"py.q.{c}.{n}.agree", "")])
+    table(["query", "defs", "kbx", "networkx (load pickle + answer)", "kbx/networkx",
+           "networkx is slower by", "results (same edges)"], rows)
+    res = hf("py-reindex") or {}
+    res2 = hf("py-reindex-edit") or {}
+    rows = [[f"`{l}`", ms(med_ms(r)), meansd(r)] for l, r in list(res.items()) + list(res2.items())]
+    table(["re-index", "median", "mean ± sd (ms)"], rows)
+
+# ---------------------------------------------------------------------------
+if "scale.2m.tree.lines" in rec or "scale.010k.tree.lines" in rec:
+    w("## Scaling")
+    w("")
+    w("Trees of whole files: git's C files (core files first: git-compat-util.h, cache.h, "
+      "strbuf, wrapper.c, usage.c, hex.c, builtin/commit.c, then the rest in path order) "
+      "until the line target, under `git/`; past git's size, plus postgresql-15's C files "
+      "(mcxt.c first) under `postgresql/`.  Real code throughout, nothing duplicated.  "
+      "Index: median of 3; queries: hyperfine, warmup 3, 20 runs; re-index: 7 runs.")
+    w("")
+    rows = []
+    for s in ["010k", "100k", "390k", "1m", "2m"]:
+        p = f"scale.{s}"
+        if p + ".tree.lines" not in rec:
+            continue
+        q = hf(f"scale-{s}-query") or {}
+        ri = hf(f"scale-{s}-reindex") or {}
+        re_ = hf(f"scale-{s}-reindex-edit") or {}
+        kx = med_ms(q.get("kbx callers xstrdup"))
+        cx = med_ms(q.get("cscope -d -L3 xstrdup"))
+        kd = med_ms(q.get("kbx callers die"))
+        cd = med_ms(q.get("cscope -d -L3 die"))
+        rows.append([
+            kfmt(num(p + ".tree.lines")), kfmt(num(p + ".tree.files")),
+            ms(num(p + ".kbx.wall_ms")), ms(num(p + ".cscope_qk.wall_ms")),
+            ratio(num(p + ".kbx.wall_ms"), num(p + ".cscope_qk.wall_ms")),
+            mb(num(p + ".kbx.rss_kb", 0) * 1024),
+            mb(num(p + ".kbx.store_bytes")), mb(num(p + ".cscope_qk.store_bytes")),
+            f"{ms(kx)} / {ms(cx)}", f"{ms(kd)} / {ms(cd)}",
+            ms(med_ms(q.get("kbx callees cmd_commit"))),
+            f"{ms(med_ms(q.get('kbx callers palloc')))} / {ms(med_ms(q.get('cscope -d -L3 palloc')))}" if "kbx callers palloc" in q else "",
+            ms(med_ms(next(iter(ri.values()), None))),
+            ms(med_ms(next(iter(re_.values()), None))),
+        ])
+    table(["lines", "files", "kbx index", "cscope -b -q -k", "kbx/cscope", "kbx RSS", "kbx store",
+           "cscope store", "callers xstrdup kbx / cscope", "callers die kbx / cscope",
+           "kbx callees cmd_commit", "callers palloc kbx / cscope", "kbx index (no change)",
+           "kbx index (1 file edited)"], rows)
+    rows = []
+    for s in ["010k", "100k", "390k", "1m", "2m"]:
+        p = f"scale.{s}"
+        if p + ".tree.lines" not in rec:
+            continue
+        lines = num(p + ".tree.lines")
+        kw = num(p + ".kbx.wall_ms")
+        sb = num(p + ".kbx.store_bytes")
+        rows.append([kfmt(lines), f"{lines / kw:,.0f}" if kw else "n/a",
+                     f"{sb / lines:.0f}" if sb else "n/a",
+                     f"{num(p + '.cscope_qk.store_bytes') / lines:.0f}" if num(p + '.cscope_qk.store_bytes') else "n/a"])
+    table(["lines", "kbx lines indexed per ms", "kbx store bytes per line", "cscope -q store bytes per line"], rows)
+
+# ---------------------------------------------------------------------------
+if targets:
+    w("## Targets (reported, not asserted)")
+    w("")
+    table(["target", "measured", "met?"],
+          [[t, m, "yes" if ok else "no"] for t, m, ok in targets])
+
+w("## Commands")
+w("")
+w("Run in the root of the tree measured (`bench/work/trees/NAME`); `$KBX` is "
+  f"`{rec.get('meta.kbx_path', './kbx')}`.  `PREP` runs before each timed run, untimed.")
+w("")
+w("```")
+for k, v in cmds.items():
+    w(f"{k}: {v}")
+w("```")
+w("")
+wf = os.path.join(RES, "warnings.txt")
+if os.path.exists(wf) and os.path.getsize(wf):
+    w("## Warnings during the run")
+    w("")
+    w("```")
+    w(open(wf).read().rstrip())
+    w("```")
+    w("")
+
+open(OUT, "w").write("\n".join(out))
+print(f"report: {OUT}")
