@@ -157,7 +157,7 @@ if has c; then
 		record "c.q.callers.$n.agree" "$($PY "$here/compare.py" callers \
 			"$RES/out/c.q.callers.$n.kbxjson.stdout" "$RES/out/c.q.callers.$n.cscope.stdout" \
 			"$RES/out/c.q.callers.$n.diff.txt")"
-		record "c.q.callers.$n.ndefs" "$(grep -c '"type":"symbol"' "$RES/out/c.q.callers.$n.kbxjson.stdout")"
+		record "c.q.callers.$n.ndefs" "$("$KBX" -C "$G" defs --format=json "$n" 2>/dev/null | grep -c '"type":"def"')"
 		info "callers $n: $(grep "^c.q.callers.$n.agree" "$RES/records.tsv" | cut -f2)"
 		hf "c-callers-$n" "$G" --warmup 5 --runs "$QRUNS" \
 			-n "kbx callers $n" "$KBX callers $n" \

@@ -188,6 +188,11 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 		out_field_int(o, "nodes", (int64_t)stats.symbols);
 		out_field_int(o, "edges", (int64_t)stats.edges);
 		out_field_int(o, "milliseconds", (int64_t)(stats.seconds * 1000));
+		out_field_int(o, "ms_scan", (int64_t)(stats.seconds_scan * 1000));
+		out_field_int(o, "ms_wait_parse", (int64_t)(stats.seconds_wait * 1000));
+		out_field_int(o, "ms_write", (int64_t)(stats.seconds_write * 1000));
+		out_field_int(o, "ms_resolve", (int64_t)(stats.seconds_resolve * 1000));
+		out_field_int(o, "ms_commit", (int64_t)(stats.seconds_commit * 1000));
 		out_record_end(o);
 	} else if (!quiet) {
 		/* the summary goes to stderr like the progress: stdout stays for results */

@@ -655,12 +655,15 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 		goto fail;
 	}
 	for (size_t ji = 0; ji < njobs; ji++) {
+		uint64_t t_wait = now_ns();
 		pthread_mutex_lock(&pool.mu);
 		while (jobs[ji].state != JOB_DONE)
 			pthread_cond_wait(&pool.cv, &pool.mu);
 		pool.consumed = ji + 1;
 		pthread_cond_broadcast(&pool.cv);
 		pthread_mutex_unlock(&pool.mu);
+		uint64_t t_write = now_ns();
+		stats->seconds_wait += (double)(t_write - t_wait) / 1e9;
 		struct job *j = &jobs[ji];
 		size_t fi = job_file[ji];
 		progress(r, "parse", ji + 1, njobs);
@@ -687,6 +690,7 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 		}
 next:
 		_kbx_extract_release(&j->x);
+		stats->seconds_write += (double)(now_ns() - t_write) / 1e9;
 	}
 	for (int t = 0; t < nthreads; t++)
 		pthread_join(threads[t], NULL);
@@ -698,6 +702,7 @@ next:
 	}
 
 	/* 5. resolve */
+	uint64_t t_resolve = now_ns();
 	rc = collect_affected(r);
 	if (rc) {
 		mdb_fail(r, rc, "cannot read the name references");
@@ -723,6 +728,8 @@ next:
 		goto fail;
 	}
 
+	stats->seconds_resolve = (double)(now_ns() - t_resolve) / 1e9;
+
 	/* the generation and the time */
 	uint64_t gen = 0;
 	_kbx_meta_get_u64(s, s->wtxn, "generation", &gen);
@@ -738,7 +745,9 @@ next:
 	}
 	stats->generation = gen;
 	progress(r, "write", 0, 1);
+	uint64_t t_commit = now_ns();
 	st = _kbx_store_write_commit(s, r->err);
+	stats->seconds_commit = (double)(now_ns() - t_commit) / 1e9;
 	progress(r, "write", 1, 1);
 	goto out;
 fail:
@@ -799,6 +808,7 @@ kbx_status_t kbx_index_run(kbx_store_t *s, const struct kbx_index_opts *o,
 	if (st)
 		return st;
 	progress(&r, "scan", 1, 1);
+	double scan_seconds = (double)(now_ns() - t0) / 1e9;
 
 	for (int attempt = 0;; attempt++) {
 		memset(stats, 0, sizeof(*stats));
@@ -813,6 +823,7 @@ kbx_status_t kbx_index_run(kbx_store_t *s, const struct kbx_index_opts *o,
 		if (_kbx_store_grow(s, err))
 			break;
 	}
+	stats->seconds_scan = scan_seconds;
 	stats->skipped += skipped;
 	stats->scanned += skipped;
 	_kbx_scan_release(&scan);

@@ -166,6 +166,9 @@ struct kbx_index_stats {
 	uint64_t symbols, edges;
 	uint64_t generation;
 	double seconds;
+	/* where the time went: the scan, waiting for parser threads, writing
+	 * definitions, resolving edges, committing */
+	double seconds_scan, seconds_wait, seconds_write, seconds_resolve, seconds_commit;
 };
 
 /* Bring the store up to date with the working tree, in one write

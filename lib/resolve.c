@@ -54,6 +54,8 @@ struct cand_cache_entry {
 struct _kbx_resolver {
 	struct kbx_store *s;
 	struct files_index fi;
+	struct file_defs *fd;   /* file id -> its definitions, open addressing */
+	size_t fd_size, fd_used;
 	struct cand_cache_entry *cache;
 	size_t cache_size, cache_used;
 };
@@ -77,6 +79,13 @@ struct local_def {
 	char *name;
 	uint32_t id;
 	int mask;
+	int top;
+};
+
+struct file_defs {
+	uint32_t file;          /* 0: an empty slot */
+	struct local_def *defs;
+	size_t n;
 };
 
 struct ctx {
@@ -98,10 +107,6 @@ struct ctx {
 	struct _kbx_idset *orphans;
 	struct kbx_error *err;
 	int rc;
-	/* this file's definitions by name, built on first use */
-	struct local_def *local;
-	size_t nlocal;
-	int local_built;
 };
 
 static int lang_family(int lang_id)
@@ -264,6 +269,8 @@ static size_t top_level_files(const struct files_index *fi, uint32_t *out, size_
 	return n;
 }
 
+static void file_defs_release(struct _kbx_resolver *r);
+
 /* ---- the resolver ---- */
 
 kbx_status_t _kbx_resolver_new(struct kbx_store *s, struct _kbx_resolver **out,
@@ -307,6 +314,7 @@ void _kbx_resolver_free(struct _kbx_resolver *r)
 		free(r->cache);
 	}
 	files_release(&r->fi);
+	file_defs_release(r);
 	free(r);
 }
 
@@ -320,25 +328,72 @@ static int cmp_local(const void *a, const void *b)
 	return strcmp(((const struct local_def *)a)->name, ((const struct local_def *)b)->name);
 }
 
-static void build_local(struct ctx *c)
+/*
+ * The definitions of one file by name, sorted; built once per run from
+ * the file's refs and kept in the resolver (nothing that is a definition
+ * changes while edges are resolved).  top marks top-level definitions,
+ * the only ones another file can reach by a plain name.
+ */
+static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 {
-	c->local_built = 1;
-	c->local = calloc(c->refs.nnodes + 1, sizeof(*c->local));
-	if (!c->local)
-		return;
-	for (size_t i = 0; i < c->refs.nnodes; i++) {
+	struct _kbx_resolver *r = c->r;
+	if (r->fd_used * 2 >= r->fd_size) {
+		size_t ns = r->fd_size ? r->fd_size * 2 : 1024;
+		struct file_defs *nt = calloc(ns, sizeof(*nt));
+		if (!nt)
+			return NULL;
+		for (size_t i = 0; i < r->fd_size; i++) {
+			if (!r->fd[i].file)
+				continue;
+			size_t j = (r->fd[i].file * 2654435761u) & (ns - 1);
+			while (nt[j].file)
+				j = (j + 1) & (ns - 1);
+			nt[j] = r->fd[i];
+		}
+		free(r->fd);
+		r->fd = nt;
+		r->fd_size = ns;
+	}
+	size_t j = (file * 2654435761u) & (r->fd_size - 1);
+	for (; r->fd[j].file; j = (j + 1) & (r->fd_size - 1))
+		if (r->fd[j].file == file)
+			return &r->fd[j];
+	struct file_defs *fd = &r->fd[j];
+	fd->file = file;
+	r->fd_used++;
+	struct _kbx_refs refs;
+	if (_kbx_refs_read(c->s, file, &refs) != KBX_OK)
+		return fd;
+	fd->defs = calloc(refs.nnodes + 1, sizeof(*fd->defs));
+	for (size_t i = 0; fd->defs && i < refs.nnodes; i++) {
 		struct kbx_node n;
-		if (_kbx_node_read(c->s, _kbx_txn(c->s), c->refs.nodes[i], &n) != KBX_OK)
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), refs.nodes[i], &n) != KBX_OK)
 			continue;
-		struct local_def *d = &c->local[c->nlocal];
+		struct local_def *d = &fd->defs[fd->n];
 		d->name = strdup(n.name);
 		if (!d->name)
 			continue;
 		d->id = n.id;
 		d->mask = kind_mask(n.kind);
-		c->nlocal++;
+		d->top = n.parent == file;
+		fd->n++;
 	}
-	qsort(c->local, c->nlocal, sizeof(*c->local), cmp_local);
+	_kbx_refs_release(&refs);
+	if (fd->n)
+		qsort(fd->defs, fd->n, sizeof(*fd->defs), cmp_local);
+	return fd;
+}
+
+static void file_defs_release(struct _kbx_resolver *r)
+{
+	for (size_t i = 0; i < r->fd_size; i++) {
+		for (size_t j = 0; j < r->fd[i].n; j++)
+			free(r->fd[i].defs[j].name);
+		free(r->fd[i].defs);
+	}
+	free(r->fd);
+	r->fd = NULL;
+	r->fd_size = r->fd_used = 0;
 }
 
 /* Definitions named name in this file (at any depth) or at the top level
@@ -348,39 +403,24 @@ static size_t defs_in_files(struct ctx *c, const char *name, int mask, const uin
 {
 	size_t n = 0;
 	for (size_t f = 0; f < nfiles; f++) {
-		if (files[f] == c->file) {
-			if (!c->local_built)
-				build_local(c);
-			size_t lo = 0, hi = c->nlocal;
-			while (lo < hi) {
-				size_t mid = (lo + hi) / 2;
-				if (strcmp(c->local[mid].name, name) < 0)
-					lo = mid + 1;
-				else
-					hi = mid;
+		const struct file_defs *fd = file_defs_get(c, files[f]);
+		if (!fd || !fd->n)
+			continue;
+		int own = files[f] == c->file;
+		size_t lo = 0, hi = fd->n;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (strcmp(fd->defs[mid].name, name) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t i = lo; i < fd->n && !strcmp(fd->defs[i].name, name); i++)
+			if ((fd->defs[i].mask & mask) && (own || fd->defs[i].top)) {
+				if (n < max)
+					out[n] = fd->defs[i].id;
+				n++;
 			}
-			for (size_t i = lo; i < c->nlocal && !strcmp(c->local[i].name, name); i++)
-				if (c->local[i].mask & mask) {
-					if (n < max)
-						out[n] = c->local[i].id;
-					n++;
-				}
-			continue;
-		}
-		struct kbx_node fn;
-		if (_kbx_node_read(c->s, _kbx_txn(c->s), files[f], &fn) != KBX_OK)
-			continue;
-		struct strbuf cid = STRBUF_INIT;
-		strbuf_addf(&cid, "%s#%s", fn.cid, name);
-		uint32_t id = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
-		strbuf_release(&cid);
-		struct kbx_node dn;
-		if (id && _kbx_node_read(c->s, _kbx_txn(c->s), id, &dn) == KBX_OK &&
-		    (kind_mask(dn.kind) & mask)) {
-			if (n < max)
-				out[n] = id;
-			n++;
-		}
 	}
 	return n;
 }
@@ -1238,9 +1278,6 @@ kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, uint64_t 
 		free(c.ns[i]);
 	free(c.ns);
 	free(c.pe);
-	for (size_t i = 0; i < c.nlocal; i++)
-		free(c.local[i].name);
-	free(c.local);
 	free(path);
 	return st;
 }
