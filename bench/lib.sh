@@ -53,7 +53,7 @@ bytes_of () {
 time_runs () {
 	local key=$1 dir=$2 runs=$3 prep=$4 i t0 t1 rc
 	shift 4
-	local walls=() rsss=()
+	local walls=() rsss=() cpus=() m u sy
 	record_cmd "$key" "$*"
 	[ -n "$prep" ] && record_cmd "$key.prep" "$prep"
 	for ((i = 1; i <= runs; i++)); do
@@ -61,7 +61,7 @@ time_runs () {
 		pushd "$dir" >/dev/null
 		t0=$(now_us)
 		rc=0
-		/usr/bin/time -f '%M' -o "$TMPD/rss" "$@" >"$TMPD/out" 2>"$TMPD/err" || rc=$?
+		/usr/bin/time -f '%M %U %S' -o "$TMPD/rss" "$@" >"$TMPD/out" 2>"$TMPD/err" || rc=$?
 		t1=$(now_us)
 		popd >/dev/null
 		if [ $rc -ne 0 ]; then
@@ -69,17 +69,21 @@ time_runs () {
 			record "$key.exit" "$rc"
 		fi
 		walls+=("$(echo "($t1 - $t0) / 1000" | bc -l)")
-		rsss+=("$(tail -n 1 "$TMPD/rss")")
+		read -r m u sy <<<"$(tail -n 1 "$TMPD/rss")"
+		rsss+=("$m")
+		cpus+=("$(echo "($u + $sy) * 1000" | bc -l)")
 	done
 	local w r rmax
 	w=$(median "${walls[@]}")
 	r=$(median "${rsss[@]}")
 	rmax=$(printf '%s\n' "${rsss[@]}" | sort -n | tail -n 1)
 	record "$key.wall_ms" "$w"
-	record "$key.wall_runs" "$(printf '%.1f ' "${walls[@]}")"
+	record "$key.wall_runs" "$(printf '%.0f ' "${walls[@]}")"
+	record "$key.wall_min_ms" "$(printf '%s\n' "${walls[@]}" | sort -g | head -n 1)"
+	record "$key.cpu_ms" "$(median "${cpus[@]}")"
 	record "$key.rss_kb" "$r"
 	record "$key.rss_max_kb" "$rmax"
-	info "$(printf '%-28s median %9.1f ms  (runs: %s)  peak RSS %7.1f MB' "$key" "$w" "$(printf '%.0f ' "${walls[@]}")" "$(echo "$r / 1024" | bc -l)")"
+	info "$(printf '%-28s median %9.1f ms  (runs: %s)  CPU %7.0f ms  peak RSS %7.1f MB' "$key" "$w" "$(printf '%.0f ' "${walls[@]}")" "$(median "${cpus[@]}")" "$(echo "$r / 1024" | bc -l)")"
 	cp "$TMPD/out" "$RES/out/$key.stdout" 2>/dev/null || true
 	cp "$TMPD/err" "$RES/out/$key.stderr" 2>/dev/null || true
 }
@@ -121,4 +125,33 @@ fresh_tree () {
 	# kbx finds its store like git finds .git: an empty .kbx makes DST the
 	# root of its own index instead of the enclosing kbx work tree.
 	mkdir "$2/.kbx"
+}
+
+# cpu_busy_pct: how busy the CPUs were over the last second, in percent
+# of all cores (from /proc/stat: 100 - idle - iowait)
+cpu_busy_pct () {
+	local a b
+	a=$(awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
+	sleep 1
+	b=$(awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
+	echo "$a $b" | awk '{ t = $3 - $1; i = $4 - $2; print (t > 0 ? int(100 * (t - i) / t + 0.5) : 0) }'
+}
+
+# wait_quiet LABEL: before timing, wait (up to BENCH_QUIET_WAIT s, default
+# 30) until the CPUs are nearly idle (under 10% busy over a second).
+# Other people's builds on a 2-core machine make wall times noisy; the
+# load seen is recorded either way, and so is the CPU time of each index.
+wait_quiet () {
+	local label=$1 limit=${BENCH_QUIET_WAIT:-30} waited=0 busy
+	while :; do
+		busy=$(cpu_busy_pct)
+		[ "$busy" -lt 10 ] && break
+		if [ $waited -ge "$limit" ]; then
+			warn "$label: the CPUs stayed busy (${busy}% over the last second) for ${limit}s; measuring anyway"
+			break
+		fi
+		[ $waited -eq 0 ] && info "the CPUs are ${busy}% busy with other work: waiting up to ${limit}s"
+		waited=$((waited + 1))
+	done
+	record "load.$label" "loadavg $(cut -d' ' -f1-3 /proc/loadavg); CPUs ${busy}% busy when started; waited ${waited}s"
 }

@@ -62,6 +62,19 @@ def ratio(a, b):
     return f"{a / b:.2f}x"
 
 
+def phases(name):
+    """kbx's own account of one --rebuild (index --format=json), if it gives one"""
+    try:
+        s = json.load(open(os.path.join(RES, "out", name)))
+    except (OSError, ValueError):
+        return ""
+    parts = [f"{k[3:]} {v:,} ms" for k, v in s.items() if k.startswith("ms_")]
+    if not parts:
+        return ""
+    return (f"kbx's own account of one `--rebuild` (`index --format=json`): {s.get('milliseconds', '?'):,} ms "
+            f"in all; " + ", ".join(parts) + ".")
+
+
 def kfmt(n):
     return "n/a" if n is None else f"{int(n):,}"
 
@@ -114,7 +127,7 @@ table(["what", "value"], [
                 f"{rec.get('meta.mem', '')} RAM, {rec.get('meta.fs', '')} file system"],
     ["OS", rec.get("meta.os", "")],
     ["load average (start / end)", f"{rec.get('meta.load_start', '')} / {rec.get('meta.load_end', '')}"],
-    ["kbx", f"`{rec.get('meta.kbx', '')}`"],
+    ["kbx", f"`{rec.get('meta.kbx', '')}`, measured as a copy of {rec.get('meta.kbx_source', '')}"],
     ["cscope", rec.get("meta.cscope", "")],
     ["GNU Global", rec.get("meta.global", "")],
     ["hyperfine", rec.get("meta.hyperfine", "")],
@@ -166,10 +179,12 @@ if "c.tree.lines" in rec:
         store = num(k + ".store_bytes")
         if store is None and k.startswith("c.idx.kbx"):
             store = num("c.idx.kbx.store_bytes")
-        rows.append([f"`{label}`", ms(wall), rec.get(k + ".wall_runs", ""),
+        rows.append([f"`{label}`", ms(wall), rec.get(k + ".wall_runs", ""), ms(num(k + ".cpu_ms")),
                      mb(num(k + ".rss_kb", 0) * 1024), mb(store),
-                     "" if k.startswith("c.idx.kbx") else ratio(kb, wall)])
-    table(["tool", "wall (median)", "runs (ms)", "peak RSS", "store", "kbx --rebuild / tool"], rows)
+                     "" if k.startswith("c.idx.kbx") else ratio(kb, wall),
+                     "" if k.startswith("c.idx.kbx") else ratio(num("c.idx.kbx.cpu_ms"), num(k + ".cpu_ms"))])
+    table(["tool", "wall (median)", "runs (ms)", "CPU user+sys (median)", "peak RSS", "store",
+           "kbx --rebuild / tool (wall)", "(CPU)"], rows)
     try:
         s = json.load(open(os.path.join(RES, "out", "c.idx.kbx.status.json")))
         w(f"kbx store: {s.get('symbols', '?'):,} symbols, {s.get('externals', '?'):,} externals, "
@@ -182,6 +197,10 @@ if "c.tree.lines" in rec:
         w("")
     except (OSError, ValueError):
         pass
+    p = phases("c.idx.kbx.summary.json")
+    if p:
+        w(p)
+        w("")
     targets.append(("full index within 2x of `cscope -b` wall time",
                     f"kbx --rebuild {ms(kb)} vs cscope -b {ms(num('c.idx.cscope_plain.wall_ms'))}: "
                     f"{ratio(kb, num('c.idx.cscope_plain.wall_ms'))} "
@@ -316,6 +335,10 @@ if "py.tree.lines" in rec:
          mb(num("py.nx.pickle_bytes")) + " pickle"],
         ["load the pickle alone (python3 -c, median of 3)", ms(num("py.nx_load.wall_ms")), mb(num("py.nx_load.rss_kb", 0) * 1024), ""],
     ])
+    p = phases("py.idx.kbx.summary.json")
+    if p:
+        w(p)
+        w("")
     base = hf("py-baseline") or {}
     rows = [[f"`{l}`", ms(med_ms(r)), meansd(r)] for l, r in base.items()]
     w("Start-up baselines:")
@@ -364,7 +387,8 @@ if "scale.2m.tree.lines" in rec or "scale.010k.tree.lines" in rec:
         cd = med_ms(q.get("cscope -d -L3 die"))
         rows.append([
             kfmt(num(p + ".tree.lines")), kfmt(num(p + ".tree.files")),
-            ms(num(p + ".kbx.wall_ms")), ms(num(p + ".cscope_qk.wall_ms")),
+            f"{ms(num(p + '.kbx.wall_ms'))} ({ms(num(p + '.kbx.cpu_ms'))})",
+            f"{ms(num(p + '.cscope_qk.wall_ms'))} ({ms(num(p + '.cscope_qk.cpu_ms'))})",
             ratio(num(p + ".kbx.wall_ms"), num(p + ".cscope_qk.wall_ms")),
             mb(num(p + ".kbx.rss_kb", 0) * 1024),
             mb(num(p + ".kbx.store_bytes")), mb(num(p + ".cscope_qk.store_bytes")),
@@ -374,7 +398,7 @@ if "scale.2m.tree.lines" in rec or "scale.010k.tree.lines" in rec:
             ms(med_ms(next(iter(ri.values()), None))),
             ms(med_ms(next(iter(re_.values()), None))),
         ])
-    table(["lines", "files", "kbx index", "cscope -b -q -k", "kbx/cscope", "kbx RSS", "kbx store",
+    table(["lines", "files", "kbx index (CPU)", "cscope -b -q -k (CPU)", "kbx/cscope (wall)", "kbx RSS", "kbx store",
            "cscope store", "callers xstrdup kbx / cscope", "callers die kbx / cscope",
            "kbx callees cmd_commit", "callers palloc kbx / cscope", "kbx index (no change)",
            "kbx index (1 file edited)"], rows)
@@ -386,10 +410,18 @@ if "scale.2m.tree.lines" in rec or "scale.010k.tree.lines" in rec:
         lines = num(p + ".tree.lines")
         kw = num(p + ".kbx.wall_ms")
         sb = num(p + ".kbx.store_bytes")
+        kc = num(p + ".kbx.cpu_ms")
         rows.append([kfmt(lines), f"{lines / kw:,.0f}" if kw else "n/a",
+                     f"{kc * 1000 / lines:.1f}" if kc else "n/a",
                      f"{sb / lines:.0f}" if sb else "n/a",
                      f"{num(p + '.cscope_qk.store_bytes') / lines:.0f}" if num(p + '.cscope_qk.store_bytes') else "n/a"])
-    table(["lines", "kbx lines indexed per ms", "kbx store bytes per line", "cscope -q store bytes per line"], rows)
+    for s in ["010k", "100k", "390k", "1m", "2m"]:
+        p = phases(f"scale.{s}.kbx.summary.json")
+        if p:
+            w(f"- {s}: {p}")
+    w("")
+    table(["lines", "kbx lines indexed per ms (wall)", "kbx CPU µs per line", "kbx store bytes per line",
+           "cscope -q store bytes per line"], rows)
 
 # ---------------------------------------------------------------------------
 if targets:
@@ -397,6 +429,15 @@ if targets:
     w("")
     table(["target", "measured", "met?"],
           [[t, m, "yes" if ok else "no"] for t, m, ok in targets])
+
+loads = [(k[5:], v) for k, v in rec.items() if k.startswith("load.")]
+if loads:
+    w("## Load on the machine before each group of measurements")
+    w("")
+    w("The machine is shared (2 cores); before each group the run waits up to 60 s "
+      "for other processes to leave the CPUs.  1/5/15-minute load averages as the group started:")
+    w("")
+    table(["group", "load average, wait"], loads)
 
 w("## Commands")
 w("")

@@ -77,6 +77,16 @@ fi
 rm -rf "$RES"
 mkdir -p "$RES/hf" "$RES/out" "$TREES" "$WORK/bin"
 
+# Measure a private copy of the binary (and link the exporter against a
+# copy of the libraries): a rebuild of ./kbx during the run must not
+# change, or break, what is measured.
+cp "$KBX" "$WORK/bin/kbx.tmp" && mv "$WORK/bin/kbx.tmp" "$WORK/bin/kbx" ||
+	die "cannot copy $KBX"
+record meta.kbx_source "$KBX (sha256 $(sha256sum "$WORK/bin/kbx" | cut -c1-12))"
+KBX=$WORK/bin/kbx
+cp "$KBX_BUILD_DIR/libkbx.a" "$KBX_BUILD_DIR/libkbx-grammars.a" "$TMPD/" ||
+	die "cannot copy the libraries from $KBX_BUILD_DIR"
+
 record meta.date "$(date -u '+%Y-%m-%d %H:%M UTC')"
 record meta.kbx "$("$KBX" --version 2>&1 | head -n 1)"
 record meta.kbx_path "$KBX"
@@ -101,7 +111,7 @@ libs=$(sed -n 's/^\(TS\|LMDB\|YAML\|CMARK\|PCRE2\|XXHASH\)_LIBS *= *//p' "$root/
 EXPORT=$WORK/bin/kbx-export
 info "building $EXPORT"
 ${CC:-cc} -O2 -I"$root/lib" -o "$EXPORT" "$here/kbx-export.c" \
-	"$KBX_BUILD_DIR/libkbx.a" "$KBX_BUILD_DIR/libkbx-grammars.a" $libs -ldl -lpthread ||
+	"$TMPD/libkbx.a" "$TMPD/libkbx-grammars.a" $libs -ldl -lpthread ||
 	die "cannot build the edge exporter"
 
 # ---------------------------------------------------------------------------
@@ -146,9 +156,11 @@ if has c; then
 	tree_stats c.tree "$G"
 
 	say "C: full index, 3 runs each (kbx --rebuild, kbx from scratch, kbx --threads=1, cscope -b, cscope -b -q -k, gtags)"
+	wait_quiet c.idx
 	index_all c.idx "$G" 3
 
 	say "C: query latency (hyperfine -N, warmup 5, $QRUNS runs), answers compared with cscope's"
+	wait_quiet c.query
 	for n in xstrdup strbuf_addf die error oid_to_hex; do
 		run_check "c.q.callers.$n.kbx" "$G" "$KBX" callers "$n"
 		run_check "c.q.callers.$n.kbxjson" "$G" "$KBX" callers --format=json "$n"
@@ -178,6 +190,7 @@ if has c; then
 	done
 
 	say "C: re-index with no change (warmup 2, 10 runs)"
+	wait_quiet c.reindex
 	hf "c-reindex-nochange" "$G" --warmup 2 --runs 10 \
 		-n "kbx index" "$KBX index -q" \
 		-n "cscope -b -q -k" "cscope -b -q -k" \
@@ -206,11 +219,13 @@ if has py; then
 	tree_stats py.tree "$P"
 
 	say "Python: kbx full index, 3 runs"
+	wait_quiet py.idx
 	time_runs py.idx.kbx "$P" 3 "" "$KBX" index --rebuild -q
 	record py.idx.kbx.store_bytes "$(bytes_of "$P" .kbx/data.mdb .kbx/lock.mdb)"
 	time_runs py.idx.kbx_scratch "$P" 3 "rm -rf .kbx && mkdir .kbx" "$KBX" index -q
 	record py.idx.kbx_scratch.store_bytes "$(bytes_of "$P" .kbx/data.mdb .kbx/lock.mdb)"
 	"$KBX" -C "$P" status --format=json >"$RES/out/py.kbx.status.json" 2>&1
+	"$KBX" -C "$P" index --format=json --rebuild >"$RES/out/py.idx.kbx.summary.json" 2>&1
 
 	say "Python: the seeds' design: the same edges in a pickled networkx.DiGraph"
 	EDGES=$WORK/pystdlib-edges.tsv
@@ -225,6 +240,7 @@ if has py; then
 	time_runs py.nx_load "$P" 3 "" $PY -c "import pickle,sys; pickle.load(open(sys.argv[1],'rb'))" "$PICKLE"
 
 	say "Python: query latency (hyperfine -N, warmup 5, $QRUNS runs)"
+	wait_quiet py.query
 	hf "py-baseline" "$P" --warmup 5 --runs "$QRUNS" \
 		-n "python3 -c pass" "$PY -c pass" \
 		-n "python3 -c 'import networkx'" "$PY -c 'import networkx'" \
@@ -273,9 +289,11 @@ if has scale; then
 		S=$TREES/scale-$s
 		say "scaling: $s ($(grep "^scale.$s.tree.lines" "$RES/records.tsv" | cut -f2) lines)"
 		(cd "$S" && find . -type f -name '*.[ch]' | sed 's|^\./||' | LC_ALL=C sort >cscope.files)
+		wait_quiet "scale.$s"
 		time_runs "scale.$s.kbx" "$S" 3 "" "$KBX" index --rebuild -q
 		record "scale.$s.kbx.store_bytes" "$(bytes_of "$S" .kbx/data.mdb .kbx/lock.mdb)"
 		"$KBX" -C "$S" status --format=json >"$RES/out/scale.$s.kbx.status.json" 2>&1
+		"$KBX" -C "$S" index --format=json --rebuild >"$RES/out/scale.$s.kbx.summary.json" 2>&1
 		time_runs "scale.$s.cscope_qk" "$S" 3 "rm -f cscope.out cscope.in.out cscope.po.out" cscope -b -q -k
 		record "scale.$s.cscope_qk.store_bytes" "$(bytes_of "$S" cscope.out cscope.in.out cscope.po.out)"
 		args=(-n "kbx callers xstrdup" "$KBX callers xstrdup"

@@ -66,13 +66,18 @@ int cmd_help(int argc, const char **argv, struct kbx_ctx *ctx)
 		snprintf(page, sizeof(page), "kbx");
 	} else {
 		const char *what = argv[0];
-		if (!strncmp(what, "kbx-", 4))
+		if (!strcmp(what, "kbx"))
+			what = NULL;
+		else if (!strncmp(what, "kbx-", 4))
 			what += 4;
-		if (strchr(what, '/') || strlen(what) > 64) {
+		if (what && (strchr(what, '/') || strlen(what) > 64)) {
 			fprintf(stderr, "error: no manual page for '%s'\n", argv[0]);
 			return KBX_EXIT_USAGE;
 		}
-		snprintf(page, sizeof(page), "kbx-%s", what);
+		if (what)
+			snprintf(page, sizeof(page), "kbx-%s", what);
+		else
+			snprintf(page, sizeof(page), "kbx");
 	}
 	char path[PATH_MAX];
 	if (!find_page(page, path, sizeof(path))) {
@@ -82,7 +87,8 @@ int cmd_help(int argc, const char **argv, struct kbx_ctx *ctx)
 			/* the next best thing: the command's own usage */
 			const char *hargv[] = { c->name, "-h", NULL };
 			fprintf(stderr, "hint: here is 'kbx %s -h'\n", c->name);
-			return c->fn(2, hargv, ctx);
+			c->fn(2, hargv, ctx);  /* -h exits */
+			return KBX_EXIT_NOT_FOUND;
 		}
 		return KBX_EXIT_NOT_FOUND;
 	}

@@ -10,6 +10,9 @@
 #include "parse-options.h"
 #include "strbuf.h"
 
+/* the summary is one record: text or JSON (same order as FMT_TEXT, FMT_JSON) */
+static const char *const summary_formats[] = { "text", "json", NULL };
+
 static const char *const index_usage[] = {
 	"kbx index [--rebuild] [-q] [--max-file-size=<size>] [--threads=<n>] [<path>...]",
 	NULL
@@ -110,16 +113,18 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_BOOL_F('q', "quiet", &quiet, "print no progress, notes or summary"),
 		OPT_SIZE_F(0, "max-file-size", &max_size, "SIZE",
 			   "skip files larger than this (default 1m)"),
-		OPT_INT_F(0, "threads", &threads, "N", "parser threads (default: one per core)"),
-		OPT_KEYWORD_F(0, "format", &oo.format, output_format_names, "FORMAT",
-			      "format of the summary: text or json"),
+		OPT_INT_F(0, "threads", &threads, "N", "parser threads, at most 16 (default: one per core)"),
+		OPT_KEYWORD_F(0, "format", &oo.format, summary_formats, "FORMAT",
+			      "format of the summary: text (on stderr) or json (on stdout)"),
+		OPT_INT_F(0, "format-version", &oo.format_version, "N",
+			  "version of the JSON summary (default: the newest)"),
 		OPT_END_F(),
 	};
 	int nargs = parse_options(argc, argv, opts, index_usage);
 	if (nargs < 0)
 		return KBX_EXIT_USAGE;
-	if (threads < 0 || threads > 64) {
-		fprintf(stderr, "error: --threads must be between 0 and 64\n");
+	if (threads < 0 || threads > 16) {
+		fprintf(stderr, "error: --threads must be between 0 (one per core) and 16\n");
 		return KBX_EXIT_USAGE;
 	}
 	int rc = setup_store(ctx, RUN_WRITES_INDEX, rebuild);

@@ -26,7 +26,7 @@ const struct cmd_struct kbx_commands[] = {
 	  "list indexed names by prefix (for shell completion)" },
 	{ "defines", cmd_defines, RUN_NEEDS_INDEX, "list what a file or class defines" },
 	{ "defs", cmd_defs, RUN_NEEDS_INDEX, "show where a symbol is defined" },
-	{ "help", cmd_help, 0, "show the manual page of a command" },
+	{ "help", cmd_help, 0, "show the manual page of a command or topic" },
 	{ "importers", cmd_importers, RUN_NEEDS_INDEX, "list the files that import a file or module" },
 	{ "imports", cmd_imports, RUN_NEEDS_INDEX, "list what a file imports" },
 	{ "index", cmd_index, RUN_WRITES_INDEX, "build or update the index of a repository" },
@@ -153,8 +153,21 @@ int setup_store(struct kbx_ctx *ctx, int flags, int any_schema)
 	/* KBX_MAP_SIZE: the writer's first map size, for tests of map growth */
 	size_t map_size = 0;
 	const char *ms = getenv("KBX_MAP_SIZE");
-	if (writes && ms && *ms)
-		map_size = (size_t)strtoull(ms, NULL, 10);
+	if (writes && ms && *ms) {
+		char *end;
+		unsigned long long v = strtoull(ms, &end, 10);
+		if (*end == 'k' || *end == 'K')
+			v <<= 10, end++;
+		else if (*end == 'm' || *end == 'M')
+			v <<= 20, end++;
+		else if (*end == 'g' || *end == 'G')
+			v <<= 30, end++;
+		if (*end || !v || *ms == '-') {
+			fprintf(stderr, "error: KBX_MAP_SIZE='%s' is not a size such as 65536 or 64m\n", ms);
+			return KBX_EXIT_USAGE;
+		}
+		map_size = (size_t)v;
+	}
 	st = kbx_store_open(ctx->kbx_dir, ctx->root, oflags, map_size, &ctx->store, &err);
 	if (st)
 		return die_status(&err);

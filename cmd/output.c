@@ -36,8 +36,10 @@ struct out *out_new(const struct output_opts *opts)
 		return NULL;
 	}
 	o->format = opts->nul ? FMT_NUL : opts->format;
-	o->version = opts->format_version ? (int)opts->format_version : OUTPUT_FORMAT_VERSION;
-	if (o->version < OUTPUT_FORMAT_VERSION_MIN || o->version > OUTPUT_FORMAT_VERSION) {
+	/* -1: not given, the newest */
+	o->version = opts->format_version == -1 ? OUTPUT_FORMAT_VERSION : (int)opts->format_version;
+	if (opts->format_version < -1 || opts->format_version > 1000 ||
+	    o->version < OUTPUT_FORMAT_VERSION_MIN || o->version > OUTPUT_FORMAT_VERSION) {
 		fprintf(stderr, "error: --format-version=%ld is not supported: this kbx prints versions %d to %d\n",
 			opts->format_version, OUTPUT_FORMAT_VERSION_MIN, OUTPUT_FORMAT_VERSION);
 		free(o);
@@ -310,8 +312,10 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 		printf("\"%s\"", kbx_confidence_str(e->confidence));
 		json_key(o, "via");
 		printf("\"%s\"", kbx_via_str(e->via));
+		/* how many definitions the call could mean: 1 when resolved,
+		 * 0 when none in the repository */
 		json_key(o, "candidates");
-		printf("%u", e->ncandidates ? e->ncandidates : 1);
+		printf("%u", e->confidence == KBX_CONF_UNRESOLVED ? 0 : e->ncandidates ? e->ncandidates : 1);
 		json_key(o, "depth");
 		printf("%u", e->depth);
 		json_key(o, "from");

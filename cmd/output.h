@@ -30,11 +30,11 @@ extern const char *const output_color_names[];
 
 struct output_opts {
 	int format;
-	long format_version;
+	long format_version;     /* -1 when not given: the newest */
 	int nul;
 	int color;
 };
-#define OUTPUT_OPTS_INIT { FMT_TEXT, 0, 0, COLOR_AUTO }
+#define OUTPUT_OPTS_INIT { FMT_TEXT, -1, 0, COLOR_AUTO }
 
 struct out;
 

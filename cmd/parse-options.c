@@ -112,7 +112,7 @@ void list_options(const struct option *opts)
 			putchar('\n');
 		}
 		if (o->short_name)
-			printf("-%c\n", o->short_name);
+			printf("-%c%s\n", o->short_name, takes_arg(o) ? "=" : "");
 	}
 }
 
@@ -148,8 +148,12 @@ static const struct option *find_long(const struct option *opts, const char *nam
 		if (o->long_name && strlen(o->long_name) == len && !strncmp(o->long_name, name, len))
 			return o;
 	if (len > 3 && !strncmp(name, "no-", 3)) {
+		/* only switches and string options have a --no- form: a number or
+		 * a keyword has no "unset" value */
 		for (const struct option *o = opts; o->type != OPT_END; o++)
-			if (o->long_name && !(o->flags & OPT_NONEG) && strlen(o->long_name) == len - 3 &&
+			if (o->long_name && !(o->flags & OPT_NONEG) &&
+			    (o->type == OPT_BOOL || o->type == OPT_STRING || o->type == OPT_STRING_LIST) &&
+			    strlen(o->long_name) == len - 3 &&
 			    !strncmp(o->long_name, name + 3, len - 3)) {
 				*neg = 1;
 				return o;

@@ -7,20 +7,26 @@
 #include "output.h"
 #include "parse-options.h"
 
+/* one record: text or JSON (same order as FMT_TEXT, FMT_JSON) */
+static const char *const status_formats[] = { "text", "json", NULL };
+
 static const char *const status_usage[] = {
 	"kbx status [--format=<format>]",
 	NULL
 };
 
+/* An ISO 8601 time, or null (JSON) / "never" (text) when there is none. */
 static void put_time(struct out *o, const char *key, int64_t t)
 {
-	char buf[64] = "never";
-	if (t) {
-		struct tm tm;
-		time_t tt = (time_t)t;
-		gmtime_r(&tt, &tm);
-		strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	char buf[64];
+	if (!t) {
+		out_field_str(o, key, out_format(o) == FMT_JSON ? NULL : "never");
+		return;
 	}
+	struct tm tm;
+	time_t tt = (time_t)t;
+	gmtime_r(&tt, &tm);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	out_field_str(o, key, buf);
 }
 
@@ -28,7 +34,12 @@ int cmd_status(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	struct output_opts oo = OUTPUT_OPTS_INIT;
 	struct option opts[] = {
-		OPT_OUTPUT_COMMON(&oo),
+		OPT_KEYWORD_F(0, "format", &oo.format, status_formats, "FORMAT",
+			      "output format: text or json"),
+		OPT_INT_F(0, "format-version", &oo.format_version, "N",
+			  "version of the JSON record (default: the newest)"),
+		OPT_KEYWORD_F(0, "color", &oo.color, output_color_names, "WHEN",
+			      "colour the text output: auto, always or never"),
 		OPT_END_F(),
 	};
 	int nargs = parse_options(argc, argv, opts, status_usage);
@@ -63,6 +74,7 @@ int cmd_status(int argc, const char **argv, struct kbx_ctx *ctx)
 	}
 	out_field_int(o, "symbols", (int64_t)info.symbols);
 	out_field_int(o, "externals", (int64_t)info.externals);
+	out_field_int(o, "modules", (int64_t)info.modules);
 	out_field_int(o, "edges", (int64_t)info.edges);
 	for (int k = 1; k < KBX_EDGE__COUNT; k++) {
 		char key[48];

@@ -118,7 +118,11 @@ struct kbx_store_info {
 	uint32_t schema_version;
 	uint64_t generation;      /* +1 on every completed index run */
 	int64_t created, updated; /* seconds since the epoch; 0 if never */
-	uint64_t files, symbols, edges, externals;
+	uint64_t files;
+	uint64_t symbols;         /* definitions: classes, functions, methods, ... */
+	uint64_t externals;       /* called names defined nowhere in the repository */
+	uint64_t modules;         /* imported modules that are not files here */
+	uint64_t edges;
 	uint64_t files_by_lang[32];
 	uint64_t edges_by_kind[KBX_EDGE__COUNT];
 	uint64_t ambiguous_edges, unresolved_edges;

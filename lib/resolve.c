@@ -2,22 +2,40 @@
  * Resolution: turning what one file's extraction said (its refs) into
  * CALLS, IMPORTS and INHERITS edges.
  *
- * Calls, in order (the first rule that yields candidates decides):
- *   1. self/this/super, and plain calls in languages with an implicit
- *      receiver: a method of the enclosing class, then of its bases;
- *   2. a receiver that is an import (module.f(), Alias.f()): definitions
- *      in the imported files;
- *   3. a receiver that names a class of the same file (Foo.f());
- *   4. definitions in the same file;
- *   5. names brought in by resolved imports (from m import f, C
+ * Imports first: each import's candidate paths (from the language) are
+ * matched against the files of the repository; a match is an IMPORTS edge
+ * to the file (several files of a '*' match: ambiguous; a package
+ * directory: certain for each file), no match an edge to a module node.
+ * What the import binds (a name, a module, a wildcard, a C include) is
+ * kept for the calls.
+ *
+ * Calls, in order (the first rule that yields candidates decides; the
+ * "via" of each edge names it):
+ *   1. same-class: self/this/super, and plain calls in languages with an
+ *      implicit receiver: a method of the enclosing class, then of its
+ *      bases; for a method defined outside its type's file, Type.name
+ *      in this file, else wherever it is defined once;
+ *   2. import: a receiver that is an import (module.f(), Alias.f(), the
+ *      longest dotted prefix that an import binds); an import from
+ *      outside the repository makes the call external at once
+ *      (import os; os.path.join());
+ *   3. same-file: Foo.f() with Foo a class of this file;
+ *   4. same-file: definitions in this file;
+ *   5. import: names brought in by resolved imports (from m import f,
  *      #include "x.h", wildcard imports);
- *   6. a receiver that names a type defined once in the repository;
- *   7. the definitions of the name in the whole repository, in languages
- *      that can call each other: one is certain, several are all
- *      recorded as ambiguous (more than AMBIGUOUS_MAX: one edge to a
- *      name node standing for all of them), none is an external.
- * A receiver bound to an import that is not a file of the repository
- * (import os; os.path.join()) makes the call external at once.
+ *   5b. scope: the caller's package directory (Go);
+ *   6. qualified: R.f() where some definition's qualified name ends in
+ *      R.f (geo::Circle(), Type::new(), Outer.Inner.f());
+ *   7. unique-name: the definitions of the name in the languages that can
+ *      call each other.  One is certain.  Several are first narrowed by
+ *      the caller's enclosing namespaces, innermost first (scope), then
+ *      by the namespaces its file imports (import: C# using, C++ using
+ *      namespace); what remains is recorded as ambiguous, every
+ *      candidate, or (more than AMBIGUOUS_MAX) as one edge to a name
+ *      node standing for all of them.  None is an external.
+ *
+ * Bases go through the same steps for types (and Ruby modules, which
+ * are mixed in with include).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -682,6 +700,13 @@ static uint32_t ensure_floating(struct ctx *c, const char *prefix, const char *t
 	return id;
 }
 
+/* Python binds `import a.b` as the dotted path; the other languages by
+ * the last component. */
+static int import_binds_path(const struct kbx_lang *lang)
+{
+	return !strcmp(lang->name, "python");
+}
+
 static struct binding *find_binding(struct ctx *c, const char *local, size_t len)
 {
 	for (size_t i = c->nb; i-- > 0;)
@@ -840,7 +865,10 @@ static void resolve_imports(struct ctx *c)
 			b->local = m->alias ? m->alias : m->name;
 			b->symname = m->name;
 		} else {
-			b->local = m->alias ? m->alias : (m->name ? m->name : module_tail(m->module));
+			/* `import a.b` makes "a.b" usable as written in Python; a Go
+			 * or Java package is known by its last component */
+			const char *local = import_binds_path(c->lang) ? m->module : module_tail(m->module);
+			b->local = m->alias ? m->alias : (m->name ? m->name : local);
 			b->symname = NULL;
 		}
 		memcpy(b->targets, targets, nt * sizeof(*targets));
@@ -1062,11 +1090,26 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	 * ns::f, mod::f) is found through imports or qualified names above */
 	int mask_recv = M_METHOD;
 
-	/* 2. a receiver that is an import */
+	/* 2. a receiver that is an import: the longest dotted prefix of the
+	 * receiver that an import binds (os.path.join: "os.path", then "os") */
 	if (recv == KBX_RECV_EXPR && rcv) {
-		const char *dot = strchr(rcv, '.');
-		size_t flen = dot ? (size_t)(dot - rcv) : strlen(rcv);
-		struct binding *b = find_binding(c, rcv, flen);
+		struct binding *b = NULL;
+		const char *dot = NULL;
+		size_t flen = strlen(rcv);
+		for (;;) {
+			b = find_binding(c, rcv, flen);
+			if (b) {
+				dot = rcv[flen] ? rcv + flen : NULL;
+				break;
+			}
+			while (flen > 0 && rcv[flen - 1] != '.')
+				flen--;
+			if (flen == 0)
+				break;
+			flen--;  /* the dot */
+		}
+		if (!b)
+			dot = strchr(rcv, '.');
 		if (b) {
 			if (!b->ntargets) {
 				/* a module from outside the repository */

@@ -322,6 +322,12 @@ static kbx_status_t walk_dir(struct walker *w, const char *rel)
 		if (S_ISLNK(sst.st_mode))
 			continue;  /* never followed: no loops, nothing outside the tree */
 		if (S_ISDIR(sst.st_mode)) {
+			/* a nested repository is indexed on its own, as git
+			 * leaves it to its own .git */
+			strbuf_addstr(&abs, "/.git");
+			struct stat gst;
+			if (lstat(abs.buf, &gst) == 0)
+				continue;
 			if (!is_ignored(&w->ign, child.buf, 1))
 				st = walk_dir(w, child.buf);
 		} else if (S_ISREG(sst.st_mode)) {
@@ -367,9 +373,12 @@ kbx_status_t _kbx_scan_tree(const char *root, const char *const *paths, size_t n
 	} else {
 		for (size_t i = 0; i < npaths && !st; i++) {
 			const char *p = paths[i];
-			/* load the ignore files of the directories above p */
+			/* load the ignore files of the directories above p, the
+			 * root's first, so that deeper rules win as in a full walk */
 			size_t saved = w.ign.n;
 			char dir[4096];
+			ignore_add_file(&w.ign, root, "", ".gitignore");
+			ignore_add_file(&w.ign, root, "", ".kbxignore");
 			for (const char *s = p; (s = strchr(s, '/')); s++) {
 				size_t len = (size_t)(s - p);
 				if (len >= sizeof(dir))
@@ -379,8 +388,6 @@ kbx_status_t _kbx_scan_tree(const char *root, const char *const *paths, size_t n
 				ignore_add_file(&w.ign, root, dir, ".gitignore");
 				ignore_add_file(&w.ign, root, dir, ".kbxignore");
 			}
-			ignore_add_file(&w.ign, root, "", ".gitignore");
-			ignore_add_file(&w.ign, root, "", ".kbxignore");
 			struct strbuf abs = STRBUF_INIT;
 			strbuf_addf(&abs, "%s/%s", root, p);
 			struct stat sst;

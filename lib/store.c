@@ -96,8 +96,12 @@ kbx_status_t kbx_store_locate(const char *start, int create, char **kbx_dir, cha
 			return *root ? KBX_OK : KBX_ERR_NOMEM;
 		}
 		free(k);
-		if (has_git && !*git_root)
+		/* a repository root ends the search, as for git: a repository
+		 * nested in an indexed tree has an index of its own */
+		if (has_git) {
 			snprintf(git_root, sizeof(git_root), "%s", dir);
+			break;
+		}
 		char *slash = strrchr(dir, '/');
 		if (!slash || slash == dir)
 			break;
@@ -189,8 +193,24 @@ static kbx_status_t check_schema(struct kbx_store *s, MDB_txn *txn, struct kbx_e
 	return KBX_OK;
 }
 
+/* A store inside its repository (ROOT/.kbx) belongs to wherever that
+ * repository is now: moved or copied with its .kbx, it indexes the new
+ * place.  Only a store kept elsewhere (KBX_DIR, --kbx-dir) remembers its
+ * root. */
+static int store_inside_root(const struct kbx_store *s)
+{
+	if (!s->root)
+		return 0;
+	size_t rl = strlen(s->root);
+	while (rl > 1 && s->root[rl - 1] == '/')
+		rl--;
+	return !strncmp(s->dir, s->root, rl) && !strcmp(s->dir + rl, rl == 1 ? ".kbx" : "/.kbx");
+}
+
 static kbx_status_t read_root(struct kbx_store *s, MDB_txn *txn)
 {
+	if (store_inside_root(s))
+		return KBX_OK;
 	MDB_val k = { 4, "root" }, d;
 	if (mdb_get(txn, s->meta, &k, &d) == 0) {
 		free(s->root);
@@ -231,6 +251,14 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 			return _kbx_fail(err, e == ENOSPC ? KBX_ERR_FULL : KBX_ERR_IO,
 					 "cannot create '%s': %s", kbx_dir, strerror(e));
 		}
+		/* keep the store out of git's way */
+		char *gi = path_join(kbx_dir, ".gitignore");
+		FILE *f = gi ? fopen(gi, "wx") : NULL;
+		if (f) {
+			fputs("# kbx's index: never committed\n*\n", f);
+			fclose(f);
+		}
+		free(gi);
 	}
 
 	if (s->writable) {
@@ -481,9 +509,11 @@ kbx_status_t kbx_store_info(kbx_store_t *s, struct kbx_store_info *info, struct 
 		const unsigned char *p = d.mv_data;
 		if (d.mv_size < 1)
 			continue;
-		if (p[0] == KBX_KIND_EXTERNAL || p[0] == KBX_KIND_MODULE)
+		if (p[0] == KBX_KIND_EXTERNAL)
 			info->externals++;
-		else if (p[0] != KBX_KIND_FILE)
+		else if (p[0] == KBX_KIND_MODULE)
+			info->modules++;
+		else if (p[0] != KBX_KIND_FILE && p[0] != KBX_KIND_NAMEREF)
 			info->symbols++;
 	}
 	mdb_cursor_close(c);

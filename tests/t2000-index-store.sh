@@ -197,6 +197,44 @@ test_expect_success 'readers are not blocked by a writer holding the lock' '
 	test_cmp expect repo/c.out
 '
 
+test_expect_success 'a repository moved with its .kbx indexes its new place' '
+	mkdir -p mv1 &&
+	echo "def moved_fn(): pass" >mv1/a.py &&
+	(cd mv1 && kbx index -q) &&
+	mv mv1 mv2 &&
+	echo "def added_after_move(): pass" >mv2/b.py &&
+	(cd mv2 && kbx index -q && kbx status --format=json >../st.json) &&
+	test_grep "\"root\":\"$PWD/mv2\"" st.json &&
+	(cd mv2 && kbx defs --format=nul added_after_move >/dev/null)
+'
+
+test_expect_success 'a repository nested in an indexed tree gets an index of its own' '
+	git init -q repo/nested &&
+	echo "def inner_fn(): pass" >repo/nested/inner.py &&
+	(cd repo/nested && kbx index -q) &&
+	test_path_is_dir repo/nested/.kbx &&
+	(cd repo && kbx index -q && test_expect_code 1 kbx defs inner_fn 2>/dev/null) &&
+	(cd repo/nested && kbx defs --format=nul inner_fn >/dev/null)
+'
+
+test_expect_success 'the store keeps itself out of git' '
+	test_path_is_file repo/.kbx/.gitignore &&
+	(cd repo && git status --porcelain --ignored >../st.txt) &&
+	test_grep "^!! .kbx/$" st.txt &&
+	test_grep ! "^?? .kbx/" st.txt
+'
+
+test_expect_success 'with a PATH argument, deeper ignore rules still win' '
+	mkdir -p ign/src &&
+	echo "*.gen.py" >ign/.kbxignore &&
+	echo "!keep.gen.py" >ign/src/.kbxignore &&
+	echo "def kept_gen(): pass" >ign/src/keep.gen.py &&
+	echo "def dropped_gen(): pass" >ign/src/drop.gen.py &&
+	(cd ign && kbx index -q src/keep.gen.py src/drop.gen.py) &&
+	(cd ign && kbx defs --format=nul kept_gen >/dev/null) &&
+	(cd ign && test_expect_code 1 kbx defs dropped_gen 2>/dev/null)
+'
+
 test_expect_success 'the map grows by itself when a run fills it' '
 	mkdir grow &&
 	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20

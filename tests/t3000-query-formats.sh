@@ -179,6 +179,30 @@ test_expect_success 'module-level calls belong to the file, not to a function' '
 	test_cmp expect out
 '
 
+test_expect_success 'import a.b binds the dotted path in Python' '
+	mkdir -p py/src &&
+	printf "def main():\n    return 1\n" >py/src/a.py &&
+	: >py/src/__init__.py &&
+	printf "import src.a\nimport os\n\ndef run():\n    src.a.main()\n    os.path.join(\"a\")\n" >py/b.py &&
+	(cd py && kbx index -q && kbx callees --format=json run >../out) &&
+	test_grep "\"id\":\"src/a.py#main\".*\"confidence\":\"certain\",\"via\":\"import\"" out &&
+	test_grep "\"id\":\"extern:os.path.join\"" out
+'
+
+test_expect_success '--no- forms of options that take a value are refused, not a crash' '
+	(cd repo && test_expect_code 2 kbx defs --no-color add 2>../err) &&
+	test_grep "unknown option" err &&
+	(cd repo && test_expect_code 2 kbx callers --no-depth add 2>/dev/null) &&
+	(cd repo && test_expect_code 2 kbx callers --no-format add 2>/dev/null)
+'
+
+test_expect_success 'status has text and JSON only; --format-version 0 is refused' '
+	(cd repo && test_expect_code 2 kbx status --format=grep 2>/dev/null) &&
+	(cd repo && test_expect_code 2 kbx status -z 2>/dev/null) &&
+	(cd repo && test_expect_code 2 kbx callers --format-version=0 add 2>/dev/null) &&
+	(cd repo && kbx callers --format=json --format-version=1 add >/dev/null)
+'
+
 test_expect_success 'Foo::bar and Foo->bar are qualified names too' '
 	(cd py && kbx defs --format=nul "Square::area" >../a && kbx defs --format=nul "Square->area" >../b) &&
 	printf "shapes.py#Square.area\0" >expect &&

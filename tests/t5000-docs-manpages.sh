@@ -242,7 +242,7 @@ test_expect_success MAN 'kbx help CMD and kbx CMD --help show the page' '
 	do
 		MANPAGER=cat kbx help "$cmd" >help-out 2>err &&
 		test_must_be_empty err &&
-		test_grep "^ *kbx-$cmd - " help-out &&
+		test_grep "^ *kbx-$cmd  *- " help-out &&
 		test_grep "^SYNOPSIS" help-out &&
 		(cd empty && MANPAGER=cat kbx "$cmd" --help) >dash-help-out &&
 		test_cmp help-out dash-help-out || return 1
@@ -251,13 +251,13 @@ test_expect_success MAN 'kbx help CMD and kbx CMD --help show the page' '
 
 test_expect_success MAN 'kbx help shows kbx(1), and kbx help TOPIC the topic page' '
 	MANPAGER=cat kbx help >help-out &&
-	test_grep "^ *kbx - " help-out &&
+	test_grep "^ *kbx  *- " help-out &&
 	for src in "$MAN_SRC"/kbx-*.7.md
 	do
 		topic=${src##*/kbx-} &&
 		topic=${topic%.7.md} &&
 		MANPAGER=cat kbx help "$topic" >help-out &&
-		test_grep "^ *kbx-$topic - " help-out || return 1
+		test_grep "^ *kbx-$topic  *- " help-out || return 1
 	done
 '
 

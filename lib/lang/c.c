@@ -17,72 +17,9 @@
 
 const TSLanguage *tree_sitter_c(void);
 
-static TSNode field(TSNode n, const char *name)
-{
-	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
-static int is(TSNode n, const char *type)
-{
-	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
-}
-
-static int word_char(unsigned char c)
-{
-	return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
-	       c >= 0x80;
-}
-
-/*
- * The text of an expression on one line, with "->" written as ".":
- * whitespace is dropped except one space between two word characters.
- */
-static const char *compact_text(struct kbx_walk *w, TSNode n)
-{
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-	if (e > w->len || s > e)
-		return NULL;
-	char buf[256];
-	size_t o = 0;
-	int pending_space = 0;
-	for (uint32_t i = s; i < e && o + 2 < sizeof(buf); i++) {
-		unsigned char c = (unsigned char)w->src[i];
-		if (c == '"' || c == '\'') {
-			/* a string literal: as written, on one line */
-			if (pending_space && o > 0 && word_char((unsigned char)buf[o - 1]))
-				buf[o++] = ' ';
-			pending_space = 0;
-			buf[o++] = (char)c;
-			for (i++; i < e && o + 2 < sizeof(buf); i++) {
-				unsigned char d = (unsigned char)w->src[i];
-				buf[o++] = d == '\n' || d == '\r' || d == '\t' ? ' ' : (char)d;
-				if (d == '\\' && i + 1 < e && o + 2 < sizeof(buf)) {
-					d = (unsigned char)w->src[++i];
-					buf[o++] = d == '\n' || d == '\r' ? ' ' : (char)d;
-				} else if (d == c) {
-					break;
-				}
-			}
-			continue;
-		}
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
-		    (c == '\\' && i + 1 < e && (w->src[i + 1] == '\n' || w->src[i + 1] == '\r'))) {
-			pending_space = 1;
-			continue;
-		}
-		if (c == '-' && i + 1 < e && w->src[i + 1] == '>') {
-			buf[o++] = '.';
-			i++;
-			pending_space = 0;
-			continue;
-		}
-		if (pending_space && o > 0 && word_char(c) && word_char((unsigned char)buf[o - 1]))
-			buf[o++] = ' ';
-		pending_space = 0;
-		buf[o++] = (char)c;
-	}
-	return _kbx_arena_strndup(&w->x->arena, buf, o);
-}
+/* How C writes a receiver on one line: "->" as ".", string and character
+ * literals as written, a backslash-newline as white space. */
+#define COMPACT (KBX_COMPACT_SQUOTE | KBX_COMPACT_LINE_CONT | KBX_COMPACT_ARROW)
 
 /*
  * The identifier a function definition's declarator names, looking
@@ -104,7 +41,7 @@ static TSNode declarator_name(TSNode d)
 		}
 		if (!strcmp(t, "function_declarator") || !strcmp(t, "pointer_declarator") ||
 		    !strcmp(t, "attributed_declarator")) {
-			d = field(d, "declarator");
+			d = _kbx_field(d, "declarator");
 			continue;
 		}
 		break;
@@ -115,49 +52,51 @@ static TSNode declarator_name(TSNode d)
 
 static void visit_function(struct kbx_walk *w, TSNode n)
 {
-	TSNode name = declarator_name(field(n, "declarator"));
+	TSNode name = declarator_name(_kbx_field(n, "declarator"));
 	if (ts_node_is_null(name))
 		return;
 	_kbx_walk_define(w, n, KBX_KIND_FUNCTION, _kbx_node_text(w, name), 1);
 }
 
+const char *_kbx_c_typedef_name(struct kbx_walk *w, TSNode n)
+{
+	TSNode parent = ts_node_parent(n);
+	if (_kbx_is(parent, "type_definition")) {
+		TSNode d = _kbx_field(parent, "declarator");
+		if (_kbx_is(d, "type_identifier"))
+			return _kbx_node_text(w, d);
+	}
+	return NULL;
+}
+
 /* struct_specifier, union_specifier, enum_specifier */
 static void visit_type(struct kbx_walk *w, TSNode n, int kind)
 {
-	if (ts_node_is_null(field(n, "body")))
+	if (ts_node_is_null(_kbx_field(n, "body")))
 		return;  /* a use or a forward declaration */
 	const char *name = _kbx_field_text(w, n, "name");
-	if (!name) {
-		/* typedef struct { ... } name_t; */
-		TSNode parent = ts_node_parent(n);
-		if (is(parent, "type_definition")) {
-			TSNode d = field(parent, "declarator");
-			if (is(d, "type_identifier"))
-				name = _kbx_node_text(w, d);
-		}
-	}
+	if (!name)
+		name = _kbx_c_typedef_name(w, n);
 	if (name)
 		_kbx_walk_define(w, n, kind, name, 0);
 }
 
 static void visit_call(struct kbx_walk *w, TSNode n)
 {
-	TSNode fn = field(n, "function");
-	uint32_t line = _kbx_node_line(n), col = _kbx_node_col(n);
-	int caller = _kbx_walk_caller(w);
-	if (is(fn, "identifier")) {
-		_kbx_x_call(w->x, _kbx_node_text(w, fn), KBX_RECV_NONE, NULL, caller, line, col);
-	} else if (is(fn, "field_expression")) {
-		TSNode obj = field(fn, "argument");
+	TSNode fn = _kbx_field(n, "function");
+	if (_kbx_is(fn, "identifier")) {
+		_kbx_walk_call(w, n, _kbx_node_text(w, fn), KBX_RECV_NONE, NULL);
+	} else if (_kbx_is(fn, "field_expression")) {
+		TSNode obj = _kbx_field(fn, "argument");
 		const char *name = _kbx_field_text(w, fn, "field");
 		if (name && !ts_node_is_null(obj))
-			_kbx_x_call(w->x, name, KBX_RECV_EXPR, compact_text(w, obj), caller, line, col);
+			_kbx_walk_call(w, n, name, KBX_RECV_EXPR, _kbx_compact_text(w, obj, COMPACT));
 	}
 }
 
-static void visit_include(struct kbx_walk *w, TSNode n)
+void _kbx_c_visit_include(struct kbx_walk *w, TSNode n)
 {
-	TSNode path = field(n, "path");
+	TSNode path = _kbx_field(n, "path");
 	if (ts_node_is_null(path))
 		return;
 	const char *text = _kbx_node_text(w, path);
@@ -165,9 +104,9 @@ static void visit_include(struct kbx_walk *w, TSNode n)
 		return;
 	size_t len = strlen(text);
 	int flags = 0;
-	if (is(path, "system_lib_string"))
+	if (_kbx_is(path, "system_lib_string"))
 		flags = KBX_IMPORT_SYSTEM;
-	else if (!is(path, "string_literal"))
+	else if (!_kbx_is(path, "string_literal"))
 		return;  /* #include MACRO */
 	if (len < 2)
 		return;
@@ -192,7 +131,7 @@ static int c_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	case 'p':
 		if (!strcmp(type, "preproc_include")) {
-			visit_include(w, n);
+			_kbx_c_visit_include(w, n);
 			return KBX_WALK_SKIP;
 		}
 		break;
@@ -214,8 +153,8 @@ static int c_visit(struct kbx_walk *w, TSNode n, const char *type)
  * (headers under include/ and the like; several matches stay ambiguous).
  * System includes name no file of ours.
  */
-static void c_import_candidates(const char *importer, const struct kbx_ximport *imp,
-				struct kbx_pathlist *out)
+void _kbx_c_import_candidates(const char *importer, const struct kbx_ximport *imp,
+			      struct kbx_pathlist *out)
 {
 	char dir[4096], p[4096];
 	if (!imp->module || !*imp->module || (imp->flags & KBX_IMPORT_SYSTEM))
@@ -236,7 +175,7 @@ const struct kbx_lang _kbx_lang_c = {
 	.extensions = c_extensions,
 	.grammar = tree_sitter_c,
 	.visit = c_visit,
-	.import_candidates = c_import_candidates,
+	.import_candidates = _kbx_c_import_candidates,
 	.implicit_self = 0,
 	.scope_sep = ".",
 };

@@ -25,91 +25,11 @@
 
 const TSLanguage *tree_sitter_cpp(void);
 
-static TSNode field(TSNode n, const char *name)
-{
-	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
-static int is(TSNode n, const char *type)
-{
-	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
-}
-
-static int word_char(unsigned char c)
-{
-	return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
-	       c >= 0x80;
-}
-
-/*
- * The text of an expression or name on one line, with "::" and "->"
- * written as ".", template arguments dropped ("ns::Box<int>" -> "ns.Box"),
- * whitespace dropped except one space between two word characters, and
- * string literals kept as written.
- */
-static const char *compact_text(struct kbx_walk *w, TSNode n)
-{
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-	if (e > w->len || s > e)
-		return NULL;
-	char buf[256];
-	size_t o = 0;
-	int pending_space = 0;
-	for (uint32_t i = s; i < e && o + 2 < sizeof(buf); i++) {
-		unsigned char c = (unsigned char)w->src[i];
-		if (c == '"') {
-			if (pending_space && o > 0 && word_char((unsigned char)buf[o - 1]))
-				buf[o++] = ' ';
-			pending_space = 0;
-			buf[o++] = (char)c;
-			for (i++; i < e && o + 2 < sizeof(buf); i++) {
-				unsigned char d = (unsigned char)w->src[i];
-				buf[o++] = d == '\n' || d == '\r' || d == '\t' ? ' ' : (char)d;
-				if (d == '\\' && i + 1 < e && o + 2 < sizeof(buf)) {
-					d = (unsigned char)w->src[++i];
-					buf[o++] = d == '\n' || d == '\r' ? ' ' : (char)d;
-				} else if (d == '"') {
-					break;
-				}
-			}
-			continue;
-		}
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
-		    (c == '\\' && i + 1 < e && (w->src[i + 1] == '\n' || w->src[i + 1] == '\r'))) {
-			pending_space = 1;
-			continue;
-		}
-		if (c == '<' && o > 0 && word_char((unsigned char)buf[o - 1]) &&
-		    !(i + 1 < e && (w->src[i + 1] == '<' || w->src[i + 1] == '='))) {
-			/* template arguments: skip to the matching '>' */
-			int depth = 1;
-			uint32_t j;
-			for (j = i + 1; j < e && depth > 0; j++) {
-				if (w->src[j] == '<')
-					depth++;
-				else if (w->src[j] == '>' && w->src[j - 1] != '-')
-					depth--;
-			}
-			if (depth == 0) {
-				i = j - 1;
-				continue;
-			}
-		}
-		if ((c == ':' && i + 1 < e && w->src[i + 1] == ':') ||
-		    (c == '-' && i + 1 < e && w->src[i + 1] == '>')) {
-			if (o > 0 || c == '-')
-				buf[o++] = '.';
-			i++;
-			pending_space = 0;
-			continue;
-		}
-		if (pending_space && o > 0 && word_char(c) && word_char((unsigned char)buf[o - 1]))
-			buf[o++] = ' ';
-		pending_space = 0;
-		buf[o++] = (char)c;
-	}
-	return _kbx_arena_strndup(&w->x->arena, buf, o);
-}
+/* How C++ writes a receiver, base or qualified name on one line: "::" and
+ * "->" as ".", template arguments dropped ("ns::Box<int>" -> "ns.Box"),
+ * string literals as written, a backslash-newline as white space. */
+#define COMPACT (KBX_COMPACT_LINE_CONT | KBX_COMPACT_ARROW | KBX_COMPACT_SCOPE | \
+		 KBX_COMPACT_NO_TEMPLATE)
 
 /* "a" "b" -> "a.b" (or "b" when a is NULL or empty), in the arena. */
 static const char *join_qual(struct kbx_walk *w, const char *a, const char *b)
@@ -118,16 +38,7 @@ static const char *join_qual(struct kbx_walk *w, const char *a, const char *b)
 		return NULL;
 	if (!a || !*a)
 		return b;
-	size_t la = strlen(a), lb = strlen(b);
-	char *tmp = malloc(la + lb + 2);
-	if (!tmp)
-		return NULL;
-	memcpy(tmp, a, la);
-	tmp[la] = '.';
-	memcpy(tmp + la + 1, b, lb + 1);
-	const char *q = _kbx_arena_strndup(&w->x->arena, tmp, la + lb + 1);
-	free(tmp);
-	return q;
+	return _kbx_join(w, a, ".", b);
 }
 
 /* The qualified name of the current scope, "" at top level. */
@@ -152,14 +63,8 @@ static void add_owner(struct kbx_walk *w, int sym)
 	struct cpp_state *st = w->lang_state;
 	if (!st || sym < 0)
 		return;
-	if (st->nowners == st->aowners) {
-		size_t na = st->aowners ? st->aowners * 2 : 32;
-		int *p = realloc(st->owners, na * sizeof(*p));
-		if (!p)
-			return;
-		st->owners = p;
-		st->aowners = na;
-	}
+	if (_kbx_grow((void **)&st->owners, &st->aowners, st->nowners, sizeof(*st->owners), 32))
+		return;
 	st->owners[st->nowners++] = sym;
 }
 
@@ -183,10 +88,10 @@ static TSNode declarator_name(TSNode d)
 	for (int guard = 0; guard < 64 && !ts_node_is_null(d); guard++) {
 		const char *t = ts_node_type(d);
 		if (!strcmp(t, "function_declarator") || !strcmp(t, "attributed_declarator")) {
-			d = field(d, "declarator");
+			d = _kbx_field(d, "declarator");
 		} else if (!strcmp(t, "pointer_declarator") || !strcmp(t, "reference_declarator") ||
 			   !strcmp(t, "parenthesized_declarator")) {
-			TSNode inner = field(d, "declarator");
+			TSNode inner = _kbx_field(d, "declarator");
 			if (ts_node_is_null(inner)) {
 				/* no field: the last named child is the declarator */
 				uint32_t n = ts_node_named_child_count(d);
@@ -208,11 +113,11 @@ static TSNode declarator_name(TSNode d)
 static const char *split_name(struct kbx_walk *w, TSNode d, const char **scope)
 {
 	*scope = NULL;
-	if (is(d, "qualified_identifier")) {
+	if (_kbx_is(d, "qualified_identifier")) {
 		/* the qualifier is everything before the innermost name */
 		TSNode name = d;
-		for (int guard = 0; guard < 32 && is(name, "qualified_identifier"); guard++)
-			name = field(name, "name");
+		for (int guard = 0; guard < 32 && _kbx_is(name, "qualified_identifier"); guard++)
+			name = _kbx_field(name, "name");
 		if (ts_node_is_null(name))
 			return NULL;
 		uint32_t start = ts_node_start_byte(d), end = ts_node_start_byte(name);
@@ -248,8 +153,8 @@ static const char *split_name(struct kbx_walk *w, TSNode d, const char **scope)
 		}
 		d = name;
 	}
-	if (is(d, "template_function") || is(d, "template_type"))
-		d = field(d, "name");
+	if (_kbx_is(d, "template_function") || _kbx_is(d, "template_type"))
+		d = _kbx_field(d, "name");
 	if (ts_node_is_null(d))
 		return NULL;
 	return _kbx_node_text(w, d);
@@ -257,7 +162,7 @@ static const char *split_name(struct kbx_walk *w, TSNode d, const char **scope)
 
 static void visit_function(struct kbx_walk *w, TSNode n)
 {
-	TSNode d = declarator_name(field(n, "declarator"));
+	TSNode d = declarator_name(_kbx_field(n, "declarator"));
 	if (ts_node_is_null(d))
 		return;
 	const char *scope;
@@ -265,10 +170,8 @@ static void visit_function(struct kbx_walk *w, TSNode n)
 	if (!name)
 		return;
 	if (!scope) {
-		int parent = _kbx_walk_parent(w);
-		int kind = parent >= 0 && KBX_KIND_IS_TYPE(w->x->syms[parent].kind)
-			? KBX_KIND_METHOD : KBX_KIND_FUNCTION;
-		_kbx_walk_define(w, n, kind, name, 1);
+		_kbx_walk_define(w, n, _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION,
+				 name, 1);
 		return;
 	}
 	/* out of line: Foo::bar, ns::f */
@@ -285,45 +188,38 @@ static void visit_function(struct kbx_walk *w, TSNode n)
 /* A pure virtual member function: `virtual void f() = 0;` */
 static void visit_field_declaration(struct kbx_walk *w, TSNode n)
 {
-	TSNode dv = field(n, "default_value");
+	TSNode dv = _kbx_field(n, "default_value");
 	if (ts_node_is_null(dv) || strcmp(ts_node_type(dv), "number_literal"))
 		return;
-	TSNode fd = field(n, "declarator");
-	if (!is(fd, "function_declarator"))
+	TSNode fd = _kbx_field(n, "declarator");
+	if (!_kbx_is(fd, "function_declarator"))
 		return;
 	TSNode d = declarator_name(fd);
 	const char *scope;
 	const char *name = ts_node_is_null(d) ? NULL : split_name(w, d, &scope);
-	int parent = _kbx_walk_parent(w);
-	if (name && parent >= 0 && KBX_KIND_IS_TYPE(w->x->syms[parent].kind))
+	if (name && _kbx_walk_in_type(w))
 		_kbx_walk_define(w, n, KBX_KIND_METHOD, name, 0);
 }
 
 /* A base as written, without template arguments: "ns.Mixin". */
 static const char *base_text(struct kbx_walk *w, TSNode b)
 {
-	if (is(b, "type_identifier") || is(b, "qualified_identifier") || is(b, "template_type"))
-		return compact_text(w, b);
+	if (_kbx_is(b, "type_identifier") || _kbx_is(b, "qualified_identifier") || _kbx_is(b, "template_type"))
+		return _kbx_compact_text(w, b, COMPACT);
 	return NULL;
 }
 
 /* class_specifier, struct_specifier, union_specifier, enum_specifier */
 static void visit_type(struct kbx_walk *w, TSNode n, int kind)
 {
-	if (ts_node_is_null(field(n, "body")))
+	if (ts_node_is_null(_kbx_field(n, "body")))
 		return;  /* a use or a forward declaration */
-	TSNode nn = field(n, "name");
+	TSNode nn = _kbx_field(n, "name");
 	const char *name = NULL, *scope = NULL;
 	if (!ts_node_is_null(nn)) {
 		name = split_name(w, nn, &scope);
 	} else {
-		/* typedef struct { ... } name_t; */
-		TSNode parent = ts_node_parent(n);
-		if (is(parent, "type_definition")) {
-			TSNode d = field(parent, "declarator");
-			if (is(d, "type_identifier"))
-				name = _kbx_node_text(w, d);
-		}
+		name = _kbx_c_typedef_name(w, n);
 	}
 	if (!name)
 		return;
@@ -345,7 +241,7 @@ static void visit_type(struct kbx_walk *w, TSNode n, int kind)
 	uint32_t count = ts_node_named_child_count(n);
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode c = ts_node_named_child(n, i);
-		if (!is(c, "base_class_clause"))
+		if (!_kbx_is(c, "base_class_clause"))
 			continue;
 		uint32_t nb = ts_node_named_child_count(c);
 		for (uint32_t j = 0; j < nb; j++) {
@@ -359,118 +255,77 @@ static void visit_type(struct kbx_walk *w, TSNode n, int kind)
 
 static void visit_namespace(struct kbx_walk *w, TSNode n)
 {
-	TSNode name = field(n, "name");
-	if (is(name, "namespace_identifier") || is(name, "identifier")) {
+	TSNode name = _kbx_field(n, "name");
+	if (_kbx_is(name, "namespace_identifier") || _kbx_is(name, "identifier")) {
 		add_owner(w, _kbx_walk_define(w, n, KBX_KIND_NAMESPACE, _kbx_node_text(w, name), 1));
-	} else if (is(name, "nested_namespace_specifier")) {
+	} else if (_kbx_is(name, "nested_namespace_specifier")) {
 		/* namespace a::b { }: a, then a.b, both closing with n */
 		uint32_t count = ts_node_named_child_count(name);
 		for (uint32_t i = 0; i < count; i++) {
 			TSNode part = ts_node_named_child(name, i);
-			if (is(part, "namespace_identifier") || is(part, "identifier"))
+			if (_kbx_is(part, "namespace_identifier") || _kbx_is(part, "identifier"))
 				add_owner(w, _kbx_walk_define(w, n, KBX_KIND_NAMESPACE,
 							      _kbx_node_text(w, part), 1));
 		}
 	}
 }
 
-static void add_call(struct kbx_walk *w, TSNode at, const char *name, int recv,
-		     const char *receiver)
-{
-	if (!name)
-		return;
-	_kbx_x_call(w->x, name, recv, receiver, _kbx_walk_caller(w), _kbx_node_line(at),
-		    _kbx_node_col(at));
-}
-
-/* A call to a qualified or plain name given as text "a.b.f" or "f". */
-static void add_path_call(struct kbx_walk *w, TSNode at, const char *path)
-{
-	if (!path || !*path)
-		return;
-	const char *dot = strrchr(path, '.');
-	if (!dot) {
-		add_call(w, at, path, KBX_RECV_NONE, NULL);
-		return;
-	}
-	const char *recv = _kbx_arena_strndup(&w->x->arena, path, (size_t)(dot - path));
-	add_call(w, at, dot + 1, KBX_RECV_EXPR, recv);
-}
-
 /* A construction of type t: T, ns::T, T<int>. */
 static void add_construction(struct kbx_walk *w, TSNode at, TSNode t)
 {
-	if (is(t, "type_identifier") || is(t, "qualified_identifier") || is(t, "template_type"))
-		add_path_call(w, at, compact_text(w, t));
+	if (_kbx_is(t, "type_identifier") || _kbx_is(t, "qualified_identifier") || _kbx_is(t, "template_type"))
+		_kbx_walk_call_dotted(w, at, _kbx_compact_text(w, t, COMPACT));
 }
 
 static void visit_call(struct kbx_walk *w, TSNode n)
 {
-	TSNode fn = field(n, "function");
-	if (is(fn, "identifier")) {
-		add_call(w, n, _kbx_node_text(w, fn), KBX_RECV_NONE, NULL);
-	} else if (is(fn, "template_function")) {
+	TSNode fn = _kbx_field(n, "function");
+	if (_kbx_is(fn, "identifier")) {
+		_kbx_walk_call(w, n, _kbx_node_text(w, fn), KBX_RECV_NONE, NULL);
+	} else if (_kbx_is(fn, "template_function")) {
 		const char *name = _kbx_field_text(w, fn, "name");
 		/* static_cast<T>(x) and its kin are conversions */
 		if (name && (!strcmp(name, "static_cast") || !strcmp(name, "dynamic_cast") ||
 			     !strcmp(name, "const_cast") || !strcmp(name, "reinterpret_cast")))
 			return;
-		add_call(w, n, name, KBX_RECV_NONE, NULL);
-	} else if (is(fn, "qualified_identifier")) {
-		add_path_call(w, n, compact_text(w, fn));
-	} else if (is(fn, "field_expression")) {
-		TSNode obj = field(fn, "argument");
-		TSNode f = field(fn, "field");
-		if (is(f, "template_method") || is(f, "template_function"))
-			f = field(f, "name");
-		const char *name = ts_node_is_null(f) ? NULL : compact_text(w, f);
+		_kbx_walk_call(w, n, name, KBX_RECV_NONE, NULL);
+	} else if (_kbx_is(fn, "qualified_identifier")) {
+		_kbx_walk_call_dotted(w, n, _kbx_compact_text(w, fn, COMPACT));
+	} else if (_kbx_is(fn, "field_expression")) {
+		TSNode obj = _kbx_field(fn, "argument");
+		TSNode f = _kbx_field(fn, "field");
+		if (_kbx_is(f, "template_method") || _kbx_is(f, "template_function"))
+			f = _kbx_field(f, "name");
+		const char *name = ts_node_is_null(f) ? NULL : _kbx_compact_text(w, f, COMPACT);
 		if (ts_node_is_null(obj) || !name)
 			return;
-		if (is(obj, "this"))
-			add_call(w, n, name, KBX_RECV_SELF, NULL);
+		if (_kbx_is(obj, "this"))
+			_kbx_walk_call(w, n, name, KBX_RECV_SELF, NULL);
 		else
-			add_call(w, n, name, KBX_RECV_EXPR, compact_text(w, obj));
+			_kbx_walk_call(w, n, name, KBX_RECV_EXPR, _kbx_compact_text(w, obj, COMPACT));
 	}
 }
 
 /* T x(args); T x{args}; */
 static void visit_declaration(struct kbx_walk *w, TSNode n)
 {
-	TSNode type = field(n, "type");
-	if (!is(type, "type_identifier") && !is(type, "qualified_identifier") &&
-	    !is(type, "template_type"))
+	TSNode type = _kbx_field(n, "type");
+	if (!_kbx_is(type, "type_identifier") && !_kbx_is(type, "qualified_identifier") &&
+	    !_kbx_is(type, "template_type"))
 		return;
 	uint32_t count = ts_node_named_child_count(n);
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode d = ts_node_named_child(n, i);
-		if (!is(d, "init_declarator"))
+		if (!_kbx_is(d, "init_declarator"))
 			continue;
-		TSNode v = field(d, "value");
+		TSNode v = _kbx_field(d, "value");
 		/* only a plain variable: `T *p{..}` and `T a[] = {..}` construct
 		 * no T */
-		if (!is(field(d, "declarator"), "identifier"))
+		if (!_kbx_is(_kbx_field(d, "declarator"), "identifier"))
 			continue;
-		if (is(v, "argument_list") || is(v, "initializer_list"))
+		if (_kbx_is(v, "argument_list") || _kbx_is(v, "initializer_list"))
 			add_construction(w, d, type);
 	}
-}
-
-static void visit_include(struct kbx_walk *w, TSNode n)
-{
-	TSNode path = field(n, "path");
-	if (ts_node_is_null(path))
-		return;
-	const char *text = _kbx_node_text(w, path);
-	size_t len = text ? strlen(text) : 0;
-	int flags = 0;
-	if (is(path, "system_lib_string"))
-		flags = KBX_IMPORT_SYSTEM;
-	else if (!is(path, "string_literal"))
-		return;  /* #include MACRO */
-	if (len < 2)
-		return;
-	const char *module = _kbx_arena_strndup(&w->x->arena, text + 1, len - 2);
-	_kbx_x_import(w->x, module, NULL, NULL, 0, flags, _kbx_node_line(n));
 }
 
 static int cpp_visit(struct kbx_walk *w, TSNode n, const char *type)
@@ -482,7 +337,7 @@ static int cpp_visit(struct kbx_walk *w, TSNode n, const char *type)
 		else if (!strcmp(type, "class_specifier"))
 			visit_type(w, n, KBX_KIND_CLASS);
 		else if (!strcmp(type, "compound_literal_expression"))
-			add_construction(w, n, field(n, "type"));
+			add_construction(w, n, _kbx_field(n, "type"));
 		break;
 	case 'd':
 		if (!strcmp(type, "declaration"))
@@ -502,11 +357,11 @@ static int cpp_visit(struct kbx_walk *w, TSNode n, const char *type)
 		if (!strcmp(type, "namespace_definition"))
 			visit_namespace(w, n);
 		else if (!strcmp(type, "new_expression"))
-			add_construction(w, n, field(n, "type"));
+			add_construction(w, n, _kbx_field(n, "type"));
 		break;
 	case 'p':
 		if (!strcmp(type, "preproc_include")) {
-			visit_include(w, n);
+			_kbx_c_visit_include(w, n);
 			return KBX_WALK_SKIP;
 		}
 		break;
@@ -537,22 +392,6 @@ static void cpp_end(struct kbx_walk *w)
 	w->lang_state = NULL;
 }
 
-/* As for C: next to the includer, from the root, then by suffix. */
-static void cpp_import_candidates(const char *importer, const struct kbx_ximport *imp,
-				  struct kbx_pathlist *out)
-{
-	char dir[4096], p[4096];
-	if (!imp->module || !*imp->module || (imp->flags & KBX_IMPORT_SYSTEM))
-		return;
-	_kbx_path_dirname(dir, sizeof(dir), importer);
-	if (*dir && _kbx_path_join(p, sizeof(p), dir, imp->module) == 0)
-		_kbx_pathlist_add(out, p);
-	if (_kbx_path_join(p, sizeof(p), "", imp->module) == 0) {
-		_kbx_pathlist_add(out, p);
-		_kbx_pathlist_addf(out, "*%s", p);
-	}
-}
-
 static const char *const cpp_extensions[] = {
 	".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".C", NULL
 };
@@ -564,7 +403,7 @@ const struct kbx_lang _kbx_lang_cpp = {
 	.visit = cpp_visit,
 	.begin = cpp_begin,
 	.end = cpp_end,
-	.import_candidates = cpp_import_candidates,
+	.import_candidates = _kbx_c_import_candidates,
 	.implicit_self = 1,
 	.scope_sep = "::",
 };

@@ -30,7 +30,7 @@ static void add_bases(struct kbx_walk *w, int sym, TSNode list)
 		const char *tt = ts_node_type(t);
 		if (!strcmp(tt, "primary_constructor_base_type")) {
 			/* record R(int A) : Base(A) */
-			t = _kbx_jsc_field(t, "type");
+			t = _kbx_field(t, "type");
 			if (ts_node_is_null(t))
 				continue;
 			tt = ts_node_type(t);
@@ -47,7 +47,7 @@ static void define_type(struct kbx_walk *w, TSNode n, int kind)
 	int sym = _kbx_walk_define(w, n, kind, _kbx_field_text(w, n, "name"), 1);
 	if (sym < 0 || kind == KBX_KIND_ENUM)  /* enum E : byte names its storage */
 		return;
-	TSNode bases = _kbx_jsc_child_of_type(n, "base_list");
+	TSNode bases = _kbx_child_of_type(n, "base_list");
 	if (!ts_node_is_null(bases))
 		add_bases(w, sym, bases);
 }
@@ -56,7 +56,7 @@ static void define_type(struct kbx_walk *w, TSNode n, int kind)
  * next to it rather than inside it: open its scope on the parent node. */
 static void file_scoped_namespace(struct kbx_walk *w, TSNode n)
 {
-	const char *name = _kbx_jsc_clean_text(w, _kbx_jsc_field(n, "name"), 0);
+	const char *name = _kbx_jsc_clean_text(w, _kbx_field(n, "name"), 0);
 	int sym = _kbx_jsc_define_dotted(w, n, KBX_KIND_NAMESPACE, name, 0);
 	if (sym < 0 || w->depth == 0)
 		return;
@@ -70,17 +70,17 @@ static void file_scoped_namespace(struct kbx_walk *w, TSNode n)
  * accessor with a body; auto-properties do not. */
 static int has_code(TSNode n)
 {
-	TSNode v = _kbx_jsc_field(n, "value");
+	TSNode v = _kbx_field(n, "value");
 	if (!ts_node_is_null(v) && !strcmp(ts_node_type(v), "arrow_expression_clause"))
 		return 1;
-	if (!ts_node_is_null(_kbx_jsc_child_of_type(n, "arrow_expression_clause")))
+	if (!ts_node_is_null(_kbx_child_of_type(n, "arrow_expression_clause")))
 		return 1;
-	TSNode acc = _kbx_jsc_field(n, "accessors");
+	TSNode acc = _kbx_field(n, "accessors");
 	if (ts_node_is_null(acc))
-		acc = _kbx_jsc_child_of_type(n, "accessor_list");
+		acc = _kbx_child_of_type(n, "accessor_list");
 	uint32_t count = ts_node_is_null(acc) ? 0 : ts_node_named_child_count(acc);
 	for (uint32_t i = 0; i < count; i++)
-		if (!ts_node_is_null(_kbx_jsc_field(ts_node_named_child(acc, i), "body")))
+		if (!ts_node_is_null(_kbx_field(ts_node_named_child(acc, i), "body")))
 			return 1;
 	return 0;
 }
@@ -91,7 +91,7 @@ static const char *simple_name(struct kbx_walk *w, TSNode n)
 	if (ts_node_is_null(n))
 		return NULL;
 	if (!strcmp(ts_node_type(n), "generic_name"))
-		n = _kbx_jsc_child_of_type(n, "identifier");
+		n = _kbx_child_of_type(n, "identifier");
 	if (ts_node_is_null(n) || strcmp(ts_node_type(n), "identifier"))
 		return NULL;
 	return _kbx_node_text(w, n);
@@ -99,7 +99,7 @@ static const char *simple_name(struct kbx_walk *w, TSNode n)
 
 static void visit_invocation(struct kbx_walk *w, TSNode n)
 {
-	TSNode fn = _kbx_jsc_field(n, "function");
+	TSNode fn = _kbx_field(n, "function");
 	if (ts_node_is_null(fn))
 		return;
 	const char *t = ts_node_type(fn);
@@ -110,8 +110,8 @@ static void visit_invocation(struct kbx_walk *w, TSNode n)
 		if (name && !strcmp(name, "nameof"))
 			return;  /* an operator that looks like a call */
 	} else if (!strcmp(t, "member_access_expression")) {
-		name = simple_name(w, _kbx_jsc_field(fn, "name"));
-		TSNode obj = _kbx_jsc_field(fn, "expression");
+		name = simple_name(w, _kbx_field(fn, "name"));
+		TSNode obj = _kbx_field(fn, "expression");
 		if (ts_node_is_null(obj))
 			return;
 		const char *ot = ts_node_type(obj);
@@ -125,44 +125,31 @@ static void visit_invocation(struct kbx_walk *w, TSNode n)
 		}
 	} else if (!strcmp(t, "conditional_access_expression")) {
 		/* a?.B() */
-		TSNode bind = _kbx_jsc_child_of_type(fn, "member_binding_expression");
+		TSNode bind = _kbx_child_of_type(fn, "member_binding_expression");
 		if (ts_node_is_null(bind))
 			return;
-		name = simple_name(w, _kbx_jsc_field(bind, "name"));
+		name = simple_name(w, _kbx_field(bind, "name"));
 		recv = KBX_RECV_EXPR;
-		text = _kbx_jsc_clean_text(w, _kbx_jsc_field(fn, "condition"), KBX_JSC_NONNULL);
+		text = _kbx_jsc_clean_text(w, _kbx_field(fn, "condition"), KBX_JSC_NONNULL);
 	} else {
 		return;
 	}
 	if (recv == KBX_RECV_EXPR && !text)
 		return;
-	_kbx_x_call(w->x, name, recv, text, _kbx_walk_caller(w), _kbx_node_line(n),
-		    _kbx_node_col(n));
+	_kbx_walk_call(w, n, name, recv, text);
 }
 
 /* new Foo(), new A.B.Foo<T>(): a call to the class. */
 static void visit_new(struct kbx_walk *w, TSNode n)
 {
-	TSNode type = _kbx_jsc_field(n, "type");
+	TSNode type = _kbx_field(n, "type");
 	if (ts_node_is_null(type))
 		return;
 	const char *tt = ts_node_type(type);
 	if (strcmp(tt, "identifier") && strcmp(tt, "generic_name") && strcmp(tt, "qualified_name") &&
 	    strcmp(tt, "alias_qualified_name"))
 		return;  /* new int[3], new (int, int)... */
-	const char *text = _kbx_jsc_clean_text(w, type, KBX_JSC_STRIP_GENERICS);
-	if (!text)
-		return;
-	int caller = _kbx_walk_caller(w);
-	const char *dot = strrchr(text, '.');
-	if (!dot) {
-		_kbx_x_call(w->x, text, KBX_RECV_NONE, NULL, caller, _kbx_node_line(n),
-			    _kbx_node_col(n));
-		return;
-	}
-	_kbx_x_call(w->x, dot + 1, KBX_RECV_EXPR,
-		    _kbx_arena_strndup(&w->x->arena, text, (size_t)(dot - text)), caller,
-		    _kbx_node_line(n), _kbx_node_col(n));
+	_kbx_walk_call_dotted(w, n, _kbx_jsc_clean_text(w, type, KBX_JSC_STRIP_GENERICS));
 }
 
 /* : base(...) or : this(...) after a constructor's parameters. */
@@ -174,8 +161,7 @@ static void visit_ctor_initializer(struct kbx_walk *w, TSNode n)
 	else if (has_token(n, "this"))
 		recv = KBX_RECV_SELF;
 	if (recv >= 0)
-		_kbx_x_call(w->x, "constructor", recv, NULL, _kbx_walk_caller(w),
-			    _kbx_node_line(n), _kbx_node_col(n));
+		_kbx_walk_call(w, n, "constructor", recv, NULL);
 }
 
 /*
@@ -185,7 +171,7 @@ static void visit_ctor_initializer(struct kbx_walk *w, TSNode n)
  */
 static void visit_using(struct kbx_walk *w, TSNode n)
 {
-	TSNode alias = _kbx_jsc_field(n, "name");
+	TSNode alias = _kbx_field(n, "name");
 	const char *target = NULL;
 	uint32_t count = ts_node_named_child_count(n);
 	for (uint32_t i = 0; i < count; i++) {
@@ -251,20 +237,20 @@ static int cs_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	case 'm':
 		if (!strcmp(type, "method_declaration"))
-			_kbx_walk_define(w, n, _kbx_jsc_in_type(w) ? KBX_KIND_METHOD :
+			_kbx_walk_define(w, n, _kbx_walk_in_type(w) ? KBX_KIND_METHOD :
 					 KBX_KIND_FUNCTION, _kbx_field_text(w, n, "name"), 1);
 		break;
 	case 'n':
 		if (!strcmp(type, "namespace_declaration"))
 			_kbx_jsc_define_dotted(w, n, KBX_KIND_NAMESPACE,
-					       _kbx_jsc_clean_text(w, _kbx_jsc_field(n, "name"), 0),
+					       _kbx_jsc_clean_text(w, _kbx_field(n, "name"), 0),
 					       1);
 		break;
 	case 'o':
 		if (!strcmp(type, "object_creation_expression")) {
 			visit_new(w, n);
 		} else if (!strcmp(type, "operator_declaration")) {
-			TSNode op = _kbx_jsc_field(n, "operator");
+			TSNode op = _kbx_field(n, "operator");
 			char buf[32] = "operator";
 			const char *ot = ts_node_is_null(op) ? "" : ts_node_type(op);
 			if (strlen(ot) < sizeof(buf) - 9)
@@ -295,17 +281,6 @@ static int cs_visit(struct kbx_walk *w, TSNode n, const char *type)
 	return KBX_WALK_CONTINUE;
 }
 
-/* "A.B.C" as "A/B/C" into out. */
-static int dots_to_slashes(char *out, size_t outsz, const char *dotted)
-{
-	size_t n = strlen(dotted);
-	if (n + 1 > outsz)
-		return -1;
-	for (size_t i = 0; i <= n; i++)
-		out[i] = dotted[i] == '.' ? '/' : dotted[i];
-	return 0;
-}
-
 /*
  * Namespaces do not name files in C#, but projects usually lay out folders
  * after them, often without the root namespace (Shop.Models in Models/).
@@ -319,7 +294,7 @@ static void cs_import_candidates(const char *importer, const struct kbx_ximport 
 	char path[4096];
 	if (!m || !*m || !strcmp(m, "System") || !strncmp(m, "System.", 7) ||
 	    !strcmp(m, "Microsoft") || !strncmp(m, "Microsoft.", 10) ||
-	    dots_to_slashes(path, sizeof(path), m))
+	    _kbx_dots_to_slashes(path, sizeof(path), m))
 		return;
 	const char *rest = strchr(path, '/');  /* without the root namespace */
 	if (imp->alias) {

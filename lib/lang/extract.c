@@ -1,7 +1,10 @@
 /*
  * The parts of extraction every language shares: the arena that owns the
- * strings, the appenders, and the cursor-driven tree walk.
+ * strings, the appenders, the cursor-driven tree walk, and the small
+ * helpers the language files have in common.
  */
+#define _POSIX_C_SOURCE 200809L  /* strdup */
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,18 +66,23 @@ void _kbx_extract_release(struct kbx_extract *x)
 	memset(x, 0, sizeof(*x));
 }
 
-/* Grow an array so that it holds at least one more element. */
-static int grow(void **arr, size_t *alloc, size_t n, size_t elem)
+int _kbx_grow(void **arr, size_t *alloc, size_t n, size_t elem, size_t first)
 {
 	if (n < *alloc)
 		return 0;
-	size_t na = *alloc ? *alloc * 2 : 64;
+	size_t na = *alloc ? *alloc * 2 : first;
 	void *p = realloc(*arr, na * elem);
 	if (!p)
 		return -1;
 	*arr = p;
 	*alloc = na;
 	return 0;
+}
+
+/* Grow an array of facts so that it holds at least one more element. */
+static int grow(void **arr, size_t *alloc, size_t n, size_t elem)
+{
+	return _kbx_grow(arr, alloc, n, elem, 64);
 }
 
 int _kbx_x_sym(struct kbx_extract *x, int kind, const char *name, const char *qual,
@@ -183,20 +191,30 @@ int _kbx_walk_parent(const struct kbx_walk *w)
 	return w->nscope ? w->scope_sym[w->nscope - 1] : -1;
 }
 
+const char *_kbx_join(struct kbx_walk *w, const char *a, const char *sep, const char *b)
+{
+	size_t la = strlen(a), ls = strlen(sep), lb = strlen(b);
+	char *q = arena_alloc(&w->x->arena, la + ls + lb + 1);
+	if (!q)
+		return NULL;
+	memcpy(q, a, la);
+	memcpy(q + la, sep, ls);
+	memcpy(q + la + ls, b, lb + 1);
+	return q;
+}
+
 const char *_kbx_walk_qual(struct kbx_walk *w, const char *name)
 {
 	int p = _kbx_walk_parent(w);
 	if (p < 0)
 		return name;
-	const char *pq = w->x->syms[p].qual;
-	size_t lp = strlen(pq), ln = strlen(name);
-	char *q = arena_alloc(&w->x->arena, lp + ln + 2);
-	if (!q)
-		return NULL;
-	memcpy(q, pq, lp);
-	q[lp] = '.';
-	memcpy(q + lp + 1, name, ln + 1);
-	return q;
+	return _kbx_join(w, w->x->syms[p].qual, ".", name);
+}
+
+int _kbx_walk_in_type(const struct kbx_walk *w)
+{
+	int p = _kbx_walk_parent(w);
+	return p >= 0 && KBX_KIND_IS_TYPE(w->x->syms[p].kind);
 }
 
 uint32_t _kbx_node_line(TSNode n)
@@ -232,22 +250,212 @@ const char *_kbx_node_text(struct kbx_walk *w, TSNode n)
 
 const char *_kbx_field_text(struct kbx_walk *w, TSNode n, const char *field)
 {
-	TSNode c = ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
+	TSNode c = _kbx_field(n, field);
 	if (ts_node_is_null(c))
 		return NULL;
 	return _kbx_node_text(w, c);
 }
 
+int _kbx_walk_call(struct kbx_walk *w, TSNode at, const char *name, int recv,
+		   const char *receiver)
+{
+	return _kbx_x_call(w->x, name, recv, receiver, _kbx_walk_caller(w), _kbx_node_line(at),
+			   _kbx_node_col(at));
+}
+
+void _kbx_walk_call_dotted(struct kbx_walk *w, TSNode at, const char *dotted)
+{
+	if (!dotted || !*dotted)
+		return;
+	const char *dot = strrchr(dotted, '.');
+	if (!dot) {
+		_kbx_walk_call(w, at, dotted, KBX_RECV_NONE, NULL);
+		return;
+	}
+	const char *recv = _kbx_arena_strndup(&w->x->arena, dotted, (size_t)(dot - dotted));
+	_kbx_walk_call(w, at, dot + 1, KBX_RECV_EXPR, recv);
+}
+
+/* ---- helpers for the language files ---- */
+
+TSNode _kbx_field(TSNode n, const char *name)
+{
+	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+}
+
+int _kbx_is(TSNode n, const char *type)
+{
+	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
+}
+
+TSNode _kbx_child_of_type(TSNode n, const char *type)
+{
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_named_child(n, i);
+		if (!strcmp(ts_node_type(c), type))
+			return c;
+	}
+	TSNode none = { 0 };
+	return none;
+}
+
+int _kbx_word_char(unsigned char c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
+	       c >= 0x80;
+}
+
+/* Where a '<' at i starts a C++ template argument list that closes before
+ * e, the index just past its '>'; else 0. */
+static uint32_t template_end(const char *src, uint32_t i, uint32_t e)
+{
+	int depth = 1;
+	uint32_t j;
+	for (j = i + 1; j < e && depth > 0; j++) {
+		if (src[j] == '<')
+			depth++;
+		else if (src[j] == '>' && src[j - 1] != '-')
+			depth--;
+	}
+	return depth == 0 ? j : 0;
+}
+
+const char *_kbx_compact_text(struct kbx_walk *w, TSNode n, int flags)
+{
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	if (e > w->len || s > e)
+		return NULL;
+	const char *src = w->src;
+	char buf[256];
+	size_t o = 0;
+	int pending_space = 0;
+	for (uint32_t i = s; i < e && o + 2 < sizeof(buf); i++) {
+		unsigned char c = (unsigned char)src[i];
+		if (c == '"' || (c == '\'' && (flags & KBX_COMPACT_SQUOTE)) ||
+		    (c == '`' && (flags & KBX_COMPACT_BACKQUOTE))) {
+			/* a literal: as written, on one line */
+			if (pending_space && o > 0 && _kbx_word_char((unsigned char)buf[o - 1]))
+				buf[o++] = ' ';
+			pending_space = 0;
+			buf[o++] = (char)c;
+			for (i++; i < e && o + 2 < sizeof(buf); i++) {
+				unsigned char d = (unsigned char)src[i];
+				buf[o++] = d == '\n' || d == '\r' || d == '\t' ? ' ' : (char)d;
+				if (d == '\\' && c != '`' && i + 1 < e && o + 2 < sizeof(buf)) {
+					d = (unsigned char)src[++i];
+					buf[o++] = d == '\n' || d == '\r' ? ' ' : (char)d;
+				} else if (d == c) {
+					break;
+				}
+			}
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+		    ((flags & KBX_COMPACT_LINE_CONT) && c == '\\' && i + 1 < e &&
+		     (src[i + 1] == '\n' || src[i + 1] == '\r'))) {
+			pending_space = 1;
+			continue;
+		}
+		if ((flags & KBX_COMPACT_NO_TEMPLATE) && c == '<' && o > 0 &&
+		    _kbx_word_char((unsigned char)buf[o - 1]) &&
+		    !(i + 1 < e && (src[i + 1] == '<' || src[i + 1] == '='))) {
+			uint32_t end = template_end(src, i, e);
+			if (end) {
+				i = end - 1;
+				continue;
+			}
+		}
+		if ((flags & KBX_COMPACT_NO_GENERICS) && c == '<' && o > 0 &&
+		    (_kbx_word_char((unsigned char)buf[o - 1]) || buf[o - 1] == '.')) {
+			/* a generic argument list right after a path segment or "::" */
+			int angle = 1;
+			if (buf[o - 1] == '.')
+				o--;  /* Vec::<u8>::new: the turbofish's "::" */
+			for (i++; i < e && angle > 0; i++) {
+				if (src[i] == '<')
+					angle++;
+				else if (src[i] == '>' && src[i - 1] != '-')
+					angle--;
+			}
+			i--;
+			continue;
+		}
+		if ((flags & KBX_COMPACT_SCOPE) && c == ':' && i + 1 < e && src[i + 1] == ':') {
+			if (o > 0 || (flags & KBX_COMPACT_LEAD_SCOPE))
+				buf[o++] = '.';
+			i++;
+			pending_space = 0;
+			continue;
+		}
+		if ((flags & KBX_COMPACT_ARROW) && c == '-' && i + 1 < e && src[i + 1] == '>') {
+			buf[o++] = '.';
+			i++;
+			pending_space = 0;
+			continue;
+		}
+		if (pending_space && o > 0 && _kbx_word_char(c) &&
+		    _kbx_word_char((unsigned char)buf[o - 1]))
+			buf[o++] = ' ';
+		pending_space = 0;
+		buf[o++] = (char)c;
+	}
+	return _kbx_arena_strndup(&w->x->arena, buf, o);
+}
+
+int _kbx_dots_to_slashes(char *out, size_t outsz, const char *dotted)
+{
+	size_t n = strlen(dotted);
+	if (n + 1 > outsz)
+		return -1;
+	for (size_t i = 0; i <= n; i++)
+		out[i] = dotted[i] == '.' ? '/' : dotted[i];
+	return 0;
+}
+
+int _kbx_has_suffix(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
+void _kbx_predef_add(struct _kbx_predef *p, uint32_t start, int sym)
+{
+	if (_kbx_grow((void **)&p->v, &p->alloc, p->n, sizeof(*p->v), 16))
+		return;
+	p->v[p->n].start = start;
+	p->v[p->n].sym = sym;
+	p->n++;
+}
+
+int _kbx_predef_find(const struct _kbx_predef *p, uint32_t start)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (p->v[i].start == start)
+			return p->v[i].sym;
+	return -1;
+}
+
+int _kbx_predef_by_qual(const struct kbx_walk *w, const struct _kbx_predef *p,
+			const char *qual)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(w->x->syms[p->v[i].sym].qual, qual))
+			return p->v[i].sym;
+	return -1;
+}
+
+void _kbx_predef_release(struct _kbx_predef *p)
+{
+	free(p->v);
+	p->v = NULL;
+	p->n = p->alloc = 0;
+}
+
 void _kbx_pathlist_add(struct kbx_pathlist *l, const char *path)
 {
-	if (l->n == l->alloc) {
-		size_t na = l->alloc ? l->alloc * 2 : 8;
-		char **p = realloc(l->paths, na * sizeof(*p));
-		if (!p)
-			return;
-		l->paths = p;
-		l->alloc = na;
-	}
+	if (_kbx_grow((void **)&l->paths, &l->alloc, l->n, sizeof(*l->paths), 8))
+		return;
 	char *copy = strdup(path);
 	if (copy)
 		l->paths[l->n++] = copy;

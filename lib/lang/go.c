@@ -27,130 +27,35 @@ struct go_state {
 	/* the method being walked and its receiver's name */
 	int method_sym;
 	const char *recv_name;
-	/* top-level type_specs defined ahead of the walk: start byte -> sym */
-	struct predef { uint32_t start; int sym; } *predef;
-	size_t npredef, apredef;
+	/* top-level type_specs defined ahead of the walk */
+	struct _kbx_predef types;
 };
 
-static TSNode field(TSNode n, const char *name)
-{
-	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
-static int is(TSNode n, const char *type)
-{
-	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
-}
-
-static int word_char(unsigned char c)
-{
-	return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
-	       c >= 0x80;
-}
-
-/*
- * The text of an expression on one line: whitespace is dropped except a
- * single space between two word characters; string literals are kept as
- * written.
- */
-static const char *compact_text(struct kbx_walk *w, TSNode n)
-{
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-	if (e > w->len || s > e)
-		return NULL;
-	char buf[256];
-	size_t o = 0;
-	int pending_space = 0;
-	for (uint32_t i = s; i < e && o + 2 < sizeof(buf); i++) {
-		unsigned char c = (unsigned char)w->src[i];
-		if (c == '"' || c == '`' || c == '\'') {
-			if (pending_space && o > 0 && word_char((unsigned char)buf[o - 1]))
-				buf[o++] = ' ';
-			pending_space = 0;
-			buf[o++] = (char)c;
-			for (i++; i < e && o + 2 < sizeof(buf); i++) {
-				unsigned char d = (unsigned char)w->src[i];
-				buf[o++] = d == '\n' || d == '\r' || d == '\t' ? ' ' : (char)d;
-				if (d == '\\' && c != '`' && i + 1 < e && o + 2 < sizeof(buf)) {
-					d = (unsigned char)w->src[++i];
-					buf[o++] = d == '\n' || d == '\r' ? ' ' : (char)d;
-				} else if (d == c) {
-					break;
-				}
-			}
-			continue;
-		}
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-			pending_space = 1;
-			continue;
-		}
-		if (pending_space && o > 0 && word_char(c) && word_char((unsigned char)buf[o - 1]))
-			buf[o++] = ' ';
-		pending_space = 0;
-		buf[o++] = (char)c;
-	}
-	return _kbx_arena_strndup(&w->x->arena, buf, o);
-}
+/* How Go writes a receiver or embedded type on one line: interpreted,
+ * raw and rune literals as written. */
+#define COMPACT (KBX_COMPACT_SQUOTE | KBX_COMPACT_BACKQUOTE)
 
 /* Look through pointers and type arguments: *pkg.Base[T] -> pkg.Base. */
 static TSNode strip_type(TSNode t)
 {
 	for (int guard = 0; guard < 16 && !ts_node_is_null(t); guard++) {
-		if (is(t, "pointer_type") || is(t, "parenthesized_type"))
+		if (_kbx_is(t, "pointer_type") || _kbx_is(t, "parenthesized_type"))
 			t = ts_node_named_child(t, 0);
-		else if (is(t, "generic_type"))
-			t = field(t, "type");
+		else if (_kbx_is(t, "generic_type"))
+			t = _kbx_field(t, "type");
 		else
 			break;
 	}
 	return t;
 }
 
-/* "a" "b" -> "a.b", in the arena. */
-static const char *join_qual(struct kbx_walk *w, const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	char *tmp = malloc(la + lb + 2);
-	if (!tmp)
-		return NULL;
-	memcpy(tmp, a, la);
-	tmp[la] = '.';
-	memcpy(tmp + la + 1, b, lb + 1);
-	const char *q = _kbx_arena_strndup(&w->x->arena, tmp, la + lb + 1);
-	free(tmp);
-	return q;
-}
-
 static int type_kind(TSNode type)
 {
-	if (is(type, "struct_type"))
+	if (_kbx_is(type, "struct_type"))
 		return KBX_KIND_STRUCT;
-	if (is(type, "interface_type"))
+	if (_kbx_is(type, "interface_type"))
 		return KBX_KIND_INTERFACE;
 	return KBX_KIND_CLASS;
-}
-
-static void predef_add(struct go_state *st, uint32_t start, int sym)
-{
-	if (st->npredef == st->apredef) {
-		size_t na = st->apredef ? st->apredef * 2 : 16;
-		struct predef *p = realloc(st->predef, na * sizeof(*p));
-		if (!p)
-			return;
-		st->predef = p;
-		st->apredef = na;
-	}
-	st->predef[st->npredef].start = start;
-	st->predef[st->npredef].sym = sym;
-	st->npredef++;
-}
-
-static int predef_find(const struct go_state *st, uint32_t start)
-{
-	for (size_t i = 0; i < st->npredef; i++)
-		if (st->predef[i].start == start)
-			return st->predef[i].sym;
-	return -1;
 }
 
 /* Define every top-level named type before the walk reaches methods. */
@@ -160,17 +65,17 @@ static void predefine_types(struct kbx_walk *w, TSNode file)
 	uint32_t n = ts_node_named_child_count(file);
 	for (uint32_t i = 0; i < n; i++) {
 		TSNode decl = ts_node_named_child(file, i);
-		if (!is(decl, "type_declaration"))
+		if (!_kbx_is(decl, "type_declaration"))
 			continue;
 		uint32_t m = ts_node_named_child_count(decl);
 		for (uint32_t j = 0; j < m; j++) {
 			TSNode spec = ts_node_named_child(decl, j);
-			if (!is(spec, "type_spec"))
+			if (!_kbx_is(spec, "type_spec"))
 				continue;
-			int sym = _kbx_walk_define(w, spec, type_kind(field(spec, "type")),
+			int sym = _kbx_walk_define(w, spec, type_kind(_kbx_field(spec, "type")),
 						   _kbx_field_text(w, spec, "name"), 0);
 			if (sym >= 0 && st)
-				predef_add(st, ts_node_start_byte(spec), sym);
+				_kbx_predef_add(&st->types, ts_node_start_byte(spec), sym);
 		}
 	}
 }
@@ -179,50 +84,50 @@ static void predefine_types(struct kbx_walk *w, TSNode file)
 static const char *embedded_name(struct kbx_walk *w, TSNode t)
 {
 	t = strip_type(t);
-	if (is(t, "type_identifier") || is(t, "qualified_type"))
-		return compact_text(w, t);
+	if (_kbx_is(t, "type_identifier") || _kbx_is(t, "qualified_type"))
+		return _kbx_compact_text(w, t, COMPACT);
 	return NULL;
 }
 
 static void visit_type_spec(struct kbx_walk *w, TSNode n)
 {
 	struct go_state *st = w->lang_state;
-	TSNode type = field(n, "type");
-	int sym = st ? predef_find(st, ts_node_start_byte(n)) : -1;
+	TSNode type = _kbx_field(n, "type");
+	int sym = st ? _kbx_predef_find(&st->types, ts_node_start_byte(n)) : -1;
 	if (sym < 0)  /* a type declared inside a function */
 		sym = _kbx_walk_define(w, n, type_kind(type), _kbx_field_text(w, n, "name"), 0);
 	if (sym < 0)
 		return;
-	if (is(type, "struct_type")) {
+	if (_kbx_is(type, "struct_type")) {
 		TSNode list = ts_node_named_child(type, 0);
-		if (!is(list, "field_declaration_list"))
+		if (!_kbx_is(list, "field_declaration_list"))
 			return;
 		uint32_t count = ts_node_named_child_count(list);
 		for (uint32_t i = 0; i < count; i++) {
 			TSNode f = ts_node_named_child(list, i);
-			if (!is(f, "field_declaration") || !ts_node_is_null(field(f, "name")))
+			if (!_kbx_is(f, "field_declaration") || !ts_node_is_null(_kbx_field(f, "name")))
 				continue;
-			const char *base = embedded_name(w, field(f, "type"));
+			const char *base = embedded_name(w, _kbx_field(f, "type"));
 			if (base)
 				_kbx_x_inherit(w->x, sym, base, _kbx_node_line(f));
 		}
-	} else if (is(type, "interface_type")) {
+	} else if (_kbx_is(type, "interface_type")) {
 		uint32_t count = ts_node_named_child_count(type);
 		for (uint32_t i = 0; i < count; i++) {
 			TSNode e = ts_node_named_child(type, i);
-			if (is(e, "method_elem")) {
+			if (_kbx_is(e, "method_elem")) {
 				/* the interface's methods: "Labeler.Label" */
 				const char *name = _kbx_field_text(w, e, "name");
 				if (name)
 					_kbx_x_sym(w->x, KBX_KIND_METHOD, name,
-						   join_qual(w, w->x->syms[sym].qual, name), sym,
+						   _kbx_join(w, w->x->syms[sym].qual, ".", name), sym,
 						   _kbx_node_line(e), _kbx_node_col(e),
 						   ts_node_end_point(e).row + 1);
 				continue;
 			}
 			/* a type_elem with one type is an embedded interface;
 			 * `int | float64` is a constraint, not a base */
-			if (!is(e, "type_elem") || ts_node_named_child_count(e) != 1)
+			if (!_kbx_is(e, "type_elem") || ts_node_named_child_count(e) != 1)
 				continue;
 			const char *base = embedded_name(w, ts_node_named_child(e, 0));
 			if (base)
@@ -235,12 +140,12 @@ static void visit_method(struct kbx_walk *w, TSNode n)
 {
 	struct go_state *st = w->lang_state;
 	const char *name = _kbx_field_text(w, n, "name");
-	TSNode recv = field(n, "receiver");
+	TSNode recv = _kbx_field(n, "receiver");
 	TSNode param = ts_node_is_null(recv) ? recv : ts_node_named_child(recv, 0);
-	TSNode rtype = is(param, "parameter_declaration") ? strip_type(field(param, "type")) : param;
+	TSNode rtype = _kbx_is(param, "parameter_declaration") ? strip_type(_kbx_field(param, "type")) : param;
 	if (!name)
 		return;
-	if (!is(rtype, "type_identifier")) {
+	if (!_kbx_is(rtype, "type_identifier")) {
 		/* no receiver we can read: still a method, by its own name */
 		int sym = _kbx_x_sym(w->x, KBX_KIND_METHOD, name, name, -1, _kbx_node_line(n),
 				     _kbx_node_col(n), ts_node_end_point(n).row + 1);
@@ -252,14 +157,8 @@ static void visit_method(struct kbx_walk *w, TSNode n)
 		return;
 	/* only top-level types can have methods, and they are all
 	 * predefined */
-	int parent = -1;
-	for (size_t i = 0; st && i < st->npredef; i++) {
-		if (!strcmp(w->x->syms[st->predef[i].sym].qual, tname)) {
-			parent = st->predef[i].sym;
-			break;
-		}
-	}
-	const char *qual = join_qual(w, tname, name);
+	int parent = st ? _kbx_predef_by_qual(w, &st->types, tname) : -1;
+	const char *qual = _kbx_join(w, tname, ".", name);
 	if (!qual)
 		return;
 	int sym = _kbx_x_sym(w->x, KBX_KIND_METHOD, name, qual, parent, _kbx_node_line(n),
@@ -276,22 +175,21 @@ static void add_call(struct kbx_walk *w, TSNode at, const char *name, TSNode rec
 {
 	struct go_state *st = w->lang_state;
 	int caller = _kbx_walk_caller(w);
-	uint32_t line = _kbx_node_line(at), col = _kbx_node_col(at);
 	if (!name)
 		return;
 	if (ts_node_is_null(recv)) {
-		_kbx_x_call(w->x, name, KBX_RECV_NONE, NULL, caller, line, col);
+		_kbx_walk_call(w, at, name, KBX_RECV_NONE, NULL);
 		return;
 	}
-	if (is(recv, "identifier") && st && st->recv_name && caller >= 0 &&
+	if (_kbx_is(recv, "identifier") && st && st->recv_name && caller >= 0 &&
 	    caller == st->method_sym) {
 		const char *r = _kbx_node_text(w, recv);
 		if (r && !strcmp(r, st->recv_name)) {
-			_kbx_x_call(w->x, name, KBX_RECV_SELF, NULL, caller, line, col);
+			_kbx_walk_call(w, at, name, KBX_RECV_SELF, NULL);
 			return;
 		}
 	}
-	_kbx_x_call(w->x, name, KBX_RECV_EXPR, compact_text(w, recv), caller, line, col);
+	_kbx_walk_call(w, at, name, KBX_RECV_EXPR, _kbx_compact_text(w, recv, COMPACT));
 }
 
 /* A call to a type: T, pkg.T, T[int] (a generic call or construction). */
@@ -299,36 +197,36 @@ static void add_type_call(struct kbx_walk *w, TSNode at, TSNode type)
 {
 	TSNode null = { 0 };
 	type = strip_type(type);
-	if (is(type, "type_identifier"))
+	if (_kbx_is(type, "type_identifier"))
 		add_call(w, at, _kbx_node_text(w, type), null);
-	else if (is(type, "qualified_type"))
-		add_call(w, at, _kbx_field_text(w, type, "name"), field(type, "package"));
+	else if (_kbx_is(type, "qualified_type"))
+		add_call(w, at, _kbx_field_text(w, type, "name"), _kbx_field(type, "package"));
 }
 
 static void visit_call(struct kbx_walk *w, TSNode n)
 {
 	TSNode null = { 0 };
-	TSNode fn = field(n, "function");
-	if (is(fn, "identifier")) {
+	TSNode fn = _kbx_field(n, "function");
+	if (_kbx_is(fn, "identifier")) {
 		const char *name = _kbx_node_text(w, fn);
-		TSNode args = field(n, "arguments");
+		TSNode args = _kbx_field(n, "arguments");
 		TSNode arg = ts_node_is_null(args) ? args : ts_node_named_child(args, 0);
 		/* new(T) constructs a T */
 		if (name && !strcmp(name, "new") && !ts_node_is_null(arg) &&
-		    (is(arg, "type_identifier") || is(arg, "qualified_type") ||
-		     is(arg, "generic_type"))) {
+		    (_kbx_is(arg, "type_identifier") || _kbx_is(arg, "qualified_type") ||
+		     _kbx_is(arg, "generic_type"))) {
 			add_type_call(w, n, arg);
 			return;
 		}
 		add_call(w, n, name, null);
-	} else if (is(fn, "selector_expression")) {
-		add_call(w, n, _kbx_field_text(w, fn, "field"), field(fn, "operand"));
+	} else if (_kbx_is(fn, "selector_expression")) {
+		add_call(w, n, _kbx_field_text(w, fn, "field"), _kbx_field(fn, "operand"));
 	}
 }
 
 static void visit_import_spec(struct kbx_walk *w, TSNode n)
 {
-	TSNode path = field(n, "path");
+	TSNode path = _kbx_field(n, "path");
 	if (ts_node_is_null(path))
 		return;
 	const char *text = _kbx_node_text(w, path);
@@ -336,10 +234,10 @@ static void visit_import_spec(struct kbx_walk *w, TSNode n)
 	if (len < 2)
 		return;
 	const char *module = _kbx_arena_strndup(&w->x->arena, text + 1, len - 2);
-	TSNode name = field(n, "name");
+	TSNode name = _kbx_field(n, "name");
 	const char *alias = NULL;
 	int flags = 0;
-	if (is(name, "dot"))
+	if (_kbx_is(name, "dot"))
 		flags = KBX_IMPORT_WILDCARD;
 	else if (!ts_node_is_null(name))
 		alias = _kbx_node_text(w, name);
@@ -353,7 +251,7 @@ static int go_visit(struct kbx_walk *w, TSNode n, const char *type)
 		if (!strcmp(type, "call_expression"))
 			visit_call(w, n);
 		else if (!strcmp(type, "composite_literal"))
-			add_type_call(w, n, field(n, "type"));
+			add_type_call(w, n, _kbx_field(n, "type"));
 		break;
 	case 'f':
 		if (!strcmp(type, "function_declaration"))
@@ -378,8 +276,8 @@ static int go_visit(struct kbx_walk *w, TSNode n, const char *type)
 			visit_type_spec(w, n);
 		else if (!strcmp(type, "type_conversion_expression")) {
 			/* F[int](x) parses as a conversion to a generic type */
-			TSNode t = field(n, "type");
-			if (is(t, "generic_type"))
+			TSNode t = _kbx_field(n, "type");
+			if (_kbx_is(t, "generic_type"))
 				add_type_call(w, n, t);
 		}
 		break;
@@ -399,7 +297,7 @@ static void go_end(struct kbx_walk *w)
 {
 	struct go_state *st = w->lang_state;
 	if (st) {
-		free(st->predef);
+		_kbx_predef_release(&st->types);
 		free(st);
 	}
 	w->lang_state = NULL;

@@ -34,7 +34,7 @@ static void add_bases(struct kbx_walk *w, int sym, TSNode clause)
 {
 	if (ts_node_is_null(clause))
 		return;
-	TSNode list = _kbx_jsc_child_of_type(clause, "type_list");
+	TSNode list = _kbx_child_of_type(clause, "type_list");
 	if (ts_node_is_null(list))
 		list = clause;
 	uint32_t count = ts_node_named_child_count(list);
@@ -53,18 +53,18 @@ static void define_type(struct kbx_walk *w, TSNode n, int kind)
 	int sym = _kbx_walk_define(w, n, kind, _kbx_field_text(w, n, "name"), 1);
 	if (sym < 0)
 		return;
-	add_bases(w, sym, _kbx_jsc_field(n, "superclass"));
-	add_bases(w, sym, _kbx_jsc_field(n, "interfaces"));
-	add_bases(w, sym, _kbx_jsc_child_of_type(n, "extends_interfaces"));
+	add_bases(w, sym, _kbx_field(n, "superclass"));
+	add_bases(w, sym, _kbx_field(n, "interfaces"));
+	add_bases(w, sym, _kbx_child_of_type(n, "extends_interfaces"));
 }
 
 static void visit_invocation(struct kbx_walk *w, TSNode n)
 {
 	const char *name = _kbx_field_text(w, n, "name");
-	TSNode obj = _kbx_jsc_field(n, "object");
+	TSNode obj = _kbx_field(n, "object");
 	int recv = KBX_RECV_NONE;
 	const char *text = NULL;
-	if (!ts_node_is_null(_kbx_jsc_child_of_type(n, "super")) &&
+	if (!ts_node_is_null(_kbx_child_of_type(n, "super")) &&
 	    (ts_node_is_null(obj) || strcmp(ts_node_type(obj), "super"))) {
 		recv = KBX_RECV_SUPER;  /* Iface.super.m() */
 	} else if (!ts_node_is_null(obj)) {
@@ -78,41 +78,28 @@ static void visit_invocation(struct kbx_walk *w, TSNode n)
 		else
 			return;
 	}
-	_kbx_x_call(w->x, name, recv, text, _kbx_walk_caller(w), _kbx_node_line(n),
-		    _kbx_node_col(n));
+	_kbx_walk_call(w, n, name, recv, text);
 }
 
 /* new Foo(), new a.b.Foo<>(): a call to the class, qualified by what
  * precedes it. */
 static void visit_new(struct kbx_walk *w, TSNode n)
 {
-	const char *type = _kbx_jsc_clean_text(w, _kbx_jsc_field(n, "type"),
-					       KBX_JSC_STRIP_GENERICS);
-	if (!type)
-		return;
-	int caller = _kbx_walk_caller(w);
-	const char *dot = strrchr(type, '.');
-	if (!dot) {
-		_kbx_x_call(w->x, type, KBX_RECV_NONE, NULL, caller, _kbx_node_line(n),
-			    _kbx_node_col(n));
-		return;
-	}
-	const char *recv = _kbx_arena_strndup(&w->x->arena, type, (size_t)(dot - type));
-	_kbx_x_call(w->x, dot + 1, KBX_RECV_EXPR, recv, caller, _kbx_node_line(n),
-		    _kbx_node_col(n));
+	_kbx_walk_call_dotted(w, n, _kbx_jsc_clean_text(w, _kbx_field(n, "type"),
+							KBX_JSC_STRIP_GENERICS));
 }
 
 /* import a.b.C;  import a.b.*;  import static a.b.C.m;  import static a.b.C.*; */
 static void visit_import(struct kbx_walk *w, TSNode n)
 {
-	TSNode path = _kbx_jsc_child_of_type(n, "scoped_identifier");
+	TSNode path = _kbx_child_of_type(n, "scoped_identifier");
 	if (ts_node_is_null(path))
-		path = _kbx_jsc_child_of_type(n, "identifier");
+		path = _kbx_child_of_type(n, "identifier");
 	const char *text = _kbx_jsc_clean_text(w, path, 0);
 	if (!text)
 		return;
 	uint32_t line = _kbx_node_line(n);
-	if (!ts_node_is_null(_kbx_jsc_child_of_type(n, "asterisk"))) {
+	if (!ts_node_is_null(_kbx_child_of_type(n, "asterisk"))) {
 		_kbx_x_import(w->x, text, NULL, NULL, 0, KBX_IMPORT_WILDCARD, line);
 		return;
 	}
@@ -144,12 +131,11 @@ static int java_visit(struct kbx_walk *w, TSNode n, const char *type)
 			define_type(w, n, KBX_KIND_ENUM);
 		} else if (!strcmp(type, "explicit_constructor_invocation")) {
 			/* this(...) or super(...) */
-			TSNode c = _kbx_jsc_field(n, "constructor");
+			TSNode c = _kbx_field(n, "constructor");
 			if (!ts_node_is_null(c))
-				_kbx_x_call(w->x, "constructor",
-					    strcmp(ts_node_type(c), "super") ? KBX_RECV_SELF :
-					    KBX_RECV_SUPER, NULL, _kbx_walk_caller(w),
-					    _kbx_node_line(n), _kbx_node_col(n));
+				_kbx_walk_call(w, n, "constructor",
+					       strcmp(ts_node_type(c), "super") ? KBX_RECV_SELF :
+					       KBX_RECV_SUPER, NULL);
 		}
 		break;
 	case 'i':
@@ -163,7 +149,7 @@ static int java_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 'm':
 		if (!strcmp(type, "method_declaration")) {
 			if (!in_anonymous_body(n))
-				_kbx_walk_define(w, n, _kbx_jsc_in_type(w) ? KBX_KIND_METHOD :
+				_kbx_walk_define(w, n, _kbx_walk_in_type(w) ? KBX_KIND_METHOD :
 						 KBX_KIND_FUNCTION, _kbx_field_text(w, n, "name"), 1);
 		} else if (!strcmp(type, "method_invocation")) {
 			visit_invocation(w, n);
@@ -194,23 +180,12 @@ static int is_platform(const char *module)
 	return !strcmp(module, "java") || !strcmp(module, "javax");
 }
 
-/* "a.b.C" as "a/b/C" into out. */
-static int dots_to_slashes(char *out, size_t outsz, const char *dotted)
-{
-	size_t n = strlen(dotted);
-	if (n + 1 > outsz)
-		return -1;
-	for (size_t i = 0; i <= n; i++)
-		out[i] = dotted[i] == '.' ? '/' : dotted[i];
-	return 0;
-}
-
 static void java_import_candidates(const char *importer, const struct kbx_ximport *imp,
 				   struct kbx_pathlist *out)
 {
 	char mod[4096];
 	if (!imp->module || !*imp->module || is_platform(imp->module) ||
-	    dots_to_slashes(mod, sizeof(mod), imp->module))
+	    _kbx_dots_to_slashes(mod, sizeof(mod), imp->module))
 		return;
 	if (imp->flags & KBX_IMPORT_WILDCARD) {
 		/* a package: its directory under whichever source root holds

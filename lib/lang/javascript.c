@@ -18,23 +18,6 @@ const TSLanguage *tree_sitter_javascript(void);
 
 #define CLEAN_MAX 200
 
-TSNode _kbx_jsc_field(TSNode n, const char *field)
-{
-	return ts_node_child_by_field_name(n, field, (uint32_t)strlen(field));
-}
-
-TSNode _kbx_jsc_child_of_type(TSNode n, const char *type)
-{
-	uint32_t count = ts_node_named_child_count(n);
-	for (uint32_t i = 0; i < count; i++) {
-		TSNode c = ts_node_named_child(n, i);
-		if (!strcmp(ts_node_type(c), type))
-			return c;
-	}
-	TSNode none = { 0 };
-	return none;
-}
-
 static int is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
@@ -152,12 +135,6 @@ int _kbx_jsc_define_dotted(struct kbx_walk *w, TSNode n, int kind, const char *d
 	if (open_scope)
 		_kbx_walk_scope(w, sym);
 	return sym;
-}
-
-int _kbx_jsc_in_type(const struct kbx_walk *w)
-{
-	int p = _kbx_walk_parent(w);
-	return p >= 0 && KBX_KIND_IS_TYPE(w->x->syms[p].kind);
 }
 
 void _kbx_jsc_add_under_ancestors(const char *importer, const char *rel, const char *suffix,
@@ -312,7 +289,7 @@ static const char *spec_name(struct kbx_walk *w, TSNode n)
 
 static void visit_import(struct kbx_walk *w, TSNode n)
 {
-	const char *module = _kbx_jsc_string_value(w, _kbx_jsc_field(n, "source"));
+	const char *module = _kbx_jsc_string_value(w, _kbx_field(n, "source"));
 	int bound = 0;
 	uint32_t count = ts_node_named_child_count(n);
 	for (uint32_t i = 0; i < count; i++) {
@@ -320,8 +297,8 @@ static void visit_import(struct kbx_walk *w, TSNode n)
 		const char *t = ts_node_type(c);
 		if (!strcmp(t, "import_require_clause")) {
 			/* TypeScript: import fs = require("fs") */
-			const char *m = _kbx_jsc_string_value(w, _kbx_jsc_field(c, "source"));
-			TSNode id = _kbx_jsc_child_of_type(c, "identifier");
+			const char *m = _kbx_jsc_string_value(w, _kbx_field(c, "source"));
+			TSNode id = _kbx_child_of_type(c, "identifier");
 			import_record(w, m, NULL, ts_node_is_null(id) ? NULL : _kbx_node_text(w, id),
 				      0, n);
 			bound = 1;
@@ -337,7 +314,7 @@ static void visit_import(struct kbx_walk *w, TSNode n)
 				import_record(w, module, "default", _kbx_node_text(w, k), 0, n);
 				bound = 1;
 			} else if (!strcmp(kt, "namespace_import")) {
-				TSNode id = _kbx_jsc_child_of_type(k, "identifier");
+				TSNode id = _kbx_child_of_type(k, "identifier");
 				if (!ts_node_is_null(id)) {
 					import_record(w, module, NULL, _kbx_node_text(w, id), 0, n);
 					bound = 1;
@@ -348,8 +325,8 @@ static void visit_import(struct kbx_walk *w, TSNode n)
 					TSNode spec = ts_node_named_child(k, s);
 					if (strcmp(ts_node_type(spec), "import_specifier"))
 						continue;
-					const char *name = spec_name(w, _kbx_jsc_field(spec, "name"));
-					TSNode a = _kbx_jsc_field(spec, "alias");
+					const char *name = spec_name(w, _kbx_field(spec, "name"));
+					TSNode a = _kbx_field(spec, "alias");
 					if (!name)
 						continue;
 					import_record(w, module, name,
@@ -378,8 +355,8 @@ static void visit_reexport(struct kbx_walk *w, TSNode n, const char *module)
 				TSNode spec = ts_node_named_child(c, s);
 				if (strcmp(ts_node_type(spec), "export_specifier"))
 					continue;
-				const char *name = spec_name(w, _kbx_jsc_field(spec, "name"));
-				const char *alias = spec_name(w, _kbx_jsc_field(spec, "alias"));
+				const char *name = spec_name(w, _kbx_field(spec, "name"));
+				const char *alias = spec_name(w, _kbx_field(spec, "alias"));
 				if (name)
 					import_record(w, module, name, alias, 0, n);
 			}
@@ -399,13 +376,13 @@ static const char *require_module(struct kbx_walk *w, TSNode call)
 {
 	if (ts_node_is_null(call) || strcmp(ts_node_type(call), "call_expression"))
 		return NULL;
-	TSNode fn = _kbx_jsc_field(call, "function");
+	TSNode fn = _kbx_field(call, "function");
 	if (ts_node_is_null(fn) || strcmp(ts_node_type(fn), "identifier"))
 		return NULL;
 	uint32_t s = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
 	if (e - s != 7 || e > w->len || memcmp(w->src + s, "require", 7))
 		return NULL;
-	TSNode args = _kbx_jsc_field(call, "arguments");
+	TSNode args = _kbx_field(call, "arguments");
 	if (ts_node_is_null(args) || ts_node_named_child_count(args) < 1)
 		return NULL;
 	TSNode arg = ts_node_named_child(args, 0);
@@ -420,8 +397,8 @@ static void bound_require(struct kbx_walk *w, TSNode decl, TSNode value)
 {
 	TSNode call = value, prop = { 0 };
 	if (!strcmp(ts_node_type(value), "member_expression")) {
-		call = _kbx_jsc_field(value, "object");
-		prop = _kbx_jsc_field(value, "property");
+		call = _kbx_field(value, "object");
+		prop = _kbx_field(value, "property");
 	}
 	const char *module = require_module(w, call);
 	if (!module)
@@ -429,7 +406,7 @@ static void bound_require(struct kbx_walk *w, TSNode decl, TSNode value)
 	struct js_state *st = w->lang_state;
 	if (st)
 		st->bound_require = ts_node_start_byte(call) + 1;
-	TSNode pat = _kbx_jsc_field(decl, "name");
+	TSNode pat = _kbx_field(decl, "name");
 	const char *pt = ts_node_is_null(pat) ? "" : ts_node_type(pat);
 	if (!ts_node_is_null(prop)) {
 		const char *name = _kbx_node_text(w, prop);
@@ -452,7 +429,7 @@ static void bound_require(struct kbx_walk *w, TSNode decl, TSNode value)
 				import_record(w, module, _kbx_node_text(w, c), NULL, 0, decl);
 				any = 1;
 			} else if (!strcmp(t, "pair_pattern")) {
-				TSNode k = _kbx_jsc_field(c, "key"), v = _kbx_jsc_field(c, "value");
+				TSNode k = _kbx_field(c, "key"), v = _kbx_field(c, "value");
 				if (ts_node_is_null(k) || ts_node_is_null(v) ||
 				    strcmp(ts_node_type(v), "identifier"))
 					continue;
@@ -483,12 +460,10 @@ static int receiver_kind(TSNode obj)
 
 static void visit_call(struct kbx_walk *w, TSNode n)
 {
-	TSNode fn = _kbx_jsc_field(n, "function");
+	TSNode fn = _kbx_field(n, "function");
 	if (ts_node_is_null(fn))
 		return;
 	const char *t = ts_node_type(fn);
-	uint32_t line = _kbx_node_line(n), col = _kbx_node_col(n);
-	int caller = _kbx_walk_caller(w);
 	if (!strcmp(t, "identifier")) {
 		const char *module = require_module(w, n);
 		if (module) {
@@ -497,10 +472,10 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 				import_record(w, module, NULL, NULL, 0, n);
 			return;
 		}
-		_kbx_x_call(w->x, _kbx_node_text(w, fn), KBX_RECV_NONE, NULL, caller, line, col);
+		_kbx_walk_call(w, n, _kbx_node_text(w, fn), KBX_RECV_NONE, NULL);
 	} else if (!strcmp(t, "member_expression")) {
-		TSNode obj = _kbx_jsc_field(fn, "object");
-		TSNode prop = _kbx_jsc_field(fn, "property");
+		TSNode obj = _kbx_field(fn, "object");
+		TSNode prop = _kbx_field(fn, "property");
 		if (ts_node_is_null(obj) || ts_node_is_null(prop))
 			return;
 		int recv = receiver_kind(obj);
@@ -508,12 +483,12 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 			_kbx_jsc_clean_text(w, obj, KBX_JSC_NONNULL) : NULL;
 		if (recv == KBX_RECV_EXPR && !text)
 			return;
-		_kbx_x_call(w->x, _kbx_node_text(w, prop), recv, text, caller, line, col);
+		_kbx_walk_call(w, n, _kbx_node_text(w, prop), recv, text);
 	} else if (!strcmp(t, "super")) {
 		/* super(...) in a constructor runs the base class's constructor */
-		_kbx_x_call(w->x, "constructor", KBX_RECV_SUPER, NULL, caller, line, col);
+		_kbx_walk_call(w, n, "constructor", KBX_RECV_SUPER, NULL);
 	} else if (!strcmp(t, "import")) {
-		TSNode args = _kbx_jsc_field(n, "arguments");
+		TSNode args = _kbx_field(n, "arguments");
 		if (!ts_node_is_null(args) && ts_node_named_child_count(args) > 0) {
 			TSNode arg = ts_node_named_child(args, 0);
 			if (!strcmp(ts_node_type(arg), "string"))
@@ -525,20 +500,18 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 /* new Foo(), new ns.Foo(): a call to the class. */
 static void visit_new(struct kbx_walk *w, TSNode n)
 {
-	TSNode ctor = _kbx_jsc_field(n, "constructor");
+	TSNode ctor = _kbx_field(n, "constructor");
 	if (ts_node_is_null(ctor))
 		return;
 	const char *t = ts_node_type(ctor);
-	uint32_t line = _kbx_node_line(n), col = _kbx_node_col(n);
 	if (!strcmp(t, "identifier")) {
-		_kbx_x_call(w->x, _kbx_node_text(w, ctor), KBX_RECV_NONE, NULL,
-			    _kbx_walk_caller(w), line, col);
+		_kbx_walk_call(w, n, _kbx_node_text(w, ctor), KBX_RECV_NONE, NULL);
 	} else if (!strcmp(t, "member_expression")) {
-		TSNode obj = _kbx_jsc_field(ctor, "object");
+		TSNode obj = _kbx_field(ctor, "object");
 		const char *text = _kbx_jsc_clean_text(w, obj, KBX_JSC_NONNULL);
 		if (text)
-			_kbx_x_call(w->x, _kbx_field_text(w, ctor, "property"), KBX_RECV_EXPR,
-				    text, _kbx_walk_caller(w), line, col);
+			_kbx_walk_call(w, n, _kbx_field_text(w, ctor, "property"), KBX_RECV_EXPR,
+				       text);
 	}
 }
 
@@ -546,21 +519,20 @@ static void visit_new(struct kbx_walk *w, TSNode n)
  * renderer; lower-case names are HTML elements. */
 static void visit_jsx(struct kbx_walk *w, TSNode n)
 {
-	TSNode name = _kbx_jsc_field(n, "name");
+	TSNode name = _kbx_field(n, "name");
 	if (ts_node_is_null(name))
 		return;
 	const char *t = ts_node_type(name);
-	uint32_t line = _kbx_node_line(n), col = _kbx_node_col(n);
 	if (!strcmp(t, "identifier")) {
 		const char *s = _kbx_node_text(w, name);
 		if (s && *s >= 'A' && *s <= 'Z')
-			_kbx_x_call(w->x, s, KBX_RECV_NONE, NULL, _kbx_walk_caller(w), line, col);
+			_kbx_walk_call(w, n, s, KBX_RECV_NONE, NULL);
 	} else if (!strcmp(t, "member_expression") || !strcmp(t, "nested_identifier")) {
-		TSNode obj = _kbx_jsc_field(name, "object");
+		TSNode obj = _kbx_field(name, "object");
 		const char *text = _kbx_jsc_clean_text(w, obj, 0);
 		if (text)
-			_kbx_x_call(w->x, _kbx_field_text(w, name, "property"), KBX_RECV_EXPR,
-				    text, _kbx_walk_caller(w), line, col);
+			_kbx_walk_call(w, n, _kbx_field_text(w, name, "property"), KBX_RECV_EXPR,
+				       text);
 	}
 }
 
@@ -578,17 +550,17 @@ static void define_value(struct kbx_walk *w, TSNode at, TSNode v, int kind, cons
 
 void _kbx_js_visit_field(struct kbx_walk *w, TSNode n, const char *name_field)
 {
-	TSNode v = _kbx_jsc_field(n, "value");
+	TSNode v = _kbx_field(n, "value");
 	if (is_function_value(v) || is_class_value(v))
-		define_value(w, n, v, _kbx_jsc_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION,
-			     member_name(w, _kbx_jsc_field(n, name_field)));
+		define_value(w, n, v, _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION,
+			     member_name(w, _kbx_field(n, name_field)));
 }
 
 /* x = function () {}, exports.x = ..., module.exports.x = ...,
  * Foo.prototype.x = ... */
 static void visit_assignment(struct kbx_walk *w, TSNode n)
 {
-	TSNode left = _kbx_jsc_field(n, "left"), right = _kbx_jsc_field(n, "right");
+	TSNode left = _kbx_field(n, "left"), right = _kbx_field(n, "right");
 	if (ts_node_is_null(left) || !is_function_value(right))
 		return;
 	const char *lt = ts_node_type(left);
@@ -598,7 +570,7 @@ static void visit_assignment(struct kbx_walk *w, TSNode n)
 	}
 	if (strcmp(lt, "member_expression"))
 		return;
-	TSNode obj = _kbx_jsc_field(left, "object");
+	TSNode obj = _kbx_field(left, "object");
 	const char *name = _kbx_field_text(w, left, "property");
 	const char *ot = ts_node_is_null(obj) ? NULL : _kbx_node_text(w, obj);
 	if (!ot || !name)
@@ -610,7 +582,7 @@ static void visit_assignment(struct kbx_walk *w, TSNode n)
 	if (strcmp(ts_node_type(obj), "member_expression"))
 		return;
 	const char *proto = _kbx_field_text(w, obj, "property");
-	TSNode cls = _kbx_jsc_field(obj, "object");
+	TSNode cls = _kbx_field(obj, "object");
 	if (!proto || strcmp(proto, "prototype") || ts_node_is_null(cls) ||
 	    strcmp(ts_node_type(cls), "identifier"))
 		return;
@@ -624,15 +596,7 @@ static void visit_assignment(struct kbx_walk *w, TSNode n)
 			parent = (int)i;
 			break;
 		}
-	size_t lc = strlen(cname), ln = strlen(name);
-	char *qual = malloc(lc + ln + 2);
-	if (!qual)
-		return;
-	memcpy(qual, cname, lc);
-	qual[lc] = '.';
-	memcpy(qual + lc + 1, name, ln + 1);
-	const char *q = _kbx_arena_strdup(&w->x->arena, qual);
-	free(qual);
+	const char *q = _kbx_join(w, cname, ".", name);
 	mark_named(w, right);
 	int sym = _kbx_x_sym(w->x, KBX_KIND_METHOD, name, q, parent, _kbx_node_line(n),
 			     _kbx_node_col(n), ts_node_end_point(n).row + 1);
@@ -659,15 +623,15 @@ int _kbx_js_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	case 'e':
 		if (!strcmp(type, "export_statement")) {
-			const char *module = _kbx_jsc_string_value(w, _kbx_jsc_field(n, "source"));
+			const char *module = _kbx_jsc_string_value(w, _kbx_field(n, "source"));
 			if (module) {
 				visit_reexport(w, n, module);
 				return KBX_WALK_SKIP;
 			}
 			/* export default function () {}: the module's "default" */
-			TSNode v = _kbx_jsc_field(n, "value");
+			TSNode v = _kbx_field(n, "value");
 			if ((is_function_value(v) || is_class_value(v)) &&
-			    ts_node_is_null(_kbx_jsc_field(v, "name")))
+			    ts_node_is_null(_kbx_field(v, "name")))
 				define_value(w, n, v, KBX_KIND_FUNCTION, "default");
 		}
 		break;
@@ -699,8 +663,8 @@ int _kbx_js_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	case 'm':
 		if (!strcmp(type, "method_definition"))
-			_kbx_walk_define(w, n, _kbx_jsc_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION,
-					 member_name(w, _kbx_jsc_field(n, "name")), 1);
+			_kbx_walk_define(w, n, _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION,
+					 member_name(w, _kbx_field(n, "name")), 1);
 		break;
 	case 'n':
 		if (!strcmp(type, "new_expression"))
@@ -708,16 +672,16 @@ int _kbx_js_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	case 'p':
 		if (!strcmp(type, "pair")) {
-			TSNode v = _kbx_jsc_field(n, "value");
+			TSNode v = _kbx_field(n, "value");
 			if (is_function_value(v))
 				define_value(w, n, v, KBX_KIND_FUNCTION,
-					     member_name(w, _kbx_jsc_field(n, "key")));
+					     member_name(w, _kbx_field(n, "key")));
 		}
 		break;
 	case 'v':
 		if (!strcmp(type, "variable_declarator")) {
-			TSNode name = _kbx_jsc_field(n, "name");
-			TSNode v = _kbx_jsc_field(n, "value");
+			TSNode name = _kbx_field(n, "name");
+			TSNode v = _kbx_field(n, "value");
 			if (ts_node_is_null(name) || ts_node_is_null(v))
 				break;
 			if ((is_function_value(v) || is_class_value(v)) &&
@@ -738,12 +702,6 @@ static const char *const ts_exts[] = {
 	".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", NULL
 };
 
-static int has_suffix(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-	return ls >= lx && !strcmp(s + ls - lx, suffix);
-}
-
 void _kbx_js_import_candidates(const char *importer, const struct kbx_ximport *imp,
 			       struct kbx_pathlist *out)
 {
@@ -761,8 +719,8 @@ void _kbx_js_import_candidates(const char *importer, const struct kbx_ximport *i
 	} else {
 		return;  /* a package from node_modules, or a path alias we cannot see */
 	}
-	int ts = has_suffix(importer, ".ts") || has_suffix(importer, ".tsx") ||
-		 has_suffix(importer, ".mts") || has_suffix(importer, ".cts");
+	int ts = _kbx_has_suffix(importer, ".ts") || _kbx_has_suffix(importer, ".tsx") ||
+		 _kbx_has_suffix(importer, ".mts") || _kbx_has_suffix(importer, ".cts");
 	const char *const *exts = ts ? ts_exts : js_exts;
 	const char *slash = strrchr(base, '/');
 	const char *dot = strrchr(slash ? slash + 1 : base, '.');

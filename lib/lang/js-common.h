@@ -58,16 +58,6 @@ const char *_kbx_jsc_string_value(struct kbx_walk *w, TSNode n);
 int _kbx_jsc_define_dotted(struct kbx_walk *w, TSNode n, int kind, const char *dotted,
 			   int open_scope);
 
-/* True when the innermost enclosing definition is a class-like type (so a
- * function defined here is a method). */
-int _kbx_jsc_in_type(const struct kbx_walk *w);
-
-/* The first named child of n with the given type, or a null node. */
-TSNode _kbx_jsc_child_of_type(TSNode n, const char *type);
-
-/* A child by field name, without the strlen at each call site. */
-TSNode _kbx_jsc_field(TSNode n, const char *field);
-
 /*
  * Add "<dir>/<rel>" for every ancestor directory of importer, deepest first,
  * down to the repository root: a guess at the source roots under which a

@@ -182,6 +182,81 @@ uint32_t _kbx_node_line(TSNode n);
 uint32_t _kbx_node_col(TSNode n);
 
 /*
+ * Small helpers the language files share, defined in lib/lang/extract.c.
+ */
+
+/* A child by field name, without the strlen at each call site; a null
+ * node when the field is absent. */
+TSNode _kbx_field(TSNode n, const char *name);
+/* True when n is not null and of the given type. */
+int _kbx_is(TSNode n, const char *type);
+/* The first named child of n with the given type, or a null node. */
+TSNode _kbx_child_of_type(TSNode n, const char *type);
+/* Letters, digits, '_' and every byte of a UTF-8 sequence. */
+int _kbx_word_char(unsigned char c);
+/* True when the innermost enclosing definition is a class-like type (so a
+ * function defined here is a method). */
+int _kbx_walk_in_type(const struct kbx_walk *w);
+/* Report a call of name at node at, from the innermost enclosing function
+ * or method.  receiver is used for KBX_RECV_EXPR only.  As _kbx_x_call. */
+int _kbx_walk_call(struct kbx_walk *w, TSNode at, const char *name, int recv,
+		   const char *receiver);
+/* Report a call to a dotted name at node at: "a.b.f" is f with the
+ * receiver "a.b", "f" a plain call.  Nothing for NULL or "". */
+void _kbx_walk_call_dotted(struct kbx_walk *w, TSNode at, const char *dotted);
+/* a, sep and b joined ("Foo" "." "bar" -> "Foo.bar"), in the arena; NULL
+ * when out of memory. */
+const char *_kbx_join(struct kbx_walk *w, const char *a, const char *sep, const char *b);
+
+/* Flags for _kbx_compact_text: what differs between languages. */
+#define KBX_COMPACT_SQUOTE      0x01  /* '...' is a literal, kept as written */
+#define KBX_COMPACT_BACKQUOTE   0x02  /* `...` is a raw literal (no escapes) */
+#define KBX_COMPACT_LINE_CONT   0x04  /* backslash-newline is white space */
+#define KBX_COMPACT_ARROW       0x08  /* "->" is written "." */
+#define KBX_COMPACT_SCOPE       0x10  /* "::" is written ".", a leading one dropped */
+#define KBX_COMPACT_LEAD_SCOPE  0x20  /* with SCOPE: a leading "::" is "." too */
+#define KBX_COMPACT_NO_TEMPLATE 0x40  /* C++: a balanced <...> after a name is
+				       * dropped, "<<" and "<=" are not */
+#define KBX_COMPACT_NO_GENERICS 0x80  /* Rust: everything from a '<' after a
+				       * name or "::" to its '>' is dropped,
+				       * with the turbofish's "::" */
+
+/*
+ * The text of an expression or name on one line, in the arena: white space
+ * is dropped except one space between two word characters, "..." string
+ * literals are kept as written (their line breaks and tabs as spaces), and
+ * the flags add what a language needs.  Cut short after some 250 bytes.
+ * NULL when the node lies outside the source.
+ */
+const char *_kbx_compact_text(struct kbx_walk *w, TSNode n, int flags);
+
+/* "a.b.c" as "a/b/c" into out; -1 when it does not fit. */
+int _kbx_dots_to_slashes(char *out, size_t outsz, const char *dotted);
+/* True when s ends with suffix. */
+int _kbx_has_suffix(const char *s, const char *suffix);
+/* Make room in *arr (of *alloc elements of elem bytes, n used) for one
+ * more, starting at first elements and doubling.  0, or -1 when out of
+ * memory (the array is then unchanged). */
+int _kbx_grow(void **arr, size_t *alloc, size_t n, size_t elem, size_t first);
+
+/*
+ * Definitions made ahead of the walk (Go and Rust define the types of a
+ * body before the methods that may precede them), found again by the start
+ * byte of their node when the walk reaches it, or by qualified name.
+ */
+struct _kbx_predef {
+	struct _kbx_predef_entry { uint32_t start; int sym; } *v;
+	size_t n, alloc;
+};
+void _kbx_predef_add(struct _kbx_predef *p, uint32_t start, int sym);
+/* The sym defined for the node starting at start, or -1. */
+int _kbx_predef_find(const struct _kbx_predef *p, uint32_t start);
+/* The first sym whose qualified name is qual, or -1. */
+int _kbx_predef_by_qual(const struct kbx_walk *w, const struct _kbx_predef *p,
+			const char *qual);
+void _kbx_predef_release(struct _kbx_predef *p);
+
+/*
  * Where an import may point.  A candidate is a repository-relative path,
  * normalised (no "./", "../" or "//"; see _kbx_path_join).  Candidates are
  * tried in order and the first that exists wins.  Forms:
@@ -211,6 +286,17 @@ int _kbx_path_join(char *out, size_t outsz, const char *dir, const char *rel);
 /* The directory part of a repository-relative path ("src/a.py" -> "src",
  * "a.py" -> "") into out. */
 void _kbx_path_dirname(char *out, size_t outsz, const char *path);
+
+/* ---- shared by the C and C++ extractors, defined in lib/lang/c.c ---- */
+
+/* #include "x.h" and #include <x.h> as imports (not #include MACRO). */
+void _kbx_c_visit_include(struct kbx_walk *w, TSNode n);
+/* The name `typedef struct { ... } name_t;` gives the anonymous struct,
+ * union or enum n, or NULL. */
+const char *_kbx_c_typedef_name(struct kbx_walk *w, TSNode n);
+/* #include "x.h": next to the includer, from the root, then by suffix. */
+void _kbx_c_import_candidates(const char *importer, const struct kbx_ximport *imp,
+			      struct kbx_pathlist *out);
 
 struct kbx_lang {
 	const char *name;               /* "python", "c", "tsx", ... as shown to users */

@@ -14,67 +14,9 @@
 
 const TSLanguage *tree_sitter_python(void);
 
-static TSNode field(TSNode n, const char *name)
-{
-	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
-static int is(TSNode n, const char *type)
-{
-	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
-}
-
-static int word_char(unsigned char c)
-{
-	return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
-	       c >= 0x80;
-}
-
-/*
- * The text of an expression on one line: whitespace is dropped except a
- * single space between two word characters, so that a receiver written
- * over several lines still prints as one token.
- */
-static const char *compact_text(struct kbx_walk *w, TSNode n)
-{
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-	if (e > w->len || s > e)
-		return NULL;
-	char buf[256];
-	size_t o = 0;
-	int pending_space = 0;
-	for (uint32_t i = s; i < e && o + 2 < sizeof(buf); i++) {
-		unsigned char c = (unsigned char)w->src[i];
-		if (c == '"' || c == '\'') {
-			/* a string literal: as written, on one line */
-			if (pending_space && o > 0 && word_char((unsigned char)buf[o - 1]))
-				buf[o++] = ' ';
-			pending_space = 0;
-			buf[o++] = (char)c;
-			for (i++; i < e && o + 2 < sizeof(buf); i++) {
-				unsigned char d = (unsigned char)w->src[i];
-				buf[o++] = d == '\n' || d == '\r' || d == '\t' ? ' ' : (char)d;
-				if (d == '\\' && i + 1 < e && o + 2 < sizeof(buf)) {
-					d = (unsigned char)w->src[++i];
-					buf[o++] = d == '\n' || d == '\r' ? ' ' : (char)d;
-				} else if (d == c) {
-					break;
-				}
-			}
-			continue;
-		}
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
-		    (c == '\\' && i + 1 < e && (w->src[i + 1] == '\n' || w->src[i + 1] == '\r'))) {
-			pending_space = 1;
-			continue;
-		}
-		if (pending_space && o > 0 && word_char(c) && word_char((unsigned char)buf[o - 1]))
-			buf[o++] = ' ';
-		pending_space = 0;
-		buf[o++] = (char)c;
-	}
-	return _kbx_arena_strndup(&w->x->arena, buf, o);
-}
+/* How Python writes a receiver or base on one line: string literals in
+ * either quote as written, a backslash-newline as white space. */
+#define COMPACT (KBX_COMPACT_SQUOTE | KBX_COMPACT_LINE_CONT)
 
 /* Count the leading dots of a relative import. */
 static int import_level(struct kbx_walk *w, TSNode prefix)
@@ -92,9 +34,9 @@ static void visit_import(struct kbx_walk *w, TSNode n)
 	uint32_t count = ts_node_named_child_count(n);
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode c = ts_node_named_child(n, i);
-		if (is(c, "dotted_name"))
+		if (_kbx_is(c, "dotted_name"))
 			_kbx_x_import(w->x, _kbx_node_text(w, c), NULL, NULL, 0, 0, line);
-		else if (is(c, "aliased_import"))
+		else if (_kbx_is(c, "aliased_import"))
 			_kbx_x_import(w->x, _kbx_field_text(w, c, "name"), NULL,
 				      _kbx_field_text(w, c, "alias"), 0, 0, line);
 	}
@@ -103,18 +45,18 @@ static void visit_import(struct kbx_walk *w, TSNode n)
 static void visit_import_from(struct kbx_walk *w, TSNode n)
 {
 	uint32_t line = _kbx_node_line(n);
-	TSNode modnode = field(n, "module_name");
+	TSNode modnode = _kbx_field(n, "module_name");
 	if (ts_node_is_null(modnode))
 		return;
 	const char *module = "";
 	int level = 0;
-	if (is(modnode, "relative_import")) {
+	if (_kbx_is(modnode, "relative_import")) {
 		uint32_t count = ts_node_named_child_count(modnode);
 		for (uint32_t i = 0; i < count; i++) {
 			TSNode c = ts_node_named_child(modnode, i);
-			if (is(c, "import_prefix"))
+			if (_kbx_is(c, "import_prefix"))
 				level = import_level(w, c);
-			else if (is(c, "dotted_name"))
+			else if (_kbx_is(c, "dotted_name"))
 				module = _kbx_node_text(w, c);
 		}
 	} else {
@@ -129,12 +71,12 @@ static void visit_import_from(struct kbx_walk *w, TSNode n)
 		TSNode c = ts_node_named_child(n, i);
 		if (ts_node_eq(c, modnode))
 			continue;
-		if (is(c, "dotted_name"))
+		if (_kbx_is(c, "dotted_name"))
 			_kbx_x_import(w->x, module, _kbx_node_text(w, c), NULL, level, 0, line);
-		else if (is(c, "aliased_import"))
+		else if (_kbx_is(c, "aliased_import"))
 			_kbx_x_import(w->x, module, _kbx_field_text(w, c, "name"),
 				      _kbx_field_text(w, c, "alias"), level, 0, line);
-		else if (is(c, "wildcard_import"))
+		else if (_kbx_is(c, "wildcard_import"))
 			_kbx_x_import(w->x, module, NULL, NULL, level, KBX_IMPORT_WILDCARD, line);
 	}
 }
@@ -146,10 +88,10 @@ static void visit_import_from(struct kbx_walk *w, TSNode n)
  */
 static const char *base_name(struct kbx_walk *w, TSNode b)
 {
-	for (int guard = 0; guard < 8 && is(b, "subscript"); guard++)
-		b = field(b, "value");
-	if (is(b, "identifier") || is(b, "attribute"))
-		return compact_text(w, b);
+	for (int guard = 0; guard < 8 && _kbx_is(b, "subscript"); guard++)
+		b = _kbx_field(b, "value");
+	if (_kbx_is(b, "identifier") || _kbx_is(b, "attribute"))
+		return _kbx_compact_text(w, b, COMPACT);
 	return NULL;
 }
 
@@ -159,7 +101,7 @@ static int visit_class(struct kbx_walk *w, TSNode n)
 	int sym = _kbx_walk_define(w, n, KBX_KIND_CLASS, name, 1);
 	if (sym < 0)
 		return KBX_WALK_CONTINUE;
-	TSNode bases = field(n, "superclasses");
+	TSNode bases = _kbx_field(n, "superclasses");
 	if (ts_node_is_null(bases))
 		return KBX_WALK_CONTINUE;
 	uint32_t count = ts_node_named_child_count(bases);
@@ -174,48 +116,44 @@ static int visit_class(struct kbx_walk *w, TSNode n)
 
 static int visit_function(struct kbx_walk *w, TSNode n)
 {
-	int parent = _kbx_walk_parent(w);
-	int kind = parent >= 0 && KBX_KIND_IS_TYPE(w->x->syms[parent].kind)
-		? KBX_KIND_METHOD : KBX_KIND_FUNCTION;
-	_kbx_walk_define(w, n, kind, _kbx_field_text(w, n, "name"), 1);
+	_kbx_walk_define(w, n, _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION,
+			 _kbx_field_text(w, n, "name"), 1);
 	return KBX_WALK_CONTINUE;
 }
 
 static void visit_call(struct kbx_walk *w, TSNode n)
 {
-	TSNode fn = field(n, "function");
-	uint32_t line = _kbx_node_line(n), col = _kbx_node_col(n);
-	int caller = _kbx_walk_caller(w);
-	if (is(fn, "identifier")) {
+	TSNode fn = _kbx_field(n, "function");
+	if (_kbx_is(fn, "identifier")) {
 		const char *name = _kbx_node_text(w, fn);
 		/* super() only names the receiver of a super call */
 		if (name && strcmp(name, "super"))
-			_kbx_x_call(w->x, name, KBX_RECV_NONE, NULL, caller, line, col);
+			_kbx_walk_call(w, n, name, KBX_RECV_NONE, NULL);
 		return;
 	}
-	if (!is(fn, "attribute"))
+	if (!_kbx_is(fn, "attribute"))
 		return;  /* f()(), f[0](): nothing to name */
 	const char *name = _kbx_field_text(w, fn, "attribute");
-	TSNode obj = field(fn, "object");
+	TSNode obj = _kbx_field(fn, "object");
 	if (ts_node_is_null(obj) || !name)
 		return;
-	if (is(obj, "identifier")) {
+	if (_kbx_is(obj, "identifier")) {
 		const char *o = _kbx_node_text(w, obj);
 		if (o && (!strcmp(o, "self") || !strcmp(o, "cls"))) {
-			_kbx_x_call(w->x, name, KBX_RECV_SELF, NULL, caller, line, col);
+			_kbx_walk_call(w, n, name, KBX_RECV_SELF, NULL);
 			return;
 		}
-	} else if (is(obj, "call")) {
-		TSNode inner = field(obj, "function");
-		if (is(inner, "identifier")) {
+	} else if (_kbx_is(obj, "call")) {
+		TSNode inner = _kbx_field(obj, "function");
+		if (_kbx_is(inner, "identifier")) {
 			const char *f = _kbx_node_text(w, inner);
 			if (f && !strcmp(f, "super")) {
-				_kbx_x_call(w->x, name, KBX_RECV_SUPER, NULL, caller, line, col);
+				_kbx_walk_call(w, n, name, KBX_RECV_SUPER, NULL);
 				return;
 			}
 		}
 	}
-	_kbx_x_call(w->x, name, KBX_RECV_EXPR, compact_text(w, obj), caller, line, col);
+	_kbx_walk_call(w, n, name, KBX_RECV_EXPR, _kbx_compact_text(w, obj, COMPACT));
 }
 
 static int py_visit(struct kbx_walk *w, TSNode n, const char *type)
@@ -245,17 +183,6 @@ static int py_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	}
 	return KBX_WALK_CONTINUE;
-}
-
-/* "a.b.c" -> "a/b/c" into out; returns -1 if it does not fit. */
-static int module_path(char *out, size_t outsz, const char *module)
-{
-	size_t n = strlen(module);
-	if (n >= outsz)
-		return -1;
-	for (size_t i = 0; i <= n; i++)
-		out[i] = module[i] == '.' ? '/' : module[i];
-	return 0;
 }
 
 /*
@@ -289,7 +216,7 @@ static void py_import_candidates(const char *importer, const struct kbx_ximport 
 				 struct kbx_pathlist *out)
 {
 	char mod[4096], dir[4096];
-	if (!imp->module || module_path(mod, sizeof(mod), imp->module) < 0)
+	if (!imp->module || _kbx_dots_to_slashes(mod, sizeof(mod), imp->module) < 0)
 		return;
 	const char *name = (imp->flags & KBX_IMPORT_WILDCARD) ? NULL : imp->name;
 	_kbx_path_dirname(dir, sizeof(dir), importer);

@@ -35,19 +35,6 @@ struct rb_state {
 	uint32_t setter_call;
 };
 
-static int grow(void **arr, size_t *alloc, size_t n, size_t elem)
-{
-	if (n < *alloc)
-		return 0;
-	size_t na = *alloc ? *alloc * 2 : 16;
-	void *p = realloc(*arr, na * elem);
-	if (!p)
-		return -1;
-	*arr = p;
-	*alloc = na;
-	return 0;
-}
-
 static void rb_begin(struct kbx_walk *w)
 {
 	w->lang_state = calloc(1, sizeof(struct rb_state));
@@ -81,7 +68,7 @@ static void push_frame(struct kbx_walk *w, TSNode n)
 	if (!st)
 		return;
 	pop_frames(st, ts_node_start_byte(n));
-	if (grow((void **)&st->frames, &st->aframes, st->nframes, sizeof(*st->frames)))
+	if (_kbx_grow((void **)&st->frames, &st->aframes, st->nframes, sizeof(*st->frames), 16))
 		return;
 	st->frames[st->nframes].first = st->nlocals;
 	st->frames[st->nframes].end = ts_node_end_byte(n);
@@ -95,7 +82,7 @@ static void add_local(struct kbx_walk *w, TSNode id)
 		return;
 	pop_frames(st, ts_node_start_byte(id));
 	const char *name = _kbx_node_text(w, id);
-	if (name && !grow((void **)&st->locals, &st->alocals, st->nlocals, sizeof(*st->locals)))
+	if (name && !_kbx_grow((void **)&st->locals, &st->alocals, st->nlocals, sizeof(*st->locals), 16))
 		st->locals[st->nlocals++] = name;
 }
 
@@ -120,7 +107,7 @@ static void mark_name(struct kbx_walk *w, TSNode n)
 {
 	struct rb_state *st = w->lang_state;
 	if (!st || ts_node_is_null(n) ||
-	    grow((void **)&st->names, &st->anames, st->nnames, sizeof(*st->names)))
+	    _kbx_grow((void **)&st->names, &st->anames, st->nnames, sizeof(*st->names), 16))
 		return;
 	st->names[st->nnames++] = ts_node_start_byte(n);
 }
@@ -180,8 +167,7 @@ static void call_self_class(struct kbx_walk *w, TSNode n)
 {
 	int cls = enclosing_class(w);
 	if (cls >= 0)
-		_kbx_x_call(w->x, w->x->syms[cls].name, KBX_RECV_NONE, NULL, _kbx_walk_caller(w),
-			    _kbx_node_line(n), _kbx_node_col(n));
+		_kbx_walk_call(w, n, w->x->syms[cls].name, KBX_RECV_NONE, NULL);
 }
 
 /* super, super(...): the method of the same name in the base class. */
@@ -189,14 +175,13 @@ static void call_super(struct kbx_walk *w, TSNode n)
 {
 	int caller = _kbx_walk_caller(w);
 	if (caller >= 0)
-		_kbx_x_call(w->x, w->x->syms[caller].name, KBX_RECV_SUPER, NULL, caller,
-			    _kbx_node_line(n), _kbx_node_col(n));
+		_kbx_walk_call(w, n, w->x->syms[caller].name, KBX_RECV_SUPER, NULL);
 }
 
 /* require "x", require_relative "x", include M...: true if handled. */
 static int special_call(struct kbx_walk *w, TSNode n, const char *name)
 {
-	TSNode args = _kbx_jsc_field(n, "arguments");
+	TSNode args = _kbx_field(n, "arguments");
 	if (ts_node_is_null(args))
 		return 0;
 	int rel = !strcmp(name, "require_relative");
@@ -229,7 +214,7 @@ static int special_call(struct kbx_walk *w, TSNode n, const char *name)
 static void visit_call(struct kbx_walk *w, TSNode n)
 {
 	struct rb_state *st = w->lang_state;
-	TSNode method = _kbx_jsc_field(n, "method");
+	TSNode method = _kbx_field(n, "method");
 	if (ts_node_is_null(method))
 		return;  /* foo.() */
 	mark_name(w, method);
@@ -245,21 +230,11 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 		return;
 	if (st && st->setter_call == ts_node_start_byte(n) + 1) {
 		/* x.y = v calls the method "y=" */
-		size_t len = strlen(name);
-		char *s = malloc(len + 2);
-		if (!s)
-			return;
-		memcpy(s, name, len);
-		s[len] = '=';
-		s[len + 1] = '\0';
-		name = _kbx_arena_strdup(&w->x->arena, s);
-		free(s);
+		name = _kbx_join(w, name, "=", "");
 		if (!name)
 			return;
 	}
-	TSNode recv = _kbx_jsc_field(n, "receiver");
-	int caller = _kbx_walk_caller(w);
-	uint32_t line = _kbx_node_line(n), col = _kbx_node_col(n);
+	TSNode recv = _kbx_field(n, "receiver");
 	if (ts_node_is_null(recv)) {
 		if (special_call(w, n, name) || is_keyword_method(name))
 			return;
@@ -267,7 +242,7 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 			call_self_class(w, n);
 			return;
 		}
-		_kbx_x_call(w->x, name, KBX_RECV_NONE, NULL, caller, line, col);
+		_kbx_walk_call(w, n, name, KBX_RECV_NONE, NULL);
 		return;
 	}
 	const char *rt = ts_node_type(recv);
@@ -275,7 +250,7 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 		if (!strcmp(name, "new"))
 			call_self_class(w, n);
 		else
-			_kbx_x_call(w->x, name, KBX_RECV_SELF, NULL, caller, line, col);
+			_kbx_walk_call(w, n, name, KBX_RECV_SELF, NULL);
 		return;
 	}
 	const char *text = _kbx_jsc_clean_text(w, recv, 0);
@@ -283,16 +258,10 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 		return;
 	if (!strcmp(name, "new") && (!strcmp(rt, "constant") || !strcmp(rt, "scope_resolution"))) {
 		/* Foo.new, A::B.new: a call to the class */
-		const char *dot = strrchr(text, '.');
-		if (!dot)
-			_kbx_x_call(w->x, text, KBX_RECV_NONE, NULL, caller, line, col);
-		else
-			_kbx_x_call(w->x, dot + 1, KBX_RECV_EXPR,
-				    _kbx_arena_strndup(&w->x->arena, text, (size_t)(dot - text)),
-				    caller, line, col);
+		_kbx_walk_call_dotted(w, n, text);
 		return;
 	}
-	_kbx_x_call(w->x, name, KBX_RECV_EXPR, text, caller, line, col);
+	_kbx_walk_call(w, n, name, KBX_RECV_EXPR, text);
 }
 
 /* A bare identifier: a local variable, or a call without arguments. */
@@ -309,15 +278,14 @@ static void visit_identifier(struct kbx_walk *w, TSNode n)
 		call_self_class(w, n);
 		return;
 	}
-	_kbx_x_call(w->x, name, KBX_RECV_NONE, NULL, _kbx_walk_caller(w), _kbx_node_line(n),
-		    _kbx_node_col(n));
+	_kbx_walk_call(w, n, name, KBX_RECV_NONE, NULL);
 }
 
 static void define_method(struct kbx_walk *w, TSNode n)
 {
-	TSNode name = _kbx_jsc_field(n, "name");
+	TSNode name = _kbx_field(n, "name");
 	mark_name(w, name);
-	TSNode obj = _kbx_jsc_field(n, "object");  /* def self.x, def obj.x */
+	TSNode obj = _kbx_field(n, "object");  /* def self.x, def obj.x */
 	if (!ts_node_is_null(obj))
 		mark_name(w, obj);
 	int p = _kbx_walk_parent(w);
@@ -332,9 +300,9 @@ static void define_method(struct kbx_walk *w, TSNode n)
 static void define_class(struct kbx_walk *w, TSNode n, int kind)
 {
 	int sym = _kbx_jsc_define_dotted(w, n, kind,
-					 _kbx_jsc_clean_text(w, _kbx_jsc_field(n, "name"), 0), 1);
+					 _kbx_jsc_clean_text(w, _kbx_field(n, "name"), 0), 1);
 	push_frame(w, n);
-	TSNode sup = _kbx_jsc_field(n, "superclass");
+	TSNode sup = _kbx_field(n, "superclass");
 	if (sym < 0 || ts_node_is_null(sup))
 		return;
 	TSNode base = ts_node_named_child(sup, 0);
@@ -351,7 +319,7 @@ static int rb_visit(struct kbx_walk *w, TSNode n, const char *type)
 	switch (type[0]) {
 	case 'a':
 		if (!strcmp(type, "assignment") || !strcmp(type, "operator_assignment")) {
-			TSNode left = _kbx_jsc_field(n, "left");
+			TSNode left = _kbx_field(n, "left");
 			if (ts_node_is_null(left))
 				break;
 			if (!strcmp(ts_node_type(left), "identifier"))
@@ -362,7 +330,7 @@ static int rb_visit(struct kbx_walk *w, TSNode n, const char *type)
 		} else if (!strcmp(type, "alias")) {
 			return KBX_WALK_SKIP;
 		} else if (!strcmp(type, "as_pattern")) {
-			add_local(w, _kbx_jsc_field(n, "name"));
+			add_local(w, _kbx_field(n, "name"));
 		} else if (!strcmp(type, "array_pattern")) {
 			add_local_children(w, n);
 		}
@@ -371,7 +339,7 @@ static int rb_visit(struct kbx_walk *w, TSNode n, const char *type)
 		if (!strcmp(type, "block_parameters"))
 			add_local_children(w, n);
 		else if (!strcmp(type, "block_parameter"))
-			add_local(w, _kbx_jsc_field(n, "name"));
+			add_local(w, _kbx_field(n, "name"));
 		break;
 	case 'c':
 		if (!strcmp(type, "call"))
@@ -392,7 +360,7 @@ static int rb_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	case 'f':
 		if (!strcmp(type, "for")) {
-			TSNode pat = _kbx_jsc_field(n, "pattern");
+			TSNode pat = _kbx_field(n, "pattern");
 			if (!ts_node_is_null(pat))
 				add_local(w, pat);
 		} else if (!strcmp(type, "find_pattern")) {
@@ -401,7 +369,7 @@ static int rb_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	case 'h':
 		if (!strcmp(type, "hash_splat_parameter"))
-			add_local(w, _kbx_jsc_field(n, "name"));
+			add_local(w, _kbx_field(n, "name"));
 		break;
 	case 'i':
 		if (!strcmp(type, "identifier"))
@@ -409,7 +377,7 @@ static int rb_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	case 'k':
 		if (!strcmp(type, "keyword_parameter"))
-			add_local(w, _kbx_jsc_field(n, "name"));
+			add_local(w, _kbx_field(n, "name"));
 		break;
 	case 'l':
 		if (!strcmp(type, "lambda_parameters") || !strcmp(type, "left_assignment_list"))
@@ -425,7 +393,7 @@ static int rb_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	case 'o':
 		if (!strcmp(type, "optional_parameter"))
-			add_local(w, _kbx_jsc_field(n, "name"));
+			add_local(w, _kbx_field(n, "name"));
 		break;
 	case 'r':
 		if (!strcmp(type, "rest_assignment"))
@@ -437,7 +405,7 @@ static int rb_visit(struct kbx_walk *w, TSNode n, const char *type)
 		} else if (!strcmp(type, "singleton_class")) {
 			push_frame(w, n);
 		} else if (!strcmp(type, "splat_parameter")) {
-			add_local(w, _kbx_jsc_field(n, "name"));
+			add_local(w, _kbx_field(n, "name"));
 		} else if (!strcmp(type, "super")) {
 			if (!st || !take_name(st, ts_node_start_byte(n)))
 				call_super(w, n);  /* bare super: same arguments */

@@ -27,101 +27,24 @@ const TSLanguage *tree_sitter_rust(void);
 
 struct rust_state {
 	/* the types of the file, most defined ahead of the walk (those of
-	 * function bodies are added as met): start byte -> sym */
-	struct predef { uint32_t start; int sym; } *predef;
-	size_t npredef, apredef;
+	 * function bodies are added as met) */
+	struct _kbx_predef types;
 };
 
-static TSNode field(TSNode n, const char *name)
-{
-	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
-}
-
-static int is(TSNode n, const char *type)
-{
-	return !ts_node_is_null(n) && !strcmp(ts_node_type(n), type);
-}
-
-static int word_char(unsigned char c)
-{
-	return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||
-	       c >= 0x80;
-}
-
-/*
- * The text of a path or expression on one line, with "::" written as ".":
- * whitespace is dropped except a single space between two word
- * characters, and generic arguments ("Vec::<u8>", "HashMap<K, V>") are
- * dropped.  String literals are kept as written.
- */
-static const char *compact_text(struct kbx_walk *w, TSNode n)
-{
-	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-	if (e > w->len || s > e)
-		return NULL;
-	char buf[256];
-	size_t o = 0;
-	int pending_space = 0, angle = 0;
-	for (uint32_t i = s; i < e && o + 2 < sizeof(buf); i++) {
-		unsigned char c = (unsigned char)w->src[i];
-		if (c == '"') {
-			if (pending_space && o > 0 && word_char((unsigned char)buf[o - 1]))
-				buf[o++] = ' ';
-			pending_space = 0;
-			buf[o++] = (char)c;
-			for (i++; i < e && o + 2 < sizeof(buf); i++) {
-				unsigned char d = (unsigned char)w->src[i];
-				buf[o++] = d == '\n' || d == '\r' || d == '\t' ? ' ' : (char)d;
-				if (d == '\\' && i + 1 < e && o + 2 < sizeof(buf)) {
-					d = (unsigned char)w->src[++i];
-					buf[o++] = d == '\n' || d == '\r' ? ' ' : (char)d;
-				} else if (d == '"') {
-					break;
-				}
-			}
-			continue;
-		}
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-			pending_space = 1;
-			continue;
-		}
-		/* a generic argument list right after a path segment or "::" */
-		if (c == '<' && o > 0 && (word_char((unsigned char)buf[o - 1]) || buf[o - 1] == '.')) {
-			angle = 1;
-			if (buf[o - 1] == '.')
-				o--;  /* Vec::<u8>::new: the turbofish's "::" */
-			for (i++; i < e && angle > 0; i++) {
-				if (w->src[i] == '<')
-					angle++;
-				else if (w->src[i] == '>' && w->src[i - 1] != '-')
-					angle--;
-			}
-			i--;
-			continue;
-		}
-		if (c == ':' && i + 1 < e && w->src[i + 1] == ':') {
-			buf[o++] = '.';
-			i++;
-			pending_space = 0;
-			continue;
-		}
-		if (pending_space && o > 0 && word_char(c) && word_char((unsigned char)buf[o - 1]))
-			buf[o++] = ' ';
-		pending_space = 0;
-		buf[o++] = (char)c;
-	}
-	return _kbx_arena_strndup(&w->x->arena, buf, o);
-}
+/* How Rust writes a path, receiver or base on one line: "::" as "." (a
+ * leading one too), generic arguments dropped ("Vec::<u8>", "HashMap<K,
+ * V>"), string literals as written. */
+#define COMPACT (KBX_COMPACT_SCOPE | KBX_COMPACT_LEAD_SCOPE | KBX_COMPACT_NO_GENERICS)
 
 /* The type named, through references, generics and paths: the last
  * segment ("&mut a::B<T>" -> the B node). */
 static TSNode type_name_node(TSNode t)
 {
 	for (int guard = 0; guard < 16 && !ts_node_is_null(t); guard++) {
-		if (is(t, "reference_type") || is(t, "pointer_type") || is(t, "generic_type"))
-			t = field(t, "type");
-		else if (is(t, "scoped_type_identifier"))
-			t = field(t, "name");
+		if (_kbx_is(t, "reference_type") || _kbx_is(t, "pointer_type") || _kbx_is(t, "generic_type"))
+			t = _kbx_field(t, "type");
+		else if (_kbx_is(t, "scoped_type_identifier"))
+			t = _kbx_field(t, "name");
 		else
 			break;
 	}
@@ -132,13 +55,13 @@ static TSNode type_name_node(TSNode t)
 static const char *base_text(struct kbx_walk *w, TSNode t)
 {
 	for (int guard = 0; guard < 16 && !ts_node_is_null(t); guard++) {
-		if (is(t, "generic_type"))
-			t = field(t, "type");
+		if (_kbx_is(t, "generic_type"))
+			t = _kbx_field(t, "type");
 		else
 			break;
 	}
-	if (is(t, "type_identifier") || is(t, "scoped_type_identifier"))
-		return compact_text(w, t);
+	if (_kbx_is(t, "type_identifier") || _kbx_is(t, "scoped_type_identifier"))
+		return _kbx_compact_text(w, t, COMPACT);
 	return NULL;
 }
 
@@ -153,31 +76,6 @@ static int item_kind(const char *type)
 	return KBX_KIND_NONE;
 }
 
-static void predef_add(struct rust_state *st, uint32_t start, int sym)
-{
-	if (st->npredef == st->apredef) {
-		size_t na = st->apredef ? st->apredef * 2 : 16;
-		struct predef *p = realloc(st->predef, na * sizeof(*p));
-		if (!p)
-			return;
-		st->predef = p;
-		st->apredef = na;
-	}
-	st->predef[st->npredef].start = start;
-	st->predef[st->npredef].sym = sym;
-	st->npredef++;
-}
-
-static int predef_find(const struct rust_state *st, uint32_t start)
-{
-	if (!st)
-		return -1;
-	for (size_t i = 0; i < st->npredef; i++)
-		if (st->predef[i].start == start)
-			return st->predef[i].sym;
-	return -1;
-}
-
 /* Define the types of a file or module body (its direct children). */
 static void predefine_types(struct kbx_walk *w, TSNode body)
 {
@@ -190,26 +88,27 @@ static void predefine_types(struct kbx_walk *w, TSNode body)
 			continue;
 		int sym = _kbx_walk_define(w, item, kind, _kbx_field_text(w, item, "name"), 0);
 		if (sym >= 0 && st)
-			predef_add(st, ts_node_start_byte(item), sym);
+			_kbx_predef_add(&st->types, ts_node_start_byte(item), sym);
 	}
 }
 
 /* struct, enum, union, trait */
 static void visit_type(struct kbx_walk *w, TSNode n, int kind)
 {
-	int sym = predef_find(w->lang_state, ts_node_start_byte(n));
+	struct rust_state *st = w->lang_state;
+	int sym = st ? _kbx_predef_find(&st->types, ts_node_start_byte(n)) : -1;
 	if (sym < 0) {
 		/* inside a function body */
 		sym = _kbx_walk_define(w, n, kind, _kbx_field_text(w, n, "name"), 0);
-		if (sym >= 0 && w->lang_state)
-			predef_add(w->lang_state, ts_node_start_byte(n), sym);
+		if (sym >= 0 && st)
+			_kbx_predef_add(&st->types, ts_node_start_byte(n), sym);
 	}
 	if (sym < 0)
 		return;
 	if (kind != KBX_KIND_TRAIT)
 		return;
 	_kbx_walk_scope(w, sym);  /* its provided methods */
-	TSNode bounds = field(n, "bounds");
+	TSNode bounds = _kbx_field(n, "bounds");
 	uint32_t count = ts_node_is_null(bounds) ? 0 : ts_node_named_child_count(bounds);
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode b = ts_node_named_child(bounds, i);
@@ -226,23 +125,20 @@ static void visit_type(struct kbx_walk *w, TSNode n, int kind)
  */
 static int impl_type(struct kbx_walk *w, TSNode impl, const char **name)
 {
-	TSNode t = type_name_node(field(impl, "type"));
-	*name = is(t, "type_identifier") ? _kbx_node_text(w, t) : NULL;
+	TSNode t = type_name_node(_kbx_field(impl, "type"));
+	*name = _kbx_is(t, "type_identifier") ? _kbx_node_text(w, t) : NULL;
 	if (!*name)
 		return -1;
 	const char *qual = _kbx_walk_qual(w, *name);
 	const struct rust_state *st = w->lang_state;
 	if (!qual || !st)
 		return -1;
-	for (size_t i = 0; i < st->npredef; i++)
-		if (!strcmp(w->x->syms[st->predef[i].sym].qual, qual))
-			return st->predef[i].sym;
-	return -1;
+	return _kbx_predef_by_qual(w, &st->types, qual);
 }
 
 static void visit_impl(struct kbx_walk *w, TSNode n)
 {
-	TSNode trait = field(n, "trait");
+	TSNode trait = _kbx_field(n, "trait");
 	if (ts_node_is_null(trait))
 		return;
 	const char *name;
@@ -252,41 +148,26 @@ static void visit_impl(struct kbx_walk *w, TSNode n)
 		_kbx_x_inherit(w->x, sym, base, _kbx_node_line(n));
 }
 
-/* "a" "b" -> "a.b", in the arena. */
-static const char *join_qual(struct kbx_walk *w, const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	char *tmp = malloc(la + lb + 2);
-	if (!tmp)
-		return NULL;
-	memcpy(tmp, a, la);
-	tmp[la] = '.';
-	memcpy(tmp + la + 1, b, lb + 1);
-	const char *q = _kbx_arena_strndup(&w->x->arena, tmp, la + lb + 1);
-	free(tmp);
-	return q;
-}
-
 static void visit_function(struct kbx_walk *w, TSNode n, int open_scope)
 {
 	const char *name = _kbx_field_text(w, n, "name");
 	if (!name)
 		return;
 	TSNode list = ts_node_parent(n);
-	TSNode impl = is(list, "declaration_list") ? ts_node_parent(list) : list;
-	if (is(impl, "impl_item")) {
+	TSNode impl = _kbx_is(list, "declaration_list") ? ts_node_parent(list) : list;
+	if (_kbx_is(impl, "impl_item")) {
 		const char *tname;
 		int tsym = impl_type(w, impl, &tname);
 		int sym;
 		if (tsym >= 0) {
 			sym = _kbx_x_sym(w->x, KBX_KIND_METHOD, name,
-					 join_qual(w, w->x->syms[tsym].qual, name), tsym,
+					 _kbx_join(w, w->x->syms[tsym].qual, ".", name), tsym,
 					 _kbx_node_line(n), _kbx_node_col(n),
 					 ts_node_end_point(n).row + 1);
 		} else if (tname) {
 			const char *tq = _kbx_walk_qual(w, tname);
 			sym = _kbx_x_sym(w->x, KBX_KIND_METHOD, name,
-					 tq ? join_qual(w, tq, name) : NULL, -1,
+					 tq ? _kbx_join(w, tq, ".", name) : NULL, -1,
 					 _kbx_node_line(n), _kbx_node_col(n),
 					 ts_node_end_point(n).row + 1);
 		} else {
@@ -296,71 +177,62 @@ static void visit_function(struct kbx_walk *w, TSNode n, int open_scope)
 			_kbx_walk_scope(w, sym);
 		return;
 	}
-	int parent = _kbx_walk_parent(w);
-	int kind = parent >= 0 && KBX_KIND_IS_TYPE(w->x->syms[parent].kind)
-		? KBX_KIND_METHOD : KBX_KIND_FUNCTION;
-	_kbx_walk_define(w, n, kind, name, open_scope);
-}
-
-static void add_call(struct kbx_walk *w, TSNode at, const char *name, int recv,
-		     const char *receiver)
-{
-	_kbx_x_call(w->x, name, recv, receiver, _kbx_walk_caller(w), _kbx_node_line(at),
-		    _kbx_node_col(at));
+	_kbx_walk_define(w, n, _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION, name,
+			 open_scope);
 }
 
 static void visit_call(struct kbx_walk *w, TSNode n)
 {
-	TSNode fn = field(n, "function");
-	if (is(fn, "generic_function"))
-		fn = field(fn, "function");  /* f::<T>() */
-	if (is(fn, "identifier")) {
-		add_call(w, n, _kbx_node_text(w, fn), KBX_RECV_NONE, NULL);
-	} else if (is(fn, "field_expression")) {
-		TSNode value = field(fn, "value");
+	TSNode fn = _kbx_field(n, "function");
+	if (_kbx_is(fn, "generic_function"))
+		fn = _kbx_field(fn, "function");  /* f::<T>() */
+	if (_kbx_is(fn, "identifier")) {
+		_kbx_walk_call(w, n, _kbx_node_text(w, fn), KBX_RECV_NONE, NULL);
+	} else if (_kbx_is(fn, "field_expression")) {
+		TSNode value = _kbx_field(fn, "value");
 		const char *name = _kbx_field_text(w, fn, "field");
 		if (!name || ts_node_is_null(value))
 			return;
-		if (is(value, "self"))
-			add_call(w, n, name, KBX_RECV_SELF, NULL);
+		if (_kbx_is(value, "self"))
+			_kbx_walk_call(w, n, name, KBX_RECV_SELF, NULL);
 		else
-			add_call(w, n, name, KBX_RECV_EXPR, compact_text(w, value));
-	} else if (is(fn, "scoped_identifier")) {
-		TSNode path = field(fn, "path");
+			_kbx_walk_call(w, n, name, KBX_RECV_EXPR, _kbx_compact_text(w, value, COMPACT));
+	} else if (_kbx_is(fn, "scoped_identifier")) {
+		TSNode path = _kbx_field(fn, "path");
 		const char *name = _kbx_field_text(w, fn, "name");
 		if (!name)
 			return;
 		if (ts_node_is_null(path)) {
-			add_call(w, n, name, KBX_RECV_NONE, NULL);  /* ::f() */
+			_kbx_walk_call(w, n, name, KBX_RECV_NONE, NULL);  /* ::f() */
 			return;
 		}
-		const char *p = compact_text(w, path);
+		const char *p = _kbx_compact_text(w, path, COMPACT);
 		if (!p)
 			return;
 		if (!strcmp(p, "Self"))
-			add_call(w, n, name, KBX_RECV_SELF, NULL);
+			_kbx_walk_call(w, n, name, KBX_RECV_SELF, NULL);
 		else if (!strcmp(p, "self"))
-			add_call(w, n, name, KBX_RECV_NONE, NULL);
+			_kbx_walk_call(w, n, name, KBX_RECV_NONE, NULL);
 		else
-			add_call(w, n, name, KBX_RECV_EXPR, p);
+			_kbx_walk_call(w, n, name, KBX_RECV_EXPR, p);
 	}
 }
 
 /* A struct literal `Config { .. }` constructs Config: a call to it. */
 static void visit_struct_expression(struct kbx_walk *w, TSNode n)
 {
-	TSNode t = field(n, "name");
-	if (is(t, "generic_type_with_turbofish") || is(t, "generic_type"))
-		t = field(t, "type");
-	if (is(t, "type_identifier")) {
+	TSNode t = _kbx_field(n, "name");
+	if (_kbx_is(t, "generic_type_with_turbofish") || _kbx_is(t, "generic_type"))
+		t = _kbx_field(t, "type");
+	if (_kbx_is(t, "type_identifier")) {
 		const char *name = _kbx_node_text(w, t);
 		if (name && strcmp(name, "Self"))
-			add_call(w, n, name, KBX_RECV_NONE, NULL);
-	} else if (is(t, "scoped_type_identifier")) {
-		TSNode path = field(t, "path");
+			_kbx_walk_call(w, n, name, KBX_RECV_NONE, NULL);
+	} else if (_kbx_is(t, "scoped_type_identifier")) {
+		TSNode path = _kbx_field(t, "path");
 		const char *name = _kbx_field_text(w, t, "name");
 		if (name && !ts_node_is_null(path))
-			add_call(w, n, name, KBX_RECV_EXPR, compact_text(w, path));
+			_kbx_walk_call(w, n, name, KBX_RECV_EXPR, _kbx_compact_text(w, path, COMPACT));
 	}
 }
 
@@ -389,19 +261,7 @@ static const char *inline_super(struct kbx_walk *w, const char *path)
 		return path;
 	if (!strncmp(p, "super", 5) && (p[5] == '\0' || p[5] == ':'))
 		return p;  /* climbs out of the file: the rest is file-relative */
-	size_t lp = strlen(p);
-	char *tmp = malloc(lp + 7);
-	if (!tmp)
-		return path;
-	memcpy(tmp, "self", 4);
-	if (lp) {
-		memcpy(tmp + 4, "::", 2);
-		memcpy(tmp + 6, p, lp + 1);
-	} else {
-		tmp[4] = '\0';
-	}
-	const char *r = _kbx_arena_strdup(&w->x->arena, tmp);
-	free(tmp);
+	const char *r = _kbx_join(w, "self", *p ? "::" : "", p);
 	return r ? r : path;
 }
 
@@ -415,7 +275,7 @@ static void visit_use(struct kbx_walk *w, TSNode n)
 	struct { TSNode node; const char *prefix; } stack[32];
 	size_t sp = 0;
 	uint32_t line = _kbx_node_line(n);
-	TSNode arg = field(n, "argument");
+	TSNode arg = _kbx_field(n, "argument");
 	if (ts_node_is_null(arg))
 		return;
 	stack[sp].node = arg;
@@ -431,25 +291,18 @@ static void visit_use(struct kbx_walk *w, TSNode n)
 		if (!strcmp(type, "use_list") || !strcmp(type, "scoped_use_list")) {
 			TSNode list = t;
 			if (!strcmp(type, "scoped_use_list")) {
-				TSNode path = field(t, "path");
+				TSNode path = _kbx_field(t, "path");
 				if (!ts_node_is_null(path)) {
 					const char *p = _kbx_node_text(w, path);
 					if (!p)
 						continue;
-					if (*prefix) {
-						size_t lp = strlen(prefix), lq = strlen(p);
-						char *tmp = malloc(lp + lq + 3);
-						if (!tmp)
-							continue;
-						memcpy(tmp, prefix, lp);
-						memcpy(tmp + lp, "::", 2);
-						memcpy(tmp + lp + 2, p, lq + 1);
-						p = _kbx_arena_strdup(&w->x->arena, tmp);
-						free(tmp);
-					}
+					if (*prefix)
+						p = _kbx_join(w, prefix, "::", p);
+					if (!p)
+						continue;
 					prefix = p;
 				}
-				list = field(t, "list");
+				list = _kbx_field(t, "list");
 			}
 			uint32_t count = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list);
 			/* push in reverse so that leaves come out in source order */
@@ -462,7 +315,7 @@ static void visit_use(struct kbx_walk *w, TSNode n)
 		}
 		TSNode path = t;
 		if (!strcmp(type, "use_as_clause")) {
-			path = field(t, "path");
+			path = _kbx_field(t, "path");
 			alias = _kbx_field_text(w, t, "alias");
 		} else if (!strcmp(type, "use_wildcard")) {
 			path = ts_node_named_child(t, 0);
@@ -478,20 +331,9 @@ static void visit_use(struct kbx_walk *w, TSNode n)
 		const char *text = _kbx_node_text(w, path);
 		if (!text)
 			continue;
-		const char *full = text;
-		if (*prefix) {
-			size_t lp = strlen(prefix), lq = strlen(text);
-			char *tmp = malloc(lp + lq + 3);
-			if (!tmp)
-				continue;
-			memcpy(tmp, prefix, lp);
-			memcpy(tmp + lp, "::", 2);
-			memcpy(tmp + lp + 2, text, lq + 1);
-			full = _kbx_arena_strdup(&w->x->arena, tmp);
-			free(tmp);
-			if (!full)
-				continue;
-		}
+		const char *full = *prefix ? _kbx_join(w, prefix, "::", text) : text;
+		if (!full)
+			continue;
 		full = inline_super(w, full);
 		if (flags & KBX_IMPORT_WILDCARD) {
 			module = full;
@@ -549,7 +391,7 @@ static int rust_visit(struct kbx_walk *w, TSNode n, const char *type)
 			/* a trait's required method; not an extern block's
 			 * declaration */
 			TSNode list = ts_node_parent(n);
-			if (is(list, "declaration_list") && is(ts_node_parent(list), "trait_item"))
+			if (_kbx_is(list, "declaration_list") && _kbx_is(ts_node_parent(list), "trait_item"))
 				visit_function(w, n, 0);
 		}
 		break;
@@ -559,7 +401,7 @@ static int rust_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	case 'm':
 		if (!strcmp(type, "mod_item")) {
-			TSNode body = field(n, "body");
+			TSNode body = _kbx_field(n, "body");
 			const char *name = _kbx_field_text(w, n, "name");
 			if (ts_node_is_null(body)) {
 				if (name)
@@ -606,19 +448,13 @@ static void rust_end(struct kbx_walk *w)
 {
 	struct rust_state *st = w->lang_state;
 	if (st) {
-		free(st->predef);
+		_kbx_predef_release(&st->types);
 		free(st);
 	}
 	w->lang_state = NULL;
 }
 
 /* ---- import candidates ---- */
-
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-	return ls >= lx && !strcmp(s + ls - lx, suffix);
-}
 
 /*
  * The directory that holds a file's child modules, and whether that file
@@ -635,7 +471,7 @@ static void module_dir(const char *file, char *out, size_t outsz, int *is_root)
 		return;
 	}
 	size_t n = strlen(file);
-	if (n >= 3 && ends_with(file, ".rs"))
+	if (n >= 3 && _kbx_has_suffix(file, ".rs"))
 		n -= 3;
 	if (n >= outsz)
 		n = outsz - 1;

@@ -15,7 +15,7 @@ const TSLanguage *tree_sitter_tsx(void);
  * only declares another package's types and is skipped. */
 static int visit_namespace(struct kbx_walk *w, TSNode n)
 {
-	TSNode name = _kbx_jsc_field(n, "name");
+	TSNode name = _kbx_field(n, "name");
 	if (ts_node_is_null(name) || !strcmp(ts_node_type(name), "string"))
 		return KBX_WALK_SKIP;
 	_kbx_jsc_define_dotted(w, n, KBX_KIND_NAMESPACE, _kbx_jsc_clean_text(w, name, 0), 1);
