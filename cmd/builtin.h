@@ -95,6 +95,7 @@ struct cmd_struct {
 	const char *summary;
 };
 extern const struct cmd_struct kbx_commands[];
+extern const char *const kbx_topics[];
 const struct cmd_struct *find_command(const char *name);
 
 #endif

@@ -37,6 +37,9 @@ const struct cmd_struct kbx_commands[] = {
 	{ NULL, NULL, 0, NULL }
 };
 
+/* The topic pages, man/kbx-<topic>.7.md (t5000 checks the two agree). */
+const char *const kbx_topics[] = { "graph", "json", "symbols", NULL };
+
 const struct cmd_struct *find_command(const char *name)
 {
 	for (const struct cmd_struct *c = kbx_commands; c->name; c++)
@@ -234,6 +237,16 @@ int main(int argc, char **argv_)
 		if (!strcmp(a, "--list-cmds")) {
 			for (const struct cmd_struct *c = kbx_commands; c->name; c++)
 				printf("%s\n", c->name);
+			return 0;
+		}
+		if (!strcmp(a, "--list-topics")) {
+			for (size_t t = 0; kbx_topics[t]; t++)
+				printf("%s\n", kbx_topics[t]);
+			return 0;
+		}
+		if (!strcmp(a, "--list-opts")) {
+			/* the options before the command, for the completions */
+			printf("--kbx-dir=\t@path\n-C=\t@path\n--version\n--list-cmds\n--list-topics\n--help\n-h\n");
 			return 0;
 		}
 		if (!strncmp(a, "--kbx-dir=", 10)) {

@@ -223,6 +223,13 @@ kbx_status_t kbx_names_with_prefix(kbx_store_t *store, const char *prefix, size_
 				   void (*fn)(void *data, const char *name, size_t len),
 				   void *data, struct kbx_error *err);
 
+/* Call fn with each canonical id (paths, PATH#Qual.Name, extern:NAME,
+ * module:NAME, name:NAME) that starts with prefix, in byte order, at
+ * most max (0: no limit), with the node's kind. */
+kbx_status_t kbx_ids_with_prefix(kbx_store_t *store, const char *prefix, size_t max,
+				 void (*fn)(void *data, const char *id, size_t len, int kind),
+				 void *data, struct kbx_error *err);
+
 /* Up to max names closest to symbol by edit distance, for "did you mean". */
 kbx_status_t kbx_suggest(kbx_store_t *store, const char *symbol, size_t max,
 			 struct kbx_nodelist *out, struct kbx_error *err);

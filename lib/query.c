@@ -346,3 +346,28 @@ kbx_status_t kbx_names_with_prefix(kbx_store_t *s, const char *prefix, size_t ma
 	mdb_cursor_close(c);
 	return n ? KBX_OK : KBX_NOT_FOUND;
 }
+
+kbx_status_t kbx_ids_with_prefix(kbx_store_t *s, const char *prefix, size_t max,
+				 void (*fn)(void *data, const char *id, size_t len, int kind),
+				 void *data, struct kbx_error *err)
+{
+	MDB_cursor *c;
+	size_t plen = strlen(prefix), n = 0;
+	if (mdb_cursor_open(_kbx_txn(s), s->ids, &c))
+		return _kbx_fail(err, KBX_ERR_STORE, "cannot read the id index");
+	MDB_val k = { plen, (void *)prefix }, d;
+	int g = plen ? mdb_cursor_get(c, &k, &d, MDB_SET_RANGE) : mdb_cursor_get(c, &k, &d, MDB_FIRST);
+	for (; !g && (!max || n < max); g = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		if (k.mv_size < plen || memcmp(k.mv_data, prefix, plen))
+			break;
+		struct kbx_node node;
+		int kind = 0;
+		if (d.mv_size == 4 &&
+		    _kbx_node_read(s, _kbx_txn(s), _kbx_get_u32(d.mv_data), &node) == KBX_OK)
+			kind = node.kind;
+		fn(data, k.mv_data, k.mv_size, kind);
+		n++;
+	}
+	mdb_cursor_close(c);
+	return n ? KBX_OK : KBX_NOT_FOUND;
+}

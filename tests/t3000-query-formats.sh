@@ -203,6 +203,26 @@ test_expect_success 'status has text and JSON only; --format-version 0 is refuse
 	(cd repo && kbx callers --format=json --format-version=1 add >/dev/null)
 '
 
+test_expect_success 'complete-symbols completes names, qualified names and ids' '
+	(cd py && kbx complete-symbols --prefix=area_of >../out) &&
+	test_write_lines area_of_circle area_of_square >expect &&
+	test_cmp expect out &&
+	(cd py && kbx complete-symbols --prefix=Square.ar >../out) &&
+	echo Square.area >expect &&
+	test_cmp expect out &&
+	(cd py && kbx complete-symbols --prefix=Circle::a >../out) &&
+	echo Circle::area >expect &&
+	test_cmp expect out &&
+	(cd py && kbx complete-symbols --prefix=shapes.py#S >../out) &&
+	test_write_lines shapes.py#Square shapes.py#Square.area >expect &&
+	test_cmp expect out &&
+	(cd py && kbx complete-symbols --prefix=s --kind=file >../out) &&
+	echo shapes.py >expect &&
+	test_cmp expect out &&
+	(cd py && test_expect_code 1 kbx complete-symbols --prefix=zzz) &&
+	(cd py && test_expect_code 2 kbx complete-symbols --kind=gadget 2>/dev/null)
+'
+
 test_expect_success 'Foo::bar and Foo->bar are qualified names too' '
 	(cd py && kbx defs --format=nul "Square::area" >../a && kbx defs --format=nul "Square->area" >../b) &&
 	printf "shapes.py#Square.area\0" >expect &&

@@ -277,4 +277,10 @@ test_expect_success 'kbx CMD -h prints its usage on stdout and exits 0 without a
 	test_path_is_missing empty/.kbx
 '
 
+test_expect_success 'kbx --list-topics names exactly the topic pages' '
+	(cd "$MAN_SRC" && ls kbx-*.7.md) | sed "s/^kbx-//; s/\.7\.md\$//" | LC_ALL=C sort >expect &&
+	kbx --list-topics | LC_ALL=C sort >actual &&
+	test_cmp expect actual
+'
+
 test_done
