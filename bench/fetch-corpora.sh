@@ -7,8 +7,9 @@
 #   git-c/        the C sources (*.c *.h) of Debian bookworm's source
 #                 package "git", as `apt-get source git` unpacks it
 #                 (Debian patches applied): every directory kept (builtin/,
-#                 compat/, contrib/, t/helper/, xdiff/, reftable/, ...),
-#                 everything that is not *.c or *.h dropped.
+#                 compat/, contrib/, t/helper/, xdiff/, reftable/, ...)
+#                 but quilt's .pc/ (pre-patch copies), everything that is
+#                 not *.c or *.h dropped.
 #   postgresql-c/ the same for "postgresql-15", minus the files over 1 MiB
 #                 (kbx skips those by default, so no tool gets them); used
 #                 only for the >1M-line scaling trees.
@@ -117,10 +118,12 @@ c_only () {
 	local src=$1 dst=$2
 	rm -rf "$dst" "$dst.tmp"
 	mkdir -p "$dst.tmp"
-	(cd "$src" && find . -type f \( -name '*.c' -o -name '*.h' \) -size -1025k -print0 |
+	# .pc/ is quilt's copy of the files as they were before Debian's
+	# patches: old duplicates, not sources.
+	(cd "$src" && find . -path ./.pc -prune -o -type f \( -name '*.c' -o -name '*.h' \) -size -1025k -print0 |
 		tar --null -T - -cf -) | tar -C "$dst.tmp" -xf -
-	(cd "$src" && find . -type f \( -name '*.c' -o -name '*.h' \) -size +1024k | sed 's|^\./||') \
-		>"$dst.tmp.toolarge"
+	(cd "$src" && find . -path ./.pc -prune -o -type f \( -name '*.c' -o -name '*.h' \) -size +1024k -print |
+		sed 's|^\./||') >"$dst.tmp.toolarge"
 	mv "$dst.tmp" "$dst"
 	mv "$dst.tmp.toolarge" "$dst.excluded"
 }

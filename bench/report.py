@@ -166,7 +166,7 @@ if "c.tree.lines" in rec:
     w("")
     tools = [
         ("kbx_rebuild", "c.idx.kbx", "kbx index --rebuild"),
-        ("kbx_scratch", "c.idx.kbx_scratch", "kbx index (empty .kbx)"),
+        ("kbx_scratch", "c.idx.kbx_scratch", "kbx index (into a new store)"),
         ("kbx_t1", "c.idx.kbx_t1", "kbx index --rebuild --threads=1"),
         ("cscope_plain", "c.idx.cscope_plain", "cscope -b"),
         ("cscope_qk", "c.idx.cscope_qk", "cscope -b -q -k"),
@@ -191,7 +191,7 @@ if "c.tree.lines" in rec:
           f"{s.get('edges', '?'):,} edges ({s.get('edges_calls', '?'):,} calls, "
           f"{s.get('edges_ambiguous', '?'):,} ambiguous, {s.get('edges_unresolved', '?'):,} unresolved); "
           f"data.mdb {mb(s.get('store_bytes'))}.  kbx store size is `.kbx/data.mdb` + `lock.mdb` "
-          "after `--rebuild` (the 'empty .kbx' row: after a build into a new store); "
+          "after `--rebuild` over an existing store (the 'new store' row: after a build into an empty .kbx/); "
           "cscope -b -q -k: cscope.out + cscope.in.out + cscope.po.out; gtags: GTAGS + GRTAGS + GPATH.  "
           "Plain `cscope -b` (no -k) also parses the system headers that the sources include.")
         w("")
@@ -304,8 +304,12 @@ if "c.tree.lines" in rec:
                      ratio(med_ms(k), med_ms(c)), ratio(med_ms(k), med_ms(g)), summ])
     table(["file edited", "kbx index", "cscope -b -q -k", "gtags -i", "kbx/cscope", "kbx/gtags",
            "what kbx did"], rows)
-    w("Each run appends a comment line to the file (`bench/edit-file.sh`, "
-      "hyperfine `--prepare`), then times the update; 1 warmup + 7 runs per file and tool.")
+    w("Each run appends a comment line to the file and dates it 2 s ahead (`bench/edit-file.sh`, "
+      "hyperfine `--prepare`, untimed), then times the update; 1 warmup + 7 runs per file and tool. "
+      "The 2 s matter: cscope and gtags compare modification times to the second, and an edit "
+      "made in the same second as their last update would go unseen (they then 'update' in ~5 ms "
+      "without reading anything).  cscope -b -q -k re-reads its old cross-reference for the "
+      "unchanged files and rebuilds the inverted index; gtags -i re-parses the changed file.")
     w("")
     if kmeds:
         kmeds.sort()
@@ -327,7 +331,7 @@ if "py.tree.lines" in rec:
     table(["step", "wall", "peak RSS", "size"], [
         ["`kbx index --rebuild`", ms(num("py.idx.kbx.wall_ms")), mb(num("py.idx.kbx.rss_kb", 0) * 1024),
          mb(num("py.idx.kbx.store_bytes"))],
-        ["`kbx index` (empty .kbx)", ms(num("py.idx.kbx_scratch.wall_ms")), mb(num("py.idx.kbx_scratch.rss_kb", 0) * 1024),
+        ["`kbx index` (into a new store)", ms(num("py.idx.kbx_scratch.wall_ms")), mb(num("py.idx.kbx_scratch.rss_kb", 0) * 1024),
          mb(num("py.idx.kbx_scratch.store_bytes"))],
         ["export the edges (`bench/kbx-export`)", ms(num("py.export.wall_ms")), mb(num("py.export.rss_kb", 0) * 1024),
          f"{kfmt(num('py.export.nodes'))} nodes, {kfmt(num('py.export.edges'))} call edges"],
@@ -434,8 +438,9 @@ loads = [(k[5:], v) for k, v in rec.items() if k.startswith("load.")]
 if loads:
     w("## Load on the machine before each group of measurements")
     w("")
-    w("The machine is shared (2 cores); before each group the run waits up to 60 s "
-      "for other processes to leave the CPUs.  1/5/15-minute load averages as the group started:")
+    w("The machine may be shared (2 cores): before each group the run waits up to "
+      "BENCH_QUIET_WAIT (30) s for the CPUs to be under 10% busy, and measures anyway after that. "
+      "Where a group started busy, trust the CPU-time columns more than the wall times.")
     w("")
     table(["group", "load average, wait"], loads)
 
