@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "builtin.h"
@@ -23,7 +24,16 @@ struct index_state {
 	int progress;           /* on a terminal, not quiet */
 	int progress_shown;
 	uint64_t skipped_notes;
+	const char *phase;      /* the phase being shown, and when it began */
+	struct timespec phase_start;
 };
+
+static double seconds_since(const struct timespec *t)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
 
 static void on_note(void *data, const struct kbx_note *n)
 {
@@ -32,12 +42,21 @@ static void on_note(void *data, const struct kbx_note *n)
 	case KBX_NOTE_PROGRESS:
 		if (!s->progress)
 			return;
-		if (n->total > 1)
-			fprintf(stderr, "\r%-8s %llu/%llu files (%llu%%)\033[K", n->phase,
+		if (!s->phase || strcmp(s->phase, n->phase)) {
+			s->phase = n->phase;
+			clock_gettime(CLOCK_MONOTONIC, &s->phase_start);
+		}
+		if (n->total > 1) {
+			double t = seconds_since(&s->phase_start);
+			fprintf(stderr, "\r%-8s %llu/%llu files (%llu%%)", n->phase,
 				(unsigned long long)n->done, (unsigned long long)n->total,
 				(unsigned long long)(n->done * 100 / n->total));
-		else
+			if (t > 0.05)
+				fprintf(stderr, ", %.0f files/s", (double)n->done / t);
+			fputs("\033[K", stderr);
+		} else {
 			fprintf(stderr, "\r%-8s\033[K", n->phase);
+		}
 		s->progress_shown = 1;
 		break;
 	case KBX_NOTE_SKIPPED:

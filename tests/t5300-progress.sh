@@ -1,0 +1,39 @@
+#!/bin/sh
+test_description='kbx index progress: on a terminal only, a summary either way, nothing with -q'
+
+. "$(dirname "$0")"/test-lib.sh
+
+test_lazy_prereq SCRIPT 'script -qc true /dev/null </dev/null >/dev/null'
+
+test_expect_success 'set up a tree' '
+	mkdir repo &&
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12
+	do
+		printf "def f$i():\n    return g$i()\n\ndef g$i():\n    return $i\n" >repo/m$i.py || return 1
+	done
+'
+
+test_expect_success SCRIPT 'on a pseudo-terminal, progress shows phases and files done of total' '
+	(cd repo && script -qec "kbx index" /dev/null >../tty.out </dev/null) &&
+	tr "\r" "\n" <tty.out >tty.lines &&
+	test_grep "^scan" tty.lines &&
+	test_grep "^parse  *12/12 files (100%)" tty.lines &&
+	test_grep "^resolve  *[0-9]*/12 files" tty.lines &&
+	test_grep "^write" tty.lines &&
+	test_grep "indexed 12 files in" tty.lines
+'
+
+test_expect_success 'in a pipe, no progress, but the summary' '
+	(cd repo && kbx index --rebuild 2>../pipe.err) &&
+	test_grep ! "$(printf "\r")" pipe.err &&
+	test_grep ! "^parse" pipe.err &&
+	test_grep "indexed 12 files in" pipe.err &&
+	test_line_count = 1 pipe.err
+'
+
+test_expect_success SCRIPT '-q is quiet even on a terminal' '
+	(cd repo && script -qec "kbx index -q --rebuild" /dev/null >../q.out </dev/null) &&
+	test_must_be_empty q.out
+'
+
+test_done
