@@ -40,15 +40,15 @@ static int find_page(const char *page, char *out, size_t n)
 		if (slash) {
 			*slash = '\0';
 			for (int sec = 1; sec <= 7; sec += 6) {
-				snprintf(out, n, "%s/build/man/%s.%d", exe, page, sec);
-				if (file_exists(out))
+				int len2 = snprintf(out, n, "%s/build/man/%s.%d", exe, page, sec);
+				if (len2 > 0 && (size_t)len2 < n && file_exists(out))
 					return 1;
 			}
 		}
 	}
 	for (int sec = 1; sec <= 7; sec += 6) {
-		snprintf(out, n, "%s/man%d/%s.%d", KBX_MANDIR, sec, page, sec);
-		if (file_exists(out))
+		int len2 = snprintf(out, n, "%s/man%d/%s.%d", KBX_MANDIR, sec, page, sec);
+		if (len2 > 0 && (size_t)len2 < n && file_exists(out))
 			return 1;
 	}
 	return 0;

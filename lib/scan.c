@@ -123,7 +123,7 @@ static int glob_match(const char *pat, const char *path)
 		if (!prefix)
 			return 0;
 		int ok = 0;
-		/* "dir/**": everything inside dir */
+		/* "dir/" then a double star: everything inside dir */
 		for (const char *p = path; (p = strchr(p, '/')); p++) {
 			char *head = strndup(path, (size_t)(p - path));
 			if (!head)
@@ -136,7 +136,7 @@ static int glob_match(const char *pat, const char *path)
 		free(prefix);
 		return ok;
 	}
-	/* "a/**" "/b": a double star between two slashes */
+	/* a double star between two slashes: zero or more directories */
 	const char *slash = strstr(pat, "/**/");
 	if (slash) {
 		char *head = strndup(pat, (size_t)(slash - pat));

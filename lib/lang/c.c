@@ -90,7 +90,8 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 		TSNode obj = _kbx_field(fn, "argument");
 		const char *name = _kbx_field_text(w, fn, "field");
 		if (name && !ts_node_is_null(obj))
-			_kbx_walk_call(w, n, name, KBX_RECV_EXPR, _kbx_compact_text(w, obj, COMPACT));
+			_kbx_walk_call(w, n, name, KBX_RECV_EXPR,
+				       _kbx_compact_text(w, obj, COMPACT));
 	}
 }
 

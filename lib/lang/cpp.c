@@ -204,7 +204,8 @@ static void visit_field_declaration(struct kbx_walk *w, TSNode n)
 /* A base as written, without template arguments: "ns.Mixin". */
 static const char *base_text(struct kbx_walk *w, TSNode b)
 {
-	if (_kbx_is(b, "type_identifier") || _kbx_is(b, "qualified_identifier") || _kbx_is(b, "template_type"))
+	if (_kbx_is(b, "type_identifier") || _kbx_is(b, "qualified_identifier") ||
+	    _kbx_is(b, "template_type"))
 		return _kbx_compact_text(w, b, COMPACT);
 	return NULL;
 }
@@ -273,7 +274,8 @@ static void visit_namespace(struct kbx_walk *w, TSNode n)
 /* A construction of type t: T, ns::T, T<int>. */
 static void add_construction(struct kbx_walk *w, TSNode at, TSNode t)
 {
-	if (_kbx_is(t, "type_identifier") || _kbx_is(t, "qualified_identifier") || _kbx_is(t, "template_type"))
+	if (_kbx_is(t, "type_identifier") || _kbx_is(t, "qualified_identifier") ||
+	    _kbx_is(t, "template_type"))
 		_kbx_walk_call_dotted(w, at, _kbx_compact_text(w, t, COMPACT));
 }
 
@@ -302,7 +304,8 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 		if (_kbx_is(obj, "this"))
 			_kbx_walk_call(w, n, name, KBX_RECV_SELF, NULL);
 		else
-			_kbx_walk_call(w, n, name, KBX_RECV_EXPR, _kbx_compact_text(w, obj, COMPACT));
+			_kbx_walk_call(w, n, name, KBX_RECV_EXPR,
+				       _kbx_compact_text(w, obj, COMPACT));
 	}
 }
 

@@ -105,7 +105,8 @@ static void visit_type_spec(struct kbx_walk *w, TSNode n)
 		uint32_t count = ts_node_named_child_count(list);
 		for (uint32_t i = 0; i < count; i++) {
 			TSNode f = ts_node_named_child(list, i);
-			if (!_kbx_is(f, "field_declaration") || !ts_node_is_null(_kbx_field(f, "name")))
+			if (!_kbx_is(f, "field_declaration") ||
+			    !ts_node_is_null(_kbx_field(f, "name")))
 				continue;
 			const char *base = embedded_name(w, _kbx_field(f, "type"));
 			if (base)
@@ -120,8 +121,8 @@ static void visit_type_spec(struct kbx_walk *w, TSNode n)
 				const char *name = _kbx_field_text(w, e, "name");
 				if (name)
 					_kbx_x_sym(w->x, KBX_KIND_METHOD, name,
-						   _kbx_join(w, w->x->syms[sym].qual, ".", name), sym,
-						   _kbx_node_line(e), _kbx_node_col(e),
+						   _kbx_join(w, w->x->syms[sym].qual, ".", name),
+						   sym, _kbx_node_line(e), _kbx_node_col(e),
 						   ts_node_end_point(e).row + 1);
 				continue;
 			}
@@ -142,7 +143,8 @@ static void visit_method(struct kbx_walk *w, TSNode n)
 	const char *name = _kbx_field_text(w, n, "name");
 	TSNode recv = _kbx_field(n, "receiver");
 	TSNode param = ts_node_is_null(recv) ? recv : ts_node_named_child(recv, 0);
-	TSNode rtype = _kbx_is(param, "parameter_declaration") ? strip_type(_kbx_field(param, "type")) : param;
+	TSNode rtype = _kbx_is(param, "parameter_declaration") ?
+		strip_type(_kbx_field(param, "type")) : param;
 	if (!name)
 		return;
 	if (!_kbx_is(rtype, "type_identifier")) {

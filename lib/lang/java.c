@@ -149,8 +149,9 @@ static int java_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 'm':
 		if (!strcmp(type, "method_declaration")) {
 			if (!in_anonymous_body(n))
-				_kbx_walk_define(w, n, _kbx_walk_in_type(w) ? KBX_KIND_METHOD :
-						 KBX_KIND_FUNCTION, _kbx_field_text(w, n, "name"), 1);
+				_kbx_walk_define(w, n, _kbx_walk_in_type(w) ?
+						 KBX_KIND_METHOD : KBX_KIND_FUNCTION,
+						 _kbx_field_text(w, n, "name"), 1);
 		} else if (!strcmp(type, "method_invocation")) {
 			visit_invocation(w, n);
 		}

@@ -663,7 +663,8 @@ int _kbx_js_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	case 'm':
 		if (!strcmp(type, "method_definition"))
-			_kbx_walk_define(w, n, _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION,
+			_kbx_walk_define(w, n,
+					 _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION,
 					 member_name(w, _kbx_field(n, "name")), 1);
 		break;
 	case 'n':

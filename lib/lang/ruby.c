@@ -82,7 +82,8 @@ static void add_local(struct kbx_walk *w, TSNode id)
 		return;
 	pop_frames(st, ts_node_start_byte(id));
 	const char *name = _kbx_node_text(w, id);
-	if (name && !_kbx_grow((void **)&st->locals, &st->alocals, st->nlocals, sizeof(*st->locals), 16))
+	if (name && !_kbx_grow((void **)&st->locals, &st->alocals, st->nlocals,
+			       sizeof(*st->locals), 16))
 		st->locals[st->nlocals++] = name;
 }
 

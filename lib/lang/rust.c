@@ -41,7 +41,8 @@ struct rust_state {
 static TSNode type_name_node(TSNode t)
 {
 	for (int guard = 0; guard < 16 && !ts_node_is_null(t); guard++) {
-		if (_kbx_is(t, "reference_type") || _kbx_is(t, "pointer_type") || _kbx_is(t, "generic_type"))
+		if (_kbx_is(t, "reference_type") || _kbx_is(t, "pointer_type") ||
+		    _kbx_is(t, "generic_type"))
 			t = _kbx_field(t, "type");
 		else if (_kbx_is(t, "scoped_type_identifier"))
 			t = _kbx_field(t, "name");
@@ -196,7 +197,8 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 		if (_kbx_is(value, "self"))
 			_kbx_walk_call(w, n, name, KBX_RECV_SELF, NULL);
 		else
-			_kbx_walk_call(w, n, name, KBX_RECV_EXPR, _kbx_compact_text(w, value, COMPACT));
+			_kbx_walk_call(w, n, name, KBX_RECV_EXPR,
+				       _kbx_compact_text(w, value, COMPACT));
 	} else if (_kbx_is(fn, "scoped_identifier")) {
 		TSNode path = _kbx_field(fn, "path");
 		const char *name = _kbx_field_text(w, fn, "name");
@@ -232,7 +234,8 @@ static void visit_struct_expression(struct kbx_walk *w, TSNode n)
 		TSNode path = _kbx_field(t, "path");
 		const char *name = _kbx_field_text(w, t, "name");
 		if (name && !ts_node_is_null(path))
-			_kbx_walk_call(w, n, name, KBX_RECV_EXPR, _kbx_compact_text(w, path, COMPACT));
+			_kbx_walk_call(w, n, name, KBX_RECV_EXPR,
+				       _kbx_compact_text(w, path, COMPACT));
 	}
 }
 
@@ -391,7 +394,8 @@ static int rust_visit(struct kbx_walk *w, TSNode n, const char *type)
 			/* a trait's required method; not an extern block's
 			 * declaration */
 			TSNode list = ts_node_parent(n);
-			if (_kbx_is(list, "declaration_list") && _kbx_is(ts_node_parent(list), "trait_item"))
+			if (_kbx_is(list, "declaration_list") &&
+			    _kbx_is(ts_node_parent(list), "trait_item"))
 				visit_function(w, n, 0);
 		}
 		break;
