@@ -31,7 +31,8 @@ enum kbx_exit {
 	KBX_EXIT_IO = 6,          /* a file or the store could not be read or written */
 	KBX_EXIT_FULL = 7,        /* disk or map full; the previous index is intact */
 	KBX_EXIT_CORRUPT = 8,     /* the index does not decode: 'kbx index --rebuild' */
-	KBX_EXIT_INTERNAL = 9     /* a bug or out of memory */
+	KBX_EXIT_INTERNAL = 9,    /* a bug or out of memory */
+	KBX_EXIT_CHECK_FAILED = 10 /* kbx check: a rule does not hold */
 };
 
 /* What the dispatcher prepares before calling a command. */
@@ -60,6 +61,7 @@ int setup_store(struct kbx_ctx *ctx, int flags, int any_schema);
 
 int cmd_callees(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_callers(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_check(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_complete_symbols(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_defines(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_defs(int argc, const char **argv, struct kbx_ctx *ctx);

@@ -22,6 +22,7 @@
 const struct cmd_struct kbx_commands[] = {
 	{ "callees", cmd_callees, RUN_NEEDS_INDEX, "list what a function calls" },
 	{ "callers", cmd_callers, RUN_NEEDS_INDEX, "list who calls a function" },
+	{ "check", cmd_check, RUN_NEEDS_INDEX, "check the structure rules of a repository (for CI)" },
 	{ "complete-symbols", cmd_complete_symbols, RUN_NEEDS_INDEX,
 	  "list indexed names by prefix (for shell completion)" },
 	{ "defines", cmd_defines, RUN_NEEDS_INDEX, "list what a file or class defines" },
@@ -38,7 +39,7 @@ const struct cmd_struct kbx_commands[] = {
 };
 
 /* The topic pages, man/kbx-<topic>.7.md (t5000 checks the two agree). */
-const char *const kbx_topics[] = { "graph", "json", "symbols", NULL };
+const char *const kbx_topics[] = { "graph", "json", "rules", "symbols", NULL };
 
 const struct cmd_struct *find_command(const char *name)
 {

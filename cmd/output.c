@@ -19,6 +19,11 @@ struct out {
 	int fields;             /* fields written in the current record */
 	int text_indent;
 	int in_group;
+	/* nested JSON (out_json_*): open arrays and objects, innermost last */
+	int depth;
+	int items[OUT_JSON_MAX_DEPTH];
+	unsigned char is_array[OUT_JSON_MAX_DEPTH];
+	int document;           /* the outermost value is a document, not in a record */
 };
 
 #define C_RESET "\033[m"
@@ -166,6 +171,83 @@ void out_record_end(struct out *o)
 {
 	if (o->format == FMT_JSON)
 		fputs("}\n", stdout);
+}
+
+/* ---- nested JSON ---- */
+
+/* Start a member: the comma, and the key unless in an array.  At depth 0
+ * a key means a field of the current record. */
+static void json_member(struct out *o, const char *key)
+{
+	if (!o->depth) {
+		if (key)
+			json_key(o, key);
+		return;
+	}
+	int d = o->depth > OUT_JSON_MAX_DEPTH ? OUT_JSON_MAX_DEPTH : o->depth;
+	if (o->items[d - 1]++)
+		putchar(',');
+	if (key && !o->is_array[d - 1]) {
+		json_str(key, strlen(key));
+		putchar(':');
+	}
+}
+
+void out_json_begin(struct out *o, const char *key, int array)
+{
+	if (!o->depth)
+		o->document = !key;
+	json_member(o, key);
+	putchar(array ? '[' : '{');
+	if (o->depth < OUT_JSON_MAX_DEPTH) {
+		o->items[o->depth] = 0;
+		o->is_array[o->depth] = (unsigned char)(array != 0);
+	}
+	o->depth++;
+}
+
+void out_json_end(struct out *o)
+{
+	if (!o->depth)
+		return;
+	o->depth--;
+	int d = o->depth < OUT_JSON_MAX_DEPTH ? o->depth : OUT_JSON_MAX_DEPTH - 1;
+	putchar(o->is_array[d] ? ']' : '}');
+	if (!o->depth && o->document) {
+		putchar('\n');
+		o->document = 0;
+	}
+}
+
+void out_json_str(struct out *o, const char *key, const char *val)
+{
+	json_member(o, key);
+	if (val)
+		json_str(val, strlen(val));
+	else
+		fputs("null", stdout);
+}
+
+void out_json_int(struct out *o, const char *key, int64_t val)
+{
+	json_member(o, key);
+	printf("%lld", (long long)val);
+}
+
+void out_json_bool(struct out *o, const char *key, int val)
+{
+	json_member(o, key);
+	fputs(val ? "true" : "false", stdout);
+}
+
+void out_line(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	(void)o;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
 }
 
 /* ---- text helpers ---- */

@@ -65,4 +65,23 @@ void out_field_str(struct out *o, const char *key, const char *val);
 void out_field_int(struct out *o, const char *key, int64_t val);
 void out_record_end(struct out *o);
 
+/*
+ * Nested JSON: arrays and objects inside a record (key names the field),
+ * or a whole document for the formats that are one JSON value rather
+ * than JSON Lines (SARIF: begin with key NULL; the end of the outermost
+ * value ends the line).  Inside an array, key is ignored (pass NULL).
+ * These write JSON whatever the format: call them only for JSON output.
+ * At most OUT_JSON_MAX_DEPTH levels.
+ */
+#define OUT_JSON_MAX_DEPTH 16
+void out_json_begin(struct out *o, const char *key, int array);
+void out_json_end(struct out *o);
+void out_json_str(struct out *o, const char *key, const char *val);  /* val NULL: null */
+void out_json_int(struct out *o, const char *key, int64_t val);
+void out_json_bool(struct out *o, const char *key, int val);
+
+/* One line of a line-oriented machine format (grep lines, CI workflow
+ * commands), printed as given whatever the format, never coloured. */
+void out_line(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

@@ -137,6 +137,9 @@ kbx_status_t _kbx_scan_tree(const char *root, const char *const *paths, size_t n
 			    struct kbx_error *err);
 void _kbx_scan_release(struct _kbx_scan *scan);
 
+/* Append n to l unless a node with its id is there already (query.c). */
+kbx_status_t _kbx_nodelist_add(struct kbx_nodelist *l, const struct kbx_node *n);
+
 /* ---- hashing (util.c) ---- */
 void _kbx_hash128(const void *data, size_t len, unsigned char out[16]);
 /* Damerau-free Levenshtein distance, capped at max+1. */

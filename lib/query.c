@@ -12,7 +12,7 @@ void kbx_nodelist_release(struct kbx_nodelist *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static kbx_status_t list_add(struct kbx_nodelist *l, const struct kbx_node *n)
+kbx_status_t _kbx_nodelist_add(struct kbx_nodelist *l, const struct kbx_node *n)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (l->items[i].id == n->id)
@@ -71,7 +71,7 @@ static kbx_status_t add_named(struct kbx_store *s, const char *name, const char 
 			    !(nl > ql && n.qual[nl - ql - 1] == '.' && !strcmp(n.qual + nl - ql, qual)))
 				continue;
 		}
-		st = list_add(out, &n);
+		st = _kbx_nodelist_add(out, &n);
 	}
 	mdb_cursor_close(c);
 	return st;
@@ -102,7 +102,7 @@ kbx_status_t kbx_lookup(kbx_store_t *s, const char *symbol, struct kbx_nodelist 
 	if (id) {
 		struct kbx_node n;
 		if (_kbx_node_read(s, _kbx_txn(s), id, &n) == KBX_OK)
-			return list_add(out, &n);
+			return _kbx_nodelist_add(out, &n);
 	}
 	if (strchr(symbol, '#'))
 		return _kbx_fail(err, KBX_NOT_FOUND, "no symbol '%s' in the index", symbol);
@@ -143,7 +143,7 @@ kbx_status_t kbx_lookup(kbx_store_t *s, const char *symbol, struct kbx_nodelist 
 			uint32_t eid = _kbx_id_of(s, strbuf_str(&e));
 			struct kbx_node n;
 			if (eid && _kbx_node_read(s, _kbx_txn(s), eid, &n) == KBX_OK)
-				st = list_add(out, &n);
+				st = _kbx_nodelist_add(out, &n);
 			strbuf_release(&e);
 		}
 	}
@@ -209,23 +209,10 @@ kbx_status_t kbx_suggest(kbx_store_t *s, const char *symbol, size_t max,
 	for (size_t i = 0; i < nbest && !st; i++) {
 		struct kbx_node n;
 		if (_kbx_node_read(s, _kbx_txn(s), best[i].id, &n) == KBX_OK)
-			st = list_add(out, &n);
+			st = _kbx_nodelist_add(out, &n);
 	}
 	free(best);
 	return nbest ? st : KBX_NOT_FOUND;
-}
-
-static int same_family(int a, int b)
-{
-	const char *x = kbx_lang_str(a), *y = kbx_lang_str(b);
-	if (!x || !y)
-		return 0;
-	if (!strcmp(x, y))
-		return 1;
-	int cx = !strcmp(x, "c") || !strcmp(x, "cpp"), cy = !strcmp(y, "c") || !strcmp(y, "cpp");
-	int jx = !strcmp(x, "javascript") || !strcmp(x, "typescript") || !strcmp(x, "tsx");
-	int jy = !strcmp(y, "javascript") || !strcmp(y, "typescript") || !strcmp(y, "tsx");
-	return (cx && cy) || (jx && jy);
 }
 
 /* Scan one node's edges of one kind in one direction. */
@@ -255,7 +242,7 @@ static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node,
 			st = KBX_ERR_CORRUPT;
 			break;
 		}
-		if (via_name && !same_family(other.lang, node->lang))
+		if (via_name && _kbx_lang_family(other.lang) != _kbx_lang_family(node->lang))
 			continue;
 		if (seen && _kbx_idset_has(seen, other_id))
 			continue;

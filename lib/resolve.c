@@ -127,19 +127,6 @@ struct ctx {
 	int rc;
 };
 
-static int lang_family(int lang_id)
-{
-	const struct kbx_lang *l = _kbx_lang_from_id(lang_id);
-	if (!l)
-		return 0;
-	if (!strcmp(l->name, "c") || !strcmp(l->name, "cpp"))
-		return 1;
-	if (!strcmp(l->name, "javascript") || !strcmp(l->name, "typescript") ||
-	    !strcmp(l->name, "tsx"))
-		return 2;
-	return 10 + lang_id;
-}
-
 static int kind_mask(int kind)
 {
 	if (kind == KBX_KIND_FUNCTION)
@@ -468,7 +455,7 @@ static size_t defs_filtered(struct ctx *c, const char *name, int mask, int fam,
 			continue;
 		uint32_t id = _kbx_get_u32(d.mv_data);
 		if (_kbx_node_read(s, _kbx_txn(s), id, &node) != KBX_OK ||
-		    !(kind_mask(node.kind) & mask) || (fam && lang_family(node.lang) != fam) ||
+		    !(kind_mask(node.kind) & mask) || (fam && _kbx_lang_family(node.lang) != fam) ||
 		    (filter && !filter(fdata, &node)))
 			continue;
 		if (n < max)
@@ -1285,7 +1272,7 @@ kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, uint64_t 
 	c.path = path;
 	c.lang_id = fnode.lang;
 	c.lang = _kbx_lang_from_id(fnode.lang);
-	c.fam = lang_family(fnode.lang);
+	c.fam = _kbx_lang_family(fnode.lang);
 	c.refs.path = c.path;
 	c.refs.lang = c.lang_id;
 	if (!c.lang) {

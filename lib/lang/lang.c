@@ -95,3 +95,16 @@ int _kbx_kind_from_name(const char *name)
 			return k;
 	return 0;
 }
+
+int _kbx_lang_family(int id)
+{
+	const struct kbx_lang *l = _kbx_lang_from_id(id);
+	if (!l)
+		return 0;
+	if (!strcmp(l->name, "c") || !strcmp(l->name, "cpp"))
+		return 1;
+	if (!strcmp(l->name, "javascript") || !strcmp(l->name, "typescript") ||
+	    !strcmp(l->name, "tsx"))
+		return 2;
+	return 10 + id;
+}

@@ -333,6 +333,10 @@ const struct kbx_lang *_kbx_lang_by_name(const char *name);
 /* An id stored on disk for a language: its position in the table, plus 1. */
 int _kbx_lang_id(const struct kbx_lang *lang);
 const struct kbx_lang *_kbx_lang_from_id(int id);
+/* Languages whose code can call each other's definitions share a family
+ * (C and C++; JavaScript, TypeScript and TSX; each other language alone).
+ * 0 for an unknown id. */
+int _kbx_lang_family(int id);
 
 /*
  * Parse src with lang and fill x.  parser is reused between calls by the

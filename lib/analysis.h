@@ -1,0 +1,90 @@
+/*
+ * Whole-graph analysis over the store: scans of every node or every edge
+ * of some kinds, the definitions a name reference stands for, and
+ * strongly connected components.  Part of the quiet library (see kbx.h):
+ * nothing here prints or exits; every call returns a kbx_status_t and
+ * fills the caller's struct kbx_error on failure.
+ *
+ * The scans read the store's snapshot in one pass over a table: use them
+ * for questions about the whole graph (kbx check), and kbx_walk_edges()
+ * for questions about one node.
+ */
+#ifndef KBX_ANALYSIS_H
+#define KBX_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kbx.h"
+
+/* A set of edge kinds for kbx_scan_edges: KBX_EDGE_MASK(KBX_EDGE_CALLS) |
+ * KBX_EDGE_MASK(KBX_EDGE_IMPORTS).  Node kinds (enum kbx_kind in
+ * lang/lang.h) combine the same way with KBX_KIND_MASK. */
+#define KBX_EDGE_MASK(kind) (1u << (kind))
+#define KBX_KIND_MASK(kind) (1u << (kind))
+
+/*
+ * Call fn with every edge whose kind is in kinds (a KBX_EDGE_MASK set;
+ * 0 means every kind), once each, in its own direction (from calls,
+ * imports, defines or inherits to), ordered by the source's id and then
+ * by kind.  depth is 1; sites point into the store and are valid only
+ * during the call.  The node views in the edge stay valid until the
+ * store is closed.  fn returns non-zero to stop the scan (the call then
+ * returns KBX_OK).  Edges to name:NAME references are passed as they
+ * are: see kbx_name_candidates().
+ */
+kbx_status_t kbx_scan_edges(kbx_store_t *store, unsigned kinds, kbx_edge_fn fn, void *data,
+			    struct kbx_error *err);
+
+/* Called for each node; return non-zero to stop. */
+typedef int (*kbx_node_fn)(void *data, const struct kbx_node *node);
+
+/*
+ * Call fn with every node whose kind is in kinds (a KBX_KIND_MASK set; 0
+ * means every kind), in id order.  The views stay valid until the store
+ * is closed.
+ */
+kbx_status_t kbx_scan_nodes(kbx_store_t *store, unsigned kinds, kbx_node_fn fn, void *data,
+			    struct kbx_error *err);
+
+/*
+ * The definitions a name reference (a node of kind name, canonical id
+ * name:NAME) stands for, as seen from a caller written in language lang:
+ * every function or method called NAME in a language that could make the
+ * call, which is what kbx_walk_edges() counts as the callers of such a
+ * definition.  Appended to out (the caller releases it); KBX_NOT_FOUND
+ * when there is none, KBX_ERR_USAGE when ref is not a name reference.
+ */
+kbx_status_t kbx_name_candidates(kbx_store_t *store, const struct kbx_node *ref, int lang,
+				 struct kbx_nodelist *out, struct kbx_error *err);
+
+/*
+ * Strongly connected components of a directed graph of n vertices
+ * 0..n-1 given as adjacency arrays: the successors of v are
+ * targets[offsets[v]] .. targets[offsets[v + 1] - 1] (offsets has n + 1
+ * entries).  Tarjan's algorithm, iterative, so the depth of the graph
+ * does not matter.  comp (n entries, the caller's) receives each
+ * vertex's component number; components are numbered from 0 in reverse
+ * topological order (a component's successors have smaller numbers) and
+ * *ncomp receives how many there are.  KBX_ERR_NOMEM when memory runs
+ * out, KBX_ERR_USAGE when a target is out of range.
+ */
+kbx_status_t kbx_scc(size_t n, const size_t *offsets, const uint32_t *targets, uint32_t *comp,
+		     size_t *ncomp, struct kbx_error *err);
+
+/*
+ * A shortest cycle through vertex start that stays inside start's
+ * component (comp as filled by kbx_scc) and, unless first is
+ * KBX_ANY_VERTEX, goes from start to first in its first step (the
+ * caller knows that edge exists).  path receives the vertices along it,
+ * start first, each followed by its successor on the cycle and the last
+ * one leading back to start; *len receives their number (1 for a vertex
+ * with an edge to itself).  path has room for n vertices.  KBX_NOT_FOUND
+ * when there is no such cycle.
+ */
+#define KBX_ANY_VERTEX UINT32_MAX
+kbx_status_t kbx_scc_cycle(size_t n, const size_t *offsets, const uint32_t *targets,
+			   const uint32_t *comp, uint32_t start, uint32_t first, uint32_t *path,
+			   size_t *len, struct kbx_error *err);
+
+#endif

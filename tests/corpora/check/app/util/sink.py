@@ -1,0 +1,6 @@
+from util.cache import refresh
+
+
+class Sink:
+    def write(self):
+        return refresh(self)

@@ -1,0 +1,3 @@
+class Conn:
+    def close(self):
+        return None

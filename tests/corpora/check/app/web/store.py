@@ -1,0 +1,3 @@
+class SessionStore:
+    def save(self):
+        return True
