@@ -38,7 +38,11 @@ enum kbx_exit {
 /* What the dispatcher prepares before calling a command. */
 #define RUN_NEEDS_INDEX  0x01   /* open the store read-only; fail without one */
 #define RUN_WRITES_INDEX 0x02   /* open the store for writing, creating it */
-#define RUN_NO_PAGER     0x04
+#define RUN_NO_PAGER     0x04   /* never page its output (see pager.h) */
+#define RUN_NO_CONFIG    0x08   /* do not read the settings (config, help,
+				 * version: they must work with a broken file) */
+
+struct kbx_config;
 
 struct kbx_ctx {
 	const char *kbx_dir_opt;   /* --kbx-dir */
@@ -46,6 +50,10 @@ struct kbx_ctx {
 	char *root;                /* the repository root */
 	kbx_store_t *store;
 	const char *cmd;           /* the command's name */
+	/* the user's and the repository's settings (lib/config.h); NULL
+	 * for RUN_NO_CONFIG commands, for which every key has its default */
+	struct kbx_config *config;
+	int no_pager;              /* --no-pager */
 };
 
 /* Print "error: <msg>" (or fatal) for a failed library call and return
@@ -63,6 +71,7 @@ int cmd_callees(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_callers(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_check(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_complete_symbols(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_config(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_defines(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_defs(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_help(int argc, const char **argv, struct kbx_ctx *ctx);

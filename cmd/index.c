@@ -1,12 +1,15 @@
 /* kbx index: build or update the index of the repository. */
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "builtin.h"
+#include "config.h"
 #include "output.h"
 #include "parse-options.h"
 #include "strbuf.h"
@@ -16,6 +19,7 @@ static const char *const summary_formats[] = { "text", "json", NULL };
 
 static const char *const index_usage[] = {
 	"kbx index [--rebuild] [-q] [--max-file-size=<size>] [--threads=<n>] [<path>...]",
+	"kbx index --watch [--rebuild] [-q] [--max-file-size=<size>] [--threads=<n>]",
 	NULL
 };
 
@@ -121,10 +125,138 @@ static char *repo_relative(const char *root, const char *arg)
 	return NULL;
 }
 
+/* The JSON record of one run. */
+static void json_summary(struct out *o, const struct kbx_index_stats *stats)
+{
+	out_record_begin(o, "index");
+	out_field_int(o, "generation", (int64_t)stats->generation);
+	out_field_int(o, "scanned", (int64_t)stats->scanned);
+	out_field_int(o, "parsed", (int64_t)stats->parsed);
+	out_field_int(o, "unchanged", (int64_t)stats->unchanged);
+	out_field_int(o, "skipped", (int64_t)stats->skipped);
+	out_field_int(o, "removed", (int64_t)stats->removed);
+	out_field_int(o, "reresolved", (int64_t)stats->reresolved);
+	out_field_int(o, "nodes", (int64_t)stats->symbols);
+	out_field_int(o, "edges", (int64_t)stats->edges);
+	out_field_int(o, "milliseconds", (int64_t)(stats->seconds * 1000));
+	out_field_int(o, "ms_scan", (int64_t)(stats->seconds_scan * 1000));
+	out_field_int(o, "ms_wait_parse", (int64_t)(stats->seconds_wait * 1000));
+	out_field_int(o, "ms_write", (int64_t)(stats->seconds_write * 1000));
+	out_field_int(o, "ms_resolve", (int64_t)(stats->seconds_resolve * 1000));
+	out_field_int(o, "ms_commit", (int64_t)(stats->seconds_commit * 1000));
+	out_record_end(o);
+}
+
+/* ---- --watch ---- */
+
+struct watch_state {
+	const struct output_opts *oo;
+	int quiet;
+	int rc;                 /* why watching stopped, when a run failed */
+};
+
+static void on_watch_ready(void *data, size_t ndirs)
+{
+	struct watch_state *ws = data;
+	if (!ws->quiet)
+		fprintf(stderr, "watching %zu director%s for changes; Ctrl-C stops\n", ndirs,
+			ndirs == 1 ? "y" : "ies");
+}
+
+/* One line per run: the time, what changed, what the run did. */
+static int on_watch_run(void *data, const struct kbx_watch_report *r)
+{
+	struct watch_state *ws = data;
+	if (r->status) {
+		int rc = die_status(r->err);
+		/* a full disk or an unreadable file may pass: keep watching */
+		if (r->status == KBX_ERR_FULL || r->status == KBX_ERR_IO) {
+			fprintf(stderr, "note: the previous index is unchanged; the next change will retry\n");
+			return 0;
+		}
+		ws->rc = rc;
+		return 1;
+	}
+	const struct kbx_index_stats *st = r->stats;
+	if (ws->oo->format == FMT_JSON) {
+		struct out *o = out_new(ws->oo);
+		if (!o) {
+			ws->rc = KBX_EXIT_USAGE;
+			return 1;
+		}
+		json_summary(o, st);
+		if (out_finish(o)) {
+			ws->rc = KBX_EXIT_IO;
+			return 1;
+		}
+		return 0;
+	}
+	if (ws->quiet)
+		return 0;
+	char when[16];
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%H:%M:%S", &tm);
+	if (r->full)
+		fprintf(stderr, "%s the whole tree", when);
+	else if (r->npaths == 1)
+		fprintf(stderr, "%s %s", when, r->paths[0]);
+	else
+		fprintf(stderr, "%s %s and %zu more", when, r->paths[0], r->npaths - 1);
+	fprintf(stderr, ": %llu parsed, %llu removed, %llu re-resolved in %.2f s; %llu nodes, %llu edges\n",
+		(unsigned long long)st->parsed, (unsigned long long)st->removed,
+		(unsigned long long)st->reresolved, st->seconds, (unsigned long long)st->symbols,
+		(unsigned long long)st->edges);
+	return 0;
+}
+
+/* Watch until SIGINT, SIGTERM or SIGHUP, which end it with status 0. */
+static int watch_loop(struct kbx_ctx *ctx, const struct kbx_index_opts *io,
+		      const struct output_opts *oo, int quiet)
+{
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	/* the signals wait for the loop, which looks at them between two
+	 * runs, so that a run is never cut short */
+	if (sigprocmask(SIG_BLOCK, &set, &old) < 0) {
+		perror("error: cannot block signals");
+		return KBX_EXIT_INTERNAL;
+	}
+	int sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0) {
+		perror("error: cannot watch for signals");
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return KBX_EXIT_INTERNAL;
+	}
+	struct watch_state ws = { oo, quiet, 0 };
+	struct kbx_watch_opts wo = { 0 };
+	wo.index = io;
+	wo.stop_fd = sfd;
+	wo.on_ready = on_watch_ready;
+	wo.on_run = on_watch_run;
+	wo.data = &ws;
+	struct kbx_error err = KBX_ERROR_INIT;
+	kbx_status_t st = kbx_watch(ctx->store, &wo, &err);
+	/* take the signal that stopped us, so that it is not delivered
+	 * when the mask is restored */
+	struct signalfd_siginfo si;
+	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		;
+	close(sfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (st)
+		return die_status(&err);
+	return ws.rc;
+}
+
 int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 {
-	int rebuild = 0, quiet = 0;
-	long threads = 0;
+	int rebuild = 0, quiet = 0, watch = 0;
+	long threads = LONG_MIN;   /* not given: the index.threads setting */
 	uint64_t max_size = 0;
 	struct output_opts oo = OUTPUT_OPTS_INIT;
 	struct option opts[] = {
@@ -133,6 +265,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_SIZE_F(0, "max-file-size", &max_size, "SIZE",
 			   "skip files larger than this (default 1m)"),
 		OPT_INT_F(0, "threads", &threads, "N", "parser threads, at most 16 (default: one per core)"),
+		OPT_BOOL_F(0, "watch", &watch, "keep the index current as files change, until interrupted"),
 		OPT_KEYWORD_F(0, "format", &oo.format, summary_formats, "FORMAT",
 			      "format of the summary: text (on stderr) or json (on stdout)"),
 		OPT_INT_F(0, "format-version", &oo.format_version, "N",
@@ -142,10 +275,23 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 	int nargs = parse_options(argc, argv, opts, index_usage);
 	if (nargs < 0)
 		return KBX_EXIT_USAGE;
-	if (threads < 0 || threads > 16) {
+	if (threads != LONG_MIN && (threads < 0 || threads > 16)) {
 		fprintf(stderr, "error: --threads must be between 0 (one per core) and 16\n");
 		return KBX_EXIT_USAGE;
 	}
+	if (watch && nargs) {
+		fprintf(stderr, "error: --watch takes no path: it watches the whole repository\n");
+		return KBX_EXIT_USAGE;
+	}
+	/* what the options leave open, the settings say (kbx-settings(7)) */
+	struct kbx_config_value v;
+	uint64_t parse_timeout_ms = 0;
+	if (!max_size && kbx_config_get(ctx->config, "index.maxFileSize", &v, NULL) == KBX_OK)
+		max_size = (uint64_t)v.number;
+	if (threads == LONG_MIN)
+		threads = kbx_config_get(ctx->config, "index.threads", &v, NULL) == KBX_OK ? v.number : 0;
+	if (kbx_config_get(ctx->config, "index.parseTimeout", &v, NULL) == KBX_OK)
+		parse_timeout_ms = (uint64_t)v.number;
 	int rc = setup_store(ctx, RUN_WRITES_INDEX, rebuild);
 	if (rc)
 		return rc;
@@ -180,6 +326,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 	io.npaths = (size_t)nargs;
 	io.max_file_size = max_size;
 	io.threads = (int)threads;
+	io.parse_timeout_us = parse_timeout_ms * 1000;
 	io.notify = on_note;
 	io.notify_data = &state;
 	struct kbx_index_stats stats;
@@ -201,23 +348,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 	if (!o)
 		return KBX_EXIT_USAGE;
 	if (out_format(o) == FMT_JSON) {
-		out_record_begin(o, "index");
-		out_field_int(o, "generation", (int64_t)stats.generation);
-		out_field_int(o, "scanned", (int64_t)stats.scanned);
-		out_field_int(o, "parsed", (int64_t)stats.parsed);
-		out_field_int(o, "unchanged", (int64_t)stats.unchanged);
-		out_field_int(o, "skipped", (int64_t)stats.skipped);
-		out_field_int(o, "removed", (int64_t)stats.removed);
-		out_field_int(o, "reresolved", (int64_t)stats.reresolved);
-		out_field_int(o, "nodes", (int64_t)stats.symbols);
-		out_field_int(o, "edges", (int64_t)stats.edges);
-		out_field_int(o, "milliseconds", (int64_t)(stats.seconds * 1000));
-		out_field_int(o, "ms_scan", (int64_t)(stats.seconds_scan * 1000));
-		out_field_int(o, "ms_wait_parse", (int64_t)(stats.seconds_wait * 1000));
-		out_field_int(o, "ms_write", (int64_t)(stats.seconds_write * 1000));
-		out_field_int(o, "ms_resolve", (int64_t)(stats.seconds_resolve * 1000));
-		out_field_int(o, "ms_commit", (int64_t)(stats.seconds_commit * 1000));
-		out_record_end(o);
+		json_summary(o, &stats);
 	} else if (!quiet) {
 		/* the summary goes to stderr like the progress: stdout stays for results */
 		fprintf(stderr,
@@ -228,5 +359,14 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 			(unsigned long long)stats.reresolved, (unsigned long long)stats.symbols,
 			(unsigned long long)stats.edges);
 	}
-	return out_finish(o) ? KBX_EXIT_IO : KBX_EXIT_OK;
+	if (out_finish(o))
+		return KBX_EXIT_IO;
+	if (!watch)
+		return KBX_EXIT_OK;
+	/* the runs to come are short: no progress between them */
+	state.progress = 0;
+	io.rebuild = 0;
+	io.paths = NULL;
+	io.npaths = 0;
+	return watch_loop(ctx, &io, &oo, quiet);
 }

@@ -12,7 +12,10 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "config.h"
 #include "internal.h"
+#include "output.h"
+#include "pager.h"
 
 #ifndef KBX_VERSION
 #define KBX_VERSION "0.1.0"
@@ -23,23 +26,25 @@ const struct cmd_struct kbx_commands[] = {
 	{ "callees", cmd_callees, RUN_NEEDS_INDEX, "list what a function calls" },
 	{ "callers", cmd_callers, RUN_NEEDS_INDEX, "list who calls a function" },
 	{ "check", cmd_check, RUN_NEEDS_INDEX, "check the structure rules of a repository (for CI)" },
-	{ "complete-symbols", cmd_complete_symbols, RUN_NEEDS_INDEX,
+	{ "complete-symbols", cmd_complete_symbols, RUN_NEEDS_INDEX | RUN_NO_PAGER,
 	  "list indexed names by prefix (for shell completion)" },
+	{ "config", cmd_config, RUN_NO_CONFIG | RUN_NO_PAGER, "get and set kbx's settings" },
 	{ "defines", cmd_defines, RUN_NEEDS_INDEX, "list what a file or class defines" },
 	{ "defs", cmd_defs, RUN_NEEDS_INDEX, "show where a symbol is defined" },
-	{ "help", cmd_help, 0, "show the manual page of a command or topic" },
+	{ "help", cmd_help, RUN_NO_CONFIG | RUN_NO_PAGER, "show the manual page of a command or topic" },
 	{ "importers", cmd_importers, RUN_NEEDS_INDEX, "list the files that import a file or module" },
 	{ "imports", cmd_imports, RUN_NEEDS_INDEX, "list what a file imports" },
-	{ "index", cmd_index, RUN_WRITES_INDEX, "build or update the index of a repository" },
+	{ "index", cmd_index, RUN_WRITES_INDEX | RUN_NO_PAGER,
+	  "build or update the index of a repository" },
 	{ "status", cmd_status, RUN_NEEDS_INDEX, "show what the index holds" },
 	{ "subclasses", cmd_subclasses, RUN_NEEDS_INDEX, "list the classes that extend a type" },
 	{ "superclasses", cmd_superclasses, RUN_NEEDS_INDEX, "list the types a class extends" },
-	{ "version", cmd_version, 0, "print the version of kbx" },
+	{ "version", cmd_version, RUN_NO_CONFIG | RUN_NO_PAGER, "print the version of kbx" },
 	{ NULL, NULL, 0, NULL }
 };
 
 /* The topic pages, man/kbx-<topic>.7.md (t5000 checks the two agree). */
-const char *const kbx_topics[] = { "graph", "json", "rules", "symbols", NULL };
+const char *const kbx_topics[] = { "graph", "json", "rules", "settings", "symbols", NULL };
 
 const struct cmd_struct *find_command(const char *name)
 {
@@ -76,7 +81,7 @@ int die_status(const struct kbx_error *err)
 }
 
 static const char *const kbx_usage[] = {
-	"kbx [--kbx-dir=<dir>] [-C <dir>] <command> [<args>]",
+	"kbx [--kbx-dir=<dir>] [-C <dir>] [--no-pager] <command> [<args>]",
 	NULL
 };
 
@@ -178,6 +183,38 @@ int setup_store(struct kbx_ctx *ctx, int flags, int any_schema)
 	return 0;
 }
 
+/* Read the settings into ctx->config (the user's file, and the
+ * repository's when there is an index directory here or above), and
+ * apply the ones the dispatcher owns: the colour and the pager.  Returns
+ * 0 or an exit code after printing the error. */
+static int setup_config(const struct cmd_struct *c, struct kbx_ctx *ctx)
+{
+	struct kbx_error lerr = KBX_ERROR_INIT;
+	struct kbx_config_error err = KBX_CONFIG_ERROR_INIT;
+	struct kbx_config_value v;
+	char *kbx_dir = NULL, *root = NULL;
+	if (ctx->kbx_dir_opt)
+		kbx_dir = strdup(ctx->kbx_dir_opt);
+	else if (kbx_store_locate(".", 0, &kbx_dir, &root, &lerr) != KBX_OK)
+		kbx_dir = NULL;   /* no index: the user's settings alone */
+	free(root);
+	kbx_status_t st = kbx_config_load(kbx_dir, &ctx->config, &err);
+	free(kbx_dir);
+	if (st) {
+		die_status(&err.err);
+		if (err.line)
+			fprintf(stderr, "hint: correct or remove that line; 'kbx config --list --defaults' lists the keys, kbx-settings(7) describes them\n");
+		return exit_code_for(st);
+	}
+	if (kbx_config_get(ctx->config, "color.ui", &v, NULL) == KBX_OK)
+		output_color_default = (int)v.number;
+	if (!ctx->no_pager && !(c->flags & RUN_NO_PAGER) &&
+	    kbx_config_get(ctx->config, "pager.enabled", &v, NULL) == KBX_OK && v.number &&
+	    kbx_config_get(ctx->config, "core.pager", &v, NULL) == KBX_OK)
+		pager_allow(v.scope == KBX_CONFIG_DEFAULT ? NULL : v.text);
+	return 0;
+}
+
 static int run_command(const struct cmd_struct *c, int argc, const char **argv,
 		       struct kbx_ctx *ctx)
 {
@@ -191,25 +228,37 @@ static int run_command(const struct cmd_struct *c, int argc, const char **argv,
 			return cmd_help(2, hargv, ctx);
 		}
 	}
-	/* -h and --list-opts work outside any indexed tree: the command
-	 * parses its options before the store is opened. */
-	int needs = c->flags & (RUN_NEEDS_INDEX | RUN_WRITES_INDEX);
+	/* -h and --list-opts work outside any indexed tree, and whatever
+	 * the settings say: the command parses its options before the
+	 * store is opened. */
+	int options_only = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
 			break;
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--list-opts"))
-			needs = 0;
+			options_only = 1;
+	}
+	int needs = options_only ? 0 : c->flags & (RUN_NEEDS_INDEX | RUN_WRITES_INDEX);
+	if (!options_only && !(c->flags & RUN_NO_CONFIG)) {
+		int rc = setup_config(c, ctx);
+		if (rc)
+			return rc;
 	}
 	if (needs && !(c->flags & RUN_WRITES_INDEX)) {
 		int rc = setup_store(ctx, c->flags, 0);
-		if (rc)
+		if (rc) {
+			kbx_config_free(ctx->config);
+			ctx->config = NULL;
 			return rc;
+		}
 	} else if (needs) {
 		/* index opens the store itself: it knows --rebuild */
 	}
 	int rc = c->fn(argc, argv, ctx);
 	kbx_store_close(ctx->store);
 	ctx->store = NULL;
+	kbx_config_free(ctx->config);
+	ctx->config = NULL;
 	return rc;
 }
 
@@ -247,10 +296,12 @@ int main(int argc, char **argv_)
 		}
 		if (!strcmp(a, "--list-opts")) {
 			/* the options before the command, for the completions */
-			printf("--kbx-dir=\t@path\n-C=\t@path\n--version\n--list-cmds\n--list-topics\n--help\n-h\n");
+			printf("--kbx-dir=\t@path\n-C=\t@path\n--no-pager\n--version\n--list-cmds\n--list-topics\n--help\n-h\n");
 			return 0;
 		}
-		if (!strncmp(a, "--kbx-dir=", 10)) {
+		if (!strcmp(a, "--no-pager")) {
+			ctx.no_pager = 1;
+		} else if (!strncmp(a, "--kbx-dir=", 10)) {
 			ctx.kbx_dir_opt = a + 10;
 		} else if (!strcmp(a, "--kbx-dir") && i + 1 < argc) {
 			ctx.kbx_dir_opt = argv[++i];

@@ -7,10 +7,12 @@
 
 #include "lang/lang.h"
 #include "output.h"
+#include "pager.h"
 #include "strbuf.h"
 
 const char *const output_format_names[] = { "text", "json", "grep", "nul", NULL };
 const char *const output_color_names[] = { "auto", "always", "never", NULL };
+int output_color_default = COLOR_AUTO;
 
 struct out {
 	int format;
@@ -51,12 +53,19 @@ struct out *out_new(const struct output_opts *opts)
 		return NULL;
 	}
 	if (o->format == FMT_TEXT) {
-		if (opts->color == COLOR_ALWAYS)
+		/* --color, else the color.ui setting */
+		int color = opts->color >= 0 ? opts->color : output_color_default;
+		int tty = isatty(1);
+		/* long text for a person: through the pager, which then stands
+		 * for the terminal */
+		if (tty)
+			pager_setup();
+		if (color == COLOR_ALWAYS)
 			o->color = 1;
-		else if (opts->color == COLOR_AUTO) {
+		else if (color == COLOR_AUTO) {
 			const char *nc = getenv("NO_COLOR");
 			const char *term = getenv("TERM");
-			o->color = isatty(1) && !(nc && *nc) && !(term && !strcmp(term, "dumb"));
+			o->color = tty && !(nc && *nc) && !(term && !strcmp(term, "dumb"));
 		}
 	}
 	return o;

@@ -32,14 +32,19 @@ struct output_opts {
 	int format;
 	long format_version;     /* -1 when not given: the newest */
 	int nul;
-	int color;
+	int color;               /* -1 when not given: output_color_default */
 };
-#define OUTPUT_OPTS_INIT { FMT_TEXT, -1, 0, COLOR_AUTO }
+#define OUTPUT_OPTS_INIT { FMT_TEXT, -1, 0, -1 }
+
+/* The colour when --color is not given: the color.ui setting, which the
+ * dispatcher reads. */
+extern int output_color_default;
 
 struct out;
 
-/* Check the options and start printing to stdout.  Returns NULL after
- * printing an error (bad --format-version). */
+/* Check the options and start printing to stdout.  Text for a terminal
+ * goes through the pager when the dispatcher allowed one (pager.h).
+ * Returns NULL after printing an error (bad --format-version). */
 struct out *out_new(const struct output_opts *opts);
 /* Flush stdout and free o.  Returns 0, or -1 when writing failed (a full
  * disk, a closed pipe other than a reader that went away). */

@@ -136,6 +136,19 @@ kbx_status_t _kbx_scan_tree(const char *root, const char *const *paths, size_t n
 			    void *data, struct _kbx_scan *out, uint64_t *skipped,
 			    struct kbx_error *err);
 void _kbx_scan_release(struct _kbx_scan *scan);
+/* Call fn with each directory a scan of root enters, parents before
+ * children, honouring the same ignore files: with start NULL or "" from
+ * the root (told as ""), else from the repository path start, which is
+ * told first, and only when a scan from the root would enter it.  A
+ * status other than KBX_OK from fn ends the walk and is returned. */
+kbx_status_t _kbx_scan_dirs(const char *root, const char *start,
+			    kbx_status_t (*fn)(void *data, const char *rel), void *data,
+			    struct kbx_error *err);
+/* Would a scan of root list rel if it were a regular file of a size
+ * within the limit?  Its name is of a known language, and neither it nor
+ * a directory above it is left out (ignored, a link, a nested
+ * repository). */
+int _kbx_scan_wants(const char *root, const char *rel);
 
 /* Append n to l unless a node with its id is there already (query.c). */
 kbx_status_t _kbx_nodelist_add(struct kbx_nodelist *l, const struct kbx_node *n);

@@ -180,6 +180,45 @@ struct kbx_index_stats {
 kbx_status_t kbx_index_run(kbx_store_t *store, const struct kbx_index_opts *opts,
 			   struct kbx_index_stats *stats, struct kbx_error *err);
 
+/* ---- watching the working tree (Linux inotify) ---- */
+
+/* What one run of kbx_watch did. */
+struct kbx_watch_report {
+	kbx_status_t status;                 /* of the index run */
+	const struct kbx_error *err;         /* its error, when status is not KBX_OK */
+	const struct kbx_index_stats *stats; /* when status is KBX_OK */
+	const char *const *paths;            /* what changed, repository-relative */
+	size_t npaths;                       /* 0 for a run over the whole tree */
+	int full;                            /* the whole tree was indexed: an ignore
+					      * file changed, or events were lost */
+};
+
+struct kbx_watch_opts {
+	const struct kbx_index_opts *index;  /* for every run; its paths are not used */
+	unsigned debounce_ms;                /* quiet time before a run; 0: 200 ms */
+	int stop_fd;                         /* return when it turns readable (a
+					      * signalfd, a pipe); -1: never */
+	/* Called once the watches are in place, with how many directories
+	 * are watched. */
+	void (*on_ready)(void *data, size_t ndirs);
+	/* Called after each run; return non-zero to stop watching. */
+	int (*on_run)(void *data, const struct kbx_watch_report *report);
+	void *data;
+};
+
+/*
+ * Keep the store up to date while files change: watch every directory
+ * that kbx_index_run would enter (new ones as they appear, honouring the
+ * ignore files), wait until changes have been quiet for debounce_ms, then
+ * run an index limited to the changed paths (the whole tree when an
+ * ignore file changed).  Returns KBX_OK when stop_fd turns readable or
+ * on_run asks to stop; an error when watching itself fails (for
+ * instance the system's limit of inotify watches).  A failed index run
+ * is reported to on_run, and watching goes on unless it says to stop.
+ */
+kbx_status_t kbx_watch(kbx_store_t *store, const struct kbx_watch_opts *opts,
+		       struct kbx_error *err);
+
 /* ---- queries ---- */
 
 struct kbx_node {

@@ -210,6 +210,9 @@ struct walker {
 	uint64_t *skipped;
 	struct kbx_error *err;
 	int depth;
+	/* _kbx_scan_dirs: told of each directory entered; no files listed */
+	kbx_status_t (*dir_fn)(void *, const char *);
+	void *dir_data;
 };
 
 static void note_skip(struct walker *w, const char *path, const char *why)
@@ -279,6 +282,12 @@ static kbx_status_t walk_dir(struct walker *w, const char *rel)
 		w->depth--;
 		return KBX_OK;
 	}
+	if (w->dir_fn && (st = w->dir_fn(w->dir_data, rel))) {
+		closedir(d);
+		strbuf_release(&abs);
+		w->depth--;
+		return st;
+	}
 	size_t saved = w->ign.n;
 	ignore_add_file(&w->ign, w->root, rel, ".gitignore");
 	ignore_add_file(&w->ign, w->root, rel, ".kbxignore");
@@ -330,7 +339,7 @@ static kbx_status_t walk_dir(struct walker *w, const char *rel)
 				continue;
 			if (!is_ignored(&w->ign, child.buf, 1))
 				st = walk_dir(w, child.buf);
-		} else if (S_ISREG(sst.st_mode)) {
+		} else if (S_ISREG(sst.st_mode) && !w->dir_fn) {
 			if (!is_ignored(&w->ign, child.buf, 0))
 				st = add_file(w, child.buf, &sst);
 		}
@@ -424,6 +433,93 @@ kbx_status_t _kbx_scan_tree(const char *root, const char *const *paths, size_t n
 	}
 	out->n = k;
 	return KBX_OK;
+}
+
+/* Load the ignore files of root and of each directory above rel, the
+ * root's first, checking on the way that a walk from the root would
+ * enter each of those directories.  Returns 1 when it would, 0 when one
+ * of them is ignored, a symbolic link, a nested repository or gone. */
+static int enter_parents(struct walker *w, const char *rel)
+{
+	struct strbuf dir = STRBUF_INIT, abs = STRBUF_INIT;
+	int ok = 1;
+	ignore_add_file(&w->ign, w->root, "", ".git/info/exclude");
+	ignore_add_file(&w->ign, w->root, "", ".gitignore");
+	ignore_add_file(&w->ign, w->root, "", ".kbxignore");
+	for (const char *s = rel; ok && (s = strchr(s, '/')); s++) {
+		strbuf_reset(&dir);
+		strbuf_add(&dir, rel, (size_t)(s - rel));
+		const char *base = strrchr(dir.buf, '/');
+		base = base ? base + 1 : dir.buf;
+		struct stat st;
+		strbuf_reset(&abs);
+		strbuf_addf(&abs, "%s/%s", w->root, dir.buf);
+		if (!strcmp(base, ".git") || !strcmp(base, ".kbx") || is_ignored(&w->ign, dir.buf, 1) ||
+		    lstat(abs.buf, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			ok = 0;
+			break;
+		}
+		strbuf_addstr(&abs, "/.git");
+		if (lstat(abs.buf, &st) == 0) {
+			ok = 0;
+			break;
+		}
+		ignore_add_file(&w->ign, w->root, dir.buf, ".gitignore");
+		ignore_add_file(&w->ign, w->root, dir.buf, ".kbxignore");
+	}
+	if (dir.failed || abs.failed)
+		ok = 0;
+	strbuf_release(&dir);
+	strbuf_release(&abs);
+	return ok;
+}
+
+kbx_status_t _kbx_scan_dirs(const char *root, const char *start,
+			    kbx_status_t (*fn)(void *data, const char *rel), void *data,
+			    struct kbx_error *err)
+{
+	struct walker w = { 0 };
+	kbx_status_t st = KBX_OK;
+	struct _kbx_scan none;
+	w.root = root;
+	w.max_size = UINT64_MAX;
+	w.out = &none;
+	w.err = err;
+	w.dir_fn = fn;
+	w.dir_data = data;
+	memset(&none, 0, sizeof(none));
+	if (!start || !*start) {
+		ignore_add_file(&w.ign, root, "", ".git/info/exclude");
+		st = walk_dir(&w, "");
+	} else if (enter_parents(&w, start)) {
+		/* start itself, as its parent's walk would see it */
+		struct strbuf abs = STRBUF_INIT;
+		struct stat sst;
+		const char *base = strrchr(start, '/');
+		base = base ? base + 1 : start;
+		strbuf_addf(&abs, "%s/%s", root, start);
+		if (strcmp(base, ".git") && strcmp(base, ".kbx") && lstat(abs.buf, &sst) == 0 &&
+		    S_ISDIR(sst.st_mode) && !is_ignored(&w.ign, start, 1)) {
+			strbuf_addstr(&abs, "/.git");
+			if (lstat(abs.buf, &sst) < 0)
+				st = walk_dir(&w, start);
+		}
+		strbuf_release(&abs);
+	}
+	ignore_truncate(&w.ign, 0);
+	free(w.ign.rules);
+	return st;
+}
+
+int _kbx_scan_wants(const char *root, const char *rel)
+{
+	struct walker w = { 0 };
+	w.root = root;
+	int ok = *rel && _kbx_lang_for_path(rel) && enter_parents(&w, rel) &&
+		 !is_ignored(&w.ign, rel, 0);
+	ignore_truncate(&w.ign, 0);
+	free(w.ign.rules);
+	return ok;
 }
 
 void _kbx_scan_release(struct _kbx_scan *scan)
