@@ -1,0 +1,472 @@
+/*
+ * kbx impact: everything that would be affected by changing a symbol, a
+ * file, or the lines a unified diff touches: the transitive callers of
+ * the functions involved and the transitive importers of the files, each
+ * with its distance.
+ *
+ *   kbx impact SYMBOL|FILE...
+ *   git diff main... | kbx impact --diff
+ *
+ * With --diff, changed lines are mapped onto the index as it is (index
+ * the changed tree first): each changed line belongs to the innermost
+ * function, method or class whose lines hold it, or to the file itself
+ * when it is outside every definition.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "lang/lang.h"
+#include "output.h"
+#include "parse-options.h"
+#include "strbuf.h"
+
+static const char *const impact_usage[] = {
+	"kbx impact [--depth=<n>] [--format=<format>] <symbol>...",
+	"kbx impact (--diff | --diff-file=<file>) [--depth=<n>] [--format=<format>]",
+	NULL
+};
+
+/* One affected node: the smallest distance found, and from which start. */
+struct hit {
+	uint32_t id;
+	uint32_t distance;
+	uint32_t seed;          /* the changed node it is reached from */
+	int confidence;         /* the weakest edge on the way (ambiguous counts) */
+	struct kbx_node node;   /* valid while the store is open */
+};
+
+struct impact {
+	kbx_store_t *store;
+	struct hit *hits;
+	size_t n, alloc;
+	uint32_t max_depth;
+	uint32_t seed;          /* the seed being walked */
+	uint32_t base;          /* its own distance (0) */
+};
+
+static struct hit *find_hit(struct impact *im, uint32_t id)
+{
+	for (size_t i = 0; i < im->n; i++)
+		if (im->hits[i].id == id)
+			return &im->hits[i];
+	return NULL;
+}
+
+static int add_hit(struct impact *im, const struct kbx_node *n, uint32_t distance,
+		   uint32_t seed, int confidence)
+{
+	struct hit *h = find_hit(im, n->id);
+	if (h) {
+		if (distance < h->distance) {
+			h->distance = distance;
+			h->seed = seed;
+			h->confidence = confidence;
+		} else if (distance == h->distance && confidence < h->confidence) {
+			h->confidence = confidence;
+		}
+		return 0;
+	}
+	if (im->n == im->alloc) {
+		size_t na = im->alloc ? im->alloc * 2 : 64;
+		struct hit *p = realloc(im->hits, na * sizeof(*p));
+		if (!p)
+			return -1;
+		im->hits = p;
+		im->alloc = na;
+	}
+	h = &im->hits[im->n++];
+	h->id = n->id;
+	h->distance = distance;
+	h->seed = seed;
+	h->confidence = confidence;
+	h->node = *n;
+	return 0;
+}
+
+static int on_edge(void *data, const struct kbx_edge *e)
+{
+	struct impact *im = data;
+	/* the caller or importer is the edge's source */
+	return add_hit(im, &e->from, im->base + e->depth, im->seed,
+		       e->confidence == KBX_CONF_CERTAIN ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS);
+}
+
+/* Walk what depends on node n: callers of a callable, importers of a
+ * file or module, and for a file or a class also the callers of what it
+ * defines. */
+static kbx_status_t walk_dependents(struct impact *im, const struct kbx_node *n,
+				    struct kbx_error *err)
+{
+	kbx_status_t st = KBX_OK;
+	im->seed = n->id;
+	im->base = 0;
+	if (add_hit(im, n, 0, n->id, KBX_CONF_CERTAIN))
+		return KBX_ERR_NOMEM;
+	st = kbx_walk_edges(im->store, n->id, KBX_EDGE_CALLS, KBX_DIR_IN, im->max_depth, on_edge,
+			    im, err);
+	if (!st && (n->kind == KBX_KIND_FILE || n->kind == KBX_KIND_MODULE))
+		st = kbx_walk_edges(im->store, n->id, KBX_EDGE_IMPORTS, KBX_DIR_IN, im->max_depth,
+				    on_edge, im, err);
+	return st;
+}
+
+/* Add a node to the starting points once. */
+static void seed_add(struct kbx_nodelist *l, const struct kbx_node *n)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->items[i].id == n->id)
+			return;
+	if (l->n == l->alloc) {
+		size_t na = l->alloc ? l->alloc * 2 : 16;
+		struct kbx_node *p = realloc(l->items, na * sizeof(*p));
+		if (!p)
+			return;
+		l->items = p;
+		l->alloc = na;
+	}
+	l->items[l->n++] = *n;
+}
+
+/* ---- mapping a unified diff onto definitions ---- */
+
+struct range {
+	char *path;
+	uint32_t from, to;      /* changed lines in the new file, inclusive */
+};
+
+struct diff {
+	struct range *r;
+	size_t n, alloc;
+	char **deleted;         /* files the diff deletes */
+	size_t ndeleted;
+};
+
+static int add_range(struct diff *d, const char *path, uint32_t from, uint32_t to)
+{
+	if (d->n && !strcmp(d->r[d->n - 1].path, path) && d->r[d->n - 1].to + 1 >= from) {
+		if (to > d->r[d->n - 1].to)
+			d->r[d->n - 1].to = to;
+		return 0;
+	}
+	if (d->n == d->alloc) {
+		size_t na = d->alloc ? d->alloc * 2 : 32;
+		struct range *p = realloc(d->r, na * sizeof(*p));
+		if (!p)
+			return -1;
+		d->r = p;
+		d->alloc = na;
+	}
+	d->r[d->n].path = strdup(path);
+	if (!d->r[d->n].path)
+		return -1;
+	d->r[d->n].from = from;
+	d->r[d->n].to = to;
+	d->n++;
+	return 0;
+}
+
+/* "b/src/a.c" -> "src/a.c"; "/dev/null" -> NULL.  Tabs end the name. */
+static char *diff_path(const char *s)
+{
+	size_t len = strcspn(s, "\t\n");
+	if (len == 9 && !strncmp(s, "/dev/null", 9))
+		return NULL;
+	if (len > 2 && (s[0] == 'a' || s[0] == 'b') && s[1] == '/')
+		s += 2, len -= 2;
+	return strndup(s, len);
+}
+
+/* Read a unified diff; every added or removed line becomes a changed line
+ * of the new file (a removal marks the line where it happened). */
+static int parse_diff(FILE *f, const char *name, struct diff *d)
+{
+	struct strbuf line = STRBUF_INIT;
+	char *path = NULL, *old_path = NULL;
+	uint32_t newline = 0;
+	int in_hunk = 0, ok = 1;
+	unsigned long lineno = 0;
+	int c;
+	for (;;) {
+		strbuf_reset(&line);
+		while ((c = getc(f)) != EOF && c != '\n')
+			strbuf_addch(&line, c);
+		if (c == EOF && !line.len)
+			break;
+		lineno++;
+		const char *l = strbuf_str(&line);
+		if (!strncmp(l, "--- ", 4) && !(in_hunk && l[4] != 'a' && l[4] != '/')) {
+			free(old_path);
+			old_path = diff_path(l + 4);
+			in_hunk = 0;
+		} else if (!strncmp(l, "+++ ", 4)) {
+			free(path);
+			path = diff_path(l + 4);
+			in_hunk = 0;
+			if (!path && old_path) {
+				char **p = realloc(d->deleted, (d->ndeleted + 1) * sizeof(*p));
+				if (!p) {
+					ok = 0;
+					break;
+				}
+				d->deleted = p;
+				d->deleted[d->ndeleted++] = strdup(old_path);
+			}
+		} else if (!strncmp(l, "@@ ", 3)) {
+			unsigned long a, b = 1, cnum, dnum = 1;
+			if (sscanf(l, "@@ -%lu,%lu +%lu,%lu @@", &a, &b, &cnum, &dnum) < 3 &&
+			    sscanf(l, "@@ -%lu +%lu,%lu @@", &a, &cnum, &dnum) < 2 &&
+			    sscanf(l, "@@ -%lu,%lu +%lu @@", &a, &b, &cnum) < 3 &&
+			    sscanf(l, "@@ -%lu +%lu @@", &a, &cnum) < 2) {
+				fprintf(stderr, "error: cannot parse the hunk header at line %lu of %s: '%.60s'\n",
+					lineno, name, l);
+				ok = 0;
+				break;
+			}
+			newline = (uint32_t)cnum;
+			in_hunk = 1;
+		} else if (in_hunk && path) {
+			if (l[0] == '+') {
+				if (add_range(d, path, newline, newline))
+					ok = 0;
+				newline++;
+			} else if (l[0] == '-') {
+				uint32_t at = newline ? newline : 1;
+				if (add_range(d, path, at, at))
+					ok = 0;
+			} else if (l[0] == ' ' || !l[0]) {
+				newline++;
+			} else if (l[0] != '\\') {
+				in_hunk = 0;
+			}
+		}
+		if (c == EOF)
+			break;
+	}
+	free(path);
+	free(old_path);
+	strbuf_release(&line);
+	return ok ? 0 : -1;
+}
+
+struct file_defs {
+	struct kbx_node *defs;
+	size_t n, alloc;
+};
+
+static int collect_def(void *data, const struct kbx_edge *e)
+{
+	struct file_defs *fd = data;
+	if (fd->n == fd->alloc) {
+		size_t na = fd->alloc ? fd->alloc * 2 : 64;
+		struct kbx_node *p = realloc(fd->defs, na * sizeof(*p));
+		if (!p)
+			return 1;
+		fd->defs = p;
+		fd->alloc = na;
+	}
+	fd->defs[fd->n++] = e->to;
+	return 0;
+}
+
+/* The innermost definition holding line (a callable or a type), or NULL. */
+static const struct kbx_node *innermost(const struct file_defs *fd, uint32_t line)
+{
+	const struct kbx_node *best = NULL;
+	for (size_t i = 0; i < fd->n; i++) {
+		const struct kbx_node *n = &fd->defs[i];
+		if (!KBX_KIND_IS_CALLABLE(n->kind) && !KBX_KIND_IS_TYPE(n->kind))
+			continue;
+		if (n->line <= line && line <= (n->end_line ? n->end_line : n->line) &&
+		    (!best || n->line >= best->line))
+			best = n;
+	}
+	return best;
+}
+
+static int print_results(struct out *o, struct impact *im)
+{
+	/* nearest first, then by id, for a stable order */
+	for (size_t i = 1; i < im->n; i++) {
+		struct hit h = im->hits[i];
+		size_t j = i;
+		while (j > 0 && (im->hits[j - 1].distance > h.distance ||
+				 (im->hits[j - 1].distance == h.distance &&
+				  strcmp(im->hits[j - 1].node.cid, h.node.cid) > 0))) {
+			im->hits[j] = im->hits[j - 1];
+			j--;
+		}
+		im->hits[j] = h;
+	}
+	uint32_t last = (uint32_t)-1;
+	for (size_t i = 0; i < im->n; i++) {
+		const struct hit *h = &im->hits[i];
+		const struct kbx_node *n = &h->node;
+		const struct hit *seed = find_hit(im, h->seed);
+		switch (out_format(o)) {
+		case FMT_NUL:
+			fputs(n->cid, stdout);
+			putchar('\0');
+			break;
+		case FMT_GREP:
+			if (n->path)
+				printf("%.*s:%u:%u: %s %s (distance %u)\n", (int)n->path_len, n->path,
+				       n->line ? n->line : 1, n->col ? n->col : 1,
+				       h->distance ? "affected" : "changed",
+				       n->kind == KBX_KIND_FILE ? n->cid : n->qual, h->distance);
+			break;
+		case FMT_JSON:
+			out_record_begin(o, h->distance ? "affected" : "changed");
+			out_field_str(o, "id", n->cid);
+			out_field_str(o, "name", n->name);
+			out_field_str(o, "kind", kbx_kind_str(n->kind));
+			if (n->path) {
+				char *p = strndup(n->path, n->path_len);
+				out_field_str(o, "path", p);
+				free(p);
+				out_field_int(o, "line", n->line);
+			} else {
+				out_field_str(o, "path", NULL);
+				out_field_str(o, "line", NULL);
+			}
+			out_field_int(o, "distance", h->distance);
+			out_field_str(o, "from", seed ? seed->node.cid : n->cid);
+			out_field_str(o, "confidence", kbx_confidence_str(h->confidence));
+			out_record_end(o);
+			break;
+		default:
+			if (h->distance != last) {
+				out_heading(o, h->distance ? "distance %u" : "changed", h->distance);
+				last = h->distance;
+			}
+			if (n->path)
+				printf("  %.*s:%u  %s (%s)", (int)n->path_len, n->path, n->line,
+				       n->kind == KBX_KIND_FILE ? n->cid : n->qual, kbx_kind_str(n->kind));
+			else
+				printf("  %s (%s)", n->qual, kbx_kind_str(n->kind));
+			if (h->distance && seed)
+				printf("  <- %s", seed->node.kind == KBX_KIND_FILE ? seed->node.cid
+										  : seed->node.qual);
+			if (h->confidence == KBX_CONF_AMBIGUOUS)
+				printf("  (through an ambiguous call)");
+			putchar('\n');
+		}
+	}
+	return 0;
+}
+
+int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
+{
+	long depth = 0;
+	const char *diff_file = NULL;
+	int use_diff = 0;
+	struct output_opts oo = OUTPUT_OPTS_INIT;
+	struct option opts[] = {
+		OPT_BOOL_F(0, "diff", &use_diff, "read a unified diff from standard input"),
+		OPT_STRING_F(0, "diff-file", &diff_file, "FILE", "read the unified diff from FILE"),
+		OPT_INT_F('d', "depth", &depth, "N", "follow callers and importers N hops (default: all)"),
+		OPT_OUTPUT_COMMON(&oo),
+		OPT_END_F(),
+	};
+	int nargs = parse_options(argc, argv, opts, impact_usage);
+	if (nargs < 0)
+		return KBX_EXIT_USAGE;
+	if (diff_file)
+		use_diff = 1;
+	if ((use_diff && nargs) || (!use_diff && !nargs) || depth < 0) {
+		fprintf(stderr, "error: give symbols or --diff, not both\n");
+		usage_with_options(impact_usage, opts, 1);
+		return KBX_EXIT_USAGE;
+	}
+	struct impact im = { 0 };
+	im.store = ctx->store;
+	im.max_depth = (uint32_t)depth;
+	struct kbx_error err = KBX_ERROR_INIT;
+	struct kbx_nodelist seeds = KBX_NODELIST_INIT;
+	int rc = 0;
+
+	if (use_diff) {
+		FILE *f = stdin;
+		if (diff_file && strcmp(diff_file, "-")) {
+			f = fopen(diff_file, "r");
+			if (!f) {
+				perror("error: cannot open the diff");
+				return KBX_EXIT_IO;
+			}
+		}
+		struct diff d = { 0 };
+		if (parse_diff(f, diff_file ? diff_file : "standard input", &d) < 0)
+			rc = KBX_EXIT_USAGE;
+		if (f != stdin)
+			fclose(f);
+		for (size_t i = 0; i < d.ndeleted; i++)
+			fprintf(stderr, "note: '%s' is deleted by the diff; what depended on it is not in the index any more\n",
+				d.deleted[i]);
+		/* group ranges by file */
+		for (size_t i = 0; i < d.n && !rc;) {
+			size_t j = i;
+			while (j < d.n && !strcmp(d.r[j].path, d.r[i].path))
+				j++;
+			struct kbx_nodelist file = KBX_NODELIST_INIT;
+			struct kbx_error e2 = KBX_ERROR_INIT;
+			if (kbx_lookup(ctx->store, d.r[i].path, &file, &e2) != KBX_OK || !file.n ||
+			    file.items[0].kind != KBX_KIND_FILE) {
+				fprintf(stderr, "note: '%s' is not in the index; skipped\n", d.r[i].path);
+				kbx_nodelist_release(&file);
+				i = j;
+				continue;
+			}
+			struct file_defs fd = { 0 };
+			kbx_walk_edges(ctx->store, file.items[0].id, KBX_EDGE_DEFINES, KBX_DIR_OUT, 0,
+				       collect_def, &fd, &err);
+			for (size_t k = i; k < j; k++)
+				for (uint32_t line = d.r[k].from; line <= d.r[k].to; line++) {
+					const struct kbx_node *n = innermost(&fd, line);
+					seed_add(&seeds, n ? n : &file.items[0]);
+				}
+			free(fd.defs);
+			kbx_nodelist_release(&file);
+			i = j;
+		}
+		for (size_t i = 0; i < d.n; i++)
+			free(d.r[i].path);
+		free(d.r);
+		for (size_t i = 0; i < d.ndeleted; i++)
+			free(d.deleted[i]);
+		free(d.deleted);
+	} else {
+		for (int i = 0; i < nargs && !rc; i++) {
+			struct kbx_nodelist l = KBX_NODELIST_INIT;
+			rc = lookup_symbol(ctx, argv[i], &l);
+			for (size_t k = 0; k < l.n; k++)
+				seed_add(&seeds, &l.items[k]);
+			kbx_nodelist_release(&l);
+		}
+	}
+	if (rc) {
+		kbx_nodelist_release(&seeds);
+		return rc;
+	}
+	for (size_t i = 0; i < seeds.n && !rc; i++) {
+		kbx_status_t st = walk_dependents(&im, &seeds.items[i], &err);
+		if (st)
+			rc = die_status(&err);
+	}
+	struct out *o = out_new(&oo);
+	if (!o) {
+		kbx_nodelist_release(&seeds);
+		free(im.hits);
+		return KBX_EXIT_USAGE;
+	}
+	if (!rc)
+		print_results(o, &im);
+	size_t found = im.n;
+	kbx_nodelist_release(&seeds);
+	free(im.hits);
+	if (out_finish(o))
+		return KBX_EXIT_IO;
+	if (rc)
+		return rc;
+	return found ? KBX_EXIT_OK : KBX_EXIT_NOT_FOUND;
+}

@@ -1,0 +1,93 @@
+#!/bin/sh
+test_description='kbx impact: transitive callers and importers, and a diff mapped to functions'
+
+. "$(dirname "$0")"/test-lib.sh
+
+test_expect_success 'set up a repository with a call chain' '
+	git init -q repo &&
+	mkdir -p repo/pkg &&
+	cat >repo/pkg/core.py <<-\EOF &&
+	def parse(text):
+	    return text.split()
+
+
+	def load(path):
+	    return parse(open(path).read())
+	EOF
+	: >repo/pkg/__init__.py &&
+	cat >repo/app.py <<-\EOF &&
+	from pkg.core import load
+
+
+	def run(path):
+	    return load(path)
+
+
+	def main():
+	    return run("x")
+
+
+	def unrelated():
+	    return 1
+	EOF
+	(cd repo && git add . && git commit -qm base && kbx index -q)
+'
+
+test_expect_success 'impact of a function: every transitive caller with its distance' '
+	(cd repo && kbx impact --format=json parse >../out.json) &&
+	test_grep "\"type\":\"changed\",\"id\":\"pkg/core.py#parse\"" out.json &&
+	test_grep "\"id\":\"pkg/core.py#load\".*\"distance\":1" out.json &&
+	test_grep "\"id\":\"app.py#run\".*\"distance\":2" out.json &&
+	test_grep "\"id\":\"app.py#main\".*\"distance\":3" out.json &&
+	test_grep ! "unrelated" out.json
+'
+
+test_expect_success '--depth limits the distance' '
+	(cd repo && kbx impact --format=nul --depth=1 parse >../out) &&
+	printf "pkg/core.py#parse\0pkg/core.py#load\0" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'impact of a file includes its importers' '
+	(cd repo && kbx impact --format=json pkg/core.py >../out.json) &&
+	test_grep "\"id\":\"app.py\".*\"distance\":1" out.json
+'
+
+test_expect_success 'a diff is mapped to the functions whose lines it touches' '
+	(cd repo &&
+	 sed "s/text.split()/text.split(\",\")/" pkg/core.py >tmp && mv tmp pkg/core.py &&
+	 kbx index -q &&
+	 git diff >../change.diff &&
+	 kbx impact --diff --format=json <../change.diff >../out.json) &&
+	test_grep "\"type\":\"changed\",\"id\":\"pkg/core.py#parse\"" out.json &&
+	test_grep ! "\"type\":\"changed\",\"id\":\"pkg/core.py#load\"" out.json &&
+	test_grep "\"id\":\"app.py#main\".*\"distance\":3" out.json
+'
+
+test_expect_success 'lines outside every definition change the file itself' '
+	(cd repo && git checkout -q . &&
+	 printf "import os\n" >>app.py && kbx index -q &&
+	 git diff >../change2.diff &&
+	 kbx impact --diff-file=../change2.diff --format=nul >../out) &&
+	printf "app.py\0" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'a diff that touches nothing indexed finds nothing (exit 1)' '
+	printf "diff --git a/README b/README\n--- a/README\n+++ b/README\n@@ -1 +1 @@\n-a\n+b\n" >other.diff &&
+	(cd repo && test_expect_code 1 kbx impact --diff <../other.diff 2>../err) &&
+	test_grep "not in the index" err
+'
+
+test_expect_success 'symbols and --diff together are a usage error' '
+	(cd repo && test_expect_code 2 kbx impact --diff parse 2>/dev/null) &&
+	(cd repo && test_expect_code 2 kbx impact 2>/dev/null)
+'
+
+test_expect_success 'a malformed hunk header is an error naming the line' '
+	printf "+++ b/app.py\n@@ nonsense @@\n" >bad.diff &&
+	(cd repo && test_expect_code 2 kbx impact --diff <../bad.diff 2>../err) &&
+	test_grep "cannot parse the hunk header at line 2" err
+'
+
+test_done
