@@ -99,7 +99,20 @@ hf () {
 		{ cat "$RES/out/hf-$name.log" >&2; die "hyperfine failed for $name"; }
 	# print the summary lines (name, time) only
 	awk '/^Benchmark/ { b = $0 } /Time \(/ { print "    " b; print "    " $0 }' "$RES/out/hf-$name.log"
-	record_cmd "hf.$name" "cd $dir && hyperfine -N -i --style basic --time-unit millisecond $(printf '%q ' "$@")"
+	record_cmd "hf.$name" "cd $dir && hyperfine -N -i --style basic --time-unit millisecond $(shquote "$@")"
+}
+
+# shquote ARG...: the arguments as one shell-readable line
+shquote () {
+	local a out=
+	for a in "$@"; do
+		if [[ $a =~ ^[A-Za-z0-9_./=:,+@%-]+$ ]]; then
+			out+="$a "
+		else
+			out+="'${a//\'/\'\\\'\'}' "
+		fi
+	done
+	printf '%s' "${out% }"
 }
 
 # run_check KEY DIR CMD...: run CMD once in DIR, keep its output in
@@ -142,7 +155,7 @@ cpu_busy_pct () {
 # Other people's builds on a 2-core machine make wall times noisy; the
 # load seen is recorded either way, and so is the CPU time of each index.
 wait_quiet () {
-	local label=$1 limit=${BENCH_QUIET_WAIT:-30} waited=0 busy
+	local label=$1 limit=${BENCH_QUIET_WAIT:-15} waited=0 busy
 	while :; do
 		busy=$(cpu_busy_pct)
 		[ "$busy" -lt 10 ] && break

@@ -132,6 +132,7 @@ table(["what", "value"], [
     ["GNU Global", rec.get("meta.global", "")],
     ["hyperfine", rec.get("meta.hyperfine", "")],
     ["python / networkx", f"{rec.get('meta.python', '')} / networkx {rec.get('meta.networkx', '')}"],
+    ["tree-sitter (for bench/ts-parse)", rec.get("meta.tree_sitter", "")],
     ["total run time", f"{rec.get('meta.runtime_s', '?')} s (sections: {rec.get('meta.sections', '')})"],
 ])
 
@@ -171,6 +172,7 @@ if "c.tree.lines" in rec:
         ("cscope_plain", "c.idx.cscope_plain", "cscope -b"),
         ("cscope_qk", "c.idx.cscope_qk", "cscope -b -q -k"),
         ("gtags", "c.idx.gtags", "gtags"),
+        ("ts_parse", "c.idx.ts_parse", "tree-sitter parse + walk alone, 1 thread (bench/ts-parse)"),
     ]
     kb = num("c.idx.kbx.wall_ms")
     rows = []
@@ -329,10 +331,12 @@ if "py.tree.lines" in rec:
       "(`bench/nx_query.py`) that loads the pickle and answers predecessors / successors.")
     w("")
     table(["step", "wall", "peak RSS", "size"], [
-        ["`kbx index --rebuild`", ms(num("py.idx.kbx.wall_ms")), mb(num("py.idx.kbx.rss_kb", 0) * 1024),
-         mb(num("py.idx.kbx.store_bytes"))],
+        ["`kbx index --rebuild`", ms(num("py.idx.kbx.wall_ms")) + f" (CPU {ms(num('py.idx.kbx.cpu_ms'))})",
+         mb(num("py.idx.kbx.rss_kb", 0) * 1024), mb(num("py.idx.kbx.store_bytes"))],
         ["`kbx index` (into a new store)", ms(num("py.idx.kbx_scratch.wall_ms")), mb(num("py.idx.kbx_scratch.rss_kb", 0) * 1024),
          mb(num("py.idx.kbx_scratch.store_bytes"))],
+        ["tree-sitter parse + walk alone, 1 thread (`bench/ts-parse`)", ms(num("py.idx.ts_parse.wall_ms")),
+         mb(num("py.idx.ts_parse.rss_kb", 0) * 1024), f"CPU {ms(num('py.idx.ts_parse.cpu_ms'))}"],
         ["export the edges (`bench/kbx-export`)", ms(num("py.export.wall_ms")), mb(num("py.export.rss_kb", 0) * 1024),
          f"{kfmt(num('py.export.nodes'))} nodes, {kfmt(num('py.export.edges'))} call edges"],
         ["build + pickle the DiGraph (`nx_build.py`)", ms(num("py.nx_build.wall_ms")), mb(num("py.nx_build.rss_kb", 0) * 1024),
@@ -439,7 +443,7 @@ if loads:
     w("## Load on the machine before each group of measurements")
     w("")
     w("The machine may be shared (2 cores): before each group the run waits up to "
-      "BENCH_QUIET_WAIT (30) s for the CPUs to be under 10% busy, and measures anyway after that. "
+      f"BENCH_QUIET_WAIT ({rec.get('meta.quiet_wait', '15')}) s for the CPUs to be under 10% busy, and measures anyway after that. "
       "Where a group started busy, trust the CPU-time columns more than the wall times.")
     w("")
     table(["group", "load average, wait"], loads)
@@ -450,7 +454,13 @@ w("Run in the root of the tree measured (`bench/work/trees/NAME`); `$KBX` is "
   f"`{rec.get('meta.kbx_path', './kbx')}`.  `PREP` runs before each timed run, untimed.")
 w("")
 w("```")
+kbxp = rec.get("meta.kbx_path", "")
+bench = os.path.dirname(os.path.abspath(OUT))
+trees = os.path.join(bench, "work", "trees")
 for k, v in cmds.items():
+    if kbxp:
+        v = v.replace(kbxp, "$KBX")
+    v = v.replace(trees + "/", "bench/work/trees/").replace(bench + "/", "bench/")
     w(f"{k}: {v}")
 w("```")
 w("")

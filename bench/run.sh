@@ -28,6 +28,8 @@
 #   BENCH_SECTIONS  which of "c py scale" to run (default: all three)
 #   BENCH_RUNS      runs of each hyperfine query benchmark (default 30)
 #   BENCH_INSTALL=1 apt-get install the tools that are missing
+#   BENCH_QUIET_WAIT seconds to wait, before each group of measurements, for
+#                   other processes to leave the CPUs (default 15)
 #   BENCH_WORK      work directory (default bench/work)
 
 set -u
@@ -100,6 +102,7 @@ record meta.cores "$(nproc)"
 record meta.mem "$(awk '/MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo)"
 record meta.os "$(. /etc/os-release && echo "$PRETTY_NAME") $(uname -r)"
 record meta.load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
+record meta.quiet_wait "${BENCH_QUIET_WAIT:-15}"
 record meta.fs "$(df -T "$WORK" | awk 'NR == 2 { print $2 }')"
 info "kbx: $("$KBX" --version | head -n 1) ($KBX)"
 info "$(cscope -V 2>&1 | head -n 1); $(global --version | head -n 1); $(hyperfine --version); networkx $($PY -c 'import networkx; print(networkx.__version__)')"
@@ -113,6 +116,13 @@ info "building $EXPORT"
 ${CC:-cc} -O2 -I"$root/lib" -o "$EXPORT" "$here/kbx-export.c" \
 	"$TMPD/libkbx.a" "$TMPD/libkbx-grammars.a" $libs -ldl -lpthread ||
 	die "cannot build the edge exporter"
+# The floor under kbx's parse phase: tree-sitter alone, one thread.
+TSPARSE=$WORK/bin/ts-parse
+info "building $TSPARSE"
+${CC:-cc} -O2 -o "$TSPARSE" "$here/ts-parse.c" "$TMPD/libkbx-grammars.a" \
+	$(sed -n 's/^TS_LIBS *= *//p' "$root/config.mk" 2>/dev/null || echo -ltree-sitter) ||
+	die "cannot build ts-parse"
+record meta.tree_sitter "$(dpkg-query -W -f='libtree-sitter ${Version}' 'libtree-sitter0*' 2>/dev/null | head -n 1)"
 
 # ---------------------------------------------------------------------------
 say "corpora"
@@ -146,6 +156,8 @@ index_all () {
 	record "$p.cscope_qk.store_bytes" "$(bytes_of "$dir" cscope.out cscope.in.out cscope.po.out)"
 	time_runs "$p.gtags" "$dir" "$runs" "rm -f GTAGS GRTAGS GPATH" gtags
 	record "$p.gtags.store_bytes" "$(bytes_of "$dir" GTAGS GRTAGS GPATH)"
+	time_runs "$p.ts_parse" "$dir" "$runs" "" "$TSPARSE" --walk cscope.files
+	info "    $(cat "$RES/out/$p.ts_parse.stdout")"
 }
 
 # ---------------------------------------------------------------------------
@@ -226,6 +238,9 @@ if has py; then
 	record py.idx.kbx_scratch.store_bytes "$(bytes_of "$P" .kbx/data.mdb .kbx/lock.mdb)"
 	"$KBX" -C "$P" status --format=json >"$RES/out/py.kbx.status.json" 2>&1
 	"$KBX" -C "$P" index --format=json --rebuild >"$RES/out/py.idx.kbx.summary.json" 2>&1
+	(cd "$P" && find . -type f -name '*.py' | sed 's|^\./||' | LC_ALL=C sort >"$WORK/pystdlib.files")
+	time_runs py.idx.ts_parse "$P" 3 "" "$TSPARSE" --walk "$WORK/pystdlib.files"
+	info "    $(cat "$RES/out/py.idx.ts_parse.stdout")"
 
 	say "Python: the seeds' design: the same edges in a pickled networkx.DiGraph"
 	EDGES=$WORK/pystdlib-edges.tsv

@@ -29,6 +29,7 @@ struct completer {
 	const char *qual;        /* the typed qualifier, dot-joined ("Dog") */
 	const char *sep;         /* the separator typed ("." or "::") */
 	const char *typed_qual;  /* the qualifier as typed ("Dog" or "ns::Dog") */
+	size_t strip;            /* bytes to leave off the front of ids ("module:") */
 	long printed;
 };
 
@@ -49,9 +50,9 @@ static void print_line(const char *s, size_t len)
 static void print_id(void *data, const char *id, size_t len, int kind)
 {
 	struct completer *c = data;
-	if (!kind_ok(c, kind))
+	if (!kind_ok(c, kind) || len <= c->strip)
 		return;
-	print_line(id, len);
+	print_line(id + c->strip, len - c->strip);
 	c->printed++;
 }
 
@@ -160,7 +161,23 @@ int cmd_complete_symbols(int argc, const char **argv, struct kbx_ctx *ctx)
 			}
 		}
 	}
-	if (strpbrk(prefix, "/#") || !strncmp(prefix, "extern:", 7) ||
+	unsigned file_kinds = (1u << KBX_KIND_FILE) | (1u << KBX_KIND_MODULE);
+	if (c.kinds && !(c.kinds & ~file_kinds) && !strchr(prefix, '#')) {
+		/* files by path ("sr" -> "src/a.py"), modules by name */
+		st = KBX_NOT_FOUND;
+		if (c.kinds & (1u << KBX_KIND_FILE))
+			st = kbx_ids_with_prefix(ctx->store, prefix, (size_t)max, print_id, &c, &err);
+		if ((!st || st == KBX_NOT_FOUND) && (c.kinds & (1u << KBX_KIND_MODULE))) {
+			struct strbuf m = STRBUF_INIT;
+			strbuf_addf(&m, "module:%s", prefix);
+			c.strip = 7;
+			kbx_status_t st2 = kbx_ids_with_prefix(ctx->store, m.buf, (size_t)max, print_id,
+							       &c, &err);
+			strbuf_release(&m);
+			if (st == KBX_NOT_FOUND)
+				st = st2;
+		}
+	} else if (strpbrk(prefix, "/#") || !strncmp(prefix, "extern:", 7) ||
 	    !strncmp(prefix, "module:", 7) || !strncmp(prefix, "name:", 5)) {
 		st = kbx_ids_with_prefix(ctx->store, prefix, (size_t)max, print_id, &c, &err);
 	} else {

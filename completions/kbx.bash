@@ -143,6 +143,7 @@ _kbx_operand_kind ()
 	*"<file>"*) echo file ;;
 	*"<path>"*) echo path ;;
 	*"<command>"* | *"<topic>"*) echo command ;;
+	*"<key>"*) echo key ;;
 	esac
 }
 
@@ -244,11 +245,21 @@ _kbx ()
 	case $(_kbx_operand_kind "$cmd") in
 	symbol) _kbx_add_output "" complete-symbols --prefix="$_kbx_cur" ;;
 	file)
-		_kbx_add_output "" complete-symbols --prefix="$_kbx_cur"
+		_kbx_add_output "" complete-symbols --kind=file,module --prefix="$_kbx_cur"
 		_kbx_add_files "" "$_kbx_cur"
 		;;
 	path) _kbx_add_files "" "$_kbx_cur" ;;
-	command) _kbx_add_output "" --list-cmds ;;
+	command)
+		_kbx_add_output "" --list-cmds
+		[[ $cmd == help ]] && _kbx_add_output "" --list-topics
+		;;
+	key)
+		# setting names, from the "key=value" lines of the defaults
+		local line
+		while IFS= read -r line; do
+			_kbx_add "${line%%=*}"
+		done < <(_kbx_run config --list --defaults)
+		;;
 	esac
 	_kbx_finish
 	return 0

@@ -103,12 +103,17 @@ function __kbx_complete
     if string match -q -r -- '<symbol>|<class>' "$usage"
         __kbx_values @symbol "$cur" $global
     else if string match -q -- '*<file>*' "$usage"
-        __kbx_values @symbol "$cur" $global
+        command kbx $global complete-symbols --kind=file,module --prefix="$cur" 2>/dev/null
         __fish_complete_path "$cur"
     else if string match -q -- '*<path>*' "$usage"
         __fish_complete_path "$cur"
     else if string match -q -r -- '<command>|<topic>' "$usage"
         __kbx_values @command "$cur" $global
+        if test "$cmd" = help
+            command kbx $global --list-topics 2>/dev/null
+        end
+    else if string match -q -- '*<key>*' "$usage"
+        command kbx $global config --list --defaults 2>/dev/null | string replace -r '=.*' ''
     end
 end
 

@@ -302,4 +302,23 @@ test_expect_success FISH 'fish: symbols come from the index' '
 	test_cmp expect actual.first
 '
 
+test_expect_success BASH 'bash: config keys, help topics, files by kind' '
+	complete_bash kbx config index. &&
+	sorted complete.out &&
+	test_write_lines index.maxFileSize index.parseTimeout index.threads >expect &&
+	test_cmp expect complete.out.sorted &&
+	complete_bash kbx help se &&
+	test_grep "^settings$" complete.out &&
+	(cd repo && complete_bash kbx imports src/) &&
+	test_grep "^src/pets.py$" repo/complete.out &&
+	test_grep ! "pets.py#" repo/complete.out
+'
+
+test_expect_success FISH 'fish: config keys and help topics' '
+	(cd repo && fish -N -c "source \"$COMPLETIONS/kbx.fish\"; complete -C\"kbx config color\"") >actual &&
+	test_grep "^color.ui" actual &&
+	fish -N -c "source \"$COMPLETIONS/kbx.fish\"; complete -C\"kbx help sy\"" >actual &&
+	test_grep "^symbols" actual
+'
+
 test_done
