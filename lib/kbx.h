@@ -234,7 +234,9 @@ struct kbx_node {
 	uint32_t line, col, end_line;
 	uint32_t parent;        /* enclosing definition's id, 0 for none */
 	uint32_t file;          /* the file node's id, 0 for none */
+	unsigned flags;         /* KBX_NODE_*: */
 };
+#define KBX_NODE_FILE_LOCAL 0x01  /* reachable by name only from its own file (C static) */
 
 struct kbx_nodelist {
 	struct kbx_node *items;

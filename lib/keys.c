@@ -19,7 +19,7 @@ void _kbx_node_encode(struct strbuf *out, const struct kbx_node *n)
 	unsigned char h[KBX_NODE_HDR_LEN];
 	h[0] = (unsigned char)n->kind;
 	h[1] = (unsigned char)n->lang;
-	h[2] = 0;
+	h[2] = (unsigned char)n->flags;
 	h[3] = 0;
 	_kbx_put_u32(h + 4, n->file);
 	_kbx_put_u32(h + 8, n->parent);
@@ -73,6 +73,7 @@ kbx_status_t _kbx_node_decode(const void *data, size_t len, uint32_t id, struct 
 	out->id = id;
 	out->kind = p[0];
 	out->lang = p[1];
+	out->flags = p[2];
 	out->file = _kbx_get_u32(p + 4);
 	out->parent = _kbx_get_u32(p + 8);
 	out->line = _kbx_get_u32(p + 12);

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* memrchr */
 /* Queries: what a typed symbol names, and walks along edges. */
 #include <ctype.h>
 #include <stdlib.h>
@@ -77,6 +78,47 @@ static kbx_status_t add_named(struct kbx_store *s, const char *name, const char 
 	return st;
 }
 
+static kbx_status_t add_module_qualified(struct kbx_store *s, const char *qs, const char *last,
+					 struct kbx_nodelist *out)
+{
+	/* "pkg.core" of "pkg.core.load" as a path: "pkg/core" */
+	char mod[512];
+	size_t ml = (size_t)(last - 1 - qs);
+	if (ml == 0 || ml >= sizeof(mod))
+		return KBX_OK;
+	for (size_t i = 0; i < ml; i++)
+		mod[i] = qs[i] == '.' ? '/' : qs[i];
+	mod[ml] = '\0';
+	MDB_cursor *c;
+	size_t len = strlen(last);
+	if (!len || len > 500 || mdb_cursor_open(_kbx_txn(s), s->names, &c))
+		return KBX_OK;
+	MDB_val k = { len, (void *)last }, d;
+	kbx_status_t st = KBX_OK;
+	for (int g = mdb_cursor_get(c, &k, &d, MDB_SET_KEY); !g && !st;
+	     g = mdb_cursor_get(c, &k, &d, MDB_NEXT_DUP)) {
+		struct kbx_node n;
+		if (d.mv_size != 4 || _kbx_node_read(s, _kbx_txn(s), _kbx_get_u32(d.mv_data), &n) ||
+		    !n.path || strcmp(n.qual, last))
+			continue;
+		/* the path without its extension must end in mod, at a '/' */
+		size_t pl = n.path_len;
+		const char *dot = memrchr(n.path, '.', pl);
+		const char *slash = memrchr(n.path, '/', pl);
+		if (dot && (!slash || dot > slash))
+			pl = (size_t)(dot - n.path);
+		/* pkg/__init__.py is the module pkg */
+		if (pl >= 9 && !memcmp(n.path + pl - 9, "/__init__", 9))
+			pl -= 9;
+		if (pl < ml || memcmp(n.path + pl - ml, mod, ml) ||
+		    (pl > ml && n.path[pl - ml - 1] != '/'))
+			continue;
+		st = _kbx_nodelist_add(out, &n);
+	}
+	mdb_cursor_close(c);
+	return st;
+}
+
 kbx_status_t kbx_lookup(kbx_store_t *s, const char *symbol, struct kbx_nodelist *out,
 			struct kbx_error *err)
 {
@@ -136,6 +178,10 @@ kbx_status_t kbx_lookup(kbx_store_t *s, const char *symbol, struct kbx_nodelist 
 	if (!st && strchr(qs, '.')) {
 		const char *last = strrchr(qs, '.') + 1;
 		st = add_named(s, last, qs, out);
+		/* posixpath.join, pkg.core.load: a top-level definition of a
+		 * file whose path, without its extension, ends in the qualifier */
+		if (!st && out->n == start)
+			st = add_module_qualified(s, qs, last, out);
 		/* os.path.join: the external as it was called */
 		if (!st) {
 			struct strbuf e = STRBUF_INIT;

@@ -61,12 +61,21 @@ struct files_index {
 	size_t *by_base;
 };
 
+/* One definition of a name, as the resolver needs it. */
+struct cand {
+	uint32_t id, file;
+	int mask;               /* M_* of its kind */
+	int fam;                /* its language family */
+	unsigned flags;         /* KBX_NODE_* */
+	char *qual;
+};
+
+/* Every definition of one name, read once per run (definitions do not
+ * change while edges are resolved). */
 struct cand_cache_entry {
 	char *name;
-	int mask, fam;
-	uint32_t *ids;
-	size_t n;               /* how many matched (may exceed the stored) */
-	size_t stored;
+	struct cand *c;
+	size_t n;
 };
 
 struct _kbx_resolver {
@@ -300,24 +309,24 @@ kbx_status_t _kbx_resolver_new(struct kbx_store *s, struct _kbx_resolver **out,
 	return KBX_OK;
 }
 
-static void cache_clear(struct _kbx_resolver *r)
+static void cache_release(struct _kbx_resolver *r)
 {
 	for (size_t i = 0; i < r->cache_size; i++) {
+		for (size_t j = 0; j < r->cache[i].n; j++)
+			free(r->cache[i].c[j].qual);
+		free(r->cache[i].c);
 		free(r->cache[i].name);
-		free(r->cache[i].ids);
 	}
-	memset(r->cache, 0, r->cache_size * sizeof(*r->cache));
-	r->cache_used = 0;
+	free(r->cache);
+	r->cache = NULL;
+	r->cache_size = r->cache_used = 0;
 }
 
 void _kbx_resolver_free(struct _kbx_resolver *r)
 {
 	if (!r)
 		return;
-	if (r->cache) {
-		cache_clear(r);
-		free(r->cache);
-	}
+	cache_release(r);
 	files_release(&r->fi);
 	file_defs_release(r);
 	free(r);
@@ -430,40 +439,117 @@ static size_t defs_in_files(struct ctx *c, const char *name, int mask, const uin
 	return n;
 }
 
-/* A test a candidate definition must pass. */
-typedef int (*def_filter_fn)(const void *data, const struct kbx_node *n);
+/* A test a candidate definition's qualified name must pass. */
+typedef int (*def_filter_fn)(const void *data, const char *qual);
 
-/* Every definition named name of the kinds in mask, in languages of
- * family fam (0: any), that filter accepts (NULL: all).  At most max ids
- * go to out; the return value counts them all. */
+static uint64_t name_hash(const char *name)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (const char *p = name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	return h;
+}
+
+/* The definitions named name: from the cache, read from the name index
+ * the first time.  NULL when out of memory. */
+static const struct cand_cache_entry *cands_of(struct ctx *c, const char *name)
+{
+	struct _kbx_resolver *r = c->r;
+	if (r->cache_used * 2 >= r->cache_size) {
+		size_t ns = r->cache_size ? r->cache_size * 2 : 4096;
+		struct cand_cache_entry *nt = calloc(ns, sizeof(*nt));
+		if (!nt)
+			return NULL;
+		for (size_t i = 0; i < r->cache_size; i++) {
+			if (!r->cache[i].name)
+				continue;
+			size_t j = (size_t)name_hash(r->cache[i].name) & (ns - 1);
+			while (nt[j].name)
+				j = (j + 1) & (ns - 1);
+			nt[j] = r->cache[i];
+		}
+		free(r->cache);
+		r->cache = nt;
+		r->cache_size = ns;
+	}
+	size_t i = (size_t)name_hash(name) & (r->cache_size - 1);
+	for (; r->cache[i].name; i = (i + 1) & (r->cache_size - 1))
+		if (!strcmp(r->cache[i].name, name))
+			return &r->cache[i];
+	struct cand_cache_entry *e = &r->cache[i];
+	size_t len = strlen(name), alloc = 0;
+	struct cand *list = NULL;
+	size_t n = 0;
+	MDB_cursor *cur;
+	if (len && len <= 500 && !mdb_cursor_open(_kbx_txn(c->s), c->s->names, &cur)) {
+		MDB_val k = { len, (void *)name }, d;
+		for (int g = mdb_cursor_get(cur, &k, &d, MDB_SET_KEY); !g;
+		     g = mdb_cursor_get(cur, &k, &d, MDB_NEXT_DUP)) {
+			struct kbx_node node;
+			if (d.mv_size != 4 ||
+			    _kbx_node_read(c->s, _kbx_txn(c->s), _kbx_get_u32(d.mv_data), &node) != KBX_OK ||
+			    !kind_mask(node.kind))
+				continue;
+			if (n == alloc) {
+				alloc = alloc ? alloc * 2 : 4;
+				struct cand *p = realloc(list, alloc * sizeof(*p));
+				if (!p)
+					break;
+				list = p;
+			}
+			list[n].id = node.id;
+			list[n].file = node.file;
+			list[n].mask = kind_mask(node.kind);
+			list[n].fam = _kbx_lang_family(node.lang);
+			list[n].flags = node.flags;
+			list[n].qual = strdup(node.qual);
+			if (list[n].qual)
+				n++;
+		}
+		mdb_cursor_close(cur);
+	}
+	e->name = strdup(name);
+	if (!e->name) {
+		for (size_t j = 0; j < n; j++)
+			free(list[j].qual);
+		free(list);
+		return NULL;
+	}
+	e->c = list;
+	e->n = n;
+	r->cache_used++;
+	return e;
+}
+
+/*
+ * The definitions named name of the kinds in mask, in languages of family
+ * fam (0: any), that filter accepts (NULL: all).  A file-local definition
+ * (C static) counts only for calls from its own file, or never with
+ * global_only.  At most max ids go to out; the return value counts them
+ * all.
+ */
+static size_t defs_select(struct ctx *c, const char *name, int mask, int fam, int global_only,
+			  def_filter_fn filter, const void *fdata, uint32_t *out, size_t max)
+{
+	const struct cand_cache_entry *e = cands_of(c, name);
+	size_t n = 0;
+	for (size_t i = 0; e && i < e->n; i++) {
+		const struct cand *d = &e->c[i];
+		if (!(d->mask & mask) || (fam && d->fam != fam) ||
+		    ((d->flags & KBX_NODE_FILE_LOCAL) && (global_only || d->file != c->file)) ||
+		    (filter && !filter(fdata, d->qual)))
+			continue;
+		if (n < max)
+			out[n] = d->id;
+		n++;
+	}
+	return n;
+}
+
 static size_t defs_filtered(struct ctx *c, const char *name, int mask, int fam,
 			    def_filter_fn filter, const void *fdata, uint32_t *out, size_t max)
 {
-	struct kbx_store *s = c->s;
-	MDB_cursor *cur;
-	size_t n = 0;
-	size_t len = strlen(name);
-	if (!len || len > 500)
-		return 0;
-	if (mdb_cursor_open(_kbx_txn(s), s->names, &cur))
-		return 0;
-	MDB_val k = { len, (void *)name }, d;
-	for (int g = mdb_cursor_get(cur, &k, &d, MDB_SET_KEY); !g;
-	     g = mdb_cursor_get(cur, &k, &d, MDB_NEXT_DUP)) {
-		struct kbx_node node;
-		if (d.mv_size != 4)
-			continue;
-		uint32_t id = _kbx_get_u32(d.mv_data);
-		if (_kbx_node_read(s, _kbx_txn(s), id, &node) != KBX_OK ||
-		    !(kind_mask(node.kind) & mask) || (fam && _kbx_lang_family(node.lang) != fam) ||
-		    (filter && !filter(fdata, &node)))
-			continue;
-		if (n < max)
-			out[n] = id;
-		n++;
-	}
-	mdb_cursor_close(cur);
-	return n;
+	return defs_select(c, name, mask, fam, 0, filter, fdata, out, max);
 }
 
 static size_t defs_named(struct ctx *c, const char *name, int mask, int fam,
@@ -481,14 +567,14 @@ static int qual_ends_with(const char *qual, const char *suffix)
 	return n <= q && !strcmp(qual + q - n, suffix) && (q == n || qual[q - n - 1] == '.');
 }
 
-static int filter_qual_suffix(const void *data, const struct kbx_node *n)
+static int filter_qual_suffix(const void *data, const char *qual)
 {
-	return qual_ends_with(n->qual, data);
+	return qual_ends_with(qual, data);
 }
 
-static int filter_qual_equal(const void *data, const struct kbx_node *n)
+static int filter_qual_equal(const void *data, const char *qual)
 {
-	return !strcmp(n->qual, data);
+	return !strcmp(qual, data);
 }
 
 /*
@@ -547,47 +633,17 @@ static size_t narrow_candidates(struct ctx *c, uint32_t src, const char *name, i
 	return n;
 }
 
-/* defs_named over the whole repository, cached for the run: nothing
- * that matches these kinds is added while edges are resolved. */
-static const struct cand_cache_entry *defs_everywhere(struct ctx *c, const char *name,
-						      int mask, int fam)
+/* The definitions of a name that any file can reach (not file-local):
+ * how many, and the first AMBIGUOUS_MAX + 1 of them. */
+struct everywhere {
+	size_t n;
+	uint32_t ids[AMBIGUOUS_MAX + 1];
+};
+
+static void defs_everywhere(struct ctx *c, const char *name, int mask, int fam,
+			    struct everywhere *out)
 {
-	struct _kbx_resolver *r = c->r;
-	uint64_t h = 1469598103934665603ull;
-	for (const char *p = name; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ull;
-	h = (h ^ (uint64_t)mask) * 1099511628211ull;
-	h = (h ^ (uint64_t)fam) * 1099511628211ull;
-	if (r->cache_used * 2 >= r->cache_size)
-		cache_clear(r);
-	size_t i = (size_t)h & (r->cache_size - 1);
-	for (;; i = (i + 1) & (r->cache_size - 1)) {
-		struct cand_cache_entry *e = &r->cache[i];
-		if (!e->name)
-			break;
-		if (e->mask == mask && e->fam == fam && !strcmp(e->name, name))
-			return e;
-	}
-	struct cand_cache_entry *e = &r->cache[i];
-	uint32_t tmp[AMBIGUOUS_MAX + 1];
-	size_t n = defs_named(c, name, mask, fam, NULL, 0, tmp, AMBIGUOUS_MAX + 1);
-	size_t stored = n < AMBIGUOUS_MAX + 1 ? n : AMBIGUOUS_MAX + 1;
-	e->name = strdup(name);
-	e->ids = malloc((stored + 1) * sizeof(*e->ids));
-	if (!e->name || !e->ids) {
-		free(e->name);
-		free(e->ids);
-		e->name = NULL;
-		e->ids = NULL;
-		return NULL;
-	}
-	memcpy(e->ids, tmp, stored * sizeof(*tmp));
-	e->n = n;
-	e->stored = stored;
-	e->mask = mask;
-	e->fam = fam;
-	r->cache_used++;
-	return e;
+	out->n = defs_select(c, name, mask, fam, 1, NULL, NULL, out->ids, AMBIGUOUS_MAX + 1);
 }
 
 static void add_edge(struct ctx *c, uint32_t src, int kind, uint32_t dst, int conf, int via,
@@ -1003,13 +1059,15 @@ static void resolve_inherits(struct ctx *c)
 				continue;
 			}
 		}
-		const struct cand_cache_entry *e = defs_everywhere(c, last, M_BASE, c->fam);
-		if (e && e->n) {
-			size_t k = 0;
-			for (size_t j = 0; j < e->stored; j++)
+		struct everywhere ev;
+		defs_everywhere(c, last, M_BASE, c->fam, &ev);
+		const struct everywhere *e = &ev;
+		if (e->n) {
+			size_t k = 0, stored = e->n < AMBIGUOUS_MAX + 1 ? e->n : AMBIGUOUS_MAX + 1;
+			for (size_t j = 0; j < stored; j++)
 				if (e->ids[j] != h->cls)
 					ids[k++] = e->ids[j];
-			n = e->n - (e->stored - k);
+			n = e->n - (stored - k);
 			int via = KBX_VIA_UNIQUE;
 			if (n > 1) {
 				uint32_t nids[AMBIGUOUS_MAX + 1];
@@ -1077,6 +1135,14 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	 * ns::f, mod::f) is found through imports or qualified names above */
 	int mask_recv = M_METHOD;
 
+	/* A literal receiver ("".join(), [].append(), 1.0.hex()) is a value
+	 * of a built-in type: never a method of the repository. */
+	if (recv == KBX_RECV_EXPR && rcv && rcv[0] && (strchr("\"'`[{0123456789", rcv[0]) ||
+					     (rcv[0] == '(' && rcv[1] == ')'))) {
+		emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+		return;
+	}
+
 	/* 2. a receiver that is an import: the longest dotted prefix of the
 	 * receiver that an import binds (os.path.join: "os.path", then "os") */
 	if (recv == KBX_RECV_EXPR && rcv) {
@@ -1134,6 +1200,17 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 				if (n) {
 					emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n,
 							KBX_VIA_IMPORT, line, col);
+					return;
+				}
+				if (dot) {
+					/* m.sub.f() with m a module of the repository that
+					 * does not define sub: an attribute kbx cannot
+					 * follow (os.path.join): unresolved, not every f */
+					struct strbuf q = STRBUF_INIT;
+					strbuf_addf(&q, "%s.%s", rcv, name);
+					emit_external(c, src, KBX_EDGE_CALLS, strbuf_str(&q), name, line,
+						      col);
+					strbuf_release(&q);
 					return;
 				}
 			}
@@ -1222,13 +1299,15 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	}
 
 	/* 7. the whole repository */
-	const struct cand_cache_entry *e = defs_everywhere(c, name, mask, c->fam);
-	if (e && e->n == 1) {
+	struct everywhere ev;
+	defs_everywhere(c, name, mask, c->fam, &ev);
+	const struct everywhere *e = &ev;
+	if (e->n == 1) {
 		add_edge(c, src, KBX_EDGE_CALLS, e->ids[0], KBX_CONF_CERTAIN, KBX_VIA_UNIQUE, 1,
 			 line, col);
 		return;
 	}
-	if (e && e->n > 1) {
+	if (e->n > 1) {
 		int via = KBX_VIA_NAME;
 		n = narrow_candidates(c, src, name, mask, ids, e->n, AMBIGUOUS_MAX, &via);
 		if (n < e->n) {

@@ -331,6 +331,11 @@ static kbx_status_t walk_dir(struct walker *w, const char *rel)
 		if (S_ISLNK(sst.st_mode))
 			continue;  /* never followed: no loops, nothing outside the tree */
 		if (S_ISDIR(sst.st_mode)) {
+			/* hidden directories (.github, .venv, .tox, quilt's .pc)
+			 * hold tooling, environments and copies, not the code:
+			 * left out unless named as a PATH argument */
+			if (names[i][0] == '.')
+				continue;
 			/* a nested repository is indexed on its own, as git
 			 * leaves it to its own .git */
 			strbuf_addstr(&abs, "/.git");
@@ -438,7 +443,8 @@ kbx_status_t _kbx_scan_tree(const char *root, const char *const *paths, size_t n
 /* Load the ignore files of root and of each directory above rel, the
  * root's first, checking on the way that a walk from the root would
  * enter each of those directories.  Returns 1 when it would, 0 when one
- * of them is ignored, a symbolic link, a nested repository or gone. */
+ * of them is hidden, ignored, a symbolic link, a nested repository or
+ * gone. */
 static int enter_parents(struct walker *w, const char *rel)
 {
 	struct strbuf dir = STRBUF_INIT, abs = STRBUF_INIT;
@@ -454,7 +460,7 @@ static int enter_parents(struct walker *w, const char *rel)
 		struct stat st;
 		strbuf_reset(&abs);
 		strbuf_addf(&abs, "%s/%s", w->root, dir.buf);
-		if (!strcmp(base, ".git") || !strcmp(base, ".kbx") || is_ignored(&w->ign, dir.buf, 1) ||
+		if (base[0] == '.' || is_ignored(&w->ign, dir.buf, 1) ||
 		    lstat(abs.buf, &st) < 0 || !S_ISDIR(st.st_mode)) {
 			ok = 0;
 			break;
@@ -498,7 +504,7 @@ kbx_status_t _kbx_scan_dirs(const char *root, const char *start,
 		const char *base = strrchr(start, '/');
 		base = base ? base + 1 : start;
 		strbuf_addf(&abs, "%s/%s", root, start);
-		if (strcmp(base, ".git") && strcmp(base, ".kbx") && lstat(abs.buf, &sst) == 0 &&
+		if (base[0] != '.' && lstat(abs.buf, &sst) == 0 &&
 		    S_ISDIR(sst.st_mode) && !is_ignored(&w.ign, start, 1)) {
 			strbuf_addstr(&abs, "/.git");
 			if (lstat(abs.buf, &sst) < 0)

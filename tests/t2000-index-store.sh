@@ -235,6 +235,16 @@ test_expect_success 'with a PATH argument, deeper ignore rules still win' '
 	(cd ign && test_expect_code 1 kbx defs dropped_gen 2>/dev/null)
 '
 
+test_expect_success 'hidden directories are left out unless named' '
+	mkdir -p hid/.venv/lib hid/src &&
+	echo "def in_venv(): pass" >hid/.venv/lib/site.py &&
+	echo "def in_src(): pass" >hid/src/a.py &&
+	(cd hid && kbx index -q) &&
+	(cd hid && test_expect_code 1 kbx defs in_venv 2>/dev/null) &&
+	(cd hid && kbx defs --format=nul in_src >/dev/null) &&
+	(cd hid && kbx index -q .venv && kbx defs --format=nul in_venv >/dev/null)
+'
+
 test_expect_success 'the map grows by itself when a run fills it' '
 	mkdir grow &&
 	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20

@@ -216,11 +216,39 @@ test_expect_success 'complete-symbols completes names, qualified names and ids' 
 	(cd py && kbx complete-symbols --prefix=shapes.py#S >../out) &&
 	test_write_lines shapes.py#Square shapes.py#Square.area >expect &&
 	test_cmp expect out &&
-	(cd py && kbx complete-symbols --prefix=s --kind=file >../out) &&
+	(cd py && kbx complete-symbols --prefix=sh --kind=file >../out) &&
 	echo shapes.py >expect &&
 	test_cmp expect out &&
 	(cd py && test_expect_code 1 kbx complete-symbols --prefix=zzz) &&
 	(cd py && test_expect_code 2 kbx complete-symbols --kind=gadget 2>/dev/null)
+'
+
+test_expect_success 'a C static function is never a candidate for another file' '
+	mkdir -p st &&
+	printf "static int die(void) { return 1; }\nint use_a(void) { return die(); }\n" >st/a.c &&
+	printf "static int die(void) { return 2; }\nint use_b(void) { return die(); }\n" >st/b.c &&
+	printf "int die(void) { return 3; }\n" >st/die.c &&
+	printf "int die(void);\nint use_c(void) { return die(); }\n" >st/c.c &&
+	(cd st && kbx index -q) &&
+	(cd st && kbx callees --format=json use_a >../a.json && kbx callees --format=json use_c >../c.json) &&
+	test_grep "\"id\":\"a.c#die\".*\"confidence\":\"certain\"" a.json &&
+	test_line_count = 1 a.json &&
+	test_grep "\"id\":\"die.c#die\".*\"confidence\":\"certain\",\"via\":\"unique-name\"" c.json &&
+	test_line_count = 1 c.json
+'
+
+test_expect_success 'a literal receiver is a built-in value, not a repository method' '
+	mkdir -p lit &&
+	printf "class Pool:\n    def join(self):\n        return 1\n\ndef glue(xs):\n    return \", \".join(xs)\n" >lit/a.py &&
+	(cd lit && kbx index -q && kbx callees --format=json glue >../out.json) &&
+	test_grep "\"id\":\"extern:join\".*\"confidence\":\"unresolved\"" out.json &&
+	test_grep ! "Pool.join" out.json
+'
+
+test_expect_success 'a module-qualified name names a top-level definition' '
+	(cd py && kbx defs --format=nul src.a.main >../out) &&
+	printf "src/a.py#main\0" >expect &&
+	test_cmp expect out
 '
 
 test_expect_success 'Foo::bar and Foo->bar are qualified names too' '

@@ -50,12 +50,28 @@ static TSNode declarator_name(TSNode d)
 	return null;
 }
 
+int _kbx_c_is_static(struct kbx_walk *w, TSNode n)
+{
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_named_child(n, i);
+		if (!_kbx_is(c, "storage_class_specifier"))
+			continue;
+		uint32_t s = ts_node_start_byte(c), e = ts_node_end_byte(c);
+		if (e - s == 6 && e <= w->len && !memcmp(w->src + s, "static", 6))
+			return 1;
+	}
+	return 0;
+}
+
 static void visit_function(struct kbx_walk *w, TSNode n)
 {
 	TSNode name = declarator_name(_kbx_field(n, "declarator"));
 	if (ts_node_is_null(name))
 		return;
-	_kbx_walk_define(w, n, KBX_KIND_FUNCTION, _kbx_node_text(w, name), 1);
+	int sym = _kbx_walk_define(w, n, KBX_KIND_FUNCTION, _kbx_node_text(w, name), 1);
+	if (sym >= 0 && _kbx_c_is_static(w, n))
+		w->x->syms[sym].flags |= KBX_SYM_FILE_LOCAL;
 }
 
 const char *_kbx_c_typedef_name(struct kbx_walk *w, TSNode n)

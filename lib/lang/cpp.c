@@ -170,8 +170,12 @@ static void visit_function(struct kbx_walk *w, TSNode n)
 	if (!name)
 		return;
 	if (!scope) {
-		_kbx_walk_define(w, n, _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION,
-				 name, 1);
+		int in_type = _kbx_walk_in_type(w);
+		int sym = _kbx_walk_define(w, n, in_type ? KBX_KIND_METHOD : KBX_KIND_FUNCTION,
+					   name, 1);
+		/* a static member function is not file-local; a static free one is */
+		if (sym >= 0 && !in_type && _kbx_c_is_static(w, n))
+			w->x->syms[sym].flags |= KBX_SYM_FILE_LOCAL;
 		return;
 	}
 	/* out of line: Foo::bar, ns::f */

@@ -98,6 +98,7 @@ int _kbx_x_sym(struct kbx_extract *x, int kind, const char *name, const char *qu
 	s->line = line;
 	s->col = col;
 	s->end_line = end_line;
+	s->flags = 0;
 	return (int)x->nsyms++;
 }
 

@@ -77,7 +77,13 @@ struct kbx_xsym {
 	int parent;          /* index in syms of the enclosing definition, -1 if none */
 	uint32_t line, col;  /* start, 1-based line and 1-based byte column */
 	uint32_t end_line;
+	unsigned flags;      /* KBX_SYM_* */
 };
+
+/* A definition other files cannot reach by name (C and C++ `static`
+ * functions and variables at file scope): the resolver never offers it
+ * as a candidate to a call from another file.  Stored in the node. */
+#define KBX_SYM_FILE_LOCAL 0x01
 
 struct kbx_xcall {
 	const char *name;     /* the called name: "process" */
@@ -173,6 +179,8 @@ const char *_kbx_walk_qual(struct kbx_walk *w, const char *name);
 /* Define name of kind at node n inside the current scope, and (when
  * open_scope) open a scope for it.  Returns the sym index or -1. */
 int _kbx_walk_define(struct kbx_walk *w, TSNode n, int kind, const char *name, int open_scope);
+/* Does the C or C++ declaration n have `static` among its specifiers? */
+int _kbx_c_is_static(struct kbx_walk *w, TSNode n);
 /* The text of a node, in the arena. */
 const char *_kbx_node_text(struct kbx_walk *w, TSNode n);
 /* The text of a node's field child, or NULL when the field is absent. */
