@@ -6,10 +6,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <tree_sitter/api.h>
 
 #include "builtin.h"
 #include "config.h"
@@ -164,15 +167,8 @@ int setup_store(struct kbx_ctx *ctx, int flags, int any_schema)
 	size_t map_size = 0;
 	const char *ms = getenv("KBX_MAP_SIZE");
 	if (writes && ms && *ms) {
-		char *end;
-		unsigned long long v = strtoull(ms, &end, 10);
-		if (*end == 'k' || *end == 'K')
-			v <<= 10, end++;
-		else if (*end == 'm' || *end == 'M')
-			v <<= 20, end++;
-		else if (*end == 'g' || *end == 'G')
-			v <<= 30, end++;
-		if (*end || !v || *ms == '-') {
+		uint64_t v;
+		if (kbx_parse_size(ms, &v) || !v || v > SIZE_MAX) {
 			fprintf(stderr, "error: KBX_MAP_SIZE='%s' is not a size such as 65536 or 64m\n", ms);
 			return KBX_EXIT_USAGE;
 		}
@@ -263,6 +259,46 @@ static int run_command(const struct cmd_struct *c, int argc, const char **argv,
 	return rc;
 }
 
+/*
+ * tree-sitter cannot report a failed allocation: its own allocator
+ * prints a line and exits with status 1, which reads as "nothing found".
+ * These say what happened and exit with the code for running out of
+ * memory.  An index run that ends here has committed nothing, so the
+ * previous index is left as it was.
+ */
+static void parser_out_of_memory(void)
+{
+	static const char msg[] = "fatal: out of memory while parsing\n";
+	if (write(2, msg, sizeof(msg) - 1) < 0) {
+		/* nothing more can be said */
+	}
+	_exit(KBX_EXIT_INTERNAL);
+}
+
+static void *parser_malloc(size_t n)
+{
+	void *p = malloc(n);
+	if (!p && n)
+		parser_out_of_memory();
+	return p;
+}
+
+static void *parser_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+	if (!p && n && size)
+		parser_out_of_memory();
+	return p;
+}
+
+static void *parser_realloc(void *old, size_t n)
+{
+	void *p = realloc(old, n);
+	if (!p && n)
+		parser_out_of_memory();
+	return p;
+}
+
 int main(int argc, char **argv_)
 {
 	const char **argv = (const char **)argv_;
@@ -272,6 +308,7 @@ int main(int argc, char **argv_)
 	/* a reader that goes away (| head) ends us quietly; writes then
 	 * fail with EPIPE, which out_finish does not report */
 	signal(SIGPIPE, SIG_DFL);
+	ts_set_allocator(parser_malloc, parser_calloc, parser_realloc, free);
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kbx.h"
 #include "parse-options.h"
 
 static int takes_arg(const struct option *o)
@@ -60,25 +61,13 @@ static int set_value(const struct option *o, const char *arg, int neg)
 		*(long *)o->value = v;
 		return 0;
 	}
-	case OPT_SIZE: {
-		char *end;
-		errno = 0;
-		unsigned long long v = strtoull(arg, &end, 10);
-		unsigned long long mul = 1;
-		if (*end == 'k' || *end == 'K')
-			mul = 1024, end++;
-		else if (*end == 'm' || *end == 'M')
-			mul = 1024 * 1024, end++;
-		else if (*end == 'g' || *end == 'G')
-			mul = 1024ull * 1024 * 1024, end++;
-		if (!*arg || *arg == '-' || *end || errno || v > ULLONG_MAX / mul) {
+	case OPT_SIZE:
+		if (kbx_parse_size(arg, (uint64_t *)o->value)) {
 			fprintf(stderr, "error: option '%s' expects a size such as 512k or 2m, not '%s'\n",
 				name, arg);
 			return -1;
 		}
-		*(uint64_t *)o->value = v * mul;
 		return 0;
-	}
 	case OPT_KEYWORD:
 		for (int i = 0; o->keywords[i]; i++)
 			if (!strcmp(o->keywords[i], arg)) {

@@ -214,24 +214,12 @@ kbx_status_t kbx_config_parse_value(const struct kbx_config_key *key, const char
 		v = neg ? -(int64_t)u : (int64_t)u;
 		break;
 	}
-	case KBX_CONFIG_SIZE: {
-		uint64_t mul = 1;
-		if (parse_uint(text, &end, &u))
-			goto bad_size;
-		if (*end == 'k' || *end == 'K')
-			mul = 1024, end++;
-		else if (*end == 'm' || *end == 'M')
-			mul = 1024 * 1024, end++;
-		else if (*end == 'g' || *end == 'G')
-			mul = 1024ull * 1024 * 1024, end++;
-		if (*end || u > (uint64_t)INT64_MAX / mul)
-			goto bad_size;
-		v = (int64_t)(u * mul);
+	case KBX_CONFIG_SIZE:
+		if (kbx_parse_size(text, &u) || u > (uint64_t)INT64_MAX)
+			return _kbx_fail(err, KBX_ERR_USAGE, "%s: '%s' is not a size such as 512k or 2m",
+					 key->name, text);
+		v = (int64_t)u;
 		break;
-	bad_size:
-		return _kbx_fail(err, KBX_ERR_USAGE, "%s: '%s' is not a size such as 512k or 2m",
-				 key->name, text);
-	}
 	case KBX_CONFIG_MILLISECONDS: {
 		uint64_t mul = 1;
 		if (parse_uint(text, &end, &u))
@@ -498,16 +486,9 @@ kbx_status_t kbx_config_read_file(kbx_config_t *cfg, const char *path,
 
 static kbx_status_t join(char **out, const char *a, const char *b, struct kbx_config_error *err)
 {
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, a);
-	if (sb.len && sb.buf[sb.len - 1] != '/')
-		strbuf_addch(&sb, '/');
-	strbuf_addstr(&sb, b);
-	if (sb.failed) {
-		strbuf_release(&sb);
+	*out = _kbx_path_concat(a, b);
+	if (!*out)
 		return fail_at(err, KBX_ERR_NOMEM, NULL, 0, "out of memory");
-	}
-	*out = strbuf_detach(&sb, NULL);
 	return KBX_OK;
 }
 

@@ -54,6 +54,7 @@ struct pool {
 	size_t njobs, next, consumed;
 	const char *root;
 	uint64_t timeout_us;
+	uint64_t max_size;
 };
 
 static int looks_binary(const char *buf, size_t len)
@@ -66,7 +67,23 @@ static void run_job(struct pool *p, struct job *j, TSParser *parser)
 {
 	struct strbuf path = STRBUF_INIT, src = STRBUF_INIT;
 	strbuf_addf(&path, "%s/%s", p->root, j->f->path);
-	if (strbuf_read_file(&src, path.buf, (size_t)j->f->size + 1) < 0) {
+	/* The file may have changed since the scan: it may be gone, be a
+	 * FIFO or a symbolic link now, or have grown past the limit. */
+	int rr = strbuf_read_regular_file(&src, path.buf, p->max_size);
+	if (rr == STRBUF_NOT_REGULAR) {
+		j->skip = errno == EISDIR ? "it became a directory while kbx ran"
+					  : "not a regular file any more (a FIFO, socket or device)";
+		goto out;
+	} else if (rr == STRBUF_TOO_BIG) {
+		snprintf(j->skip_buf, sizeof(j->skip_buf),
+			 "larger than the size limit (%llu bytes; see --max-file-size)",
+			 (unsigned long long)p->max_size);
+		j->skip = j->skip_buf;
+		goto out;
+	} else if (rr < 0 && errno == ELOOP) {
+		j->skip = "it became a symbolic link, which kbx never follows";
+		goto out;
+	} else if (rr < 0) {
 		snprintf(j->skip_buf, sizeof(j->skip_buf), "cannot read: %s", strerror(errno));
 		j->skip = j->skip_buf;
 		goto out;
@@ -136,6 +153,7 @@ struct run {
 	/* names whose definitions changed */
 	char **names;
 	size_t nnames, anames;
+	int names_oom;                 /* a name was lost: the run must fail */
 	uint64_t last_progress_ns;
 };
 
@@ -179,19 +197,24 @@ static void add_name(void *data, const char *name)
 	if (r->nnames == r->anames) {
 		size_t na = r->anames ? r->anames * 2 : 64;
 		char **nn = realloc(r->names, na * sizeof(*nn));
-		if (!nn)
+		if (!nn) {
+			r->names_oom = 1;
 			return;
+		}
 		r->names = nn;
 		r->anames = na;
 	}
 	char *c = strdup(name);
 	if (c)
 		r->names[r->nnames++] = c;
+	else
+		r->names_oom = 1;
 }
 
 static int mdb_fail(struct run *r, int rc, const char *what)
 {
-	_kbx_fail_mdb(r->err, rc, what);
+	/* a write cut short by a full disk while LMDB spilled pages */
+	_kbx_fail_mdb(r->err, _kbx_store_write_error(r->s, rc), what);
 	return rc;
 }
 
@@ -256,7 +279,8 @@ static int forget_file(struct run *r, uint32_t fid, const char *path, int lang,
 		}
 		_kbx_refs_release(&old);
 	} else if (st != KBX_NOT_FOUND) {
-		return MDB_CORRUPTED;
+		/* out of memory is not a damaged store */
+		return st == KBX_ERR_NOMEM ? ENOMEM : MDB_CORRUPTED;
 	}
 	if (!rc)
 		rc = _kbx_edges_delete_from(s, fid, 0, &r->orphans);
@@ -301,6 +325,43 @@ static int put_file_rec(struct run *r, const char *path, const struct _kbx_file_
 	return mdb_put(r->s->wtxn, r->s->files, &k, &d, 0);
 }
 
+/* The first definition of each qualified name in one file: an open
+ * addressing table of indexes into x->syms, at most half full. */
+struct qual_table {
+	size_t *slots;   /* index + 1; 0 is an empty slot */
+	size_t mask;
+};
+
+static int qual_table_init(struct qual_table *t, size_t n)
+{
+	size_t size = 16;
+	while (size < 2 * n + 2)
+		size *= 2;
+	t->slots = calloc(size, sizeof(*t->slots));
+	t->mask = size - 1;
+	return t->slots ? 0 : -1;
+}
+
+/* The index of the first definition named qual, entering i when there
+ * is none yet. */
+static size_t qual_table_find(struct qual_table *t, const struct kbx_extract *x,
+			      const char *qual, size_t i)
+{
+	unsigned char h[16];
+	uint64_t v;
+	_kbx_hash128(qual, strlen(qual), h);
+	memcpy(&v, h, sizeof(v));
+	for (size_t at = (size_t)v & t->mask;; at = (at + 1) & t->mask) {
+		size_t k = t->slots[at];
+		if (!k) {
+			t->slots[at] = i + 1;
+			return i;
+		}
+		if (!strcmp(x->syms[k - 1].qual, qual))
+			return k - 1;
+	}
+}
+
 /* Write a parsed file: definitions, DEFINES edges, refs. */
 static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec *old)
 {
@@ -311,6 +372,8 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 	int rc = 0;
 	struct _kbx_file_rec fr = { 0 };
 	uint32_t *sym_ids = NULL, *uniq = NULL;
+	unsigned char *first = NULL;   /* the first definition of its qual name */
+	struct qual_table quals = { 0 };
 	size_t nuniq = 0;
 	struct _kbx_idset keep = { 0 };
 	struct strbuf cid = STRBUF_INIT, blob = STRBUF_INIT;
@@ -335,29 +398,32 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 	/* Ids for the definitions, stable across runs by canonical id. */
 	sym_ids = calloc(x->nsyms + 1, sizeof(*sym_ids));
 	uniq = calloc(x->nsyms + 1, sizeof(*uniq));
-	if (!sym_ids || !uniq) {
+	first = calloc(x->nsyms + 1, sizeof(*first));
+	if (!sym_ids || !uniq || !first || qual_table_init(&quals, x->nsyms) < 0) {
 		rc = ENOMEM;
 		goto out;
 	}
 	for (size_t i = 0; i < x->nsyms && !rc; i++) {
+		first[i] = 0;
+		if (x->syms[i].qual == _kbx_qual_too_long) {
+			sym_ids[i] = 0;
+			continue;
+		}
 		strbuf_reset(&cid);
 		strbuf_addf(&cid, "%s#%s", path, x->syms[i].qual);
 		if (cid.failed || cid.len > 480) {
 			sym_ids[i] = 0;
 			continue;
 		}
-		/* a redefinition in the same file shares the first one's node */
-		uint32_t id = 0;
-		for (size_t k = 0; k < i; k++)
-			if (sym_ids[k] && !strcmp(x->syms[k].qual, x->syms[i].qual)) {
-				id = sym_ids[k];
-				break;
-			}
-		if (id) {
-			sym_ids[i] = id;
+		/* a redefinition in the same file shares the first one's node
+		 * (a hash table: generated files hold 100,000 definitions) */
+		size_t k = qual_table_find(&quals, x, x->syms[i].qual, i);
+		if (k != i) {
+			sym_ids[i] = sym_ids[k];
 			continue;
 		}
-		id = _kbx_id_of(s, cid.buf);
+		first[i] = 1;
+		uint32_t id = _kbx_id_of(s, cid.buf);
 		if (!id) {
 			rc = _kbx_id_alloc(s, &id);
 			add_name(r, x->syms[i].name);
@@ -388,15 +454,7 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 	n.end_line = 0;
 	rc = _kbx_node_put(s, &n);
 	for (size_t i = 0; i < x->nsyms && !rc; i++) {
-		if (!sym_ids[i] || (i && 0))
-			continue;
-		int first = 1;
-		for (size_t k = 0; k < i; k++)
-			if (sym_ids[k] == sym_ids[i]) {
-				first = 0;
-				break;
-			}
-		if (!first)
+		if (!sym_ids[i] || !first[i])
 			continue;
 		const struct kbx_xsym *xs = &x->syms[i];
 		strbuf_reset(&cid);
@@ -444,14 +502,15 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 	}
 	if (!rc) {
 		struct _kbx_refs refs;
-		if (_kbx_refs_decode(blob.buf, blob.len, &refs) == KBX_OK) {
+		kbx_status_t dst = _kbx_refs_decode(blob.buf, blob.len, &refs);
+		if (dst == KBX_OK) {
 			refs.file = fr.id;
 			refs.path = path;
 			refs.lang = lang;
 			rc = refnames_update(s, &refs, 0);
 			_kbx_refs_release(&refs);
 		} else {
-			rc = MDB_CORRUPTED;
+			rc = dst == KBX_ERR_NOMEM ? ENOMEM : MDB_CORRUPTED;
 		}
 	}
 	if (!rc && _kbx_idset_add(&r->resolve, fr.id) < 0)
@@ -462,6 +521,8 @@ out:
 		mdb_fail(r, rc, "cannot write the index");
 	free(sym_ids);
 	free(uniq);
+	free(first);
+	free(quals.slots);
 	_kbx_idset_release(&keep);
 	strbuf_release(&cid);
 	strbuf_release(&blob);
@@ -473,6 +534,10 @@ static int collect_affected(struct run *r)
 {
 	struct kbx_store *s = r->s;
 	MDB_cursor *c;
+	/* a lost name would leave the files that call it unresolved: a
+	 * wrong answer, committed; better no run at all */
+	if (r->names_oom)
+		return ENOMEM;
 	int rc = mdb_cursor_open(s->wtxn, s->refnames, &c);
 	if (rc)
 		return rc;
@@ -484,7 +549,12 @@ static int collect_affected(struct run *r)
 		while (!g) {
 			if (d.mv_size == 4) {
 				uint32_t fid = _kbx_get_u32(d.mv_data);
-				if (_kbx_idset_add(&r->resolve, fid) > 0)
+				int added = _kbx_idset_add(&r->resolve, fid);
+				if (added < 0) {
+					rc = ENOMEM;
+					break;
+				}
+				if (added > 0)
 					r->stats->reresolved++;
 			}
 			g = mdb_cursor_get(c, &k, &d, MDB_NEXT_DUP);
@@ -640,6 +710,7 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 	pool.njobs = njobs;
 	pool.root = s->root;
 	pool.timeout_us = o->parse_timeout_us ? o->parse_timeout_us : DEFAULT_PARSE_TIMEOUT_US;
+	pool.max_size = o->max_file_size ? o->max_file_size : DEFAULT_MAX_FILE_SIZE;
 	int want = o->threads > 0 ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (want < 1)
 		want = 1;
@@ -777,6 +848,7 @@ static void run_reset(struct run *r)
 	free(r->names);
 	r->names = NULL;
 	r->nnames = r->anames = 0;
+	r->names_oom = 0;
 }
 
 kbx_status_t kbx_index_run(kbx_store_t *s, const struct kbx_index_opts *o,
@@ -818,7 +890,8 @@ kbx_status_t kbx_index_run(kbx_store_t *s, const struct kbx_index_opts *o,
 		r.last_progress_ns = 0;
 		st = index_once(&r, &scan);
 		run_reset(&r);
-		if (st != KBX_ERR_FULL || attempt >= 12 || strstr(err->msg, "disk"))
+		/* only a full map is cured by growing it, not a full disk */
+		if (st != KBX_ERR_FULL || attempt >= 12 || !strstr(err->msg, mdb_strerror(MDB_MAP_FULL)))
 			break;
 		/* the map is full: grow it and run again */
 		if (_kbx_store_grow(s, err))

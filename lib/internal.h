@@ -113,6 +113,11 @@ kbx_status_t _kbx_store_write_commit(struct kbx_store *s, struct kbx_error *err)
 void _kbx_store_write_abort(struct kbx_store *s);
 /* Double the map size (after MDB_MAP_FULL), outside any write transaction. */
 kbx_status_t _kbx_store_grow(struct kbx_store *s, struct kbx_error *err);
+/* LMDB reports a short write as EIO: say ENOSPC or EFBIG instead when
+ * the disk is (nearly) full or the data file is at the file size limit,
+ * so that the user hears "disk full" (exit 7), not "I/O error".  Any
+ * other rc is returned as it is. */
+int _kbx_store_write_error(const struct kbx_store *s, int rc);
 /* Drop every record (for --rebuild), inside the write transaction. */
 int _kbx_store_clear(struct kbx_store *s);
 
@@ -152,6 +157,9 @@ int _kbx_scan_wants(const char *root, const char *rel);
 
 /* Append n to l unless a node with its id is there already (query.c). */
 kbx_status_t _kbx_nodelist_add(struct kbx_nodelist *l, const struct kbx_node *n);
+
+/* "a" + "/" + "b" (one slash), malloc()ed; NULL when out of memory. */
+char *_kbx_path_concat(const char *a, const char *b);
 
 /* ---- hashing (util.c) ---- */
 void _kbx_hash128(const void *data, size_t len, unsigned char out[16]);

@@ -39,6 +39,11 @@ typedef enum {
 /* A short description of a status ("store is busy"). */
 const char *kbx_status_str(kbx_status_t status);
 
+/* Read a size as users write it: digits and an optional k, m or g (times
+ * 1024, 1024^2, 1024^3), nothing else.  Returns 0, or -1 for anything
+ * else (a sign, a fraction, an overflow, trailing text). */
+int kbx_parse_size(const char *text, uint64_t *out);
+
 /* The caller owns this; the library fills it on failure. */
 struct kbx_error {
 	kbx_status_t status;

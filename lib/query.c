@@ -146,8 +146,15 @@ kbx_status_t kbx_lookup(kbx_store_t *s, const char *symbol, struct kbx_nodelist 
 		if (_kbx_node_read(s, _kbx_txn(s), id, &n) == KBX_OK)
 			return _kbx_nodelist_add(out, &n);
 	}
-	if (strchr(symbol, '#'))
+	if (strchr(symbol, '#')) {
+		/* "#", "a.py#", "#f": no id looks like that (a file named so
+		 * was found just above) */
+		if (symbol[0] == '#' || symbol[strlen(symbol) - 1] == '#')
+			return _kbx_fail(err, KBX_ERR_PARSE,
+					 "cannot parse symbol '%s': an id is PATH#NAME ('src/a.py#add')",
+					 symbol);
 		return _kbx_fail(err, KBX_NOT_FOUND, "no symbol '%s' in the index", symbol);
+	}
 
 	/* "Foo::bar" and "Foo->bar" are "Foo.bar" */
 	struct strbuf q = STRBUF_INIT;

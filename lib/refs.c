@@ -36,16 +36,43 @@ static void putstr(struct strbuf *sb, const char *s)
 	strbuf_add(sb, s, n);
 }
 
-/* The qualified name of the class enclosing sym i, or NULL. */
-static const char *class_qual(const struct kbx_extract *x, int i)
+/* The class enclosing sym i, or -1. */
+static int enclosing_class_slow(const struct kbx_extract *x, int i)
 {
 	for (int p = x->syms[i].parent; p >= 0; p = x->syms[p].parent)
 		if (KBX_KIND_IS_TYPE(x->syms[p].kind))
-			return x->syms[p].qual;
-	/* Go and Rust methods whose type lives in another file: "Type.m" */
-	if (x->syms[i].kind == KBX_KIND_METHOD && x->syms[i].parent < 0)
+			return p;
+	return -1;
+}
+
+/* The class enclosing each sym, in one pass: a definition comes after
+ * its parent in syms, so the parent's answer is known.  Walking up from
+ * every call instead was quadratic: 50,000 nested namespaces each
+ * holding a call took seconds.  NULL when out of memory. */
+static int *enclosing_classes(const struct kbx_extract *x)
+{
+	int *cls = malloc((x->nsyms + 1) * sizeof(*cls));
+	if (!cls)
 		return NULL;
-	return NULL;
+	for (size_t i = 0; i < x->nsyms; i++) {
+		int p = x->syms[i].parent;
+		if (p < 0)
+			cls[i] = -1;
+		else if (KBX_KIND_IS_TYPE(x->syms[p].kind))
+			cls[i] = p;
+		else if ((size_t)p < i)
+			cls[i] = cls[p];
+		else
+			cls[i] = enclosing_class_slow(x, (int)i);
+	}
+	return cls;
+}
+
+/* The qualified name of the class enclosing sym i, or NULL. */
+static const char *class_qual(const struct kbx_extract *x, const int *cls, int i)
+{
+	int c = cls ? cls[i] : enclosing_class_slow(x, i);
+	return c >= 0 ? x->syms[c].qual : NULL;
 }
 
 void _kbx_refs_encode(struct strbuf *out, const struct kbx_extract *x, const uint32_t *sym_ids,
@@ -56,6 +83,7 @@ void _kbx_refs_encode(struct strbuf *out, const struct kbx_extract *x, const uin
 	put32(out, (uint32_t)nuniq);
 	for (size_t i = 0; i < nuniq; i++)
 		put32(out, uniq_ids[i]);
+	int *cls = x->ncalls ? enclosing_classes(x) : NULL;
 	put32(out, (uint32_t)x->ncalls);
 	for (size_t i = 0; i < x->ncalls; i++) {
 		const struct kbx_xcall *c = &x->calls[i];
@@ -67,7 +95,7 @@ void _kbx_refs_encode(struct strbuf *out, const struct kbx_extract *x, const uin
 		putstr(out, c->receiver);
 		const char *cq = NULL;
 		if (c->caller >= 0) {
-			cq = class_qual(x, c->caller);
+			cq = class_qual(x, cls, c->caller);
 			if (!cq && x->syms[c->caller].kind == KBX_KIND_METHOD) {
 				/* a method qualified by a type defined elsewhere */
 				const char *q = x->syms[c->caller].qual;
@@ -83,6 +111,7 @@ void _kbx_refs_encode(struct strbuf *out, const struct kbx_extract *x, const uin
 		}
 		putstr(out, cq);
 	}
+	free(cls);
 	put32(out, (uint32_t)x->nimports);
 	for (size_t i = 0; i < x->nimports; i++) {
 		const struct kbx_ximport *m = &x->imports[i];

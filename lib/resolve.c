@@ -311,7 +311,8 @@ kbx_status_t _kbx_resolver_new(struct kbx_store *s, struct _kbx_resolver **out,
 
 static void cache_release(struct _kbx_resolver *r)
 {
-	for (size_t i = 0; i < r->cache_size; i++) {
+	/* also for a resolver whose cache could not be allocated */
+	for (size_t i = 0; r->cache && i < r->cache_size; i++) {
 		for (size_t j = 0; j < r->cache[i].n; j++)
 			free(r->cache[i].c[j].qual);
 		free(r->cache[i].c);

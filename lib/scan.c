@@ -30,7 +30,10 @@ static void ignore_add_file(struct ignore_list *l, const char *root, const char 
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	strbuf_addf(&path, "%s/%s%s%s", root, base, *base ? "/" : "", name);
-	if (strbuf_read_file(&text, path.buf, 0) < 0) {
+	/* a regular file only: a FIFO named .gitignore would block the
+	 * walk, and a link to /dev/zero would never end (git does not
+	 * follow a symbolic link there either) */
+	if (strbuf_read_regular_file(&text, path.buf, 16u << 20) < 0) {
 		strbuf_release(&path);
 		strbuf_release(&text);
 		return;

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,20 +23,6 @@ static int is_dir(const char *path)
 {
 	struct stat st;
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static char *path_join(const char *a, const char *b)
-{
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, a);
-	if (sb.len && sb.buf[sb.len - 1] != '/')
-		strbuf_addch(&sb, '/');
-	strbuf_addstr(&sb, b);
-	if (sb.failed) {
-		strbuf_release(&sb);
-		return NULL;
-	}
-	return strbuf_detach(&sb, NULL);
 }
 
 /* KBX_CEILING_DIRECTORIES: a colon-separated list of directories the
@@ -80,8 +68,8 @@ kbx_status_t kbx_store_locate(const char *start, int create, char **kbx_dir, cha
 	char dir[PATH_MAX], git_root[PATH_MAX] = "";
 	snprintf(dir, sizeof(dir), "%s", real);
 	for (;;) {
-		char *k = path_join(dir, ".kbx");
-		char *g = path_join(dir, ".git");
+		char *k = _kbx_path_concat(dir, ".kbx");
+		char *g = _kbx_path_concat(dir, ".git");
 		if (!k || !g) {
 			free(k);
 			free(g);
@@ -114,7 +102,7 @@ kbx_status_t kbx_store_locate(const char *start, int create, char **kbx_dir, cha
 				 "no kbx index in '%s' or any parent directory: run 'kbx index' at the repository root",
 				 real);
 	*root = strdup(*git_root ? git_root : real);
-	*kbx_dir = *root ? path_join(*root, ".kbx") : NULL;
+	*kbx_dir = *root ? _kbx_path_concat(*root, ".kbx") : NULL;
 	return *root && *kbx_dir ? KBX_OK : KBX_ERR_NOMEM;
 }
 
@@ -221,6 +209,22 @@ static kbx_status_t read_root(struct kbx_store *s, MDB_txn *txn)
 	return KBX_OK;
 }
 
+/* Does the environment hold no database at all yet? */
+static int env_is_empty(MDB_txn *txn)
+{
+	MDB_dbi main;
+	MDB_stat ms;
+	return mdb_dbi_open(txn, NULL, 0, &main) == 0 && mdb_stat(txn, main, &ms) == 0 &&
+	       ms.ms_entries == 0;
+}
+
+static kbx_status_t fail_not_built(struct kbx_error *err, const char *kbx_dir)
+{
+	return _kbx_fail(err, KBX_ERR_NO_STORE,
+			 "the index in '%s' has not been built yet (a first 'kbx index' is running or did not finish): run 'kbx index'",
+			 kbx_dir);
+}
+
 kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, size_t map_size,
 			    kbx_store_t **out, struct kbx_error *err)
 {
@@ -252,7 +256,7 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 					 "cannot create '%s': %s", kbx_dir, strerror(e));
 		}
 		/* keep the store out of git's way */
-		char *gi = path_join(kbx_dir, ".gitignore");
+		char *gi = _kbx_path_concat(kbx_dir, ".gitignore");
 		FILE *f = gi ? fopen(gi, "wx") : NULL;
 		if (f) {
 			fputs("# kbx's index: never committed\n*\n", f);
@@ -264,7 +268,7 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 	if (s->writable) {
 		/* One writer at a time; a second one is told to retry rather
 		 * than queueing behind LMDB's own writer mutex. */
-		char *lock = path_join(kbx_dir, "index.lock");
+		char *lock = _kbx_path_concat(kbx_dir, "index.lock");
 		s->lock_fd = lock ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666) : -1;
 		free(lock);
 		if (s->lock_fd < 0) {
@@ -288,7 +292,7 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 		return _kbx_fail_mdb(err, rc, "cannot create the LMDB environment");
 	}
 	if (s->writable) {
-		char *data = path_join(kbx_dir, "data.mdb");
+		char *data = _kbx_path_concat(kbx_dir, "data.mdb");
 		struct stat st_data;
 		size_t want = map_size ? map_size : MAP_MIN;
 		if (!map_size && data && stat(data, &st_data) == 0) {
@@ -372,6 +376,12 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 			return _kbx_fail_mdb(err, rc, "cannot begin a read transaction");
 		}
 		rc = open_dbis(s, s->rtxn, 0);
+		if (rc == MDB_NOTFOUND && env_is_empty(s->rtxn)) {
+			/* a first 'kbx index' has created the files and not yet
+			 * committed anything */
+			kbx_store_close(s);
+			return fail_not_built(err, kbx_dir);
+		}
 		if (rc == MDB_NOTFOUND) {
 			kbx_store_close(s);
 			return _kbx_fail(err, KBX_ERR_SCHEMA,
@@ -383,6 +393,12 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 			return _kbx_fail_mdb(err, rc, "cannot open the index's tables");
 		}
 		st = check_schema(s, s->rtxn, err);
+		/* Generation 0 is a store whose first run has not committed
+		 * (still running, killed, or out of space): its empty tables
+		 * would answer every query with a wrong "nothing found". */
+		uint64_t gen = 0;
+		if (!st && _kbx_meta_get_u64(s, s->rtxn, "generation", &gen) == KBX_OK && !gen)
+			st = fail_not_built(err, kbx_dir);
 		if (!st)
 			st = read_root(s, s->rtxn);
 		if (st) {
@@ -430,12 +446,33 @@ kbx_status_t _kbx_store_write_begin(struct kbx_store *s, struct kbx_error *err)
 	return KBX_OK;
 }
 
+int _kbx_store_write_error(const struct kbx_store *s, int rc)
+{
+	if (rc != EIO)
+		return rc;
+	/* LMDB writes up to 64 pages at a time: a write cut short leaves
+	 * less than that free behind it */
+	struct statvfs vfs;
+	if (statvfs(s->dir, &vfs) == 0) {
+		uint64_t avail = geteuid() == 0 ? vfs.f_bfree : vfs.f_bavail;
+		if (avail * vfs.f_frsize < (1u << 20))
+			return ENOSPC;
+	}
+	struct rlimit rl;
+	char *data = _kbx_path_concat(s->dir, "data.mdb");
+	struct stat st;
+	int at_limit = data && getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+		       stat(data, &st) == 0 && (uint64_t)st.st_size + (1u << 20) >= rl.rlim_cur;
+	free(data);
+	return at_limit ? EFBIG : rc;
+}
+
 kbx_status_t _kbx_store_write_commit(struct kbx_store *s, struct kbx_error *err)
 {
 	int rc = mdb_txn_commit(s->wtxn);
 	s->wtxn = NULL;
 	if (rc)
-		return _kbx_fail_mdb(err, rc, "cannot commit the index");
+		return _kbx_fail_mdb(err, _kbx_store_write_error(s, rc), "cannot commit the index");
 	return KBX_OK;
 }
 
@@ -446,7 +483,10 @@ void _kbx_store_write_abort(struct kbx_store *s)
 	s->wtxn = NULL;
 }
 
-/* Double the map, for a run that filled it. */
+/* Double the map, for a run that filled it.  When the address space
+ * cannot hold the bigger map (a limit such as ulimit -v, or a 32-bit
+ * system), the run has failed for want of room, which is KBX_ERR_FULL
+ * like a full disk, not an out-of-memory crash: nothing was committed. */
 kbx_status_t _kbx_store_grow(struct kbx_store *s, struct kbx_error *err)
 {
 	size_t want = s->map_size * 2;
@@ -454,7 +494,10 @@ kbx_status_t _kbx_store_grow(struct kbx_store *s, struct kbx_error *err)
 		return _kbx_fail(err, KBX_ERR_FULL, "the index cannot grow any further");
 	int rc = mdb_env_set_mapsize(s->env, want);
 	if (rc)
-		return _kbx_fail_mdb(err, rc, "cannot grow the index's map");
+		return _kbx_fail(err, KBX_ERR_FULL,
+				 "the index's map is full at %.1f MiB and cannot grow to %.1f MiB: %s",
+				 (double)s->map_size / (1 << 20), (double)want / (1 << 20),
+				 mdb_strerror(rc));
 	s->map_size = want;
 	return KBX_OK;
 }
@@ -533,7 +576,7 @@ kbx_status_t kbx_store_info(kbx_store_t *s, struct kbx_store_info *info, struct 
 	}
 	mdb_cursor_close(c);
 
-	char *data = path_join(s->dir, "data.mdb");
+	char *data = _kbx_path_concat(s->dir, "data.mdb");
 	struct stat st;
 	if (data && stat(data, &st) == 0)
 		info->store_bytes = (uint64_t)st.st_blocks * 512;

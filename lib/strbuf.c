@@ -2,7 +2,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "strbuf.h"
@@ -127,6 +129,66 @@ int strbuf_read_file(struct strbuf *sb, const char *path, size_t hint)
 		return -1;
 	}
 	for (;;) {
+		if (sb->alloc - sb->len < 4096 && strbuf_grow(sb, sb->alloc) < 0) {
+			close(fd);
+			errno = ENOMEM;
+			return -1;
+		}
+		ssize_t r = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		sb->len += (size_t)r;
+	}
+	sb->buf[sb->len] = '\0';
+	close(fd);
+	return 0;
+}
+
+int strbuf_read_regular_file(struct strbuf *sb, const char *path, size_t max)
+{
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is
+	 * refused below, as is anything else that is not a regular file */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : 0;
+		return STRBUF_NOT_REGULAR;
+	}
+	if (max && (uint64_t)st.st_size > max) {
+		close(fd);
+		errno = EFBIG;
+		return STRBUF_TOO_BIG;
+	}
+	size_t want = (size_t)st.st_size + 1;
+	if (strbuf_grow(sb, want < 8192 ? 8192 : want) < 0) {
+		close(fd);
+		errno = ENOMEM;
+		return -1;
+	}
+	for (;;) {
+		if (max && sb->len > max) {
+			/* it grew while we read it */
+			close(fd);
+			errno = EFBIG;
+			return STRBUF_TOO_BIG;
+		}
 		if (sb->alloc - sb->len < 4096 && strbuf_grow(sb, sb->alloc) < 0) {
 			close(fd);
 			errno = ENOMEM;

@@ -32,6 +32,16 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Read a whole file; returns 0 or -1 with errno set. */
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t hint);
+/* Read a whole regular file of at most max bytes (0: any size), for
+ * files of the tree being indexed, which may change under us: a
+ * symbolic link is not followed (-1, errno ELOOP), and a FIFO, device or
+ * directory is not read (STRBUF_NOT_REGULAR): opening a FIFO would wait
+ * for a writer forever, and a device may never end.  STRBUF_TOO_BIG
+ * when the file is, or grows while read to, more than max bytes.
+ * Returns 0, or one of those, or -1 with errno set. */
+#define STRBUF_NOT_REGULAR (-2)
+#define STRBUF_TOO_BIG (-3)
+int strbuf_read_regular_file(struct strbuf *sb, const char *path, size_t max);
 
 /* Return the buffer's text ("" for an empty buffer that never grew). */
 static inline const char *strbuf_str(const struct strbuf *sb)

@@ -30,6 +30,43 @@ const char *kbx_status_str(kbx_status_t status)
 	return status_names[status];
 }
 
+int kbx_parse_size(const char *text, uint64_t *out)
+{
+	uint64_t v = 0, mul = 1;
+	const char *p = text;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == 'k' || *p == 'K')
+		mul = 1024, p++;
+	else if (*p == 'm' || *p == 'M')
+		mul = 1024 * 1024, p++;
+	else if (*p == 'g' || *p == 'G')
+		mul = 1024ull * 1024 * 1024, p++;
+	if (*p || v > UINT64_MAX / mul)
+		return -1;
+	*out = v * mul;
+	return 0;
+}
+
+char *_kbx_path_concat(const char *a, const char *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, a);
+	if (sb.len && sb.buf[sb.len - 1] != '/')
+		strbuf_addch(&sb, '/');
+	strbuf_addstr(&sb, b);
+	if (sb.failed) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
 kbx_status_t _kbx_fail(struct kbx_error *err, kbx_status_t status, const char *fmt, ...)
 {
 	if (err) {
@@ -54,6 +91,14 @@ kbx_status_t _kbx_fail_mdb(struct kbx_error *err, int rc, const char *what)
 	case ENOSPC:
 		st = KBX_ERR_FULL;
 		hint = "; free some disk space and run 'kbx index' again";
+		break;
+	case EDQUOT:
+		st = KBX_ERR_FULL;
+		hint = "; free some space under your disk quota and run 'kbx index' again";
+		break;
+	case EFBIG:
+		st = KBX_ERR_FULL;
+		hint = "; the store has reached the file size limit (ulimit -f)";
 		break;
 	case ENOMEM:
 		st = KBX_ERR_NOMEM;

@@ -36,6 +36,8 @@ static const char *join_qual(struct kbx_walk *w, const char *a, const char *b)
 {
 	if (!b)
 		return NULL;
+	if (a == _kbx_qual_too_long)
+		return a;
 	if (!a || !*a)
 		return b;
 	return _kbx_join(w, a, ".", b);

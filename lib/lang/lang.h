@@ -213,8 +213,12 @@ int _kbx_walk_call(struct kbx_walk *w, TSNode at, const char *name, int recv,
  * receiver "a.b", "f" a plain call.  Nothing for NULL or "". */
 void _kbx_walk_call_dotted(struct kbx_walk *w, TSNode at, const char *dotted);
 /* a, sep and b joined ("Foo" "." "bar" -> "Foo.bar"), in the arena; NULL
- * when out of memory. */
+ * when out of memory.  A result longer than 480 bytes, or a join with
+ * _kbx_qual_too_long, gives _kbx_qual_too_long itself (compare the
+ * pointer): a definition with that qual is not stored, and a call,
+ * import or base that names it is dropped. */
 const char *_kbx_join(struct kbx_walk *w, const char *a, const char *sep, const char *b);
+extern const char _kbx_qual_too_long[];
 
 /* Flags for _kbx_compact_text: what differs between languages. */
 #define KBX_COMPACT_SQUOTE      0x01  /* '...' is a literal, kept as written */

@@ -135,6 +135,21 @@ static void test_edit_distance(void)
 	ok(_kbx_edit_distance("a", "abcdefgh", 2) == 3, "capped at max + 1");
 }
 
+static void test_parse_size(void)
+{
+	uint64_t v;
+	ok(kbx_parse_size("512", &v) == 0 && v == 512, "a plain size");
+	ok(kbx_parse_size("2k", &v) == 0 && v == 2048, "k is 1024");
+	ok(kbx_parse_size("64m", &v) == 0 && v == 64u << 20, "m is 1024^2");
+	ok(kbx_parse_size("1G", &v) == 0 && v == 1u << 30, "G is 1024^3");
+	ok(kbx_parse_size("-1", &v) < 0 && kbx_parse_size("1.5m", &v) < 0 &&
+		   kbx_parse_size("", &v) < 0 && kbx_parse_size("3mb", &v) < 0,
+	   "signs, fractions, nothing and trailing text are refused");
+	ok(kbx_parse_size("99999999999999999999", &v) < 0 &&
+		   kbx_parse_size("17179869184g", &v) < 0,
+	   "overflows are refused");
+}
+
 static void test_idset(void)
 {
 	struct _kbx_idset s = { 0 };
@@ -207,6 +222,7 @@ int main(void)
 	test_file_record();
 	test_path_join();
 	test_edit_distance();
+	test_parse_size();
 	test_idset();
 	test_refs_roundtrip();
 	test_strbuf();
