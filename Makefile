@@ -4,17 +4,21 @@
 #   make check                     build everything, then run the tests
 #   make install [DESTDIR=...]     install under the configured prefix
 #   make uninstall | unit-tests | bench | clean | distclean | help
+#   make fuzz [FUZZ_SECONDS=60]    run each libFuzzer harness (needs clang)
 #
 # Knobs on the command line:
 #   V=1                        show full commands
 #   DEVELOPER=1                strict warnings, as errors, for kbx's own code
 #   SANITIZE=address,undefined build kbx's own code and tests with sanitizers
+#   FUZZ_SECONDS=N             how long make fuzz runs each harness
 #
 # Sources are found by wildcard, so adding a file needs no edit here:
 #   lib/*.c lib/lang/*.c        -> build/libkbx.a (all objects -fPIC)
 #   cmd/*.c                     -> ./kbx
 #   lib/vector/*.c (+ shim)     -> build/kbx-vector.so, loaded at run time
 #   tests/unit/*.c              -> build/tests/unit/NAME, one program each
+#   tests/fuzz/NAME.c           -> build/fuzz/NAME/fuzzer (clang, libFuzzer)
+#                                  and build/tests/fuzz/NAME (replay, for check)
 #   man/NAME.N.md               -> build/man/NAME.N
 #   grammars/grammars.lock      -> build/grammars/ -> build/libkbx-grammars.a
 
@@ -75,6 +79,7 @@ CMD_SRCS := $(wildcard cmd/*.c)
 VECTOR_SRCS := $(wildcard lib/vector/*.c)
 SHIM_SRCS := $(if $(filter yes,$(FAISS_C_SHIM)),$(wildcard lib/vector/faiss_shim.cpp))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
+FUZZ_SRCS := $(filter-out tests/fuzz/replay.c,$(wildcard tests/fuzz/*.c))
 MAN_SRCS := $(wildcard man/*.[1-9].md)
 
 LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
@@ -82,6 +87,9 @@ CMD_OBJS := $(CMD_SRCS:%.c=build/%.o)
 VECTOR_OBJS := $(VECTOR_SRCS:%.c=build/%.o) $(SHIM_SRCS:%.cpp=build/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=build/%.o)
 UNIT_PROGS := $(UNIT_SRCS:%.c=build/%)
+FUZZ_NAMES := $(FUZZ_SRCS:tests/fuzz/%.c=%)
+FUZZ_REPLAY_PROGS := $(FUZZ_SRCS:%.c=build/%)
+FUZZ_REPLAY_OBJS := $(FUZZ_SRCS:%.c=build/%.o) $(if $(FUZZ_SRCS),build/tests/fuzz/replay.o)
 MAN_PAGES := $(MAN_SRCS:man/%.md=build/man/%)
 
 LIBKBX := build/libkbx.a
@@ -223,23 +231,125 @@ build/kbx-vector.so: $(VECTOR_OBJS) $(LIBKBX) $(LIBGRAMMARS) $(MODULE_MAP) build
 $(UNIT_PROGS): build/tests/unit/%: build/tests/unit/%.o $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $< $(KBX_LIBS)
 
+# The fuzz harnesses replayed by make check: each linked with a main()
+# that reads files instead of libFuzzer, by the ordinary compiler.  cmd/'s
+# objects but the dispatcher (its main()) go in an archive, from which a
+# harness of cmd/ code takes what it uses.
+CMD_LIB_OBJS := $(filter-out build/cmd/kbx.o,$(CMD_OBJS))
+CMD_LIB := build/tests/fuzz/libkbx-cmd.a
+
+$(CMD_LIB): $(CMD_LIB_OBJS)
+	@mkdir -p $(@D)
+	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(CMD_LIB_OBJS)
+
+$(FUZZ_REPLAY_PROGS): build/tests/fuzz/%: build/tests/fuzz/%.o build/tests/fuzz/replay.o \
+		$(CMD_LIB) $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $< build/tests/fuzz/replay.o $(CMD_LIB) \
+		$(KBX_LIBS)
+
 $(MAN_PAGES): build/man/%: man/%.md man/render.sh build/KBX-VERSION
 	@mkdir -p $(@D)
 	$(QUIET_GEN)CMARK='$(CMARK_PROG)' KBX_VERSION='$(KBX_VERSION)' \
 		$(SHELL) man/render.sh $< $@
 
--include $(patsubst %.o,%.d,$(LIB_OBJS) $(CMD_OBJS) $(VECTOR_OBJS) $(UNIT_OBJS) $(GRAMMAR_OBJS))
+-include $(patsubst %.o,%.d,$(LIB_OBJS) $(CMD_OBJS) $(VECTOR_OBJS) $(UNIT_OBJS) $(GRAMMAR_OBJS) \
+	$(FUZZ_REPLAY_OBJS))
+
+# ---------------------------------------------------------------------------
+# Fuzzing with clang's libFuzzer: make fuzz builds kbx's own code again
+# with the fuzzer's coverage and ASan+UBSan into build/fuzz/obj/ (the
+# grammar archive is linked as it is), then runs each harness for
+# FUZZ_SECONDS from its seeds (tests/fuzz/corpus/NAME/ and the inputs that
+# once crashed, tests/fuzz/regressions/NAME/).  What it finds goes to
+# build/fuzz/NAME/: new inputs to corpus/, a crash or a hang to crash-* or
+# timeout-*, which fails make fuzz.  configure finds FUZZ_CC.
+
+FUZZ_CC ?= clang
+FUZZ_SECONDS = 60
+FUZZ_TIMEOUT = 10
+FUZZ_ARGS =
+FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+FUZZ_CFLAGS = $(strip $(KBX_CPPFLAGS) -g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE))
+FUZZ_LDFLAGS = $(strip -fsanitize=fuzzer $(FUZZ_SANITIZE) $(LDFLAGS))
+FUZZ_LIB := build/fuzz/libkbx.a
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=build/fuzz/obj/%.o)
+FUZZ_CMD_LIB := build/fuzz/libkbx-cmd.a
+FUZZ_CMD_LIB_OBJS := $(CMD_LIB_OBJS:build/%=build/fuzz/obj/%)
+FUZZ_OBJS := $(FUZZ_SRCS:%.c=build/fuzz/obj/%.o)
+FUZZ_PROGS := $(FUZZ_NAMES:%=build/fuzz/%/fuzzer)
+
+build/fuzz/FUZZ-CFLAGS: FORCE
+	@mkdir -p build/fuzz
+	@flags='$(subst ','\'',$(FUZZ_CC) $(FUZZ_CFLAGS) : $(FUZZ_LDFLAGS))'; \
+	if test x"$$flags" != x"$$(cat $@ 2>/dev/null)"; then \
+		printf '%s\n' "$$flags" >$@; \
+	fi
+
+build/fuzz/obj/%.o: %.c build/fuzz/FUZZ-CFLAGS | $(GRAMMAR_HEADER)
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_LIB): $(FUZZ_LIB_OBJS)
+	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(FUZZ_LIB_OBJS)
+
+$(FUZZ_CMD_LIB): $(FUZZ_CMD_LIB_OBJS)
+	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(FUZZ_CMD_LIB_OBJS)
+
+$(FUZZ_PROGS): build/fuzz/%/fuzzer: build/fuzz/obj/tests/fuzz/%.o $(FUZZ_CMD_LIB) $(FUZZ_LIB) \
+		$(LIBGRAMMARS) build/fuzz/FUZZ-CFLAGS
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $< $(FUZZ_CMD_LIB) $(FUZZ_LIB) \
+		$(LIBGRAMMARS) $(TS_LIBS) $(LMDB_LIBS) $(YAML_LIBS) $(CMARK_LIBS) \
+		$(PCRE2_LIBS) $(XXHASH_LIBS) -ldl -lpthread
+
+-include $(patsubst %.o,%.d,$(FUZZ_LIB_OBJS) $(FUZZ_CMD_LIB_OBJS) $(FUZZ_OBJS))
+
+fuzz-build: $(if $(FUZZ_CC),$(FUZZ_PROGS),fuzz-no-cc)
+
+fuzz-no-cc:
+	@echo 'make fuzz needs clang with libFuzzer: run ./configure --install-deps' >&2; exit 1
+
+# Each harness in turn; its log is build/fuzz/NAME/fuzz.log.  All run even
+# when one fails, and then make fails naming them.
+fuzz: fuzz-build
+	$(Q)failed=; \
+	for h in $(FUZZ_NAMES); do \
+		dir=build/fuzz/$$h; \
+		mkdir -p $$dir/corpus || exit 1; \
+		seeds=; \
+		for d in tests/fuzz/corpus/$$h tests/fuzz/regressions/$$h; do \
+			test ! -d $$d || seeds="$$seeds $$d"; \
+		done; \
+		dict=; \
+		test ! -f tests/fuzz/$$h.dict || dict=-dict=tests/fuzz/$$h.dict; \
+		cmd="$$dir/fuzzer -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
+			-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$$dir/ \
+			$$dict $(FUZZ_ARGS) $$dir/corpus$$seeds"; \
+		echo "    FUZZ $$h ($(FUZZ_SECONDS) s)"; \
+		test '$(V)' != 1 || echo "$$cmd"; \
+		if $$cmd >$$dir/fuzz.log 2>&1; then \
+			test '$(V)' != 1 || cat $$dir/fuzz.log; \
+			sed -n 's/^stat::number_of_executed_units: *\([0-9]*\)/        \1 inputs run/p' \
+				$$dir/fuzz.log; \
+		else \
+			tail -n 60 $$dir/fuzz.log; \
+			echo "*** fuzz: $$h failed; the input is in $$dir/ (see $$dir/fuzz.log)"; \
+			failed="$$failed $$h"; \
+		fi; \
+	done; \
+	test -z "$$failed" || { echo "fuzz: failed:$$failed"; exit 1; }
 
 # ---------------------------------------------------------------------------
 # Goals
 
 all: $(LIBGRAMMARS) $(GRAMMAR_HEADER) $(if $(LIB_SRCS),$(LIBKBX)) $(PROGRAM) $(MODULE) $(MAN_PAGES)
 
-unit-tests: $(UNIT_PROGS)
+unit-tests: $(UNIT_PROGS) $(FUZZ_REPLAY_PROGS)
 
 # tests/run-tests.sh runs the whole suite.  Until it exists, run each
 # tests/tNNNN-*.sh with bash and count.
-check: all $(UNIT_PROGS)
+check: all $(UNIT_PROGS) $(FUZZ_REPLAY_PROGS)
 	$(Q)export KBX_BUILD_DIR='$(CURDIR)/build'; \
 	if test -f tests/run-tests.sh; then \
 		bash tests/run-tests.sh; \
@@ -308,4 +418,5 @@ distclean: clean
 help:
 	@sed -n '1,/^$$/ s/^# \{0,1\}//p' Makefile
 
-.PHONY: all unit-tests check bench install uninstall clean distclean help FORCE
+.PHONY: all unit-tests check bench install uninstall clean distclean help FORCE \
+	fuzz fuzz-build fuzz-no-cc

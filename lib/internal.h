@@ -154,6 +154,12 @@ kbx_status_t _kbx_scan_dirs(const char *root, const char *start,
  * a directory above it is left out (ignored, a link, a nested
  * repository). */
 int _kbx_scan_wants(const char *root, const char *rel);
+/* Would the rules of an ignore file whose text is text[0..len) (a
+ * .gitignore of the directory base, "" for the root) ignore the
+ * repository-relative path rel, a directory when is_dir?  1 yes, 0 no,
+ * -1 out of memory.  One file's rules only: for tests and fuzzing. */
+int _kbx_ignore_match(const char *text, size_t len, const char *base, const char *rel,
+		      int is_dir);
 
 /* Append n to l unless a node with its id is there already (query.c). */
 kbx_status_t _kbx_nodelist_add(struct kbx_nodelist *l, const struct kbx_node *n);
@@ -165,8 +171,6 @@ char *_kbx_path_concat(const char *a, const char *b);
 void _kbx_hash128(const void *data, size_t len, unsigned char out[16]);
 /* Damerau-free Levenshtein distance, capped at max+1. */
 size_t _kbx_edit_distance(const char *a, const char *b, size_t max);
-
-#endif
 
 /* A set of u32 ids (sorted array). */
 struct _kbx_idset {
@@ -259,3 +263,5 @@ void _kbx_resolver_free(struct _kbx_resolver *r);
 /* Resolve the calls, imports and bases of one file again from its refs. */
 kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, uint64_t *nedges,
 			       struct _kbx_idset *orphans, struct kbx_error *err);
+
+#endif

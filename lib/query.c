@@ -136,8 +136,12 @@ kbx_status_t kbx_lookup(kbx_store_t *s, const char *symbol, struct kbx_nodelist 
 	size_t start = out->n;
 
 	/* "./src/a.py" is "src/a.py" */
+	const char *typed = symbol;
 	while (symbol[0] == '.' && symbol[1] == '/')
 		symbol += 2;
+	if (!*symbol)
+		return _kbx_fail(err, KBX_ERR_PARSE,
+				 "cannot parse symbol '%s': no name or path after './'", typed);
 
 	/* a canonical id or a file path, exactly */
 	uint32_t id = _kbx_id_of(s, symbol);
@@ -174,7 +178,7 @@ kbx_status_t kbx_lookup(kbx_store_t *s, const char *symbol, struct kbx_nodelist 
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	}
 	const char *qs = q.buf;
-	if (qs[0] == '.' || qs[q.len - 1] == '.' || strstr(qs, "..")) {
+	if (!q.len || qs[0] == '.' || qs[q.len - 1] == '.' || strstr(qs, "..")) {
 		strbuf_release(&q);
 		return _kbx_fail(err, KBX_ERR_PARSE,
 				 "cannot parse symbol '%s': an empty name between separators", symbol);

@@ -4,9 +4,9 @@
  * rules, never follows symbolic links, and keeps only files of a known
  * language under the size limit.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,20 +25,11 @@ struct ignore_list {
 	size_t n, alloc;
 };
 
-static void ignore_add_file(struct ignore_list *l, const char *root, const char *base,
-			    const char *name)
+/* Add the rules of one ignore file's text (modified in place: lines are
+ * cut at their ends) of the directory base ("" for the root). */
+static void ignore_add_text(struct ignore_list *l, const char *base, char *text)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	strbuf_addf(&path, "%s/%s%s%s", root, base, *base ? "/" : "", name);
-	/* a regular file only: a FIFO named .gitignore would block the
-	 * walk, and a link to /dev/zero would never end (git does not
-	 * follow a symbolic link there either) */
-	if (strbuf_read_regular_file(&text, path.buf, 16u << 20) < 0) {
-		strbuf_release(&path);
-		strbuf_release(&text);
-		return;
-	}
-	char *line = text.buf;
+	char *line = text;
 	while (line && *line) {
 		char *nl = strchr(line, '\n');
 		if (nl)
@@ -88,6 +79,19 @@ static void ignore_add_file(struct ignore_list *l, const char *root, const char 
 		}
 		line = nl ? nl + 1 : NULL;
 	}
+}
+
+static void ignore_add_file(struct ignore_list *l, const char *root, const char *base,
+			    const char *name)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	strbuf_addf(&path, "%s/%s%s%s", root, base, *base ? "/" : "", name);
+	/* a regular file only: a FIFO named .gitignore would block the
+	 * walk, and a link to /dev/zero would never end (git does not
+	 * follow a symbolic link there either) */
+	if (!path.failed && strbuf_read_regular_file(&text, path.buf, 16u << 20) == 0 &&
+	    text.buf)
+		ignore_add_text(l, base, text.buf);
 	strbuf_release(&path);
 	strbuf_release(&text);
 }
@@ -101,79 +105,224 @@ static void ignore_truncate(struct ignore_list *l, size_t n)
 	}
 }
 
-/* Match "**" segments the way git does, on top of fnmatch. */
-static int glob_match(const char *pat, const char *path)
+/*
+ * Glob matching for ignore rules, as git's gitignore(5) describes it:
+ * '*' any run of characters but '/', '?' one character but '/', '[...]'
+ * one character of a set ('!' or '^' negates; ranges a-z; classes such
+ * as [:alpha:]; never '/'), '\' quotes the next character, and "**" as a
+ * whole path segment: "**" + "/" zero or more directories, a trailing
+ * "/" + "**" everything inside a directory.  Any other "**" is a '*'.
+ *
+ * The pattern is run as a set of states, one a pattern position, over the
+ * path one character at a time: O(pattern length x path length) whatever
+ * the pattern, where backtracking (and glibc's fnmatch) takes exponential
+ * time on patterns such as "a/" + "**" + "/b/" + "**" + "/..." or
+ * "*a*a*a*a*b", which anyone can put in a .gitignore.
+ */
+
+enum wild_op {
+	W_NONE,       /* not the start of a token: never a live state */
+	W_LIT,        /* one character, or a '\' and the character it quotes */
+	W_ANY,        /* '?' */
+	W_CLASS,      /* '[...]' */
+	W_STAR,       /* '*': stays on any character but '/'; may be skipped */
+	W_DIRS,       /* "**" "/": zero or more directories; may be skipped */
+	W_DIRS_IN,    /* inside one of those directories */
+	W_REST,       /* a trailing "**": one character or more ... */
+	W_REST_IN     /* ... of anything */
+};
+
+/* Does the set [...] whose text starts at s (after the '[' and any
+ * negation) hold c?  end is the position of its closing ']'. */
+static int class_has(const char *s, const char *end, unsigned char c)
 {
-	const char *dstar = strstr(pat, "**");
-	if (!dstar)
-		return fnmatch(pat, path, FNM_PATHNAME | FNM_PERIOD * 0) == 0;
-	/* a leading double star and a slash match zero or more directories */
-	if (dstar == pat && dstar[2] == '/') {
-		const char *rest = dstar + 3;
-		const char *p = path;
-		for (;;) {
-			if (glob_match(rest, p))
-				return 1;
-			p = strchr(p, '/');
-			if (!p)
-				return 0;
-			p++;
-		}
-	}
-	if (dstar[2] == '\0' && dstar > pat && dstar[-1] == '/') {
-		size_t pre = (size_t)(dstar - pat);
-		char *prefix = strndup(pat, pre - 1);
-		if (!prefix)
-			return 0;
-		int ok = 0;
-		/* "dir/" then a double star: everything inside dir */
-		for (const char *p = path; (p = strchr(p, '/')); p++) {
-			char *head = strndup(path, (size_t)(p - path));
-			if (!head)
-				break;
-			ok = fnmatch(prefix, head, FNM_PATHNAME) == 0;
-			free(head);
-			if (ok)
-				break;
-		}
-		free(prefix);
-		return ok;
-	}
-	/* a double star between two slashes: zero or more directories */
-	const char *slash = strstr(pat, "/**/");
-	if (slash) {
-		char *head = strndup(pat, (size_t)(slash - pat));
-		const char *tail = slash + 4;
-		int ok = 0;
-		if (!head)
-			return 0;
-		for (const char *p = path; p; p = strchr(p + 1, '/')) {
-			char *h = strndup(path, (size_t)(p - path));
-			if (!h)
-				break;
-			int hm = fnmatch(head, h, FNM_PATHNAME) == 0;
-			free(h);
-			if (hm) {
-				const char *q = *p == '/' ? p + 1 : p;
-				for (;;) {
-					if (glob_match(tail, q)) {
-						ok = 1;
-						break;
-					}
-					q = strchr(q, '/');
-					if (!q)
-						break;
-					q++;
-				}
+	static const struct { const char *name; int (*fn)(int); } classes[] = {
+		{ "alnum", isalnum }, { "alpha", isalpha }, { "blank", isblank },
+		{ "cntrl", iscntrl }, { "digit", isdigit }, { "graph", isgraph },
+		{ "lower", islower }, { "print", isprint }, { "punct", ispunct },
+		{ "space", isspace }, { "upper", isupper }, { "xdigit", isxdigit },
+	};
+	const char *p = s;
+	while (p < end) {
+		if (p[0] == '[' && p[1] == ':') {
+			const char *close = strstr(p + 2, ":]");
+			if (close && close < end) {
+				size_t n = (size_t)(close - (p + 2));
+				for (size_t k = 0; k < sizeof(classes) / sizeof(*classes); k++)
+					if (strlen(classes[k].name) == n && !strncmp(p + 2, classes[k].name, n) &&
+					    classes[k].fn(c))
+						return 1;
+				p = close + 2;
+				continue;
 			}
-			if (ok)
-				break;
 		}
-		free(head);
-		return ok;
+		unsigned char lo = (unsigned char)*p;
+		if (lo == '\\' && p + 1 < end)
+			lo = (unsigned char)*++p;
+		p++;
+		unsigned char hi = lo;
+		if (p + 1 < end && p[0] == '-') {
+			hi = (unsigned char)p[1];
+			p += 2;
+			if (hi == '\\' && p < end)
+				hi = (unsigned char)*p++;
+		}
+		if (c >= lo && c <= hi)
+			return 1;
 	}
-	/* "**" elsewhere behaves like "*" across slashes */
-	return fnmatch(pat, path, 0) == 0;
+	return 0;
+}
+
+/* The end of the set [...] starting at pat[i] == '[' (the index of its
+ * ']'), or 0 when it is not closed (then '[' is an ordinary character). */
+static size_t class_end(const char *pat, size_t i)
+{
+	size_t j = i + 1;
+	if (pat[j] == '!' || pat[j] == '^')
+		j++;
+	if (pat[j] == ']')
+		j++;
+	while (pat[j] && pat[j] != ']') {
+		if (pat[j] == '[' && pat[j + 1] == ':') {
+			const char *close = strstr(pat + j + 2, ":]");
+			if (close) {
+				j = (size_t)(close - pat) + 2;
+				continue;
+			}
+		}
+		if (pat[j] == '\\' && pat[j + 1])
+			j++;
+		j++;
+	}
+	return pat[j] == ']' ? j : 0;
+}
+
+static int wild_match(const char *pat, const char *str)
+{
+	size_t n = strlen(pat), quoted = 0;
+	/* a pattern ending in an unpaired '\' matches nothing (as fnmatch) */
+	while (quoted < n && pat[n - 1 - quoted] == '\\')
+		quoted++;
+	if (quoted % 2)
+		return 0;
+	unsigned char small[3 * 128];
+	unsigned char *op = n < 128 ? small : malloc(3 * (n + 1));
+	if (!op)
+		return 0;
+	unsigned char *cur = op + n + 1, *nxt = cur + n + 1;
+	size_t *next = NULL;
+	/* the state after each token: the next position, or past a set, a
+	 * quoted character or a double star */
+	size_t small_next[128];
+	next = n < 128 ? small_next : malloc((n + 1) * sizeof(*next));
+	if (!next) {
+		if (op != small)
+			free(op);
+		return 0;
+	}
+	memset(op, W_NONE, n + 1);
+	for (size_t i = 0; i < n;) {
+		char c = pat[i];
+		next[i] = i + 1;
+		if (c == '\\' && pat[i + 1]) {
+			op[i] = W_LIT;
+			next[i] = i + 2;
+		} else if (c == '?') {
+			op[i] = W_ANY;
+		} else if (c == '[' && class_end(pat, i)) {
+			op[i] = W_CLASS;
+			next[i] = class_end(pat, i) + 1;
+		} else if (c == '*' && pat[i + 1] == '*' && (i == 0 || pat[i - 1] == '/') &&
+			   (pat[i + 2] == '/' || !pat[i + 2])) {
+			if (pat[i + 2] == '/') {
+				op[i] = W_DIRS;
+				op[i + 1] = W_DIRS_IN;
+				next[i] = i + 3;
+				next[i + 1] = i;
+			} else {
+				op[i] = W_REST;
+				op[i + 1] = W_REST_IN;
+				next[i + 1] = i + 2;
+			}
+			i += pat[i + 2] ? 3 : 2;
+			continue;
+		} else if (c == '*') {
+			op[i] = W_STAR;
+		} else {
+			op[i] = W_LIT;
+		}
+		i = next[i];
+	}
+
+	/* skippable states lead on to their next state */
+	memset(cur, 0, n + 1);
+	cur[0] = 1;
+	for (size_t i = 0; i < n; i++)
+		if (cur[i] && (op[i] == W_STAR || op[i] == W_DIRS || op[i] == W_REST_IN))
+			cur[next[i]] = 1;
+	int any = 1;
+	for (const unsigned char *s = (const unsigned char *)str; *s && any; s++) {
+		unsigned char c = *s;
+		memset(nxt, 0, n + 1);
+		for (size_t i = 0; i < n; i++) {
+			if (!cur[i])
+				continue;
+			switch (op[i]) {
+			case W_LIT:
+				if ((unsigned char)pat[next[i] - 1] == c)
+					nxt[next[i]] = 1;
+				break;
+			case W_ANY:
+				if (c != '/')
+					nxt[i + 1] = 1;
+				break;
+			case W_CLASS: {
+				size_t first = i + 1;
+				int neg = pat[first] == '!' || pat[first] == '^';
+				if (neg)
+					first++;
+				if (c != '/' &&
+				    class_has(pat + first, pat + next[i] - 1, c) != neg)
+					nxt[next[i]] = 1;
+				break;
+			}
+			case W_STAR:
+				if (c != '/')
+					nxt[i] = 1;
+				break;
+			case W_DIRS:
+				if (c != '/')
+					nxt[i + 1] = 1;
+				break;
+			case W_DIRS_IN:
+				nxt[c == '/' ? i - 1 : i] = 1;
+				break;
+			case W_REST:
+				nxt[i + 1] = 1;
+				break;
+			case W_REST_IN:
+				nxt[i] = 1;
+				break;
+			}
+		}
+		any = 0;
+		for (size_t i = 0; i <= n; i++) {
+			if (!nxt[i])
+				continue;
+			any = 1;
+			if (i < n && (op[i] == W_STAR || op[i] == W_DIRS || op[i] == W_REST_IN))
+				nxt[next[i]] = 1;
+		}
+		unsigned char *t = cur;
+		cur = nxt;
+		nxt = t;
+	}
+	int m = any && cur[n];
+	if (op != small)
+		free(op);
+	if (next != small_next)
+		free(next);
+	return m;
 }
 
 /* Is rel (repository-relative) ignored?  The last matching rule wins. */
@@ -192,15 +341,32 @@ static int is_ignored(const struct ignore_list *l, const char *rel, int is_dir)
 		}
 		int m;
 		if (r->anchored) {
-			m = glob_match(r->pattern, sub);
+			m = wild_match(r->pattern, sub);
 		} else {
 			const char *slash = strrchr(sub, '/');
-			m = fnmatch(r->pattern, slash ? slash + 1 : sub, 0) == 0;
+			m = wild_match(r->pattern, slash ? slash + 1 : sub);
 		}
 		if (m)
 			return !r->negate;
 	}
 	return 0;
+}
+
+int _kbx_ignore_match(const char *text, size_t len, const char *base, const char *rel,
+		      int is_dir)
+{
+	struct ignore_list l = { 0 };
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return -1;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	ignore_add_text(&l, base, copy);
+	int m = is_ignored(&l, rel, is_dir);
+	ignore_truncate(&l, 0);
+	free(l.rules);
+	free(copy);
+	return m;
 }
 
 struct walker {

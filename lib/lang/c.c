@@ -177,9 +177,10 @@ void _kbx_c_import_candidates(const char *importer, const struct kbx_ximport *im
 	if (!imp->module || !*imp->module || (imp->flags & KBX_IMPORT_SYSTEM))
 		return;
 	_kbx_path_dirname(dir, sizeof(dir), importer);
-	if (*dir && _kbx_path_join(p, sizeof(p), dir, imp->module) == 0)
+	/* ("." and "a/.." name no file) */
+	if (*dir && _kbx_path_join(p, sizeof(p), dir, imp->module) == 0 && *p)
 		_kbx_pathlist_add(out, p);
-	if (_kbx_path_join(p, sizeof(p), "", imp->module) == 0) {
+	if (_kbx_path_join(p, sizeof(p), "", imp->module) == 0 && *p) {
 		_kbx_pathlist_add(out, p);
 		_kbx_pathlist_addf(out, "*%s", p);
 	}

@@ -422,8 +422,16 @@ int _kbx_dots_to_slashes(char *out, size_t outsz, const char *dotted)
 	size_t n = strlen(dotted);
 	if (n + 1 > outsz)
 		return -1;
-	for (size_t i = 0; i <= n; i++)
+	for (size_t i = 0; i <= n; i++) {
+		/* "a..b", ".a", "a.", "a/b" and "=a" name no module (the text
+		 * of a parse error can be anything): no path either.  Names are
+		 * letters, digits, '_', '$' (Java), '@' (C#) and UTF-8. */
+		unsigned char c = (unsigned char)dotted[i];
+		if ((c && c != '.' && !_kbx_word_char(c) && c != '$' && c != '@') ||
+		    (n && (c == '.' || !c) && (!i || dotted[i - 1] == '.')))
+			return -1;
 		out[i] = dotted[i] == '.' ? '/' : dotted[i];
+	}
 	return 0;
 }
 

@@ -340,11 +340,15 @@ static void go_import_candidates(const char *importer, const struct kbx_ximport 
 		/* a relative import ("./util"), only in GOPATH-era code */
 		char dir[4096], p[4096];
 		_kbx_path_dirname(dir, sizeof(dir), importer);
-		if (_kbx_path_join(p, sizeof(p), dir, m) == 0)
+		if (_kbx_path_join(p, sizeof(p), dir, m) == 0 && *p)
 			_kbx_pathlist_addf(out, "%s/", p);
 		return;
 	}
-	for (const char *s = m; s && *s; ) {
+	/* "example.com//x/" is the directory "example.com/x" */
+	char norm[4096];
+	if (_kbx_path_join(norm, sizeof(norm), "", m) < 0 || !*norm)
+		return;
+	for (const char *s = norm; s && *s; ) {
 		_kbx_pathlist_addf(out, "%s/", s);
 		s = strchr(s, '/');
 		if (s)

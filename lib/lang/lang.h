@@ -242,7 +242,9 @@ extern const char _kbx_qual_too_long[];
  */
 const char *_kbx_compact_text(struct kbx_walk *w, TSNode n, int flags);
 
-/* "a.b.c" as "a/b/c" into out; -1 when it does not fit. */
+/* "a.b.c" as "a/b/c" into out; -1 when it does not fit, or when a name
+ * between dots is empty or holds other than letters, digits, '_', '$',
+ * '@' and UTF-8. */
 int _kbx_dots_to_slashes(char *out, size_t outsz, const char *dotted);
 /* True when s ends with suffix. */
 int _kbx_has_suffix(const char *s, const char *suffix);

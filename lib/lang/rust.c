@@ -515,6 +515,14 @@ static void add_module_files(struct kbx_pathlist *out, const char *dir, const ch
 	}
 }
 
+/* Can a path segment name a module?  Not when it holds a '/' or a '.',
+ * which a path join would take for directories (text the parser recovered
+ * from an error can hold anything). */
+static int module_segment_ok(const char *s, size_t len)
+{
+	return len && !memchr(s, '/', len) && !memchr(s, '.', len);
+}
+
 static void rust_import_candidates(const char *importer, const struct kbx_ximport *imp,
 				   struct kbx_pathlist *out)
 {
@@ -526,7 +534,8 @@ static void rust_import_candidates(const char *importer, const struct kbx_ximpor
 	crate_root(importer, root, sizeof(root));
 
 	if (imp->flags & KBX_IMPORT_MOD) {
-		if (_kbx_path_join(p, sizeof(p), dir, imp->module) < 0)
+		if (!module_segment_ok(imp->module, strlen(imp->module)) ||
+		    _kbx_path_join(p, sizeof(p), dir, imp->module) < 0)
 			return;
 		_kbx_pathlist_addf(out, "%s.rs", p);
 		_kbx_pathlist_addf(out, "%s/mod.rs", p);
@@ -552,7 +561,8 @@ static void rust_import_candidates(const char *importer, const struct kbx_ximpor
 			return;
 		snprintf(self, sizeof(self), "%s", dir);
 		rest = seg_end ? seg_end + 2 : "";
-		while (!strncmp(rest, "super", 5) && (rest[5] == '\0' || rest[5] == ':')) {
+		while (!strncmp(rest, "super", 5) &&
+		       (rest[5] == '\0' || (rest[5] == ':' && rest[6] == ':'))) {
 			char up[4096];
 			_kbx_path_dirname(up, sizeof(up), self);
 			snprintf(self, sizeof(self), "%s", up);
@@ -570,7 +580,12 @@ static void rust_import_candidates(const char *importer, const struct kbx_ximpor
 		const char *e = strstr(rest, "::");
 		size_t len = e ? (size_t)(e - rest) : strlen(rest);
 		char seg[1024];
-		if (len >= sizeof(seg))
+		if (!len) {
+			/* "::std::io" (Rust 2015's absolute path) */
+			rest = e ? e + 2 : "";
+			continue;
+		}
+		if (len >= sizeof(seg) || !module_segment_ok(rest, len))
 			return;
 		memcpy(seg, rest, len);
 		seg[len] = '\0';
@@ -580,6 +595,7 @@ static void rust_import_candidates(const char *importer, const struct kbx_ximpor
 		rest = e ? e + 2 : "";
 	}
 	if (imp->name && !(imp->flags & KBX_IMPORT_WILDCARD) &&
+	    module_segment_ok(imp->name, strlen(imp->name)) &&
 	    _kbx_path_join(p, sizeof(p), cur, imp->name) == 0)
 		add_module_files(out, p, root, "=");
 	add_module_files(out, cur, root, "");

@@ -1,0 +1,36 @@
+// Command shop prints the stock level of every product in the catalog.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"example.com/shop/internal/catalog"
+	inv "example.com/shop/internal/inventory"
+)
+
+var store = catalog.NewStore("main")
+
+func main() {
+	dir := dataDir()
+	items, err := catalog.Load(dir + "/catalog.txt")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	for _, it := range items {
+		store.Add(it)
+	}
+	stock, err := inv.Load(dir + "/stock.txt")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	report(store, stock)
+}
+
+func report(s *catalog.Store, st *inv.Stock) {
+	for _, name := range s.Names() {
+		fmt.Printf("%-20s %5d\n", name, st.Count(name))
+	}
+}

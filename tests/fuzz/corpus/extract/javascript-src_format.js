@@ -1,0 +1,12 @@
+// Money formatting for current documents.
+const CURRENCY = 'EUR';
+
+export function pad(text, width) {
+  return String(text).padStart(width);
+}
+
+export function formatMoney(amount) {
+  return pad(amount.toFixed(2), 10) + ' ' + CURRENCY;
+}
+
+export const roundCents = (amount) => Math.round(amount * 100) / 100;

@@ -1,0 +1,17 @@
+//! Small helpers shared by the backends.
+
+/// The longest record a disk store accepts.
+pub const MAX_RECORD: usize = kib(4);
+
+pub const fn kib(n: usize) -> usize {
+    n * 1024
+}
+
+/// A short hexadecimal checksum of a record, to detect torn writes.
+pub fn checksum(data: &str) -> String {
+    let mut h: u32 = 2166136261;
+    for b in data.bytes() {
+        h = (h ^ b as u32).wrapping_mul(16777619);
+    }
+    format!("{:08x}", h)
+}
