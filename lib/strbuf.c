@@ -118,38 +118,52 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
-int strbuf_read_file(struct strbuf *sb, const char *path, size_t hint)
+/* Read fd to its end into sb, starting with room for initial bytes; more
+ * than max bytes (0: no limit) is STRBUF_TOO_BIG.  Closes fd. */
+static int read_fd(struct strbuf *sb, int fd, size_t initial, size_t max)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	if (strbuf_grow(sb, hint ? hint : 8192) < 0) {
-		close(fd);
-		errno = ENOMEM;
-		return -1;
+	int rc = 0, e = 0;
+	if (strbuf_grow(sb, initial) < 0) {
+		rc = -1;
+		e = ENOMEM;
 	}
-	for (;;) {
+	while (!rc) {
+		if (max && sb->len > max) {
+			/* it grew while we read it */
+			rc = STRBUF_TOO_BIG;
+			e = EFBIG;
+			break;
+		}
 		if (sb->alloc - sb->len < 4096 && strbuf_grow(sb, sb->alloc) < 0) {
-			close(fd);
-			errno = ENOMEM;
-			return -1;
+			rc = -1;
+			e = ENOMEM;
+			break;
 		}
 		ssize_t r = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			int e = errno;
-			close(fd);
-			errno = e;
-			return -1;
+			rc = -1;
+			e = errno;
+			break;
 		}
 		if (r == 0)
 			break;
 		sb->len += (size_t)r;
 	}
-	sb->buf[sb->len] = '\0';
+	if (!rc)
+		sb->buf[sb->len] = '\0';
 	close(fd);
-	return 0;
+	errno = e;
+	return rc;
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path, size_t hint)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	return read_fd(sb, fd, hint ? hint : 8192, 0);
 }
 
 int strbuf_read_regular_file(struct strbuf *sb, const char *path, size_t max)
@@ -177,37 +191,5 @@ int strbuf_read_regular_file(struct strbuf *sb, const char *path, size_t max)
 		return STRBUF_TOO_BIG;
 	}
 	size_t want = (size_t)st.st_size + 1;
-	if (strbuf_grow(sb, want < 8192 ? 8192 : want) < 0) {
-		close(fd);
-		errno = ENOMEM;
-		return -1;
-	}
-	for (;;) {
-		if (max && sb->len > max) {
-			/* it grew while we read it */
-			close(fd);
-			errno = EFBIG;
-			return STRBUF_TOO_BIG;
-		}
-		if (sb->alloc - sb->len < 4096 && strbuf_grow(sb, sb->alloc) < 0) {
-			close(fd);
-			errno = ENOMEM;
-			return -1;
-		}
-		ssize_t r = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			close(fd);
-			errno = e;
-			return -1;
-		}
-		if (r == 0)
-			break;
-		sb->len += (size_t)r;
-	}
-	sb->buf[sb->len] = '\0';
-	close(fd);
-	return 0;
+	return read_fd(sb, fd, want < 8192 ? 8192 : want, max);
 }
