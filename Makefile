@@ -14,8 +14,12 @@
 #
 # Sources are found by wildcard, so adding a file needs no edit here:
 #   lib/*.c lib/lang/*.c        -> build/libkbx.a (all objects -fPIC)
+#   lib/search/*.c lib/registry/*.c lib/embed/*.c
+#                               -> build/libkbx.a too (the retrieval layer)
 #   cmd/*.c                     -> ./kbx
 #   lib/vector/*.c (+ shim)     -> build/kbx-vector.so, loaded at run time
+#   lib/embed/module/*.c        -> build/kbx-embed.so (http and command
+#                                  embedding providers), loaded at run time
 #   tests/unit/*.c              -> build/tests/unit/NAME, one program each
 #   tests/fuzz/NAME.c           -> build/fuzz/NAME/fuzzer (clang, libFuzzer)
 #                                  and build/tests/fuzz/NAME (replay, for check)
@@ -74,9 +78,10 @@ KBX_VERSION := $(or $(strip $(shell \
 # ---------------------------------------------------------------------------
 # Sources
 
-LIB_SRCS := $(wildcard lib/*.c lib/lang/*.c)
+LIB_SRCS := $(wildcard lib/*.c lib/lang/*.c lib/search/*.c lib/registry/*.c lib/embed/*.c)
 CMD_SRCS := $(wildcard cmd/*.c)
 VECTOR_SRCS := $(wildcard lib/vector/*.c)
+EMBED_SRCS := $(wildcard lib/embed/module/*.c)
 SHIM_SRCS := $(if $(filter yes,$(FAISS_C_SHIM)),$(wildcard lib/vector/faiss_shim.cpp))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 FUZZ_SRCS := $(filter-out tests/fuzz/replay.c,$(wildcard tests/fuzz/*.c))
@@ -85,6 +90,7 @@ MAN_SRCS := $(wildcard man/*.[1-9].md)
 LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
 CMD_OBJS := $(CMD_SRCS:%.c=build/%.o)
 VECTOR_OBJS := $(VECTOR_SRCS:%.c=build/%.o) $(SHIM_SRCS:%.cpp=build/%.o)
+EMBED_OBJS := $(EMBED_SRCS:%.c=build/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=build/%.o)
 UNIT_PROGS := $(UNIT_SRCS:%.c=build/%)
 FUZZ_NAMES := $(FUZZ_SRCS:tests/fuzz/%.c=%)
@@ -96,7 +102,7 @@ LIBKBX := build/libkbx.a
 LIBGRAMMARS := build/libkbx-grammars.a
 PROGRAM := $(if $(CMD_SRCS),kbx)
 # The module is built once lib/vector has C sources; the shim alone is not one.
-MODULE := $(if $(VECTOR_SRCS),build/kbx-vector.so)
+MODULE := $(if $(VECTOR_SRCS),build/kbx-vector.so) $(if $(EMBED_SRCS),build/kbx-embed.so)
 
 # ---------------------------------------------------------------------------
 # Flags
@@ -115,7 +121,7 @@ KBX_CPPFLAGS = -Ilib -Icmd -Ibuild/grammars-include \
 	-DKBX_MODULE_DIR='"$(libexecdir)"' \
 	-DKBX_MANDIR='"$(mandir)"' \
 	$(TS_CFLAGS) $(LMDB_CFLAGS) $(YAML_CFLAGS) $(CMARK_CFLAGS) \
-	$(PCRE2_CFLAGS) $(XXHASH_CFLAGS) $(CPPFLAGS)
+	$(PCRE2_CFLAGS) $(XXHASH_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS = $(strip $(KBX_CPPFLAGS) $(CFLAGS) $(DEVELOPER_CFLAGS) $(SANITIZE_FLAGS))
 ALL_CXXFLAGS = $(strip $(KBX_CPPFLAGS) $(FAISS_CFLAGS) $(CXXFLAGS) $(DEVELOPER_CXXFLAGS) $(SANITIZE_FLAGS))
 ALL_LDFLAGS = $(strip $(LDFLAGS) $(SANITIZE_FLAGS))
@@ -124,16 +130,20 @@ ALL_LDFLAGS = $(strip $(LDFLAGS) $(SANITIZE_FLAGS))
 # libstdc++: only the vector module links those, so that commands which
 # never load it do not pay for them at start-up.
 KBX_LIBS = $(LIBKBX) $(LIBGRAMMARS) $(TS_LIBS) $(LMDB_LIBS) $(YAML_LIBS) \
-	$(CMARK_LIBS) $(PCRE2_LIBS) $(XXHASH_LIBS) -ldl -lpthread
+	$(CMARK_LIBS) $(PCRE2_LIBS) $(XXHASH_LIBS) $(STEMMER_LIBS) -lm -ldl -lpthread
 
 # The module carries its own copy of what it needs from libkbx.a; the
 # symbols of the static archives it links stay private to it, and a version
 # script in lib/vector/, when there is one, says what it exports.
 MODULE_MAP := $(wildcard lib/vector/*.map)
-MODULE_LDFLAGS = -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -Wl,--as-needed \
-	$(MODULE_MAP:%=-Wl,--version-script=%)
+MODULE_SHARED = -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -Wl,--as-needed
+MODULE_LDFLAGS = $(MODULE_SHARED) $(MODULE_MAP:%=-Wl,--version-script=%)
 MODULE_LIBS = $(LIBKBX) $(LIBGRAMMARS) $(FAISS_LIBS) $(TS_LIBS) $(LMDB_LIBS) \
-	$(YAML_LIBS) $(CMARK_LIBS) $(PCRE2_LIBS) $(XXHASH_LIBS) -ldl -lpthread
+	$(YAML_LIBS) $(CMARK_LIBS) $(PCRE2_LIBS) $(XXHASH_LIBS) $(STEMMER_LIBS) -lm -ldl -lpthread
+# The embedding module: libcurl and Jansson, which kbx itself does not link.
+EMBED_MAP := $(wildcard lib/embed/module/*.map)
+EMBED_LDFLAGS = $(MODULE_SHARED) $(EMBED_MAP:%=-Wl,--version-script=%)
+EMBED_LIBS = $(LIBKBX) $(CURL_LIBS) $(JANSSON_LIBS) $(XXHASH_LIBS) -lpthread
 
 # Third-party grammar sources: optimised, PIC, and none of our warnings.
 GRAMMAR_CFLAGS = -O2
@@ -228,6 +238,9 @@ kbx: $(CMD_OBJS) $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
 build/kbx-vector.so: $(VECTOR_OBJS) $(LIBKBX) $(LIBGRAMMARS) $(MODULE_MAP) build/KBX-CFLAGS
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(MODULE_LDFLAGS) -o $@ $(VECTOR_OBJS) $(MODULE_LIBS)
 
+build/kbx-embed.so: $(EMBED_OBJS) $(LIBKBX) $(EMBED_MAP) build/KBX-CFLAGS
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(EMBED_LDFLAGS) -o $@ $(EMBED_OBJS) $(EMBED_LIBS)
+
 $(UNIT_PROGS): build/tests/unit/%: build/tests/unit/%.o $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $< $(KBX_LIBS)
 
@@ -301,7 +314,7 @@ $(FUZZ_PROGS): build/fuzz/%/fuzzer: build/fuzz/obj/tests/fuzz/%.o $(FUZZ_CMD_LIB
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $< $(FUZZ_CMD_LIB) $(FUZZ_LIB) \
 		$(LIBGRAMMARS) $(TS_LIBS) $(LMDB_LIBS) $(YAML_LIBS) $(CMARK_LIBS) \
-		$(PCRE2_LIBS) $(XXHASH_LIBS) -ldl -lpthread
+		$(PCRE2_LIBS) $(XXHASH_LIBS) $(STEMMER_LIBS) -lm -ldl -lpthread
 
 -include $(patsubst %.o,%.d,$(FUZZ_LIB_OBJS) $(FUZZ_CMD_LIB_OBJS) $(FUZZ_OBJS))
 
@@ -399,7 +412,8 @@ endif
 	done
 
 uninstall:
-	rm -f '$(DESTDIR)$(bindir)/kbx' '$(DESTDIR)$(libexecdir)/kbx-vector.so'
+	rm -f '$(DESTDIR)$(bindir)/kbx' '$(DESTDIR)$(libexecdir)/kbx-vector.so' \
+		'$(DESTDIR)$(libexecdir)/kbx-embed.so'
 	-rmdir '$(DESTDIR)$(libexecdir)' 2>/dev/null
 	$(Q)for page in $(MAN_SRCS:man/%.md=%); do \
 		f='$(DESTDIR)$(mandir)'/man$${page##*.}/$$page; \

@@ -32,7 +32,8 @@ enum kbx_exit {
 	KBX_EXIT_FULL = 7,        /* disk or map full; the previous index is intact */
 	KBX_EXIT_CORRUPT = 8,     /* the index does not decode: 'kbx index --rebuild' */
 	KBX_EXIT_INTERNAL = 9,    /* a bug or out of memory */
-	KBX_EXIT_CHECK_FAILED = 10 /* kbx check: a rule does not hold */
+	KBX_EXIT_CHECK_FAILED = 10, /* kbx check: a rule does not hold */
+	KBX_EXIT_SKIPPED = 11     /* kbx index: done, but registry input was skipped */
 };
 
 /* What the dispatcher prepares before calling a command. */
@@ -79,10 +80,17 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_importers(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_imports(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_registry(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_status(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_subclasses(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_superclasses(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_version(int argc, const char **argv, struct kbx_ctx *ctx);
+
+/* The embedding settings (search.*) as the library takes them; the
+ * strings belong to ctx->config (cmd/search.c). */
+struct kbx_embed_config;
+void search_embed_config(struct kbx_ctx *ctx, struct kbx_embed_config *ec);
 
 /* Shared by commands that walk one kind of edge from a symbol
  * (cmd/graph-query.c). */

@@ -10,6 +10,7 @@
 
 #include "builtin.h"
 #include "config.h"
+#include "kbx-search.h"
 #include "output.h"
 #include "parse-options.h"
 #include "strbuf.h"
@@ -17,8 +18,11 @@
 /* the summary is one record: text or JSON (same order as FMT_TEXT, FMT_JSON) */
 static const char *const summary_formats[] = { "text", "json", NULL };
 
+static const char *const only_names[] = { "all", "code", "registry", NULL };
+enum { ONLY_ALL, ONLY_CODE, ONLY_REGISTRY };
+
 static const char *const index_usage[] = {
-	"kbx index [--rebuild] [-q] [--max-file-size=<size>] [--threads=<n>] [<path>...]",
+	"kbx index [--rebuild] [-q] [--only=<part>] [--max-file-size=<size>] [--threads=<n>] [<path>...]",
 	"kbx index --watch [--rebuild] [-q] [--max-file-size=<size>] [--threads=<n>]",
 	NULL
 };
@@ -28,6 +32,9 @@ struct index_state {
 	int progress;           /* on a terminal, not quiet */
 	int progress_shown;
 	uint64_t skipped_notes;
+	/* the retrieval layer's skips and warnings, by reason */
+	struct { const char *reason; uint64_t n; } reasons[16];
+	size_t nreasons;
 	const char *phase;      /* the phase being shown, and when it began */
 	struct timespec phase_start;
 };
@@ -37,6 +44,32 @@ static double seconds_since(const struct timespec *t)
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static void count_reason(struct index_state *s, const char *reason)
+{
+	if (!reason)
+		return;
+	for (size_t i = 0; i < s->nreasons; i++)
+		if (!strcmp(s->reasons[i].reason, reason)) {
+			s->reasons[i].n++;
+			return;
+		}
+	if (s->nreasons < sizeof(s->reasons) / sizeof(s->reasons[0])) {
+		s->reasons[s->nreasons].reason = reason;
+		s->reasons[s->nreasons].n = 1;
+		s->nreasons++;
+	}
+}
+
+/* "path:line:col" as compilers write it */
+static void where(const struct kbx_note *n)
+{
+	fprintf(stderr, "%s", n->path ? n->path : "?");
+	if (n->line)
+		fprintf(stderr, ":%u", n->line);
+	if (n->line && n->col)
+		fprintf(stderr, ":%u", n->col);
 }
 
 static void on_note(void *data, const struct kbx_note *n)
@@ -65,15 +98,35 @@ static void on_note(void *data, const struct kbx_note *n)
 		break;
 	case KBX_NOTE_SKIPPED:
 		s->skipped_notes++;
+		count_reason(s, n->reason);
 		if (s->quiet)
 			return;
 		if (s->progress_shown) {
 			fputs("\r\033[K", stderr);
 			s->progress_shown = 0;
 		}
-		fprintf(stderr, "note: skipped '%s': %s\n", n->path ? n->path : "?", n->message);
+		if (n->reason) {
+			/* registry input: path:line:col first, as compilers do,
+			 * so that editors jump to it */
+			where(n);
+			fprintf(stderr, ": skipped %s: %s\n", n->what ? n->what : "file", n->message);
+		} else {
+			fprintf(stderr, "note: skipped '%s': %s\n", n->path ? n->path : "?", n->message);
+		}
 		break;
 	case KBX_NOTE_WARNING:
+		count_reason(s, n->reason);
+		if (n->reason) {
+			if (s->quiet)
+				return;
+			if (s->progress_shown) {
+				fputs("\r\033[K", stderr);
+				s->progress_shown = 0;
+			}
+			where(n);
+			fprintf(stderr, ": warning: %s\n", n->message);
+			break;
+		}
 		if (s->progress_shown) {
 			fputs("\r\033[K", stderr);
 			s->progress_shown = 0;
@@ -125,8 +178,9 @@ static char *repo_relative(const char *root, const char *arg)
 	return NULL;
 }
 
-/* The JSON record of one run. */
-static void json_summary(struct out *o, const struct kbx_index_stats *stats)
+/* The JSON record of one run; ss is NULL when the search index did not run. */
+static void json_summary(struct out *o, const struct kbx_index_stats *stats,
+			 const struct kbx_search_index_stats *ss, const struct index_state *is)
 {
 	out_record_begin(o, "index");
 	out_field_int(o, "generation", (int64_t)stats->generation);
@@ -144,7 +198,72 @@ static void json_summary(struct out *o, const struct kbx_index_stats *stats)
 	out_field_int(o, "ms_write", (int64_t)(stats->seconds_write * 1000));
 	out_field_int(o, "ms_resolve", (int64_t)(stats->seconds_resolve * 1000));
 	out_field_int(o, "ms_commit", (int64_t)(stats->seconds_commit * 1000));
+	if (ss) {
+		out_json_begin(o, "search", 0);
+		out_json_int(o, "generation", (int64_t)ss->generation);
+		out_json_int(o, "sources", (int64_t)ss->sources);
+		out_json_int(o, "sources_changed", (int64_t)ss->sources_changed);
+		out_json_int(o, "sources_removed", (int64_t)ss->sources_removed);
+		out_json_int(o, "chunks", (int64_t)ss->chunks);
+		out_json_begin(o, "chunks_by_type", 0);
+		for (int t = 1; t < KBX_CHUNK__COUNT; t++)
+			out_json_int(o, kbx_chunk_type_str(t), (int64_t)ss->chunks_by_type[t]);
+		out_json_end(o);
+		out_json_int(o, "chunks_added", (int64_t)ss->chunks_added);
+		out_json_int(o, "chunks_removed", (int64_t)ss->chunks_removed);
+		out_json_int(o, "files_skipped", (int64_t)ss->files_skipped);
+		out_json_int(o, "entries_skipped", (int64_t)ss->entries_skipped);
+		out_json_int(o, "warnings", (int64_t)ss->warnings);
+		out_json_begin(o, "reasons", 0);
+		for (size_t i = 0; is && i < is->nreasons; i++)
+			out_json_int(o, is->reasons[i].reason, (int64_t)is->reasons[i].n);
+		out_json_end(o);
+		out_json_int(o, "embedded", (int64_t)ss->embedded);
+		out_json_int(o, "embed_cached", (int64_t)ss->embed_cached);
+		out_json_int(o, "vectors", (int64_t)ss->vectors);
+		out_json_str(o, "vector_index", ss->vector_kind[0] ? ss->vector_kind : NULL);
+		out_json_bool(o, "vectors_rebuilt", ss->vectors_rebuilt);
+		out_json_int(o, "milliseconds", (int64_t)(ss->seconds * 1000));
+		out_json_int(o, "ms_embed", (int64_t)(ss->seconds_embed * 1000));
+		out_json_int(o, "ms_vectors", (int64_t)(ss->seconds_vectors * 1000));
+		out_json_end(o);
+	}
 	out_record_end(o);
+}
+
+/* The search part of the text summary: what is indexed, what changed,
+ * what was skipped and why. */
+static void search_summary(const struct kbx_search_index_stats *ss, const struct index_state *is)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int t = 1; t < KBX_CHUNK__COUNT; t++) {
+		if (!ss->chunks_by_type[t])
+			continue;
+		strbuf_addf(&sb, "%s%llu %s", sb.len ? ", " : "",
+			    (unsigned long long)ss->chunks_by_type[t], kbx_chunk_type_str(t));
+	}
+	fprintf(stderr, "search: %llu chunks%s%s%s (%llu added, %llu removed)",
+		(unsigned long long)ss->chunks, sb.len ? " (" : "", sb.len ? sb.buf : "",
+		sb.len ? ")" : "", (unsigned long long)ss->chunks_added,
+		(unsigned long long)ss->chunks_removed);
+	if (ss->vectors_rebuilt && ss->vectors)
+		fprintf(stderr, "; %llu vectors, %s index (%llu embedded, %llu cached) in %.2f s",
+			(unsigned long long)ss->vectors, ss->vector_kind,
+			(unsigned long long)ss->embedded, (unsigned long long)ss->embed_cached,
+			ss->seconds_embed + ss->seconds_vectors);
+	fputc('\n', stderr);
+	if (ss->files_skipped || ss->entries_skipped || ss->warnings) {
+		strbuf_reset(&sb);
+		for (size_t i = 0; i < is->nreasons; i++)
+			strbuf_addf(&sb, "%s%s %llu", i ? ", " : "", is->reasons[i].reason,
+				    (unsigned long long)is->reasons[i].n);
+		fprintf(stderr, "search: skipped %llu file%s and %llu entr%s, %llu warning%s%s%s%s\n",
+			(unsigned long long)ss->files_skipped, ss->files_skipped == 1 ? "" : "s",
+			(unsigned long long)ss->entries_skipped, ss->entries_skipped == 1 ? "y" : "ies",
+			(unsigned long long)ss->warnings, ss->warnings == 1 ? "" : "s",
+			sb.len ? " (" : "", sb.len ? sb.buf : "", sb.len ? ")" : "");
+	}
+	strbuf_release(&sb);
 }
 
 /* ---- --watch ---- */
@@ -153,6 +272,8 @@ struct watch_state {
 	const struct output_opts *oo;
 	int quiet;
 	int rc;                 /* why watching stopped, when a run failed */
+	kbx_store_t *store;
+	const struct kbx_search_index_opts *search;  /* code chunks after each run */
 };
 
 static void on_watch_ready(void *data, size_t ndirs)
@@ -178,13 +299,20 @@ static int on_watch_run(void *data, const struct kbx_watch_report *r)
 		return 1;
 	}
 	const struct kbx_index_stats *st = r->stats;
+	/* the code chunks follow the graph */
+	struct kbx_search_index_stats ss;
+	struct kbx_error serr = KBX_ERROR_INIT;
+	if (ws->search && kbx_search_index(ws->store, ws->search, &ss, &serr)) {
+		die_status(&serr);
+		fprintf(stderr, "note: the search index will catch up at the next change\n");
+	}
 	if (ws->oo->format == FMT_JSON) {
 		struct out *o = out_new(ws->oo);
 		if (!o) {
 			ws->rc = KBX_EXIT_USAGE;
 			return 1;
 		}
-		json_summary(o, st);
+		json_summary(o, st, NULL, NULL);
 		if (out_finish(o)) {
 			ws->rc = KBX_EXIT_IO;
 			return 1;
@@ -212,27 +340,38 @@ static int on_watch_run(void *data, const struct kbx_watch_report *r)
 }
 
 /* Watch until SIGINT, SIGTERM or SIGHUP, which end it with status 0. */
-static int watch_loop(struct kbx_ctx *ctx, const struct kbx_index_opts *io,
-		      const struct output_opts *oo, int quiet)
+static sigset_t watch_signals, unblocked;
+
+/* The signals that stop --watch wait for the loop, which looks at them
+ * between two runs, so that a run is never cut short.  They are blocked
+ * before the first run: threads that libraries start (OpenBLAS, when the
+ * vector module loads) inherit the mask, and one of them must not take
+ * a SIGTERM's default action for the whole process. */
+static int block_watch_signals(void)
 {
-	sigset_t set, old;
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	/* the signals wait for the loop, which looks at them between two
-	 * runs, so that a run is never cut short */
-	if (sigprocmask(SIG_BLOCK, &set, &old) < 0) {
+	sigemptyset(&watch_signals);
+	sigaddset(&watch_signals, SIGINT);
+	sigaddset(&watch_signals, SIGTERM);
+	sigaddset(&watch_signals, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &watch_signals, &unblocked) < 0) {
 		perror("error: cannot block signals");
-		return KBX_EXIT_INTERNAL;
+		return -1;
 	}
+	return 0;
+}
+
+static int watch_loop(struct kbx_ctx *ctx, const struct kbx_index_opts *io,
+		      const struct output_opts *oo, int quiet,
+		      const struct kbx_search_index_opts *so)
+{
+	sigset_t set = watch_signals, old = unblocked;
 	int sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0) {
 		perror("error: cannot watch for signals");
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return KBX_EXIT_INTERNAL;
 	}
-	struct watch_state ws = { oo, quiet, 0 };
+	struct watch_state ws = { oo, quiet, 0, ctx->store, so };
 	struct kbx_watch_opts wo = { 0 };
 	wo.index = io;
 	wo.stop_fd = sfd;
@@ -255,13 +394,15 @@ static int watch_loop(struct kbx_ctx *ctx, const struct kbx_index_opts *io,
 
 int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 {
-	int rebuild = 0, quiet = 0, watch = 0;
+	int rebuild = 0, quiet = 0, watch = 0, only = ONLY_ALL;
 	long threads = LONG_MIN;   /* not given: the index.threads setting */
 	uint64_t max_size = 0;
 	struct output_opts oo = OUTPUT_OPTS_INIT;
 	struct option opts[] = {
 		OPT_BOOL_F(0, "rebuild", &rebuild, "drop the index and build it again from scratch"),
 		OPT_BOOL_F('q', "quiet", &quiet, "print no progress, notes or summary"),
+		OPT_KEYWORD_F(0, "only", &only, only_names, "PART",
+			      "index only the code (graph and code chunks) or only the registries and Markdown"),
 		OPT_SIZE_F(0, "max-file-size", &max_size, "SIZE",
 			   "skip files larger than this (default 1m)"),
 		OPT_INT_F(0, "threads", &threads, "N", "parser threads, at most 16 (default: one per core)"),
@@ -279,6 +420,10 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 		fprintf(stderr, "error: --threads must be between 0 (one per core) and 16\n");
 		return KBX_EXIT_USAGE;
 	}
+	if (only == ONLY_REGISTRY && nargs) {
+		fprintf(stderr, "error: --only=registry takes no path: registries are indexed whole\n");
+		return KBX_EXIT_USAGE;
+	}
 	if (watch && nargs) {
 		fprintf(stderr, "error: --watch takes no path: it watches the whole repository\n");
 		return KBX_EXIT_USAGE;
@@ -292,6 +437,8 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 		threads = kbx_config_get(ctx->config, "index.threads", &v, NULL) == KBX_OK ? v.number : 0;
 	if (kbx_config_get(ctx->config, "index.parseTimeout", &v, NULL) == KBX_OK)
 		parse_timeout_ms = (uint64_t)v.number;
+	if (watch && block_watch_signals())
+		return KBX_EXIT_INTERNAL;
 	int rc = setup_store(ctx, RUN_WRITES_INDEX, rebuild);
 	if (rc)
 		return rc;
@@ -331,7 +478,10 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 	io.notify_data = &state;
 	struct kbx_index_stats stats;
 	struct kbx_error err = KBX_ERROR_INIT;
-	kbx_status_t st = kbx_index_run(ctx->store, &io, &stats, &err);
+	kbx_status_t st = KBX_OK;
+	memset(&stats, 0, sizeof(stats));
+	if (only != ONLY_REGISTRY)
+		st = kbx_index_run(ctx->store, &io, &stats, &err);
 	if (state.progress_shown)
 		fputs("\r\033[K", stderr);
 	for (int i = 0; i < nargs; i++)
@@ -344,11 +494,42 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 		return rc;
 	}
 
+	/* the retrieval layer: code chunks after the graph they come from,
+	 * then the registries and the Markdown (not for a run limited to
+	 * some paths, which is about code) */
+	struct kbx_search_index_stats ss;
+	struct kbx_embed_config ec;
+	search_embed_config(ctx, &ec);
+	struct kbx_search_index_opts so = { 0 };
+	so.parts = only == ONLY_CODE || nargs ? KBX_SEARCH_PART_CODE
+		 : only == ONLY_REGISTRY ? KBX_SEARCH_PART_REGISTRY
+		 : KBX_SEARCH_PART_CODE | KBX_SEARCH_PART_REGISTRY;
+	so.markdown = kbx_config_get(ctx->config, "index.markdown", &v, NULL) != KBX_OK || v.number;
+	so.code_chunks = kbx_config_get(ctx->config, "index.codeChunks", &v, NULL) != KBX_OK || v.number;
+	so.embed = &ec;
+	if (kbx_config_get(ctx->config, "search.index", &v, NULL) == KBX_OK)
+		so.index_kind = v.text;
+	so.max_file_size = max_size;
+	so.notify = on_note;
+	so.notify_data = &state;
+	struct kbx_error serr = KBX_ERROR_INIT;
+	kbx_status_t sst = kbx_search_index(ctx->store, &so, &ss, &serr);
+	if (state.progress_shown) {
+		fputs("\r\033[K", stderr);
+		state.progress_shown = 0;
+	}
+	int search_rc = 0;
+	if (sst) {
+		search_rc = die_status(&serr);
+		if (ss.chunks_added || ss.chunks_removed || sst == KBX_ERR_IO)
+			fprintf(stderr, "note: the chunks and BM25 are up to date; vector search waits for a 'kbx index' that succeeds\n");
+	}
+
 	struct out *o = out_new(&oo);
 	if (!o)
 		return KBX_EXIT_USAGE;
 	if (out_format(o) == FMT_JSON) {
-		json_summary(o, &stats);
+		json_summary(o, &stats, &ss, &state);
 	} else if (!quiet) {
 		/* the summary goes to stderr like the progress: stdout stays for results */
 		fprintf(stderr,
@@ -358,15 +539,20 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 			(unsigned long long)stats.skipped, (unsigned long long)stats.removed,
 			(unsigned long long)stats.reresolved, (unsigned long long)stats.symbols,
 			(unsigned long long)stats.edges);
+		search_summary(&ss, &state);
 	}
 	if (out_finish(o))
 		return KBX_EXIT_IO;
+	if (search_rc)
+		return search_rc;
 	if (!watch)
-		return KBX_EXIT_OK;
+		return ss.files_skipped || ss.entries_skipped ? KBX_EXIT_SKIPPED : KBX_EXIT_OK;
 	/* the runs to come are short: no progress between them */
 	state.progress = 0;
 	io.rebuild = 0;
 	io.paths = NULL;
 	io.npaths = 0;
-	return watch_loop(ctx, &io, &oo, quiet);
+	so.parts = KBX_SEARCH_PART_CODE;
+	so.notify = NULL;
+	return watch_loop(ctx, &io, &oo, quiet, &so);
 }

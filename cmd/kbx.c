@@ -40,6 +40,8 @@ const struct cmd_struct kbx_commands[] = {
 	{ "imports", cmd_imports, RUN_NEEDS_INDEX, "list what a file imports" },
 	{ "index", cmd_index, RUN_WRITES_INDEX | RUN_NO_PAGER,
 	  "build or update the index of a repository" },
+	{ "registry", cmd_registry, RUN_NO_PAGER, "add, list or remove the registries kbx indexes" },
+	{ "search", cmd_search, RUN_NEEDS_INDEX, "search error entries, documents and code by meaning" },
 	{ "status", cmd_status, RUN_NEEDS_INDEX, "show what the index holds" },
 	{ "subclasses", cmd_subclasses, RUN_NEEDS_INDEX, "list the classes that extend a type" },
 	{ "superclasses", cmd_superclasses, RUN_NEEDS_INDEX, "list the types a class extends" },
@@ -48,7 +50,7 @@ const struct cmd_struct kbx_commands[] = {
 };
 
 /* The topic pages, man/kbx-<topic>.7.md (t5000 checks the two agree). */
-const char *const kbx_topics[] = { "graph", "json", "rules", "settings", "symbols", NULL };
+const char *const kbx_topics[] = { "graph", "json", "registries", "rules", "search", "settings", "symbols", NULL };
 
 const struct cmd_struct *find_command(const char *name)
 {

@@ -7,6 +7,7 @@
 
 #include "lang/lang.h"
 #include "output.h"
+#include "kbx-search.h"
 #include "pager.h"
 #include "strbuf.h"
 
@@ -247,6 +248,223 @@ void out_json_bool(struct out *o, const char *key, int val)
 {
 	json_member(o, key);
 	fputs(val ? "true" : "false", stdout);
+}
+
+/* A number as JSON allows: no NaN or infinity (null instead), and as
+ * few digits as read back the same double. */
+static void json_num(double v)
+{
+	if (v != v || v > 1e300 || v < -1e300) {
+		fputs("null", stdout);
+		return;
+	}
+	char buf[40];
+	for (int prec = 6; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, stdout);
+}
+
+void out_json_num(struct out *o, const char *key, double val)
+{
+	json_member(o, key);
+	json_num(val);
+}
+
+void out_field_num(struct out *o, const char *key, double val)
+{
+	if (o->format == FMT_JSON) {
+		json_key(o, key);
+		json_num(val);
+	} else if (o->format == FMT_TEXT) {
+		printf("%s%s:%s %g\n", col(o, C_HEAD), key, col(o, C_RESET), val);
+	}
+}
+
+/* ---- search hits ---- */
+
+/* Up to max_lines lines of text, each cut at width, indented. */
+static void text_lines(const char *text, size_t len, int max_lines, size_t width,
+		       const char *indent)
+{
+	int lines = 0;
+	size_t i = 0;
+	/* skip blank lines at the start */
+	while (i < len && (text[i] == '\n' || text[i] == '\r'))
+		i++;
+	while (i < len && lines < max_lines) {
+		size_t e = i;
+		while (e < len && text[e] != '\n')
+			e++;
+		size_t l = e - i;
+		if (l && text[i + l - 1] == '\r')
+			l--;
+		if (l > width) {
+			/* cut at a UTF-8 boundary */
+			l = width;
+			while (l > 0 && ((unsigned char)text[i + l] & 0xc0) == 0x80)
+				l--;
+			printf("%s%.*s...\n", indent, (int)l, text + i);
+		} else if (l || lines) {
+			printf("%s%.*s\n", indent, (int)l, text + i);
+		}
+		if (l)
+			lines++;
+		i = e + 1;
+	}
+	if (i < len && lines == max_lines)
+		printf("%s...\n", indent);
+}
+
+static void json_list(struct out *o, const char *key, const char *csv)
+{
+	out_json_begin(o, key, 1);
+	const char *p = csv;
+	while (*p) {
+		const char *e = strchr(p, ',');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		while (l && *p == ' ') {
+			p++;
+			l--;
+		}
+		while (l && p[l - 1] == ' ')
+			l--;
+		if (l) {
+			json_member(o, NULL);
+			json_str(p, l);
+		}
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	out_json_end(o);
+}
+
+void out_search_hit(struct out *o, size_t rank, const struct kbx_search_hit *h,
+		    const struct kbx_search_results *r, const char *query, int explain)
+{
+	const struct kbx_chunk *c = &h->chunk;
+	const char *type = kbx_chunk_type_str(c->type);
+	const char *kind = c->type == KBX_CHUNK_CODE ? _kbx_kind_name(c->kind) : NULL;
+	if (o->format == FMT_NUL) {
+		fputs(c->doc_id, stdout);
+		putchar('\0');
+		return;
+	}
+	if (o->format == FMT_GREP) {
+		printf("%s:%u:1: %s %s", c->path, c->line ? c->line : 1, type ? type : "?", c->doc_id);
+		if (*c->title && strcmp(c->title, c->doc_id))
+			printf(" %s", c->title);
+		if (*c->heading)
+			printf(" > %s", c->heading);
+		putchar('\n');
+		return;
+	}
+	if (o->format == FMT_JSON) {
+		out_record_begin(o, "hit");
+		out_json_int(o, "rank", (int64_t)rank);
+		out_json_str(o, "id", c->doc_id);
+		out_json_str(o, "chunk_type", type);
+		out_json_int(o, "chunk", h->id);
+		out_json_int(o, "seq", c->seq);
+		out_json_str(o, "title", c->title);
+		out_json_str(o, "heading", c->heading);
+		out_json_str(o, "path", c->path);
+		out_json_int(o, "line", c->line);
+		out_json_int(o, "end_line", c->end_line);
+		out_json_str(o, "lang", *c->lang ? c->lang : NULL);
+		json_list(o, "tags", c->tags);
+		if (c->type == KBX_CHUNK_ERROR) {
+			out_json_str(o, "error_type", c->title);
+			out_json_str(o, "severity", c->severity);
+			out_json_str(o, "pattern", *c->pattern ? c->pattern : NULL);
+			out_json_str(o, "cause", c->cause);
+			out_json_str(o, "fix_template", c->fix);
+			json_list(o, "related_errors", c->related);
+		} else if (c->type == KBX_CHUNK_CODE) {
+			/* the canonical id leads into the graph: kbx callers ID */
+			out_json_str(o, "node", c->doc_id);
+			out_json_str(o, "kind", kind);
+		} else {
+			out_json_str(o, "category", *c->category ? c->category : NULL);
+		}
+		out_json_num(o, "score", h->score);
+		out_json_begin(o, "signals", 0);
+		for (int sg = 0; sg < KBX_SIG__COUNT; sg++) {
+			if (!r->sig[sg].used)
+				continue;
+			out_json_begin(o, kbx_signal_str(sg), 0);
+			if (h->sig[sg].rank) {
+				out_json_int(o, "rank", h->sig[sg].rank);
+				out_json_num(o, "score", h->sig[sg].score);
+				if (sg == KBX_SIG_PATTERN && query && h->match_len) {
+					json_member(o, "match");
+					json_str(query + h->match_off, h->match_len);
+				}
+			} else {
+				json_member(o, "rank");
+				fputs("null", stdout);
+			}
+			out_json_end(o);
+		}
+		out_json_end(o);
+		out_record_end(o);
+		return;
+	}
+	/* text */
+	printf("%s%zu.%s %s%s%s %s%s%s", col(o, C_HEAD), rank, col(o, C_RESET), col(o, C_LINE),
+	       type ? type : "?", col(o, C_RESET), col(o, C_NAME), c->doc_id, col(o, C_RESET));
+	if (c->type == KBX_CHUNK_ERROR) {
+		printf("  %s", c->title);
+		if (*c->severity)
+			printf(" [%s]", c->severity);
+	} else if (c->type == KBX_CHUNK_CODE) {
+		if (kind)
+			printf("  %s", kind);
+	} else {
+		if (*c->title && strcmp(c->title, c->doc_id))
+			printf("  %s", c->title);
+		if (*c->heading)
+			printf(" > %s", c->heading);
+	}
+	if (*c->lang)
+		printf(" (%s)", c->lang);
+	putchar('\n');
+	printf("   %s%s%s", col(o, C_PATH), c->path, col(o, C_RESET));
+	if (c->line) {
+		printf(":%s%u%s", col(o, C_LINE), c->line, col(o, C_RESET));
+		if (c->end_line > c->line)
+			printf("-%u", c->end_line);
+	}
+	putchar('\n');
+	if (c->type == KBX_CHUNK_ERROR) {
+		printf("   %scause:%s\n", col(o, C_HEAD), col(o, C_RESET));
+		text_lines(c->cause, strlen(c->cause), 3, 100, "     ");
+		printf("   %sfix:%s\n", col(o, C_HEAD), col(o, C_RESET));
+		text_lines(c->fix, strlen(c->fix), 8, 100, "     ");
+	} else {
+		text_lines(c->text, c->text_len, c->type == KBX_CHUNK_CODE ? 4 : 3, 100, "   | ");
+	}
+	if (explain) {
+		printf("   %sscore%s %.4f:", col(o, C_HEAD), col(o, C_RESET), h->score);
+		for (int sg = 0; sg < KBX_SIG__COUNT; sg++) {
+			if (!r->sig[sg].used)
+				continue;
+			if (h->sig[sg].rank)
+				printf("  %s #%d (%.4g)", kbx_signal_str(sg), h->sig[sg].rank,
+				       h->sig[sg].score);
+			else
+				printf("  %s -", kbx_signal_str(sg));
+		}
+		putchar('\n');
+		if (h->sig[KBX_SIG_PATTERN].rank && query && h->match_len)
+			printf("   %smatched%s %.*s%s\n", col(o, C_HEAD), col(o, C_RESET),
+			       (int)(h->match_len > 120 ? 120 : h->match_len), query + h->match_off,
+			       h->match_len > 120 ? "..." : "");
+	}
+	putchar('\n');
 }
 
 void out_line(struct out *o, const char *fmt, ...)

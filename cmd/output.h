@@ -84,6 +84,16 @@ void out_json_end(struct out *o);
 void out_json_str(struct out *o, const char *key, const char *val);  /* val NULL: null */
 void out_json_int(struct out *o, const char *key, int64_t val);
 void out_json_bool(struct out *o, const char *key, int val);
+void out_json_num(struct out *o, const char *key, double val);
+void out_field_num(struct out *o, const char *key, double val);
+
+/* One search hit (kbx search), ranked from 1; explain adds each signal's
+ * rank and score to the text (JSON always has them).  query is the
+ * query's text, for the part a pattern matched. */
+struct kbx_search_hit;
+struct kbx_search_results;
+void out_search_hit(struct out *o, size_t rank, const struct kbx_search_hit *h,
+		    const struct kbx_search_results *r, const char *query, int explain);
 
 /* One line of a line-oriented machine format (grep lines, CI workflow
  * commands), printed as given whatever the format, never coloured. */

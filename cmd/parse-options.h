@@ -23,9 +23,10 @@ enum opt_type {
 #define OPT_NONEG  0x02    /* no --no- form */
 
 struct opt_list {
-	const char **items;
+	const char **items;     /* malloc()ed; the strings are argv's */
 	int n;
 };
+#define OPT_LIST_INIT { NULL, 0 }
 
 struct option {
 	enum opt_type type;
@@ -47,6 +48,7 @@ struct option {
 #define OPT_INT_F(s, l, v, a, h) { OPT_INT, (s), (l), (v), (a), (h), NULL, 0, NULL }
 #define OPT_SIZE_F(s, l, v, a, h) { OPT_SIZE, (s), (l), (v), (a), (h), NULL, 0, NULL }
 #define OPT_KEYWORD_F(s, l, v, k, a, h) { OPT_KEYWORD, (s), (l), (v), (a), (h), (k), 0, NULL }
+#define OPT_STRING_LIST_F(s, l, v, a, h) { OPT_STRING_LIST, (s), (l), (v), (a), (h), NULL, 0, NULL }
 #define OPT_END_F() { OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL }
 
 /* The output options every query command takes (see output.h). */

@@ -20,11 +20,20 @@
 static const char *const color_words[] = { "auto", "always", "never", NULL };
 
 /* Keep in step with man/kbx-settings.7.md, which describes each of them. */
+static const char *const fusion_words[] = { "rrf", "linear", NULL };
+static const char *const index_words[] = { "auto", "flat", "hnsw", "ivf", NULL };
+static const char *const mode_words[] = { "hybrid", "vector", "lexical", NULL };
+static const char *const provider_words[] = { "builtin", "http", "command", NULL };
+
 const struct kbx_config_key kbx_config_keys[] = {
 	{ "color.ui", KBX_CONFIG_KEYWORD, "auto", color_words, 0, 0,
 	  "colour the text output: auto (on a terminal), always or never" },
 	{ "core.pager", KBX_CONFIG_STRING, "less -FRX", NULL, 0, 0,
 	  "the pager for long text output (KBX_PAGER wins; PAGER when unset)" },
+	{ "index.codeChunks", KBX_CONFIG_BOOL, "true", NULL, 0, 0,
+	  "make a search chunk of every function, method and class" },
+	{ "index.markdown", KBX_CONFIG_BOOL, "true", NULL, 0, 0,
+	  "index the repository's Markdown files for kbx search" },
 	{ "index.maxFileSize", KBX_CONFIG_SIZE, "1m", NULL, 1, INT64_C(1) << 30,
 	  "skip files larger than this (kbx index --max-file-size wins)" },
 	{ "index.parseTimeout", KBX_CONFIG_MILLISECONDS, "10000", NULL, 1, 3600000,
@@ -33,6 +42,40 @@ const struct kbx_config_key kbx_config_keys[] = {
 	  "parser threads, 0 for one per core (kbx index --threads wins)" },
 	{ "pager.enabled", KBX_CONFIG_BOOL, "true", NULL, 0, 0,
 	  "page long text output on a terminal (kbx --no-pager wins)" },
+	{ "search.apiKeyEnv", KBX_CONFIG_STRING, "", NULL, 0, 0,
+	  "http embeddings: the environment variable holding the API key" },
+	{ "search.batchSize", KBX_CONFIG_INT, "64", NULL, 1, 4096,
+	  "http and command embeddings: texts per request" },
+	{ "search.command", KBX_CONFIG_STRING, "", NULL, 0, 0,
+	  "command embeddings: the program (run by /bin/sh -c)" },
+	{ "search.dimensions", KBX_CONFIG_INT, "0", NULL, 0, 65536,
+	  "the vectors' dimension; 0: the provider's own" },
+	{ "search.documentPrefix", KBX_CONFIG_STRING, "", NULL, 0, 0,
+	  "text put before every chunk that is embedded (\"passage: \")" },
+	{ "search.efSearch", KBX_CONFIG_INT, "0", NULL, 0, 65536,
+	  "HNSW candidate list size per query; 0: the index's default" },
+	{ "search.fusion", KBX_CONFIG_KEYWORD, "rrf", fusion_words, 0, 0,
+	  "how kbx search fuses its lists: rrf or linear" },
+	{ "search.index", KBX_CONFIG_KEYWORD, "auto", index_words, 0, 0,
+	  "vector index type: auto (from the collection size), flat, hnsw or ivf" },
+	{ "search.limit", KBX_CONFIG_INT, "10", NULL, 1, 10000,
+	  "results kbx search shows (--limit wins)" },
+	{ "search.mode", KBX_CONFIG_KEYWORD, "hybrid", mode_words, 0, 0,
+	  "kbx search's signals: hybrid, vector or lexical (--mode wins)" },
+	{ "search.model", KBX_CONFIG_STRING, "", NULL, 0, 0,
+	  "http embeddings: the model name sent to the server" },
+	{ "search.nprobe", KBX_CONFIG_INT, "0", NULL, 0, 65536,
+	  "IVF lists visited per query; 0: the index's default" },
+	{ "search.provider", KBX_CONFIG_KEYWORD, "builtin", provider_words, 0, 0,
+	  "embedding provider: builtin (offline), http or command" },
+	{ "search.queryPrefix", KBX_CONFIG_STRING, "", NULL, 0, 0,
+	  "text put before every query that is embedded (\"query: \")" },
+	{ "search.retries", KBX_CONFIG_INT, "3", NULL, 0, 20,
+	  "http embeddings: retries after a failed request" },
+	{ "search.timeout", KBX_CONFIG_MILLISECONDS, "30000", NULL, 1, 3600000,
+	  "http and command embeddings: time limit of one request" },
+	{ "search.url", KBX_CONFIG_STRING, "", NULL, 0, 0,
+	  "http embeddings: the server (http://host:port, .../v1 or .../v1/embeddings)" },
 	{ NULL, 0, NULL, NULL, 0, 0, NULL }
 };
 

@@ -31,10 +31,24 @@ kbx_status_t _kbx_fail_mdb(struct kbx_error *err, int rc, const char *what);
  *             file's edges can be resolved again without parsing it
  *   refnames  name -> file id (dupsort): files whose calls, bases or imports
  *             mention the name, to find whom a changed definition affects
+ *
+ * The retrieval layer's tables (lib/search/, see lib/search/search.h):
+ *
+ *   chunks    chunk id (u32 BE) -> chunk record
+ *   ckeys     chunk key ("error:ID", "doc:ID#3", "code:PATH#Qual") -> chunk id
+ *   sources   source key ("c:PATH", "m:PATH", "r:ABSPATH") -> source record:
+ *             what a file last gave, to update or remove its chunks
+ *   docids    document or entry id -> the source and line that define it
+ *   postings  term -> (chunk id u32 BE, tf u16, length u16) (dupsort, fixed
+ *             size): one term's postings are one sorted range
+ *   patterns  chunk id -> an error entry's compiled pattern (serialised PCRE2)
+ *   vcache    identity hash (8) + content hash (16) -> vector (float32)
+ *   registries  absolute path -> registry record (kept by --rebuild)
  */
 struct kbx_store {
 	MDB_env *env;
 	MDB_dbi meta, files, nodes, ids, names, edges, redges, refs, refnames;
+	MDB_dbi chunks, ckeys, sources, docids, postings, patterns, vcache, registries;
 	MDB_txn *rtxn;          /* the long read transaction of a read-only open */
 	MDB_txn *wtxn;          /* the write transaction of an index run */
 	int writable;
@@ -141,6 +155,11 @@ kbx_status_t _kbx_scan_tree(const char *root, const char *const *paths, size_t n
 			    void *data, struct _kbx_scan *out, uint64_t *skipped,
 			    struct kbx_error *err);
 void _kbx_scan_release(struct _kbx_scan *scan);
+/* The repository's Markdown files (*.md, *.markdown), with the same
+ * ignore rules, in byte order of their paths. */
+kbx_status_t _kbx_scan_markdown(const char *root, uint64_t max_size,
+				void (*notify)(void *, const struct kbx_note *), void *data,
+				struct _kbx_scan *out, struct kbx_error *err);
 /* Call fn with each directory a scan of root enters, parents before
  * children, honouring the same ignore files: with start NULL or "" from
  * the root (told as ""), else from the repository path start, which is

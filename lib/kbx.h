@@ -55,7 +55,7 @@ struct kbx_error {
 
 typedef struct kbx_store kbx_store_t;
 
-#define KBX_SCHEMA_VERSION 1
+#define KBX_SCHEMA_VERSION 2
 
 /* Edge kinds; stored on disk: only append. */
 enum kbx_edge_kind {
@@ -152,6 +152,13 @@ struct kbx_note {
 	const char *message;
 	const char *phase;      /* for progress: "scan", "parse", "resolve", "write" */
 	uint64_t done, total;
+	uint32_t col;           /* 1-based column, 0 if none */
+	/* For skips and warnings of the retrieval layer: a short word the
+	 * summary counts them by ("yaml-syntax", "missing-field",
+	 * "duplicate-id", "bad-pattern", ...), or NULL. */
+	const char *reason;
+	/* KBX_NOTE_SKIPPED: what was skipped, "file" or "entry" (NULL: a file) */
+	const char *what;
 };
 
 struct kbx_index_opts {

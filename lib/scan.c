@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "internal.h"
@@ -382,7 +383,17 @@ struct walker {
 	/* _kbx_scan_dirs: told of each directory entered; no files listed */
 	kbx_status_t (*dir_fn)(void *, const char *);
 	void *dir_data;
+	int markdown;           /* _kbx_scan_markdown: list *.md, not code */
 };
+
+static int is_markdown(const char *rel)
+{
+	const char *dot = strrchr(rel, '.');
+	const char *slash = strrchr(rel, '/');
+	if (!dot || (slash && dot < slash))
+		return 0;
+	return !strcasecmp(dot, ".md") || !strcasecmp(dot, ".markdown");
+}
 
 static void note_skip(struct walker *w, const char *path, const char *why)
 {
@@ -399,8 +410,8 @@ static void note_skip(struct walker *w, const char *path, const char *why)
 
 static kbx_status_t add_file(struct walker *w, const char *rel, const struct stat *st)
 {
-	const struct kbx_lang *lang = _kbx_lang_for_path(rel);
-	if (!lang)
+	const struct kbx_lang *lang = w->markdown ? NULL : _kbx_lang_for_path(rel);
+	if (w->markdown ? !is_markdown(rel) : !lang)
 		return KBX_OK;   /* not a language kbx parses: not worth a note */
 	if ((uint64_t)st->st_size > w->max_size) {
 		char why[96];
@@ -681,6 +692,28 @@ kbx_status_t _kbx_scan_dirs(const char *root, const char *start,
 		}
 		strbuf_release(&abs);
 	}
+	ignore_truncate(&w.ign, 0);
+	free(w.ign.rules);
+	return st;
+}
+
+kbx_status_t _kbx_scan_markdown(const char *root, uint64_t max_size,
+				void (*notify)(void *, const struct kbx_note *), void *data,
+				struct _kbx_scan *out, struct kbx_error *err)
+{
+	struct walker w = { 0 };
+	w.root = root;
+	w.max_size = max_size;
+	w.notify = notify;
+	w.data = data;
+	w.out = out;
+	w.err = err;
+	w.markdown = 1;
+	memset(out, 0, sizeof(*out));
+	ignore_add_file(&w.ign, root, "", ".git/info/exclude");
+	kbx_status_t st = walk_dir(&w, "");
+	if (!st && out->n)
+		qsort(out->files, out->n, sizeof(*out->files), cmp_scan);
 	ignore_truncate(&w.ign, 0);
 	free(w.ign.rules);
 	return st;

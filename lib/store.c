@@ -154,6 +154,14 @@ static int open_dbis(struct kbx_store *s, MDB_txn *txn, unsigned flags)
 		{ "redges", &s->redges, 0 },
 		{ "refs", &s->refs, 0 },
 		{ "refnames", &s->refnames, MDB_DUPSORT | MDB_DUPFIXED },
+		{ "chunks", &s->chunks, 0 },
+		{ "ckeys", &s->ckeys, 0 },
+		{ "sources", &s->sources, 0 },
+		{ "docids", &s->docids, 0 },
+		{ "postings", &s->postings, MDB_DUPSORT | MDB_DUPFIXED },
+		{ "patterns", &s->patterns, 0 },
+		{ "vcache", &s->vcache, 0 },
+		{ "registries", &s->registries, 0 },
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		int rc = mdb_dbi_open(txn, t[i].name, flags | t[i].extra, t[i].dbi);
@@ -286,7 +294,7 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 	}
 
 	if ((rc = mdb_env_create(&s->env)) ||
-	    (rc = mdb_env_set_maxdbs(s->env, 16)) ||
+	    (rc = mdb_env_set_maxdbs(s->env, 32)) ||
 	    (rc = mdb_env_set_maxreaders(s->env, 254))) {
 		kbx_store_close(s);
 		return _kbx_fail_mdb(err, rc, "cannot create the LMDB environment");
@@ -504,8 +512,12 @@ kbx_status_t _kbx_store_grow(struct kbx_store *s, struct kbx_error *err)
 
 int _kbx_store_clear(struct kbx_store *s)
 {
+	/* Not the registries, which are settings, nor the vector cache,
+	 * whose entries are keyed by content and stay right: a rebuild with
+	 * a remote embedding provider does not pay for every vector again. */
 	MDB_dbi all[] = { s->files, s->nodes, s->ids, s->names, s->edges, s->redges,
-			  s->refs, s->refnames };
+			  s->refs, s->refnames, s->chunks, s->ckeys, s->sources, s->docids,
+			  s->postings, s->patterns };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		int rc = mdb_drop(s->wtxn, all[i], 0);
 		if (rc)

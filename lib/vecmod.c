@@ -50,6 +50,11 @@ static int load_file(const char *path, const struct kbx_vector_ops **ops, char *
 	const char *msg;
 	void *handle, *sym;
 
+	/* OpenBLAS starts a thread per processor when it is loaded, which
+	 * costs start-up time and gains nothing: FAISS runs its own loops
+	 * in parallel with OpenMP, and a search asks one query.  The user's
+	 * own setting wins. */
+	setenv("OPENBLAS_NUM_THREADS", "1", 0);
 	dlerror();
 	handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!handle) {

@@ -144,10 +144,29 @@ test_expect_success '--list --defaults lists every key' '
 	cat >expect <<-\EOF &&
 	color.ui
 	core.pager
+	index.codeChunks
+	index.markdown
 	index.maxFileSize
 	index.parseTimeout
 	index.threads
 	pager.enabled
+	search.apiKeyEnv
+	search.batchSize
+	search.command
+	search.dimensions
+	search.documentPrefix
+	search.efSearch
+	search.fusion
+	search.index
+	search.limit
+	search.mode
+	search.model
+	search.nprobe
+	search.provider
+	search.queryPrefix
+	search.retries
+	search.timeout
+	search.url
 	EOF
 	test_cmp expect key-names
 '

@@ -28,7 +28,8 @@ test_expect_success 'in a pipe, no progress, but the summary' '
 	test_grep ! "$(printf "\r")" pipe.err &&
 	test_grep ! "^parse" pipe.err &&
 	test_grep "indexed 12 files in" pipe.err &&
-	test_line_count = 1 pipe.err
+	test_grep "^search: [0-9]* chunks" pipe.err &&
+	test_line_count = 2 pipe.err
 '
 
 test_expect_success SCRIPT '-q is quiet even on a terminal' '

@@ -330,6 +330,9 @@ test_lazy_prereq GIT '
 test_lazy_prereq PERL '
 	perl -e 1
 '
+test_lazy_prereq PYTHON3 '
+	python3 -c "import json"
+'
 test_lazy_prereq SYMLINKS '
 	ln -s target link && test -h link
 '

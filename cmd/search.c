@@ -1,0 +1,288 @@
+/* kbx search: find error entries, documents and code by meaning. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "config.h"
+#include "kbx-search.h"
+#include "output.h"
+#include "parse-options.h"
+#include "strbuf.h"
+
+static const char *const search_usage[] = {
+	"kbx search [<options>] <query>...",
+	"kbx search [<options>] -",
+	NULL
+};
+
+static const char *const mode_names[] = { "hybrid", "vector", "lexical", NULL };
+static const char *const fusion_names[] = { "rrf", "linear", NULL };
+
+/* The largest query read from stdin: a long stack trace fits. */
+#define MAX_STDIN_QUERY (1u << 20)
+
+void search_embed_config(struct kbx_ctx *ctx, struct kbx_embed_config *ec)
+{
+	struct kbx_config_value v;
+	memset(ec, 0, sizeof(*ec));
+#define STR(key, field) \
+	if (kbx_config_get(ctx->config, key, &v, NULL) == KBX_OK && v.text && *v.text) \
+		ec->field = v.text
+#define NUM(key, field) \
+	if (kbx_config_get(ctx->config, key, &v, NULL) == KBX_OK) \
+		ec->field = (uint32_t)v.number
+	STR("search.provider", provider);
+	STR("search.model", model);
+	STR("search.url", url);
+	STR("search.apiKeyEnv", key_env);
+	STR("search.command", command);
+	STR("search.queryPrefix", query_prefix);
+	STR("search.documentPrefix", doc_prefix);
+	NUM("search.dimensions", dim);
+	NUM("search.batchSize", batch);
+	NUM("search.timeout", timeout_ms);
+	NUM("search.retries", retries);
+#undef STR
+#undef NUM
+}
+
+static int parse_double(const char *opt, const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || v != v || v < lo || v > hi) {
+		fprintf(stderr, "error: %s expects a number from %g to %g, not '%s'\n", opt, lo, hi, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
+{
+	struct output_opts oo = OUTPUT_OPTS_INIT;
+	int mode = -1, fusion = -1, explain = 0;
+	long limit = -1, depth = 0, ef_search = -1, nprobe = -1;
+	const char *vector_weight = NULL, *min_score = NULL, *lang = NULL, *severity = NULL,
+		   *path = NULL, *rrf_k = NULL;
+	struct opt_list types = OPT_LIST_INIT, tags = OPT_LIST_INIT;
+	struct option opts[] = {
+		OPT_KEYWORD_F(0, "mode", &mode, mode_names, "MODE",
+			      "signals to use: hybrid (default), vector or lexical (BM25 and patterns)"),
+		OPT_KEYWORD_F(0, "fusion", &fusion, fusion_names, "HOW",
+			      "how to fuse the lists: rrf (default) or linear"),
+		OPT_STRING_F(0, "vector-weight", &vector_weight, "W",
+			     "linear fusion: weight of the vector list, 0 to 1 (default 0.7)"),
+		OPT_STRING_F(0, "rrf-k", &rrf_k, "K", "reciprocal rank fusion's k (default 60)"),
+		OPT_STRING_LIST_F(0, "type", &types, "TYPE",
+				  "only these: error, pattern, doc, adr, behavioral, code (repeatable, or comma-separated)"),
+		OPT_STRING_F(0, "lang", &lang, "LANG",
+			     "only this language (entries for all languages match too)"),
+		OPT_STRING_LIST_F(0, "tag", &tags, "TAG", "only entries with this tag (repeatable: all of them)"),
+		OPT_STRING_F(0, "severity", &severity, "SEVERITY", "only error entries of this severity"),
+		OPT_STRING_F(0, "path", &path, "PATH", "only under this path, or matching this glob"),
+		OPT_INT_F('n', "limit", &limit, "N", "show at most N results (default 10)"),
+		OPT_STRING_F(0, "min-score", &min_score, "SCORE", "drop results whose fused score is lower"),
+		OPT_INT_F(0, "depth", &depth, "N", "candidates taken from each signal (default max(100, 5 x limit))"),
+		OPT_INT_F(0, "ef-search", &ef_search, "N", "HNSW: candidate list size of this query"),
+		OPT_INT_F(0, "nprobe", &nprobe, "N", "IVF: lists visited by this query"),
+		OPT_BOOL_F(0, "explain", &explain, "show each signal's rank and score for every result"),
+		OPT_OUTPUT_COMMON(&oo),
+		OPT_END_F(),
+	};
+	int nargs = parse_options(argc, argv, opts, search_usage);
+	int rc = KBX_EXIT_USAGE;
+	struct strbuf query = STRBUF_INIT;
+	const char **tagv = NULL;
+	struct kbx_search_results res = { 0 };
+	if (nargs < 0)
+		goto out;
+	if (!nargs) {
+		fprintf(stderr, "error: give a query, or - to read it from standard input\n");
+		usage_with_options(search_usage, opts, 1);
+		goto out;
+	}
+
+	struct kbx_search_query q = { 0 };
+	struct kbx_config_value v;
+	q.mode = mode >= 0 ? mode
+			   : kbx_config_get(ctx->config, "search.mode", &v, NULL) == KBX_OK ? (int)v.number : 0;
+	q.fusion = fusion >= 0 ? fusion
+			       : kbx_config_get(ctx->config, "search.fusion", &v, NULL) == KBX_OK ? (int)v.number : 0;
+	q.vector_weight = -1;
+	if (vector_weight && parse_double("--vector-weight", vector_weight, 0, 1, &q.vector_weight))
+		goto out;
+	if (vector_weight && q.fusion != KBX_FUSION_LINEAR) {
+		fprintf(stderr, "error: --vector-weight applies to --fusion=linear only\n");
+		goto out;
+	}
+	if (rrf_k && parse_double("--rrf-k", rrf_k, 1, 1e6, &q.rrf_k))
+		goto out;
+	if (min_score && parse_double("--min-score", min_score, -1e9, 1e9, &q.min_score))
+		goto out;
+	else if (!min_score)
+		q.min_score = -1e300;
+	if (limit == -1)
+		limit = kbx_config_get(ctx->config, "search.limit", &v, NULL) == KBX_OK ? v.number : 10;
+	if (limit < 1 || limit > 10000) {
+		fprintf(stderr, "error: --limit must be from 1 to 10000\n");
+		goto out;
+	}
+	q.limit = (size_t)limit;
+	if (depth < 0 || depth > 1000000) {
+		fprintf(stderr, "error: --depth must be from 1 to 1000000\n");
+		goto out;
+	}
+	q.depth = (size_t)depth;
+	if (ef_search == -1)
+		ef_search = kbx_config_get(ctx->config, "search.efSearch", &v, NULL) == KBX_OK ? v.number : 0;
+	if (nprobe == -1)
+		nprobe = kbx_config_get(ctx->config, "search.nprobe", &v, NULL) == KBX_OK ? v.number : 0;
+	if (ef_search < 0 || ef_search > 65536 || nprobe < 0 || nprobe > 65536) {
+		fprintf(stderr, "error: --ef-search and --nprobe must be from 0 (the default) to 65536\n");
+		goto out;
+	}
+	q.ef_search = (uint32_t)ef_search;
+	q.nprobe = (uint32_t)nprobe;
+	for (int i = 0; i < types.n; i++) {
+		char *copy = strdup(types.items[i]);
+		if (!copy) {
+			rc = KBX_EXIT_INTERNAL;
+			goto out;
+		}
+		for (char *save = NULL, *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			int t = kbx_chunk_type_parse(w);
+			if (!t) {
+				fprintf(stderr, "error: unknown --type '%s': use error, pattern, doc, adr, behavioral or code\n", w);
+				free(copy);
+				goto out;
+			}
+			q.types |= 1u << t;
+		}
+		free(copy);
+	}
+	q.lang = lang;
+	q.severity = severity;
+	if (tags.n) {
+		tagv = calloc((size_t)tags.n, sizeof(*tagv));
+		if (!tagv) {
+			rc = KBX_EXIT_INTERNAL;
+			goto out;
+		}
+		for (int i = 0; i < tags.n; i++)
+			tagv[i] = tags.items[i];
+		q.tags = tagv;
+		q.ntags = (size_t)tags.n;
+	}
+	if (path) {
+		/* a path given from a subdirectory is made relative to the root */
+		q.path = path;
+	}
+
+	if (nargs == 1 && !strcmp(argv[0], "-")) {
+		int r = strbuf_read_file(&query, "/dev/stdin", 4096);
+		if (r < 0 && !query.len) {
+			fprintf(stderr, "error: cannot read the query from standard input: %s\n",
+				strerror(errno));
+			rc = KBX_EXIT_IO;
+			goto out;
+		}
+		if (query.len > MAX_STDIN_QUERY) {
+			/* the end of a log holds the error; keep the last MiB */
+			memmove(query.buf, query.buf + query.len - MAX_STDIN_QUERY, MAX_STDIN_QUERY);
+			strbuf_setlen(&query, MAX_STDIN_QUERY);
+		}
+	} else {
+		for (int i = 0; i < nargs; i++) {
+			if (i)
+				strbuf_addch(&query, ' ');
+			strbuf_addstr(&query, argv[i]);
+		}
+	}
+	if (query.failed) {
+		rc = KBX_EXIT_INTERNAL;
+		goto out;
+	}
+	size_t blank = 0;
+	while (blank < query.len && strchr(" \t\r\n", query.buf[blank]))
+		blank++;
+	if (blank == query.len) {
+		fprintf(stderr, "error: the query is empty\n");
+		goto out;
+	}
+	q.text = query.buf;
+	q.len = query.len;
+	struct kbx_embed_config ec;
+	search_embed_config(ctx, &ec);
+	q.embed = &ec;
+
+	struct kbx_error err = KBX_ERROR_INIT;
+	kbx_status_t st = kbx_search(ctx->store, &q, &res, &err);
+	if (st && st != KBX_NOT_FOUND) {
+		rc = die_status(&err);
+		goto out;
+	}
+	/* a signal that could not run is worth a warning, on stderr */
+	for (int sg = 0; sg < KBX_SIG__COUNT; sg++)
+		if (res.sig[sg].note[0])
+			fprintf(stderr, "warning: %s\n", res.sig[sg].note);
+	struct out *o = out_new(&oo);
+	if (!o) {
+		rc = KBX_EXIT_USAGE;
+		goto out;
+	}
+	if (explain && out_format(o) == FMT_TEXT) {
+		out_heading(o, "%zu result%s from %llu chunks", res.n, res.n == 1 ? "" : "s",
+			    (unsigned long long)res.chunks);
+		for (int sg = 0; sg < KBX_SIG__COUNT; sg++) {
+			if (!res.sig[sg].used)
+				continue;
+			out_note(o, "%-8s %llu candidate%s in %.2f ms%s%s", kbx_signal_str(sg),
+				 (unsigned long long)res.sig[sg].candidates,
+				 res.sig[sg].candidates == 1 ? "" : "s", res.sig[sg].ms,
+				 sg == KBX_SIG_VECTOR ? ", index " : "",
+				 sg == KBX_SIG_VECTOR ? res.vector_kind : "");
+		}
+		if (q.fusion == KBX_FUSION_LINEAR)
+			out_note(o, "fusion   linear, vector weight %.2f", q.vector_weight < 0 ? 0.7 : q.vector_weight);
+		else
+			out_note(o, "fusion   reciprocal rank, k = %g", q.rrf_k > 0 ? q.rrf_k : 60.0);
+		printf("\n");
+	}
+	for (size_t i = 0; i < res.n; i++)
+		out_search_hit(o, i + 1, &res.hits[i], &res, q.text, explain);
+	if (out_format(o) == FMT_JSON && explain) {
+		out_record_begin(o, "plan");
+		out_field_str(o, "mode", mode_names[q.mode]);
+		out_field_str(o, "fusion", fusion_names[q.fusion]);
+		out_field_num(o, "rrf_k", q.rrf_k > 0 ? q.rrf_k : 60.0);
+		out_field_num(o, "vector_weight", q.vector_weight < 0 ? 0.7 : q.vector_weight);
+		out_field_int(o, "chunks", (int64_t)res.chunks);
+		out_json_begin(o, "signals", 0);
+		for (int sg = 0; sg < KBX_SIG__COUNT; sg++) {
+			out_json_begin(o, kbx_signal_str(sg), 0);
+			out_json_bool(o, "used", res.sig[sg].used);
+			out_json_int(o, "candidates", (int64_t)res.sig[sg].candidates);
+			out_json_num(o, "ms", res.sig[sg].ms);
+			if (res.sig[sg].note[0])
+				out_json_str(o, "note", res.sig[sg].note);
+			if (sg == KBX_SIG_VECTOR && res.vector_kind[0])
+				out_json_str(o, "index", res.vector_kind);
+			out_json_end(o);
+		}
+		out_json_end(o);
+		out_record_end(o);
+	}
+	rc = out_finish(o) ? KBX_EXIT_IO : res.n ? KBX_EXIT_OK : KBX_EXIT_NOT_FOUND;
+out:
+	kbx_search_results_release(&res);
+	strbuf_release(&query);
+	free(tagv);
+	free(types.items);
+	free(tags.items);
+	return rc;
+}

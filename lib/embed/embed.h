@@ -1,0 +1,67 @@
+/*
+ * Embedding providers: text in, unit-length float vectors out.
+ *
+ *   builtin  in-process (lib/embed/builtin.c): offline, deterministic,
+ *            no model file
+ *   http     an OpenAI-compatible POST /v1/embeddings endpoint
+ *   command  a program that reads texts and writes vectors
+ *
+ * http and command live in the module kbx-embed.so (lib/embed/module/),
+ * which links libcurl and Jansson; kbx itself does not, so commands that
+ * never embed pay nothing for them.  This front end loads the module on
+ * first use, like lib/vecmod.c does for the vector module.
+ *
+ * Part of the quiet library: no printing; errors go to struct kbx_error
+ * with a message that names the provider, the URL or command, and what to
+ * do.
+ */
+#ifndef KBX_EMBED_H
+#define KBX_EMBED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kbx.h"
+
+struct kbx_embed_config {
+	const char *provider;      /* "builtin" (also for NULL), "http", "command" */
+	const char *model;         /* http: the model name sent; builtin: ignored */
+	const char *url;           /* http: base URL or full .../v1/embeddings URL */
+	const char *key_env;       /* http: name of the environment variable that
+				    * holds the API key; NULL or "": no key */
+	const char *command;       /* command: run with /bin/sh -c */
+	uint32_t dim;              /* 0: the provider's own (builtin: 256; http and
+				    * command: what the first answer has) */
+	uint32_t batch;            /* texts per request; 0: 64 */
+	uint32_t timeout_ms;       /* per request; 0: 30000 */
+	uint32_t retries;          /* after the first attempt; back-off doubles from
+				    * 250 ms; honours Retry-After */
+	const char *query_prefix;  /* prepended to queries (e5/nomic-style models:
+				    * "query: "); NULL: none */
+	const char *doc_prefix;    /* prepended to documents; NULL: none */
+};
+
+typedef struct kbx_embedder kbx_embedder_t;
+
+kbx_status_t _kbx_embedder_open(const struct kbx_embed_config *cfg, kbx_embedder_t **out,
+				struct kbx_error *err);
+void _kbx_embedder_close(kbx_embedder_t *e);
+
+/* The vectors' dimension; for http/command 0 until the first successful
+ * _kbx_embed() call unless cfg->dim was given. */
+uint32_t _kbx_embedder_dim(const kbx_embedder_t *e);
+
+/* A string naming provider, model and dimension ("builtin/v1/256",
+ * "http/nomic-embed-text/768"): vectors from two embedders with the same
+ * identity are interchangeable; the cache is keyed by it. */
+const char *_kbx_embedder_identity(const kbx_embedder_t *e);
+
+/* Embed n texts (texts[i], lens[i] bytes, not NUL-terminated) into out
+ * (n * dim floats, each row of unit length; a text with nothing to embed
+ * gives a zero row).  is_query selects the query prefix and, for builtin,
+ * the query-side weighting.  For http and command the texts go in batches
+ * of cfg->batch.  On failure nothing in out is meaningful. */
+kbx_status_t _kbx_embed(kbx_embedder_t *e, size_t n, const char *const *texts,
+			const size_t *lens, int is_query, float *out, struct kbx_error *err);
+
+#endif

@@ -1,0 +1,205 @@
+/*
+ * BM25 over the postings table (k1 = 1.2, b = 0.75).
+ *
+ * Each query term is one key of the DUPFIXED postings table: its postings
+ * are read a page at a time (MDB_GET_MULTIPLE), without decoding any
+ * chunk.  Scores gather in an array indexed by chunk id.
+ *
+ *   idf(t)   = ln(1 + (N - df + 0.5) / (df + 0.5))
+ *   score(d) = sum over t of  qtf(t) * idf(t) * tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/search.h"
+
+#define K1 1.2
+#define B 0.75
+#define MAX_QUERY_TERMS 256
+
+struct qterm {
+	char term[KBX_TOKEN_MAX + 1];
+	size_t len;
+	uint32_t qtf;
+};
+
+struct qterms {
+	struct qterm t[MAX_QUERY_TERMS];
+	size_t n;
+};
+
+static int add_qterm(void *data, const char *tok, size_t len, int kind)
+{
+	struct qterms *q = data;
+	(void)kind;
+	if (len > KBX_TOKEN_MAX)
+		len = KBX_TOKEN_MAX;
+	for (size_t i = 0; i < q->n; i++)
+		if (q->t[i].len == len && !memcmp(q->t[i].term, tok, len)) {
+			q->t[i].qtf++;
+			return 0;
+		}
+	if (q->n == MAX_QUERY_TERMS)
+		return 0;   /* a pasted log: the first 256 distinct terms decide */
+	memcpy(q->t[q->n].term, tok, len);
+	q->t[q->n].term[len] = '\0';
+	q->t[q->n].len = len;
+	q->t[q->n].qtf = 1;
+	q->n++;
+	return 0;
+}
+
+static int cmp_scored(const void *a, const void *b)
+{
+	const struct _kbx_scored *x = a, *y = b;
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Keep a heap of the k best, worst on top; the rest of a[] is left in
+ * no order after them. */
+static void sift_down(struct _kbx_scored *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		/* the worst (greatest under cmp_scored) on top */
+		if (l < n && cmp_scored(&h[l], &h[m]) > 0)
+			m = l;
+		if (r < n && cmp_scored(&h[r], &h[m]) > 0)
+			m = r;
+		if (m == i)
+			return;
+		struct _kbx_scored t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+void _kbx_scored_top(struct _kbx_scored *a, size_t n, size_t k)
+{
+	if (k > n)
+		k = n;
+	if (!k)
+		return;
+	for (size_t i = k / 2; i-- > 0;)
+		sift_down(a, k, i);
+	for (size_t i = k; i < n; i++)
+		if (cmp_scored(&a[i], &a[0]) < 0) {
+			struct _kbx_scored t = a[0];
+			a[0] = a[i];
+			a[i] = t;
+			sift_down(a, k, 0);
+		}
+	qsort(a, k, sizeof(*a), cmp_scored);
+}
+
+kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
+		       const char *text, size_t len, struct _kbx_scored **out, size_t *n,
+		       struct kbx_error *err)
+{
+	*out = NULL;
+	*n = 0;
+	struct qterms *q = calloc(1, sizeof(*q));
+	if (!q)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	_kbx_tokenize(tok, text, len, add_qterm, q);
+	if (!q->n) {
+		free(q);
+		return KBX_OK;
+	}
+	uint64_t nchunks = 0, ntokens = 0, next = 1;
+	_kbx_meta_get_u64(s, txn, "chunks", &nchunks);
+	_kbx_meta_get_u64(s, txn, "chunk_tokens", &ntokens);
+	_kbx_meta_get_u64(s, txn, "next_chunk", &next);
+	if (!nchunks || next < 2) {
+		free(q);
+		return KBX_OK;
+	}
+	double avgdl = ntokens ? (double)ntokens / (double)nchunks : 1.0;
+	float *acc = calloc(next, sizeof(*acc));
+	uint32_t *touched = NULL;
+	size_t ntouched = 0, atouched = 0;
+	if (!acc) {
+		free(q);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	MDB_cursor *c;
+	int rc = mdb_cursor_open(txn, s->postings, &c);
+	if (rc) {
+		free(acc);
+		free(q);
+		return _kbx_fail_mdb(err, rc, "cannot read the postings");
+	}
+	/* the length normalisation, by document length: a small table */
+	kbx_status_t st = KBX_OK;
+	for (size_t i = 0; i < q->n && !st; i++) {
+		MDB_val k = { q->t[i].len, q->t[i].term }, d;
+		rc = mdb_cursor_get(c, &k, &d, MDB_SET_KEY);
+		if (rc == MDB_NOTFOUND)
+			continue;
+		if (rc) {
+			st = _kbx_fail_mdb(err, rc, "cannot read the postings");
+			break;
+		}
+		size_t df = 0;
+		mdb_cursor_count(c, &df);
+		double idf = log(1.0 + ((double)nchunks - (double)df + 0.5) / ((double)df + 0.5));
+		double w = idf * q->t[i].qtf;
+		for (rc = mdb_cursor_get(c, &k, &d, MDB_GET_MULTIPLE); !rc;
+		     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT_MULTIPLE)) {
+			const unsigned char *p = d.mv_data;
+			size_t m = d.mv_size / KBX_POSTING_LEN;
+			for (size_t j = 0; j < m; j++, p += KBX_POSTING_LEN) {
+				uint32_t id = _kbx_get_u32(p);
+				if (id >= next)
+					continue;
+				double tf = (double)(p[4] << 8 | p[5]);
+				double dl = (double)(p[6] << 8 | p[7]);
+				double sc = w * tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / avgdl));
+				if (acc[id] == 0) {
+					if (ntouched == atouched) {
+						atouched = atouched ? atouched * 2 : 1024;
+						uint32_t *nt = realloc(touched, atouched * sizeof(*nt));
+						if (!nt) {
+							st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+							break;
+						}
+						touched = nt;
+					}
+					touched[ntouched++] = id;
+				}
+				acc[id] += (float)sc;
+			}
+			if (st)
+				break;
+		}
+		if (!st && rc && rc != MDB_NOTFOUND)
+			st = _kbx_fail_mdb(err, rc, "cannot read the postings");
+	}
+	mdb_cursor_close(c);
+	free(q);
+	struct _kbx_scored *res = NULL;
+	if (!st && ntouched) {
+		res = malloc(ntouched * sizeof(*res));
+		if (!res)
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		else {
+			for (size_t i = 0; i < ntouched; i++) {
+				res[i].id = touched[i];
+				res[i].score = acc[touched[i]];
+			}
+		}
+	}
+	free(acc);
+	free(touched);
+	if (st) {
+		free(res);
+		return st;
+	}
+	*out = res;
+	*n = res ? ntouched : 0;
+	return KBX_OK;
+}

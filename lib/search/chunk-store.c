@@ -1,0 +1,717 @@
+/*
+ * The chunk store: chunk records, sources, document ids, BM25 postings and
+ * compiled patterns, written inside one write transaction per run.
+ *
+ * Chunk ids come from a counter ("next_chunk") and are never reused, so a
+ * run's new postings always sort after the old ones of the same term.
+ * Postings of removed chunks are found again by tokenizing the chunk's
+ * stored text: the tokenizer is deterministic, so the same (term, tf,
+ * length) values come out that went in.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/search.h"
+
+/* ---- records ---- */
+
+static const char *field_of(const struct kbx_chunk *c, const char *source, int f)
+{
+	const char *v = NULL;
+	switch (f) {
+	case CF_SOURCE: v = source; break;
+	case CF_DOC_ID: v = c->doc_id; break;
+	case CF_TITLE: v = c->title; break;
+	case CF_HEADING: v = c->heading; break;
+	case CF_PATH: v = c->path; break;
+	case CF_LANG: v = c->lang; break;
+	case CF_TAGS: v = c->tags; break;
+	case CF_CATEGORY: v = c->category; break;
+	case CF_SEVERITY: v = c->severity; break;
+	case CF_PATTERN: v = c->pattern; break;
+	case CF_CAUSE: v = c->cause; break;
+	case CF_FIX: v = c->fix; break;
+	case CF_RELATED: v = c->related; break;
+	}
+	return v ? v : "";
+}
+
+void _kbx_chunk_encode(struct strbuf *out, const struct kbx_chunk *c, const char *source,
+		       uint32_t ntokens)
+{
+	unsigned char h[KBX_CHUNK_HDR_LEN] = { 0 };
+	h[0] = (unsigned char)c->type;
+	h[1] = (unsigned char)c->kind;
+	_kbx_put_u32(h + 4, c->node);
+	_kbx_put_u32(h + 8, c->line);
+	_kbx_put_u32(h + 12, c->end_line);
+	_kbx_put_u32(h + 16, c->seq);
+	_kbx_put_u32(h + 20, c->pattern_line);
+	_kbx_put_u32(h + 24, ntokens);
+	strbuf_add(out, h, sizeof(h));
+	for (int f = 0; f < CF_TEXT; f++) {
+		const char *v = field_of(c, source, f);
+		strbuf_add(out, v, strlen(v) + 1);
+	}
+	/* the text may hold NUL bytes in theory; it is stored to its length */
+	strbuf_add(out, c->text ? c->text : "", c->text ? c->text_len : 0);
+	strbuf_addch(out, '\0');
+}
+
+kbx_status_t _kbx_chunk_decode(const void *data, size_t len, struct _kbx_chunk_view *v)
+{
+	const unsigned char *p = data;
+	memset(v, 0, sizeof(*v));
+	if (len < KBX_CHUNK_HDR_LEN + CF__COUNT || p[len - 1] != '\0')
+		return KBX_ERR_CORRUPT;
+	struct kbx_chunk *c = &v->c;
+	c->type = p[0];
+	c->kind = p[1];
+	c->node = _kbx_get_u32(p + 4);
+	c->line = _kbx_get_u32(p + 8);
+	c->end_line = _kbx_get_u32(p + 12);
+	c->seq = _kbx_get_u32(p + 16);
+	c->pattern_line = _kbx_get_u32(p + 20);
+	v->ntokens = _kbx_get_u32(p + 24);
+	const char *s = (const char *)p + KBX_CHUNK_HDR_LEN, *end = (const char *)p + len;
+	const char *f[CF__COUNT];
+	for (int i = 0; i < CF__COUNT; i++) {
+		if (s >= end)
+			return KBX_ERR_CORRUPT;
+		f[i] = s;
+		if (i == CF_TEXT)
+			break;
+		const char *z = memchr(s, '\0', (size_t)(end - s));
+		if (!z)
+			return KBX_ERR_CORRUPT;
+		s = z + 1;
+	}
+	v->source = f[CF_SOURCE];
+	c->doc_id = f[CF_DOC_ID];
+	c->title = f[CF_TITLE];
+	c->heading = f[CF_HEADING];
+	c->path = f[CF_PATH];
+	c->lang = f[CF_LANG];
+	c->tags = f[CF_TAGS];
+	c->category = f[CF_CATEGORY];
+	c->severity = f[CF_SEVERITY];
+	c->pattern = f[CF_PATTERN];
+	c->cause = f[CF_CAUSE];
+	c->fix = f[CF_FIX];
+	c->related = f[CF_RELATED];
+	c->text = f[CF_TEXT];
+	c->text_len = (size_t)(end - f[CF_TEXT]) - 1;
+	return KBX_OK;
+}
+
+kbx_status_t _kbx_chunk_get(struct kbx_store *s, MDB_txn *txn, uint32_t id,
+			    struct _kbx_chunk_view *v)
+{
+	unsigned char k[4];
+	_kbx_put_u32(k, id);
+	MDB_val key = { 4, k }, d;
+	int rc = mdb_get(txn, s->chunks, &key, &d);
+	if (rc == MDB_NOTFOUND)
+		return KBX_NOT_FOUND;
+	if (rc)
+		return KBX_ERR_STORE;
+	return _kbx_chunk_decode(d.mv_data, d.mv_size, v);
+}
+
+/* ---- source records ---- */
+
+static void source_encode(struct strbuf *out, uint64_t size, int64_t mtime_ns,
+			  const unsigned char hash[16], uint32_t flags, const uint32_t *ids,
+			  size_t n)
+{
+	unsigned char h[KBX_SOURCE_HDR_LEN] = { 0 };
+	_kbx_put_u32(h, (uint32_t)(size >> 32));
+	_kbx_put_u32(h + 4, (uint32_t)size);
+	_kbx_put_u32(h + 8, (uint32_t)((uint64_t)mtime_ns >> 32));
+	_kbx_put_u32(h + 12, (uint32_t)(uint64_t)mtime_ns);
+	memcpy(h + 16, hash, 16);
+	_kbx_put_u32(h + 32, (uint32_t)n);
+	_kbx_put_u32(h + 36, flags);
+	strbuf_add(out, h, sizeof(h));
+	for (size_t i = 0; i < n; i++) {
+		unsigned char b[4];
+		_kbx_put_u32(b, ids[i]);
+		strbuf_add(out, b, 4);
+	}
+}
+
+static kbx_status_t source_decode(const void *data, size_t len, struct _kbx_source_rec *r)
+{
+	const unsigned char *p = data;
+	if (len < KBX_SOURCE_HDR_LEN)
+		return KBX_ERR_CORRUPT;
+	r->size = (uint64_t)_kbx_get_u32(p) << 32 | _kbx_get_u32(p + 4);
+	r->mtime_ns = (int64_t)((uint64_t)_kbx_get_u32(p + 8) << 32 | _kbx_get_u32(p + 12));
+	memcpy(r->hash, p + 16, 16);
+	r->nchunks = _kbx_get_u32(p + 32);
+	r->flags = _kbx_get_u32(p + 36);
+	if (len != KBX_SOURCE_HDR_LEN + (size_t)r->nchunks * 4)
+		return KBX_ERR_CORRUPT;
+	r->ids = p + KBX_SOURCE_HDR_LEN;
+	return KBX_OK;
+}
+
+/* ---- the writer ---- */
+
+struct term_count {
+	const char *term;       /* interned */
+	uint32_t len;
+	uint32_t tf;
+};
+
+struct post {
+	const char *term;       /* interned, NUL-terminated */
+	uint32_t len;
+	unsigned char val[KBX_POSTING_LEN];
+};
+
+struct intern {
+	char **slots;           /* open addressing; each: u32 len then bytes, NUL */
+	size_t n, cap;
+};
+
+struct _kbx_cw {
+	struct kbx_store *s;
+	MDB_txn *txn;
+	struct kbx_error *err;
+	kbx_tokenizer_t *tok;
+	/* the source being written */
+	char *key;
+	uint32_t *ids;
+	size_t nids, aids;
+	/* postings to write at flush */
+	struct post *posts;
+	size_t nposts, aposts;
+	struct intern terms;
+	/* one chunk's term counts */
+	struct term_count *tc;
+	size_t ntc, atc;
+	size_t *tc_index;       /* open addressing over tc */
+	size_t tc_cap;
+	uint32_t ntokens;
+	/* counters */
+	uint64_t added, removed;
+	uint32_t *new_ids;      /* every chunk added in this run */
+	size_t nnew, anew;
+	int64_t d_chunks, d_tokens, d_type[KBX_CHUNK__COUNT];
+	uint32_t next_chunk;
+	struct strbuf buf;
+	char dupbuf[600];
+};
+
+static uint64_t hash_bytes(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static const char *intern(struct intern *t, const char *s, size_t len)
+{
+	if (t->n * 2 >= t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 4096;
+		char **ns = calloc(ncap, sizeof(*ns));
+		if (!ns)
+			return NULL;
+		for (size_t i = 0; i < t->cap; i++) {
+			char *e = t->slots[i];
+			if (!e)
+				continue;
+			uint32_t el;
+			memcpy(&el, e, 4);
+			size_t j = hash_bytes(e + 4, el) & (ncap - 1);
+			while (ns[j])
+				j = (j + 1) & (ncap - 1);
+			ns[j] = e;
+		}
+		free(t->slots);
+		t->slots = ns;
+		t->cap = ncap;
+	}
+	size_t j = hash_bytes(s, len) & (t->cap - 1);
+	for (;;) {
+		char *e = t->slots[j];
+		if (!e)
+			break;
+		uint32_t el;
+		memcpy(&el, e, 4);
+		if (el == len && !memcmp(e + 4, s, len))
+			return e + 4;
+		j = (j + 1) & (t->cap - 1);
+	}
+	char *e = malloc(4 + len + 1);
+	if (!e)
+		return NULL;
+	uint32_t l32 = (uint32_t)len;
+	memcpy(e, &l32, 4);
+	memcpy(e + 4, s, len);
+	e[4 + len] = '\0';
+	t->slots[j] = e;
+	t->n++;
+	return e + 4;
+}
+
+static void intern_free(struct intern *t)
+{
+	for (size_t i = 0; i < t->cap; i++)
+		free(t->slots[i]);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+static int fail_mdb(struct _kbx_cw *w, int rc, const char *what)
+{
+	_kbx_fail_mdb(w->err, _kbx_store_write_error(w->s, rc), what);
+	return -1;
+}
+
+struct _kbx_cw *_kbx_cw_new(struct kbx_store *s, MDB_txn *txn, struct kbx_error *err)
+{
+	struct _kbx_cw *w = calloc(1, sizeof(*w));
+	if (!w) {
+		_kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	w->s = s;
+	w->txn = txn;
+	w->err = err;
+	strbuf_init(&w->buf);
+	w->tok = _kbx_tokenizer_new();
+	if (!w->tok) {
+		free(w);
+		_kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	uint64_t next = 1;
+	if (_kbx_meta_get_u64(s, txn, "next_chunk", &next) != KBX_OK || next == 0)
+		next = 1;
+	w->next_chunk = (uint32_t)next;
+	return w;
+}
+
+void _kbx_cw_free(struct _kbx_cw *w)
+{
+	if (!w)
+		return;
+	_kbx_tokenizer_free(w->tok);
+	free(w->key);
+	free(w->ids);
+	free(w->new_ids);
+	free(w->posts);
+	intern_free(&w->terms);
+	free(w->tc);
+	free(w->tc_index);
+	strbuf_release(&w->buf);
+	free(w);
+}
+
+uint64_t _kbx_cw_added(const struct _kbx_cw *w) { return w->added; }
+const uint32_t *_kbx_cw_added_ids(const struct _kbx_cw *w, size_t *n)
+{
+	*n = w->nnew;
+	return w->new_ids;
+}
+uint64_t _kbx_cw_removed(const struct _kbx_cw *w) { return w->removed; }
+
+kbx_status_t _kbx_cw_source(struct _kbx_cw *w, const char *key, struct _kbx_source_rec *out)
+{
+	MDB_val k = { strlen(key), (void *)key }, d;
+	int rc = mdb_get(w->txn, w->s->sources, &k, &d);
+	if (rc == MDB_NOTFOUND)
+		return KBX_NOT_FOUND;
+	if (rc)
+		return _kbx_fail_mdb(w->err, rc, "cannot read a source record");
+	if (source_decode(d.mv_data, d.mv_size, out))
+		return _kbx_fail(w->err, KBX_ERR_CORRUPT,
+				 "the record of '%s' does not decode: run 'kbx index --rebuild'", key);
+	return KBX_OK;
+}
+
+/* Count one chunk's terms into w->tc. */
+static int count_token(void *data, const char *tok, size_t len, int kind)
+{
+	struct _kbx_cw *w = data;
+	(void)kind;
+	w->ntokens++;
+	if (w->ntc * 2 >= w->tc_cap) {
+		size_t ncap = w->tc_cap ? w->tc_cap * 2 : 256;
+		size_t *ni = malloc(ncap * sizeof(*ni));
+		if (!ni)
+			return 1;
+		for (size_t i = 0; i < ncap; i++)
+			ni[i] = SIZE_MAX;
+		for (size_t i = 0; i < w->ntc; i++) {
+			size_t j = hash_bytes(w->tc[i].term, w->tc[i].len) & (ncap - 1);
+			while (ni[j] != SIZE_MAX)
+				j = (j + 1) & (ncap - 1);
+			ni[j] = i;
+		}
+		free(w->tc_index);
+		w->tc_index = ni;
+		w->tc_cap = ncap;
+	}
+	size_t j = hash_bytes(tok, len) & (w->tc_cap - 1);
+	while (w->tc_index[j] != SIZE_MAX) {
+		struct term_count *t = &w->tc[w->tc_index[j]];
+		if (t->len == len && !memcmp(t->term, tok, len)) {
+			t->tf++;
+			return 0;
+		}
+		j = (j + 1) & (w->tc_cap - 1);
+	}
+	const char *it = intern(&w->terms, tok, len);
+	if (!it)
+		return 1;
+	if (w->ntc == w->atc) {
+		size_t na = w->atc ? w->atc * 2 : 256;
+		struct term_count *nt = realloc(w->tc, na * sizeof(*nt));
+		if (!nt)
+			return 1;
+		w->tc = nt;
+		w->atc = na;
+	}
+	w->tc[w->ntc] = (struct term_count){ it, (uint32_t)len, 1 };
+	w->tc_index[j] = w->ntc++;
+	return 0;
+}
+
+static int count_terms(struct _kbx_cw *w, const char *text, size_t len)
+{
+	w->ntc = 0;
+	w->ntokens = 0;
+	if (w->tc_index)
+		for (size_t i = 0; i < w->tc_cap; i++)
+			w->tc_index[i] = SIZE_MAX;
+	size_t before = w->terms.n;
+	(void)before;
+	_kbx_tokenize(w->tok, text, len, count_token, w);
+	return 0;
+}
+
+static int meta_add(struct _kbx_cw *w, const char *key, int64_t delta)
+{
+	uint64_t v = 0;
+	kbx_status_t st = _kbx_meta_get_u64(w->s, w->txn, key, &v);
+	if (st && st != KBX_NOT_FOUND)
+		return MDB_CORRUPTED;
+	if (delta < 0 && (uint64_t)-delta > v)
+		v = 0;
+	else
+		v = (uint64_t)((int64_t)v + delta);
+	return _kbx_meta_put_u64(w->s, w->txn, key, v);
+}
+
+/* Remove one chunk and everything that points at it. */
+static int remove_chunk(struct _kbx_cw *w, uint32_t id, const char *source)
+{
+	struct kbx_store *s = w->s;
+	unsigned char k4[4];
+	_kbx_put_u32(k4, id);
+	MDB_val k = { 4, k4 }, d;
+	int rc = mdb_get(w->txn, s->chunks, &k, &d);
+	if (rc == MDB_NOTFOUND)
+		return 0;
+	if (rc)
+		return fail_mdb(w, rc, "cannot read a chunk");
+	struct _kbx_chunk_view v;
+	if (_kbx_chunk_decode(d.mv_data, d.mv_size, &v)) {
+		_kbx_fail(w->err, KBX_ERR_CORRUPT,
+			  "chunk %u does not decode: run 'kbx index --rebuild'", id);
+		return -1;
+	}
+	/* copy what is needed: the record goes away under us */
+	char *text = malloc(v.c.text_len + 1);
+	char *doc_id = strdup(v.c.doc_id);
+	if (!text || !doc_id) {
+		free(text);
+		free(doc_id);
+		_kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+		return -1;
+	}
+	memcpy(text, v.c.text, v.c.text_len);
+	text[v.c.text_len] = '\0';
+	size_t text_len = v.c.text_len;
+	int type = v.c.type;
+	uint32_t ntokens = v.ntokens;
+
+	count_terms(w, text, text_len);
+	for (size_t i = 0; i < w->ntc && !rc; i++) {
+		unsigned char val[KBX_POSTING_LEN];
+		_kbx_posting_put(val, id, w->tc[i].tf, w->ntokens);
+		MDB_val tk = { w->tc[i].len, (void *)w->tc[i].term }, tv = { sizeof(val), val };
+		rc = mdb_del(w->txn, s->postings, &tk, &tv);
+		if (rc == MDB_NOTFOUND)
+			rc = 0;
+	}
+	if (!rc) {
+		rc = mdb_del(w->txn, s->patterns, &k, NULL);
+		if (rc == MDB_NOTFOUND)
+			rc = 0;
+	}
+	if (!rc && *doc_id) {
+		/* the document id is freed when this source owned it */
+		MDB_val dk = { strlen(doc_id), doc_id }, dv;
+		rc = mdb_get(w->txn, s->docids, &dk, &dv);
+		if (!rc && dv.mv_size > strlen(source) && !memcmp(dv.mv_data, source, strlen(source)) &&
+		    ((char *)dv.mv_data)[strlen(source)] == '\0')
+			rc = mdb_del(w->txn, s->docids, &dk, NULL);
+		if (rc == MDB_NOTFOUND)
+			rc = 0;
+	}
+	if (!rc)
+		rc = mdb_del(w->txn, s->chunks, &k, NULL);
+	free(text);
+	free(doc_id);
+	if (rc)
+		return fail_mdb(w, rc, "cannot remove a chunk");
+	w->removed++;
+	w->d_chunks--;
+	w->d_tokens -= ntokens;
+	if (type > 0 && type < KBX_CHUNK__COUNT)
+		w->d_type[type]--;
+	return 0;
+}
+
+kbx_status_t _kbx_cw_remove_source(struct _kbx_cw *w, const char *key)
+{
+	struct _kbx_source_rec r;
+	kbx_status_t st = _kbx_cw_source(w, key, &r);
+	if (st == KBX_NOT_FOUND)
+		return KBX_OK;
+	if (st)
+		return st;
+	/* copy the ids: deleting moves the record */
+	uint32_t *ids = malloc((r.nchunks + 1) * sizeof(*ids));
+	if (!ids)
+		return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+	for (uint32_t i = 0; i < r.nchunks; i++)
+		ids[i] = _kbx_get_u32(r.ids + 4 * i);
+	uint32_t n = r.nchunks;
+	for (uint32_t i = 0; i < n; i++)
+		if (remove_chunk(w, ids[i], key)) {
+			free(ids);
+			return w->err->status;
+		}
+	free(ids);
+	MDB_val k = { strlen(key), (void *)key };
+	int rc = mdb_del(w->txn, w->s->sources, &k, NULL);
+	if (rc && rc != MDB_NOTFOUND)
+		return fail_mdb(w, rc, "cannot remove a source record"), w->err->status;
+	return KBX_OK;
+}
+
+kbx_status_t _kbx_cw_begin(struct _kbx_cw *w, const char *key)
+{
+	kbx_status_t st = _kbx_cw_remove_source(w, key);
+	if (st)
+		return st;
+	free(w->key);
+	w->key = strdup(key);
+	if (!w->key)
+		return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+	w->nids = 0;
+	return KBX_OK;
+}
+
+kbx_status_t _kbx_cw_add(struct _kbx_cw *w, const struct kbx_chunk *c, const char **dup_of)
+{
+	struct kbx_store *s = w->s;
+	int rc;
+	*dup_of = NULL;
+	if (!w->key)
+		return _kbx_fail(w->err, KBX_ERR_INTERNAL, "chunk added outside a source");
+	if (strlen(c->doc_id) > 400 || !*c->doc_id)
+		return KBX_OK;   /* cannot be a key; the parsers never give one */
+
+	/* document ids: one source owns each (code ids are unique by
+	 * construction and are not entered) */
+	if (c->type != KBX_CHUNK_CODE) {
+		MDB_val dk = { strlen(c->doc_id), (void *)c->doc_id }, dv;
+		rc = mdb_get(w->txn, s->docids, &dk, &dv);
+		if (rc && rc != MDB_NOTFOUND)
+			return fail_mdb(w, rc, "cannot read the document ids"), w->err->status;
+		size_t kl = strlen(w->key);
+		if (!rc) {
+			const char *owner = dv.mv_data;
+			if (!(dv.mv_size > kl && !memcmp(owner, w->key, kl) && owner[kl] == '\0')) {
+				/* "r:/abs/path\0line" -> "/abs/path:line" */
+				size_t ol = strnlen(owner, dv.mv_size);
+				const char *line = ol + 1 < dv.mv_size ? owner + ol + 1 : "";
+				const char *shown = ol > 2 && owner[1] == ':' ? owner + 2 : owner;
+				snprintf(w->dupbuf, sizeof(w->dupbuf), "%.*s%s%.*s",
+					 (int)(ol - (size_t)(shown - owner)), shown, *line ? ":" : "",
+					 (int)strnlen(line, dv.mv_size - ol - 1 < 16 ? dv.mv_size - ol - 1 : 16),
+					 line);
+				*dup_of = w->dupbuf;
+				return KBX_OK;
+			}
+		} else {
+			strbuf_reset(&w->buf);
+			strbuf_add(&w->buf, w->key, kl + 1);
+			strbuf_addf(&w->buf, "%u", c->line);
+			if (w->buf.failed)
+				return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+			MDB_val v = { w->buf.len, w->buf.buf };
+			rc = mdb_put(w->txn, s->docids, &dk, &v, 0);
+			if (rc)
+				return fail_mdb(w, rc, "cannot write a document id"), w->err->status;
+		}
+	}
+
+	uint32_t id = w->next_chunk++;
+	if (!w->next_chunk)
+		return _kbx_fail(w->err, KBX_ERR_FULL, "out of chunk ids: run 'kbx index --rebuild'");
+	count_terms(w, c->text, c->text_len);
+	uint32_t ntokens = w->ntokens;
+
+	strbuf_reset(&w->buf);
+	_kbx_chunk_encode(&w->buf, c, w->key, ntokens);
+	if (w->buf.failed)
+		return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+	unsigned char k4[4];
+	_kbx_put_u32(k4, id);
+	MDB_val k = { 4, k4 }, v = { w->buf.len, w->buf.buf };
+	rc = mdb_put(w->txn, s->chunks, &k, &v, MDB_APPEND);
+	if (rc == MDB_KEYEXIST)
+		rc = mdb_put(w->txn, s->chunks, &k, &v, 0);
+	if (rc)
+		return fail_mdb(w, rc, "cannot write a chunk"), w->err->status;
+
+	/* the postings wait for flush, sorted by term */
+	if (w->nposts + w->ntc > w->aposts) {
+		size_t na = w->aposts ? w->aposts : 4096;
+		while (na < w->nposts + w->ntc)
+			na *= 2;
+		struct post *np = realloc(w->posts, na * sizeof(*np));
+		if (!np)
+			return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+		w->posts = np;
+		w->aposts = na;
+	}
+	for (size_t i = 0; i < w->ntc; i++) {
+		struct post *p = &w->posts[w->nposts++];
+		p->term = w->tc[i].term;
+		p->len = w->tc[i].len;
+		_kbx_posting_put(p->val, id, w->tc[i].tf, ntokens);
+	}
+
+	if (c->type == KBX_CHUNK_ERROR && c->pattern && *c->pattern) {
+		char msg[256];
+		strbuf_reset(&w->buf);
+		if (_kbx_pattern_compile(c->pattern, &w->buf, msg, sizeof(msg)) == 0) {
+			MDB_val pv = { w->buf.len, w->buf.buf };
+			rc = mdb_put(w->txn, s->patterns, &k, &pv, 0);
+			if (rc)
+				return fail_mdb(w, rc, "cannot write a pattern"), w->err->status;
+		}
+	}
+
+	if (w->nids == w->aids) {
+		size_t na = w->aids ? w->aids * 2 : 16;
+		uint32_t *ni = realloc(w->ids, na * sizeof(*ni));
+		if (!ni)
+			return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+		w->ids = ni;
+		w->aids = na;
+	}
+	w->ids[w->nids++] = id;
+	if (w->nnew == w->anew) {
+		size_t na = w->anew ? w->anew * 2 : 64;
+		uint32_t *nn = realloc(w->new_ids, na * sizeof(*nn));
+		if (!nn)
+			return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+		w->new_ids = nn;
+		w->anew = na;
+	}
+	w->new_ids[w->nnew++] = id;
+	w->added++;
+	w->d_chunks++;
+	w->d_tokens += ntokens;
+	if (c->type > 0 && c->type < KBX_CHUNK__COUNT)
+		w->d_type[c->type]++;
+	return KBX_OK;
+}
+
+kbx_status_t _kbx_cw_end(struct _kbx_cw *w, uint64_t size, int64_t mtime_ns,
+			 const unsigned char hash[16], uint32_t flags)
+{
+	if (!w->key)
+		return _kbx_fail(w->err, KBX_ERR_INTERNAL, "source ended before it began");
+	strbuf_reset(&w->buf);
+	source_encode(&w->buf, size, mtime_ns, hash, flags, w->ids, w->nids);
+	if (w->buf.failed)
+		return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+	MDB_val k = { strlen(w->key), w->key }, v = { w->buf.len, w->buf.buf };
+	int rc = mdb_put(w->txn, w->s->sources, &k, &v, 0);
+	free(w->key);
+	w->key = NULL;
+	w->nids = 0;
+	if (rc)
+		return fail_mdb(w, rc, "cannot write a source record"), w->err->status;
+	return KBX_OK;
+}
+
+static int cmp_post(const void *a, const void *b)
+{
+	const struct post *x = a, *y = b;
+	if (x->term != y->term) {
+		size_t n = x->len < y->len ? x->len : y->len;
+		int c = memcmp(x->term, y->term, n);
+		if (c)
+			return c;
+		if (x->len != y->len)
+			return x->len < y->len ? -1 : 1;
+	}
+	return memcmp(x->val, y->val, 4);
+}
+
+kbx_status_t _kbx_cw_flush(struct _kbx_cw *w)
+{
+	struct kbx_store *s = w->s;
+	qsort(w->posts, w->nposts, sizeof(*w->posts), cmp_post);
+	MDB_cursor *cur;
+	int rc = mdb_cursor_open(w->txn, s->postings, &cur);
+	if (rc)
+		return fail_mdb(w, rc, "cannot write the postings"), w->err->status;
+	for (size_t i = 0; i < w->nposts && !rc; i++) {
+		MDB_val k = { w->posts[i].len, (void *)w->posts[i].term },
+			v = { KBX_POSTING_LEN, w->posts[i].val };
+		rc = mdb_cursor_put(cur, &k, &v, 0);
+		if (rc == MDB_KEYEXIST)
+			rc = 0;
+	}
+	mdb_cursor_close(cur);
+	w->nposts = 0;
+	if (rc)
+		return fail_mdb(w, rc, "cannot write the postings"), w->err->status;
+
+	rc = _kbx_meta_put_u64(s, w->txn, "next_chunk", w->next_chunk);
+	if (!rc)
+		rc = meta_add(w, "chunks", w->d_chunks);
+	if (!rc)
+		rc = meta_add(w, "chunk_tokens", w->d_tokens);
+	for (int t = 1; t < KBX_CHUNK__COUNT && !rc; t++) {
+		if (!w->d_type[t])
+			continue;
+		char key[32];
+		snprintf(key, sizeof(key), "chunks.%s", kbx_chunk_type_str(t));
+		rc = meta_add(w, key, w->d_type[t]);
+	}
+	if (!rc && (w->added || w->removed)) {
+		rc = meta_add(w, "search_generation", 1);
+	}
+	w->d_chunks = w->d_tokens = 0;
+	memset(w->d_type, 0, sizeof(w->d_type));
+	if (rc)
+		return fail_mdb(w, rc, "cannot write the collection's statistics"), w->err->status;
+	return KBX_OK;
+}

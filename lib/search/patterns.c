@@ -1,0 +1,284 @@
+/*
+ * Error patterns: compiled once, when a registry is indexed, and stored
+ * serialised (pcre2_serialize_encode), so that a search only decodes them.
+ *
+ * Registries write Python-syntax regular expressions.  PCRE2 reads that
+ * syntax ((?:...), (?P<name>...), \d, lazy quantifiers, look-arounds).
+ * Options: UTF with invalid UTF accepted in the subject (a pasted
+ * terminal log may hold anything), UCP so that \d and \w mean what they
+ * mean for Python's str patterns, and MULTILINE so that ^ and $ anchor at
+ * each line of a pasted stack trace.
+ *
+ * A stored pattern: 4 bytes of specificity (literal characters the
+ * pattern needs, times 16, big-endian) and the serialised code.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "search/search.h"
+
+#define PATTERN_OPTIONS (PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_UCP | PCRE2_MULTILINE)
+/* A registry pattern that backtracks without end must not hang a search. */
+#define MATCH_LIMIT 1000000u
+#define DEPTH_LIMIT 10000u
+
+/*
+ * How specific a pattern is: the literal characters any match must
+ * contain.  Escapes of classes (\d, \w, \s, ...) and everything inside
+ * [...] count nothing, an escaped character counts one; an optional or
+ * repeated-from-zero atom counts nothing; of alternatives, the weakest
+ * counts.  Good enough to rank "KeyError: (.+)" above "Error".
+ */
+static double specificity(const char *p)
+{
+	/* per group depth: literals of the current branch, and the minimum
+	 * over the branches closed so far */
+	double cur[64], best[64];
+	int depth = 0;
+	cur[0] = 0;
+	best[0] = -1;
+	double last = 0;   /* what the previous atom counted, for ? * { */
+	for (size_t i = 0; p[i];) {
+		char c = p[i];
+		if (c == '\\' && p[i + 1]) {
+			char e = p[i + 1];
+			int cls = strchr("dDwWsSbBAZzGhHvVRNXpPkgQE0123456789", e) != NULL;
+			last = cls ? 0 : 1;
+			if (e == 'p' || e == 'P' || e == 'g' || e == 'k') {
+				/* \p{..}, \g{..}, \k<..> */
+				i += 2;
+				if (p[i] == '{' || p[i] == '<') {
+					char close = p[i] == '{' ? '}' : '>';
+					while (p[i] && p[i] != close)
+						i++;
+					if (p[i])
+						i++;
+				}
+			} else {
+				i += 2;
+			}
+			cur[depth] += last;
+			continue;
+		}
+		switch (c) {
+		case '[': {
+			size_t j = i + 1;
+			if (p[j] == '^')
+				j++;
+			if (p[j] == ']')
+				j++;
+			while (p[j] && p[j] != ']') {
+				if (p[j] == '\\' && p[j + 1])
+					j++;
+				j++;
+			}
+			i = p[j] ? j + 1 : j;
+			last = 0;
+			continue;
+		}
+		case '(':
+			if (depth < 63) {
+				depth++;
+				cur[depth] = 0;
+				best[depth] = -1;
+			}
+			/* (?:  (?P<name>  (?i) ... : skip the group's header */
+			i++;
+			if (p[i] == '?') {
+				while (p[i] && p[i] != ':' && p[i] != ')' && p[i] != '>' && p[i] != '=' &&
+				       p[i] != '!')
+					i++;
+				if (p[i] == ')') {
+					/* an inline flag group (?i): it counts nothing */
+					depth--;
+					i++;
+					last = 0;
+				} else if (p[i]) {
+					i++;
+				}
+			}
+			continue;
+		case ')':
+			if (depth > 0) {
+				double g = cur[depth];
+				if (best[depth] >= 0 && best[depth] < g)
+					g = best[depth];
+				depth--;
+				cur[depth] += g;
+				last = g;
+			}
+			i++;
+			continue;
+		case '|':
+			if (best[depth] < 0 || cur[depth] < best[depth])
+				best[depth] = cur[depth];
+			cur[depth] = 0;
+			i++;
+			last = 0;
+			continue;
+		case '?':
+		case '*':
+			cur[depth] -= last;
+			if (cur[depth] < 0)
+				cur[depth] = 0;
+			last = 0;
+			i++;
+			if (p[i] == '?' || p[i] == '+')
+				i++;
+			continue;
+		case '{':
+			if (p[i + 1] == '0') {
+				cur[depth] -= last;
+				if (cur[depth] < 0)
+					cur[depth] = 0;
+			}
+			while (p[i] && p[i] != '}')
+				i++;
+			if (p[i])
+				i++;
+			last = 0;
+			continue;
+		case '+':
+		case '.':
+		case '^':
+		case '$':
+			i++;
+			last = 0;
+			continue;
+		default:
+			cur[depth] += 1;
+			last = 1;
+			i++;
+			continue;
+		}
+	}
+	while (depth > 0) {
+		double g = cur[depth];
+		depth--;
+		cur[depth] += g;
+	}
+	double r = cur[0];
+	if (best[0] >= 0 && best[0] < r)
+		r = best[0];
+	return r;
+}
+
+int _kbx_pattern_compile(const char *pattern, struct strbuf *out, char *errbuf, size_t errsz)
+{
+	int ec;
+	PCRE2_SIZE off;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PATTERN_OPTIONS,
+				       &ec, &off, NULL);
+	if (!re) {
+		PCRE2_UCHAR msg[160];
+		pcre2_get_error_message(ec, msg, sizeof(msg));
+		if (errbuf && errsz)
+			snprintf(errbuf, errsz, "%s at offset %zu", (const char *)msg, (size_t)off);
+		return -1;
+	}
+	uint8_t *bytes = NULL;
+	PCRE2_SIZE size = 0;
+	const pcre2_code *list[1] = { re };
+	int32_t rc = pcre2_serialize_encode(list, 1, &bytes, &size, NULL);
+	pcre2_code_free(re);
+	if (rc < 0) {
+		if (errbuf && errsz)
+			snprintf(errbuf, errsz, "cannot serialise the compiled pattern");
+		return -1;
+	}
+	double sp = specificity(pattern);
+	uint32_t q = sp * 16 > 0xfffffff ? 0xfffffff : (uint32_t)(sp * 16);
+	unsigned char h[4];
+	_kbx_put_u32(h, q);
+	strbuf_add(out, h, 4);
+	strbuf_add(out, bytes, size);
+	pcre2_serialize_free(bytes);
+	return out->failed ? -1 : 0;
+}
+
+static int cmp_hit(const void *a, const void *b)
+{
+	const struct _kbx_pattern_hit *x = a, *y = b;
+	if (x->specificity != y->specificity)
+		return x->specificity > y->specificity ? -1 : 1;
+	if (x->len != y->len)
+		return x->len > y->len ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+kbx_status_t _kbx_patterns_match(struct kbx_store *s, MDB_txn *txn, const char *text,
+				 size_t len, struct _kbx_pattern_hit **out, size_t *n,
+				 struct kbx_error *err)
+{
+	*out = NULL;
+	*n = 0;
+	MDB_cursor *c;
+	int rc = mdb_cursor_open(txn, s->patterns, &c);
+	if (rc)
+		return _kbx_fail_mdb(err, rc, "cannot read the error patterns");
+	pcre2_match_context *mctx = pcre2_match_context_create(NULL);
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	if (!mctx || !md) {
+		mdb_cursor_close(c);
+		pcre2_match_context_free(mctx);
+		pcre2_match_data_free(md);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	pcre2_set_match_limit(mctx, MATCH_LIMIT);
+	pcre2_set_depth_limit(mctx, DEPTH_LIMIT);
+	struct _kbx_pattern_hit *hits = NULL;
+	size_t nh = 0, ah = 0;
+	kbx_status_t st = KBX_OK;
+	MDB_val k, d;
+	for (rc = mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc;
+	     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		if (k.mv_size != 4 || d.mv_size < 8)
+			continue;
+		pcre2_code *re = NULL;
+		/* the serialised bytes must be aligned as PCRE2 wrote them */
+		void *copy = malloc(d.mv_size - 4);
+		if (!copy) {
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+			break;
+		}
+		memcpy(copy, (const char *)d.mv_data + 4, d.mv_size - 4);
+		int32_t dr = pcre2_serialize_decode(&re, 1, copy, NULL);
+		free(copy);
+		if (dr < 1)
+			continue;   /* written by another PCRE2: reindex fixes it */
+		int mr = pcre2_match(re, (PCRE2_SPTR)text, len, 0, 0, md, mctx);
+		if (mr >= 0) {
+			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+			if (nh == ah) {
+				ah = ah ? ah * 2 : 16;
+				struct _kbx_pattern_hit *nhits = realloc(hits, ah * sizeof(*hits));
+				if (!nhits) {
+					pcre2_code_free(re);
+					st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+					break;
+				}
+				hits = nhits;
+			}
+			hits[nh].id = _kbx_get_u32(k.mv_data);
+			hits[nh].specificity = _kbx_get_u32(d.mv_data) / 16.0;
+			hits[nh].off = ov[0];
+			hits[nh].len = ov[1] >= ov[0] ? ov[1] - ov[0] : 0;
+			nh++;
+		}
+		pcre2_code_free(re);
+	}
+	mdb_cursor_close(c);
+	pcre2_match_context_free(mctx);
+	pcre2_match_data_free(md);
+	if (st) {
+		free(hits);
+		return st;
+	}
+	qsort(hits, nh, sizeof(*hits), cmp_hit);
+	*out = hits;
+	*n = nh;
+	return KBX_OK;
+}

@@ -1,0 +1,566 @@
+/*
+ * kbx_search: three ranked lists, fused.
+ *
+ *   vector   the query's embedding against the FAISS index (cosine)
+ *   lexical  BM25 over the postings
+ *   pattern  error entries whose pattern matches the query text, most
+ *            specific first
+ *
+ * Filters apply inside each signal, so that a rank is a rank among the
+ * chunks the user asked for.  Each list is cut at the depth (candidates
+ * per signal) and the lists are fused: reciprocal rank fusion by default,
+ * sum of 1 / (k + rank) with k = 60, or a linear mix of min-max
+ * normalised scores.
+ */
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "search/search.h"
+#include "embed/embed.h"
+#include "vecmod.h"
+
+#define DEFAULT_LIMIT 10
+#define DEFAULT_RRF_K 60.0
+#define DEFAULT_VECTOR_WEIGHT 0.7
+
+const char *kbx_signal_str(int sig)
+{
+	static const char *const names[] = { "vector", "lexical", "pattern" };
+	return sig >= 0 && sig < KBX_SIG__COUNT ? names[sig] : NULL;
+}
+
+double kbx_rrf(const int *ranks, size_t n, double k)
+{
+	double s = 0;
+	if (k <= 0)
+		k = DEFAULT_RRF_K;
+	for (size_t i = 0; i < n; i++)
+		if (ranks[i] > 0)
+			s += 1.0 / (k + ranks[i]);
+	return s;
+}
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) * 1e3 + (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* Is word in the ','-separated list? (case-insensitive) */
+static int in_list(const char *list, const char *word)
+{
+	size_t wl = strlen(word);
+	const char *p = list;
+	while (*p) {
+		const char *e = strchr(p, ',');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+		while (l && (*p == ' ')) {
+			p++;
+			l--;
+		}
+		while (l && p[l - 1] == ' ')
+			l--;
+		if (l == wl && !strncasecmp(p, word, wl))
+			return 1;
+		if (!e)
+			break;
+		p = e + 1;
+	}
+	return 0;
+}
+
+static int has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+static int passes(const struct kbx_search_query *q, const struct kbx_chunk *c)
+{
+	if (q->types && !(q->types & (1u << c->type)))
+		return 0;
+	if (q->lang && *q->lang && strcasecmp(c->lang, q->lang) && strcasecmp(c->lang, "all"))
+		return 0;
+	for (size_t i = 0; i < q->ntags; i++)
+		if (!in_list(c->tags, q->tags[i]))
+			return 0;
+	if (q->severity && *q->severity && strcasecmp(c->severity, q->severity))
+		return 0;
+	if (q->path && *q->path) {
+		if (has_glob(q->path)) {
+			if (fnmatch(q->path, c->path, 0))
+				return 0;
+		} else {
+			size_t l = strlen(q->path);
+			if (strncmp(c->path, q->path, l))
+				return 0;
+			/* "src" matches "src/a.py", not "srcs/a.py" */
+			if (c->path[l] && c->path[l] != '/' && q->path[l - 1] != '/')
+				return 0;
+		}
+	}
+	return 1;
+}
+
+static int has_filters(const struct kbx_search_query *q)
+{
+	return q->types || (q->lang && *q->lang) || q->ntags || (q->severity && *q->severity) ||
+	       (q->path && *q->path);
+}
+
+/* One signal's list after filtering. */
+struct slist {
+	uint32_t *ids;
+	double *scores;
+	size_t *match_off, *match_len;
+	size_t n;
+};
+
+static void slist_release(struct slist *l)
+{
+	free(l->ids);
+	free(l->scores);
+	free(l->match_off);
+	free(l->match_len);
+	memset(l, 0, sizeof(*l));
+}
+
+static int slist_alloc(struct slist *l, size_t n)
+{
+	l->ids = malloc((n + 1) * sizeof(*l->ids));
+	l->scores = malloc((n + 1) * sizeof(*l->scores));
+	return l->ids && l->scores ? 0 : -1;
+}
+
+/* Keep candidate id when it passes the filters. */
+static int keep(struct kbx_store *s, MDB_txn *txn, const struct kbx_search_query *q,
+		int filtered, uint32_t id)
+{
+	if (!filtered)
+		return 1;
+	struct _kbx_chunk_view v;
+	if (_kbx_chunk_get(s, txn, id, &v))
+		return 0;
+	return passes(q, &v.c);
+}
+
+static kbx_status_t run_lexical(struct kbx_store *s, MDB_txn *txn,
+				const struct kbx_search_query *q, size_t depth,
+				struct slist *out, struct kbx_signal_report *rep,
+				struct kbx_error *err)
+{
+	kbx_tokenizer_t *tok = _kbx_tokenizer_new();
+	if (!tok)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	struct _kbx_scored *sc = NULL;
+	size_t n = 0;
+	kbx_status_t st = _kbx_bm25(s, txn, tok, q->text, q->len, &sc, &n, err);
+	_kbx_tokenizer_free(tok);
+	if (st)
+		return st;
+	rep->used = 1;
+	rep->candidates = n;
+	int filtered = has_filters(q);
+	if (slist_alloc(out, depth)) {
+		free(sc);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	/* sort the best first, more of them when the filters reject many */
+	size_t sorted = 0, next = 0;
+	size_t want = filtered ? depth * 4 : depth;
+	while (out->n < depth && next < n) {
+		if (next == sorted) {
+			if (sorted)
+				want *= 4;
+			/* sorting the remaining part: its best go first */
+			_kbx_scored_top(sc + sorted, n - sorted, want);
+			sorted = sorted + want < n ? sorted + want : n;
+		}
+		if (keep(s, txn, q, filtered, sc[next].id)) {
+			out->ids[out->n] = sc[next].id;
+			out->scores[out->n] = sc[next].score;
+			out->n++;
+		}
+		next++;
+	}
+	free(sc);
+	return KBX_OK;
+}
+
+static kbx_status_t run_pattern(struct kbx_store *s, MDB_txn *txn,
+				const struct kbx_search_query *q, size_t depth,
+				struct slist *out, struct kbx_signal_report *rep,
+				struct kbx_error *err)
+{
+	struct _kbx_pattern_hit *h = NULL;
+	size_t n = 0;
+	kbx_status_t st = _kbx_patterns_match(s, txn, q->text, q->len, &h, &n, err);
+	if (st)
+		return st;
+	rep->used = 1;
+	rep->candidates = n;
+	int filtered = has_filters(q);
+	if (slist_alloc(out, depth) ||
+	    !(out->match_off = malloc((depth + 1) * sizeof(size_t))) ||
+	    !(out->match_len = malloc((depth + 1) * sizeof(size_t)))) {
+		free(h);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < n && out->n < depth; i++) {
+		if (!keep(s, txn, q, filtered, h[i].id))
+			continue;
+		out->ids[out->n] = h[i].id;
+		out->scores[out->n] = h[i].specificity;
+		out->match_off[out->n] = h[i].off;
+		out->match_len[out->n] = h[i].len;
+		out->n++;
+	}
+	free(h);
+	return KBX_OK;
+}
+
+static kbx_status_t meta_str(struct kbx_store *s, MDB_txn *txn, const char *key, char *out,
+			     size_t outsz)
+{
+	MDB_val k = { strlen(key), (void *)key }, d;
+	out[0] = '\0';
+	int rc = mdb_get(txn, s->meta, &k, &d);
+	if (rc)
+		return rc == MDB_NOTFOUND ? KBX_NOT_FOUND : KBX_ERR_STORE;
+	size_t n = d.mv_size < outsz - 1 ? d.mv_size : outsz - 1;
+	memcpy(out, d.mv_data, n);
+	out[n] = '\0';
+	return KBX_OK;
+}
+
+/* The vector signal.  A reason it cannot run goes to rep->note and the
+ * return is KBX_OK with rep->used 0, unless mode is vector (then it is an
+ * error). */
+static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
+			       const struct kbx_search_query *q, size_t depth,
+			       struct slist *out, struct kbx_signal_report *rep,
+			       char *kind_out, size_t kind_sz, struct kbx_error *err)
+{
+	const struct kbx_vector_ops *ops;
+	char msg[512];
+	kbx_status_t st = KBX_OK;
+	kbx_embedder_t *e = NULL;
+	kbx_vector_index_t *ix = NULL;
+	float *qv = NULL;
+	int64_t *ids = NULL;
+	float *dist = NULL;
+	char *path = NULL;
+	char stored[256];
+
+	if (_kbx_vector_load(&ops, msg, sizeof(msg))) {
+		snprintf(rep->note, sizeof(rep->note), "no vector search: %s", msg);
+		goto out;
+	}
+	uint64_t gen = 0;
+	_kbx_meta_get_u64(s, txn, "search_generation", &gen);
+	meta_str(s, txn, "vector_identity", stored, sizeof(stored));
+	struct kbx_embed_config builtin = { 0 };
+	st = _kbx_embedder_open(q->embed ? q->embed : &builtin, &e, err);
+	if (st) {
+		snprintf(rep->note, sizeof(rep->note), "no vector search: %s", err->msg);
+		st = KBX_OK;
+		goto out;
+	}
+	const char *ident = _kbx_embedder_identity(e);
+	/* an http or command embedder knows its dimension only once it has
+	 * answered: compare the provider and model part */
+	int same = !strcmp(ident, stored);
+	if (!same && !_kbx_embedder_dim(e)) {
+		const char *slash = strrchr(stored, '/');
+		size_t pl = slash ? (size_t)(slash - stored) : strlen(stored);
+		const char *islash = strrchr(ident, '/');
+		size_t il = islash ? (size_t)(islash - ident) : strlen(ident);
+		same = pl == il && !strncmp(stored, ident, pl);
+	}
+	if (!*stored) {
+		snprintf(rep->note, sizeof(rep->note), "no vector index: run 'kbx index'");
+		goto out;
+	}
+	if (!same) {
+		snprintf(rep->note, sizeof(rep->note),
+			 "the vectors were made by %s, but the settings ask for %s: run 'kbx index' to embed again",
+			 stored, ident);
+		goto out;
+	}
+	path = kbx_search_vector_path(s);
+	uint64_t fgen = 0;
+	int vr = ops->open(path, KBX_VEC_OPEN_MMAP | KBX_VEC_OPEN_GENERATION, gen, 0, &ix, &fgen,
+			   msg, sizeof(msg));
+	if (vr == KBX_VEC_ERR_STALE) {
+		snprintf(rep->note, sizeof(rep->note),
+			 "the vector index is stale (generation %llu, the chunks are at %llu): run 'kbx index'",
+			 (unsigned long long)fgen, (unsigned long long)gen);
+		goto out;
+	}
+	if (vr) {
+		snprintf(rep->note, sizeof(rep->note), "cannot open the vector index: %s", msg);
+		goto out;
+	}
+	struct kbx_vector_info info;
+	ops->info(ix, &info);
+	switch (info.kind) {
+	case KBX_VEC_FLAT: snprintf(kind_out, kind_sz, "flat"); break;
+	case KBX_VEC_HNSW: snprintf(kind_out, kind_sz, "hnsw%u", info.param); break;
+	case KBX_VEC_IVF: snprintf(kind_out, kind_sz, "ivf%u", info.param); break;
+	default: snprintf(kind_out, kind_sz, "other"); break;
+	}
+	uint32_t dim = info.dim;
+	qv = malloc(dim * sizeof(float));
+	if (!qv) {
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	const char *texts[1] = { q->text };
+	size_t lens[1] = { q->len };
+	if (_kbx_embedder_dim(e) && _kbx_embedder_dim(e) != dim) {
+		snprintf(rep->note, sizeof(rep->note),
+			 "the vector index has dimension %u but the embedder gives %u: run 'kbx index'",
+			 dim, _kbx_embedder_dim(e));
+		goto out;
+	}
+	st = _kbx_embed(e, 1, texts, lens, 1, qv, err);
+	if (st) {
+		snprintf(rep->note, sizeof(rep->note), "cannot embed the query: %s", err->msg);
+		st = KBX_OK;
+		goto out;
+	}
+	if (_kbx_embedder_dim(e) != dim) {
+		snprintf(rep->note, sizeof(rep->note),
+			 "the vector index has dimension %u but the embedder gives %u: run 'kbx index'",
+			 dim, _kbx_embedder_dim(e));
+		goto out;
+	}
+	int filtered = has_filters(q);
+	size_t k = filtered ? depth * 4 : depth;
+	if (k > info.ntotal)
+		k = (size_t)info.ntotal;
+	if (slist_alloc(out, depth)) {
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	struct kbx_vector_search_params params = { q->ef_search, q->nprobe };
+	for (;;) {
+		free(ids);
+		free(dist);
+		ids = malloc((k + 1) * sizeof(*ids));
+		dist = malloc((k + 1) * sizeof(*dist));
+		if (!ids || !dist) {
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		vr = k ? ops->search(ix, 1, dim, qv, k, &params, ids, dist, msg, sizeof(msg)) : 0;
+		if (vr) {
+			st = _kbx_fail(err, KBX_ERR_INTERNAL, "vector search failed: %s", msg);
+			goto out;
+		}
+		out->n = 0;
+		size_t found = 0;
+		for (size_t i = 0; i < k && out->n < depth; i++) {
+			if (ids[i] < 0)
+				break;
+			/* cosine 0: nothing in common; not a candidate */
+			if (dist[i] <= 1e-6f)
+				break;
+			found++;
+			if (!keep(s, txn, q, filtered, (uint32_t)ids[i]))
+				continue;
+			out->ids[out->n] = (uint32_t)ids[i];
+			out->scores[out->n] = dist[i];
+			out->n++;
+		}
+		rep->candidates = found;
+		/* the filters left too few: look further, up to everything */
+		if (out->n >= depth || k >= info.ntotal || found < k)
+			break;
+		k = k * 8 < info.ntotal ? k * 8 : (size_t)info.ntotal;
+	}
+	rep->used = 1;
+out:
+	if (ix)
+		ops->free_index(ix);
+	_kbx_embedder_close(e);
+	free(qv);
+	free(ids);
+	free(dist);
+	free(path);
+	if (!st && !rep->used && q->mode == KBX_MODE_VECTOR)
+		st = _kbx_fail(err, KBX_ERR_NO_STORE, "%s", rep->note);
+	return st;
+}
+
+struct fused {
+	uint32_t id;
+	double score;
+	int rank[KBX_SIG__COUNT];
+	double sig[KBX_SIG__COUNT];
+	size_t match_off, match_len;
+};
+
+static int cmp_fused(const void *a, const void *b)
+{
+	const struct fused *x = a, *y = b;
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	/* ties: the better best rank, then the id */
+	int bx = 0, by = 0;
+	for (int i = 0; i < KBX_SIG__COUNT; i++) {
+		if (x->rank[i] && (!bx || x->rank[i] < bx))
+			bx = x->rank[i];
+		if (y->rank[i] && (!by || y->rank[i] < by))
+			by = y->rank[i];
+	}
+	if (bx != by)
+		return bx < by ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+kbx_status_t kbx_search(kbx_store_t *s, const struct kbx_search_query *qin,
+			struct kbx_search_results *out, struct kbx_error *err)
+{
+	struct kbx_error local = KBX_ERROR_INIT;
+	if (!err)
+		err = &local;
+	memset(out, 0, sizeof(*out));
+	struct kbx_search_query q = *qin;
+	if (!q.text)
+		return _kbx_fail(err, KBX_ERR_USAGE, "no query");
+	if (!q.len)
+		q.len = strlen(q.text);
+	if (!q.limit)
+		q.limit = DEFAULT_LIMIT;
+	if (q.rrf_k <= 0)
+		q.rrf_k = DEFAULT_RRF_K;
+	if (q.vector_weight < 0)
+		q.vector_weight = DEFAULT_VECTOR_WEIGHT;
+	size_t depth = q.depth ? q.depth : (q.limit * 5 > 100 ? q.limit * 5 : 100);
+	MDB_txn *txn = _kbx_txn(s);
+	struct slist L[KBX_SIG__COUNT] = { { 0 } };
+	kbx_status_t st = KBX_OK;
+	struct timespec t0;
+
+	_kbx_meta_get_u64(s, txn, "chunks", &out->chunks);
+	if (q.mode != KBX_MODE_VECTOR) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		st = run_lexical(s, txn, &q, depth, &L[KBX_SIG_LEXICAL], &out->sig[KBX_SIG_LEXICAL], err);
+		out->sig[KBX_SIG_LEXICAL].ms = ms_since(&t0);
+		if (!st) {
+			clock_gettime(CLOCK_MONOTONIC, &t0);
+			st = run_pattern(s, txn, &q, depth, &L[KBX_SIG_PATTERN],
+					 &out->sig[KBX_SIG_PATTERN], err);
+			out->sig[KBX_SIG_PATTERN].ms = ms_since(&t0);
+		}
+	}
+	if (!st && q.mode != KBX_MODE_LEXICAL) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		st = run_vector(s, txn, &q, depth, &L[KBX_SIG_VECTOR], &out->sig[KBX_SIG_VECTOR],
+				out->vector_kind, sizeof(out->vector_kind), err);
+		out->sig[KBX_SIG_VECTOR].ms = ms_since(&t0);
+	}
+	if (st)
+		goto done;
+
+	/* fuse: the union of the lists */
+	size_t total = 0;
+	for (int i = 0; i < KBX_SIG__COUNT; i++)
+		total += L[i].n;
+	struct fused *f = calloc(total + 1, sizeof(*f));
+	if (!f) {
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	size_t nf = 0;
+	double lo[KBX_SIG__COUNT], hi[KBX_SIG__COUNT];
+	for (int sg = 0; sg < KBX_SIG__COUNT; sg++) {
+		lo[sg] = hi[sg] = 0;
+		for (size_t i = 0; i < L[sg].n; i++) {
+			double v = L[sg].scores[i];
+			if (!i || v < lo[sg])
+				lo[sg] = v;
+			if (!i || v > hi[sg])
+				hi[sg] = v;
+			size_t j;
+			for (j = 0; j < nf; j++)
+				if (f[j].id == L[sg].ids[i])
+					break;
+			if (j == nf) {
+				f[nf].id = L[sg].ids[i];
+				nf++;
+			}
+			f[j].rank[sg] = (int)i + 1;
+			f[j].sig[sg] = v;
+			if (sg == KBX_SIG_PATTERN && L[sg].match_off) {
+				f[j].match_off = L[sg].match_off[i];
+				f[j].match_len = L[sg].match_len[i];
+			}
+		}
+	}
+	for (size_t j = 0; j < nf; j++) {
+		if (q.fusion == KBX_FUSION_LINEAR) {
+			/* min-max normalised; a list of one scores 1; a pattern
+			 * match adds its normalised specificity on top */
+			double norm[KBX_SIG__COUNT] = { 0 };
+			for (int sg = 0; sg < KBX_SIG__COUNT; sg++) {
+				if (!f[j].rank[sg])
+					continue;
+				norm[sg] = hi[sg] > lo[sg] ? (f[j].sig[sg] - lo[sg]) / (hi[sg] - lo[sg]) : 1.0;
+			}
+			double w = q.vector_weight;
+			if (!out->sig[KBX_SIG_VECTOR].used)
+				w = 0;
+			if (!out->sig[KBX_SIG_LEXICAL].used)
+				w = 1;
+			f[j].score = w * norm[KBX_SIG_VECTOR] + (1 - w) * norm[KBX_SIG_LEXICAL] +
+				     norm[KBX_SIG_PATTERN];
+		} else {
+			f[j].score = kbx_rrf(f[j].rank, KBX_SIG__COUNT, q.rrf_k);
+		}
+	}
+	qsort(f, nf, sizeof(*f), cmp_fused);
+
+	out->hits = calloc(q.limit + 1, sizeof(*out->hits));
+	if (!out->hits) {
+		free(f);
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t j = 0; j < nf && out->n < q.limit; j++) {
+		if (f[j].score < q.min_score)
+			break;
+		struct _kbx_chunk_view v;
+		if (_kbx_chunk_get(s, txn, f[j].id, &v))
+			continue;
+		struct kbx_search_hit *h = &out->hits[out->n++];
+		h->id = f[j].id;
+		h->chunk = v.c;
+		h->score = f[j].score;
+		for (int sg = 0; sg < KBX_SIG__COUNT; sg++) {
+			h->sig[sg].rank = f[j].rank[sg];
+			h->sig[sg].score = f[j].sig[sg];
+		}
+		h->match_off = f[j].match_off;
+		h->match_len = f[j].match_len;
+	}
+	free(f);
+	if (!out->n)
+		st = KBX_NOT_FOUND;
+done:
+	for (int i = 0; i < KBX_SIG__COUNT; i++)
+		slist_release(&L[i]);
+	return st;
+}
+
+void kbx_search_results_release(struct kbx_search_results *r)
+{
+	free(r->hits);
+	free(r->strings);
+	memset(r, 0, sizeof(*r));
+}

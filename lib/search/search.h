@@ -1,0 +1,128 @@
+/*
+ * Private to lib/search/: the chunk store's records and writer.
+ *
+ * A chunk record: a 24-byte header (type, kind, flags, reserved, node,
+ * line, end_line, seq, pattern_line, length in tokens) and then the
+ * strings, each NUL-terminated, in the order of enum chunk_field.
+ *
+ * A source is a file that gave chunks: "c:PATH" a code file of the graph,
+ * "m:PATH" a Markdown file of the repository, "r:ABSPATH" a registry
+ * file.  Its record keeps its size, mtime and content hash (to tell when
+ * it changed) and the ids of its chunks (to remove them).
+ */
+#ifndef KBX_SEARCH_INTERNAL_H
+#define KBX_SEARCH_INTERNAL_H
+
+#include "internal.h"
+#include "kbx-search.h"
+#include "search/tokenize.h"
+
+enum chunk_field {
+	CF_SOURCE, CF_DOC_ID, CF_TITLE, CF_HEADING, CF_PATH, CF_LANG, CF_TAGS,
+	CF_CATEGORY, CF_SEVERITY, CF_PATTERN, CF_CAUSE, CF_FIX, CF_RELATED, CF_TEXT,
+	CF__COUNT
+};
+#define KBX_CHUNK_HDR_LEN 28
+
+struct _kbx_chunk_view {
+	struct kbx_chunk c;
+	const char *source;
+	uint32_t ntokens;           /* the chunk's length for BM25 */
+};
+
+void _kbx_chunk_encode(struct strbuf *out, const struct kbx_chunk *c, const char *source,
+		       uint32_t ntokens);
+kbx_status_t _kbx_chunk_decode(const void *data, size_t len, struct _kbx_chunk_view *v);
+/* Fetch chunk id into v, from txn. */
+kbx_status_t _kbx_chunk_get(struct kbx_store *s, MDB_txn *txn, uint32_t id,
+			    struct _kbx_chunk_view *v);
+
+/* A posting: 8 bytes, fixed, so that LMDB stores a term's postings as one
+ * DUPFIXED range. */
+#define KBX_POSTING_LEN 8
+static inline void _kbx_posting_put(unsigned char p[KBX_POSTING_LEN], uint32_t id,
+				    uint32_t tf, uint32_t len)
+{
+	_kbx_put_u32(p, id);
+	if (tf > 0xffff)
+		tf = 0xffff;
+	if (len > 0xffff)
+		len = 0xffff;
+	p[4] = (unsigned char)(tf >> 8);
+	p[5] = (unsigned char)tf;
+	p[6] = (unsigned char)(len >> 8);
+	p[7] = (unsigned char)len;
+}
+
+/* Source records. */
+struct _kbx_source_rec {
+	uint64_t size;
+	int64_t mtime_ns;
+	unsigned char hash[16];
+	uint32_t nchunks;
+	const unsigned char *ids;   /* nchunks u32 BE, into the record */
+	uint32_t flags;
+};
+#define KBX_SOURCE_HDR_LEN 40
+#define KBX_SOURCE_SKIPPED 1u   /* the file was skipped whole last time */
+
+/* ---- the writer of one run (chunk-store.c) ---- */
+
+struct _kbx_cw;
+struct _kbx_cw *_kbx_cw_new(struct kbx_store *s, MDB_txn *txn, struct kbx_error *err);
+void _kbx_cw_free(struct _kbx_cw *w);
+/* The record of a source, or KBX_NOT_FOUND. */
+kbx_status_t _kbx_cw_source(struct _kbx_cw *w, const char *key, struct _kbx_source_rec *out);
+/* Drop the chunks of a source (and its record unless keep_record). */
+kbx_status_t _kbx_cw_remove_source(struct _kbx_cw *w, const char *key);
+/* Start replacing a source's chunks; then add, then end. */
+kbx_status_t _kbx_cw_begin(struct _kbx_cw *w, const char *key);
+/* Add one chunk of the current source.  A chunk whose document id another
+ * source defines already is not added: *dup_of gets that place
+ * ("path:line", valid until the next call) and KBX_OK is returned. */
+kbx_status_t _kbx_cw_add(struct _kbx_cw *w, const struct kbx_chunk *c, const char **dup_of);
+kbx_status_t _kbx_cw_end(struct _kbx_cw *w, uint64_t size, int64_t mtime_ns,
+			 const unsigned char hash[16], uint32_t flags);
+/* Write the postings gathered, sorted; call before commit. */
+kbx_status_t _kbx_cw_flush(struct _kbx_cw *w);
+/* What the run changed. */
+uint64_t _kbx_cw_added(const struct _kbx_cw *w);
+uint64_t _kbx_cw_removed(const struct _kbx_cw *w);
+/* The ids of the chunks added in this run, in order. */
+const uint32_t *_kbx_cw_added_ids(const struct _kbx_cw *w, size_t *n);
+
+/* Collection statistics in meta: "chunks" (count), "chunk_tokens" (sum of
+ * lengths), "search_generation", "next_chunk". */
+
+/* ---- error patterns (patterns.c) ---- */
+
+/* Compile a registry pattern (Python syntax) for storage: the serialised
+ * PCRE2 code and its specificity (literal characters it requires).
+ * Returns 0, or -1 with a message in err (offset included). */
+int _kbx_pattern_compile(const char *pattern, struct strbuf *out, char *errbuf, size_t errsz);
+
+struct _kbx_pattern_hit {
+	uint32_t id;
+	double specificity;
+	size_t off, len;
+};
+/* Match every stored pattern against text; hits sorted most specific
+ * first.  *out is malloc()ed. */
+kbx_status_t _kbx_patterns_match(struct kbx_store *s, MDB_txn *txn, const char *text,
+				 size_t len, struct _kbx_pattern_hit **out, size_t *n,
+				 struct kbx_error *err);
+
+/* ---- BM25 (bm25.c) ---- */
+struct _kbx_scored {
+	uint32_t id;
+	float score;
+};
+/* Score every chunk holding a query term into *out (malloc()ed), in no
+ * order: _kbx_scored_top() sorts the best of them. */
+kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
+		       const char *text, size_t len, struct _kbx_scored **out, size_t *n,
+		       struct kbx_error *err);
+/* Put the k best of a[0..n) first, best first (ties by id). */
+void _kbx_scored_top(struct _kbx_scored *a, size_t n, size_t k);
+
+#endif

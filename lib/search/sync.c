@@ -1,0 +1,1372 @@
+/*
+ * kbx_search_index: bring the retrieval layer up to date.
+ *
+ *   1. code chunks: every file of the code graph whose content changed
+ *      since its chunks were made gives one chunk per function, method
+ *      and class (the graph's definitions, with their line ranges);
+ *   2. registries and the repository's Markdown: every file that changed
+ *      is parsed again (lib/registry/);
+ *   3. vectors: every chunk's vector is taken from the cache or embedded,
+ *      in the same write transaction, which then commits;
+ *   4. the vector index is rebuilt from the cache when the chunks or the
+ *      embedder changed, and saved stamped with the search generation.
+ *
+ * A source (file) is skipped whole or not at all; its chunks change in the
+ * transaction that commits everything else, so a killed run leaves the
+ * previous state.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xxhash.h>
+
+#include "search/search.h"
+#include "registry/registry.h"
+#include "embed/embed.h"
+#include "vecmod.h"
+
+#define DEFAULT_MAX_FILE_SIZE (1u << 20)
+/* A chunk's text is cut at this many bytes: a 5,000-line generated
+ * function says nothing more to a search than its first 16 KiB. */
+#define MAX_CHUNK_TEXT (16u << 10)
+#define EMBED_BATCH 256
+
+struct sync {
+	struct kbx_store *s;
+	const struct kbx_search_index_opts *o;
+	struct kbx_search_index_stats *stats;
+	struct kbx_error *err;
+	struct _kbx_cw *w;
+	/* the source being parsed */
+	const char *source_path;
+	int source_skipped;     /* the whole file */
+	int source_partial;     /* some entries: read it again next time */
+	kbx_status_t sink_status;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void notify(struct sync *y, const struct kbx_note *n)
+{
+	if (y->o->notify)
+		y->o->notify(y->o->notify_data, n);
+}
+
+static void progress(struct sync *y, const char *phase, uint64_t done, uint64_t total)
+{
+	struct kbx_note n = { 0 };
+	n.kind = KBX_NOTE_PROGRESS;
+	n.phase = phase;
+	n.done = done;
+	n.total = total;
+	notify(y, &n);
+}
+
+/* ---- the sink the registry parsers write to ---- */
+
+static int sink_chunk(void *data, const struct kbx_chunk *c)
+{
+	struct sync *y = data;
+	const char *dup = NULL;
+	kbx_status_t st = _kbx_cw_add(y->w, c, &dup);
+	if (st) {
+		y->sink_status = st;
+		return 1;
+	}
+	if (dup && c->seq == 0) {
+		char msg[900];
+		snprintf(msg, sizeof(msg),
+			 "duplicate id '%s': already defined at %s; give one of them another id",
+			 c->doc_id, dup);
+		struct kbx_note n = { 0 };
+		n.kind = KBX_NOTE_SKIPPED;
+		n.path = c->path;
+		n.line = c->line;
+		n.message = msg;
+		n.reason = "duplicate-id";
+		n.what = "entry";
+		y->stats->entries_skipped++;
+		y->source_partial = 1;
+		notify(y, &n);
+	}
+	return 0;
+}
+
+static void sink_note(void *data, const struct kbx_note *n)
+{
+	struct sync *y = data;
+	if (n->kind == KBX_NOTE_SKIPPED) {
+		if (n->what && !strcmp(n->what, "entry")) {
+			y->stats->entries_skipped++;
+			y->source_partial = 1;
+		} else {
+			y->stats->files_skipped++;
+			y->source_skipped = 1;
+		}
+	} else if (n->kind == KBX_NOTE_WARNING) {
+		y->stats->warnings++;
+		y->source_partial = 1;
+	}
+	notify(y, n);
+}
+
+/* ---- reading files ---- */
+
+static int read_file(const char *path, uint64_t max, struct strbuf *sb, const char **why)
+{
+	strbuf_reset(sb);
+	int rc = strbuf_read_regular_file(sb, path, (size_t)max);
+	if (rc == STRBUF_TOO_BIG) {
+		*why = "larger than the size limit";
+		return -1;
+	}
+	if (rc == STRBUF_NOT_REGULAR) {
+		*why = "not a regular file";
+		return -1;
+	}
+	if (rc < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	return 0;
+}
+
+static void skip_note(struct sync *y, const char *path, const char *why, const char *reason)
+{
+	char msg[512];
+	snprintf(msg, sizeof(msg), "%s", why);
+	struct kbx_note n = { 0 };
+	n.kind = KBX_NOTE_SKIPPED;
+	n.path = path;
+	n.message = msg;
+	n.reason = reason;
+	n.what = "file";
+	y->stats->files_skipped++;
+	notify(y, &n);
+}
+
+/* ---- code chunks ---- */
+
+struct defn {
+	uint32_t id, parent;
+	int kind;
+	uint32_t line, end_line;
+	char *cid, *qual, *name;
+};
+
+struct defs {
+	struct defn *d;
+	size_t n, a;
+};
+
+static int collect_def(void *data, const struct kbx_edge *e)
+{
+	struct defs *ds = data;
+	const struct kbx_node *t = &e->to;
+	if (!(KBX_KIND_IS_TYPE(t->kind) || KBX_KIND_IS_CALLABLE(t->kind)))
+		return 0;
+	if (ds->n == ds->a) {
+		size_t na = ds->a ? ds->a * 2 : 32;
+		struct defn *nd = realloc(ds->d, na * sizeof(*nd));
+		if (!nd)
+			return 1;
+		ds->d = nd;
+		ds->a = na;
+	}
+	struct defn *d = &ds->d[ds->n];
+	d->id = t->id;
+	d->parent = t->parent;
+	d->kind = t->kind;
+	d->line = t->line;
+	d->end_line = t->end_line ? t->end_line : t->line;
+	d->cid = strdup(t->cid);
+	d->qual = strdup(t->qual ? t->qual : "");
+	d->name = strdup(t->name ? t->name : "");
+	if (!d->cid || !d->qual || !d->name) {
+		free(d->cid);
+		free(d->qual);
+		free(d->name);
+		return 1;
+	}
+	ds->n++;
+	return 0;
+}
+
+static void defs_release(struct defs *ds)
+{
+	for (size_t i = 0; i < ds->n; i++) {
+		free(ds->d[i].cid);
+		free(ds->d[i].qual);
+		free(ds->d[i].name);
+	}
+	free(ds->d);
+	memset(ds, 0, sizeof(*ds));
+}
+
+/* Offsets of the starts of lines 1..n (lines[i] = offset of line i+1). */
+static size_t *line_starts(const char *buf, size_t len, size_t *nlines)
+{
+	size_t n = 1;
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] == '\n')
+			n++;
+	size_t *l = malloc((n + 1) * sizeof(*l));
+	if (!l)
+		return NULL;
+	size_t k = 0;
+	l[k++] = 0;
+	for (size_t i = 0; i < len; i++)
+		if (buf[i] == '\n')
+			l[k++] = i + 1;
+	l[k] = len;
+	*nlines = n;
+	return l;
+}
+
+/* The bytes of lines [a, b] (1-based, inclusive). */
+static void line_range(const char *buf, const size_t *ls, size_t nlines, uint32_t a, uint32_t b,
+		       const char **p, size_t *len)
+{
+	if (a < 1)
+		a = 1;
+	if (a > nlines)
+		a = (uint32_t)nlines;
+	if (b < a)
+		b = a;
+	if (b > nlines)
+		b = (uint32_t)nlines;
+	size_t from = ls[a - 1], to = ls[b];
+	*p = buf + from;
+	*len = to - from;
+}
+
+static kbx_status_t code_file(struct sync *y, const char *path, const struct _kbx_file_rec *fr)
+{
+	struct kbx_store *s = y->s;
+	struct strbuf key = STRBUF_INIT, abs = STRBUF_INIT, buf = STRBUF_INIT, text = STRBUF_INIT;
+	struct defs ds = { 0 };
+	size_t *ls = NULL, nlines = 0;
+	kbx_status_t st;
+	const char *why = NULL;
+
+	strbuf_addf(&key, "c:%s", path);
+	strbuf_addf(&abs, "%s/%s", s->root, path);
+	if (key.failed || abs.failed) {
+		st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	st = _kbx_cw_begin(y->w, key.buf);
+	if (st)
+		goto out;
+	y->stats->sources_changed++;
+	if (read_file(abs.buf, 64u << 20, &buf, &why) < 0) {
+		/* gone or unreadable since the graph saw it: no chunks until
+		 * the next run sees it again */
+		static const unsigned char zero[16];
+		st = _kbx_cw_end(y->w, 0, 0, zero, KBX_SOURCE_SKIPPED);
+		goto out;
+	}
+	st = kbx_walk_edges(s, fr->id, KBX_EDGE_DEFINES, KBX_DIR_OUT, 0, collect_def, &ds, y->err);
+	if (st == KBX_NOT_FOUND)
+		st = KBX_OK;
+	if (st)
+		goto out;
+	ls = line_starts(buf.buf ? buf.buf : "", buf.len, &nlines);
+	if (!ls) {
+		st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	const char *lang = kbx_lang_str(fr->lang);
+	for (size_t i = 0; i < ds.n; i++) {
+		struct defn *d = &ds.d[i];
+		const char *p;
+		size_t len;
+		strbuf_reset(&text);
+		if (KBX_KIND_IS_TYPE(d->kind)) {
+			/* a class: its lines up to its first member, then the
+			 * names of its members; the members are chunks of their own */
+			uint32_t first = d->end_line;
+			for (size_t j = 0; j < ds.n; j++)
+				if (ds.d[j].parent == d->id && ds.d[j].line > d->line &&
+				    ds.d[j].line - 1 < first)
+					first = ds.d[j].line - 1;
+			line_range(buf.buf, ls, nlines, d->line, first, &p, &len);
+			strbuf_add(&text, p, len > MAX_CHUNK_TEXT ? MAX_CHUNK_TEXT : len);
+			int any = 0;
+			for (size_t j = 0; j < ds.n; j++)
+				if (ds.d[j].parent == d->id) {
+					strbuf_addstr(&text, any ? " " : "\n");
+					strbuf_addstr(&text, ds.d[j].name);
+					any = 1;
+				}
+		} else {
+			line_range(buf.buf, ls, nlines, d->line, d->end_line, &p, &len);
+			strbuf_add(&text, p, len > MAX_CHUNK_TEXT ? MAX_CHUNK_TEXT : len);
+		}
+		if (text.failed) {
+			st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		struct kbx_chunk c = { 0 };
+		c.type = KBX_CHUNK_CODE;
+		c.doc_id = d->cid;
+		c.title = d->qual;
+		c.heading = "";
+		c.path = path;
+		c.line = d->line;
+		c.end_line = d->end_line;
+		c.lang = lang ? lang : "";
+		c.tags = c.category = c.severity = c.pattern = c.cause = c.fix = c.related = "";
+		c.text = text.buf;
+		c.text_len = text.len;
+		c.node = d->id;
+		c.kind = d->kind;
+		const char *dup;
+		st = _kbx_cw_add(y->w, &c, &dup);
+		if (st)
+			goto out;
+	}
+	st = _kbx_cw_end(y->w, fr->size, fr->mtime_ns, fr->hash, 0);
+out:
+	free(ls);
+	defs_release(&ds);
+	strbuf_release(&key);
+	strbuf_release(&abs);
+	strbuf_release(&buf);
+	strbuf_release(&text);
+	return st;
+}
+
+static kbx_status_t sync_code(struct sync *y)
+{
+	struct kbx_store *s = y->s;
+	MDB_txn *txn = s->wtxn;
+	MDB_cursor *c;
+	MDB_val k, d;
+	kbx_status_t st = KBX_OK;
+	struct strbuf key = STRBUF_INIT;
+	uint64_t total = 0, done = 0;
+	MDB_stat ms;
+	if (mdb_stat(txn, s->files, &ms) == 0)
+		total = ms.ms_entries;
+
+	/* changed files: the file table against the code sources */
+	char **todo = NULL;
+	struct _kbx_file_rec *todo_rec = NULL;
+	size_t ntodo = 0, atodo = 0;
+	int rc = mdb_cursor_open(txn, s->files, &c);
+	if (rc)
+		return _kbx_fail_mdb(y->err, rc, "cannot read the files table");
+	for (rc = mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc && !st;
+	     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		struct _kbx_file_rec fr;
+		if (_kbx_file_rec_decode(d.mv_data, d.mv_size, &fr))
+			continue;
+		y->stats->sources++;
+		strbuf_reset(&key);
+		strbuf_addstr(&key, "c:");
+		strbuf_add(&key, k.mv_data, k.mv_size);
+		struct _kbx_source_rec sr;
+		kbx_status_t ss = _kbx_cw_source(y->w, key.buf, &sr);
+		if (ss == KBX_OK && !memcmp(sr.hash, fr.hash, 16) && !(sr.flags & KBX_SOURCE_SKIPPED))
+			continue;
+		if (ss && ss != KBX_NOT_FOUND) {
+			st = ss;
+			break;
+		}
+		if (ntodo == atodo) {
+			atodo = atodo ? atodo * 2 : 64;
+			char **nt = realloc(todo, atodo * sizeof(*nt));
+			struct _kbx_file_rec *nr = realloc(todo_rec, atodo * sizeof(*nr));
+			if (nt)
+				todo = nt;
+			if (nr)
+				todo_rec = nr;
+			if (!nt || !nr) {
+				st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+				break;
+			}
+		}
+		todo[ntodo] = strndup(k.mv_data, k.mv_size);
+		todo_rec[ntodo] = fr;
+		if (!todo[ntodo]) {
+			st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+			break;
+		}
+		ntodo++;
+	}
+	mdb_cursor_close(c);
+	for (size_t i = 0; i < ntodo && !st; i++) {
+		st = code_file(y, todo[i], &todo_rec[i]);
+		if (++done % 64 == 0)
+			progress(y, "chunk", done, ntodo);
+	}
+	for (size_t i = 0; i < ntodo; i++)
+		free(todo[i]);
+	free(todo);
+	free(todo_rec);
+	(void)total;
+
+	/* code sources whose file left the graph */
+	char **gone = NULL;
+	size_t ngone = 0, agone = 0;
+	if (!st) {
+		rc = mdb_cursor_open(txn, s->sources, &c);
+		if (rc) {
+			st = _kbx_fail_mdb(y->err, rc, "cannot read the sources");
+		} else {
+			k.mv_data = "c:";
+			k.mv_size = 2;
+			for (rc = mdb_cursor_get(c, &k, &d, MDB_SET_RANGE);
+			     !rc && k.mv_size >= 2 && !memcmp(k.mv_data, "c:", 2);
+			     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+				MDB_val fk = { k.mv_size - 2, (char *)k.mv_data + 2 }, fd;
+				if (mdb_get(txn, s->files, &fk, &fd) != MDB_NOTFOUND)
+					continue;
+				if (ngone == agone) {
+					agone = agone ? agone * 2 : 16;
+					char **ng = realloc(gone, agone * sizeof(*ng));
+					if (!ng)
+						break;
+					gone = ng;
+				}
+				gone[ngone] = strndup(k.mv_data, k.mv_size);
+				if (gone[ngone])
+					ngone++;
+			}
+			mdb_cursor_close(c);
+		}
+	}
+	for (size_t i = 0; i < ngone; i++) {
+		if (!st) {
+			st = _kbx_cw_remove_source(y->w, gone[i]);
+			y->stats->sources_removed++;
+		}
+		free(gone[i]);
+	}
+	free(gone);
+	strbuf_release(&key);
+	return st;
+}
+
+/* ---- registries and Markdown ---- */
+
+/* Parse one registry or Markdown file into the current source. */
+static kbx_status_t parse_source(struct sync *y, const char *key, const char *shown,
+				 const char *abs, int kind, const char *lang, int type,
+				 const struct stat *stp, int *seen_changed)
+{
+	struct _kbx_source_rec sr;
+	kbx_status_t st = _kbx_cw_source(y->w, key, &sr);
+	if (st && st != KBX_NOT_FOUND)
+		return st;
+	int have = st == KBX_OK;
+	uint64_t max = y->o->max_file_size ? y->o->max_file_size : DEFAULT_MAX_FILE_SIZE;
+	int64_t mtime = (int64_t)stp->st_mtim.tv_sec * 1000000000 + stp->st_mtim.tv_nsec;
+	y->stats->sources++;
+	/* unchanged: same size and time, and nothing was skipped in it (a
+	 * file with problems is read, and its problems told, every run) */
+	if (have && sr.size == (uint64_t)stp->st_size && sr.mtime_ns == mtime && !sr.flags)
+		return KBX_OK;
+
+	struct strbuf buf = STRBUF_INIT;
+	const char *why = NULL;
+	if ((uint64_t)stp->st_size > max) {
+		char msg[160];
+		snprintf(msg, sizeof(msg),
+			 "larger than the size limit (%llu bytes; see --max-file-size)",
+			 (unsigned long long)max);
+		st = _kbx_cw_begin(y->w, key);
+		if (!st)
+			st = _kbx_cw_end(y->w, (uint64_t)stp->st_size, mtime, sr.hash, KBX_SOURCE_SKIPPED);
+		skip_note(y, shown, msg, "too-large");
+		return st;
+	}
+	if (read_file(abs, max, &buf, &why) < 0) {
+		char msg[300];
+		snprintf(msg, sizeof(msg), "cannot read: %s", why);
+		skip_note(y, shown, msg, "unreadable");
+		strbuf_release(&buf);
+		return KBX_OK;   /* keep what it gave last time */
+	}
+	unsigned char hash[16];
+	_kbx_hash128(buf.buf ? buf.buf : "", buf.len, hash);
+	if (have && !memcmp(hash, sr.hash, 16) && !sr.flags) {
+		/* touched, not changed: remember the new time */
+		struct strbuf rec = STRBUF_INIT;
+		strbuf_release(&rec);
+		strbuf_release(&buf);
+		/* rewriting the record needs its ids: begin/end would drop
+		 * the chunks, so leave it; the hash check is cheap */
+		return KBX_OK;
+	}
+	*seen_changed = 1;
+	y->stats->sources_changed++;
+	st = _kbx_cw_begin(y->w, key);
+	if (st) {
+		strbuf_release(&buf);
+		return st;
+	}
+	struct kbx_chunk_sink sink = { y, sink_chunk, sink_note };
+	y->source_path = shown;
+	y->source_skipped = y->source_partial = 0;
+	y->sink_status = KBX_OK;
+	struct kbx_error perr = KBX_ERROR_INIT;
+	if (kind == KBX_REG_ERRORS)
+		st = _kbx_registry_parse_errors(shown, buf.buf ? buf.buf : "", buf.len, lang, &sink,
+						&perr);
+	else
+		st = _kbx_registry_parse_markdown(shown, buf.buf ? buf.buf : "", buf.len, type, &sink,
+						  &perr);
+	strbuf_release(&buf);
+	if (y->sink_status) {
+		return y->sink_status;
+	}
+	if (st == KBX_ERR_PARSE) {
+		/* told through the sink; whatever it gave before is gone, as
+		 * the file that gave it is */
+		y->source_skipped = 1;
+		st = KBX_OK;
+	}
+	if (st) {
+		*y->err = perr;
+		return st;
+	}
+	uint32_t flags = y->source_skipped || y->source_partial ? KBX_SOURCE_SKIPPED : 0;
+	return _kbx_cw_end(y->w, (uint64_t)stp->st_size, mtime, hash, flags);
+}
+
+struct keyset {
+	char **k;
+	size_t n, a;
+};
+
+static int keyset_add(struct keyset *ks, const char *key)
+{
+	if (ks->n == ks->a) {
+		size_t na = ks->a ? ks->a * 2 : 64;
+		char **nk = realloc(ks->k, na * sizeof(*nk));
+		if (!nk)
+			return -1;
+		ks->k = nk;
+		ks->a = na;
+	}
+	ks->k[ks->n] = strdup(key);
+	if (!ks->k[ks->n])
+		return -1;
+	ks->n++;
+	return 0;
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int keyset_has(const struct keyset *ks, const char *key)
+{
+	return bsearch(&key, ks->k, ks->n, sizeof(*ks->k), cmp_strp) != NULL;
+}
+
+static void keyset_release(struct keyset *ks)
+{
+	for (size_t i = 0; i < ks->n; i++)
+		free(ks->k[i]);
+	free(ks->k);
+	memset(ks, 0, sizeof(*ks));
+}
+
+/* Walk a registry directory: every file below it, hidden ones excepted,
+ * in byte order. */
+static kbx_status_t walk_registry(struct sync *y, const char *root, const char *rel,
+				  struct keyset *seen, int depth)
+{
+	struct strbuf dir = STRBUF_INIT;
+	kbx_status_t st = KBX_OK;
+	strbuf_addstr(&dir, root);
+	if (*rel) {
+		strbuf_addch(&dir, '/');
+		strbuf_addstr(&dir, rel);
+	}
+	if (dir.failed)
+		return _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+	if (depth > 64) {
+		skip_note(y, dir.buf, "nested too deep (64 directories)", "too-deep");
+		strbuf_release(&dir);
+		return KBX_OK;
+	}
+	DIR *dh = opendir(dir.buf);
+	if (!dh) {
+		char msg[300];
+		snprintf(msg, sizeof(msg), "cannot open the directory: %s", strerror(errno));
+		skip_note(y, dir.buf, msg, "unreadable");
+		strbuf_release(&dir);
+		return KBX_OK;
+	}
+	char **names = NULL;
+	size_t n = 0, a = 0;
+	struct dirent *de;
+	while ((de = readdir(dh))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (n == a) {
+			a = a ? a * 2 : 32;
+			char **nn = realloc(names, a * sizeof(*nn));
+			if (!nn)
+				break;
+			names = nn;
+		}
+		names[n] = strdup(de->d_name);
+		if (names[n])
+			n++;
+	}
+	closedir(dh);
+	qsort(names, n, sizeof(*names), cmp_strp);
+	struct strbuf r = STRBUF_INIT, abs = STRBUF_INIT, key = STRBUF_INIT;
+	for (size_t i = 0; i < n && !st; i++) {
+		strbuf_reset(&r);
+		if (*rel) {
+			strbuf_addstr(&r, rel);
+			strbuf_addch(&r, '/');
+		}
+		strbuf_addstr(&r, names[i]);
+		strbuf_reset(&abs);
+		strbuf_addf(&abs, "%s/%s", root, r.buf);
+		if (r.failed || abs.failed) {
+			st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+			break;
+		}
+		struct stat sb;
+		if (lstat(abs.buf, &sb) < 0)
+			continue;
+		if (S_ISDIR(sb.st_mode)) {
+			st = walk_registry(y, root, r.buf, seen, depth + 1);
+			continue;
+		}
+		if (!S_ISREG(sb.st_mode))
+			continue;
+		const char *lang = NULL;
+		size_t lang_len = 0;
+		int type = 0;
+		int kind = _kbx_registry_classify(r.buf, &lang, &lang_len, &type);
+		if (kind == KBX_REG_NONE)
+			continue;
+		char langbuf[64] = "";
+		if (lang && lang_len < sizeof(langbuf)) {
+			memcpy(langbuf, lang, lang_len);
+			langbuf[lang_len] = '\0';
+		}
+		strbuf_reset(&key);
+		strbuf_addf(&key, "r:%s", abs.buf);
+		if (key.failed || keyset_add(seen, key.buf)) {
+			st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+			break;
+		}
+		int changed = 0;
+		st = parse_source(y, key.buf, abs.buf, abs.buf, kind, langbuf, type, &sb, &changed);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	strbuf_release(&r);
+	strbuf_release(&abs);
+	strbuf_release(&key);
+	strbuf_release(&dir);
+	return st;
+}
+
+static void list_registry(void *data, const char *path, int64_t added)
+{
+	(void)added;
+	keyset_add(data, path);
+}
+
+/* Sources with the prefix that the run did not see: their files are gone. */
+static kbx_status_t remove_unseen(struct sync *y, const char *prefix, struct keyset *seen)
+{
+	struct kbx_store *s = y->s;
+	MDB_cursor *c;
+	MDB_val k, d;
+	struct keyset gone = { 0 };
+	size_t pl = strlen(prefix);
+	qsort(seen->k, seen->n, sizeof(*seen->k), cmp_strp);
+	int rc = mdb_cursor_open(s->wtxn, s->sources, &c);
+	if (rc)
+		return _kbx_fail_mdb(y->err, rc, "cannot read the sources");
+	k.mv_data = (void *)prefix;
+	k.mv_size = pl;
+	struct strbuf key = STRBUF_INIT;
+	for (rc = mdb_cursor_get(c, &k, &d, MDB_SET_RANGE);
+	     !rc && k.mv_size >= pl && !memcmp(k.mv_data, prefix, pl);
+	     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		strbuf_reset(&key);
+		strbuf_add(&key, k.mv_data, k.mv_size);
+		if (!key.failed && !keyset_has(seen, key.buf))
+			keyset_add(&gone, key.buf);
+	}
+	mdb_cursor_close(c);
+	strbuf_release(&key);
+	kbx_status_t st = KBX_OK;
+	for (size_t i = 0; i < gone.n && !st; i++) {
+		st = _kbx_cw_remove_source(y->w, gone.k[i]);
+		y->stats->sources_removed++;
+	}
+	keyset_release(&gone);
+	return st;
+}
+
+static kbx_status_t sync_registries(struct sync *y)
+{
+	struct keyset regs = { 0 }, seen = { 0 };
+	kbx_status_t st = kbx_registry_list(y->s, list_registry, &regs, y->err);
+	if (st)
+		return st;
+	for (size_t i = 0; i < regs.n && !st; i++) {
+		struct stat sb;
+		if (stat(regs.k[i], &sb) < 0 || !S_ISDIR(sb.st_mode)) {
+			char msg[300];
+			snprintf(msg, sizeof(msg),
+				 "the registry is not a directory any more (%s): 'kbx registry remove' it or restore it; its entries stay as they were",
+				 strerror(errno ? errno : ENOTDIR));
+			skip_note(y, regs.k[i], msg, "registry-missing");
+			/* keep its sources: mark them seen */
+			struct strbuf pre = STRBUF_INIT;
+			strbuf_addf(&pre, "r:%s/", regs.k[i]);
+			MDB_cursor *c;
+			MDB_val k, d;
+			if (!pre.failed && mdb_cursor_open(y->s->wtxn, y->s->sources, &c) == 0) {
+				k.mv_data = pre.buf;
+				k.mv_size = pre.len;
+				for (int rc = mdb_cursor_get(c, &k, &d, MDB_SET_RANGE);
+				     !rc && k.mv_size >= pre.len && !memcmp(k.mv_data, pre.buf, pre.len);
+				     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+					char *kk = strndup(k.mv_data, k.mv_size);
+					if (kk) {
+						keyset_add(&seen, kk);
+						free(kk);
+					}
+				}
+				mdb_cursor_close(c);
+			}
+			strbuf_release(&pre);
+			continue;
+		}
+		st = walk_registry(y, regs.k[i], "", &seen, 0);
+	}
+	if (!st)
+		st = remove_unseen(y, "r:", &seen);
+	keyset_release(&regs);
+	keyset_release(&seen);
+	return st;
+}
+
+static kbx_status_t sync_markdown(struct sync *y)
+{
+	struct kbx_store *s = y->s;
+	struct _kbx_scan scan;
+	struct keyset seen = { 0 };
+	uint64_t max = y->o->max_file_size ? y->o->max_file_size : DEFAULT_MAX_FILE_SIZE;
+	kbx_status_t st = _kbx_scan_markdown(s->root, max, y->o->notify, y->o->notify_data, &scan,
+					     y->err);
+	if (st)
+		return st;
+	struct strbuf key = STRBUF_INIT, abs = STRBUF_INIT;
+	for (size_t i = 0; i < scan.n && !st; i++) {
+		const char *p = scan.files[i].path;
+		strbuf_reset(&key);
+		strbuf_addf(&key, "m:%s", p);
+		strbuf_reset(&abs);
+		strbuf_addf(&abs, "%s/%s", s->root, p);
+		if (key.failed || abs.failed || keyset_add(&seen, key.buf)) {
+			st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+			break;
+		}
+		struct stat sb;
+		if (stat(abs.buf, &sb) < 0)
+			continue;
+		int changed = 0;
+		st = parse_source(y, key.buf, p, abs.buf, KBX_REG_MARKDOWN, "", KBX_CHUNK_DOC, &sb,
+				  &changed);
+	}
+	if (!st)
+		st = remove_unseen(y, "m:", &seen);
+	strbuf_release(&key);
+	strbuf_release(&abs);
+	keyset_release(&seen);
+	_kbx_scan_release(&scan);
+	return st;
+}
+
+/* ---- vectors ---- */
+
+static void vkey(unsigned char out[24], uint64_t ident, const char *text, size_t len)
+{
+	for (int i = 0; i < 8; i++)
+		out[i] = (unsigned char)(ident >> (56 - 8 * i));
+	_kbx_hash128(text, len, out + 8);
+}
+
+struct pending {
+	const char **texts;
+	size_t *lens;
+	unsigned char (*keys)[24];
+	size_t n;
+};
+
+static kbx_status_t embed_pending(struct sync *y, kbx_embedder_t *e, struct pending *p)
+{
+	if (!p->n)
+		return KBX_OK;
+	uint32_t dim = _kbx_embedder_dim(e);
+	float *vecs = NULL;
+	uint64_t t0 = now_ns();
+	kbx_status_t st;
+	if (dim) {
+		vecs = malloc(p->n * dim * sizeof(float));
+		if (!vecs)
+			return _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+		st = _kbx_embed(e, p->n, p->texts, p->lens, 0, vecs, y->err);
+	} else {
+		/* the first answer tells the dimension: embed one, then the rest */
+		float *one = malloc(KBX_VECTOR_MAX_DIM * sizeof(float));
+		if (!one)
+			return _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+		st = _kbx_embed(e, 1, p->texts, p->lens, 0, one, y->err);
+		dim = _kbx_embedder_dim(e);
+		if (!st && !dim)
+			st = _kbx_fail(y->err, KBX_ERR_INTERNAL, "the embedding provider gave no dimension");
+		if (!st) {
+			vecs = malloc(p->n * dim * sizeof(float));
+			if (!vecs)
+				st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+		}
+		if (!st) {
+			memcpy(vecs, one, dim * sizeof(float));
+			if (p->n > 1)
+				st = _kbx_embed(e, p->n - 1, p->texts + 1, p->lens + 1, 0, vecs + dim,
+						y->err);
+		}
+		free(one);
+	}
+	y->stats->seconds_embed += (double)(now_ns() - t0) / 1e9;
+	for (size_t i = 0; i < p->n && !st; i++) {
+		MDB_val k = { 24, p->keys[i] }, v = { dim * sizeof(float), vecs + i * dim };
+		int rc = mdb_put(y->s->wtxn, y->s->vcache, &k, &v, 0);
+		if (rc)
+			st = _kbx_fail_mdb(y->err, _kbx_store_write_error(y->s, rc),
+					   "cannot write the vector cache");
+	}
+	if (!st)
+		y->stats->embedded += p->n;
+	free(vecs);
+	p->n = 0;
+	return st;
+}
+
+/* Make sure chunks have a vector in the cache, for embedder e: the ids
+ * given, or every chunk when ids is NULL. */
+static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint32_t *ids,
+				   size_t nids)
+{
+	struct kbx_store *s = y->s;
+	const char *ident = _kbx_embedder_identity(e);
+	uint64_t ih = XXH3_64bits(ident, strlen(ident));
+	struct pending p = { 0 };
+	p.texts = malloc(EMBED_BATCH * sizeof(*p.texts));
+	p.lens = malloc(EMBED_BATCH * sizeof(*p.lens));
+	p.keys = malloc(EMBED_BATCH * sizeof(*p.keys));
+	char **owned = calloc(EMBED_BATCH, sizeof(*owned));
+	if (!p.texts || !p.lens || !p.keys || !owned) {
+		free(p.texts);
+		free(p.lens);
+		free(p.keys);
+		free(owned);
+		return _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+	}
+	MDB_cursor *c;
+	MDB_val k, d;
+	kbx_status_t st = KBX_OK;
+	uint64_t total = 0, done = 0;
+	size_t next_id = 0;
+	_kbx_meta_get_u64(s, s->wtxn, "chunks", &total);
+	if (ids)
+		total = nids;
+	int rc = mdb_cursor_open(s->wtxn, s->chunks, &c);
+	if (rc)
+		st = _kbx_fail_mdb(y->err, rc, "cannot read the chunks");
+	for (;;) {
+		if (st)
+			break;
+		if (ids) {
+			/* the chunks added: each looked up by id */
+			unsigned char k4[4];
+			if (next_id == nids)
+				break;
+			_kbx_put_u32(k4, ids[next_id++]);
+			k.mv_data = k4;
+			k.mv_size = 4;
+			rc = mdb_cursor_get(c, &k, &d, MDB_SET_KEY);
+			if (rc == MDB_NOTFOUND)
+				continue;
+		} else {
+			rc = mdb_cursor_get(c, &k, &d, done ? MDB_NEXT : MDB_FIRST);
+		}
+		if (rc)
+			break;
+		struct _kbx_chunk_view v;
+		if (_kbx_chunk_decode(d.mv_data, d.mv_size, &v)) {
+			done++;
+			continue;
+		}
+		unsigned char key[24];
+		vkey(key, ih, v.c.text, v.c.text_len);
+		MDB_val ck = { 24, key }, cv;
+		if (++done % 1024 == 0 && total > 1)
+			progress(y, "embed", done, total);
+		if (mdb_get(s->wtxn, s->vcache, &ck, &cv) == 0) {
+			y->stats->embed_cached++;
+			continue;
+		}
+		/* the same text twice in one batch is embedded once */
+		int again = 0;
+		for (size_t i = 0; i < p.n; i++)
+			if (!memcmp(p.keys[i], key, 24))
+				again = 1;
+		if (again)
+			continue;
+		/* copy: the cursor's page may move when the cache is written */
+		free(owned[p.n]);
+		owned[p.n] = malloc(v.c.text_len + 1);
+		if (!owned[p.n]) {
+			st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+			break;
+		}
+		memcpy(owned[p.n], v.c.text, v.c.text_len);
+		p.texts[p.n] = owned[p.n];
+		p.lens[p.n] = v.c.text_len;
+		memcpy(p.keys[p.n], key, 24);
+		p.n++;
+		if (p.n == EMBED_BATCH) {
+			/* writing the cache invalidates the chunk cursor's
+			 * position only in another table: LMDB cursors survive
+			 * writes to other databases of the same transaction */
+			st = embed_pending(y, e, &p);
+		}
+	}
+	if (rc && rc != MDB_NOTFOUND && !st)
+		st = _kbx_fail_mdb(y->err, rc, "cannot read the chunks");
+	if (c)
+		mdb_cursor_close(c);
+	if (!st)
+		st = embed_pending(y, e, &p);
+	for (size_t i = 0; i < EMBED_BATCH; i++)
+		free(owned[i]);
+	free(owned);
+	free(p.texts);
+	free(p.lens);
+	free(p.keys);
+	return st;
+}
+
+char *kbx_search_vector_path(kbx_store_t *s)
+{
+	return _kbx_path_concat(s->dir, "vectors.kbxv");
+}
+
+/* Pick the index for n vectors. */
+static void choose_spec(const struct kbx_search_index_opts *o, uint64_t n, uint32_t dim,
+			struct kbx_vector_spec *spec, const struct kbx_vector_ops *ops)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->metric = KBX_VEC_IP;
+	spec->dim = dim;
+	const char *kind = o->index_kind && *o->index_kind ? o->index_kind : "auto";
+	if (!strcmp(kind, "auto")) {
+#ifdef KBX_VECTOR_HAS_CHOOSE
+		if (ops->size >= offsetof(struct kbx_vector_ops, choose) + sizeof(ops->choose) &&
+		    ops->choose) {
+			ops->choose(n, dim, spec);
+			spec->metric = KBX_VEC_IP;
+		} else
+#endif
+		{
+			(void)ops;
+			spec->kind = KBX_VEC_FLAT;
+		}
+	} else if (!strcmp(kind, "hnsw")) {
+		spec->kind = KBX_VEC_HNSW;
+		spec->hnsw_m = o->hnsw_m;
+	} else if (!strcmp(kind, "ivf")) {
+		spec->kind = KBX_VEC_IVF;
+		uint64_t nl = o->ivf_nlist;
+		if (!nl) {
+			nl = 1;
+			while (nl * nl < n)
+				nl *= 2;
+		}
+		/* FAISS wants 39 training points per list */
+		while (nl > 1 && nl * 39 > n)
+			nl /= 2;
+		spec->ivf_nlist = (uint32_t)nl;
+	} else {
+		spec->kind = KBX_VEC_FLAT;
+	}
+}
+
+static void kind_name(const struct kbx_vector_spec *sp, char *out, size_t outsz)
+{
+	switch (sp->kind) {
+	case KBX_VEC_FLAT: snprintf(out, outsz, "flat"); break;
+	case KBX_VEC_HNSW: snprintf(out, outsz, "hnsw%u", sp->hnsw_m ? sp->hnsw_m : 32); break;
+	case KBX_VEC_IVF: snprintf(out, outsz, "ivf%u", sp->ivf_nlist); break;
+	default: snprintf(out, outsz, "other"); break;
+	}
+}
+
+static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t generation)
+{
+	struct kbx_store *s = y->s;
+	const struct kbx_vector_ops *ops;
+	char msg[512];
+	uint64_t t0 = now_ns();
+	MDB_txn *txn;
+	int rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn);
+	if (rc)
+		return _kbx_fail_mdb(y->err, rc, "cannot begin a read transaction");
+	uint64_t ih = XXH3_64bits(ident, strlen(ident));
+	uint64_t total = 0;
+	_kbx_meta_get_u64(s, txn, "chunks", &total);
+	if (!total) {
+		/* nothing to search: no file, and no module to load for it */
+		mdb_txn_abort(txn);
+		char *path = kbx_search_vector_path(s);
+		kbx_status_t st = KBX_OK;
+		if (!path)
+			return _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+		if (unlink(path) < 0 && errno != ENOENT)
+			st = _kbx_fail(y->err, KBX_ERR_IO, "cannot remove '%s': %s", path, strerror(errno));
+		free(path);
+		y->stats->vectors = 0;
+		y->stats->vectors_rebuilt = 1;
+		return st;
+	}
+	if (_kbx_vector_load(&ops, msg, sizeof(msg))) {
+		mdb_txn_abort(txn);
+		return _kbx_fail(y->err, KBX_ERR_IO, "cannot build the vector index: %s", msg);
+	}
+	int64_t *ids = malloc((total + 1) * sizeof(*ids));
+	float *vecs = NULL;
+	uint32_t dim = 0;
+	size_t n = 0;
+	kbx_status_t st = KBX_OK;
+	MDB_cursor *c = NULL;
+	MDB_val k, d;
+	if (!ids)
+		st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+	if (!st && (rc = mdb_cursor_open(txn, s->chunks, &c)))
+		st = _kbx_fail_mdb(y->err, rc, "cannot read the chunks");
+	for (rc = st ? MDB_NOTFOUND : mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc && !st;
+	     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		struct _kbx_chunk_view v;
+		if (k.mv_size != 4 || _kbx_chunk_decode(d.mv_data, d.mv_size, &v))
+			continue;
+		unsigned char key[24];
+		vkey(key, ih, v.c.text, v.c.text_len);
+		MDB_val ck = { 24, key }, cv;
+		if (mdb_get(txn, s->vcache, &ck, &cv))
+			continue;   /* cannot happen after ensure_vectors */
+		uint32_t vd = (uint32_t)(cv.mv_size / sizeof(float));
+		if (!dim) {
+			dim = vd;
+			vecs = malloc((total + 1) * (size_t)dim * sizeof(float));
+			if (!vecs) {
+				st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory for %llu vectors",
+					       (unsigned long long)total);
+				break;
+			}
+		}
+		if (vd != dim || n >= total + 1)
+			continue;
+		ids[n] = _kbx_get_u32(k.mv_data);
+		memcpy(vecs + n * dim, cv.mv_data, dim * sizeof(float));
+		n++;
+	}
+	if (c)
+		mdb_cursor_close(c);
+	mdb_txn_abort(txn);
+
+	char *path = kbx_search_vector_path(s);
+	if (!st && !path)
+		st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+	kbx_vector_index_t *ix = NULL;
+	if (!st && n == 0) {
+		/* nothing to search: no file, and searches say so */
+		if (unlink(path) < 0 && errno != ENOENT)
+			st = _kbx_fail(y->err, KBX_ERR_IO, "cannot remove '%s': %s", path, strerror(errno));
+		y->stats->vectors = 0;
+		y->stats->vectors_rebuilt = 1;
+		goto out;
+	}
+	if (!st) {
+		struct kbx_vector_spec spec;
+		choose_spec(y->o, n, dim, &spec, ops);
+		kind_name(&spec, y->stats->vector_kind, sizeof(y->stats->vector_kind));
+		progress(y, "vectors", 0, 1);
+		int vr = ops->create(&spec, &ix, msg, sizeof(msg));
+		if (!vr && spec.kind == KBX_VEC_IVF) {
+			/* train on a sample spread over the collection */
+			size_t want = (size_t)spec.ivf_nlist * 64;
+			if (want > n)
+				want = n;
+			size_t step = n / want;
+			float *sample = malloc(want * (size_t)dim * sizeof(float));
+			if (!sample)
+				vr = KBX_VEC_ERR_NOMEM;
+			else {
+				for (size_t i = 0; i < want; i++)
+					memcpy(sample + i * dim, vecs + i * step * dim, dim * sizeof(float));
+				vr = ops->train(ix, want, dim, sample, msg, sizeof(msg));
+				free(sample);
+			}
+		}
+		if (!vr)
+			vr = ops->add(ix, n, dim, vecs, ids, msg, sizeof(msg));
+		if (!vr)
+			vr = ops->save(ix, path, generation, msg, sizeof(msg));
+		if (vr)
+			st = _kbx_fail(y->err, vr == KBX_VEC_ERR_NOMEM ? KBX_ERR_NOMEM : KBX_ERR_IO,
+				       "cannot build the vector index '%s': %s", path, msg);
+		progress(y, "vectors", 1, 1);
+		y->stats->vectors = n;
+		y->stats->vectors_rebuilt = 1;
+	}
+out:
+	if (ix)
+		ops->free_index(ix);
+	free(path);
+	free(ids);
+	free(vecs);
+	y->stats->seconds_vectors = (double)(now_ns() - t0) / 1e9;
+	return st;
+}
+
+/* Is the vector file current for this generation and embedder?  The
+ * generation the last build saved is in the meta table ("vectors"), so
+ * that a run that changes nothing does not load the vector module. */
+static int vectors_current(struct kbx_store *s, MDB_txn *txn, uint64_t generation,
+			   const char *ident, const char *stored_ident)
+{
+	if (!stored_ident || strcmp(ident, stored_ident))
+		return 0;
+	uint64_t built = 0;
+	if (_kbx_meta_get_u64(s, txn, "vectors", &built) || built != generation)
+		return 0;
+	char *path = kbx_search_vector_path(s);
+	struct stat sb;
+	uint64_t nchunks = 0;
+	_kbx_meta_get_u64(s, txn, "chunks", &nchunks);
+	/* no chunks: no file is right */
+	int ok = path && (stat(path, &sb) == 0 || (!nchunks && errno == ENOENT));
+	free(path);
+	return ok;
+}
+
+static kbx_status_t meta_get_str(struct kbx_store *s, MDB_txn *txn, const char *key, char *out,
+				 size_t outsz)
+{
+	MDB_val k = { strlen(key), (void *)key }, d;
+	int rc = mdb_get(txn, s->meta, &k, &d);
+	out[0] = '\0';
+	if (rc == MDB_NOTFOUND)
+		return KBX_NOT_FOUND;
+	if (rc)
+		return KBX_ERR_STORE;
+	size_t n = d.mv_size < outsz - 1 ? d.mv_size : outsz - 1;
+	memcpy(out, d.mv_data, n);
+	out[n] = '\0';
+	return KBX_OK;
+}
+
+static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_vectors,
+			       uint64_t *generation)
+{
+	struct kbx_store *s = y->s;
+	const struct kbx_search_index_opts *o = y->o;
+	unsigned parts = o->parts ? o->parts : KBX_SEARCH_PART_CODE | KBX_SEARCH_PART_REGISTRY;
+	kbx_status_t st = _kbx_store_write_begin(s, y->err);
+	if (st)
+		return st;
+	y->w = _kbx_cw_new(s, s->wtxn, y->err);
+	if (!y->w) {
+		_kbx_store_write_abort(s);
+		return y->err->status;
+	}
+	if (parts & KBX_SEARCH_PART_CODE) {
+		if (o->code_chunks)
+			st = sync_code(y);
+		else {
+			struct keyset none = { 0 };
+			st = remove_unseen(y, "c:", &none);
+		}
+	}
+	if (!st && (parts & KBX_SEARCH_PART_REGISTRY)) {
+		progress(y, "registry", 0, 1);
+		st = sync_registries(y);
+		if (!st) {
+			if (o->markdown)
+				st = sync_markdown(y);
+			else {
+				struct keyset none = { 0 };
+				st = remove_unseen(y, "m:", &none);
+			}
+		}
+		progress(y, "registry", 1, 1);
+	}
+	if (!st)
+		st = _kbx_cw_flush(y->w);
+	y->stats->chunks_added = _kbx_cw_added(y->w);
+	y->stats->chunks_removed = _kbx_cw_removed(y->w);
+
+	/* vectors into the cache, in this transaction */
+	char stored[256] = "";
+	const char *ident = _kbx_embedder_identity(e);
+	uint64_t gen = 0;
+	if (!st) {
+		meta_get_str(s, s->wtxn, "vector_identity", stored, sizeof(stored));
+		_kbx_meta_get_u64(s, s->wtxn, "search_generation", &gen);
+		int changed = y->stats->chunks_added || y->stats->chunks_removed;
+		int same_embedder = !strcmp(ident, stored);
+		*rebuild_vectors = changed || !vectors_current(s, s->wtxn, gen, ident, stored);
+		if (*rebuild_vectors) {
+			/* the same embedder: only the new chunks can lack a
+			 * vector; another one: every chunk may */
+			size_t nids = 0;
+			const uint32_t *ids = _kbx_cw_added_ids(y->w, &nids);
+			kbx_status_t es = same_embedder ? ensure_vectors(y, e, ids, nids)
+						       : ensure_vectors(y, e, NULL, 0);
+			if (es) {
+				/* keep the chunks; the vector index stays behind */
+				*rebuild_vectors = 0;
+				y->stats->warnings++;
+				st = es;
+			} else {
+				int rc = _kbx_meta_put_str(s, s->wtxn, "vector_identity", _kbx_embedder_identity(e));
+				if (rc)
+					st = _kbx_fail_mdb(y->err, rc, "cannot write the vector identity");
+			}
+		}
+	}
+	_kbx_cw_free(y->w);
+	y->w = NULL;
+	if (st && st != KBX_ERR_IO && st != KBX_ERR_NOMEM && st != KBX_ERR_USAGE &&
+	    st != KBX_ERR_PARSE && st != KBX_ERR_INTERNAL) {
+		_kbx_store_write_abort(s);
+		return st;
+	}
+	if (st && (st == KBX_ERR_NOMEM || st == KBX_ERR_INTERNAL)) {
+		_kbx_store_write_abort(s);
+		return st;
+	}
+	/* an embedding failure (IO, USAGE, PARSE from the provider) still
+	 * commits the chunks */
+	struct kbx_error save = *y->err;
+	kbx_status_t cst = _kbx_store_write_commit(s, y->err);
+	if (cst)
+		return cst;
+	*y->err = save;
+	*generation = gen;
+	return st;
+}
+
+/* Remember which generation the vector file was built for. */
+static kbx_status_t mark_vectors_built(struct kbx_store *s, uint64_t gen, struct kbx_error *err)
+{
+	kbx_status_t st = _kbx_store_write_begin(s, err);
+	if (st)
+		return st;
+	int rc = _kbx_meta_put_u64(s, s->wtxn, "vectors", gen);
+	if (rc) {
+		_kbx_store_write_abort(s);
+		return _kbx_fail_mdb(err, _kbx_store_write_error(s, rc), "cannot record the vector index");
+	}
+	return _kbx_store_write_commit(s, err);
+}
+
+kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts *o,
+			      struct kbx_search_index_stats *stats, struct kbx_error *err)
+{
+	struct kbx_error local = KBX_ERROR_INIT;
+	struct kbx_search_index_opts defaults = { 0 };
+	if (!err)
+		err = &local;
+	if (!o) {
+		defaults.markdown = 1;
+		defaults.code_chunks = 1;
+		o = &defaults;
+	}
+	if (!s->writable)
+		return _kbx_fail(err, KBX_ERR_USAGE, "the index was opened read-only");
+	memset(stats, 0, sizeof(*stats));
+	uint64_t t0 = now_ns();
+	struct sync y = { 0 };
+	y.s = s;
+	y.o = o;
+	y.stats = stats;
+	y.err = err;
+
+	struct kbx_embed_config builtin = { 0 };
+	kbx_embedder_t *e = NULL;
+	kbx_status_t st = _kbx_embedder_open(o->embed ? o->embed : &builtin, &e, err);
+	if (st)
+		return st;
+	int rebuild = 0;
+	uint64_t gen = 0;
+	kbx_status_t ist;
+	for (int attempt = 0;; attempt++) {
+		struct kbx_search_index_stats zero = { 0 };
+		*stats = zero;
+		err->status = KBX_OK;
+		err->msg[0] = '\0';
+		ist = index_once(&y, e, &rebuild, &gen);
+		if (ist != KBX_ERR_FULL || attempt >= 12 || !strstr(err->msg, mdb_strerror(MDB_MAP_FULL)))
+			break;
+		if (_kbx_store_grow(s, err))
+			break;
+	}
+	if (!ist || (ist != KBX_ERR_FULL && ist != KBX_ERR_STORE && ist != KBX_ERR_CORRUPT &&
+		     ist != KBX_ERR_NOMEM && rebuild)) {
+		if (rebuild) {
+			kbx_status_t vst = build_vectors(&y, _kbx_embedder_identity(e), gen);
+			if (!vst)
+				vst = mark_vectors_built(s, gen, err);
+			if (vst && !ist)
+				ist = vst;
+		}
+	}
+	_kbx_embedder_close(e);
+	/* the totals after the run */
+	MDB_txn *txn;
+	if (mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn) == 0) {
+		_kbx_meta_get_u64(s, txn, "chunks", &stats->chunks);
+		for (int t = 1; t < KBX_CHUNK__COUNT; t++) {
+			char key[32];
+			snprintf(key, sizeof(key), "chunks.%s", kbx_chunk_type_str(t));
+			_kbx_meta_get_u64(s, txn, key, &stats->chunks_by_type[t]);
+		}
+		_kbx_meta_get_u64(s, txn, "search_generation", &stats->generation);
+		mdb_txn_abort(txn);
+	}
+	stats->seconds = (double)(now_ns() - t0) / 1e9;
+	return ist;
+}
