@@ -99,7 +99,9 @@ static void on_note(void *data, const struct kbx_note *n)
 	case KBX_NOTE_SKIPPED:
 		s->skipped_notes++;
 		count_reason(s, n->reason);
-		if (s->quiet)
+		/* registry input that was skipped is printed even with -q:
+		 * it makes the exit status 11, and the user must learn why */
+		if (s->quiet && !n->reason)
 			return;
 		if (s->progress_shown) {
 			fputs("\r\033[K", stderr);
@@ -117,8 +119,6 @@ static void on_note(void *data, const struct kbx_note *n)
 	case KBX_NOTE_WARNING:
 		count_reason(s, n->reason);
 		if (n->reason) {
-			if (s->quiet)
-				return;
 			if (s->progress_shown) {
 				fputs("\r\033[K", stderr);
 				s->progress_shown = 0;

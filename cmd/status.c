@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "builtin.h"
+#include "kbx-search.h"
 #include "output.h"
 #include "parse-options.h"
 
@@ -83,6 +84,23 @@ int cmd_status(int argc, const char **argv, struct kbx_ctx *ctx)
 	}
 	out_field_int(o, "edges_ambiguous", (int64_t)info.ambiguous_edges);
 	out_field_int(o, "edges_unresolved", (int64_t)info.unresolved_edges);
+	struct kbx_search_info si;
+	if (kbx_search_info(ctx->store, &si, &err) == KBX_OK) {
+		static const char *const states[] = { "none", "current", "stale", "unreadable" };
+		out_field_int(o, "chunks", (int64_t)si.chunks);
+		for (int t = 1; t < KBX_CHUNK__COUNT; t++) {
+			char key[48];
+			snprintf(key, sizeof(key), "chunks_%s", kbx_chunk_type_str(t));
+			out_field_int(o, key, (int64_t)si.by_type[t]);
+		}
+		out_field_int(o, "registries", (int64_t)si.registries);
+		out_field_int(o, "postings", (int64_t)si.postings);
+		out_field_int(o, "search_generation", (int64_t)si.generation);
+		out_field_str(o, "vectors_state", states[si.vector_state & 3]);
+		out_field_int(o, "vectors", (int64_t)si.vectors);
+		out_field_str(o, "vector_index", si.vector_kind[0] ? si.vector_kind : NULL);
+		out_field_str(o, "embedder", si.identity[0] ? si.identity : NULL);
+	}
 	out_field_int(o, "store_bytes", (int64_t)info.store_bytes);
 	out_field_int(o, "map_bytes", (int64_t)info.map_bytes);
 	out_record_end(o);

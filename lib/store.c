@@ -523,6 +523,20 @@ int _kbx_store_clear(struct kbx_store *s)
 		if (rc)
 			return rc;
 	}
+	/* the search index's counters start again; "search_generation"
+	 * goes on counting, so that a vector file from before the rebuild
+	 * is never taken for a current one */
+	static const char *const counters[] = {
+		"chunks", "chunk_tokens", "chunks.error", "chunks.pattern", "chunks.doc",
+		"chunks.adr", "chunks.behavioral", "chunks.code", "vectors", "vector_count",
+		"vector_kind", "vector_file",
+	};
+	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
+		MDB_val k = { strlen(counters[i]), (void *)counters[i] };
+		int rc = mdb_del(s->wtxn, s->meta, &k, NULL);
+		if (rc && rc != MDB_NOTFOUND)
+			return rc;
+	}
 	/* keep "created" and "generation"; rewrite the schema */
 	return _kbx_meta_put_u64(s, s->wtxn, "schema", KBX_SCHEMA_VERSION);
 }

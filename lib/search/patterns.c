@@ -6,8 +6,9 @@
  * syntax ((?:...), (?P<name>...), \d, lazy quantifiers, look-arounds).
  * Options: UTF with invalid UTF accepted in the subject (a pasted
  * terminal log may hold anything), UCP so that \d and \w mean what they
- * mean for Python's str patterns, and MULTILINE so that ^ and $ anchor at
- * each line of a pasted stack trace.
+ * mean for Python's str patterns, ALT_BSUX for Python's \uhhhh (the
+ * registry parser checks patterns with the same options), and MULTILINE
+ * so that ^ and $ anchor at each line of a pasted stack trace.
  *
  * A stored pattern: 4 bytes of specificity (literal characters the
  * pattern needs, times 16, big-endian) and the serialised code.
@@ -20,7 +21,7 @@
 
 #include "search/search.h"
 
-#define PATTERN_OPTIONS (PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_UCP | PCRE2_MULTILINE)
+#define PATTERN_OPTIONS (PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_UCP | PCRE2_ALT_BSUX | PCRE2_MULTILINE)
 /* A registry pattern that backtracks without end must not hang a search. */
 #define MATCH_LIMIT 1000000u
 #define DEPTH_LIMIT 10000u

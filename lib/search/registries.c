@@ -11,7 +11,6 @@
 #include <time.h>
 
 #include "search/search.h"
-#include "vecmod.h"
 
 kbx_status_t kbx_registry_list(kbx_store_t *s,
 			       void (*fn)(void *data, const char *path, int64_t added),
@@ -161,29 +160,28 @@ kbx_status_t kbx_search_info(kbx_store_t *s, struct kbx_search_info *info,
 		memcpy(info->identity, d.mv_data, n);
 		info->identity[n] = '\0';
 	}
+	/* the vector file: what the last build recorded, and whether it
+	 * was for the chunks there are now (no need to load the module) */
+	uint64_t built = 0;
+	int have_built = _kbx_meta_get_u64(s, txn, "vectors", &built) == KBX_OK;
+	_kbx_meta_get_u64(s, txn, "vector_count", &info->vectors);
+	MDB_val kk = { 11, "vector_kind" }, kd;
+	if (mdb_get(txn, s->meta, &kk, &kd) == 0) {
+		size_t n = kd.mv_size < sizeof(info->vector_kind) - 1 ? kd.mv_size
+								     : sizeof(info->vector_kind) - 1;
+		memcpy(info->vector_kind, kd.mv_data, n);
+		info->vector_kind[n] = '\0';
+	}
 	if (own)
 		mdb_txn_abort(own);
-
-	const struct kbx_vector_ops *ops;
-	char msg[256];
 	char *path = kbx_search_vector_path(s);
 	struct stat sb;
 	if (path && stat(path, &sb) == 0) {
-		struct kbx_vector_info vi;
-		if (_kbx_vector_load(&ops, msg, sizeof(msg)) || ops->peek(path, &vi, msg, sizeof(msg))) {
-			info->vector_state = 3;
-		} else {
-			info->vector_generation = vi.generation;
-			info->vectors = vi.ntotal;
-			info->dim = vi.dim;
-			info->vector_state = vi.generation == info->generation ? 1 : 2;
-			switch (vi.kind) {
-			case KBX_VEC_FLAT: snprintf(info->vector_kind, sizeof(info->vector_kind), "flat"); break;
-			case KBX_VEC_HNSW: snprintf(info->vector_kind, sizeof(info->vector_kind), "hnsw%u", vi.param); break;
-			case KBX_VEC_IVF: snprintf(info->vector_kind, sizeof(info->vector_kind), "ivf%u", vi.param); break;
-			default: snprintf(info->vector_kind, sizeof(info->vector_kind), "other"); break;
-			}
-		}
+		info->vector_generation = built;
+		info->vector_state = have_built && built == info->generation ? 1 : 2;
+	} else {
+		info->vector_state = 0;
+		info->vectors = 0;
 	}
 	free(path);
 	return KBX_OK;

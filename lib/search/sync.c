@@ -1161,6 +1161,21 @@ out:
 	return st;
 }
 
+static kbx_status_t meta_get_str(struct kbx_store *s, MDB_txn *txn, const char *key, char *out,
+				 size_t outsz);
+
+/* What tells one file from another put in its place: size, time, inode. */
+static int file_stamp(const char *path, char *out, size_t outsz)
+{
+	struct stat sb;
+	if (stat(path, &sb) < 0)
+		return -1;
+	snprintf(out, outsz, "%llu:%lld.%09ld:%llu", (unsigned long long)sb.st_size,
+		 (long long)sb.st_mtim.tv_sec, (long)sb.st_mtim.tv_nsec,
+		 (unsigned long long)sb.st_ino);
+	return 0;
+}
+
 /* Is the vector file current for this generation and embedder?  The
  * generation the last build saved is in the meta table ("vectors"), so
  * that a run that changes nothing does not load the vector module. */
@@ -1173,11 +1188,17 @@ static int vectors_current(struct kbx_store *s, MDB_txn *txn, uint64_t generatio
 	if (_kbx_meta_get_u64(s, txn, "vectors", &built) || built != generation)
 		return 0;
 	char *path = kbx_search_vector_path(s);
-	struct stat sb;
 	uint64_t nchunks = 0;
 	_kbx_meta_get_u64(s, txn, "chunks", &nchunks);
-	/* no chunks: no file is right */
-	int ok = path && (stat(path, &sb) == 0 || (!nchunks && errno == ENOENT));
+	char now[96], then[96];
+	int ok = 0;
+	if (path && !file_stamp(path, now, sizeof(now)))
+		/* the file the last build wrote, not one put there since */
+		ok = meta_get_str(s, txn, "vector_file", then, sizeof(then)) == KBX_OK &&
+		     !strcmp(now, then);
+	else
+		/* no chunks: no file is right */
+		ok = path && !nchunks && errno == ENOENT;
 	free(path);
 	return ok;
 }
@@ -1290,12 +1311,25 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 }
 
 /* Remember which generation the vector file was built for. */
-static kbx_status_t mark_vectors_built(struct kbx_store *s, uint64_t gen, struct kbx_error *err)
+static kbx_status_t mark_vectors_built(struct kbx_store *s, uint64_t gen,
+				       const struct kbx_search_index_stats *stats,
+				       struct kbx_error *err)
 {
 	kbx_status_t st = _kbx_store_write_begin(s, err);
 	if (st)
 		return st;
 	int rc = _kbx_meta_put_u64(s, s->wtxn, "vectors", gen);
+	if (!rc)
+		rc = _kbx_meta_put_u64(s, s->wtxn, "vector_count", stats->vectors);
+	if (!rc)
+		rc = _kbx_meta_put_str(s, s->wtxn, "vector_kind", stats->vector_kind);
+	char stamp[96] = "";
+	char *path = kbx_search_vector_path(s);
+	if (path && file_stamp(path, stamp, sizeof(stamp)))
+		stamp[0] = '\0';
+	free(path);
+	if (!rc)
+		rc = _kbx_meta_put_str(s, s->wtxn, "vector_file", stamp);
 	if (rc) {
 		_kbx_store_write_abort(s);
 		return _kbx_fail_mdb(err, _kbx_store_write_error(s, rc), "cannot record the vector index");
@@ -1349,7 +1383,7 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 		if (rebuild) {
 			kbx_status_t vst = build_vectors(&y, _kbx_embedder_identity(e), gen);
 			if (!vst)
-				vst = mark_vectors_built(s, gen, err);
+				vst = mark_vectors_built(s, gen, stats, err);
 			if (vst && !ist)
 				ist = vst;
 		}

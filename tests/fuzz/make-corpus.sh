@@ -9,7 +9,8 @@ top=$(pwd)
 out=tests/fuzz/corpus
 test -x ./kbx && test -d tests/corpora || { echo "run from the top of a built tree" >&2; exit 1; }
 rm -rf "$out"
-mkdir -p "$out/extract" "$out/records" "$out/lookup" "$out/ignore" "$out/parse-options"
+mkdir -p "$out/extract" "$out/records" "$out/lookup" "$out/ignore" "$out/parse-options" \
+	"$out/registry-yaml" "$out/registry-markdown"
 
 # extract: the language's index in _kbx_languages (lib/lang/lang.c) as
 # the first byte, then a fixture file of that language.
@@ -94,4 +95,14 @@ put_argv neg --no-transitive --no-name --name=x --no-path -p a --path=b
 put_argv size --max-file-size=512k --max-file-size 2m --max-file-size=1g
 put_argv bad --depth=x --format=yaml --unknown -q
 put_argv kind --kind=function -k class --kind method
+
+# registry-yaml: the error files of the registry fixtures, good and bad
+for f in $(find tests/registry -path '*/errors/*' -name '*.yml' | sort); do
+	cp "$f" "$out/registry-yaml/$(echo "${f#tests/registry/}" | tr / _)"
+done
+
+# registry-markdown: a byte for the default type, then a fixture document
+for f in $(find tests/registry -name '*.md' | sort); do
+	{ printf 'b'; cat "$f"; } >"$out/registry-markdown/$(echo "${f#tests/registry/}" | tr / _)"
+done
 echo "seed corpora written to $out/"
