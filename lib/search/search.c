@@ -256,6 +256,15 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 	char *path = NULL;
 	char stored[256];
 
+	uint64_t nchunks = 0;
+	_kbx_meta_get_u64(s, txn, "chunks", &nchunks);
+	if (!nchunks) {
+		/* nothing indexed: nothing to say about vectors either */
+		if (q->mode == KBX_MODE_VECTOR)
+			snprintf(rep->note, sizeof(rep->note),
+				 "the search index is empty: add a registry or index some code");
+		goto out;
+	}
 	if (_kbx_vector_load(&ops, msg, sizeof(msg))) {
 		snprintf(rep->note, sizeof(rep->note), "no vector search: %s", msg);
 		goto out;
@@ -392,7 +401,7 @@ out:
 	free(ids);
 	free(dist);
 	free(path);
-	if (!st && !rep->used && q->mode == KBX_MODE_VECTOR)
+	if (!st && !rep->used && q->mode == KBX_MODE_VECTOR && rep->note[0])
 		st = _kbx_fail(err, KBX_ERR_NO_STORE, "%s", rep->note);
 	return st;
 }
