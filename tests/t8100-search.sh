@@ -190,7 +190,11 @@ test_expect_success PYTHON3 '--type, --lang, --severity, --tag and --path filter
 test_expect_success PYTHON3 'an entry for all languages matches every --lang' '
 	all=$(grep -l "language: \"all\"" reg/errors/*/*.yml | head -n 1) &&
 	test -n "$all" &&
-	(cd repo && kbx search --lang=rust --type=error --format=json "Cannot read properties of undefined" >../out.json) &&
+	(cd repo && kbx search --lang=rust --type=error --format=json \
+		"Error: connect ECONNREFUSED 127.0.0.1:5432" >../out.json) &&
+	head -n 1 out.json | jfields id >out &&
+	echo net-connrefused-001 >expect &&
+	test_cmp expect out &&
 	jfields lang <out.json | sort -u >out &&
 	echo all >expect &&
 	test_cmp expect out
@@ -202,7 +206,8 @@ test_expect_success 'an unknown --type is a usage error' '
 '
 
 test_expect_success 'nothing found exits 1' '
-	(cd repo && test_expect_code 1 kbx search --type=adr zzzqqqxxx)
+	(cd repo && test_expect_code 1 kbx search --mode=lexical --type=adr zzzqqqxxx) &&
+	(cd repo && test_expect_code 1 kbx search --type=error --lang=go --severity=none zzz)
 '
 
 test_expect_success PYTHON3 'a code hit leads into the graph' '
@@ -260,13 +265,56 @@ test_expect_success PYTHON3 '--only=registry parses no code; --only=code reads n
 	(cd repo && kbx index --only=registry --format=json >../index.json) &&
 	jfields parsed search.sources_changed <index.json >out &&
 	echo "0 1" >expect && test_cmp expect out &&
-	(cd repo && test_expect_code 1 kbx search --type=code --format=nul refund) &&
+	(cd repo && test_expect_code 1 kbx search --mode=lexical --type=code --format=nul refund) &&
 	(cd repo && kbx index --only=code --format=json >../index.json) &&
 	jfields parsed search.sources_changed <index.json >out &&
 	echo "1 1" >expect && test_cmp expect out &&
 	(cd repo && kbx search --type=code --format=nul refund >../out) &&
 	tr "\0" "\n" <out | head -n 1 >first &&
 	echo "src/orders.py#refund" >expect && test_cmp expect first
+'
+
+test_expect_success PYTHON3 'another embedder embeds every chunk again and parses nothing' '
+	cat >embed.sh <<-\EOF &&
+	#!/bin/sh
+	# one vector per line of input: four numbers from the line length
+	awk "{ n = length(\$0); printf \"[%d,%d,%d,1]\\n\", n % 7 + 1, n % 5, n % 3 }"
+	EOF
+	chmod +x embed.sh &&
+	(cd repo && kbx config search.provider command &&
+	 kbx config search.command "\"\$TRASH_DIRECTORY/embed.sh\"" &&
+	 kbx index --format=json >../index.json) &&
+	jfields parsed search.sources_changed search.chunks_added search.embed_cached <index.json >out &&
+	echo "0 0 0 0" >expect && test_cmp expect out &&
+	jfields search.embedded search.chunks <index.json >counts &&
+	read embedded chunks <counts &&
+	test "$embedded" -gt 0 && test "$embedded" -le "$chunks" &&
+	(cd repo && kbx status --format=json) >status.json &&
+	jfields embedder vectors_state <status.json >out &&
+	echo "command/\"\$TRASH_DIRECTORY/embed.sh\"/4 current" >expect && test_cmp expect out
+'
+
+test_expect_success PYTHON3 'back to the builtin embedder: its vectors come from the cache' '
+	(cd repo && kbx config --unset search.provider &&
+	 kbx search --explain --format=json deployment >../out.json 2>../err) &&
+	test_grep "the vectors were made by command/.*but the settings ask for builtin" err &&
+	(cd repo && kbx index --format=json >../index.json) &&
+	jfields search.embedded search.vectors_rebuilt <index.json >out &&
+	echo "0 True" >expect && test_cmp expect out &&
+	(cd repo && kbx search deployment >/dev/null 2>../err) &&
+	test_must_be_empty err
+'
+
+test_expect_success 'an embedder that fails: the chunks are indexed, search goes on without vectors' '
+	test_when_finished "cd repo && kbx config --unset search.provider && kbx config --unset search.command && kbx index -q" &&
+	(cd repo && kbx config search.provider command &&
+	 kbx config search.command "echo model not found >&2; exit 3") &&
+	echo "Canary deployments: shift traffic slowly." >>repo/NOTES.md &&
+	(cd repo && test_must_fail kbx index 2>../err) &&
+	test_grep "model not found" err &&
+	test_grep "vector search waits" err &&
+	(cd repo && kbx search --mode=lexical --format=nul canary >../out) &&
+	test_grep NOTES.md out
 '
 
 test_expect_success '--only=registry with a path is a usage error' '

@@ -1,42 +1,315 @@
-/* TEMPORARY placeholder (lead) until the embed helper's front end lands. */
-#include <math.h>
+/*
+ * The embedding front end.  See embed.h.
+ *
+ * builtin runs here; http and command run in the module kbx-embed.so,
+ * loaded on first use and kept until the process ends (libcurl sets up
+ * process-wide state that is not safe to tear down while other threads
+ * may use it).  Where the module is looked for, in order:
+ *
+ *   1. $KBX_EMBED_MODULE_PATH, a file path, when set and not empty; it is
+ *      then the only place looked at, so that a wrong override is
+ *      reported rather than another module loaded;
+ *   2. build/kbx-embed.so in the directory of the running executable;
+ *   3. KBX_MODULE_DIR "/kbx-embed.so".
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <xxhash.h>
+#include <unistd.h>
+
 #include "internal.h"
+#include "embed/builtin.h"
 #include "embed/embed.h"
-#include "search/tokenize.h"
+#include "embed/module.h"
 
-struct kbx_embedder { kbx_tokenizer_t *tok; float *v; };
+#ifndef KBX_MODULE_DIR
+#define KBX_MODULE_DIR "/usr/local/lib/kbx"
+#endif
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
 
-kbx_status_t _kbx_embedder_open(const struct kbx_embed_config *cfg, kbx_embedder_t **out, struct kbx_error *err)
+#define DEFAULT_BATCH 64
+#define DEFAULT_TIMEOUT_MS 30000
+
+enum provider { P_BUILTIN, P_HTTP, P_COMMAND };
+
+struct kbx_embedder {
+	enum provider provider;
+	uint32_t dim;
+	struct strbuf identity;
+	struct strbuf model;    /* or the command, for the identity */
+	struct strbuf doc_prefix;
+	struct _kbx_builtin *builtin;
+	const struct kbx_embed_ops *ops;
+	struct kbx_embed_provider *mod;
+};
+
+/* ---- the module ---- */
+
+static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
+static const struct kbx_embed_ops *loaded_ops;
+
+static kbx_status_t load_file(const char *path, const struct kbx_embed_ops **ops,
+			      struct kbx_error *err)
 {
-	(void)cfg;
-	*out = calloc(1, sizeof(**out));
-	if (!*out || !((*out)->tok = _kbx_tokenizer_new()))
-		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	const struct kbx_embed_ops *o;
+	kbx_embed_module_fn entry;
+	const char *msg;
+	void *handle, *sym;
+
+	dlerror();
+	handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!handle) {
+		msg = dlerror();
+		return _kbx_fail(err, KBX_ERR_IO, "cannot load embedding module '%s': %s", path,
+				 msg ? msg : "unknown dynamic loader error");
+	}
+	sym = dlsym(handle, KBX_EMBED_MODULE_SYMBOL);
+	if (!sym) {
+		msg = dlerror();
+		_kbx_fail(err, KBX_ERR_IO, "'%s' is not a kbx embedding module: %s", path,
+			  msg ? msg : "no " KBX_EMBED_MODULE_SYMBOL " symbol");
+		dlclose(handle);
+		return KBX_ERR_IO;
+	}
+	memcpy(&entry, &sym, sizeof(entry));
+	o = entry(KBX_EMBED_ABI);
+	if (!o || o->abi != KBX_EMBED_ABI || o->size < sizeof(struct kbx_embed_ops))
+		return _kbx_fail(err, KBX_ERR_IO,
+				 "embedding module '%s' does not speak ABI %d of this kbx; install the module built with this kbx",
+				 path, KBX_EMBED_ABI);
+	*ops = o;
 	return KBX_OK;
 }
-void _kbx_embedder_close(kbx_embedder_t *e) { if (e) { _kbx_tokenizer_free(e->tok); free(e); } }
-uint32_t _kbx_embedder_dim(const kbx_embedder_t *e) { (void)e; return 256; }
-const char *_kbx_embedder_identity(const kbx_embedder_t *e) { (void)e; return "builtin/v0/256"; }
-static int add(void *d, const char *tok, size_t len, int kind)
+
+static int exe_relative(char *buf, size_t bufsz)
 {
-	float *v = d; (void)kind;
-	uint64_t h = XXH3_64bits(tok, len);
-	v[h % 256] += (h >> 63) ? 1.0f : -1.0f;
-	return 0;
+	static const char tail[] = "/build/" KBX_EMBED_MODULE_FILE;
+	char *slash;
+	ssize_t n;
+
+	n = readlink("/proc/self/exe", buf, bufsz - 1);
+	if (n <= 0 || (size_t)n >= bufsz - 1)
+		return 0;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash || (size_t)(slash - buf) + sizeof(tail) > bufsz)
+		return 0;
+	memcpy(slash, tail, sizeof(tail));
+	return 1;
 }
-kbx_status_t _kbx_embed(kbx_embedder_t *e, size_t n, const char *const *texts, const size_t *lens, int is_query, float *out, struct kbx_error *err)
+
+static kbx_status_t find_and_load(const struct kbx_embed_ops **ops, struct kbx_error *err)
 {
-	(void)is_query; (void)err;
-	for (size_t i = 0; i < n; i++) {
-		float *v = out + i * 256;
-		memset(v, 0, 256 * sizeof(float));
-		_kbx_tokenize(e->tok, texts[i], lens[i], add, v);
-		double s = 0;
-		for (int j = 0; j < 256; j++) s += v[j] * v[j];
-		if (s > 0) { s = sqrt(s); for (int j = 0; j < 256; j++) v[j] /= (float)s; }
+	const char *env = getenv("KBX_EMBED_MODULE_PATH");
+	char candidates[2][PATH_MAX];
+	int n = 0, i;
+
+	if (env && *env) {
+		if (access(env, F_OK) != 0)
+			return _kbx_fail(err, KBX_ERR_IO,
+					 "embedding module not found: KBX_EMBED_MODULE_PATH names '%s': %s",
+					 env, strerror(errno));
+		return load_file(env, ops, err);
 	}
+	if (exe_relative(candidates[n], sizeof(candidates[n])))
+		n++;
+	snprintf(candidates[n], sizeof(candidates[n]), "%s/%s", KBX_MODULE_DIR,
+		 KBX_EMBED_MODULE_FILE);
+	n++;
+	for (i = 0; i < n; i++) {
+		/* the first found is used: a broken build is reported */
+		if (access(candidates[i], F_OK) == 0)
+			return load_file(candidates[i], ops, err);
+	}
+	if (n == 2)
+		return _kbx_fail(err, KBX_ERR_IO,
+				 "embedding module not found: tried '%s' and '%s'; build it with 'make' or set KBX_EMBED_MODULE_PATH",
+				 candidates[0], candidates[1]);
+	return _kbx_fail(err, KBX_ERR_IO,
+			 "embedding module not found: tried '%s'; build it with 'make' or set KBX_EMBED_MODULE_PATH",
+			 candidates[0]);
+}
+
+static kbx_status_t load_module(const struct kbx_embed_ops **ops, struct kbx_error *err)
+{
+	kbx_status_t st = KBX_OK;
+
+	pthread_mutex_lock(&load_lock);
+	if (!loaded_ops)
+		st = find_and_load(&loaded_ops, err);
+	*ops = loaded_ops;
+	pthread_mutex_unlock(&load_lock);
+	return st;
+}
+
+/* ---- embedders ---- */
+
+static void set_identity(kbx_embedder_t *e)
+{
+	static const char *const names[] = { "builtin", "http", "command" };
+
+	strbuf_reset(&e->identity);
+	if (e->provider == P_BUILTIN)
+		strbuf_addf(&e->identity, "builtin/%s/%u", KBX_BUILTIN_VERSION, e->dim);
+	else
+		strbuf_addf(&e->identity, "%s/%s/%u", names[e->provider], strbuf_str(&e->model), e->dim);
+	/* documents embedded with another prefix are other vectors */
+	if (e->doc_prefix.len)
+		strbuf_addf(&e->identity, ";doc_prefix=%s", strbuf_str(&e->doc_prefix));
+}
+
+kbx_status_t _kbx_embedder_open(const struct kbx_embed_config *cfg, kbx_embedder_t **out,
+				struct kbx_error *err)
+{
+	const char *name = cfg && cfg->provider && *cfg->provider ? cfg->provider : "builtin";
+	struct kbx_embed_config c;
+	kbx_embedder_t *e;
+	kbx_status_t st;
+
+	*out = NULL;
+	if (cfg)
+		c = *cfg;
+	else
+		memset(&c, 0, sizeof(c));
+	if (!c.batch)
+		c.batch = DEFAULT_BATCH;
+	if (!c.timeout_ms)
+		c.timeout_ms = DEFAULT_TIMEOUT_MS;
+
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	strbuf_init(&e->identity);
+	strbuf_init(&e->model);
+	strbuf_init(&e->doc_prefix);
+
+	if (!strcmp(name, "builtin")) {
+		struct _kbx_builtin_params p;
+
+		e->provider = P_BUILTIN;
+		if (c.dim && (c.dim < KBX_BUILTIN_DIM_MIN || c.dim > KBX_BUILTIN_DIM_MAX)) {
+			st = _kbx_fail(err, KBX_ERR_USAGE,
+				       "builtin embedding: dimension %u is out of range; use %d to %d (default %d)",
+				       c.dim, KBX_BUILTIN_DIM_MIN, KBX_BUILTIN_DIM_MAX,
+				       KBX_BUILTIN_DIM);
+			goto fail;
+		}
+		_kbx_builtin_defaults(&p, c.dim);
+		e->dim = p.dim;
+		e->builtin = _kbx_builtin_new(&p);
+		if (!e->builtin) {
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+			goto fail;
+		}
+	} else if (!strcmp(name, "http") || !strcmp(name, "command")) {
+		e->provider = !strcmp(name, "http") ? P_HTTP : P_COMMAND;
+		if (e->provider == P_HTTP && (!c.url || !*c.url)) {
+			st = _kbx_fail(err, KBX_ERR_USAGE,
+				       "http embedding: no URL; set the endpoint's URL (such as http://localhost:11434/v1)");
+			goto fail;
+		}
+		if (e->provider == P_HTTP && (!c.model || !*c.model)) {
+			st = _kbx_fail(err, KBX_ERR_USAGE,
+				       "http embedding: no model; set the name of the model that '%s' serves",
+				       c.url);
+			goto fail;
+		}
+		if (e->provider == P_COMMAND && (!c.command || !*c.command)) {
+			st = _kbx_fail(err, KBX_ERR_USAGE,
+				       "command embedding: no command; set the command that prints the vectors");
+			goto fail;
+		}
+		strbuf_addstr(&e->model, e->provider == P_HTTP ? c.model : c.command);
+		if (c.doc_prefix)
+			strbuf_addstr(&e->doc_prefix, c.doc_prefix);
+		e->dim = c.dim;
+		st = load_module(&e->ops, err);
+		if (st)
+			goto fail;
+		st = e->ops->open(&c, &e->mod, err);
+		if (st)
+			goto fail;
+	} else {
+		st = _kbx_fail(err, KBX_ERR_USAGE,
+			       "unknown embedding provider '%s'; use builtin, http or command", name);
+		goto fail;
+	}
+	set_identity(e);
+	*out = e;
+	return KBX_OK;
+fail:
+	_kbx_embedder_close(e);
+	return st;
+}
+
+void _kbx_embedder_close(kbx_embedder_t *e)
+{
+	if (!e)
+		return;
+	_kbx_builtin_free(e->builtin);
+	if (e->mod)
+		e->ops->close(e->mod);
+	strbuf_release(&e->identity);
+	strbuf_release(&e->model);
+	strbuf_release(&e->doc_prefix);
+	free(e);
+}
+
+uint32_t _kbx_embedder_dim(const kbx_embedder_t *e)
+{
+	return e->dim;
+}
+
+const char *_kbx_embedder_identity(const kbx_embedder_t *e)
+{
+	return strbuf_str(&e->identity);
+}
+
+kbx_status_t _kbx_embedder_probe(kbx_embedder_t *e, uint32_t *dim, struct kbx_error *err)
+{
+	static const char probe[] = "dimension probe";
+	const char *texts[1] = { probe };
+	size_t lens[1] = { sizeof(probe) - 1 };
+	kbx_status_t st;
+
+	if (!e->dim) {
+		uint32_t d = 0;
+
+		st = e->ops->embed(e->mod, 1, texts, lens, 0, &d, NULL, err);
+		if (st)
+			return st;
+		e->dim = d;
+		set_identity(e);
+	}
+	*dim = e->dim;
+	return KBX_OK;
+}
+
+kbx_status_t _kbx_embed(kbx_embedder_t *e, size_t n, const char *const *texts,
+			const size_t *lens, int is_query, float *out, struct kbx_error *err)
+{
+	size_t i;
+
+	if (!e->dim)
+		return _kbx_fail(err, KBX_ERR_USAGE,
+				 "%s embedding: the dimension is not known yet; call _kbx_embedder_probe() first",
+				 e->provider == P_HTTP ? "http" : "command");
+	if (!n)
+		return KBX_OK;
+	if (e->provider != P_BUILTIN) {
+		uint32_t d = e->dim;
+
+		return e->ops->embed(e->mod, n, texts, lens, is_query, &d, out, err);
+	}
+	for (i = 0; i < n; i++)
+		if (_kbx_builtin_embed(e->builtin, texts[i], lens[i], out + i * (size_t)e->dim))
+			return _kbx_fail(err, KBX_ERR_NOMEM, "builtin embedding: out of memory");
 	return KBX_OK;
 }

@@ -48,8 +48,13 @@ kbx_status_t _kbx_embedder_open(const struct kbx_embed_config *cfg, kbx_embedder
 void _kbx_embedder_close(kbx_embedder_t *e);
 
 /* The vectors' dimension; for http/command 0 until the first successful
- * _kbx_embed() call unless cfg->dim was given. */
+ * _kbx_embedder_probe() unless cfg->dim was given. */
 uint32_t _kbx_embedder_dim(const kbx_embedder_t *e);
+
+/* The vectors' dimension, asking the provider when it is not known yet
+ * (http and command without cfg->dim: one short text is embedded), so
+ * that the caller can size the out buffer of _kbx_embed(). */
+kbx_status_t _kbx_embedder_probe(kbx_embedder_t *e, uint32_t *dim, struct kbx_error *err);
 
 /* A string naming provider, model and dimension ("builtin/v1/256",
  * "http/nomic-embed-text/768"): vectors from two embedders with the same
@@ -59,8 +64,9 @@ const char *_kbx_embedder_identity(const kbx_embedder_t *e);
 /* Embed n texts (texts[i], lens[i] bytes, not NUL-terminated) into out
  * (n * dim floats, each row of unit length; a text with nothing to embed
  * gives a zero row).  is_query selects the query prefix and, for builtin,
- * the query-side weighting.  For http and command the texts go in batches
- * of cfg->batch.  On failure nothing in out is meaningful. */
+ * the query-side weighting.  For http the texts go in batches of
+ * cfg->batch; command runs its program once per call, with all n texts.  On failure nothing in out is meaningful.  The dimension
+ * must be known (see _kbx_embedder_probe()): KBX_ERR_USAGE otherwise. */
 kbx_status_t _kbx_embed(kbx_embedder_t *e, size_t n, const char *const *texts,
 			const size_t *lens, int is_query, float *out, struct kbx_error *err);
 

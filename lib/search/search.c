@@ -336,7 +336,16 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 			 dim, _kbx_embedder_dim(e));
 		goto out;
 	}
-	st = _kbx_embed(e, 1, texts, lens, 1, qv, err);
+	uint32_t edim = 0;
+	st = _kbx_embedder_probe(e, &edim, err);
+	if (!st && edim != dim) {
+		snprintf(rep->note, sizeof(rep->note),
+			 "the vector index has dimension %u but the embedder gives %u: run 'kbx index'",
+			 dim, edim);
+		goto out;
+	}
+	if (!st)
+		st = _kbx_embed(e, 1, texts, lens, 1, qv, err);
 	if (st) {
 		snprintf(rep->note, sizeof(rep->note), "cannot embed the query: %s", err->msg);
 		st = KBX_OK;

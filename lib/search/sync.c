@@ -828,37 +828,18 @@ static kbx_status_t embed_pending(struct sync *y, kbx_embedder_t *e, struct pend
 {
 	if (!p->n)
 		return KBX_OK;
-	uint32_t dim = _kbx_embedder_dim(e);
+	uint32_t dim = 0;
 	float *vecs = NULL;
 	uint64_t t0 = now_ns();
-	kbx_status_t st;
-	if (dim) {
+	/* http and command tell their dimension by a first answer */
+	kbx_status_t st = _kbx_embedder_probe(e, &dim, y->err);
+	if (!st) {
 		vecs = malloc(p->n * dim * sizeof(float));
 		if (!vecs)
-			return _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
-		st = _kbx_embed(e, p->n, p->texts, p->lens, 0, vecs, y->err);
-	} else {
-		/* the first answer tells the dimension: embed one, then the rest */
-		float *one = malloc(KBX_VECTOR_MAX_DIM * sizeof(float));
-		if (!one)
-			return _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
-		st = _kbx_embed(e, 1, p->texts, p->lens, 0, one, y->err);
-		dim = _kbx_embedder_dim(e);
-		if (!st && !dim)
-			st = _kbx_fail(y->err, KBX_ERR_INTERNAL, "the embedding provider gave no dimension");
-		if (!st) {
-			vecs = malloc(p->n * dim * sizeof(float));
-			if (!vecs)
-				st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
-		}
-		if (!st) {
-			memcpy(vecs, one, dim * sizeof(float));
-			if (p->n > 1)
-				st = _kbx_embed(e, p->n - 1, p->texts + 1, p->lens + 1, 0, vecs + dim,
-						y->err);
-		}
-		free(one);
+			st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
 	}
+	if (!st)
+		st = _kbx_embed(e, p->n, p->texts, p->lens, 0, vecs, y->err);
 	y->stats->seconds_embed += (double)(now_ns() - t0) / 1e9;
 	for (size_t i = 0; i < p->n && !st; i++) {
 		MDB_val k = { 24, p->keys[i] }, v = { dim * sizeof(float), vecs + i * dim };
@@ -1261,12 +1242,38 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 
 	/* vectors into the cache, in this transaction */
 	char stored[256] = "";
-	const char *ident = _kbx_embedder_identity(e);
 	uint64_t gen = 0;
 	if (!st) {
 		meta_get_str(s, s->wtxn, "vector_identity", stored, sizeof(stored));
 		_kbx_meta_get_u64(s, s->wtxn, "search_generation", &gen);
-		int changed = y->stats->chunks_added || y->stats->chunks_removed;
+	}
+	int changed = y->stats->chunks_added || y->stats->chunks_removed;
+	/* An http or command embedder knows its dimension, which is part of
+	 * its identity, only once it has answered: ask it now when there
+	 * may be something to embed.  When it does not answer and nothing
+	 * changed, the vectors there are still right. */
+	if (!st && !_kbx_embedder_dim(e)) {
+		uint32_t dim;
+		struct kbx_error perr = KBX_ERROR_INIT;
+		kbx_status_t pst = _kbx_embedder_probe(e, &dim, &perr);
+		/* provider and model, without the dimension */
+		const char *id0 = _kbx_embedder_identity(e);
+		const char *slash = strrchr(id0, '/'), *sslash = strrchr(stored, '/');
+		size_t l0 = slash ? (size_t)(slash - id0) : strlen(id0);
+		size_t ls = sslash ? (size_t)(sslash - stored) : strlen(stored);
+		if (l0 != ls || strncmp(id0, stored, l0))
+			changed = 1;   /* another embedder: its vectors are needed */
+		if (pst && changed) {
+			*y->err = perr;
+			y->stats->warnings++;
+			st = pst;
+		} else if (pst) {
+			*rebuild_vectors = 0;
+			goto done;
+		}
+	}
+	const char *ident = _kbx_embedder_identity(e);
+	if (!st) {
 		int same_embedder = !strcmp(ident, stored);
 		*rebuild_vectors = changed || !vectors_current(s, s->wtxn, gen, ident, stored);
 		if (*rebuild_vectors) {
@@ -1288,6 +1295,7 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 			}
 		}
 	}
+done:
 	_kbx_cw_free(y->w);
 	y->w = NULL;
 	if (st && st != KBX_ERR_IO && st != KBX_ERR_NOMEM && st != KBX_ERR_USAGE &&

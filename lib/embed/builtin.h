@@ -1,0 +1,43 @@
+/*
+ * The builtin embedding provider, private to lib/embed/ (and to the tests
+ * and measurements that compare its variants).  See builtin.c.
+ */
+#ifndef KBX_EMBED_BUILTIN_H
+#define KBX_EMBED_BUILTIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define KBX_BUILTIN_DIM 256
+#define KBX_BUILTIN_DIM_MIN 16
+#define KBX_BUILTIN_DIM_MAX 4096
+
+/* What goes into a vector, and how much each kind of feature weighs.  A
+ * weight of 0 leaves that kind out.  Vectors of different parameters are
+ * not interchangeable: the identity names the version and the dimension,
+ * so any change of the defaults must change KBX_BUILTIN_VERSION. */
+struct _kbx_builtin_params {
+	uint32_t dim;
+	float word;             /* words and identifier parts (stemmed) */
+	float compound;         /* whole identifiers of several parts */
+	float ngram;            /* character 3- and 4-grams of words */
+	float bigram;           /* pairs of consecutive words */
+};
+
+#define KBX_BUILTIN_VERSION "v1"
+
+/* The defaults, for a dimension (0: KBX_BUILTIN_DIM). */
+void _kbx_builtin_defaults(struct _kbx_builtin_params *p, uint32_t dim);
+
+struct _kbx_builtin;
+
+/* NULL when out of memory.  The dimension must lie in
+ * [KBX_BUILTIN_DIM_MIN, KBX_BUILTIN_DIM_MAX] (the caller checks). */
+struct _kbx_builtin *_kbx_builtin_new(const struct _kbx_builtin_params *p);
+void _kbx_builtin_free(struct _kbx_builtin *b);
+
+/* One text into out[0..dim): unit length, or all zero when the text has
+ * no tokens.  Returns -1 when out of memory, else 0. */
+int _kbx_builtin_embed(struct _kbx_builtin *b, const char *text, size_t len, float *out);
+
+#endif
