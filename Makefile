@@ -17,7 +17,8 @@
 #   lib/search/*.c lib/registry/*.c lib/embed/*.c
 #                               -> build/libkbx.a too (the retrieval layer)
 #   cmd/*.c                     -> ./kbx
-#   lib/vector/*.c (+ shim)     -> build/kbx-vector.so, loaded at run time
+#   lib/vector/*.c *.cpp        -> build/kbx-vector.so, loaded at run time
+#                                  (faiss_shim.cpp only when FAISS_C_SHIM=yes)
 #   lib/embed/module/*.c        -> build/kbx-embed.so (http and command
 #                                  embedding providers), loaded at run time
 #   tests/unit/*.c              -> build/tests/unit/NAME, one program each
@@ -89,7 +90,10 @@ MAN_SRCS := $(wildcard man/*.[1-9].md)
 
 LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
 CMD_OBJS := $(CMD_SRCS:%.c=build/%.o)
-VECTOR_OBJS := $(VECTOR_SRCS:%.c=build/%.o) $(SHIM_SRCS:%.cpp=build/%.o)
+# The module's other C++ (FAISS functions no C API offers): always built.
+VECTOR_CXX_SRCS := $(filter-out lib/vector/faiss_shim.cpp,$(wildcard lib/vector/*.cpp))
+VECTOR_OBJS := $(VECTOR_SRCS:%.c=build/%.o) $(SHIM_SRCS:%.cpp=build/%.o) \
+	$(VECTOR_CXX_SRCS:%.cpp=build/%.o)
 EMBED_OBJS := $(EMBED_SRCS:%.c=build/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=build/%.o)
 UNIT_PROGS := $(UNIT_SRCS:%.c=build/%)

@@ -521,8 +521,12 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 	int search_rc = 0;
 	if (sst) {
 		search_rc = die_status(&serr);
-		if (ss.chunks_added || ss.chunks_removed || sst == KBX_ERR_IO)
+		if (ss.committed)
 			fprintf(stderr, "note: the chunks and BM25 are up to date; vector search waits for a 'kbx index' that succeeds\n");
+		else if (only != ONLY_REGISTRY)
+			fprintf(stderr, "note: the code graph is up to date; the search index is as it was\n");
+		else
+			fprintf(stderr, "note: the search index is as it was\n");
 	}
 
 	struct out *o = out_new(&oo);

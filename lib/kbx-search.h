@@ -65,6 +65,8 @@ struct kbx_search_index_stats {
 	char vector_kind[24];           /* "flat", "hnsw32", "ivf1024", or "" */
 	int vectors_rebuilt;
 	uint64_t generation;            /* the search generation */
+	int committed;                  /* the chunks and BM25 of this run were
+					 * committed (also when embedding failed) */
 	double seconds, seconds_embed, seconds_vectors;
 };
 

@@ -41,6 +41,39 @@ test_lazy_prereq NO_INSTALLED_MODULE '
 
 test_unit vector-selftest .
 
+# kbx's own flat layout, from the outside: what a truncated or overwritten
+# file does to a process that opens it (an error, never a signal).
+test_expect_success 'a flat index file has its own header and opens mapped' '
+	"$KBX_TEST_UNIT/vector-selftest" --save-flat flat.kbxv 500 &&
+	printf kbx-flat >expect &&
+	head -c 8 flat.kbxv >actual &&
+	test_cmp expect actual &&
+	"$KBX_TEST_UNIT/vector-selftest" --open flat.kbxv >actual &&
+	echo "flat 500 1000" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a truncated flat index is an error' '
+	cp flat.kbxv cut.kbxv &&
+	truncate -s -100 cut.kbxv &&
+	test_must_fail "$KBX_TEST_UNIT/vector-selftest" --open cut.kbxv 2>err &&
+	test_grep "cut.kbxv.* is not a kbx vector index, or is truncated" err
+'
+
+test_expect_success 'garbage over a flat index header is an error' '
+	cp flat.kbxv junk.kbxv &&
+	printf "garbage!garbage!" | dd of=junk.kbxv conv=notrunc 2>/dev/null &&
+	test_must_fail "$KBX_TEST_UNIT/vector-selftest" --open junk.kbxv 2>err &&
+	test_grep "junk.kbxv.* is damaged: no flat index header" err
+'
+
+test_expect_success 'a flat index cut to its header and trailer is an error' '
+	head -c 64 flat.kbxv >short.kbxv &&
+	tail -c 64 flat.kbxv >>short.kbxv &&
+	test_must_fail "$KBX_TEST_UNIT/vector-selftest" --open short.kbxv 2>err &&
+	test_grep "short.kbxv.* is damaged" err
+'
+
 test_expect_success NM 'the module exports only kbx_vector_module' '
 	nm -D --defined-only "$KBX_MODULE_PATH" >symbols &&
 	awk "{ print \$NF }" symbols >actual &&

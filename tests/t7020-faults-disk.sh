@@ -167,6 +167,12 @@ test_expect_success ULIMIT_V 'a map that cannot grow: exit 7 or 9, never a crash
 		   ulimit -v $(((base + extra) * 1024)) &&
 		   KBX_MAP_SIZE=1m kbx -C repo index -q --threads=1 2>err) || code=$?; } &&
 		echo "limit $((base + extra)) MB: exit $code: $(cat err)" >&3 &&
+		# the graph committed and the search index (a transaction of its
+		# own) failed: that is a finished graph, and it says so
+		if test $code != 0 && grep -q "the code graph is up to date" err
+		then
+			ok=$((ok + 1)) && break
+		fi &&
 		case $code in
 		0)
 			ok=$((ok + 1)) && break ;;

@@ -365,7 +365,7 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	struct kbx_vector_search_params params = { q->ef_search, q->nprobe };
+	struct kbx_vector_search_params params = { .ef_search = q->ef_search, .nprobe = q->nprobe };
 	for (;;) {
 		free(ids);
 		free(dist);

@@ -1313,6 +1313,7 @@ done:
 	kbx_status_t cst = _kbx_store_write_commit(s, y->err);
 	if (cst)
 		return cst;
+	y->stats->committed = 1;
 	*y->err = save;
 	*generation = gen;
 	return st;

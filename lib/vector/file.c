@@ -1,13 +1,16 @@
 /*
- * Index files: a FAISS index followed by a fixed 64-byte trailer.
+ * Index files: a payload followed by a fixed 64-byte trailer.  The
+ * payload is a plain FAISS index file (HNSW, IVF, factory indexes), or
+ * kbx's own flat layout (flat.c) for KBX_VEC_FLAT, which open() maps
+ * rather than reads.
  *
- * The trailer sits at the end so that the part before it stays a plain
+ * The trailer sits at the end so that a FAISS payload stays a plain
  * FAISS file (FAISS's own tools read it and ignore what follows), and so
  * that FAISS can map the file's inverted lists at their natural offsets.
  * All fields are little-endian:
  *
  *    0  8  magic "kbx-vec\n"
- *    8  4  trailer format, 1
+ *    8  4  trailer format, 2 (format 1, read still, has no layout byte)
  *   12  4  trailer size, 64
  *   16  8  generation stamp
  *   24  8  size of the FAISS data before the trailer
@@ -16,7 +19,7 @@
  *   44  1  kind (enum kbx_vector_kind)
  *   45  1  metric (enum kbx_vector_metric)
  *   46  1  flags: bit 0 set when the index is trained
- *   47  1  zero
+ *   47  1  payload layout: 0 FAISS, 1 kbx flat (always 0 in format 1)
  *   48  4  kind's parameter (HNSW m, IVF nlist) or 0
  *   52  4  zero
  *   56  8  FNV-1a 64 hash of bytes 0..55
@@ -39,7 +42,10 @@
 #include "internal.h"
 
 #define TRAILER_SIZE 64
-#define TRAILER_FORMAT 1
+#define TRAILER_FORMAT 2
+#define TRAILER_FORMAT_OLDEST 1
+#define LAYOUT_FAISS 0
+#define LAYOUT_FLAT 1
 static const unsigned char trailer_magic[8] = { 'k', 'b', 'x', '-', 'v', 'e', 'c', '\n' };
 
 #define TRAILER_TRAINED 1u
@@ -61,7 +67,7 @@ struct trailer {
 	uint64_t payload;
 	uint64_t ntotal;
 	uint32_t dim;
-	uint8_t kind, metric, flags;
+	uint8_t kind, metric, flags, layout;
 	uint32_t param;
 };
 
@@ -107,6 +113,7 @@ static void trailer_encode(unsigned char out[TRAILER_SIZE], const struct trailer
 	out[44] = t->kind;
 	out[45] = t->metric;
 	out[46] = t->flags;
+	out[47] = t->layout;
 	put_le(out + 48, t->param, 4);
 	put_le(out + 56, fnv1a64(out, 56), 8);
 }
@@ -135,7 +142,8 @@ static int trailer_read(int fd, const char *path, off_t size, struct trailer *t,
 		return _kbx_vec_fail(err, errsz, KBX_VEC_ERR_FORMAT,
 				     "'%s' is not a kbx vector index, or is truncated", path);
 	t->format = (uint32_t)get_le(buf + 8, 4);
-	if (t->format != TRAILER_FORMAT || get_le(buf + 12, 4) != TRAILER_SIZE)
+	if (t->format < TRAILER_FORMAT_OLDEST || t->format > TRAILER_FORMAT ||
+	    get_le(buf + 12, 4) != TRAILER_SIZE)
 		return _kbx_vec_fail(err, errsz, KBX_VEC_ERR_FORMAT,
 				     "'%s' is a vector index of format %u, which this kbx cannot read",
 				     path, t->format);
@@ -150,6 +158,7 @@ static int trailer_read(int fd, const char *path, off_t size, struct trailer *t,
 	t->kind = buf[44];
 	t->metric = buf[45];
 	t->flags = buf[46];
+	t->layout = buf[47];
 	t->param = (uint32_t)get_le(buf + 48, 4);
 	if (t->payload != (uint64_t)size - TRAILER_SIZE)
 		return _kbx_vec_fail(err, errsz, KBX_VEC_ERR_FORMAT,
@@ -157,7 +166,9 @@ static int trailer_read(int fd, const char *path, off_t size, struct trailer *t,
 				     path, (unsigned long long)t->payload,
 				     (long long)(size - TRAILER_SIZE));
 	if (t->dim < 1 || t->dim > KBX_VECTOR_MAX_DIM || t->kind < KBX_VEC_FLAT ||
-	    t->kind > KBX_VEC_FACTORY || t->metric > KBX_VEC_L2)
+	    t->kind > KBX_VEC_FACTORY || t->metric > KBX_VEC_L2 ||
+	    t->layout > LAYOUT_FLAT || (t->format == 1 && t->layout != LAYOUT_FAISS) ||
+	    (t->layout == LAYOUT_FLAT && t->kind != KBX_VEC_FLAT))
 		return _kbx_vec_fail(err, errsz, KBX_VEC_ERR_FORMAT,
 				     "vector index '%s' has an invalid trailer", path);
 	return KBX_VEC_OK;
@@ -249,6 +260,17 @@ int _kbx_vec_open(const char *path, unsigned flags, uint64_t expect_generation,
 				     t.dim, expect_dim);
 	}
 
+	if (t.layout == LAYOUT_FLAT) {
+		/* Read-only is all a mapping can be, and all a search needs. */
+		rc = _kbx_vec_flat_open(fd, path, t.payload, t.dim, t.ntotal, t.metric,
+					(flags & (KBX_VEC_OPEN_MMAP | KBX_VEC_OPEN_READ_ONLY)) != 0,
+					out, err, errsz);
+		close(fd);      /* a mapping outlives the descriptor */
+		if (rc)
+			return rc;
+		goto done;
+	}
+
 	fp = fdopen(fd, "rb");
 	if (!fp) {
 		rc = _kbx_vec_fail(err, errsz, errno == ENOMEM ? KBX_VEC_ERR_NOMEM : KBX_VEC_ERR_IO,
@@ -278,9 +300,12 @@ int _kbx_vec_open(const char *path, unsigned flags, uint64_t expect_generation,
 		faiss_Index_free(f);
 		return rc;
 	}
+	if (flags & KBX_VEC_OPEN_MMAP)
+		_kbx_vec_ivf_no_prefetch(f);
 	rc = _kbx_vec_wrap(f, t.kind, t.metric, t.param, out, err, errsz);
 	if (rc)
 		return rc;
+done:
 	(*out)->generation = t.generation;
 	(*out)->read_only = (flags & (KBX_VEC_OPEN_MMAP | KBX_VEC_OPEN_READ_ONLY)) != 0;
 	return KBX_VEC_OK;
@@ -371,7 +396,15 @@ int _kbx_vec_save(kbx_vector_index_t *ix, const char *path, uint64_t generation,
 		goto fail;
 	}
 
-	rc = faiss_write_index(ix->faiss, fp);
+	if (ix->flat) {
+		rc = _kbx_vec_flat_write(ix, fp, err, errsz);
+		if (rc == KBX_VEC_ERR_IO)
+			goto io_fail;
+		if (rc)
+			goto fail;
+	} else {
+		rc = faiss_write_index(ix->faiss, fp);
+	}
 	if (rc) {
 		char what[64 + 4096];
 
@@ -386,11 +419,12 @@ int _kbx_vec_save(kbx_vector_index_t *ix, const char *path, uint64_t generation,
 	memset(&t, 0, sizeof(t));
 	t.generation = generation;
 	t.payload = (uint64_t)payload;
-	t.ntotal = (uint64_t)faiss_Index_ntotal(ix->faiss);
+	t.ntotal = _kbx_vec_ntotal(ix);
 	t.dim = ix->dim;
 	t.kind = (uint8_t)ix->kind;
 	t.metric = (uint8_t)ix->metric;
-	t.flags = faiss_Index_is_trained(ix->faiss) ? TRAILER_TRAINED : 0;
+	t.flags = ix->flat || faiss_Index_is_trained(ix->faiss) ? TRAILER_TRAINED : 0;
+	t.layout = ix->flat ? LAYOUT_FLAT : LAYOUT_FAISS;
 	t.param = ix->param;
 	trailer_encode(buf, &t);
 	if (fwrite(buf, 1, TRAILER_SIZE, fp) != TRAILER_SIZE || fflush(fp) != 0 ||

@@ -5,11 +5,16 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <faiss/c_api/AutoTune_c.h>
 #include <faiss/c_api/Index_c.h>
 
 #include "vector.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /*
  * The module exports kbx_vector_module and nothing else: its other
@@ -25,14 +30,21 @@
 #define _KBX_VEC_DEFAULT_HNSW_M    32
 #define _KBX_VEC_DEFAULT_EF_SEARCH 64
 #define _KBX_VEC_DEFAULT_NPROBE    16
+#define _KBX_VEC_DEFAULT_RERANK    1000
 /* FAISS's k-means wants this many training points per centroid and prints
  * a warning on stderr below it; the module must stay quiet, so it asks
  * for them instead. */
 #define _KBX_VEC_MIN_TRAIN_PER_LIST 39
+/* IVF trains on at most this many vectors per list (index.c). */
+#define _KBX_VEC_TRAIN_PER_LIST 64
+
+/* kbx's own exact index (flat.c). */
+struct _kbx_vec_flat;
 
 struct kbx_vector_index {
-	FaissIndex *faiss;
+	FaissIndex *faiss;              /* NULL for kbx's flat index */
 	FaissParameterSpace *space;
+	struct _kbx_vec_flat *flat;     /* kbx's flat index, else NULL */
 	int kind, metric;
 	uint32_t dim;
 	uint32_t param;         /* HNSW m, IVF nlist */
@@ -89,5 +101,58 @@ int _kbx_vec_open(const char *path, unsigned flags, uint64_t expect_generation,
 _KBX_VEC_PRIVATE
 int _kbx_vec_peek(const char *path, struct kbx_vector_info *info, char *err,
 		  size_t errsz);
+
+/* flat.c: kbx's exact index; ix->flat is set, ix->faiss is NULL.  The
+ * callers in index.c and file.c check arguments and state first. */
+_KBX_VEC_PRIVATE
+int _kbx_vec_flat_create(const struct kbx_vector_spec *spec, kbx_vector_index_t **out,
+			 char *err, size_t errsz);
+_KBX_VEC_PRIVATE
+uint64_t _kbx_vec_flat_ntotal(const kbx_vector_index_t *ix);
+_KBX_VEC_PRIVATE
+int _kbx_vec_flat_add(kbx_vector_index_t *ix, size_t n, const float *x, const int64_t *ids,
+		      char *err, size_t errsz);
+_KBX_VEC_PRIVATE
+int _kbx_vec_flat_search(kbx_vector_index_t *ix, size_t n, const float *q, size_t k,
+			 uint32_t rerank, int64_t *ids, float *dist, char *err, size_t errsz);
+/* Write the flat layout to fp (making the codes first if need be);
+ * KBX_VEC_ERR_IO comes without a message, errno set. */
+_KBX_VEC_PRIVATE
+int _kbx_vec_flat_write(kbx_vector_index_t *ix, FILE *fp, char *err, size_t errsz);
+/* Read or (map != 0) map the flat layout of the first payload bytes of
+ * fd, checking it against the trailer's dim and ntotal. */
+_KBX_VEC_PRIVATE
+int _kbx_vec_flat_open(int fd, const char *path, uint64_t payload, uint32_t dim,
+		       uint64_t ntotal, int metric, int map, kbx_vector_index_t **out,
+		       char *err, size_t errsz);
+_KBX_VEC_PRIVATE
+void _kbx_vec_flat_free(struct _kbx_vec_flat *fl);
+
+/* faiss_extra.cpp: the k nearest of each of nx queries x among the ny
+ * vectors y, by FAISS's exact kernel; labels are positions in y, -1
+ * where there are fewer than k. */
+_KBX_VEC_PRIVATE
+int _kbx_vec_knn(int metric, const float *x, size_t nx, const float *y, size_t ny,
+		 size_t d, size_t k, float *dist, int64_t *labels, char *err, size_t errsz);
+/* The same for one query x among the nsubset vectors of y at the
+ * positions subset[]. */
+_KBX_VEC_PRIVATE
+int _kbx_vec_knn_subset(int metric, const float *x, const float *y, const int64_t *subset,
+			size_t nsubset, size_t d, size_t k, float *dist, int64_t *labels,
+			char *err, size_t errsz);
+
+/* faiss_extra.cpp: after a mapped open of an IVF index, stop FAISS from
+ * starting reader threads for every search (they cost more than the
+ * page faults they save when the file is in the page cache). */
+_KBX_VEC_PRIVATE
+void _kbx_vec_ivf_no_prefetch(FaissIndex *f);
+
+/* index.c */
+_KBX_VEC_PRIVATE
+int _kbx_vec_choose(uint64_t n, uint32_t dim, struct kbx_vector_spec *spec);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -129,6 +129,7 @@ static const struct kbx_vector_ops ops = {
 	.info = _kbx_vec_info,
 	.ntotal = _kbx_vec_ntotal,
 	.free_index = _kbx_vec_free,
+	.choose = _kbx_vec_choose,
 };
 
 __attribute__((visibility("default")))

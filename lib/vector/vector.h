@@ -16,13 +16,20 @@
  *   - it never prints, exits, or touches the terminal.
  *
  * Threads: one index is used by one thread at a time (search sets its
- * efSearch or nprobe); FAISS parallelises a batch of queries by itself.
+ * efSearch or nprobe); FAISS parallelises a batch of queries by itself,
+ * and a FLAT search over many vectors splits its scan between two threads.
  *
- * Files: save() writes the FAISS index followed by a 64-byte trailer that
+ * Files: save() writes the index followed by a 64-byte trailer that
  * records the dimension, the kind, the vector count and a 64-bit
  * generation stamp, so that a caller can tell an index built from an older
- * code graph (see open()).  The part before the trailer is a plain FAISS
- * index file.
+ * code graph (see open()).  For HNSW, IVF and FACTORY the part before the
+ * trailer is a plain FAISS index file; FLAT has a layout of kbx's own
+ * (lib/vector/flat.c) that open() maps rather than reads, since every kbx
+ * command is a new process that opens the index again.  A mapped file
+ * must not be rewritten in place while open (save() never does: it
+ * renames a new file over the old one, which stays mapped until freed).
+ *
+ * Which kind to build: choose() below picks it from the collection's size.
  */
 #ifndef KBX_VECTOR_H
 #define KBX_VECTOR_H
@@ -30,11 +37,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Raise when struct kbx_vector_ops or the meaning of an operation changes
- * incompatibly.  Appending an operation at the end of the table keeps the
- * number: the loader checks the module's table is at least as large as
- * the one it was compiled with. */
-#define KBX_VECTOR_ABI 1
+/* Raise when struct kbx_vector_ops, a struct the caller passes, or the
+ * meaning of an operation changes incompatibly.  Appending an operation at
+ * the end of the table keeps the number: the loader checks the module's
+ * table is at least as large as the one it was compiled with.
+ * 2: kbx_vector_search_params.rerank; choose() appended. */
+#define KBX_VECTOR_ABI 2
 
 /* The one symbol the module exports, and its type. */
 #define KBX_VECTOR_MODULE_SYMBOL "kbx_vector_module"
@@ -61,7 +69,10 @@ enum kbx_vector_status {
 
 /* Stored in index files: only append. */
 enum kbx_vector_kind {
-	KBX_VEC_FLAT = 1,       /* exact search ("IDMap,Flat") */
+	KBX_VEC_FLAT = 1,       /* every vector kept whole, file mapped on open;
+				 * exact up to 4 x rerank vectors, beyond that
+				 * 1-bit codes pick rerank candidates that are
+				 * scored exactly (see search params) */
 	KBX_VEC_HNSW = 2,       /* graph search ("IDMap,HNSW<m>,Flat") */
 	KBX_VEC_IVF = 3,        /* inverted lists ("IVF<nlist>,Flat"); needs train() */
 	KBX_VEC_FACTORY = 4     /* any FAISS factory string that accepts ids */
@@ -88,11 +99,23 @@ struct kbx_vector_spec {
 };
 
 /* Per-query search knobs; 0 means the module's default.  A knob that does
- * not apply to the index (nprobe on HNSW) is ignored. */
+ * not apply to the index (nprobe on HNSW) is ignored.  The defaults reach
+ * recall@10 >= 0.95 against exhaustive search on clustered data (see
+ * bench/vector.sh and the comment of choose() in lib/vector/index.c). */
 struct kbx_vector_search_params {
 	uint32_t ef_search;     /* HNSW: candidate list size; default 64, raised to k */
-	uint32_t nprobe;        /* IVF: lists visited; default 16, capped at nlist */
+	uint32_t nprobe;        /* IVF: lists visited; default nlist / 8, at least
+				 * 16, capped at nlist */
+	uint32_t rerank;        /* FLAT: candidates scored exactly; default 1000,
+				 * raised to k; when 4 x rerank >= the vector count
+				 * every vector is scored (exact search), so
+				 * KBX_VEC_RERANK_ALL asks for exact search */
 };
+#define KBX_VEC_RERANK_ALL UINT32_MAX
+
+/* The table has choose() (ABI 2); callers built against older headers
+ * can test for it. */
+#define KBX_VECTOR_HAS_CHOOSE 1
 
 /* What an index or an index file is. */
 struct kbx_vector_info {
@@ -108,9 +131,10 @@ struct kbx_vector_info {
 
 /* open() flags. */
 #define KBX_VEC_OPEN_MMAP        1u  /* map the vectors rather than read them, where
-				      * FAISS can (IVF indexes in FAISS 1.7.3);
-				      * implies read-only */
-#define KBX_VEC_OPEN_READ_ONLY   2u  /* refuse add() and train() */
+				      * the format allows: FLAT, and IVF (FAISS
+				      * 1.7.3 maps its lists); implies read-only.
+				      * HNSW is read whole whatever the flags */
+#define KBX_VEC_OPEN_READ_ONLY   2u  /* refuse add() and train(); FLAT is mapped */
 #define KBX_VEC_OPEN_GENERATION  4u  /* fail with KBX_VEC_ERR_STALE unless the file's
 				      * stamp equals expect_generation */
 
@@ -168,6 +192,16 @@ struct kbx_vector_ops {
 
 	/* Free the index (and unmap its file); NULL is allowed. */
 	void (*free_index)(kbx_vector_index_t *ix);
+
+	/* (Appended in ABI 2.)  The kind of index for a collection of n
+	 * vectors of dimension dim that a new process opens and searches
+	 * once: fills spec's kind, dim, hnsw_m, ivf_nlist and factory; keeps
+	 * spec->metric.  FLAT up to n x dim = 2^28 (1M vectors of 256), IVF
+	 * above with an nlist that n vectors can train (the figures are in
+	 * lib/vector/index.c).  Build what it says with create(), train()
+	 * (a no-op for FLAT) and add().  KBX_VEC_ERR_USAGE for a dimension
+	 * out of range. */
+	int (*choose)(uint64_t n, uint32_t dim, struct kbx_vector_spec *spec);
 };
 
 #endif

@@ -5,12 +5,21 @@
  * and the table the module returns.  Builds flat, HNSW and IVF indexes
  * over seeded random unit vectors, checks exact search, measures recall
  * of the approximate indexes against the exact one, saves, reopens
- * (mapped) and checks the generation stamp and the errors.  Prints TAP.
+ * (mapped) and checks the generation stamp and the errors; then the flat
+ * index's own file layout and its code scan, damaged files of that
+ * layout, and choose().  Prints TAP.
  *
  *   vector-selftest [scratch-dir]   run the tests (files go to scratch-dir,
  *                                   default a new directory under $TMPDIR)
  *   vector-selftest --module-path   load the module and print where from
  *   vector-selftest --module-dir    print the compiled-in KBX_MODULE_DIR
+ *   vector-selftest --save-flat FILE N
+ *                                   save a flat index of N random vectors
+ *                                   (ids 1000 + 7 i) with generation 5
+ *   vector-selftest --open FILE     open FILE mapped and search it for its
+ *                                   first vector's neighbour; prints
+ *                                   "<kind> <count> <best id>", or the
+ *                                   error on stderr and exits 1
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -141,6 +150,40 @@ static float *random_unit_vectors(size_t n, uint64_t seed)
 	return v;
 }
 
+/* n unit vectors near `centres` random centres, dimension dim: easier
+ * than the sphere, as real embeddings are.  The flat index's 1-bit codes
+ * tell vectors apart as well as their directions differ: a cluster of
+ * vectors that differ only by noise is as large a candidate set as the
+ * codes can narrow to. */
+static float *clustered_vectors(size_t n, uint32_t dim, size_t centres, uint64_t seed)
+{
+	float *c, *v = malloc(n * dim * sizeof(float));
+	size_t i, j;
+
+	if (!v)
+		abort();
+	rng_state = seed;
+	c = malloc(centres * dim * sizeof(float));
+	if (!c)
+		abort();
+	for (i = 0; i < centres * dim; i++)
+		c[i] = (float)rng_normal();
+	for (i = 0; i < n; i++) {
+		const float *centre = c + (rng_next() % centres) * dim;
+		double norm = 0;
+
+		for (j = 0; j < dim; j++) {
+			v[i * dim + j] = centre[j] + (float)(0.6 * rng_normal());
+			norm += (double)v[i * dim + j] * v[i * dim + j];
+		}
+		norm = square_root(norm);
+		for (j = 0; j < dim; j++)
+			v[i * dim + j] = (float)(v[i * dim + j] / norm);
+	}
+	free(c);
+	return v;
+}
+
 static int64_t id_of(size_t i)
 {
 	return 1000 + (int64_t)i * 7;   /* ids are not positions */
@@ -259,6 +302,54 @@ static unsigned char *read_file(const char *path, size_t *len)
 	fclose(f);
 	*len = (size_t)n;
 	return buf;
+}
+
+/* The trailer's checksum (FNV-1a 64 of its first 56 bytes), after a test
+ * changed one of its fields on purpose. */
+static void trailer_rehash(unsigned char *data, size_t len)
+{
+	unsigned char *t = data + len - 64;
+	uint64_t h = 0xcbf29ce484222325ull;
+	int i;
+
+	for (i = 0; i < 56; i++) {
+		h ^= t[i];
+		h *= 0x100000001b3ull;
+	}
+	for (i = 0; i < 8; i++)
+		t[56 + i] = (unsigned char)(h >> (8 * i));
+}
+
+static void put_u64(unsigned char *p, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Write data[0..len) with one change to path, open it; the status. */
+static int open_changed(const char *path, const unsigned char *data, size_t len,
+			size_t at, unsigned char xor_with, int fix_trailer, unsigned flags)
+{
+	unsigned char *copy = malloc(len);
+	kbx_vector_index_t *ix = NULL;
+	int rc;
+
+	if (!copy)
+		abort();
+	memcpy(copy, data, len);
+	copy[at] ^= xor_with;
+	if (fix_trailer)
+		trailer_rehash(copy, len);
+	write_file(path, copy, len);
+	free(copy);
+	rc = V->open(path, flags, 0, 0, &ix, NULL, err, sizeof(err));
+	if (ix) {
+		V->free_index(ix);
+		return -1;
+	}
+	return rc;
 }
 
 /* Files in dir whose names start with prefix. */
@@ -606,6 +697,15 @@ static void test_search(const float *base, const float *queries, struct built *b
 			if (!search(b->ivf, queries, NQUERY, K, 0, (uint32_t)i, tmp, NULL))
 				diag("IVF%d recall@%d with nprobe %d: %.3f", IVF_NLIST, K, i,
 				     recall(b->exact, tmp, NQUERY));
+		{
+			int64_t dflt[NQUERY * K];
+
+			if (!search(b->ivf, queries, NQUERY, K, 0, 0, dflt, NULL) &&
+			    !search(b->ivf, queries, NQUERY, K, 0, 16, tmp, NULL))
+				ok(!memcmp(dflt, tmp, sizeof(tmp)),
+				   "IVF: the default nprobe for %d lists is 16 (nlist / 8, at least 16)",
+				   IVF_NLIST);
+		}
 		if (!search(b->ivf, queries, NQUERY, K, 0, 100000, tmp, NULL))
 			ok(recall(b->exact, tmp, NQUERY) >= 0.999,
 			   "IVF: nprobe beyond nlist is capped, not an error");
@@ -724,14 +824,37 @@ static void test_files(const char *dir, struct built *b, const float *queries)
 	rc = V->open(bad_path, 0, 0, 0, &ix, NULL, err, sizeof(err));
 	ok(rc == KBX_VEC_ERR_FORMAT && !ix, "a damaged trailer is refused: %s", err);
 	data[len - 64 + 20] ^= 1;
+	free(data);
+	data = read_file(hnsw_path, &len);
 	data[8] ^= 0xff;                /* FAISS's header: the vector count */
 	write_file(bad_path, data, len);
 	rc = V->open(bad_path, 0, 0, 0, &ix, NULL, err, sizeof(err));
 	ok(rc != KBX_VEC_OK && !ix, "a damaged FAISS header is refused: %s", err);
+	data[8] ^= 0xff;
+	/* Format 1, before the layout byte: still read. */
+	data[len - 64 + 8] = 1;
+	trailer_rehash(data, len);
+	write_file(bad_path, data, len);
+	rc = V->open(bad_path, 0, 0, DIM, &ix, NULL, err, sizeof(err));
+	ok(rc == KBX_VEC_OK && ix, "an index file of trailer format 1 is still read");
+	V->free_index(ix);
+	ix = NULL;
+	data[len - 64 + 8] = 3;
+	trailer_rehash(data, len);
+	write_file(bad_path, data, len);
+	rc = V->open(bad_path, 0, 0, 0, &ix, NULL, err, sizeof(err));
+	ok(rc == KBX_VEC_ERR_FORMAT && !ix && contains(err, "format 3"),
+	   "a newer trailer format is refused: %s", err);
+	data[len - 64 + 8] = 2;
+	data[len - 64 + 47] = 1;        /* kbx's flat layout, on an HNSW index */
+	trailer_rehash(data, len);
+	write_file(bad_path, data, len);
+	rc = V->open(bad_path, 0, 0, 0, &ix, NULL, err, sizeof(err));
+	ok(rc == KBX_VEC_ERR_FORMAT && !ix, "a flat layout for another kind is refused: %s", err);
+	free(data);
 	write_file(bad_path, "tiny", 4);
 	rc = V->open(bad_path, 0, 0, 0, &ix, NULL, err, sizeof(err));
 	ok(rc == KBX_VEC_ERR_FORMAT && !ix, "a tiny file is refused: %s", err);
-	free(data);
 
 	unlink(flat_path);
 	unlink(hnsw_path);
@@ -741,6 +864,339 @@ static void test_files(const char *dir, struct built *b, const float *queries)
 	free(hnsw_path);
 	free(ivf_path);
 	free(bad_path);
+}
+
+/* ---- kbx's flat index: its file, its code scan ---- */
+
+#define FLAT_N 70000            /* above 4 x rerank and the two-thread sizes */
+#define FLAT_Q 50
+#define FLAT_RERANK 500
+#define FLAT_DIM 128            /* 1-bit codes need some dimensions */
+
+static kbx_vector_index_t *build_flat_dim(const float *x, size_t n, uint32_t dim)
+{
+	struct kbx_vector_spec spec = { .kind = KBX_VEC_FLAT, .metric = KBX_VEC_IP, .dim = dim };
+	kbx_vector_index_t *ix = NULL;
+	int64_t *ids = malloc(n * sizeof(*ids) + 1);
+	size_t i;
+	int rc;
+
+	if (!ids)
+		abort();
+	for (i = 0; i < n; i++)
+		ids[i] = id_of(i);
+	rc = V->create(&spec, &ix, err, sizeof(err));
+	if (!rc)
+		rc = V->add(ix, n, dim, x, ids, err, sizeof(err));
+	free(ids);
+	if (rc) {
+		diag("%s", err);
+		V->free_index(ix);
+		return NULL;
+	}
+	return ix;
+}
+
+static kbx_vector_index_t *build_flat(const float *x, size_t n)
+{
+	return build_flat_dim(x, n, DIM);
+}
+
+static void test_flat_codes(const char *dir)
+{
+	/* The queries come from the same clusters: the last FLAT_Q. */
+	float *base = clustered_vectors(FLAT_N + FLAT_Q, FLAT_DIM, FLAT_N / 20, 7);
+	const float *queries = base + (size_t)FLAT_N * FLAT_DIM;
+	static int64_t exact[FLAT_Q * K], approx[FLAT_Q * K], again[FLAT_Q * K];
+	static float dist[FLAT_Q * K];
+	struct kbx_vector_search_params all = { .rerank = KBX_VEC_RERANK_ALL };
+	struct kbx_vector_search_params few = { .rerank = FLAT_RERANK };
+	struct kbx_vector_info info;
+	kbx_vector_index_t *ix = build_flat_dim(base, FLAT_N, FLAT_DIM), *mapped = NULL;
+	char *path = path_join(dir, "big-flat.kbxv");
+	int64_t one[K], far_id = 5;
+	float *far = clustered_vectors(1, FLAT_DIM, 1, 5);
+	double r;
+	int rc, i, same = 1, sorted = 1;
+
+	if (!ok(ix != NULL, "flat: %d clustered vectors added", FLAT_N))
+		goto out;
+
+	/* Exact, one query at a time (the scan split between two threads)
+	 * and all at once (FAISS's batch kernel) must agree. */
+	rc = V->search(ix, FLAT_Q, FLAT_DIM, queries, K, &all, exact, dist, err, sizeof(err));
+	for (i = 0; !rc && i < FLAT_Q; i++) {
+		float d1[K];
+
+		rc = V->search(ix, 1, FLAT_DIM, queries + (size_t)i * FLAT_DIM, K, &all, one, d1, err,
+			       sizeof(err));
+		same &= !memcmp(one, exact + i * K, sizeof(one));
+	}
+	ok(rc == KBX_VEC_OK && same, "flat: exact search of one query equals the batch's");
+
+	/* The code scan finds the vector itself first, and the rest well. */
+	rc = V->search(ix, 1, FLAT_DIM, base + 12345 * FLAT_DIM, K, &few, one, dist, err, sizeof(err));
+	ok(rc == KBX_VEC_OK && one[0] == id_of(12345),
+	   "flat: with the code scan a stored vector finds itself first");
+	rc = V->search(ix, FLAT_Q, FLAT_DIM, queries, K, &few, approx, dist, err, sizeof(err));
+	for (i = 0; i < FLAT_Q * K; i++)
+		sorted &= i % K == 0 || dist[i - 1] >= dist[i];
+	r = recall(exact, approx, FLAT_Q);
+	ok(rc == KBX_VEC_OK && r >= 0.9 && sorted,
+	   "flat: recall@%d of the code scan with rerank %d: %.3f >= 0.90, best first", K,
+	   FLAT_RERANK, r);
+	rc = V->search(ix, FLAT_Q, FLAT_DIM, queries, K, NULL, again, NULL, err, sizeof(err));
+	diag("flat: recall@%d with the default rerank: %.3f", K, recall(exact, again, FLAT_Q));
+
+	/* Saved and mapped, the same codes give the same answers. */
+	rc = V->save(ix, path, 11, err, sizeof(err));
+	if (ok(rc == KBX_VEC_OK, "flat: save %d vectors", FLAT_N)) {
+		rc = V->open(path, KBX_VEC_OPEN_MMAP | KBX_VEC_OPEN_GENERATION, 11, FLAT_DIM, &mapped,
+			     NULL, err, sizeof(err));
+		if (ok(rc == KBX_VEC_OK, "flat: open it mapped")) {
+			rc = V->search(mapped, FLAT_Q, FLAT_DIM, queries, K, &few, again, NULL, err,
+				       sizeof(err));
+			ok(rc == KBX_VEC_OK && !memcmp(again, approx, sizeof(again)),
+			   "flat: the mapped file gives the code scan's answers");
+			rc = V->search(mapped, FLAT_Q, FLAT_DIM, queries, K, &all, again, NULL, err,
+				       sizeof(err));
+			ok(rc == KBX_VEC_OK && !memcmp(again, exact, sizeof(again)),
+			   "flat: and the exact answers");
+			V->free_index(mapped);
+		} else {
+			diag("%s", err);
+		}
+	}
+
+	/* Adding makes the codes again: a new far vector is found. */
+	rc = V->add(ix, 1, FLAT_DIM, far, &far_id, err, sizeof(err));
+	if (!rc)
+		rc = V->search(ix, 1, FLAT_DIM, far, K, &few, one, NULL, err, sizeof(err));
+	ok(rc == KBX_VEC_OK && one[0] == far_id,
+	   "flat: a vector added after a search is found by the code scan");
+	V->info(ix, &info);
+	ok(info.kind == KBX_VEC_FLAT && info.ntotal == FLAT_N + 1 && info.is_trained &&
+	   !info.read_only, "flat: info describes the index");
+out:
+	V->free_index(ix);
+	unlink(path);
+	free(path);
+	free(base);
+	free(far);
+}
+
+static void test_flat_file(const char *dir)
+{
+	float *base = random_unit_vectors(300, 99);
+	kbx_vector_index_t *ix = build_flat(base, 300), *back = NULL;
+	char *path = path_join(dir, "flat2.kbxv");
+	char *bad = path_join(dir, "flat2-bad.kbxv");
+	char *empty = path_join(dir, "empty.kbxv");
+	struct kbx_vector_spec spec = { .kind = KBX_VEC_FLAT, .metric = KBX_VEC_IP, .dim = DIM };
+	int64_t ids[K], more_id = 424242, neg;
+	unsigned char *data;
+	struct kbx_vector_info info;
+	size_t len, voff;
+	int rc, all_pad;
+
+	if (!ix || V->save(ix, path, 21, err, sizeof(err)) != KBX_VEC_OK) {
+		ok(0, "flat: a file to test: %s", err);
+		goto out;
+	}
+	data = read_file(path, &len);
+	ok(len > 64 + 8 && !memcmp(data, "kbx-flat", 8) && data[len - 64 + 8] == 2 &&
+	   data[len - 64 + 47] == 1,
+	   "flat: the file has kbx's flat layout and a format 2 trailer saying so");
+	voff = (size_t)data[48] | (size_t)data[49] << 8 | (size_t)data[50] << 16;
+	ok(voff % 4096 == 0 && len - 64 - voff == 300 * DIM * sizeof(float),
+	   "flat: the vectors start on a page boundary and end before the trailer");
+
+	/* Read, not mapped: add() works and the result saves. */
+	rc = V->open(path, 0, 0, DIM, &back, NULL, err, sizeof(err));
+	if (ok(rc == KBX_VEC_OK, "flat: open without flags reads the file")) {
+		ok(is_mapped(path) != 1, "flat: read, the file is not mapped");
+		rc = V->add(back, 1, DIM, base + 7 * DIM, &more_id, err, sizeof(err));
+		ok(rc == KBX_VEC_OK && V->ntotal(back) == 301, "flat: a read index takes add()");
+		rc = V->save(back, bad, 22, err, sizeof(err));
+		ok(rc == KBX_VEC_OK && V->peek(bad, &info, err, sizeof(err)) == KBX_VEC_OK &&
+		   info.ntotal == 301 && info.generation == 22, "flat: and saves again");
+		V->free_index(back);
+		back = NULL;
+	}
+	rc = V->open(path, KBX_VEC_OPEN_READ_ONLY, 0, DIM, &back, NULL, err, sizeof(err));
+	if (ok(rc == KBX_VEC_OK, "flat: open read-only")) {
+		ok(is_mapped(path) == 1, "flat: read-only, the file is mapped");
+		rc = V->add(back, 1, DIM, base, &more_id, err, sizeof(err));
+		ok(rc == KBX_VEC_ERR_STATE, "flat: a mapped index refuses add(): %s", err);
+		rc = V->search(back, 1, DIM, base + 42 * DIM, K, NULL, ids, NULL, err, sizeof(err));
+		ok(rc == KBX_VEC_OK && ids[0] == id_of(42), "flat: the mapped index searches");
+		V->free_index(back);
+		back = NULL;
+	}
+
+	/* Damage: nothing crashes, everything is a format error. */
+	rc = open_changed(bad, data, len, 0, 0x20, 0, KBX_VEC_OPEN_MMAP);
+	ok(rc == KBX_VEC_ERR_FORMAT && contains(err, "no flat index header"),
+	   "flat: a damaged magic is refused: %s", err);
+	rc = open_changed(bad, data, len, 8, 0x02, 0, KBX_VEC_OPEN_MMAP);
+	ok(rc == KBX_VEC_ERR_FORMAT && contains(err, "layout 3"),
+	   "flat: another layout version is refused: %s", err);
+	rc = open_changed(bad, data, len, 17, 0x01, 0, KBX_VEC_OPEN_MMAP);
+	ok(rc == KBX_VEC_ERR_FORMAT, "flat: a vector count the trailer does not have is refused: %s",
+	   err);
+	rc = open_changed(bad, data, len, 12, 0x01, 0, 0);
+	ok(rc == KBX_VEC_ERR_FORMAT, "flat: a dimension the trailer does not have is refused: %s",
+	   err);
+	rc = open_changed(bad, data, len, 41, 0x10, 0, KBX_VEC_OPEN_MMAP);
+	ok(rc == KBX_VEC_ERR_FORMAT, "flat: a wrong offset is refused: %s", err);
+	rc = open_changed(bad, data, len, 60, 0x01, 0, KBX_VEC_OPEN_MMAP);
+	ok(rc == KBX_VEC_ERR_FORMAT, "flat: a non-zero reserved field is refused: %s", err);
+	/* The trailer's own count changed to match a larger n: the file is
+	 * then too short for it. */
+	{
+		unsigned char *copy = malloc(len);
+
+		if (!copy)
+			abort();
+		memcpy(copy, data, len);
+		put_u64(copy + 16, 301);
+		put_u64(copy + len - 64 + 32, 301);
+		trailer_rehash(copy, len);
+		write_file(bad, copy, len);
+		rc = V->open(bad, KBX_VEC_OPEN_MMAP, 0, 0, &back, NULL, err, sizeof(err));
+		ok(rc == KBX_VEC_ERR_FORMAT && !back,
+		   "flat: a header and trailer that promise more vectors than the file has are refused: %s",
+		   err);
+		/* Cut the last vector, and say so in the trailer's size. */
+		memcpy(copy, data, len);
+		memmove(copy + len - 64 - DIM * sizeof(float), copy + len - 64, 64);
+		put_u64(copy + len - 64 - DIM * sizeof(float) + 24,
+			len - 64 - DIM * sizeof(float));
+		trailer_rehash(copy, len - DIM * sizeof(float));
+		write_file(bad, copy, len - DIM * sizeof(float));
+		rc = V->open(bad, KBX_VEC_OPEN_MMAP, 0, 0, &back, NULL, err, sizeof(err));
+		ok(rc == KBX_VEC_ERR_FORMAT && !back,
+		   "flat: a file cut short with a matching trailer is refused: %s", err);
+		free(copy);
+	}
+	/* Truncated anywhere: the trailer is gone. */
+	write_file(bad, data, len / 2);
+	rc = V->open(bad, KBX_VEC_OPEN_MMAP, 0, 0, &back, NULL, err, sizeof(err));
+	ok(rc == KBX_VEC_ERR_FORMAT && !back, "flat: a truncated file is refused: %s", err);
+	/* A negative id in the file: the search says the index is damaged. */
+	{
+		unsigned char *copy = malloc(len);
+		size_t ioff = (size_t)data[32] | (size_t)data[33] << 8;
+
+		if (!copy)
+			abort();
+		memcpy(copy, data, len);
+		neg = -3;
+		memcpy(copy + ioff + 42 * 8, &neg, 8);
+		write_file(bad, copy, len);
+		free(copy);
+		rc = V->open(bad, KBX_VEC_OPEN_MMAP, 0, 0, &back, NULL, err, sizeof(err));
+		if (ok(rc == KBX_VEC_OK, "flat: a file with a negative id opens")) {
+			rc = V->search(back, 1, DIM, base + 42 * DIM, K, NULL, ids, NULL, err,
+				       sizeof(err));
+			ok(rc == KBX_VEC_ERR_FORMAT && contains(err, "damaged"),
+			   "flat: a search that meets it reports damage: %s", err);
+			V->free_index(back);
+			back = NULL;
+		}
+	}
+	free(data);
+
+	/* An empty flat index. */
+	V->free_index(ix);
+	ix = NULL;
+	rc = V->create(&spec, &ix, err, sizeof(err));
+	if (!rc)
+		rc = V->save(ix, empty, 1, err, sizeof(err));
+	if (!rc)
+		rc = V->open(empty, KBX_VEC_OPEN_MMAP, 0, DIM, &back, NULL, err, sizeof(err));
+	all_pad = 0;
+	if (!rc) {
+		rc = V->search(back, 1, DIM, base, K, NULL, ids, NULL, err, sizeof(err));
+		all_pad = ids[0] == -1 && ids[K - 1] == -1;
+		V->free_index(back);
+	}
+	ok(rc == KBX_VEC_OK && all_pad, "flat: an empty index saves, maps and finds nothing");
+out:
+	V->free_index(ix);
+	unlink(path);
+	unlink(bad);
+	unlink(empty);
+	free(path);
+	free(bad);
+	free(empty);
+	free(base);
+}
+
+static void test_choose(void)
+{
+	struct kbx_vector_spec spec;
+	kbx_vector_index_t *ix;
+	int rc, good = 1;
+	uint64_t n;
+
+	if (!ok(V->size >= sizeof(*V) && V->choose, "the module has choose()"))
+		return;
+	memset(&spec, 0, sizeof(spec));
+	spec.metric = KBX_VEC_L2;
+	spec.factory = "x";
+	rc = V->choose(1000, 256, &spec);
+	ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_FLAT && spec.dim == 256 &&
+	   spec.metric == KBX_VEC_L2 && !spec.factory, "choose: 1k vectors get a flat index");
+	rc = V->choose(0, 256, &spec);
+	ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_FLAT, "choose: so does an empty collection");
+	rc = V->choose(100000, 256, &spec);
+	ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_FLAT, "choose: 100k vectors of 256 get a flat index");
+	rc = V->choose(1u << 20, 256, &spec);
+	ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_FLAT,
+	   "choose: 2^20 vectors of 256 still get a flat index");
+	rc = V->choose((1u << 20) + 1, 256, &spec);
+	ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_IVF && spec.ivf_nlist == 4096,
+	   "choose: one more gets IVF with 4096 lists (%u)", spec.ivf_nlist);
+	rc = V->choose(2000000, 256, &spec);
+	ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_IVF && spec.ivf_nlist == 4096,
+	   "choose: 2M vectors get IVF with 4096 lists (%u)", spec.ivf_nlist);
+	rc = V->choose(1000000, 1536, &spec);
+	ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_IVF && spec.ivf_nlist == 2048,
+	   "choose: 1M vectors of 1536 get IVF with 2048 lists (%u)", spec.ivf_nlist);
+	rc = V->choose(UINT64_MAX, 256, &spec);
+	ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_IVF && spec.ivf_nlist == 65536,
+	   "choose: lists stop at 65536");
+	for (n = 1; n < (1ull << 40); n = n * 3 + 1) {
+		rc = V->choose(n, 65536, &spec);
+		if (rc || (spec.kind == KBX_VEC_IVF &&
+			   ((uint64_t)spec.ivf_nlist * 39 > n ||
+			    (spec.ivf_nlist & (spec.ivf_nlist - 1)))))
+			good = 0;
+	}
+	ok(good, "choose: IVF lists are a power of two that n vectors can train");
+	rc = V->choose(10, 0, &spec);
+	ok(rc == KBX_VEC_ERR_USAGE, "choose: dimension 0 is refused");
+	rc = V->choose(10, KBX_VECTOR_MAX_DIM + 1, &spec);
+	ok(rc == KBX_VEC_ERR_USAGE, "choose: a dimension above the maximum is refused");
+
+	/* What it chooses can be built: IVF for 5000 vectors of a large
+	 * dimension, trained on 5000 (of the test's DIM). */
+	rc = V->choose(5000, 65536, &spec);
+	if (ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_IVF && spec.ivf_nlist == 128,
+	       "choose: 5000 vectors of 65536 get IVF with 128 lists (%u)", spec.ivf_nlist)) {
+		float *x = random_unit_vectors(5000, 3);
+
+		spec.dim = DIM;
+		rc = V->create(&spec, &ix, err, sizeof(err));
+		if (!rc)
+			rc = V->train(ix, 5000, DIM, x, err, sizeof(err));
+		free(x);
+		ok(rc == KBX_VEC_OK, "choose: the IVF spec it gave creates and trains: %s",
+		   rc ? err : "ok");
+		if (!rc)
+			V->free_index(ix);
+	}
 }
 
 int main(int argc, char **argv)
@@ -763,6 +1219,46 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		printf("%s\n", _kbx_vector_module_path());
+		return 0;
+	}
+	if (argc > 3 && !strcmp(argv[1], "--save-flat")) {
+		kbx_vector_index_t *ix;
+		size_t n = (size_t)strtoul(argv[3], NULL, 10);
+
+		if (_kbx_vector_load(&V, err, sizeof(err))) {
+			fprintf(stderr, "error: %s\n", err);
+			return 1;
+		}
+		base = random_unit_vectors(n, 42);
+		ix = build_flat(base, n);
+		if (!ix || V->save(ix, argv[2], 5, err, sizeof(err))) {
+			fprintf(stderr, "error: %s\n", err);
+			return 1;
+		}
+		V->free_index(ix);
+		free(base);
+		return 0;
+	}
+	if (argc > 2 && !strcmp(argv[1], "--open")) {
+		struct kbx_vector_info info;
+		kbx_vector_index_t *ix;
+		int64_t best = -1;
+
+		base = random_unit_vectors(1, 42);
+		if (_kbx_vector_load(&V, err, sizeof(err)) ||
+		    V->open(argv[2], KBX_VEC_OPEN_MMAP, 0, DIM, &ix, NULL, err, sizeof(err))) {
+			fprintf(stderr, "error: %s\n", err);
+			return 1;
+		}
+		if (V->search(ix, 1, DIM, base, 1, NULL, &best, NULL, err, sizeof(err))) {
+			fprintf(stderr, "error: %s\n", err);
+			return 1;
+		}
+		V->info(ix, &info);
+		printf("%s %llu %lld\n", info.kind == KBX_VEC_FLAT ? "flat" : "other",
+		       (unsigned long long)info.ntotal, (long long)best);
+		V->free_index(ix);
+		free(base);
 		return 0;
 	}
 	if (argc > 1) {
@@ -790,6 +1286,9 @@ int main(int argc, char **argv)
 	test_flat_l2(base);
 	test_search(base, queries, b);
 	test_files(dir, b, queries);
+	test_flat_codes(dir);
+	test_flat_file(dir);
+	test_choose();
 	V->free_index(b->flat);
 	V->free_index(b->hnsw);
 	V->free_index(b->ivf);
