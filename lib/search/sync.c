@@ -234,6 +234,32 @@ static size_t *line_starts(const char *buf, size_t len, size_t *nlines)
 	return l;
 }
 
+/* Is line n (1-based) a comment or an annotation line: what documents
+ * the definition below it in C-like languages (a block comment, // and
+ * /// lines), Python and Ruby (#), and decorators or attributes (@, #[)? */
+static int comment_line(const char *buf, const size_t *ls, size_t nlines, uint32_t n)
+{
+	if (n < 1 || n > nlines)
+		return 0;
+	const char *p = buf + ls[n - 1], *end = buf + ls[n];
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end || *p == '\n' || *p == '\r')
+		return 0;
+	return *p == '#' || *p == '@' || (*p == '/' && p + 1 < end && (p[1] == '/' || p[1] == '*')) ||
+	       *p == '*' || (p + 1 < end && p[0] == '-' && p[1] == '-');
+}
+
+/* The first line of the comment block right above line n (no blank line
+ * between), at most 40 lines up; n when there is none. */
+static uint32_t doc_comment_start(const char *buf, const size_t *ls, size_t nlines, uint32_t n)
+{
+	uint32_t a = n;
+	while (a > 1 && n - a < 40 && comment_line(buf, ls, nlines, a - 1))
+		a--;
+	return a;
+}
+
 /* The bytes of lines [a, b] (1-based, inclusive). */
 static void line_range(const char *buf, const size_t *ls, size_t nlines, uint32_t a, uint32_t b,
 		       const char **p, size_t *len)
@@ -301,7 +327,8 @@ static kbx_status_t code_file(struct sync *y, const char *path, const struct _kb
 				if (ds.d[j].parent == d->id && ds.d[j].line > d->line &&
 				    ds.d[j].line - 1 < first)
 					first = ds.d[j].line - 1;
-			line_range(buf.buf, ls, nlines, d->line, first, &p, &len);
+			line_range(buf.buf, ls, nlines, doc_comment_start(buf.buf, ls, nlines, d->line),
+				   first, &p, &len);
 			strbuf_add(&text, p, len > MAX_CHUNK_TEXT ? MAX_CHUNK_TEXT : len);
 			int any = 0;
 			for (size_t j = 0; j < ds.n; j++)
@@ -311,7 +338,9 @@ static kbx_status_t code_file(struct sync *y, const char *path, const struct _kb
 					any = 1;
 				}
 		} else {
-			line_range(buf.buf, ls, nlines, d->line, d->end_line, &p, &len);
+			/* with the comment that documents it */
+			line_range(buf.buf, ls, nlines, doc_comment_start(buf.buf, ls, nlines, d->line),
+				   d->end_line, &p, &len);
 			strbuf_add(&text, p, len > MAX_CHUNK_TEXT ? MAX_CHUNK_TEXT : len);
 		}
 		if (text.failed) {
