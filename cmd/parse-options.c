@@ -91,7 +91,8 @@ void list_options(const struct option *opts)
 			continue;
 		if (o->long_name) {
 			printf("--%s%s", o->long_name, takes_arg(o) ? "=" : "");
-			if (o->type == OPT_KEYWORD) {
+			/* keywords of other types are what to complete, unchecked */
+			if (o->keywords) {
 				printf("\t");
 				for (int i = 0; o->keywords[i]; i++)
 					printf("%s%s", i ? " " : "", o->keywords[i]);

@@ -20,6 +20,8 @@ static const char *const search_usage[] = {
 
 static const char *const mode_names[] = { "hybrid", "vector", "lexical", NULL };
 static const char *const fusion_names[] = { "rrf", "linear", NULL };
+/* what --type completes to (kbx_chunk_type_parse() checks the words) */
+static const char *const type_names[] = { "error", "pattern", "doc", "adr", "behavioral", "code", NULL };
 
 /* The largest query read from stdin: a long stack trace fits. */
 #define MAX_STDIN_QUERY (1u << 20)
@@ -78,13 +80,15 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_STRING_F(0, "vector-weight", &vector_weight, "W",
 			     "linear fusion: weight of the vector list, 0 to 1 (default 0.7)"),
 		OPT_STRING_F(0, "rrf-k", &rrf_k, "K", "reciprocal rank fusion's k (default 60)"),
-		OPT_STRING_LIST_F(0, "type", &types, "TYPE",
-				  "only these: error, pattern, doc, adr, behavioral, code (repeatable, or comma-separated)"),
+		{ OPT_STRING_LIST, 0, "type", &types, "TYPE",
+		  "only these: error, pattern, doc, adr, behavioral, code (repeatable, or comma-separated)",
+		  type_names, 0, NULL },
 		OPT_STRING_F(0, "lang", &lang, "LANG",
 			     "only this language (entries for all languages match too)"),
 		OPT_STRING_LIST_F(0, "tag", &tags, "TAG", "only entries with this tag (repeatable: all of them)"),
 		OPT_STRING_F(0, "severity", &severity, "SEVERITY", "only error entries of this severity"),
-		OPT_STRING_F(0, "path", &path, "PATH", "only under this path, or matching this glob"),
+		{ OPT_STRING, 0, "path", &path, "PATH", "only under this path, or matching this glob",
+		  NULL, 0, "path" },
 		OPT_INT_F('n', "limit", &limit, "N", "show at most N results (default 10)"),
 		OPT_STRING_F(0, "min-score", &min_score, "SCORE", "drop results whose fused score is lower"),
 		OPT_INT_F(0, "depth", &depth, "N", "candidates taken from each signal (default max(100, 5 x limit))"),
