@@ -226,6 +226,8 @@ static void json_summary(struct out *o, const struct kbx_index_stats *stats,
 		out_json_int(o, "milliseconds", (int64_t)(ss->seconds * 1000));
 		out_json_int(o, "ms_embed", (int64_t)(ss->seconds_embed * 1000));
 		out_json_int(o, "ms_vectors", (int64_t)(ss->seconds_vectors * 1000));
+		out_json_int(o, "ms_chunk", (int64_t)(ss->seconds_chunk * 1000));
+		out_json_int(o, "ms_postings", (int64_t)(ss->seconds_postings * 1000));
 		out_json_end(o);
 	}
 	out_record_end(o);

@@ -68,6 +68,8 @@ struct kbx_search_index_stats {
 	int committed;                  /* the chunks and BM25 of this run were
 					 * committed (also when embedding failed) */
 	double seconds, seconds_embed, seconds_vectors;
+	double seconds_chunk;           /* reading sources and making chunks */
+	double seconds_postings;        /* writing the postings, sorted */
 };
 
 /* Bring the chunks, the BM25 index and the vector index up to date.  The

@@ -1243,6 +1243,7 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 		_kbx_store_write_abort(s);
 		return y->err->status;
 	}
+	uint64_t t0 = now_ns();
 	if (parts & KBX_SEARCH_PART_CODE) {
 		if (o->code_chunks)
 			st = sync_code(y);
@@ -1264,8 +1265,11 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 		}
 		progress(y, "registry", 1, 1);
 	}
+	uint64_t t1 = now_ns();
+	y->stats->seconds_chunk = (double)(t1 - t0) / 1e9;
 	if (!st)
 		st = _kbx_cw_flush(y->w);
+	y->stats->seconds_postings = (double)(now_ns() - t1) / 1e9;
 	y->stats->chunks_added = _kbx_cw_added(y->w);
 	y->stats->chunks_removed = _kbx_cw_removed(y->w);
 
