@@ -66,6 +66,20 @@ test_expect_success 'queries: callers, callees, defs, status, inheritance, impor
 	)
 '
 
+test_expect_success 'search: a registry, its index, and every signal' '
+	cp -R "$KBX_SRC/tests/registry/basic" reg &&
+	(
+		cd repo &&
+		vg registry add ../reg 2>/dev/null &&
+		vg index -q &&
+		vg registry list >/dev/null &&
+		vg search --explain "division by zero" >/dev/null &&
+		echo "KeyError: user_id" | vg search --format=json --explain - >/dev/null &&
+		vg search --mode=lexical --fusion=linear --type=doc,pattern retry >/dev/null &&
+		test_expect_code 1 vg search --mode=lexical zzzqqq
+	)
+'
+
 test_expect_success 'errors: unknown and unparsable symbols, bad options' '
 	(
 		cd repo &&

@@ -406,7 +406,7 @@ static kbx_status_t sync_code(struct sync *y)
 		strbuf_reset(&key);
 		strbuf_addstr(&key, "c:");
 		strbuf_add(&key, k.mv_data, k.mv_size);
-		struct _kbx_source_rec sr;
+		struct _kbx_source_rec sr = { 0 };
 		kbx_status_t ss = _kbx_cw_source(y->w, key.buf, &sr);
 		if (ss == KBX_OK && !memcmp(sr.hash, fr.hash, 16) && !(sr.flags & KBX_SOURCE_SKIPPED))
 			continue;
@@ -496,7 +496,7 @@ static kbx_status_t parse_source(struct sync *y, const char *key, const char *sh
 				 const char *abs, int kind, const char *lang, int type,
 				 const struct stat *stp, int *seen_changed)
 {
-	struct _kbx_source_rec sr;
+	struct _kbx_source_rec sr = { 0 };
 	kbx_status_t st = _kbx_cw_source(y->w, key, &sr);
 	if (st && st != KBX_NOT_FOUND)
 		return st;
