@@ -13,7 +13,6 @@
  *   3. KBX_MODULE_DIR "/kbx-embed.so".
  */
 #define _POSIX_C_SOURCE 200809L
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -26,10 +25,8 @@
 #include "embed/builtin.h"
 #include "embed/embed.h"
 #include "embed/module.h"
+#include "modload.h"
 
-#ifndef KBX_MODULE_DIR
-#define KBX_MODULE_DIR "/usr/local/lib/kbx"
-#endif
 #ifndef PATH_MAX
 #define PATH_MAX 4096
 #endif
@@ -55,29 +52,16 @@ struct kbx_embedder {
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct kbx_embed_ops *loaded_ops;
 
-static kbx_status_t load_file(const char *path, const struct kbx_embed_ops **ops,
-			      struct kbx_error *err)
+static kbx_status_t find_and_load(const struct kbx_embed_ops **ops, struct kbx_error *err)
 {
 	const struct kbx_embed_ops *o;
 	kbx_embed_module_fn entry;
-	const char *msg;
-	void *handle, *sym;
+	void *sym;
+	char path[PATH_MAX], msg[sizeof(err->msg)];
 
-	dlerror();
-	handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!handle) {
-		msg = dlerror();
-		return _kbx_fail(err, KBX_ERR_IO, "cannot load embedding module '%s': %s", path,
-				 msg ? msg : "unknown dynamic loader error");
-	}
-	sym = dlsym(handle, KBX_EMBED_MODULE_SYMBOL);
-	if (!sym) {
-		msg = dlerror();
-		_kbx_fail(err, KBX_ERR_IO, "'%s' is not a kbx embedding module: %s", path,
-			  msg ? msg : "no " KBX_EMBED_MODULE_SYMBOL " symbol");
-		dlclose(handle);
-		return KBX_ERR_IO;
-	}
+	if (_kbx_module_open("embedding module", "KBX_EMBED_MODULE_PATH", KBX_EMBED_MODULE_FILE,
+			     KBX_EMBED_MODULE_SYMBOL, &sym, path, sizeof(path), msg, sizeof(msg)))
+		return _kbx_fail(err, KBX_ERR_IO, "%s", msg);
 	memcpy(&entry, &sym, sizeof(entry));
 	o = entry(KBX_EMBED_ABI);
 	if (!o || o->abi != KBX_EMBED_ABI || o->size < sizeof(struct kbx_embed_ops))
@@ -86,55 +70,6 @@ static kbx_status_t load_file(const char *path, const struct kbx_embed_ops **ops
 				 path, KBX_EMBED_ABI);
 	*ops = o;
 	return KBX_OK;
-}
-
-static int exe_relative(char *buf, size_t bufsz)
-{
-	static const char tail[] = "/build/" KBX_EMBED_MODULE_FILE;
-	char *slash;
-	ssize_t n;
-
-	n = readlink("/proc/self/exe", buf, bufsz - 1);
-	if (n <= 0 || (size_t)n >= bufsz - 1)
-		return 0;
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash || (size_t)(slash - buf) + sizeof(tail) > bufsz)
-		return 0;
-	memcpy(slash, tail, sizeof(tail));
-	return 1;
-}
-
-static kbx_status_t find_and_load(const struct kbx_embed_ops **ops, struct kbx_error *err)
-{
-	const char *env = getenv("KBX_EMBED_MODULE_PATH");
-	char candidates[2][PATH_MAX];
-	int n = 0, i;
-
-	if (env && *env) {
-		if (access(env, F_OK) != 0)
-			return _kbx_fail(err, KBX_ERR_IO,
-					 "embedding module not found: KBX_EMBED_MODULE_PATH names '%s': %s",
-					 env, strerror(errno));
-		return load_file(env, ops, err);
-	}
-	if (exe_relative(candidates[n], sizeof(candidates[n])))
-		n++;
-	snprintf(candidates[n], sizeof(candidates[n]), "%s/%s", KBX_MODULE_DIR,
-		 KBX_EMBED_MODULE_FILE);
-	n++;
-	for (i = 0; i < n; i++) {
-		/* the first found is used: a broken build is reported */
-		if (access(candidates[i], F_OK) == 0)
-			return load_file(candidates[i], ops, err);
-	}
-	if (n == 2)
-		return _kbx_fail(err, KBX_ERR_IO,
-				 "embedding module not found: tried '%s' and '%s'; build it with 'make' or set KBX_EMBED_MODULE_PATH",
-				 candidates[0], candidates[1]);
-	return _kbx_fail(err, KBX_ERR_IO,
-			 "embedding module not found: tried '%s'; build it with 'make' or set KBX_EMBED_MODULE_PATH",
-			 candidates[0]);
 }
 
 static kbx_status_t load_module(const struct kbx_embed_ops **ops, struct kbx_error *err)
