@@ -132,6 +132,10 @@ kbx_status_t _kbx_store_grow(struct kbx_store *s, struct kbx_error *err);
  * so that the user hears "disk full" (exit 7), not "I/O error".  Any
  * other rc is returned as it is. */
 int _kbx_store_write_error(const struct kbx_store *s, int rc);
+/* Grow the map, outside any write transaction, so that extra more bytes
+ * fit after what is used: a run that would fill it is done again from
+ * the start, so a run that knows it will write much asks first. */
+kbx_status_t _kbx_store_reserve(struct kbx_store *s, uint64_t extra);
 /* Drop every record (for --rebuild), inside the write transaction. */
 int _kbx_store_clear(struct kbx_store *s);
 

@@ -510,6 +510,24 @@ kbx_status_t _kbx_store_grow(struct kbx_store *s, struct kbx_error *err)
 	return KBX_OK;
 }
 
+kbx_status_t _kbx_store_reserve(struct kbx_store *s, uint64_t extra)
+{
+	MDB_envinfo ei;
+	MDB_stat st;
+	if (mdb_env_info(s->env, &ei) || mdb_env_stat(s->env, &st))
+		return KBX_OK;   /* the retries will tell */
+	uint64_t used = ((uint64_t)ei.me_last_pgno + 1) * st.ms_psize;
+	size_t want = s->map_size;
+	while (want && (uint64_t)want < used + extra)
+		want *= 2;
+	if (!want || want == s->map_size)
+		return KBX_OK;
+	if (mdb_env_set_mapsize(s->env, want) == 0)
+		s->map_size = want;
+	/* a map that cannot grow now is reported by the run that fills it */
+	return KBX_OK;
+}
+
 int _kbx_store_clear(struct kbx_store *s)
 {
 	/* Not the registries, which are settings, nor the vector cache,

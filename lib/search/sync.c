@@ -1352,6 +1352,85 @@ done:
 	return st;
 }
 
+/* The bytes of the files below dir (hidden ones left out), for sizing
+ * the map before a run. */
+static uint64_t tree_bytes(const char *dir, int depth)
+{
+	uint64_t total = 0;
+	DIR *dh = depth < 64 ? opendir(dir) : NULL;
+	if (!dh)
+		return 0;
+	struct dirent *de;
+	struct strbuf p = STRBUF_INIT;
+	while ((de = readdir(dh))) {
+		if (de->d_name[0] == '.')
+			continue;
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", dir, de->d_name);
+		struct stat sb;
+		if (p.failed || lstat(p.buf, &sb) < 0)
+			continue;
+		if (S_ISDIR(sb.st_mode))
+			total += tree_bytes(p.buf, depth + 1);
+		else if (S_ISREG(sb.st_mode))
+			total += (uint64_t)sb.st_size;
+	}
+	closedir(dh);
+	strbuf_release(&p);
+	return total;
+}
+
+/* What a run may write, from the size of its inputs: chunks, postings,
+ * cached vectors and the records around them take about ten times the
+ * text they come from.  Asked for before the write transaction, so that
+ * a first run over a large tree does not fill the map and start again
+ * (each time from the beginning) while it doubles. */
+static uint64_t estimate_growth(struct kbx_store *s, unsigned parts, int markdown)
+{
+	uint64_t bytes = 0;
+	MDB_txn *txn;
+	if (mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn))
+		return 0;
+	if (parts & KBX_SEARCH_PART_CODE) {
+		MDB_cursor *c;
+		MDB_val k, d;
+		if (mdb_cursor_open(txn, s->files, &c) == 0) {
+			for (int rc = mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc;
+			     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+				struct _kbx_file_rec fr;
+				if (!_kbx_file_rec_decode(d.mv_data, d.mv_size, &fr))
+					bytes += fr.size;
+			}
+			mdb_cursor_close(c);
+		}
+	}
+	if (parts & KBX_SEARCH_PART_REGISTRY) {
+		MDB_cursor *c;
+		MDB_val k, d;
+		if (mdb_cursor_open(txn, s->registries, &c) == 0) {
+			for (int rc = mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc;
+			     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+				char *dir = strndup(k.mv_data, k.mv_size);
+				if (dir)
+					bytes += tree_bytes(dir, 0);
+				free(dir);
+			}
+			mdb_cursor_close(c);
+		}
+	}
+	mdb_txn_abort(txn);
+	if ((parts & KBX_SEARCH_PART_REGISTRY) && markdown) {
+		struct _kbx_scan scan;
+		struct kbx_error err = KBX_ERROR_INIT;
+		if (_kbx_scan_markdown(s->root, UINT64_MAX, NULL, NULL, &scan, &err) == KBX_OK) {
+			for (size_t i = 0; i < scan.n; i++)
+				bytes += scan.files[i].size;
+			_kbx_scan_release(&scan);
+		}
+	}
+	return bytes * 10;
+}
+
 /* Remember which generation the vector file was built for. */
 static kbx_status_t mark_vectors_built(struct kbx_store *s, uint64_t gen,
 				       const struct kbx_search_index_stats *stats,
@@ -1409,6 +1488,10 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 	int rebuild = 0;
 	uint64_t gen = 0;
 	kbx_status_t ist;
+	{
+		unsigned parts = o->parts ? o->parts : KBX_SEARCH_PART_CODE | KBX_SEARCH_PART_REGISTRY;
+		_kbx_store_reserve(s, estimate_growth(s, parts, o->markdown));
+	}
 	for (int attempt = 0;; attempt++) {
 		struct kbx_search_index_stats zero = { 0 };
 		*stats = zero;
