@@ -223,6 +223,7 @@ static void json_summary(struct out *o, const struct kbx_index_stats *stats,
 		out_json_int(o, "vectors", (int64_t)ss->vectors);
 		out_json_str(o, "vector_index", ss->vector_kind[0] ? ss->vector_kind : NULL);
 		out_json_bool(o, "vectors_rebuilt", ss->vectors_rebuilt);
+		out_json_int(o, "vector_delta", (int64_t)ss->vector_delta);
 		out_json_int(o, "milliseconds", (int64_t)(ss->seconds * 1000));
 		out_json_int(o, "ms_embed", (int64_t)(ss->seconds_embed * 1000));
 		out_json_int(o, "ms_vectors", (int64_t)(ss->seconds_vectors * 1000));

@@ -44,11 +44,13 @@ kbx_status_t _kbx_fail_mdb(struct kbx_error *err, int rc, const char *what);
  *   patterns  chunk id -> an error entry's compiled pattern (serialised PCRE2)
  *   vcache    identity hash (8) + content hash (16) -> vector (float32)
  *   registries  absolute path -> registry record (kept by --rebuild)
+ *   vdelta    chunk id -> its vcache key: chunks added since the vector
+ *             file was built, which searches scan beside it
  */
 struct kbx_store {
 	MDB_env *env;
 	MDB_dbi meta, files, nodes, ids, names, edges, redges, refs, refnames;
-	MDB_dbi chunks, ckeys, sources, docids, postings, patterns, vcache, registries;
+	MDB_dbi chunks, ckeys, sources, docids, postings, patterns, vcache, registries, vdelta;
 	MDB_txn *rtxn;          /* the long read transaction of a read-only open */
 	MDB_txn *wtxn;          /* the write transaction of an index run */
 	int writable;

@@ -64,6 +64,8 @@ struct kbx_search_index_stats {
 	uint64_t vectors;               /* in the vector index */
 	char vector_kind[24];           /* "flat", "hnsw32", "ivf1024", or "" */
 	int vectors_rebuilt;
+	uint64_t vector_delta;          /* chunks added since the vector file was
+					 * built, searched beside it */
 	uint64_t generation;            /* the search generation */
 	int committed;                  /* the chunks and BM25 of this run were
 					 * committed (also when embedding failed) */
@@ -165,6 +167,7 @@ struct kbx_search_info {
 	char vector_kind[24];
 	char identity[128];             /* embedder the vectors come from */
 	int vector_state;               /* 0 none, 1 current, 2 stale, 3 unreadable */
+	uint64_t vector_delta;          /* chunks added since the file was built */
 	uint64_t registries;
 };
 kbx_status_t kbx_search_info(kbx_store_t *store, struct kbx_search_info *info,

@@ -162,6 +162,7 @@ static int open_dbis(struct kbx_store *s, MDB_txn *txn, unsigned flags)
 		{ "patterns", &s->patterns, 0 },
 		{ "vcache", &s->vcache, 0 },
 		{ "registries", &s->registries, 0 },
+		{ "vdelta", &s->vdelta, 0 },
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		int rc = mdb_dbi_open(txn, t[i].name, flags | t[i].extra, t[i].dbi);
@@ -535,7 +536,7 @@ int _kbx_store_clear(struct kbx_store *s)
 	 * a remote embedding provider does not pay for every vector again. */
 	MDB_dbi all[] = { s->files, s->nodes, s->ids, s->names, s->edges, s->redges,
 			  s->refs, s->refnames, s->chunks, s->ckeys, s->sources, s->docids,
-			  s->postings, s->patterns };
+			  s->postings, s->patterns, s->vdelta };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		int rc = mdb_drop(s->wtxn, all[i], 0);
 		if (rc)

@@ -247,7 +247,7 @@ test_expect_success PYTHON3 'a changed registry file is read again; only its chu
 test_expect_success PYTHON3 'a stale vector index is detected, reported and not used' '
 	cp repo/.kbx/vectors.kbxv old.kbxv &&
 	echo "More deployment notes." >>repo/NOTES.md &&
-	(cd repo && kbx index -q) &&
+	(cd repo && kbx index -q --rebuild) &&
 	cp old.kbxv repo/.kbx/vectors.kbxv &&
 	(cd repo && kbx search --explain --format=json deployment >../out.json 2>../err) &&
 	test_grep "warning: the vector index is stale" err &&
@@ -257,6 +257,26 @@ test_expect_success PYTHON3 'a stale vector index is detected, reported and not 
 	test_grep "stale" err &&
 	(cd repo && kbx index -q && kbx search deployment >/dev/null 2>../err) &&
 	test_must_be_empty err
+'
+
+test_expect_success PYTHON3 'chunks added since the vector file was built are searched beside it' '
+	(cd repo && kbx index --rebuild -q) &&
+	cat >>repo/NOTES.md <<-\EOF &&
+
+	## Observability
+
+	Export traces with OpenTelemetry and sample one request in a hundred.
+	EOF
+	(cd repo && kbx index --format=json >../index.json) &&
+	jfields search.vectors_rebuilt search.vector_delta <index.json >out &&
+	echo "False 1" >expect && test_cmp expect out &&
+	(cd repo && kbx status --format=json >../status.json) &&
+	jfields vectors_state vector_delta <status.json >out &&
+	echo "current 1" >expect && test_cmp expect out &&
+	(cd repo && kbx search --mode=vector --format=json "traces OpenTelemetry sample" >../out.json) &&
+	head -n 1 out.json | jfields path >out &&
+	echo "NOTES.md" >expect && test_cmp expect out &&
+	test_grep "OpenTelemetry" repo/NOTES.md
 '
 
 test_expect_success PYTHON3 '--only=registry parses no code; --only=code reads no registry' '

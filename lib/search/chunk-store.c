@@ -457,6 +457,11 @@ static int remove_chunk(struct _kbx_cw *w, uint32_t id, const char *source)
 		if (rc == MDB_NOTFOUND)
 			rc = 0;
 	}
+	if (!rc) {
+		rc = mdb_del(w->txn, s->vdelta, &k, NULL);
+		if (rc == MDB_NOTFOUND)
+			rc = 0;
+	}
 	if (!rc && *doc_id) {
 		/* the document id is freed when this source owned it */
 		MDB_val dk = { strlen(doc_id), doc_id }, dv;

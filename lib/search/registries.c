@@ -172,13 +172,27 @@ kbx_status_t kbx_search_info(kbx_store_t *s, struct kbx_search_info *info,
 		memcpy(info->vector_kind, kd.mv_data, n);
 		info->vector_kind[n] = '\0';
 	}
+	char stamp[96] = "";
+	MDB_val fk = { 11, "vector_file" }, fd;
+	if (mdb_get(txn, s->meta, &fk, &fd) == 0 && fd.mv_size < sizeof(stamp)) {
+		memcpy(stamp, fd.mv_data, fd.mv_size);
+		stamp[fd.mv_size] = '\0';
+	}
+	MDB_stat ds;
+	if (mdb_stat(txn, s->vdelta, &ds) == 0)
+		info->vector_delta = ds.ms_entries;
 	if (own)
 		mdb_txn_abort(own);
 	char *path = kbx_search_vector_path(s);
 	struct stat sb;
 	if (path && stat(path, &sb) == 0) {
+		/* the file the last build wrote: its size, time and inode */
+		char now[96];
+		snprintf(now, sizeof(now), "%llu:%lld.%09ld:%llu", (unsigned long long)sb.st_size,
+			 (long long)sb.st_mtim.tv_sec, (long)sb.st_mtim.tv_nsec,
+			 (unsigned long long)sb.st_ino);
 		info->vector_generation = built;
-		info->vector_state = have_built && built == info->generation ? 1 : 2;
+		info->vector_state = have_built && !strcmp(now, stamp) ? 1 : 2;
 	} else {
 		info->vector_state = 0;
 		info->vectors = 0;

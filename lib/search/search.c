@@ -237,6 +237,74 @@ static kbx_status_t meta_str(struct kbx_store *s, MDB_txn *txn, const char *key,
 	return KBX_OK;
 }
 
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct _kbx_scored *x = a, *y = b;
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The chunks added since the vector file was built (vdelta): each one's
+ * vector from the cache, compared with the query, merged into out by
+ * score and cut at depth. */
+static kbx_status_t scan_delta(struct kbx_store *s, MDB_txn *txn,
+			       const struct kbx_search_query *q, const float *qv, uint32_t dim,
+			       const char *ident, size_t depth, struct slist *out,
+			       struct kbx_signal_report *rep, struct kbx_error *err)
+{
+	MDB_stat ms;
+	if (mdb_stat(txn, s->vdelta, &ms) || !ms.ms_entries)
+		return KBX_OK;
+	(void)ident;
+	struct _kbx_scored *c = malloc((out->n + ms.ms_entries + 1) * sizeof(*c));
+	if (!c)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	size_t n = 0;
+	for (size_t i = 0; i < out->n; i++) {
+		c[n].id = out->ids[i];
+		c[n].score = (float)out->scores[i];
+		n++;
+	}
+	MDB_cursor *cur;
+	MDB_val k, d;
+	int rc = mdb_cursor_open(txn, s->vdelta, &cur);
+	if (rc) {
+		free(c);
+		return _kbx_fail_mdb(err, rc, "cannot read the vector delta");
+	}
+	size_t scanned = 0;
+	for (rc = mdb_cursor_get(cur, &k, &d, MDB_FIRST); !rc; rc = mdb_cursor_get(cur, &k, &d, MDB_NEXT)) {
+		if (k.mv_size != 4 || d.mv_size != 24)
+			continue;
+		uint32_t id = _kbx_get_u32(k.mv_data);
+		MDB_val vk = { 24, d.mv_data }, vv;
+		if (mdb_get(txn, s->vcache, &vk, &vv) || vv.mv_size != dim * sizeof(float))
+			continue;
+		const float *v = vv.mv_data;
+		float dot = 0;
+		for (uint32_t j = 0; j < dim; j++)
+			dot += qv[j] * v[j];
+		scanned++;
+		if (dot <= 1e-6f || !keep(s, txn, q, 1, id))
+			continue;
+		c[n].id = id;
+		c[n].score = dot;
+		n++;
+	}
+	mdb_cursor_close(cur);
+	qsort(c, n, sizeof(*c), cmp_cand);
+	out->n = 0;
+	for (size_t i = 0; i < n && out->n < depth; i++) {
+		out->ids[out->n] = c[i].id;
+		out->scores[out->n] = c[i].score;
+		out->n++;
+	}
+	rep->candidates += scanned;
+	free(c);
+	return KBX_OK;
+}
+
 /* The vector signal.  A reason it cannot run goes to rep->note and the
  * return is KBX_OK with rep->used 0, unless mode is vector (then it is an
  * error). */
@@ -269,8 +337,10 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 		snprintf(rep->note, sizeof(rep->note), "no vector search: %s", msg);
 		goto out;
 	}
+	/* the generation the vector file was built at; chunks added since
+	 * are in the delta, scanned below */
 	uint64_t gen = 0;
-	_kbx_meta_get_u64(s, txn, "search_generation", &gen);
+	_kbx_meta_get_u64(s, txn, "vectors", &gen);
 	meta_str(s, txn, "vector_identity", stored, sizeof(stored));
 	struct kbx_embed_config builtin = { 0 };
 	st = _kbx_embedder_open(q->embed ? q->embed : &builtin, &e, err);
@@ -306,7 +376,7 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 			   msg, sizeof(msg));
 	if (vr == KBX_VEC_ERR_STALE) {
 		snprintf(rep->note, sizeof(rep->note),
-			 "the vector index is stale (generation %llu, the chunks are at %llu): run 'kbx index'",
+			 "the vector index is stale (generation %llu, the index expects %llu): run 'kbx index'",
 			 (unsigned long long)fgen, (unsigned long long)gen);
 		goto out;
 	}
@@ -389,7 +459,9 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 			if (dist[i] <= 1e-6f)
 				break;
 			found++;
-			if (!keep(s, txn, q, filtered, (uint32_t)ids[i]))
+			/* a chunk removed since the file was built is not there:
+			 * every candidate is looked up */
+			if (!keep(s, txn, q, 1, (uint32_t)ids[i]))
 				continue;
 			out->ids[out->n] = (uint32_t)ids[i];
 			out->scores[out->n] = dist[i];
@@ -401,6 +473,9 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 			break;
 		k = k * 8 < info.ntotal ? k * 8 : (size_t)info.ntotal;
 	}
+	st = scan_delta(s, txn, q, qv, dim, stored, depth, out, rep, err);
+	if (st)
+		goto out;
 	rep->used = 1;
 out:
 	if (ix)

@@ -36,6 +36,9 @@
  * function says nothing more to a search than its first 16 KiB. */
 #define MAX_CHUNK_TEXT (16u << 10)
 #define EMBED_BATCH 256
+/* The vector file is built again when the chunks added since it was
+ * built pass a tenth of the collection, and at least this many. */
+#define DELTA_MIN 2000
 
 struct sync {
 	struct kbx_store *s;
@@ -1186,16 +1189,17 @@ static int file_stamp(const char *path, char *out, size_t outsz)
 	return 0;
 }
 
-/* Is the vector file current for this generation and embedder?  The
- * generation the last build saved is in the meta table ("vectors"), so
- * that a run that changes nothing does not load the vector module. */
-static int vectors_current(struct kbx_store *s, MDB_txn *txn, uint64_t generation,
-			   const char *ident, const char *stored_ident)
+/* Is the vector file the one the last build wrote, for this embedder?
+ * (It may be older than the chunks: those added since are in vdelta.)
+ * Its generation is in the meta table ("vectors"), so that a run that
+ * changes nothing does not load the vector module. */
+static int vectors_current(struct kbx_store *s, MDB_txn *txn, const char *ident,
+			   const char *stored_ident)
 {
 	if (!stored_ident || strcmp(ident, stored_ident))
 		return 0;
 	uint64_t built = 0;
-	if (_kbx_meta_get_u64(s, txn, "vectors", &built) || built != generation)
+	if (_kbx_meta_get_u64(s, txn, "vectors", &built))
 		return 0;
 	char *path = kbx_search_vector_path(s);
 	uint64_t nchunks = 0;
@@ -1226,6 +1230,31 @@ static kbx_status_t meta_get_str(struct kbx_store *s, MDB_txn *txn, const char *
 	size_t n = d.mv_size < outsz - 1 ? d.mv_size : outsz - 1;
 	memcpy(out, d.mv_data, n);
 	out[n] = '\0';
+	return KBX_OK;
+}
+
+/* Enter the chunks added into vdelta (their vcache keys), and count it. */
+static kbx_status_t add_to_delta(struct sync *y, kbx_embedder_t *e, const uint32_t *ids,
+				 size_t nids, uint64_t *count)
+{
+	struct kbx_store *s = y->s;
+	const char *ident = _kbx_embedder_identity(e);
+	uint64_t ih = XXH3_64bits(ident, strlen(ident));
+	for (size_t i = 0; i < nids; i++) {
+		struct _kbx_chunk_view v;
+		if (_kbx_chunk_get(s, s->wtxn, ids[i], &v))
+			continue;
+		unsigned char k4[4], key[24];
+		_kbx_put_u32(k4, ids[i]);
+		vkey(key, ih, v.c.text, v.c.text_len);
+		MDB_val k = { 4, k4 }, d = { 24, key };
+		int rc = mdb_put(s->wtxn, s->vdelta, &k, &d, 0);
+		if (rc)
+			return _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
+					     "cannot write the vector delta");
+	}
+	MDB_stat ms;
+	*count = mdb_stat(s->wtxn, s->vdelta, &ms) == 0 ? ms.ms_entries : 0;
 	return KBX_OK;
 }
 
@@ -1308,8 +1337,8 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 	const char *ident = _kbx_embedder_identity(e);
 	if (!st) {
 		int same_embedder = !strcmp(ident, stored);
-		*rebuild_vectors = changed || !vectors_current(s, s->wtxn, gen, ident, stored);
-		if (*rebuild_vectors) {
+		int base_ok = vectors_current(s, s->wtxn, ident, stored);
+		if (changed || !base_ok) {
 			/* the same embedder: only the new chunks can lack a
 			 * vector; another one: every chunk may */
 			size_t nids = 0;
@@ -1318,7 +1347,6 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 						       : ensure_vectors(y, e, NULL, 0);
 			if (es) {
 				/* keep the chunks; the vector index stays behind */
-				*rebuild_vectors = 0;
 				y->stats->warnings++;
 				st = es;
 			} else {
@@ -1326,6 +1354,19 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 				if (rc)
 					st = _kbx_fail_mdb(y->err, rc, "cannot write the vector identity");
 			}
+			/* The chunks added go to the delta that searches scan
+			 * beside the vector file, in this transaction, so that
+			 * they are searchable whether or not the file is built
+			 * again.  It is, when the delta has grown past a tenth
+			 * of the collection or the file is not right. */
+			uint64_t ndelta = 0;
+			if (!st)
+				st = add_to_delta(y, e, ids, nids, &ndelta);
+			uint64_t nchunks = 0;
+			_kbx_meta_get_u64(s, s->wtxn, "chunks", &nchunks);
+			uint64_t limit = nchunks / 10 > DELTA_MIN ? nchunks / 10 : DELTA_MIN;
+			*rebuild_vectors = !st && (!base_ok || !same_embedder || ndelta > limit);
+			y->stats->vector_delta = ndelta;
 		}
 	}
 done:
@@ -1442,6 +1483,9 @@ static kbx_status_t mark_vectors_built(struct kbx_store *s, uint64_t gen,
 	int rc = _kbx_meta_put_u64(s, s->wtxn, "vectors", gen);
 	if (!rc)
 		rc = _kbx_meta_put_u64(s, s->wtxn, "vector_count", stats->vectors);
+	/* the file holds every chunk there is: the delta starts again */
+	if (!rc)
+		rc = mdb_drop(s->wtxn, s->vdelta, 0);
 	if (!rc)
 		rc = _kbx_meta_put_str(s, s->wtxn, "vector_kind", stats->vector_kind);
 	char stamp[96] = "";
