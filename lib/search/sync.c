@@ -956,8 +956,10 @@ static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint
 		for (size_t i = 0; i < p.n; i++)
 			if (!memcmp(p.keys[i], key, 24))
 				again = 1;
-		if (again)
+		if (again) {
+			y->stats->embed_cached++;
 			continue;
+		}
 		/* copy: the cursor's page may move when the cache is written */
 		free(owned[p.n]);
 		owned[p.n] = malloc(v.c.text_len + 1);
@@ -1020,6 +1022,10 @@ static void choose_spec(const struct kbx_search_index_opts *o, uint64_t n, uint3
 	} else if (!strcmp(kind, "hnsw")) {
 		spec->kind = KBX_VEC_HNSW;
 		spec->hnsw_m = o->hnsw_m;
+	} else if (!strcmp(kind, "ivf") && n < 39) {
+		/* FAISS trains a list on 39 vectors at least: too few to
+		 * group, and exact search is as fast for so few */
+		spec->kind = KBX_VEC_FLAT;
 	} else if (!strcmp(kind, "ivf")) {
 		spec->kind = KBX_VEC_IVF;
 		uint64_t nl = o->ivf_nlist;
@@ -1338,6 +1344,12 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 	if (!st) {
 		int same_embedder = !strcmp(ident, stored);
 		int base_ok = vectors_current(s, s->wtxn, ident, stored);
+		/* the index type asked for changed (search.index): build again */
+		char kind_then[32];
+		const char *kind_now = o->index_kind && *o->index_kind ? o->index_kind : "auto";
+		if (meta_get_str(s, s->wtxn, "vector_kind_setting", kind_then, sizeof(kind_then)) ==
+			    KBX_OK && strcmp(kind_then, kind_now))
+			base_ok = 0;
 		if (changed || !base_ok) {
 			/* the same embedder: only the new chunks can lack a
 			 * vector; another one: every chunk may */
@@ -1475,7 +1487,7 @@ static uint64_t estimate_growth(struct kbx_store *s, unsigned parts, int markdow
 /* Remember which generation the vector file was built for. */
 static kbx_status_t mark_vectors_built(struct kbx_store *s, uint64_t gen,
 				       const struct kbx_search_index_stats *stats,
-				       struct kbx_error *err)
+				       const char *kind_setting, struct kbx_error *err)
 {
 	kbx_status_t st = _kbx_store_write_begin(s, err);
 	if (st)
@@ -1488,6 +1500,8 @@ static kbx_status_t mark_vectors_built(struct kbx_store *s, uint64_t gen,
 		rc = mdb_drop(s->wtxn, s->vdelta, 0);
 	if (!rc)
 		rc = _kbx_meta_put_str(s, s->wtxn, "vector_kind", stats->vector_kind);
+	if (!rc)
+		rc = _kbx_meta_put_str(s, s->wtxn, "vector_kind_setting", kind_setting);
 	char stamp[96] = "";
 	char *path = kbx_search_vector_path(s);
 	if (path && file_stamp(path, stamp, sizeof(stamp)))
@@ -1552,7 +1566,9 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 		if (rebuild) {
 			kbx_status_t vst = build_vectors(&y, _kbx_embedder_identity(e), gen);
 			if (!vst)
-				vst = mark_vectors_built(s, gen, stats, err);
+				vst = mark_vectors_built(s, gen, stats,
+							 o->index_kind && *o->index_kind ? o->index_kind : "auto",
+							 err);
 			if (vst && !ist)
 				ist = vst;
 		}
