@@ -67,6 +67,13 @@ test_expect_success 'garbage over a flat index header is an error' '
 	test_grep "junk.kbxv.* is damaged: no flat index header" err
 '
 
+test_expect_success 'a flat index of the older 1-bit layout is an error asking for a rebuild' '
+	cp flat.kbxv old.kbxv &&
+	printf "\001" | dd of=old.kbxv bs=1 seek=8 conv=notrunc 2>/dev/null &&
+	test_must_fail "$KBX_TEST_UNIT/vector-selftest" --open old.kbxv 2>err &&
+	test_grep "old.kbxv.* has the flat layout 1 of an older kbx: rebuild it" err
+'
+
 test_expect_success 'a flat index cut to its header and trailer is an error' '
 	head -c 64 flat.kbxv >short.kbxv &&
 	tail -c 64 flat.kbxv >>short.kbxv &&

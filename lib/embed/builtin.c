@@ -17,8 +17,13 @@
  * coordinates chosen by a 64-bit hash (signed feature hashing: collisions
  * cancel out on average instead of piling up).  The vector is then scaled
  * to unit length.  No model, no state between texts: the same text gives
- * the same vector on every machine, and documents and queries are treated
- * alike (a query has no idf to offer that a document has not).
+ * the same vector on every machine.
+ *
+ * A query may be weighed term by term (_kbx_builtin_embed_weighted):
+ * kbx search passes each term's inverse document frequency, so that a
+ * rare word of the question counts for more than "return" or "value",
+ * as it does in BM25.  Only the query's side changes; documents' vectors,
+ * and their identity, stay as they are.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +44,7 @@ struct feature {
 	uint64_t hash;
 	float count;
 	uint32_t kind;
+	float w;                /* the largest term weight that gave it */
 };
 
 struct _kbx_builtin {
@@ -51,6 +57,10 @@ struct _kbx_builtin {
 	uint32_t gen;
 	uint64_t prev_word;     /* for bigrams; 0: none yet */
 	int nomem;
+	/* query-side term weights, or NULL */
+	double (*term_weight)(void *data, const char *tok, size_t len);
+	void *term_data;
+	float cur_w;            /* the weight of the token being added */
 };
 
 void _kbx_builtin_defaults(struct _kbx_builtin_params *p, uint32_t dim)
@@ -182,7 +192,10 @@ static int add_feature(struct _kbx_builtin *b, uint64_t hash, int kind)
 	j = (size_t)hash & (b->cap - 1);
 	while (b->table[j].gen == b->gen) {
 		if (b->table[j].hash == hash) {
-			b->feat[b->table[j].idx].count += 1.0f;
+			struct feature *f = &b->feat[b->table[j].idx];
+			f->count += 1.0f;
+			if (b->cur_w > f->w)
+				f->w = b->cur_w;
 			return 0;
 		}
 		j = (j + 1) & (b->cap - 1);
@@ -193,6 +206,7 @@ static int add_feature(struct _kbx_builtin *b, uint64_t hash, int kind)
 	b->feat[b->used].hash = hash;
 	b->feat[b->used].count = 1.0f;
 	b->feat[b->used].kind = (uint32_t)kind;
+	b->feat[b->used].w = b->cur_w;
 	b->used++;
 	return 1;
 }
@@ -222,6 +236,7 @@ static int on_token(void *data, const char *tok, size_t len, int kind)
 	struct _kbx_builtin *b = data;
 	uint64_t h = XXH3_64bits(tok, len);
 
+	b->cur_w = b->term_weight ? (float)b->term_weight(b->term_data, tok, len) : 1.0f;
 	if (kind == KBX_TOK_COMPOUND) {
 		if (b->weight[F_COMPOUND] != 0.0f)
 			add_feature(b, h, F_COMPOUND);
@@ -239,6 +254,13 @@ static int on_token(void *data, const char *tok, size_t len, int kind)
 
 int _kbx_builtin_embed(struct _kbx_builtin *b, const char *text, size_t len, float *out)
 {
+	return _kbx_builtin_embed_weighted(b, text, len, NULL, NULL, out);
+}
+
+int _kbx_builtin_embed_weighted(struct _kbx_builtin *b, const char *text, size_t len,
+				double (*term_weight)(void *data, const char *tok, size_t len),
+				void *data, float *out)
+{
 	uint32_t dim = b->p.dim, i;
 	size_t j;
 	double norm = 0.0;
@@ -251,7 +273,11 @@ int _kbx_builtin_embed(struct _kbx_builtin *b, const char *text, size_t len, flo
 	b->used = 0;
 	b->prev_word = 0;
 	b->nomem = 0;
+	b->term_weight = term_weight;
+	b->term_data = data;
+	b->cur_w = 1.0f;
 	_kbx_tokenize(b->tok, text, len, on_token, b);
+	b->term_weight = NULL;
 	if (b->nomem)
 		return -1;
 
@@ -260,7 +286,7 @@ int _kbx_builtin_embed(struct _kbx_builtin *b, const char *text, size_t len, flo
 		uint64_t h;
 		float w;
 
-		w = b->weight[f->kind] * (float)(1.0 + ln_ge1(f->count));
+		w = b->weight[f->kind] * (float)(1.0 + ln_ge1(f->count)) * f->w;
 		h = mix64(f->hash);
 		/* the high half picks the coordinate, the lowest bit the sign */
 		i = (uint32_t)(((h >> 32) * (uint64_t)dim) >> 32);

@@ -39,5 +39,10 @@ void _kbx_builtin_free(struct _kbx_builtin *b);
 /* One text into out[0..dim): unit length, or all zero when the text has
  * no tokens.  Returns -1 when out of memory, else 0. */
 int _kbx_builtin_embed(struct _kbx_builtin *b, const char *text, size_t len, float *out);
+/* The same, each token's features (the word, its n-grams, a compound)
+ * multiplied by term_weight(data, token) (>= 0): for queries. */
+int _kbx_builtin_embed_weighted(struct _kbx_builtin *b, const char *text, size_t len,
+				double (*term_weight)(void *data, const char *tok, size_t len),
+				void *data, float *out);
 
 #endif

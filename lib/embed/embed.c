@@ -227,6 +227,17 @@ kbx_status_t _kbx_embedder_probe(kbx_embedder_t *e, uint32_t *dim, struct kbx_er
 	return KBX_OK;
 }
 
+kbx_status_t _kbx_embed_query(kbx_embedder_t *e, const char *text, size_t len,
+			      double (*term_weight)(void *data, const char *tok, size_t len),
+			      void *data, float *out, struct kbx_error *err)
+{
+	if (e->provider != P_BUILTIN || !term_weight)
+		return _kbx_embed(e, 1, &text, &len, 1, out, err);
+	if (_kbx_builtin_embed_weighted(e->builtin, text, len, term_weight, data, out))
+		return _kbx_fail(err, KBX_ERR_NOMEM, "builtin embedding: out of memory");
+	return KBX_OK;
+}
+
 kbx_status_t _kbx_embed(kbx_embedder_t *e, size_t n, const char *const *texts,
 			const size_t *lens, int is_query, float *out, struct kbx_error *err)
 {

@@ -70,4 +70,12 @@ const char *_kbx_embedder_identity(const kbx_embedder_t *e);
 kbx_status_t _kbx_embed(kbx_embedder_t *e, size_t n, const char *const *texts,
 			const size_t *lens, int is_query, float *out, struct kbx_error *err);
 
+/* Embed one query, each of its search tokens weighed by term_weight(data,
+ * token) where the provider can (builtin: kbx search passes the terms'
+ * inverse document frequencies); other providers embed it as
+ * _kbx_embed() does with is_query set. */
+kbx_status_t _kbx_embed_query(kbx_embedder_t *e, const char *text, size_t len,
+			      double (*term_weight)(void *data, const char *tok, size_t len),
+			      void *data, float *out, struct kbx_error *err);
+
 #endif

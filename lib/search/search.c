@@ -237,6 +237,28 @@ static kbx_status_t meta_str(struct kbx_store *s, MDB_txn *txn, const char *key,
 	return KBX_OK;
 }
 
+/* A query term's weight for the builtin embedding: its inverse document
+ * frequency, as BM25 has it, so that rare words of a question weigh more
+ * than the words every chunk has.  A term no chunk holds gets the
+ * largest weight: its n-grams may still meet a near spelling. */
+struct idf_ctx {
+	struct kbx_store *s;
+	MDB_txn *txn;
+	MDB_cursor *cur;
+	uint64_t nchunks;
+};
+
+static double query_idf(void *data, const char *tok, size_t len)
+{
+	struct idf_ctx *c = data;
+	double n = (double)c->nchunks;
+	size_t df = 0;
+	MDB_val k = { len, (void *)tok }, d;
+	if (mdb_cursor_get(c->cur, &k, &d, MDB_SET_KEY) == 0)
+		mdb_cursor_count(c->cur, &df);
+	return log(1.0 + (n - (double)df + 0.5) / ((double)df + 0.5));
+}
+
 static int cmp_cand(const void *a, const void *b)
 {
 	const struct _kbx_scored *x = a, *y = b;
@@ -414,8 +436,17 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 			 dim, edim);
 		goto out;
 	}
-	if (!st)
-		st = _kbx_embed(e, 1, texts, lens, 1, qv, err);
+	if (!st) {
+		struct idf_ctx ic = { s, txn, NULL, 0 };
+		_kbx_meta_get_u64(s, txn, "chunks", &ic.nchunks);
+		(void)texts;
+		(void)lens;
+		if (mdb_cursor_open(txn, s->postings, &ic.cur))
+			ic.cur = NULL;
+		st = _kbx_embed_query(e, q->text, q->len, ic.cur ? query_idf : NULL, &ic, qv, err);
+		if (ic.cur)
+			mdb_cursor_close(ic.cur);
+	}
 	if (st) {
 		snprintf(rep->note, sizeof(rep->note), "cannot embed the query: %s", err->msg);
 		st = KBX_OK;

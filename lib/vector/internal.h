@@ -30,7 +30,7 @@ extern "C" {
 #define _KBX_VEC_DEFAULT_HNSW_M    32
 #define _KBX_VEC_DEFAULT_EF_SEARCH 64
 #define _KBX_VEC_DEFAULT_NPROBE    16
-#define _KBX_VEC_DEFAULT_RERANK    1000
+#define _KBX_VEC_DEFAULT_RERANK    200
 /* FAISS's k-means wants this many training points per centroid and prints
  * a warning on stderr below it; the module must stay quiet, so it asks
  * for them instead. */

@@ -71,7 +71,7 @@ enum kbx_vector_status {
 enum kbx_vector_kind {
 	KBX_VEC_FLAT = 1,       /* every vector kept whole, file mapped on open;
 				 * exact up to 4 x rerank vectors, beyond that
-				 * 1-bit codes pick rerank candidates that are
+				 * 8-bit codes pick rerank candidates that are
 				 * scored exactly (see search params) */
 	KBX_VEC_HNSW = 2,       /* graph search ("IDMap,HNSW<m>,Flat") */
 	KBX_VEC_IVF = 3,        /* inverted lists ("IVF<nlist>,Flat"); needs train() */
@@ -106,7 +106,7 @@ struct kbx_vector_search_params {
 	uint32_t ef_search;     /* HNSW: candidate list size; default 64, raised to k */
 	uint32_t nprobe;        /* IVF: lists visited; default nlist / 8, at least
 				 * 16, capped at nlist */
-	uint32_t rerank;        /* FLAT: candidates scored exactly; default 1000,
+	uint32_t rerank;        /* FLAT: candidates scored exactly; default 200,
 				 * raised to k; when 4 x rerank >= the vector count
 				 * every vector is scored (exact search), so
 				 * KBX_VEC_RERANK_ALL asks for exact search */

@@ -21,6 +21,9 @@
  *   --print=cosine       the cosine of the first text with each of the
  *                        others, one line each (%.4f)
  *   --print=none         nothing (with --identity or --time)
+ *   --print=f32          the vectors as raw float32 in the machine's
+ *                        byte order, dim per text, nothing between (for
+ *                        bench/vector-bench.c -D f32:FILE)
  *   --identity           first a line "identity ID" and "dim N"
  *   --time               to stderr: bytes, texts and seconds (tokens:
  *                        MB/s; embeddings: texts/s)
@@ -64,7 +67,7 @@ static int usage(void)
 			"   or: embed-tool [--provider=NAME] [--model=NAME] [--url=URL] [--key-env=VAR]\n"
 			"                  [--command=CMD] [--dim=N] [--batch=N] [--timeout=MS]\n"
 			"                  [--retries=N] [--query-prefix=S] [--doc-prefix=S] [--query]\n"
-			"                  [--print=vectors|norms|cosine|none] [--identity] [--time]\n"
+			"                  [--print=vectors|norms|cosine|none|f32] [--identity] [--time]\n"
 			"                  [--stdin] [TEXT...]\n");
 	return 2;
 }
@@ -281,7 +284,10 @@ int main(int argc, char **argv)
 		double dot = 0, norm = 0;
 		uint32_t j;
 
-		if (!strcmp(print, "vectors")) {
+		if (!strcmp(print, "f32")) {
+			if (fwrite(row, sizeof(*row), dim, stdout) != dim)
+				break;
+		} else if (!strcmp(print, "vectors")) {
 			for (j = 0; j < dim; j++)
 				printf("%s%.6f", j ? " " : "", row[j]);
 			putchar('\n');
