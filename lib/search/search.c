@@ -237,9 +237,9 @@ static kbx_status_t meta_str(struct kbx_store *s, MDB_txn *txn, const char *key,
 	return KBX_OK;
 }
 
-/* A query term's weight for the builtin embedding: its inverse document
- * frequency, as BM25 has it, so that rare words of a question weigh more
- * than the words every chunk has.  A term no chunk holds gets the
+/* A query term's weight for the builtin embedding: from its inverse
+ * document frequency, as BM25 has it, so that rare words of a question
+ * weigh more than the words every chunk has.  A term no chunk holds gets the
  * largest weight: its n-grams may still meet a near spelling. */
 struct idf_ctx {
 	struct kbx_store *s;
@@ -256,7 +256,10 @@ static double query_idf(void *data, const char *tok, size_t len)
 	MDB_val k = { len, (void *)tok }, d;
 	if (mdb_cursor_get(c->cur, &k, &d, MDB_SET_KEY) == 0)
 		mdb_cursor_count(c->cur, &df);
-	return log(1.0 + (n - (double)df + 0.5) / ((double)df + 0.5));
+	/* the square root: on the standard library's docstrings, vector
+	 * MRR@10 0.207 unweighted, 0.214 by idf, 0.222 by its root, 0.185
+	 * by its square */
+	return sqrt(log(1.0 + (n - (double)df + 0.5) / ((double)df + 0.5)));
 }
 
 static int cmp_cand(const void *a, const void *b)
