@@ -20,12 +20,16 @@
 #   4. scaling   trees of ~10k, ~100k, ~390k (git), ~1M and ~2M lines
 #                (git + postgresql): index time, store size, query and
 #                re-index latency against lines.
-#   5. report    bench/report.py writes bench/results.md.
+#   5. search    bench/search/run.sh:
+#                retrieval quality, search latency at 1k-1M chunks and
+#                indexing throughput; writes bench/work/results/search.md.
+#   6. report    bench/report.py writes bench/results.md.
 #
 # Environment:
 #   KBX             the kbx binary (default: ./kbx at the top of the tree)
 #   KBX_BUILD_DIR   where libkbx.a is, for the edge exporter (default build/)
-#   BENCH_SECTIONS  which of "c py scale" to run (default: all three)
+#   BENCH_SECTIONS  which of "c py scale search" to run (default: all
+#                   four)
 #   BENCH_RUNS      runs of each hyperfine query benchmark (default 30)
 #   BENCH_INSTALL=1 apt-get install the tools that are missing
 #   BENCH_QUIET_WAIT seconds to wait, before each group of measurements, for
@@ -40,7 +44,7 @@ root=$(cd "$here/.." && pwd)
 WORK=${BENCH_WORK:-$here/work}
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
-SECTIONS=${BENCH_SECTIONS:-c py scale}
+SECTIONS=${BENCH_SECTIONS:-c py scale search}
 QRUNS=${BENCH_RUNS:-30}
 PY=/usr/bin/python3          # Debian's python3 with Debian's python3-networkx
 
@@ -84,6 +88,12 @@ mkdir -p "$RES/hf" "$RES/out" "$TREES" "$WORK/bin"
 # change, or break, what is measured.
 cp "$KBX" "$WORK/bin/kbx.tmp" && mv "$WORK/bin/kbx.tmp" "$WORK/bin/kbx" ||
 	die "cannot copy $KBX"
+# with its modules, which kbx loads from build/ next to the executable
+mkdir -p "$WORK/bin/build"
+for m in kbx-vector.so kbx-embed.so; do
+	[ -f "$(dirname "$KBX")/build/$m" ] && cp "$(dirname "$KBX")/build/$m" "$WORK/bin/build/"
+done
+KBX_ORIG=$KBX
 record meta.kbx_source "$KBX (sha256 $(sha256sum "$WORK/bin/kbx" | cut -c1-12))"
 KBX=$WORK/bin/kbx
 cp "$KBX_BUILD_DIR/libkbx.a" "$KBX_BUILD_DIR/libkbx-grammars.a" "$TMPD/" ||
@@ -330,6 +340,12 @@ if has scale; then
 			--prepare "$here/edit-file.sh git/builtin/commit.c" \
 			-n "kbx index (git/builtin/commit.c edited)" "$KBX index -q"
 	done
+fi
+
+# ---------------------------------------------------------------------------
+if has search; then
+	say "search: bench/search/run.sh (quality, latency, throughput)"
+	BENCH_WORK=$WORK KBX=$KBX_ORIG bash "$here/search/run.sh" || warn "bench/search/run.sh failed"
 fi
 
 # ---------------------------------------------------------------------------

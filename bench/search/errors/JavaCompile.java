@@ -1,0 +1,5 @@
+public class JavaCompile {
+	public static void main(String[] args) {
+		int n = "five";
+	}
+}

@@ -1,0 +1,5 @@
+int main(void)
+{
+	int a = 1
+	return a;
+}

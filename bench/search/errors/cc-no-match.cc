@@ -1,0 +1,6 @@
+#include <string>
+void f(int);
+int main()
+{
+	f(std::string("x"));
+}

@@ -1,0 +1,6 @@
+#include <vector>
+int main()
+{
+	std::vector<int> v;
+	v.push(1);
+}

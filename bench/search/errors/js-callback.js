@@ -1,0 +1,2 @@
+function run(cb) { return cb(1); }
+run("done");

@@ -1,0 +1,1 @@
+require("fs").readFileSync("/nonexistent/config.json");

@@ -1,0 +1,1 @@
+require("left-pad-ultra");

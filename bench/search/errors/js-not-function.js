@@ -1,0 +1,2 @@
+const user = { name: "ada" };
+user.getName();

@@ -1,0 +1,2 @@
+const el = null;
+el.textContent = "hi";

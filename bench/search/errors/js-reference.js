@@ -1,0 +1,2 @@
+function total() { return itemz.length; }
+total();

@@ -1,0 +1,4 @@
+const a = { b: 1, };
+if (a.b) {
+  console.log("x";
+}

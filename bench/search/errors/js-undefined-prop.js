@@ -1,0 +1,2 @@
+const config = {};
+console.log(config.server.port);

@@ -1,0 +1,4 @@
+class Config:
+    pass
+
+print(Config().timeout)

@@ -1,0 +1,1 @@
+open("/nonexistent/settings.toml")

@@ -1,0 +1,1 @@
+from collections import OrderedDictionary

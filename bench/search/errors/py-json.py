@@ -1,0 +1,2 @@
+import json
+json.loads("{'a': 1}")

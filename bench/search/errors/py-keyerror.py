@@ -1,0 +1,2 @@
+user = {"name": "ada"}
+print(user["user_id"])

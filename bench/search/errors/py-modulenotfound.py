@@ -1,0 +1,1 @@
+import requests_oauth_helper

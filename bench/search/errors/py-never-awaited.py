@@ -1,0 +1,9 @@
+import asyncio
+
+async def fetch():
+    return 1
+
+async def main():
+    fetch()
+
+asyncio.run(main())

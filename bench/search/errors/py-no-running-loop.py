@@ -1,0 +1,6 @@
+import asyncio
+
+async def work():
+    pass
+
+asyncio.create_task(work())

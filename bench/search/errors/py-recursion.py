@@ -1,0 +1,4 @@
+def depth(n):
+    return depth(n + 1)
+
+depth(0)

@@ -1,0 +1,2 @@
+it = iter([])
+next(it)

@@ -1,0 +1,2 @@
+limit = 10
+limit()

@@ -1,0 +1,2 @@
+for x in 42:
+    print(x)

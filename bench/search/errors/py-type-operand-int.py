@@ -1,0 +1,3 @@
+total = 0
+for price in ["3.50", "2.25"]:
+    total = total + price

@@ -1,0 +1,2 @@
+value = None
+print(value[0])

@@ -1,0 +1,1 @@
+b"\xff\xfe".decode("utf-8")

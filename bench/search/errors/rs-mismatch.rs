@@ -1,0 +1,4 @@
+fn main() {
+    let n: i32 = "5";
+    println!("{}", n);
+}

@@ -1,0 +1,3 @@
+fn show<T: std::fmt::Display>(t: T) { println!("{}", t); }
+struct P;
+fn main() { show(P); }

@@ -1,0 +1,5 @@
+fn main() {
+    let v: Vec<i32> = Vec::new();
+    let first = v.first().copied();
+    println!("{}", first.unwrap());
+}
