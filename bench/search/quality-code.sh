@@ -79,3 +79,38 @@ $PY "$shere/score.py" "$D/truth.tsv" \
 	--agree "$SRES/code-run.jsonl:vector=$SRES/code-mode-vector.jsonl" \
 	--agree "$SRES/code-run.jsonl=$SRES/code-mode-hybrid.jsonl" \
 	--json "$SRES/code-scores.json" | sed 's/^/    /'
+
+# Linear fusion (min-max scaled BM25 and cosine, mixed by the vector
+# weight), run by kbx itself: its scores cannot be re-fused from the
+# ranks above.  0.7 is the default of --fusion=linear.
+ssay "code quality: --fusion=linear at several vector weights"
+{
+	echo "Linear fusion, run by kbx (\`--fusion=linear --vector-weight=W\`, all $(wc -l <"$D/queries.tsv") queries, \`-n 10\`):"
+	echo
+	echo "| vector weight | MRR@10 | recall@1 | recall@10 |"
+	echo "|---|---|---|---|"
+} >"$SRES/code-linear.md"
+for w in ${SEARCH_LINEAR_WEIGHTS:-0.1 0.3 0.5 0.7}; do
+	$PY "$shere/runq.py" -P "$SPAR" --dir "$D/tree" "$D/queries.tsv" "$SRES/code-linear-$w.jsonl" \
+		"$KBX" search --type=code --format=json -n 10 --fusion=linear --vector-weight="$w" >/dev/null ||
+		sdie "runq.py failed"
+	row=$($PY - "$SRES/code-linear-$w.jsonl" <<'PYEOF'
+import json, sys
+n = mrr = r1 = r10 = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    n += 1
+    for i, h in enumerate(r["hits"][:10]):
+        if h["id"] == r["qid"]:
+            mrr += 1 / (i + 1)
+            r1 += i == 0
+            r10 += 1
+            break
+print("%.3f | %.3f | %.3f" % (mrr / n, r1 / n, r10 / n))
+PYEOF
+)
+	sinfo "linear, vector weight $w: MRR@10 | R@1 | R@10 = $row"
+	srecord "quality.code.linear.$w" "$row"
+	echo "| $w | $row |" >>"$SRES/code-linear.md"
+done
+echo >>"$SRES/code-linear.md"

@@ -9,8 +9,8 @@
 #                      search, on real builtin vectors
 #   throughput.sh      chunks/s of kbx index: registry, stdlib, git
 #   latency.sh         kbx search latency at 1k, 100k, 1M chunks
-#   index-types.sh     flat / hnsw / ivf at 100k chunks (SEARCH_TYPES=""
-#                      to leave it out: an HNSW build can take minutes)
+#   index-types.sh     flat / hnsw / ivf at 100k chunks (only with
+#                      SEARCH_TYPES="flat hnsw ivf": an HNSW build takes minutes)
 #   report.py          bench/work/results/search.md, which bench/report.py
 #                      appends to bench/results.md
 #
@@ -27,10 +27,12 @@ rc=0
 for s in quality-code quality-errors recall throughput latency; do
 	bash "$shere/$s.sh" || { printf 'bench/search: %s.sh failed\n' "$s" >&2; rc=1; }
 done
-if [ -n "${SEARCH_TYPES-flat hnsw ivf}" ]; then
+if [ -n "${SEARCH_TYPES-}" ]; then
 	bash "$shere/index-types.sh" || { printf 'bench/search: index-types.sh failed\n' >&2; rc=1; }
 fi
 srecord meta.runtime_s $(($(date +%s) - t0))
 $PY "$shere/report.py" "$SRES" "$SRES/../search.md" || rc=1
-[ -f "$SRES/recall.md" ] && cat "$SRES/recall.md" >>"$SRES/../search.md"
+for extra in code-linear recall; do
+	[ -f "$SRES/$extra.md" ] && cat "$SRES/$extra.md" >>"$SRES/../search.md"
+done
 exit $rc
