@@ -682,7 +682,8 @@ static int cmp_post(const void *a, const void *b)
 kbx_status_t _kbx_cw_flush(struct _kbx_cw *w)
 {
 	struct kbx_store *s = w->s;
-	qsort(w->posts, w->nposts, sizeof(*w->posts), cmp_post);
+	if (w->nposts)
+		qsort(w->posts, w->nposts, sizeof(*w->posts), cmp_post);
 	MDB_cursor *cur;
 	int rc = mdb_cursor_open(w->txn, s->postings, &cur);
 	if (rc)

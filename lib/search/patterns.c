@@ -278,7 +278,8 @@ kbx_status_t _kbx_patterns_match(struct kbx_store *s, MDB_txn *txn, const char *
 		free(hits);
 		return st;
 	}
-	qsort(hits, nh, sizeof(*hits), cmp_hit);
+	if (nh)
+		qsort(hits, nh, sizeof(*hits), cmp_hit);
 	*out = hits;
 	*n = nh;
 	return KBX_OK;

@@ -318,7 +318,8 @@ static kbx_status_t scan_delta(struct kbx_store *s, MDB_txn *txn,
 		n++;
 	}
 	mdb_cursor_close(cur);
-	qsort(c, n, sizeof(*c), cmp_cand);
+	if (n)
+		qsort(c, n, sizeof(*c), cmp_cand);
 	out->n = 0;
 	for (size_t i = 0; i < n && out->n < depth; i++) {
 		out->ids[out->n] = c[i].id;
@@ -651,7 +652,8 @@ kbx_status_t kbx_search(kbx_store_t *s, const struct kbx_search_query *qin,
 			f[j].score = kbx_rrf(f[j].rank, KBX_SIG__COUNT, q.rrf_k);
 		}
 	}
-	qsort(f, nf, sizeof(*f), cmp_fused);
+	if (nf)
+		qsort(f, nf, sizeof(*f), cmp_fused);
 
 	out->hits = calloc(q.limit + 1, sizeof(*out->hits));
 	if (!out->hits) {

@@ -608,7 +608,8 @@ static int cmp_strp(const void *a, const void *b)
 
 static int keyset_has(const struct keyset *ks, const char *key)
 {
-	return bsearch(&key, ks->k, ks->n, sizeof(*ks->k), cmp_strp) != NULL;
+	/* bsearch() and qsort() want a non-null base even for 0 items */
+	return ks->n && bsearch(&key, ks->k, ks->n, sizeof(*ks->k), cmp_strp) != NULL;
 }
 
 static void keyset_release(struct keyset *ks)
@@ -664,7 +665,8 @@ static kbx_status_t walk_registry(struct sync *y, const char *root, const char *
 			n++;
 	}
 	closedir(dh);
-	qsort(names, n, sizeof(*names), cmp_strp);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_strp);
 	struct strbuf r = STRBUF_INIT, abs = STRBUF_INIT, key = STRBUF_INIT;
 	for (size_t i = 0; i < n && !st; i++) {
 		strbuf_reset(&r);
@@ -732,7 +734,8 @@ static kbx_status_t remove_unseen(struct sync *y, const char *prefix, struct key
 	MDB_val k, d;
 	struct keyset gone = { 0 };
 	size_t pl = strlen(prefix);
-	qsort(seen->k, seen->n, sizeof(*seen->k), cmp_strp);
+	if (seen->n)
+		qsort(seen->k, seen->n, sizeof(*seen->k), cmp_strp);
 	int rc = mdb_cursor_open(s->wtxn, s->sources, &c);
 	if (rc)
 		return _kbx_fail_mdb(y->err, rc, "cannot read the sources");
