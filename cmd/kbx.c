@@ -50,7 +50,7 @@ const struct cmd_struct kbx_commands[] = {
 };
 
 /* The topic pages, man/kbx-<topic>.7.md (t5000 checks the two agree). */
-const char *const kbx_topics[] = { "graph", "json", "registries", "rules", "search", "settings", "symbols", NULL };
+const char *const kbx_topics[] = { "graph", "json", "registries", "retrieval", "rules", "settings", "symbols", NULL };
 
 const struct cmd_struct *find_command(const char *name)
 {
