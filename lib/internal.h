@@ -121,6 +121,10 @@ kbx_status_t _kbx_file_rec_decode(const void *data, size_t len, struct _kbx_file
 /* ---- store helpers (store.c) ---- */
 kbx_status_t _kbx_meta_get_u64(struct kbx_store *s, MDB_txn *txn, const char *key,
 			       uint64_t *out);
+/* A string of the meta table into out (cut to outsz - 1 bytes); "" and
+ * KBX_NOT_FOUND when there is none. */
+kbx_status_t _kbx_meta_get_str(struct kbx_store *s, MDB_txn *txn, const char *key, char *out,
+			       size_t outsz);
 int _kbx_meta_put_u64(struct kbx_store *s, MDB_txn *txn, const char *key, uint64_t v);
 int _kbx_meta_put_str(struct kbx_store *s, MDB_txn *txn, const char *key, const char *v);
 /* Begin the write transaction, growing the map if the last run filled it. */

@@ -545,10 +545,11 @@ static int cmp_scan(const void *a, const void *b)
 		      ((const struct _kbx_scan_file *)b)->path);
 }
 
-kbx_status_t _kbx_scan_tree(const char *root, const char *const *paths, size_t npaths,
-			    uint64_t max_size, void (*notify)(void *, const struct kbx_note *),
-			    void *data, struct _kbx_scan *out, uint64_t *skipped,
-			    struct kbx_error *err)
+/* The walk behind _kbx_scan_tree (code files) and _kbx_scan_markdown. */
+static kbx_status_t scan(const char *root, const char *const *paths, size_t npaths,
+			 uint64_t max_size, void (*notify)(void *, const struct kbx_note *),
+			 void *data, struct _kbx_scan *out, uint64_t *skipped, int markdown,
+			 struct kbx_error *err)
 {
 	struct walker w = { 0 };
 	kbx_status_t st = KBX_OK;
@@ -559,6 +560,7 @@ kbx_status_t _kbx_scan_tree(const char *root, const char *const *paths, size_t n
 	w.out = out;
 	w.skipped = skipped;
 	w.err = err;
+	w.markdown = markdown;
 	memset(out, 0, sizeof(*out));
 
 	ignore_add_file(&w.ign, root, "", ".git/info/exclude");
@@ -697,26 +699,19 @@ kbx_status_t _kbx_scan_dirs(const char *root, const char *start,
 	return st;
 }
 
+kbx_status_t _kbx_scan_tree(const char *root, const char *const *paths, size_t npaths,
+			    uint64_t max_size, void (*notify)(void *, const struct kbx_note *),
+			    void *data, struct _kbx_scan *out, uint64_t *skipped,
+			    struct kbx_error *err)
+{
+	return scan(root, paths, npaths, max_size, notify, data, out, skipped, 0, err);
+}
+
 kbx_status_t _kbx_scan_markdown(const char *root, uint64_t max_size,
 				void (*notify)(void *, const struct kbx_note *), void *data,
 				struct _kbx_scan *out, struct kbx_error *err)
 {
-	struct walker w = { 0 };
-	w.root = root;
-	w.max_size = max_size;
-	w.notify = notify;
-	w.data = data;
-	w.out = out;
-	w.err = err;
-	w.markdown = 1;
-	memset(out, 0, sizeof(*out));
-	ignore_add_file(&w.ign, root, "", ".git/info/exclude");
-	kbx_status_t st = walk_dir(&w, "");
-	if (!st && out->n)
-		qsort(out->files, out->n, sizeof(*out->files), cmp_scan);
-	ignore_truncate(&w.ign, 0);
-	free(w.ign.rules);
-	return st;
+	return scan(root, NULL, 0, max_size, notify, data, out, NULL, 1, err);
 }
 
 int _kbx_scan_wants(const char *root, const char *rel)

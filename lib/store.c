@@ -511,6 +511,22 @@ kbx_status_t _kbx_store_grow(struct kbx_store *s, struct kbx_error *err)
 	return KBX_OK;
 }
 
+kbx_status_t _kbx_meta_get_str(struct kbx_store *s, MDB_txn *txn, const char *key, char *out,
+			       size_t outsz)
+{
+	MDB_val k = { strlen(key), (void *)key }, d;
+	out[0] = '\0';
+	int rc = mdb_get(txn, s->meta, &k, &d);
+	if (rc == MDB_NOTFOUND)
+		return KBX_NOT_FOUND;
+	if (rc)
+		return KBX_ERR_STORE;
+	size_t n = d.mv_size < outsz - 1 ? d.mv_size : outsz - 1;
+	memcpy(out, d.mv_data, n);
+	out[n] = '\0';
+	return KBX_OK;
+}
+
 kbx_status_t _kbx_store_reserve(struct kbx_store *s, uint64_t extra)
 {
 	MDB_envinfo ei;

@@ -133,7 +133,6 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		free(q);
 		return _kbx_fail_mdb(err, rc, "cannot read the postings");
 	}
-	/* the length normalisation, by document length: a small table */
 	kbx_status_t st = KBX_OK;
 	for (size_t i = 0; i < q->n && !st; i++) {
 		MDB_val k = { q->t[i].len, q->t[i].term }, d;

@@ -391,8 +391,6 @@ static int count_terms(struct _kbx_cw *w, const char *text, size_t len)
 	if (w->tc_index)
 		for (size_t i = 0; i < w->tc_cap; i++)
 			w->tc_index[i] = SIZE_MAX;
-	size_t before = w->terms.n;
-	(void)before;
 	_kbx_tokenize(w->tok, text, len, count_token, w);
 	return 0;
 }
@@ -511,6 +509,29 @@ kbx_status_t _kbx_cw_remove_source(struct _kbx_cw *w, const char *key)
 	int rc = mdb_del(w->txn, w->s->sources, &k, NULL);
 	if (rc && rc != MDB_NOTFOUND)
 		return fail_mdb(w, rc, "cannot remove a source record"), w->err->status;
+	return KBX_OK;
+}
+
+kbx_status_t _kbx_cw_touch(struct _kbx_cw *w, const char *key, uint64_t size, int64_t mtime_ns)
+{
+	struct _kbx_source_rec r;
+	kbx_status_t st = _kbx_cw_source(w, key, &r);
+	if (st)
+		return st;
+	uint32_t *ids = malloc((r.nchunks + 1) * sizeof(*ids));
+	if (!ids)
+		return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+	for (uint32_t i = 0; i < r.nchunks; i++)
+		ids[i] = _kbx_get_u32(r.ids + 4 * i);
+	strbuf_reset(&w->buf);
+	source_encode(&w->buf, size, mtime_ns, r.hash, r.flags, ids, r.nchunks);
+	free(ids);
+	if (w->buf.failed)
+		return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+	MDB_val k = { strlen(key), (void *)key }, v = { w->buf.len, w->buf.buf };
+	int rc = mdb_put(w->txn, w->s->sources, &k, &v, 0);
+	if (rc)
+		return fail_mdb(w, rc, "cannot write a source record"), w->err->status;
 	return KBX_OK;
 }
 

@@ -154,43 +154,24 @@ kbx_status_t kbx_search_info(kbx_store_t *s, struct kbx_search_info *info,
 		info->postings = ms.ms_entries;
 	if (mdb_stat(txn, s->registries, &ms) == 0)
 		info->registries = ms.ms_entries;
-	MDB_val k = { 15, "vector_identity" }, d;
-	if (mdb_get(txn, s->meta, &k, &d) == 0) {
-		size_t n = d.mv_size < sizeof(info->identity) - 1 ? d.mv_size : sizeof(info->identity) - 1;
-		memcpy(info->identity, d.mv_data, n);
-		info->identity[n] = '\0';
-	}
+	_kbx_meta_get_str(s, txn, "vector_identity", info->identity, sizeof(info->identity));
 	/* the vector file: what the last build recorded, and whether it
 	 * was for the chunks there are now (no need to load the module) */
 	uint64_t built = 0;
 	int have_built = _kbx_meta_get_u64(s, txn, "vectors", &built) == KBX_OK;
 	_kbx_meta_get_u64(s, txn, "vector_count", &info->vectors);
-	MDB_val kk = { 11, "vector_kind" }, kd;
-	if (mdb_get(txn, s->meta, &kk, &kd) == 0) {
-		size_t n = kd.mv_size < sizeof(info->vector_kind) - 1 ? kd.mv_size
-								     : sizeof(info->vector_kind) - 1;
-		memcpy(info->vector_kind, kd.mv_data, n);
-		info->vector_kind[n] = '\0';
-	}
-	char stamp[96] = "";
-	MDB_val fk = { 11, "vector_file" }, fd;
-	if (mdb_get(txn, s->meta, &fk, &fd) == 0 && fd.mv_size < sizeof(stamp)) {
-		memcpy(stamp, fd.mv_data, fd.mv_size);
-		stamp[fd.mv_size] = '\0';
-	}
+	_kbx_meta_get_str(s, txn, "vector_kind", info->vector_kind, sizeof(info->vector_kind));
+	char stamp[96];
+	_kbx_meta_get_str(s, txn, "vector_file", stamp, sizeof(stamp));
 	MDB_stat ds;
 	if (mdb_stat(txn, s->vdelta, &ds) == 0)
 		info->vector_delta = ds.ms_entries;
 	if (own)
 		mdb_txn_abort(own);
 	char *path = kbx_search_vector_path(s);
-	struct stat sb;
-	if (path && stat(path, &sb) == 0) {
-		/* the file the last build wrote: its size, time and inode */
-		char now[96];
-		snprintf(now, sizeof(now), "%llu:%lld.%09ld:%llu", (unsigned long long)sb.st_size,
-			 (long long)sb.st_mtim.tv_sec, (long)sb.st_mtim.tv_nsec,
-			 (unsigned long long)sb.st_ino);
+	char now[96];
+	if (path && !_kbx_vector_file_stamp(path, now, sizeof(now))) {
+		/* the file the last build wrote, not one put there since */
 		info->vector_generation = built;
 		info->vector_state = have_built && !strcmp(now, stamp) ? 1 : 2;
 	} else {

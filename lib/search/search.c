@@ -223,20 +223,6 @@ static kbx_status_t run_pattern(struct kbx_store *s, MDB_txn *txn,
 	return KBX_OK;
 }
 
-static kbx_status_t meta_str(struct kbx_store *s, MDB_txn *txn, const char *key, char *out,
-			     size_t outsz)
-{
-	MDB_val k = { strlen(key), (void *)key }, d;
-	out[0] = '\0';
-	int rc = mdb_get(txn, s->meta, &k, &d);
-	if (rc)
-		return rc == MDB_NOTFOUND ? KBX_NOT_FOUND : KBX_ERR_STORE;
-	size_t n = d.mv_size < outsz - 1 ? d.mv_size : outsz - 1;
-	memcpy(out, d.mv_data, n);
-	out[n] = '\0';
-	return KBX_OK;
-}
-
 /* A query term's weight for the builtin embedding: from its inverse
  * document frequency, as BM25 has it, so that rare words of a question
  * weigh more than the words every chunk has.  A term no chunk holds gets the
@@ -275,13 +261,12 @@ static int cmp_cand(const void *a, const void *b)
  * score and cut at depth. */
 static kbx_status_t scan_delta(struct kbx_store *s, MDB_txn *txn,
 			       const struct kbx_search_query *q, const float *qv, uint32_t dim,
-			       const char *ident, size_t depth, struct slist *out,
+			       size_t depth, struct slist *out,
 			       struct kbx_signal_report *rep, struct kbx_error *err)
 {
 	MDB_stat ms;
 	if (mdb_stat(txn, s->vdelta, &ms) || !ms.ms_entries)
 		return KBX_OK;
-	(void)ident;
 	struct _kbx_scored *c = malloc((out->n + ms.ms_entries + 1) * sizeof(*c));
 	if (!c)
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
@@ -367,7 +352,7 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 	 * are in the delta, scanned below */
 	uint64_t gen = 0;
 	_kbx_meta_get_u64(s, txn, "vectors", &gen);
-	meta_str(s, txn, "vector_identity", stored, sizeof(stored));
+	_kbx_meta_get_str(s, txn, "vector_identity", stored, sizeof(stored));
 	struct kbx_embed_config builtin = { 0 };
 	st = _kbx_embedder_open(q->embed ? q->embed : &builtin, &e, err);
 	if (st) {
@@ -412,20 +397,13 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 	}
 	struct kbx_vector_info info;
 	ops->info(ix, &info);
-	switch (info.kind) {
-	case KBX_VEC_FLAT: snprintf(kind_out, kind_sz, "flat"); break;
-	case KBX_VEC_HNSW: snprintf(kind_out, kind_sz, "hnsw%u", info.param); break;
-	case KBX_VEC_IVF: snprintf(kind_out, kind_sz, "ivf%u", info.param); break;
-	default: snprintf(kind_out, kind_sz, "other"); break;
-	}
+	_kbx_vector_kind_name(info.kind, info.param, kind_out, kind_sz);
 	uint32_t dim = info.dim;
 	qv = malloc(dim * sizeof(float));
 	if (!qv) {
 		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	const char *texts[1] = { q->text };
-	size_t lens[1] = { q->len };
 	if (_kbx_embedder_dim(e) && _kbx_embedder_dim(e) != dim) {
 		snprintf(rep->note, sizeof(rep->note),
 			 "the vector index has dimension %u but the embedder gives %u: run 'kbx index'",
@@ -443,8 +421,6 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 	if (!st) {
 		struct idf_ctx ic = { s, txn, NULL, 0 };
 		_kbx_meta_get_u64(s, txn, "chunks", &ic.nchunks);
-		(void)texts;
-		(void)lens;
 		if (mdb_cursor_open(txn, s->postings, &ic.cur))
 			ic.cur = NULL;
 		st = _kbx_embed_query(e, q->text, q->len, ic.cur ? query_idf : NULL, &ic, qv, err);
@@ -508,7 +484,7 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 			break;
 		k = k * 8 < info.ntotal ? k * 8 : (size_t)info.ntotal;
 	}
-	st = scan_delta(s, txn, q, qv, dim, stored, depth, out, rep, err);
+	st = scan_delta(s, txn, q, qv, dim, depth, out, rep, err);
 	if (st)
 		goto out;
 	rep->used = 1;

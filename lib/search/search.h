@@ -75,6 +75,9 @@ void _kbx_cw_free(struct _kbx_cw *w);
 kbx_status_t _kbx_cw_source(struct _kbx_cw *w, const char *key, struct _kbx_source_rec *out);
 /* Drop the chunks of a source (and its record unless keep_record). */
 kbx_status_t _kbx_cw_remove_source(struct _kbx_cw *w, const char *key);
+/* A source whose content is unchanged but whose size or time moved:
+ * record them, keep its chunks. */
+kbx_status_t _kbx_cw_touch(struct _kbx_cw *w, const char *key, uint64_t size, int64_t mtime_ns);
 /* Start replacing a source's chunks; then add, then end. */
 kbx_status_t _kbx_cw_begin(struct _kbx_cw *w, const char *key);
 /* Add one chunk of the current source.  A chunk whose document id another
@@ -93,6 +96,15 @@ const uint32_t *_kbx_cw_added_ids(const struct _kbx_cw *w, size_t *n);
 
 /* Collection statistics in meta: "chunks" (count), "chunk_tokens" (sum of
  * lengths), "search_generation", "next_chunk". */
+
+/* ---- the vector file (sync.c) ---- */
+
+/* What tells one file from another put in its place (size, time,
+ * inode), as recorded when the vector file is built; -1 when it cannot
+ * be stat()ed. */
+int _kbx_vector_file_stamp(const char *path, char *out, size_t outsz);
+/* "flat", "hnsw32", "ivf1024": an index kind and its parameter. */
+void _kbx_vector_kind_name(int kind, uint32_t param, char *out, size_t outsz);
 
 /* ---- error patterns (patterns.c) ---- */
 

@@ -47,6 +47,7 @@ struct sync {
 	struct kbx_error *err;
 	struct _kbx_cw *w;
 	/* the source being parsed */
+	const struct _kbx_scan *markdown;  /* the repository's Markdown files */
 	const char *source_path;
 	int source_skipped;     /* the whole file */
 	int source_partial;     /* some entries: read it again next time */
@@ -388,10 +389,7 @@ static kbx_status_t sync_code(struct sync *y)
 	MDB_val k, d;
 	kbx_status_t st = KBX_OK;
 	struct strbuf key = STRBUF_INIT;
-	uint64_t total = 0, done = 0;
-	MDB_stat ms;
-	if (mdb_stat(txn, s->files, &ms) == 0)
-		total = ms.ms_entries;
+	uint64_t done = 0;
 
 	/* changed files: the file table against the code sources */
 	char **todo = NULL;
@@ -448,7 +446,6 @@ static kbx_status_t sync_code(struct sync *y)
 		free(todo[i]);
 	free(todo);
 	free(todo_rec);
-	(void)total;
 
 	/* code sources whose file left the graph */
 	char **gone = NULL;
@@ -497,7 +494,7 @@ static kbx_status_t sync_code(struct sync *y)
 /* Parse one registry or Markdown file into the current source. */
 static kbx_status_t parse_source(struct sync *y, const char *key, const char *shown,
 				 const char *abs, int kind, const char *lang, int type,
-				 const struct stat *stp, int *seen_changed)
+				 const struct stat *stp)
 {
 	struct _kbx_source_rec sr = { 0 };
 	kbx_status_t st = _kbx_cw_source(y->w, key, &sr);
@@ -535,15 +532,11 @@ static kbx_status_t parse_source(struct sync *y, const char *key, const char *sh
 	unsigned char hash[16];
 	_kbx_hash128(buf.buf ? buf.buf : "", buf.len, hash);
 	if (have && !memcmp(hash, sr.hash, 16) && !sr.flags) {
-		/* touched, not changed: remember the new time */
-		struct strbuf rec = STRBUF_INIT;
-		strbuf_release(&rec);
+		/* touched, not changed: remember the new size and time, so
+		 * that the next run does not read it again */
 		strbuf_release(&buf);
-		/* rewriting the record needs its ids: begin/end would drop
-		 * the chunks, so leave it; the hash check is cheap */
-		return KBX_OK;
+		return _kbx_cw_touch(y->w, key, (uint64_t)stp->st_size, mtime);
 	}
-	*seen_changed = 1;
 	y->stats->sources_changed++;
 	st = _kbx_cw_begin(y->w, key);
 	if (st) {
@@ -707,8 +700,7 @@ static kbx_status_t walk_registry(struct sync *y, const char *root, const char *
 			st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
 			break;
 		}
-		int changed = 0;
-		st = parse_source(y, key.buf, abs.buf, abs.buf, kind, langbuf, type, &sb, &changed);
+		st = parse_source(y, key.buf, abs.buf, abs.buf, kind, langbuf, type, &sb);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -806,19 +798,15 @@ static kbx_status_t sync_registries(struct sync *y)
 	return st;
 }
 
-static kbx_status_t sync_markdown(struct sync *y)
+/* The repository's Markdown, listed once per run by kbx_search_index. */
+static kbx_status_t sync_markdown(struct sync *y, const struct _kbx_scan *scan)
 {
 	struct kbx_store *s = y->s;
-	struct _kbx_scan scan;
 	struct keyset seen = { 0 };
-	uint64_t max = y->o->max_file_size ? y->o->max_file_size : DEFAULT_MAX_FILE_SIZE;
-	kbx_status_t st = _kbx_scan_markdown(s->root, max, y->o->notify, y->o->notify_data, &scan,
-					     y->err);
-	if (st)
-		return st;
+	kbx_status_t st = KBX_OK;
 	struct strbuf key = STRBUF_INIT, abs = STRBUF_INIT;
-	for (size_t i = 0; i < scan.n && !st; i++) {
-		const char *p = scan.files[i].path;
+	for (size_t i = 0; i < scan->n && !st; i++) {
+		const char *p = scan->files[i].path;
 		strbuf_reset(&key);
 		strbuf_addf(&key, "m:%s", p);
 		strbuf_reset(&abs);
@@ -830,16 +818,13 @@ static kbx_status_t sync_markdown(struct sync *y)
 		struct stat sb;
 		if (stat(abs.buf, &sb) < 0)
 			continue;
-		int changed = 0;
-		st = parse_source(y, key.buf, p, abs.buf, KBX_REG_MARKDOWN, "", KBX_CHUNK_DOC, &sb,
-				  &changed);
+		st = parse_source(y, key.buf, p, abs.buf, KBX_REG_MARKDOWN, "", KBX_CHUNK_DOC, &sb);
 	}
 	if (!st)
 		st = remove_unseen(y, "m:", &seen);
 	strbuf_release(&key);
 	strbuf_release(&abs);
 	keyset_release(&seen);
-	_kbx_scan_release(&scan);
 	return st;
 }
 
@@ -1046,12 +1031,12 @@ static void choose_spec(const struct kbx_search_index_opts *o, uint64_t n, uint3
 	}
 }
 
-static void kind_name(const struct kbx_vector_spec *sp, char *out, size_t outsz)
+void _kbx_vector_kind_name(int kind, uint32_t param, char *out, size_t outsz)
 {
-	switch (sp->kind) {
+	switch (kind) {
 	case KBX_VEC_FLAT: snprintf(out, outsz, "flat"); break;
-	case KBX_VEC_HNSW: snprintf(out, outsz, "hnsw%u", sp->hnsw_m ? sp->hnsw_m : 32); break;
-	case KBX_VEC_IVF: snprintf(out, outsz, "ivf%u", sp->ivf_nlist); break;
+	case KBX_VEC_HNSW: snprintf(out, outsz, "hnsw%u", param); break;
+	case KBX_VEC_IVF: snprintf(out, outsz, "ivf%u", param); break;
 	default: snprintf(out, outsz, "other"); break;
 	}
 }
@@ -1143,7 +1128,10 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 	if (!st) {
 		struct kbx_vector_spec spec;
 		choose_spec(y->o, n, dim, &spec, ops);
-		kind_name(&spec, y->stats->vector_kind, sizeof(y->stats->vector_kind));
+		_kbx_vector_kind_name(spec.kind,
+				      spec.kind == KBX_VEC_HNSW ? (spec.hnsw_m ? spec.hnsw_m : 32)
+								: spec.ivf_nlist,
+				      y->stats->vector_kind, sizeof(y->stats->vector_kind));
 		progress(y, "vectors", 0, 1);
 		int vr = ops->create(&spec, &ix, msg, sizeof(msg));
 		if (!vr && spec.kind == KBX_VEC_IVF) {
@@ -1183,11 +1171,7 @@ out:
 	return st;
 }
 
-static kbx_status_t meta_get_str(struct kbx_store *s, MDB_txn *txn, const char *key, char *out,
-				 size_t outsz);
-
-/* What tells one file from another put in its place: size, time, inode. */
-static int file_stamp(const char *path, char *out, size_t outsz)
+int _kbx_vector_file_stamp(const char *path, char *out, size_t outsz)
 {
 	struct stat sb;
 	if (stat(path, &sb) < 0)
@@ -1215,9 +1199,9 @@ static int vectors_current(struct kbx_store *s, MDB_txn *txn, const char *ident,
 	_kbx_meta_get_u64(s, txn, "chunks", &nchunks);
 	char now[96], then[96];
 	int ok = 0;
-	if (path && !file_stamp(path, now, sizeof(now)))
+	if (path && !_kbx_vector_file_stamp(path, now, sizeof(now)))
 		/* the file the last build wrote, not one put there since */
-		ok = meta_get_str(s, txn, "vector_file", then, sizeof(then)) == KBX_OK &&
+		ok = _kbx_meta_get_str(s, txn, "vector_file", then, sizeof(then)) == KBX_OK &&
 		     !strcmp(now, then);
 	else
 		/* no chunks: no file is right */
@@ -1226,21 +1210,6 @@ static int vectors_current(struct kbx_store *s, MDB_txn *txn, const char *ident,
 	return ok;
 }
 
-static kbx_status_t meta_get_str(struct kbx_store *s, MDB_txn *txn, const char *key, char *out,
-				 size_t outsz)
-{
-	MDB_val k = { strlen(key), (void *)key }, d;
-	int rc = mdb_get(txn, s->meta, &k, &d);
-	out[0] = '\0';
-	if (rc == MDB_NOTFOUND)
-		return KBX_NOT_FOUND;
-	if (rc)
-		return KBX_ERR_STORE;
-	size_t n = d.mv_size < outsz - 1 ? d.mv_size : outsz - 1;
-	memcpy(out, d.mv_data, n);
-	out[n] = '\0';
-	return KBX_OK;
-}
 
 /* Enter the chunks added into vdelta (their vcache keys), and count it. */
 static kbx_status_t add_to_delta(struct sync *y, kbx_embedder_t *e, const uint32_t *ids,
@@ -1273,6 +1242,7 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 	struct kbx_store *s = y->s;
 	const struct kbx_search_index_opts *o = y->o;
 	unsigned parts = o->parts ? o->parts : KBX_SEARCH_PART_CODE | KBX_SEARCH_PART_REGISTRY;
+	*rebuild_vectors = 0;   /* set below, and only for a run that commits */
 	kbx_status_t st = _kbx_store_write_begin(s, y->err);
 	if (st)
 		return st;
@@ -1294,8 +1264,8 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 		progress(y, "registry", 0, 1);
 		st = sync_registries(y);
 		if (!st) {
-			if (o->markdown)
-				st = sync_markdown(y);
+			if (y->markdown)
+				st = sync_markdown(y, y->markdown);
 			else {
 				struct keyset none = { 0 };
 				st = remove_unseen(y, "m:", &none);
@@ -1315,7 +1285,7 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 	char stored[256] = "";
 	uint64_t gen = 0;
 	if (!st) {
-		meta_get_str(s, s->wtxn, "vector_identity", stored, sizeof(stored));
+		_kbx_meta_get_str(s, s->wtxn, "vector_identity", stored, sizeof(stored));
 		_kbx_meta_get_u64(s, s->wtxn, "search_generation", &gen);
 	}
 	int changed = y->stats->chunks_added || y->stats->chunks_removed;
@@ -1350,7 +1320,7 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 		/* the index type asked for changed (search.index): build again */
 		char kind_then[32];
 		const char *kind_now = o->index_kind && *o->index_kind ? o->index_kind : "auto";
-		if (meta_get_str(s, s->wtxn, "vector_kind_setting", kind_then, sizeof(kind_then)) ==
+		if (_kbx_meta_get_str(s, s->wtxn, "vector_kind_setting", kind_then, sizeof(kind_then)) ==
 			    KBX_OK && strcmp(kind_then, kind_now))
 			base_ok = 0;
 		if (changed || !base_ok) {
@@ -1387,21 +1357,19 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 done:
 	_kbx_cw_free(y->w);
 	y->w = NULL;
-	if (st && st != KBX_ERR_IO && st != KBX_ERR_NOMEM && st != KBX_ERR_USAGE &&
-	    st != KBX_ERR_PARSE && st != KBX_ERR_INTERNAL) {
-		_kbx_store_write_abort(s);
-		return st;
-	}
-	if (st && (st == KBX_ERR_NOMEM || st == KBX_ERR_INTERNAL)) {
-		_kbx_store_write_abort(s);
-		return st;
-	}
 	/* an embedding failure (IO, USAGE, PARSE from the provider) still
-	 * commits the chunks */
+	 * commits the chunks; anything else undoes the run */
+	if (st && st != KBX_ERR_IO && st != KBX_ERR_USAGE && st != KBX_ERR_PARSE) {
+		_kbx_store_write_abort(s);
+		*rebuild_vectors = 0;
+		return st;
+	}
 	struct kbx_error save = *y->err;
 	kbx_status_t cst = _kbx_store_write_commit(s, y->err);
-	if (cst)
+	if (cst) {
+		*rebuild_vectors = 0;
 		return cst;
+	}
 	y->stats->committed = 1;
 	*y->err = save;
 	*generation = gen;
@@ -1441,7 +1409,8 @@ static uint64_t tree_bytes(const char *dir, int depth)
  * text they come from.  Asked for before the write transaction, so that
  * a first run over a large tree does not fill the map and start again
  * (each time from the beginning) while it doubles. */
-static uint64_t estimate_growth(struct kbx_store *s, unsigned parts, int markdown)
+static uint64_t estimate_growth(struct kbx_store *s, unsigned parts,
+			       const struct _kbx_scan *markdown)
 {
 	uint64_t bytes = 0;
 	MDB_txn *txn;
@@ -1475,15 +1444,8 @@ static uint64_t estimate_growth(struct kbx_store *s, unsigned parts, int markdow
 		}
 	}
 	mdb_txn_abort(txn);
-	if ((parts & KBX_SEARCH_PART_REGISTRY) && markdown) {
-		struct _kbx_scan scan;
-		struct kbx_error err = KBX_ERROR_INIT;
-		if (_kbx_scan_markdown(s->root, UINT64_MAX, NULL, NULL, &scan, &err) == KBX_OK) {
-			for (size_t i = 0; i < scan.n; i++)
-				bytes += scan.files[i].size;
-			_kbx_scan_release(&scan);
-		}
-	}
+	for (size_t i = 0; markdown && i < markdown->n; i++)
+		bytes += markdown->files[i].size;
 	return bytes * 10;
 }
 
@@ -1507,7 +1469,7 @@ static kbx_status_t mark_vectors_built(struct kbx_store *s, uint64_t gen,
 		rc = _kbx_meta_put_str(s, s->wtxn, "vector_kind_setting", kind_setting);
 	char stamp[96] = "";
 	char *path = kbx_search_vector_path(s);
-	if (path && file_stamp(path, stamp, sizeof(stamp)))
+	if (path && _kbx_vector_file_stamp(path, stamp, sizeof(stamp)))
 		stamp[0] = '\0';
 	free(path);
 	if (!rc)
@@ -1549,10 +1511,21 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 	int rebuild = 0;
 	uint64_t gen = 0;
 	kbx_status_t ist;
-	{
-		unsigned parts = o->parts ? o->parts : KBX_SEARCH_PART_CODE | KBX_SEARCH_PART_REGISTRY;
-		_kbx_store_reserve(s, estimate_growth(s, parts, o->markdown));
+	/* the repository's Markdown is listed once: for sizing the map,
+	 * and for every attempt of the run */
+	unsigned parts = o->parts ? o->parts : KBX_SEARCH_PART_CODE | KBX_SEARCH_PART_REGISTRY;
+	struct _kbx_scan md = { 0 };
+	if ((parts & KBX_SEARCH_PART_REGISTRY) && o->markdown) {
+		uint64_t max = o->max_file_size ? o->max_file_size : DEFAULT_MAX_FILE_SIZE;
+		st = _kbx_scan_markdown(s->root, max, o->notify, o->notify_data, &md, err);
+		if (st) {
+			_kbx_scan_release(&md);
+			_kbx_embedder_close(e);
+			return st;
+		}
+		y.markdown = &md;
 	}
+	_kbx_store_reserve(s, estimate_growth(s, parts, y.markdown));
 	for (int attempt = 0;; attempt++) {
 		struct kbx_search_index_stats zero = { 0 };
 		*stats = zero;
@@ -1564,19 +1537,18 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 		if (_kbx_store_grow(s, err))
 			break;
 	}
-	if (!ist || (ist != KBX_ERR_FULL && ist != KBX_ERR_STORE && ist != KBX_ERR_CORRUPT &&
-		     ist != KBX_ERR_NOMEM && rebuild)) {
-		if (rebuild) {
-			kbx_status_t vst = build_vectors(&y, _kbx_embedder_identity(e), gen);
-			if (!vst)
-				vst = mark_vectors_built(s, gen, stats,
-							 o->index_kind && *o->index_kind ? o->index_kind : "auto",
-							 err);
-			if (vst && !ist)
-				ist = vst;
-		}
+	/* rebuild is set only by a run that committed */
+	if (rebuild) {
+		kbx_status_t vst = build_vectors(&y, _kbx_embedder_identity(e), gen);
+		if (!vst)
+			vst = mark_vectors_built(s, gen, stats,
+						 o->index_kind && *o->index_kind ? o->index_kind : "auto",
+						 err);
+		if (vst && !ist)
+			ist = vst;
 	}
 	_kbx_embedder_close(e);
+	_kbx_scan_release(&md);
 	/* the totals after the run */
 	MDB_txn *txn;
 	if (mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn) == 0) {
