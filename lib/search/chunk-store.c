@@ -484,6 +484,20 @@ static int remove_chunk(struct _kbx_cw *w, uint32_t id, const char *source)
 	return 0;
 }
 
+/* A source record's chunk ids, copied out of the map (malloc()ed); NULL
+ * with w->err set when out of memory. */
+static uint32_t *source_ids(struct _kbx_cw *w, const struct _kbx_source_rec *r)
+{
+	uint32_t *ids = malloc((r->nchunks + 1) * sizeof(*ids));
+	if (!ids) {
+		_kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	for (uint32_t i = 0; i < r->nchunks; i++)
+		ids[i] = _kbx_get_u32(r->ids + 4 * i);
+	return ids;
+}
+
 kbx_status_t _kbx_cw_remove_source(struct _kbx_cw *w, const char *key)
 {
 	struct _kbx_source_rec r;
@@ -493,11 +507,9 @@ kbx_status_t _kbx_cw_remove_source(struct _kbx_cw *w, const char *key)
 	if (st)
 		return st;
 	/* copy the ids: deleting moves the record */
-	uint32_t *ids = malloc((r.nchunks + 1) * sizeof(*ids));
+	uint32_t *ids = source_ids(w, &r);
 	if (!ids)
-		return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
-	for (uint32_t i = 0; i < r.nchunks; i++)
-		ids[i] = _kbx_get_u32(r.ids + 4 * i);
+		return w->err->status;
 	uint32_t n = r.nchunks;
 	for (uint32_t i = 0; i < n; i++)
 		if (remove_chunk(w, ids[i], key)) {
@@ -518,11 +530,9 @@ kbx_status_t _kbx_cw_touch(struct _kbx_cw *w, const char *key, uint64_t size, in
 	kbx_status_t st = _kbx_cw_source(w, key, &r);
 	if (st)
 		return st;
-	uint32_t *ids = malloc((r.nchunks + 1) * sizeof(*ids));
+	uint32_t *ids = source_ids(w, &r);
 	if (!ids)
-		return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
-	for (uint32_t i = 0; i < r.nchunks; i++)
-		ids[i] = _kbx_get_u32(r.ids + 4 * i);
+		return w->err->status;
 	strbuf_reset(&w->buf);
 	source_encode(&w->buf, size, mtime_ns, r.hash, r.flags, ids, r.nchunks);
 	free(ids);
