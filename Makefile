@@ -14,8 +14,8 @@
 #
 # Sources are found by wildcard, so adding a file needs no edit here:
 #   lib/*.c lib/lang/*.c        -> build/libkbx.a (all objects -fPIC)
-#   lib/search/*.c lib/registry/*.c lib/embed/*.c
-#                               -> build/libkbx.a too (the retrieval layer)
+#   lib/search/*.c lib/registry/*.c lib/embed/*.c lib/hybrid/*.c
+#                               -> build/libkbx.a too (retrieval and hybrid layers)
 #   cmd/*.c                     -> ./kbx
 #   lib/vector/*.c *.cpp        -> build/kbx-vector.so, loaded at run time
 #                                  (faiss_shim.cpp only when FAISS_C_SHIM=yes)
@@ -79,7 +79,7 @@ KBX_VERSION := $(or $(strip $(shell \
 # ---------------------------------------------------------------------------
 # Sources
 
-LIB_SRCS := $(wildcard lib/*.c lib/lang/*.c lib/search/*.c lib/registry/*.c lib/embed/*.c)
+LIB_SRCS := $(wildcard lib/*.c lib/lang/*.c lib/search/*.c lib/registry/*.c lib/embed/*.c lib/hybrid/*.c)
 CMD_SRCS := $(wildcard cmd/*.c)
 VECTOR_SRCS := $(wildcard lib/vector/*.c)
 EMBED_SRCS := $(wildcard lib/embed/module/*.c)

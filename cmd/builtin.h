@@ -76,6 +76,7 @@ int cmd_config(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_defines(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_defs(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_help(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_importers(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_imports(int argc, const char **argv, struct kbx_ctx *ctx);

@@ -318,18 +318,7 @@ static int print_results(struct out *o, struct impact *im)
 			break;
 		case FMT_JSON:
 			out_record_begin(o, h->distance ? "affected" : "changed");
-			out_field_str(o, "id", n->cid);
-			out_field_str(o, "name", n->name);
-			out_field_str(o, "kind", kbx_kind_str(n->kind));
-			if (n->path) {
-				char *p = strndup(n->path, n->path_len);
-				out_field_str(o, "path", p);
-				free(p);
-				out_field_int(o, "line", n->line);
-			} else {
-				out_field_str(o, "path", NULL);
-				out_field_str(o, "line", NULL);
-			}
+			out_json_node_ref(o, n);
 			out_field_int(o, "distance", h->distance);
 			out_field_str(o, "from", seed ? seed->node.cid : n->cid);
 			out_field_str(o, "confidence", kbx_confidence_str(h->confidence));

@@ -244,6 +244,21 @@ void out_json_int(struct out *o, const char *key, int64_t val)
 	printf("%lld", (long long)val);
 }
 
+void out_json_node_ref(struct out *o, const struct kbx_node *n)
+{
+	out_json_str(o, "id", n->cid);
+	out_json_str(o, "name", n->name);
+	out_json_str(o, "kind", kbx_kind_str(n->kind));
+	if (n->path) {
+		json_member(o, "path");
+		json_str(n->path, n->path_len);
+		out_json_int(o, "line", n->line);
+	} else {
+		out_json_str(o, "path", NULL);
+		out_json_str(o, "line", NULL);
+	}
+}
+
 void out_json_bool(struct out *o, const char *key, int val)
 {
 	json_member(o, key);

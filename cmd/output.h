@@ -86,6 +86,10 @@ void out_json_int(struct out *o, const char *key, int64_t val);
 void out_json_bool(struct out *o, const char *key, int val);
 void out_json_num(struct out *o, const char *key, double val);
 void out_field_num(struct out *o, const char *key, double val);
+/* A node as other records point to it: id, name, kind, path and line
+ * (null path and line for externals and modules), into the record or
+ * the nested object being written. */
+void out_json_node_ref(struct out *o, const struct kbx_node *n);
 
 /* One search hit (kbx search), ranked from 1; explain adds each signal's
  * rank and score to the text (JSON always has them).  query is the

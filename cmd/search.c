@@ -7,6 +7,7 @@
 
 #include "builtin.h"
 #include "config.h"
+#include "kbx-hybrid.h"
 #include "kbx-search.h"
 #include "output.h"
 #include "parse-options.h"
@@ -20,6 +21,8 @@ static const char *const search_usage[] = {
 
 static const char *const mode_names[] = { "hybrid", "vector", "lexical", NULL };
 static const char *const fusion_names[] = { "rrf", "linear", NULL };
+/* enum kbx_scope_plan */
+static const char *const plan_names[] = { "auto", "graph-first", "vector-first", NULL };
 /* what --type completes to (kbx_chunk_type_parse() checks the words) */
 static const char *const type_names[] = { "error", "pattern", "doc", "adr", "behavioral", "code", NULL };
 
@@ -68,9 +71,11 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	struct output_opts oo = OUTPUT_OPTS_INIT;
 	int mode = -1, fusion = -1, explain = 0;
-	long limit = -1, depth = 0, ef_search = -1, nprobe = -1;
+	long limit = -1, candidates = 0, ef_search = -1, nprobe = -1, depth = 0;
+	int plan = 0;
 	const char *vector_weight = NULL, *min_score = NULL, *lang = NULL, *severity = NULL,
-		   *path = NULL, *rrf_k = NULL;
+		   *path = NULL, *rrf_k = NULL, *within = NULL, *callers_of = NULL,
+		   *callees_of = NULL;
 	struct opt_list types = OPT_LIST_INIT, tags = OPT_LIST_INIT;
 	struct option opts[] = {
 		OPT_KEYWORD_F(0, "mode", &mode, mode_names, "MODE",
@@ -91,7 +96,17 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		  NULL, 0, "path" },
 		OPT_INT_F('n', "limit", &limit, "N", "show at most N results (default 10)"),
 		OPT_STRING_F(0, "min-score", &min_score, "SCORE", "drop results whose fused score is lower"),
-		OPT_INT_F(0, "depth", &depth, "N", "candidates taken from each signal (default max(100, 5 x limit))"),
+		OPT_INT_F(0, "candidates", &candidates, "N",
+			  "candidates taken from each signal (default max(100, 5 x limit))"),
+		{ OPT_STRING, 0, "within", &within, "SYMBOL|PATH",
+		  "only code defined in this file, class or directory", NULL, 0, "symbol" },
+		{ OPT_STRING, 0, "callers-of", &callers_of, "SYMBOL",
+		  "only code that calls this function (or a method of this class)", NULL, 0, "symbol" },
+		{ OPT_STRING, 0, "callees-of", &callees_of, "SYMBOL",
+		  "only code this function (or a method of this class) calls", NULL, 0, "symbol" },
+		OPT_INT_F(0, "depth", &depth, "N", "hops for --callers-of and --callees-of (default 1)"),
+		OPT_KEYWORD_F(0, "plan", &plan, plan_names, "PLAN",
+			      "how a scope is searched: auto (default), graph-first or vector-first"),
 		OPT_INT_F(0, "ef-search", &ef_search, "N", "HNSW: candidate list size of this query"),
 		OPT_INT_F(0, "nprobe", &nprobe, "N", "IVF: lists visited by this query"),
 		OPT_BOOL_F(0, "explain", &explain, "show each signal's rank and score for every result"),
@@ -102,6 +117,7 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 	int rc = KBX_EXIT_USAGE;
 	struct strbuf query = STRBUF_INIT;
 	const char **tagv = NULL;
+	uint32_t *scope = NULL;
 	struct kbx_search_results res = { 0 };
 	if (nargs < 0)
 		goto out;
@@ -137,11 +153,24 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		goto out;
 	}
 	q.limit = (size_t)limit;
-	if (depth < 0 || depth > 1000000) {
-		fprintf(stderr, "error: --depth must be from 1 to 1000000\n");
+	if (candidates < 0 || candidates > 1000000) {
+		fprintf(stderr, "error: --candidates must be from 1 to 1000000\n");
 		goto out;
 	}
-	q.depth = (size_t)depth;
+	q.depth = (size_t)candidates;
+	if (depth < 0 || depth > 1000) {
+		fprintf(stderr, "error: --depth must be from 1 to 1000\n");
+		goto out;
+	}
+	if (depth && !callers_of && !callees_of) {
+		fprintf(stderr, "error: --depth applies to --callers-of and --callees-of\n");
+		goto out;
+	}
+	q.scope_plan = plan;
+	if (plan && !within && !callers_of && !callees_of) {
+		fprintf(stderr, "error: --plan applies to a scope: --within, --callers-of or --callees-of\n");
+		goto out;
+	}
 	if (ef_search == -1)
 		ef_search = kbx_config_get(ctx->config, "search.efSearch", &v, NULL) == KBX_OK ? v.number : 0;
 	if (nprobe == -1)
@@ -225,7 +254,26 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 	q.embed = &ec;
 
 	struct kbx_error err = KBX_ERROR_INIT;
-	kbx_status_t st = kbx_search(ctx->store, &q, &res, &err);
+	kbx_status_t st;
+	if (within || callers_of || callees_of) {
+		char note[512];
+		st = kbx_hybrid_scope(ctx->store, within, callers_of, callees_of, (uint32_t)depth,
+				      &scope, &q.nscope, note, sizeof(note), &err);
+		if (st == KBX_NOT_FOUND) {
+			fprintf(stderr, "error: %s\n", err.msg);
+			rc = KBX_EXIT_NOT_FOUND;
+			goto out;
+		}
+		if (st) {
+			rc = die_status(&err);
+			goto out;
+		}
+		if (note[0])
+			fprintf(stderr, "warning: %s\n", note);
+		q.scope = scope;
+		/* code only: registry entries are in no part of the graph */
+	}
+	st = kbx_search(ctx->store, &q, &res, &err);
 	if (st && st != KBX_NOT_FOUND) {
 		rc = die_status(&err);
 		goto out;
@@ -251,6 +299,8 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 				 sg == KBX_SIG_VECTOR ? ", index " : "",
 				 sg == KBX_SIG_VECTOR ? res.vector_kind : "");
 		}
+		if (q.scope)
+			out_note(o, "scope    %s: %s", kbx_scope_plan_str(res.scope_plan), res.scope_why);
 		if (q.fusion == KBX_FUSION_LINEAR)
 			out_note(o, "fusion   linear, vector weight %.2f", q.vector_weight < 0 ? 0.7 : q.vector_weight);
 		else
@@ -266,6 +316,15 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		out_field_num(o, "rrf_k", q.rrf_k > 0 ? q.rrf_k : 60.0);
 		out_field_num(o, "vector_weight", q.vector_weight < 0 ? 0.7 : q.vector_weight);
 		out_field_int(o, "chunks", (int64_t)res.chunks);
+		if (q.scope) {
+			out_json_begin(o, "scope", 0);
+			out_json_str(o, "plan", kbx_scope_plan_str(res.scope_plan));
+			out_json_int(o, "nodes", (int64_t)res.scope_nodes);
+			out_json_int(o, "chunks", (int64_t)res.scope_chunks);
+			out_json_int(o, "code_chunks", (int64_t)res.code_chunks);
+			out_json_str(o, "why", res.scope_why);
+			out_json_end(o);
+		}
 		out_json_begin(o, "signals", 0);
 		for (int sg = 0; sg < KBX_SIG__COUNT; sg++) {
 			out_json_begin(o, kbx_signal_str(sg), 0);
@@ -284,6 +343,7 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 	rc = out_finish(o) ? KBX_EXIT_IO : res.n ? KBX_EXIT_OK : KBX_EXIT_NOT_FOUND;
 out:
 	kbx_search_results_release(&res);
+	free(scope);
 	strbuf_release(&query);
 	free(tagv);
 	free(types.items);

@@ -110,7 +110,29 @@ struct kbx_search_query {
 	const char *path;               /* a prefix of the path, or a glob with * ? [ */
 	uint32_t ef_search, nprobe;     /* 0: the index's defaults */
 	const struct kbx_embed_config *embed;  /* must match the one indexed */
+	/* A graph scope: only the code chunks of these graph nodes (ids,
+	 * sorted, no repeats) are searched; NULL: no scope.  See
+	 * kbx_scope_plan for how the scope is searched. */
+	const uint32_t *scope;
+	size_t nscope;
+	int scope_plan;                 /* enum kbx_scope_plan */
 };
+
+/*
+ * How a scoped search runs.  Graph-first: the scope's chunks are looked
+ * up and scored one by one (BM25 by a seek per term, vectors read from
+ * the cache and compared exactly).  Vector-first: the whole collection is
+ * searched as usual, with more candidates, and what is outside the scope
+ * is dropped.  AUTO takes graph-first when the scope holds at most
+ * KBX_SCOPE_GRAPH_FIRST_MAX chunks or at most a tenth of the code chunks
+ * (KBX_SCOPE_GRAPH_FIRST_RATIO): scoring a few chunks directly costs
+ * less than a search that throws most of its candidates away, and is
+ * exact.
+ */
+enum kbx_scope_plan { KBX_SCOPE_AUTO = 0, KBX_SCOPE_GRAPH_FIRST = 1, KBX_SCOPE_VECTOR_FIRST = 2 };
+#define KBX_SCOPE_GRAPH_FIRST_MAX 256
+#define KBX_SCOPE_GRAPH_FIRST_RATIO 0.10
+const char *kbx_scope_plan_str(int plan);   /* "auto", "graph-first", "vector-first" */
 
 struct kbx_signal_score {
 	int rank;                       /* 1-based; 0: not in this signal's list */
@@ -140,6 +162,12 @@ struct kbx_search_results {
 	char vector_kind[24];
 	uint64_t chunks;                /* in the collection */
 	char *strings;                  /* owned */
+	/* a scoped search: the plan taken, and the counts it was chosen by */
+	int scope_plan;                 /* enum kbx_scope_plan; AUTO: no scope */
+	uint64_t scope_nodes;           /* graph nodes in the scope */
+	uint64_t scope_chunks;          /* their code chunks (graph-first) */
+	uint64_t code_chunks;           /* code chunks in the collection */
+	char scope_why[256];            /* why this plan, in words */
 };
 
 /* Run a query.  KBX_NOT_FOUND when nothing matched.  A signal that cannot

@@ -14,7 +14,7 @@
 # filter.  kbx indexes the copy (code chunks only: no Markdown there),
 # then each query runs once as
 #
-#     kbx search --type=code --format=json -n 300 --depth=100 -
+#     kbx search --type=code --format=json -n 300 --candidates=100 -
 #
 # which is hybrid's default fusion (depth 100 = what -n 10 uses) and
 # carries every candidate's vector and lexical rank, so that the ranks
@@ -55,9 +55,9 @@ srecord quality.code.status "$(cd "$D/tree" && "$KBX" status --format=json | tr 
 sinfo "indexed in $((t1 - t0)) ms: $(cut -c1-200 "$SRES/code-index.json")"
 
 ssay "code quality: $(wc -l <"$D/queries.tsv") queries, $SPAR at a time"
-srecord_cmd quality.code.run "kbx search --type=code --format=json -n 300 --depth=100 - <query"
+srecord_cmd quality.code.run "kbx search --type=code --format=json -n 300 --candidates=100 - <query"
 out=$($PY "$shere/runq.py" -P "$SPAR" --dir "$D/tree" "$D/queries.tsv" "$SRES/code-run.jsonl" \
-	"$KBX" search --type=code --format=json -n 300 --depth=100) || sdie "runq.py failed"
+	"$KBX" search --type=code --format=json -n 300 --candidates=100) || sdie "runq.py failed"
 sinfo "$out"
 srecord quality.code.run "$out"
 

@@ -96,9 +96,38 @@ void _kbx_scored_top(struct _kbx_scored *a, size_t n, size_t k)
 	qsort(a, k, sizeof(*a), cmp_scored);
 }
 
+/* Note a chunk scored for the first time; -1 when memory runs out. */
+static int touch(uint32_t **touched, size_t *n, size_t *alloc, uint32_t id)
+{
+	if (*n == *alloc) {
+		size_t na = *alloc ? *alloc * 2 : 1024;
+		uint32_t *nt = realloc(*touched, na * sizeof(*nt));
+		if (!nt)
+			return -1;
+		*touched = nt;
+		*alloc = na;
+	}
+	(*touched)[(*n)++] = id;
+	return 0;
+}
+
+/* One posting of the current term for chunk id, or 0 when it has none:
+ * a seek inside the term's sorted range. */
+static int posting_of(MDB_cursor *c, MDB_val *k, uint32_t id, unsigned char p[KBX_POSTING_LEN])
+{
+	unsigned char want[KBX_POSTING_LEN] = { 0 };
+	_kbx_put_u32(want, id);
+	MDB_val d = { KBX_POSTING_LEN, want };
+	if (mdb_cursor_get(c, k, &d, MDB_GET_BOTH_RANGE) || d.mv_size != KBX_POSTING_LEN ||
+	    _kbx_get_u32(d.mv_data) != id)
+		return 0;
+	memcpy(p, d.mv_data, KBX_POSTING_LEN);
+	return 1;
+}
+
 kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
-		       const char *text, size_t len, struct _kbx_scored **out, size_t *n,
-		       struct kbx_error *err)
+		       const char *text, size_t len, const uint32_t *subset, size_t nsubset,
+		       struct _kbx_scored **out, size_t *n, struct kbx_error *err)
 {
 	*out = NULL;
 	*n = 0;
@@ -147,6 +176,24 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		mdb_cursor_count(c, &df);
 		double idf = log(1.0 + ((double)nchunks - (double)df + 0.5) / ((double)df + 0.5));
 		double w = idf * q->t[i].qtf;
+		if (subset) {
+			/* graph-first: a seek per chunk of the subset, not the
+			 * whole range */
+			for (size_t j = 0; j < nsubset && !st; j++) {
+				unsigned char p[KBX_POSTING_LEN];
+				MDB_val kk = { q->t[i].len, q->t[i].term };
+				uint32_t id = subset[j];
+				if (id >= next || !posting_of(c, &kk, id, p))
+					continue;
+				double tf = (double)(p[4] << 8 | p[5]);
+				double dl = (double)(p[6] << 8 | p[7]);
+				double sc = w * tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / avgdl));
+				if (acc[id] == 0 && touch(&touched, &ntouched, &atouched, id))
+					st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+				acc[id] += (float)sc;
+			}
+			continue;
+		}
 		for (rc = mdb_cursor_get(c, &k, &d, MDB_GET_MULTIPLE); !rc;
 		     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT_MULTIPLE)) {
 			const unsigned char *p = d.mv_data;
@@ -158,17 +205,9 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 				double tf = (double)(p[4] << 8 | p[5]);
 				double dl = (double)(p[6] << 8 | p[7]);
 				double sc = w * tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / avgdl));
-				if (acc[id] == 0) {
-					if (ntouched == atouched) {
-						atouched = atouched ? atouched * 2 : 1024;
-						uint32_t *nt = realloc(touched, atouched * sizeof(*nt));
-						if (!nt) {
-							st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
-							break;
-						}
-						touched = nt;
-					}
-					touched[ntouched++] = id;
+				if (acc[id] == 0 && touch(&touched, &ntouched, &atouched, id)) {
+					st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+					break;
 				}
 				acc[id] += (float)sc;
 			}

@@ -322,18 +322,24 @@ const uint32_t *_kbx_cw_added_ids(const struct _kbx_cw *w, size_t *n)
 }
 uint64_t _kbx_cw_removed(const struct _kbx_cw *w) { return w->removed; }
 
-kbx_status_t _kbx_cw_source(struct _kbx_cw *w, const char *key, struct _kbx_source_rec *out)
+kbx_status_t _kbx_source_get(struct kbx_store *s, MDB_txn *txn, const char *key,
+			     struct _kbx_source_rec *out, struct kbx_error *err)
 {
 	MDB_val k = { strlen(key), (void *)key }, d;
-	int rc = mdb_get(w->txn, w->s->sources, &k, &d);
+	int rc = mdb_get(txn, s->sources, &k, &d);
 	if (rc == MDB_NOTFOUND)
 		return KBX_NOT_FOUND;
 	if (rc)
-		return _kbx_fail_mdb(w->err, rc, "cannot read a source record");
+		return _kbx_fail_mdb(err, rc, "cannot read a source record");
 	if (source_decode(d.mv_data, d.mv_size, out))
-		return _kbx_fail(w->err, KBX_ERR_CORRUPT,
+		return _kbx_fail(err, KBX_ERR_CORRUPT,
 				 "the record of '%s' does not decode: run 'kbx index --rebuild'", key);
 	return KBX_OK;
+}
+
+kbx_status_t _kbx_cw_source(struct _kbx_cw *w, const char *key, struct _kbx_source_rec *out)
+{
+	return _kbx_source_get(w->s, w->txn, key, out, w->err);
 }
 
 /* Count one chunk's terms into w->tc. */

@@ -19,6 +19,8 @@
 #include <strings.h>
 #include <time.h>
 
+#include <xxhash.h>
+
 #include "search/search.h"
 #include "embed/embed.h"
 #include "vecmod.h"
@@ -79,8 +81,26 @@ static int has_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+/* Is graph node id in the query's scope (sorted ids)? */
+static int in_scope(const struct kbx_search_query *q, uint32_t id)
+{
+	size_t lo = 0, hi = q->nscope;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (q->scope[mid] == id)
+			return 1;
+		if (q->scope[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
 static int passes(const struct kbx_search_query *q, const struct kbx_chunk *c)
 {
+	if (q->scope && (c->type != KBX_CHUNK_CODE || !in_scope(q, c->node)))
+		return 0;
 	if (q->types && !(q->types & (1u << c->type)))
 		return 0;
 	if (q->lang && *q->lang && strcasecmp(c->lang, q->lang) && strcasecmp(c->lang, "all"))
@@ -109,7 +129,101 @@ static int passes(const struct kbx_search_query *q, const struct kbx_chunk *c)
 static int has_filters(const struct kbx_search_query *q)
 {
 	return q->types || (q->lang && *q->lang) || q->ntags || (q->severity && *q->severity) ||
-	       (q->path && *q->path);
+	       (q->path && *q->path) || q->scope;
+}
+
+/* The code chunks of a scope, for the graph-first plan. */
+struct chunk_set {
+	uint32_t *ids;
+	size_t n, alloc;
+};
+
+static int chunk_set_add(struct chunk_set *cs, uint32_t id)
+{
+	if (cs->n == cs->alloc) {
+		size_t na = cs->alloc ? cs->alloc * 2 : 256;
+		uint32_t *p = realloc(cs->ids, na * sizeof(*p));
+		if (!p)
+			return -1;
+		cs->ids = p;
+		cs->alloc = na;
+	}
+	cs->ids[cs->n++] = id;
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The scope's code chunks: each scoped node's file lists the chunks it
+ * gave (its "c:PATH" source record); a chunk is kept when it is a scoped
+ * node's. */
+static kbx_status_t scope_chunks(struct kbx_store *s, MDB_txn *txn,
+				 const struct kbx_search_query *q, struct chunk_set *out,
+				 struct kbx_error *err)
+{
+	uint32_t *files = malloc((q->nscope + 1) * sizeof(*files));
+	size_t nfiles = 0;
+	kbx_status_t st = KBX_OK;
+	struct strbuf key = STRBUF_INIT;
+	if (!files)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < q->nscope; i++) {
+		struct kbx_node n;
+		if (_kbx_node_read(s, txn, q->scope[i], &n) == KBX_OK && n.file)
+			files[nfiles++] = n.file;
+	}
+	if (nfiles)
+		qsort(files, nfiles, sizeof(*files), cmp_u32);
+	for (size_t i = 0; i < nfiles && !st; i++) {
+		if (i && files[i] == files[i - 1])
+			continue;
+		struct kbx_node f;
+		if (_kbx_node_read(s, txn, files[i], &f) != KBX_OK || !f.path)
+			continue;
+		strbuf_reset(&key);
+		strbuf_addf(&key, "c:%.*s", (int)f.path_len, f.path);
+		if (key.failed) {
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+			break;
+		}
+		struct _kbx_source_rec r;
+		kbx_status_t rs = _kbx_source_get(s, txn, strbuf_str(&key), &r, err);
+		if (rs == KBX_NOT_FOUND)
+			continue;
+		if (rs) {
+			st = rs;
+			break;
+		}
+		for (uint32_t j = 0; j < r.nchunks; j++) {
+			uint32_t id = _kbx_get_u32(r.ids + 4 * j);
+			struct _kbx_chunk_view v;
+			if (_kbx_chunk_get(s, txn, id, &v) || v.c.type != KBX_CHUNK_CODE ||
+			    !in_scope(q, v.c.node))
+				continue;
+			if (chunk_set_add(out, id)) {
+				st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+				break;
+			}
+		}
+	}
+	free(files);
+	strbuf_release(&key);
+	if (!st && out->n)
+		qsort(out->ids, out->n, sizeof(*out->ids), cmp_u32);
+	return st;
+}
+
+const char *kbx_scope_plan_str(int plan)
+{
+	switch (plan) {
+	case KBX_SCOPE_GRAPH_FIRST: return "graph-first";
+	case KBX_SCOPE_VECTOR_FIRST: return "vector-first";
+	default: return "auto";
+	}
 }
 
 /* One signal's list after filtering. */
@@ -149,8 +263,8 @@ static int keep(struct kbx_store *s, MDB_txn *txn, const struct kbx_search_query
 }
 
 static kbx_status_t run_lexical(struct kbx_store *s, MDB_txn *txn,
-				const struct kbx_search_query *q, size_t depth,
-				struct slist *out, struct kbx_signal_report *rep,
+				const struct kbx_search_query *q, const struct chunk_set *subset,
+				size_t depth, struct slist *out, struct kbx_signal_report *rep,
 				struct kbx_error *err)
 {
 	kbx_tokenizer_t *tok = _kbx_tokenizer_new();
@@ -158,7 +272,8 @@ static kbx_status_t run_lexical(struct kbx_store *s, MDB_txn *txn,
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	struct _kbx_scored *sc = NULL;
 	size_t n = 0;
-	kbx_status_t st = _kbx_bm25(s, txn, tok, q->text, q->len, &sc, &n, err);
+	kbx_status_t st = _kbx_bm25(s, txn, tok, q->text, q->len, subset ? subset->ids : NULL,
+				    subset ? subset->n : 0, &sc, &n, err);
 	_kbx_tokenizer_free(tok);
 	if (st)
 		return st;
@@ -256,6 +371,37 @@ static int cmp_cand(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* Sort candidates best first and keep the depth best in out (which has
+ * room for depth). */
+static void keep_best(struct _kbx_scored *c, size_t n, size_t depth, struct slist *out)
+{
+	if (n)
+		qsort(c, n, sizeof(*c), cmp_cand);
+	out->n = 0;
+	for (size_t i = 0; i < n && out->n < depth; i++) {
+		out->ids[out->n] = c[i].id;
+		out->scores[out->n] = c[i].score;
+		out->n++;
+	}
+}
+
+/* Embed the query text into qv (the embedder's dimension), with
+ * BM25's inverse document frequencies as the terms' weights. */
+static kbx_status_t embed_query(struct kbx_store *s, MDB_txn *txn, kbx_embedder_t *e,
+				const struct kbx_search_query *q, float *qv,
+				struct kbx_error *err)
+{
+	struct idf_ctx ic = { s, txn, NULL, 0 };
+	_kbx_meta_get_u64(s, txn, "chunks", &ic.nchunks);
+	if (mdb_cursor_open(txn, s->postings, &ic.cur))
+		ic.cur = NULL;
+	kbx_status_t st = _kbx_embed_query(e, q->text, q->len, ic.cur ? query_idf : NULL, &ic, qv,
+					   err);
+	if (ic.cur)
+		mdb_cursor_close(ic.cur);
+	return st;
+}
+
 /* The chunks added since the vector file was built (vdelta): each one's
  * vector from the cache, compared with the query, merged into out by
  * score and cut at depth. */
@@ -303,16 +449,53 @@ static kbx_status_t scan_delta(struct kbx_store *s, MDB_txn *txn,
 		n++;
 	}
 	mdb_cursor_close(cur);
-	if (n)
-		qsort(c, n, sizeof(*c), cmp_cand);
-	out->n = 0;
-	for (size_t i = 0; i < n && out->n < depth; i++) {
-		out->ids[out->n] = c[i].id;
-		out->scores[out->n] = c[i].score;
-		out->n++;
-	}
+	keep_best(c, n, depth, out);
 	rep->candidates += scanned;
 	free(c);
+	return KBX_OK;
+}
+
+/* Graph-first: each chunk of the subset compared with the query, its
+ * vector read from the cache (ident: the hash of the identity the
+ * vectors were made under). */
+static kbx_status_t scan_subset(struct kbx_store *s, MDB_txn *txn,
+				const struct kbx_search_query *q, const struct chunk_set *subset,
+				uint64_t ident, const float *qv, uint32_t dim, size_t depth,
+				struct slist *out, struct kbx_signal_report *rep,
+				struct kbx_error *err)
+{
+	struct _kbx_scored *c = malloc((subset->n + 1) * sizeof(*c));
+	size_t n = 0, missing = 0;
+	if (!c)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < subset->n; i++) {
+		struct _kbx_chunk_view v;
+		if (_kbx_chunk_get(s, txn, subset->ids[i], &v) || !passes(q, &v.c))
+			continue;
+		unsigned char key[KBX_VCACHE_KEY_LEN];
+		_kbx_vcache_key(key, ident, v.c.text, v.c.text_len);
+		MDB_val vk = { sizeof(key), key }, vv;
+		if (mdb_get(txn, s->vcache, &vk, &vv) || vv.mv_size != dim * sizeof(float)) {
+			missing++;
+			continue;
+		}
+		const float *vec = vv.mv_data;
+		float dot = 0;
+		for (uint32_t j = 0; j < dim; j++)
+			dot += qv[j] * vec[j];
+		rep->candidates++;
+		if (dot <= 1e-6f)
+			continue;
+		c[n].id = subset->ids[i];
+		c[n].score = dot;
+		n++;
+	}
+	keep_best(c, n, depth, out);
+	free(c);
+	if (missing)
+		snprintf(rep->note, sizeof(rep->note),
+			 "%zu chunk%s of the scope %s no vector: run 'kbx index'", missing,
+			 missing == 1 ? "" : "s", missing == 1 ? "has" : "have");
 	return KBX_OK;
 }
 
@@ -320,8 +503,8 @@ static kbx_status_t scan_delta(struct kbx_store *s, MDB_txn *txn,
  * return is KBX_OK with rep->used 0, unless mode is vector (then it is an
  * error). */
 static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
-			       const struct kbx_search_query *q, size_t depth,
-			       struct slist *out, struct kbx_signal_report *rep,
+			       const struct kbx_search_query *q, const struct chunk_set *subset,
+			       size_t depth, struct slist *out, struct kbx_signal_report *rep,
 			       char *kind_out, size_t kind_sz, struct kbx_error *err)
 {
 	const struct kbx_vector_ops *ops;
@@ -381,6 +564,28 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 			 stored, ident);
 		goto out;
 	}
+	if (subset) {
+		/* graph-first: the scope's vectors from the cache, compared
+		 * exactly; no index file is opened */
+		uint32_t edim = 0;
+		st = _kbx_embedder_probe(e, &edim, err);
+		if (!st && !(qv = malloc((edim + 1) * sizeof(float))))
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		if (!st)
+			st = embed_query(s, txn, e, q, qv, err);
+		if (st)
+			goto embed_failed;
+		snprintf(kind_out, kind_sz, "exact");
+		if (slist_alloc(out, depth)) {
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		st = scan_subset(s, txn, q, subset, XXH3_64bits(stored, strlen(stored)), qv,
+				 _kbx_embedder_dim(e), depth, out, rep, err);
+		if (!st)
+			rep->used = 1;
+		goto out;
+	}
 	path = kbx_search_vector_path(s);
 	uint64_t fgen = 0;
 	int vr = ops->open(path, KBX_VEC_OPEN_MMAP | KBX_VEC_OPEN_GENERATION, gen, 0, &ix, &fgen,
@@ -418,16 +623,10 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 			 dim, edim);
 		goto out;
 	}
-	if (!st) {
-		struct idf_ctx ic = { s, txn, NULL, 0 };
-		_kbx_meta_get_u64(s, txn, "chunks", &ic.nchunks);
-		if (mdb_cursor_open(txn, s->postings, &ic.cur))
-			ic.cur = NULL;
-		st = _kbx_embed_query(e, q->text, q->len, ic.cur ? query_idf : NULL, &ic, qv, err);
-		if (ic.cur)
-			mdb_cursor_close(ic.cur);
-	}
+	if (!st)
+		st = embed_query(s, txn, e, q, qv, err);
 	if (st) {
+embed_failed:
 		snprintf(rep->note, sizeof(rep->note), "cannot embed the query: %s", err->msg);
 		st = KBX_OK;
 		goto out;
@@ -527,6 +726,43 @@ static int cmp_fused(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* Choose how a scoped search runs (see enum kbx_scope_plan), and find
+ * the scope's chunks when it runs graph-first. */
+static kbx_status_t plan_scope(struct kbx_store *s, MDB_txn *txn,
+			       const struct kbx_search_query *q, struct kbx_search_results *out,
+			       struct chunk_set *scoped, struct kbx_error *err)
+{
+	_kbx_meta_get_u64(s, txn, "chunks.code", &out->code_chunks);
+	out->scope_nodes = q->nscope;
+	/* a node has at most one code chunk: the node count bounds the
+	 * scope's chunks before any is looked up */
+	double share = out->code_chunks ? (double)q->nscope / (double)out->code_chunks : 0;
+	int plan = q->scope_plan;
+	const char *why;
+	if (plan == KBX_SCOPE_GRAPH_FIRST || plan == KBX_SCOPE_VECTOR_FIRST) {
+		why = "asked for";
+	} else if (q->nscope <= KBX_SCOPE_GRAPH_FIRST_MAX) {
+		plan = KBX_SCOPE_GRAPH_FIRST;
+		why = "at most 256 nodes are scored directly";
+	} else if (share <= KBX_SCOPE_GRAPH_FIRST_RATIO) {
+		plan = KBX_SCOPE_GRAPH_FIRST;
+		why = "at most a tenth of the code chunks are scored directly";
+	} else {
+		plan = KBX_SCOPE_VECTOR_FIRST;
+		why = "more than 256 nodes and more than a tenth of the code chunks: "
+		      "the whole index is searched and what is outside the scope dropped";
+	}
+	out->scope_plan = plan;
+	snprintf(out->scope_why, sizeof(out->scope_why), "%llu node%s in scope, %.1f%% of %llu code chunks: %s",
+		 (unsigned long long)q->nscope, q->nscope == 1 ? "" : "s", 100.0 * share,
+		 (unsigned long long)out->code_chunks, why);
+	if (plan != KBX_SCOPE_GRAPH_FIRST)
+		return KBX_OK;
+	kbx_status_t st = scope_chunks(s, txn, q, scoped, err);
+	out->scope_chunks = scoped->n;
+	return st;
+}
+
 kbx_status_t kbx_search(kbx_store_t *s, const struct kbx_search_query *qin,
 			struct kbx_search_results *out, struct kbx_error *err)
 {
@@ -551,12 +787,23 @@ kbx_status_t kbx_search(kbx_store_t *s, const struct kbx_search_query *qin,
 	kbx_status_t st = KBX_OK;
 	struct timespec t0;
 
+	struct chunk_set scoped = { 0 }, *subset = NULL;
+
 	_kbx_meta_get_u64(s, txn, "chunks", &out->chunks);
+	if (q.scope) {
+		st = plan_scope(s, txn, &q, out, &scoped, err);
+		if (st)
+			goto done;
+		if (out->scope_plan == KBX_SCOPE_GRAPH_FIRST)
+			subset = &scoped;
+	}
 	if (q.mode != KBX_MODE_VECTOR) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		st = run_lexical(s, txn, &q, depth, &L[KBX_SIG_LEXICAL], &out->sig[KBX_SIG_LEXICAL], err);
+		st = run_lexical(s, txn, &q, subset, depth, &L[KBX_SIG_LEXICAL],
+				 &out->sig[KBX_SIG_LEXICAL], err);
 		out->sig[KBX_SIG_LEXICAL].ms = ms_since(&t0);
-		if (!st) {
+		/* patterns are error entries', never in a graph scope */
+		if (!st && !q.scope) {
 			clock_gettime(CLOCK_MONOTONIC, &t0);
 			st = run_pattern(s, txn, &q, depth, &L[KBX_SIG_PATTERN],
 					 &out->sig[KBX_SIG_PATTERN], err);
@@ -565,8 +812,9 @@ kbx_status_t kbx_search(kbx_store_t *s, const struct kbx_search_query *qin,
 	}
 	if (!st && q.mode != KBX_MODE_LEXICAL) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		st = run_vector(s, txn, &q, depth, &L[KBX_SIG_VECTOR], &out->sig[KBX_SIG_VECTOR],
-				out->vector_kind, sizeof(out->vector_kind), err);
+		st = run_vector(s, txn, &q, subset, depth, &L[KBX_SIG_VECTOR],
+				&out->sig[KBX_SIG_VECTOR], out->vector_kind, sizeof(out->vector_kind),
+				err);
 		out->sig[KBX_SIG_VECTOR].ms = ms_since(&t0);
 	}
 	if (st)
@@ -660,6 +908,7 @@ kbx_status_t kbx_search(kbx_store_t *s, const struct kbx_search_query *qin,
 done:
 	for (int i = 0; i < KBX_SIG__COUNT; i++)
 		slist_release(&L[i]);
+	free(scoped.ids);
 	return st;
 }
 

@@ -66,6 +66,17 @@ struct _kbx_source_rec {
 #define KBX_SOURCE_HDR_LEN 40
 #define KBX_SOURCE_SKIPPED 1u   /* the file was skipped whole last time */
 
+/* The record of a source ("c:PATH", ...) as txn sees it, or KBX_NOT_FOUND. */
+kbx_status_t _kbx_source_get(struct kbx_store *s, MDB_txn *txn, const char *key,
+			     struct _kbx_source_rec *out, struct kbx_error *err);
+
+/* The vector cache's key of a text embedded by the embedder whose
+ * identity hashes to ident (XXH3 of kbx_embedder identity): 8 bytes of
+ * it, then the text's 128-bit hash. */
+#define KBX_VCACHE_KEY_LEN 24
+void _kbx_vcache_key(unsigned char out[KBX_VCACHE_KEY_LEN], uint64_t ident, const char *text,
+		     size_t len);
+
 /* ---- the writer of one run (chunk-store.c) ---- */
 
 struct _kbx_cw;
@@ -130,10 +141,12 @@ struct _kbx_scored {
 	float score;
 };
 /* Score every chunk holding a query term into *out (malloc()ed), in no
- * order: _kbx_scored_top() sorts the best of them. */
+ * order: _kbx_scored_top() sorts the best of them.  With subset (chunk
+ * ids, any order), only those chunks are scored, by a seek per chunk and
+ * term instead of a scan of each term's postings: the graph-first plan. */
 kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
-		       const char *text, size_t len, struct _kbx_scored **out, size_t *n,
-		       struct kbx_error *err);
+		       const char *text, size_t len, const uint32_t *subset, size_t nsubset,
+		       struct _kbx_scored **out, size_t *n, struct kbx_error *err);
 /* Put the k best of a[0..n) first, best first (ties by id). */
 void _kbx_scored_top(struct _kbx_scored *a, size_t n, size_t k);
 

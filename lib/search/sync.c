@@ -830,7 +830,8 @@ static kbx_status_t sync_markdown(struct sync *y, const struct _kbx_scan *scan)
 
 /* ---- vectors ---- */
 
-static void vkey(unsigned char out[24], uint64_t ident, const char *text, size_t len)
+void _kbx_vcache_key(unsigned char out[KBX_VCACHE_KEY_LEN], uint64_t ident, const char *text,
+		     size_t len)
 {
 	for (int i = 0; i < 8; i++)
 		out[i] = (unsigned char)(ident >> (56 - 8 * i));
@@ -931,7 +932,7 @@ static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint
 			continue;
 		}
 		unsigned char key[24];
-		vkey(key, ih, v.c.text, v.c.text_len);
+		_kbx_vcache_key(key, ih, v.c.text, v.c.text_len);
 		MDB_val ck = { 24, key }, cv;
 		if (++done % 1024 == 0 && total > 1)
 			progress(y, "embed", done, total);
@@ -1089,7 +1090,7 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 		if (k.mv_size != 4 || _kbx_chunk_decode(d.mv_data, d.mv_size, &v))
 			continue;
 		unsigned char key[24];
-		vkey(key, ih, v.c.text, v.c.text_len);
+		_kbx_vcache_key(key, ih, v.c.text, v.c.text_len);
 		MDB_val ck = { 24, key }, cv;
 		if (mdb_get(txn, s->vcache, &ck, &cv))
 			continue;   /* cannot happen after ensure_vectors */
@@ -1224,7 +1225,7 @@ static kbx_status_t add_to_delta(struct sync *y, kbx_embedder_t *e, const uint32
 			continue;
 		unsigned char k4[4], key[24];
 		_kbx_put_u32(k4, ids[i]);
-		vkey(key, ih, v.c.text, v.c.text_len);
+		_kbx_vcache_key(key, ih, v.c.text, v.c.text_len);
 		MDB_val k = { 4, k4 }, d = { 24, key };
 		int rc = mdb_put(s->wtxn, s->vdelta, &k, &d, 0);
 		if (rc)

@@ -1,0 +1,388 @@
+/*
+ * kbx hybrid: questions that need the graph and the search together
+ * ("what calls add", "functions similar to parse_config within
+ * src/auth").  The library makes and runs the plan (lib/kbx-hybrid.h);
+ * this prints it and the results.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "config.h"
+#include "kbx-hybrid.h"
+#include "lang/lang.h"
+#include "output.h"
+#include "parse-options.h"
+#include "strbuf.h"
+
+static const char *const hybrid_usage[] = {
+	"kbx hybrid [<options>] <question>...",
+	NULL
+};
+
+static const char *const mode_names[] = { "hybrid", "vector", "lexical", NULL };
+static const char *const fusion_names[] = { "rrf", "linear", NULL };
+static const char *const plan_names[] = { "auto", "graph-first", "vector-first", NULL };
+
+/* --weight NAME=VALUE */
+static int parse_weight(const char *arg, struct kbx_hybrid_weights *w)
+{
+	static const char *const names[] = { "similarity", "graph", "importance", "recency", NULL };
+	double *fields[] = { &w->similarity, &w->graph, &w->importance, &w->recency };
+	const char *eq = strchr(arg, '=');
+	if (eq) {
+		for (int i = 0; names[i]; i++) {
+			if (strlen(names[i]) != (size_t)(eq - arg) || strncmp(arg, names[i], (size_t)(eq - arg)))
+				continue;
+			char *end;
+			errno = 0;
+			double v = strtod(eq + 1, &end);
+			if (errno || end == eq + 1 || *end || v != v || v < 0 || v > 100)
+				break;
+			*fields[i] = v;
+			return 0;
+		}
+	}
+	fprintf(stderr, "error: --weight takes NAME=VALUE, NAME one of similarity, graph, importance, recency and VALUE from 0 to 100, not '%s'\n",
+		arg);
+	return -1;
+}
+
+static const char *shown(const struct kbx_node *n)
+{
+	return n->kind == KBX_KIND_FILE || !n->qual || !*n->qual ? n->cid : n->qual;
+}
+
+static void print_plan_json(struct out *o, const struct kbx_hybrid_results *r, const char *question)
+{
+	const struct kbx_hybrid_plan *p = &r->plan;
+	out_record_begin(o, "plan");
+	out_field_str(o, "question", question);
+	out_field_str(o, "traversal", kbx_hybrid_rel_str(p->relation));
+	out_field_str(o, "traversal_words", p->relation_words);
+	if (p->depth == KBX_HYBRID_DEPTH_ALL)
+		out_field_str(o, "depth", "all");
+	else
+		out_field_int(o, "depth", p->depth);
+	out_field_str(o, "depth_words", p->depth_words);
+	out_field_str(o, "search_text", p->search_text);
+	out_field_str(o, "similar_to", p->similar_to);
+	out_field_str(o, "kinds", p->kind_words);
+	out_json_begin(o, "resolved", 1);
+	for (size_t i = 0; i < p->nterms; i++) {
+		const struct kbx_hybrid_term *t = &p->terms[i];
+		out_json_begin(o, NULL, 0);
+		out_json_str(o, "text", t->text);
+		out_json_str(o, "role", t->role);
+		out_json_str(o, "how", kbx_hybrid_how_str(t->how));
+		if (t->spelling)
+			out_json_str(o, "spelling", t->spelling);
+		out_json_begin(o, "nodes", 1);
+		for (size_t j = 0; j < t->nodes.n; j++) {
+			out_json_begin(o, NULL, 0);
+			out_json_node_ref(o, &t->nodes.items[j]);
+			if (t->scores)
+				out_json_num(o, "score", t->scores[j]);
+			out_json_end(o);
+		}
+		out_json_end(o);
+		out_json_end(o);
+	}
+	out_json_end(o);
+	out_json_begin(o, "seeds", 1);
+	for (size_t i = 0; i < p->nseeds; i++) {
+		out_json_begin(o, NULL, 0);
+		out_json_node_ref(o, &p->seeds[i].node);
+		out_json_str(o, "from", p->seeds[i].from);
+		out_json_num(o, "score", p->seeds[i].score);
+		out_json_end(o);
+	}
+	out_json_end(o);
+	if (p->scoped) {
+		out_json_begin(o, "scope", 0);
+		out_json_str(o, "plan", kbx_scope_plan_str(p->scope_plan));
+		out_json_int(o, "nodes", (int64_t)p->scope_nodes);
+		out_json_str(o, "why", p->scope_why);
+		out_json_end(o);
+	}
+	out_json_begin(o, "signals", 0);
+	for (int sg = 0; sg < KBX_SIG__COUNT; sg++) {
+		if (!p->sig[sg].used && !p->sig[sg].note[0])
+			continue;
+		out_json_begin(o, kbx_signal_str(sg), 0);
+		out_json_bool(o, "used", p->sig[sg].used);
+		out_json_int(o, "candidates", (int64_t)p->sig[sg].candidates);
+		out_json_num(o, "ms", p->sig[sg].ms);
+		if (p->sig[sg].note[0])
+			out_json_str(o, "note", p->sig[sg].note);
+		out_json_end(o);
+	}
+	out_json_end(o);
+	out_field_int(o, "candidates", (int64_t)p->candidates);
+	out_json_begin(o, "weights", 0);
+	out_json_num(o, "similarity", p->w.similarity);
+	out_json_num(o, "graph", p->w.graph);
+	out_json_num(o, "importance", p->w.importance);
+	out_json_num(o, "recency", p->w.recency);
+	out_json_end(o);
+	out_json_begin(o, "notes", 1);
+	for (size_t i = 0; i < p->nnotes; i++)
+		out_json_str(o, NULL, p->notes[i]);
+	out_json_end(o);
+	out_json_begin(o, "ms", 0);
+	out_json_num(o, "plan", p->ms_plan);
+	out_json_num(o, "search", p->ms_search);
+	out_json_num(o, "expand", p->ms_expand);
+	out_json_num(o, "rank", p->ms_rank);
+	out_json_end(o);
+	out_record_end(o);
+}
+
+static void print_plan_text(struct out *o, const struct kbx_hybrid_results *r)
+{
+	const struct kbx_hybrid_plan *p = &r->plan;
+	out_heading(o, "plan");
+	char depth[40];
+	if (p->depth == KBX_HYBRID_DEPTH_ALL)
+		snprintf(depth, sizeof(depth), "every hop");
+	else
+		snprintf(depth, sizeof(depth), "%u hop%s", p->depth, p->depth == 1 ? "" : "s");
+	if (p->relation)
+		out_note(o, "traversal  %s (from '%s'), %s (%s%s%s)", kbx_hybrid_rel_str(p->relation),
+			 p->relation_words ? p->relation_words : "", depth,
+			 p->depth_words ? "from '" : "the default",
+			 p->depth_words ? p->depth_words : "", p->depth_words ? "'" : "");
+	else
+		out_note(o, "traversal  none: the search's hits are the results");
+	if (p->similar_to)
+		out_note(o, "search     code similar to that of %s", p->similar_to);
+	else if (p->search_text)
+		out_note(o, "search     '%s'", p->search_text);
+	if (p->kind_words)
+		out_note(o, "kinds      %s (from '%s')",
+			 p->kinds & (1u << KBX_KIND_FUNCTION) ? "functions and methods"
+			 : p->kinds & (1u << KBX_KIND_FILE) ? "files and modules" : "types",
+			 p->kind_words);
+	for (size_t i = 0; i < p->nterms; i++) {
+		const struct kbx_hybrid_term *t = &p->terms[i];
+		out_note(o, "resolved   %s '%s' by %s%s%s: %zu node%s", t->role, t->text,
+			 kbx_hybrid_how_str(t->how), t->spelling ? " as " : "",
+			 t->spelling ? t->spelling : "", t->nodes.n, t->nodes.n == 1 ? "" : "s");
+		for (size_t j = 0; j < t->nodes.n && j < 8; j++) {
+			const struct kbx_node *n = &t->nodes.items[j];
+			if (t->scores)
+				out_note(o, "             %s  (%s, score %.3f)", n->cid, kbx_kind_str(n->kind),
+					 t->scores[j]);
+			else
+				out_note(o, "             %s  (%s)", n->cid, kbx_kind_str(n->kind));
+		}
+		if (t->nodes.n > 8)
+			out_note(o, "             ... and %zu more", t->nodes.n - 8);
+	}
+	if (p->nseeds) {
+		out_note(o, "seeds      %zu", p->nseeds);
+		for (size_t i = 0; i < p->nseeds && i < 10; i++)
+			out_note(o, "             %s  (%s, score %.3f)", p->seeds[i].node.cid,
+				 p->seeds[i].from, p->seeds[i].score);
+		if (p->nseeds > 10)
+			out_note(o, "             ... and %zu more", p->nseeds - 10);
+	}
+	if (p->scoped)
+		out_note(o, "scope      %s: %s", kbx_scope_plan_str(p->scope_plan), p->scope_why);
+	for (int sg = 0; sg < KBX_SIG__COUNT; sg++)
+		if (p->sig[sg].used)
+			out_note(o, "signal     %s: %llu candidate%s in %.2f ms", kbx_signal_str(sg),
+				 (unsigned long long)p->sig[sg].candidates,
+				 p->sig[sg].candidates == 1 ? "" : "s", p->sig[sg].ms);
+	out_note(o, "expanded   %llu node%s reached", (unsigned long long)p->candidates,
+		 p->candidates == 1 ? "" : "s");
+	out_note(o, "ranking    %.2f similarity + %.2f graph + %.2f importance + %.2f recency",
+		 p->w.similarity, p->w.graph, p->w.importance, p->w.recency);
+	out_note(o, "time       plan %.2f ms, seeds %.2f ms, expansion %.2f ms, ranking %.2f ms",
+		 p->ms_plan, p->ms_search, p->ms_expand, p->ms_rank);
+	printf("\n");
+}
+
+static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_result *h,
+			 int explain)
+{
+	const struct kbx_node *n = &h->node;
+	switch (out_format(o)) {
+	case FMT_NUL:
+		fputs(n->cid, stdout);
+		putchar('\0');
+		return;
+	case FMT_GREP:
+		if (n->path)
+			out_line(o, "%.*s:%u:%u: %s (%s, score %.3f)", (int)n->path_len, n->path,
+				 n->line ? n->line : 1, n->col ? n->col : 1, shown(n),
+				 kbx_kind_str(n->kind), h->score);
+		return;
+	case FMT_JSON: {
+		out_record_begin(o, "result");
+		out_field_int(o, "rank", (int64_t)rank);
+		out_json_node_ref(o, n);
+		out_field_num(o, "score", h->score);
+		out_json_begin(o, "factors", 0);
+		out_json_num(o, "similarity", h->similarity);
+		out_json_num(o, "graph", h->graph);
+		out_json_num(o, "importance", h->importance);
+		out_json_num(o, "recency", h->recency);
+		out_json_end(o);
+		out_json_begin(o, "signals", 0);
+		out_json_num(o, "vector", h->vector);
+		out_json_num(o, "lexical", h->lexical);
+		out_json_end(o);
+		out_field_int(o, "hops", h->hops);
+		out_field_int(o, "callers", h->callers);
+		out_field_int(o, "mtime", h->mtime);
+		out_field_str(o, "confidence", kbx_confidence_str(h->confidence));
+		out_json_begin(o, "via", 1);
+		for (size_t i = 0; i < h->nvia; i++) {
+			out_json_begin(o, NULL, 0);
+			out_json_node_ref(o, &h->via[i]);
+			if (h->via_line[i])
+				out_json_int(o, "site_line", h->via_line[i]);
+			out_json_end(o);
+		}
+		out_json_end(o);
+		out_record_end(o);
+		return;
+	}
+	default:
+		break;
+	}
+	if (n->path)
+		printf("%3zu  %.*s:%u  %s (%s)  %.3f", rank, (int)n->path_len, n->path, n->line,
+		       shown(n), kbx_kind_str(n->kind), h->score);
+	else
+		printf("%3zu  %s (%s)  %.3f", rank, shown(n), kbx_kind_str(n->kind), h->score);
+	if (h->confidence == KBX_CONF_AMBIGUOUS)
+		printf("  (through an ambiguous call)");
+	putchar('\n');
+	if (h->nvia > 1) {
+		printf("     ");
+		for (size_t i = 0; i < h->nvia; i++) {
+			if (i)
+				printf(" -> ");
+			printf("%s", shown(&h->via[i]));
+			if (explain && i && h->via_line[i])
+				printf(" [line %u]", h->via_line[i]);
+		}
+		putchar('\n');
+	}
+	if (explain)
+		printf("     similarity %.3f (vector %.3f, lexical %.3f)  graph %.3f (%u hop%s)  importance %.3f (%u caller%s)  recency %.3f\n",
+		       h->similarity, h->vector, h->lexical, h->graph, h->hops, h->hops == 1 ? "" : "s",
+		       h->importance, h->callers, h->callers == 1 ? "" : "s", h->recency);
+}
+
+int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
+{
+	struct output_opts oo = OUTPUT_OPTS_INIT;
+	int mode = -1, fusion = -1, explain = 0, plan = 0;
+	long limit = 10, depth = -1, expand = 0, seeds = 0;
+	struct opt_list weights = OPT_LIST_INIT;
+	struct option opts[] = {
+		OPT_INT_F('n', "limit", &limit, "N", "show at most N results (default 10)"),
+		OPT_INT_F('d', "depth", &depth, "N",
+			  "hops of the traversal, 0 for all (default: the question's, else 1; defines 2; impact all)"),
+		OPT_INT_F(0, "expand", &expand, "N",
+			  "with no traversal in the question, add callers and callees N hops around the hits"),
+		OPT_INT_F(0, "seeds", &seeds, "N", "search hits taken as starting points (default 3)"),
+		OPT_STRING_LIST_F(0, "weight", &weights, "NAME=W",
+				  "a ranking weight: similarity, graph, importance or recency (repeatable)"),
+		OPT_KEYWORD_F(0, "plan", &plan, plan_names, "PLAN",
+			      "how a scope is searched: auto (default), graph-first or vector-first"),
+		OPT_KEYWORD_F(0, "mode", &mode, mode_names, "MODE",
+			      "search signals: hybrid (default), vector or lexical"),
+		OPT_KEYWORD_F(0, "fusion", &fusion, fusion_names, "HOW",
+			      "how the search fuses its lists: rrf (default) or linear"),
+		OPT_BOOL_F(0, "explain", &explain,
+			   "print the plan, each result's path from its seed and its ranking factors"),
+		OPT_OUTPUT_COMMON(&oo),
+		OPT_END_F(),
+	};
+	int nargs = parse_options(argc, argv, opts, hybrid_usage);
+	int rc = KBX_EXIT_USAGE;
+	struct strbuf question = STRBUF_INIT;
+	struct kbx_hybrid_results res = { 0 };
+	if (nargs < 0)
+		goto out;
+	if (!nargs) {
+		fprintf(stderr, "error: ask a question, for example: kbx hybrid what calls add\n");
+		usage_with_options(hybrid_usage, opts, 1);
+		goto out;
+	}
+	if (limit < 1 || limit > 10000) {
+		fprintf(stderr, "error: --limit must be from 1 to 10000\n");
+		goto out;
+	}
+	if (depth < -1 || depth > 1000 || expand < 0 || expand > 100 || seeds < 0 || seeds > 1000) {
+		fprintf(stderr, "error: --depth must be from 0 (all) to 1000, --expand from 0 to 100 and --seeds from 1 to 1000\n");
+		goto out;
+	}
+	struct kbx_hybrid_opts ho = { 0 };
+	ho.w.similarity = ho.w.graph = ho.w.importance = ho.w.recency = -1;
+	for (int i = 0; i < weights.n; i++)
+		if (parse_weight(weights.items[i], &ho.w))
+			goto out;
+	struct kbx_config_value v;
+	ho.mode = mode >= 0 ? mode
+			    : kbx_config_get(ctx->config, "search.mode", &v, NULL) == KBX_OK ? (int)v.number : 0;
+	ho.fusion = fusion >= 0 ? fusion
+				: kbx_config_get(ctx->config, "search.fusion", &v, NULL) == KBX_OK ? (int)v.number : 0;
+	ho.limit = (size_t)limit;
+	ho.depth = depth == 0 ? KBX_HYBRID_DEPTH_ALL : depth > 0 ? (uint32_t)depth : 0;
+	ho.expand = (uint32_t)expand;
+	ho.seeds = (size_t)seeds;
+	ho.scope_plan = plan;
+	struct kbx_embed_config ec;
+	search_embed_config(ctx, &ec);
+	ho.embed = &ec;
+	for (int i = 0; i < nargs; i++) {
+		if (i)
+			strbuf_addch(&question, ' ');
+		strbuf_addstr(&question, argv[i]);
+	}
+	if (question.failed) {
+		rc = KBX_EXIT_INTERNAL;
+		goto out;
+	}
+	ho.query = question.buf;
+
+	struct kbx_error err = KBX_ERROR_INIT;
+	kbx_status_t st = kbx_hybrid(ctx->store, &ho, &res, &err);
+	if (st && st != KBX_NOT_FOUND) {
+		rc = die_status(&err);
+		goto out;
+	}
+	for (size_t i = 0; i < res.plan.nnotes; i++)
+		fprintf(stderr, "note: %s\n", res.plan.notes[i]);
+	for (int sg = 0; sg < KBX_SIG__COUNT; sg++)
+		if (res.plan.sig[sg].note[0])
+			fprintf(stderr, "warning: %s\n", res.plan.sig[sg].note);
+	struct out *o = out_new(&oo);
+	if (!o) {
+		rc = KBX_EXIT_USAGE;
+		goto out;
+	}
+	if (explain && out_format(o) == FMT_TEXT)
+		print_plan_text(o, &res);
+	if (out_format(o) == FMT_JSON)
+		print_plan_json(o, &res, question.buf);
+	for (size_t i = 0; i < res.n; i++)
+		print_result(o, i + 1, &res.items[i], explain);
+	/* a name that stands for nothing is an error; a plan that ran and
+	 * found nothing is only said */
+	if (st == KBX_NOT_FOUND)
+		fprintf(stderr, "%s%s\n", res.plan.nseeds ? "" : "error: ", err.msg);
+	rc = out_finish(o) ? KBX_EXIT_IO : res.n ? KBX_EXIT_OK : KBX_EXIT_NOT_FOUND;
+out:
+	kbx_hybrid_release(&res);
+	strbuf_release(&question);
+	free(weights.items);
+	return rc;
+}

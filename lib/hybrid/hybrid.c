@@ -1,0 +1,1234 @@
+/*
+ * kbx_hybrid: run the plan a question makes (see kbx-hybrid.h): resolve
+ * what it names, find seeds, expand them over the graph, rank.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "analysis.h"
+#include "hybrid/hybrid.h"
+#include "internal.h"
+#include "search/search.h"
+
+#define DEFAULT_LIMIT 10
+#define DEFAULT_SEEDS 3
+#define CALLABLES (1u << KBX_KIND_FUNCTION | 1u << KBX_KIND_METHOD)
+
+const char *kbx_hybrid_rel_str(int rel)
+{
+	static const char *const names[KBX_REL__COUNT] = {
+		"search", "defines", "callers", "callees", "subclasses", "superclasses",
+		"imports", "importers", "impact"
+	};
+	return rel >= 0 && rel < KBX_REL__COUNT ? names[rel] : "?";
+}
+
+const char *kbx_hybrid_how_str(int how)
+{
+	switch (how) {
+	case KBX_HOW_SYMBOL: return "symbol";
+	case KBX_HOW_VARIANT: return "spelling";
+	case KBX_HOW_FILE: return "file";
+	case KBX_HOW_DIRECTORY: return "directory";
+	case KBX_HOW_SEARCH: return "search";
+	default: return "unresolved";
+	}
+}
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) * 1e3 + (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+static void note(struct kbx_hybrid_plan *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void note(struct kbx_hybrid_plan *p, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	char **n = realloc(p->notes, (p->nnotes + 1) * sizeof(*n));
+	if (!n)
+		return;
+	p->notes = n;
+	if ((n[p->nnotes] = strdup(buf)))
+		p->nnotes++;
+}
+
+/* ---- sets of node ids ---- */
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+struct ids {
+	uint32_t *v;
+	size_t n, alloc;
+};
+
+static int ids_add(struct ids *s, uint32_t id)
+{
+	if (s->n == s->alloc) {
+		size_t na = s->alloc ? s->alloc * 2 : 64;
+		uint32_t *p = realloc(s->v, na * sizeof(*p));
+		if (!p)
+			return -1;
+		s->v = p;
+		s->alloc = na;
+	}
+	s->v[s->n++] = id;
+	return 0;
+}
+
+/* Sort and drop repeats. */
+static void ids_settle(struct ids *s)
+{
+	if (!s->n)
+		return;
+	qsort(s->v, s->n, sizeof(*s->v), cmp_u32);
+	size_t o = 1;
+	for (size_t i = 1; i < s->n; i++)
+		if (s->v[i] != s->v[o - 1])
+			s->v[o++] = s->v[i];
+	s->n = o;
+}
+
+static int ids_has(const struct ids *s, uint32_t id)
+{
+	return bsearch(&id, s->v, s->n, sizeof(*s->v), cmp_u32) != NULL;
+}
+
+/* Keep in a what b holds too (both settled). */
+static void ids_intersect(struct ids *a, const struct ids *b)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (ids_has(b, a->v[i]))
+			a->v[o++] = a->v[i];
+	a->n = o;
+}
+
+/* ---- resolving a phrase ---- */
+
+static int looks_like_path(const char *t)
+{
+	if (strchr(t, '/') || !strcmp(t, "."))
+		return 1;
+	const char *dot = strrchr(t, '.');
+	if (!dot || strchr(t, ' '))
+		return 0;
+	/* "orders.py", "util.c": a known source extension */
+	static const char *const exts[] = { "py", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "js",
+					    "mjs", "cjs", "jsx", "ts", "tsx", "go", "rs", "java",
+					    "cs", "rb", NULL };
+	for (const char *const *e = exts; *e; e++)
+		if (!strcmp(dot + 1, *e))
+			return 1;
+	return 0;
+}
+
+struct prefix_ctx {
+	struct kbx_store *s;
+	struct kbx_nodelist *out;
+	size_t count;
+	int files_only;
+};
+
+static void add_prefixed(void *data, const char *id, size_t len, int kind)
+{
+	struct prefix_ctx *c = data;
+	(void)len;
+	if (c->files_only && kind != KBX_KIND_FILE)
+		return;
+	uint32_t nid = 0;
+	char *cid = strndup(id, len);
+	if (cid)
+		nid = _kbx_id_of(c->s, cid);
+	free(cid);
+	struct kbx_node n;
+	if (nid && _kbx_node_read(c->s, _kbx_txn(c->s), nid, &n) == KBX_OK &&
+	    !_kbx_nodelist_add(c->out, &n))
+		c->count++;
+}
+
+/* Files whose path is t or ends in "/t"; NOT_FOUND if none. */
+static kbx_status_t files_named(struct kbx_store *s, const char *t, struct kbx_nodelist *out)
+{
+	MDB_cursor *c;
+	MDB_val k, d;
+	size_t tl = strlen(t), found = 0;
+	if (mdb_cursor_open(_kbx_txn(s), s->files, &c))
+		return KBX_ERR_STORE;
+	for (int rc = mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc;
+	     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		const char *p = k.mv_data;
+		if (k.mv_size < tl || memcmp(p + k.mv_size - tl, t, tl) ||
+		    (k.mv_size > tl && p[k.mv_size - tl - 1] != '/'))
+			continue;
+		struct _kbx_file_rec r;
+		struct kbx_node n;
+		if (_kbx_file_rec_decode(d.mv_data, d.mv_size, &r) == KBX_OK &&
+		    _kbx_node_read(s, _kbx_txn(s), r.id, &n) == KBX_OK && !_kbx_nodelist_add(out, &n))
+			found++;
+	}
+	mdb_cursor_close(c);
+	return found ? KBX_OK : KBX_NOT_FOUND;
+}
+
+/* "HTTP client" -> HttpClient, HTTPClient, http_client, httpclient,
+ * HTTP_CLIENT: the first that names something. */
+static kbx_status_t try_variants(struct kbx_store *s, const char *t, struct kbx_nodelist *out,
+				 char **spelling)
+{
+	char words[16][64];
+	size_t nw = 0;
+	for (const char *p = t; *p && nw < 16;) {
+		while (*p == ' ' || *p == '-')
+			p++;
+		size_t l = strcspn(p, " -");
+		if (!l)
+			break;
+		if (l >= sizeof(words[0]))
+			return KBX_NOT_FOUND;
+		memcpy(words[nw], p, l);
+		words[nw][l] = '\0';
+		nw++;
+		p += l;
+	}
+	if (nw < 2)
+		return KBX_NOT_FOUND;
+	for (int form = 0; form < 5; form++) {
+		char v[1100] = "";
+		size_t o = 0;
+		for (size_t i = 0; i < nw; i++) {
+			const char *w = words[i];
+			if (form == 2 || form == 4) {
+				if (i)
+					v[o++] = '_';
+			}
+			for (size_t j = 0; w[j] && o < sizeof(v) - 2; j++) {
+				char ch = w[j];
+				switch (form) {
+				case 0: /* CamelCase */
+					ch = j ? (char)tolower((unsigned char)ch) : (char)toupper((unsigned char)ch);
+					break;
+				case 1: /* as written, first letters up */
+					ch = j ? ch : (char)toupper((unsigned char)ch);
+					break;
+				case 2: case 3:
+					ch = (char)tolower((unsigned char)ch);
+					break;
+				case 4:
+					ch = (char)toupper((unsigned char)ch);
+					break;
+				}
+				v[o++] = ch;
+			}
+		}
+		v[o] = '\0';
+		struct kbx_error e = KBX_ERROR_INIT;
+		if (kbx_lookup(s, v, out, &e) == KBX_OK) {
+			*spelling = strdup(v);
+			return KBX_OK;
+		}
+	}
+	return KBX_NOT_FOUND;
+}
+
+/* The code chunk of a node (its text), via its file's source record. */
+static int code_chunk_of(struct kbx_store *s, const struct kbx_node *n, struct _kbx_chunk_view *v)
+{
+	struct kbx_node f;
+	if (!n->file || _kbx_node_read(s, _kbx_txn(s), n->file, &f) || !f.path)
+		return -1;
+	char key[1100];
+	if (snprintf(key, sizeof(key), "c:%.*s", (int)f.path_len, f.path) >= (int)sizeof(key))
+		return -1;
+	struct _kbx_source_rec r;
+	struct kbx_error e = KBX_ERROR_INIT;
+	if (_kbx_source_get(s, _kbx_txn(s), key, &r, &e))
+		return -1;
+	for (uint32_t j = 0; j < r.nchunks; j++)
+		if (_kbx_chunk_get(s, _kbx_txn(s), _kbx_get_u32(r.ids + 4 * j), v) == KBX_OK &&
+		    v->c.type == KBX_CHUNK_CODE && !strcmp(v->c.doc_id, n->cid))
+			return 0;
+	return -1;
+}
+
+/* A path, a file's name or a directory into t (t->how stays 0 when it
+ * is none of them). */
+static kbx_status_t resolve_path(struct kbx_store *s, const char *text, struct kbx_hybrid_term *t,
+				 struct kbx_error *err)
+{
+	struct kbx_error e = KBX_ERROR_INIT;
+	if (kbx_lookup(s, text, &t->nodes, &e) == KBX_OK) {
+		t->how = t->nodes.items[0].kind == KBX_KIND_FILE ? KBX_HOW_FILE : KBX_HOW_SYMBOL;
+		return KBX_OK;
+	}
+	char *bare = strdup(text);
+	if (!bare)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	size_t bl = strlen(bare);
+	while (bl > 1 && bare[bl - 1] == '/')
+		bare[--bl] = '\0';
+	const char *b = bare;
+	while (b[0] == '.' && b[1] == '/')
+		b += 2;
+	if (!strchr(b, '/') && files_named(s, b, &t->nodes) == KBX_OK) {
+		t->how = KBX_HOW_FILE;
+		free(bare);
+		return KBX_OK;
+	}
+	/* a directory: the files under it ("." the whole repository) */
+	char *dir = malloc(strlen(b) + 2);
+	int ok = dir != NULL;
+	if (dir) {
+		sprintf(dir, "%s/", b);
+		if (!strcmp(b, "."))
+			dir[0] = '\0';
+		struct prefix_ctx pc = { s, &t->nodes, 0, 1 };
+		kbx_ids_with_prefix(s, dir, 0, add_prefixed, &pc, &e);
+		if (pc.count)
+			t->how = KBX_HOW_DIRECTORY;
+	}
+	free(dir);
+	free(bare);
+	return ok ? KBX_OK : _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+}
+
+/* Resolve a phrase into t.  Search seeds need the options. */
+static kbx_status_t resolve(struct kbx_store *s, const struct kbx_hybrid_opts *o,
+			    const char *text, const char *role, struct kbx_hybrid_term *t,
+			    int may_search, struct kbx_error *err)
+{
+	struct kbx_error e = KBX_ERROR_INIT;
+	kbx_status_t st0;
+	memset(t, 0, sizeof(*t));
+	t->text = strdup(text);
+	t->role = role;
+	if (!t->text)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	if (!looks_like_path(text) && !strchr(text, ' ')) {
+		kbx_status_t st = kbx_lookup(s, text, &t->nodes, &e);
+		if (st == KBX_OK) {
+			t->how = t->nodes.items[0].kind == KBX_KIND_FILE ? KBX_HOW_FILE : KBX_HOW_SYMBOL;
+			return KBX_OK;
+		}
+		if (st != KBX_NOT_FOUND && st != KBX_ERR_PARSE)
+			return _kbx_fail(err, st, "%s", e.msg);
+	}
+	if (!strchr(text, ' ')) {
+		/* a path, a file's name, or a directory ("src/auth", "gen") */
+		st0 = resolve_path(s, text, t, err);
+		if (st0 || t->how)
+			return st0;
+	} else if (try_variants(s, text, &t->nodes, &t->spelling) == KBX_OK) {
+		t->how = KBX_HOW_VARIANT;
+		return KBX_OK;
+	}
+	/* one word that names nothing is a name mistyped, not a
+	 * description: it is not searched for */
+	if (!may_search || !strchr(text, ' '))
+		return KBX_OK;
+	/* no symbol: the code the words describe */
+	struct kbx_search_query q = { 0 };
+	struct kbx_search_results r;
+	q.text = text;
+	q.mode = o->mode;
+	q.fusion = o->fusion;
+	q.vector_weight = -1;
+	q.limit = o->seeds ? o->seeds : DEFAULT_SEEDS;
+	q.types = 1u << KBX_CHUNK_CODE;
+	q.embed = o->embed;
+	kbx_status_t st = kbx_search(s, &q, &r, &e);
+	if (st == KBX_NOT_FOUND)
+		return KBX_OK;
+	if (st)
+		return _kbx_fail(err, st, "%s", e.msg);
+	t->scores = calloc(r.n + 1, sizeof(*t->scores));
+	for (size_t i = 0; t->scores && i < r.n; i++) {
+		struct kbx_node n;
+		uint32_t id = _kbx_id_of(s, r.hits[i].chunk.doc_id);
+		if (!id || _kbx_node_read(s, _kbx_txn(s), id, &n))
+			continue;
+		t->scores[t->nodes.n] = r.hits[i].score / r.hits[0].score;
+		if (_kbx_nodelist_add(&t->nodes, &n))
+			break;
+	}
+	kbx_search_results_release(&r);
+	if (!t->scores)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	if (t->nodes.n)
+		t->how = KBX_HOW_SEARCH;
+	return KBX_OK;
+}
+
+static void term_release(struct kbx_hybrid_term *t)
+{
+	free(t->text);
+	free(t->spelling);
+	free(t->scores);
+	kbx_nodelist_release(&t->nodes);
+}
+
+/* ---- walking ---- */
+
+/* What a node stands for as a starting point of calls: a class or a file
+ * its functions and methods (and itself). */
+struct collect {
+	struct ids *ids;
+	unsigned kinds;
+};
+
+static int collect_to(void *data, const struct kbx_edge *e)
+{
+	struct collect *c = data;
+	if (!c->kinds || (c->kinds & (1u << e->to.kind)))
+		ids_add(c->ids, e->to.id);
+	return 0;
+}
+
+static kbx_status_t members(struct kbx_store *s, uint32_t id, unsigned kinds, struct ids *out,
+			    struct kbx_error *err)
+{
+	struct collect c = { out, kinds };
+	return kbx_walk_edges(s, id, KBX_EDGE_DEFINES, KBX_DIR_OUT, 0, collect_to, &c, err);
+}
+
+/* One node reached: fewest hops, and the way back to its seed. */
+struct reach {
+	uint32_t id;
+	uint32_t hops;
+	uint32_t parent;         /* 0 for a seed */
+	uint32_t line;           /* the edge's site */
+	int confidence;
+	double seed_score;       /* of the seed it came from */
+	struct kbx_node node;
+};
+
+struct reached {
+	struct reach *r;
+	size_t n, alloc;
+	uint32_t *slot;          /* open addressing over ids: index + 1 */
+	size_t nslot;
+};
+
+static struct reach *reach_find(struct reached *rs, uint32_t id)
+{
+	if (!rs->nslot)
+		return NULL;
+	for (size_t h = (id * 2654435761u) & (rs->nslot - 1);; h = (h + 1) & (rs->nslot - 1)) {
+		if (!rs->slot[h])
+			return NULL;
+		if (rs->r[rs->slot[h] - 1].id == id)
+			return &rs->r[rs->slot[h] - 1];
+	}
+}
+
+static int reach_rehash(struct reached *rs, size_t nslot)
+{
+	uint32_t *slot = calloc(nslot, sizeof(*slot));
+	if (!slot)
+		return -1;
+	free(rs->slot);
+	rs->slot = slot;
+	rs->nslot = nslot;
+	for (size_t i = 0; i < rs->n; i++) {
+		size_t h = (rs->r[i].id * 2654435761u) & (nslot - 1);
+		while (slot[h])
+			h = (h + 1) & (nslot - 1);
+		slot[h] = (uint32_t)i + 1;
+	}
+	return 0;
+}
+
+/* Record node n at hops; keep the fewer.  Returns -1 when memory runs out. */
+static int reach_add(struct reached *rs, const struct kbx_node *n, uint32_t hops,
+		     uint32_t parent, uint32_t line, int conf, double seed_score)
+{
+	struct reach *r = reach_find(rs, n->id);
+	if (r) {
+		if (hops < r->hops || (hops == r->hops && seed_score > r->seed_score)) {
+			r->hops = hops;
+			r->parent = parent;
+			r->line = line;
+			r->confidence = conf;
+			r->seed_score = seed_score;
+		}
+		return 0;
+	}
+	if (rs->n == rs->alloc) {
+		size_t na = rs->alloc ? rs->alloc * 2 : 256;
+		struct reach *p = realloc(rs->r, na * sizeof(*p));
+		if (!p)
+			return -1;
+		rs->r = p;
+		rs->alloc = na;
+	}
+	if ((rs->n + 1) * 2 > rs->nslot && reach_rehash(rs, rs->nslot ? rs->nslot * 2 : 512))
+		return -1;
+	r = &rs->r[rs->n++];
+	r->id = n->id;
+	r->hops = hops;
+	r->parent = parent;
+	r->line = line;
+	r->confidence = conf;
+	r->seed_score = seed_score;
+	r->node = *n;
+	size_t h = (n->id * 2654435761u) & (rs->nslot - 1);
+	while (rs->slot[h])
+		h = (h + 1) & (rs->nslot - 1);
+	rs->slot[h] = (uint32_t)rs->n;
+	return 0;
+}
+
+struct walk_ctx {
+	struct kbx_store *s;
+	struct reached *rs;
+	int dir;
+	double seed_score;
+	int failed;
+};
+
+static int on_walk(void *data, const struct kbx_edge *e)
+{
+	struct walk_ctx *w = data;
+	/* the node reached is the far end; the near end is one hop closer */
+	const struct kbx_node *far = w->dir == KBX_DIR_OUT ? &e->to : &e->from;
+	const struct kbx_node *near = w->dir == KBX_DIR_OUT ? &e->from : &e->to;
+	uint32_t line = e->nsites ? e->sites[0].line : 0;
+	int conf = e->confidence == KBX_CONF_CERTAIN ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS;
+	if (far->kind == KBX_KIND_NAMEREF) {
+		/* a call kbx could not pin down: each candidate, as ambiguous */
+		struct kbx_nodelist c = KBX_NODELIST_INIT;
+		struct kbx_error err = KBX_ERROR_INIT;
+		if (kbx_name_candidates(w->s, far, near->lang, &c, &err) == KBX_OK)
+			for (size_t i = 0; i < c.n; i++)
+				if (reach_add(w->rs, &c.items[i], e->depth, near->id, line,
+					      KBX_CONF_AMBIGUOUS, w->seed_score))
+					w->failed = 1;
+		/* strings of c must outlive it: look each up again */
+		for (size_t i = 0; i < c.n; i++) {
+			struct reach *r = reach_find(w->rs, c.items[i].id);
+			if (r)
+				_kbx_node_read(w->s, _kbx_txn(w->s), r->id, &r->node);
+		}
+		kbx_nodelist_release(&c);
+		return w->failed;
+	}
+	if (reach_add(w->rs, far, e->depth, near->id, line, conf, w->seed_score))
+		w->failed = 1;
+	return w->failed;
+}
+
+static kbx_status_t walk(struct kbx_store *s, struct reached *rs, uint32_t from, int kind,
+			 int dir, uint32_t depth, double seed_score, struct kbx_error *err)
+{
+	struct walk_ctx w = { s, rs, dir, seed_score, 0 };
+	uint32_t max = depth == KBX_HYBRID_DEPTH_ALL ? 0 : depth;
+	/* hops are counted from the seed: a walk from a member starts at 0 */
+	kbx_status_t st = kbx_walk_edges(s, from, kind, dir, max, on_walk, &w, err);
+	if (!st && w.failed)
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	return st;
+}
+
+/* The edge kind and direction each relation walks (impact: calls in,
+ * and imports in from a file or module). */
+static const struct {
+	int kind, dir;
+} rel_edges[KBX_REL__COUNT] = {
+	[KBX_REL_DEFINES] = { KBX_EDGE_DEFINES, KBX_DIR_OUT },
+	[KBX_REL_CALLERS] = { KBX_EDGE_CALLS, KBX_DIR_IN },
+	[KBX_REL_CALLEES] = { KBX_EDGE_CALLS, KBX_DIR_OUT },
+	[KBX_REL_SUBCLASSES] = { KBX_EDGE_INHERITS, KBX_DIR_IN },
+	[KBX_REL_SUPERCLASSES] = { KBX_EDGE_INHERITS, KBX_DIR_OUT },
+	[KBX_REL_IMPORTS] = { KBX_EDGE_IMPORTS, KBX_DIR_OUT },
+	[KBX_REL_IMPORTERS] = { KBX_EDGE_IMPORTS, KBX_DIR_IN },
+	[KBX_REL_IMPACT] = { KBX_EDGE_CALLS, KBX_DIR_IN },
+};
+
+/* The traversal of a relation from one node. */
+static kbx_status_t traverse(struct kbx_store *s, struct reached *rs, int rel,
+			     const struct kbx_node *from, uint32_t depth, double seed_score,
+			     struct kbx_error *err)
+{
+	if (rel <= KBX_REL_NONE || rel >= KBX_REL__COUNT)
+		return KBX_OK;
+	kbx_status_t st = walk(s, rs, from->id, rel_edges[rel].kind, rel_edges[rel].dir, depth,
+			       seed_score, err);
+	if (!st && rel == KBX_REL_IMPACT &&
+	    (from->kind == KBX_KIND_FILE || from->kind == KBX_KIND_MODULE))
+		st = walk(s, rs, from->id, KBX_EDGE_IMPORTS, KBX_DIR_IN, depth, seed_score, err);
+	return st;
+}
+
+/* Relations over calls start from a class's or a file's functions. */
+static int over_calls(int rel)
+{
+	return rel == KBX_REL_CALLERS || rel == KBX_REL_CALLEES || rel == KBX_REL_IMPACT;
+}
+
+/* ---- scopes ---- */
+
+/* The nodes a resolved "within" term stands for: what its files,
+ * classes or directories define, at every depth. */
+static kbx_status_t scope_within(struct kbx_store *s, const struct kbx_hybrid_term *t,
+				 struct ids *out, struct kbx_error *err)
+{
+	for (size_t i = 0; i < t->nodes.n; i++) {
+		const struct kbx_node *n = &t->nodes.items[i];
+		/* a file is the place, not a definition in it */
+		if (n->kind != KBX_KIND_FILE && ids_add(out, n->id))
+			return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		kbx_status_t st = members(s, n->id, 0, out, err);
+		if (st)
+			return st;
+	}
+	ids_settle(out);
+	return KBX_OK;
+}
+
+/* Callers (dir IN) or callees (OUT) of what a term stands for, to depth. */
+static kbx_status_t scope_calls(struct kbx_store *s, const struct kbx_hybrid_term *t, int dir,
+				uint32_t depth, struct ids *out, struct kbx_error *err)
+{
+	struct reached rs = { 0 };
+	kbx_status_t st = KBX_OK;
+	for (size_t i = 0; i < t->nodes.n && !st; i++) {
+		const struct kbx_node *n = &t->nodes.items[i];
+		struct ids from = { 0 };
+		ids_add(&from, n->id);
+		if (!KBX_KIND_IS_CALLABLE(n->kind))
+			st = members(s, n->id, CALLABLES, &from, err);
+		for (size_t j = 0; j < from.n && !st; j++)
+			st = walk(s, &rs, from.v[j], KBX_EDGE_CALLS, dir, depth, 1.0, err);
+		free(from.v);
+	}
+	for (size_t i = 0; i < rs.n && !st; i++)
+		if (ids_add(out, rs.r[i].id))
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	free(rs.r);
+	free(rs.slot);
+	ids_settle(out);
+	return st;
+}
+
+kbx_status_t kbx_hybrid_scope(kbx_store_t *s, const char *within, const char *callers_of,
+			      const char *callees_of, uint32_t depth, uint32_t **ids, size_t *n,
+			      char *notebuf, size_t notesz, struct kbx_error *err)
+{
+	const char *texts[3] = { within, callers_of, callees_of };
+	const char *roles[3] = { "within", "calls", "called-by" };
+	struct ids acc = { 0 };
+	int have = 0;
+	kbx_status_t st = KBX_OK;
+	struct kbx_hybrid_opts o = { 0 };
+	if (notebuf && notesz)
+		notebuf[0] = '\0';
+	*ids = NULL;
+	*n = 0;
+	for (int i = 0; i < 3 && !st; i++) {
+		if (!texts[i])
+			continue;
+		struct kbx_hybrid_term t;
+		st = resolve(s, &o, texts[i], roles[i], &t, 0, err);
+		if (!st && !t.nodes.n)
+			st = _kbx_fail(err, KBX_NOT_FOUND,
+				       "'%s' names no symbol, file or directory in the index", texts[i]);
+		if (!st && t.nodes.n > 1 && t.how == KBX_HOW_SYMBOL && notebuf && notesz) {
+			size_t l = strlen(notebuf);
+			snprintf(notebuf + l, notesz - l, "%s'%s' is ambiguous: %zu definitions, all taken",
+				 l ? "; " : "", texts[i], t.nodes.n);
+		}
+		struct ids part = { 0 };
+		if (!st)
+			st = i == 0 ? scope_within(s, &t, &part, err)
+				    : scope_calls(s, &t, i == 1 ? KBX_DIR_IN : KBX_DIR_OUT,
+						  depth ? depth : 1, &part, err);
+		term_release(&t);
+		if (!st) {
+			if (have) {
+				ids_intersect(&acc, &part);
+				free(part.v);
+			} else {
+				free(acc.v);
+				acc = part;
+				have = 1;
+			}
+		} else {
+			free(part.v);
+		}
+	}
+	if (st) {
+		free(acc.v);
+		return st;
+	}
+	*ids = acc.v;
+	*n = acc.n;
+	if (!acc.v)
+		*ids = malloc(sizeof(uint32_t));
+	return KBX_OK;
+}
+
+/* ---- ranking ---- */
+
+/* Direct callers, certain or through the name kbx could not pin down. */
+static uint32_t count_in_calls(struct kbx_store *s, const struct kbx_node *n)
+{
+	uint32_t count = 0;
+	MDB_cursor *c;
+	if (mdb_cursor_open(_kbx_txn(s), s->redges, &c))
+		return 0;
+	uint32_t targets[2] = { n->id, 0 };
+	char cid[600];
+	if (KBX_KIND_IS_CALLABLE(n->kind) && snprintf(cid, sizeof(cid), "name:%s", n->name) < (int)sizeof(cid))
+		targets[1] = _kbx_id_of(s, cid);
+	for (int t = 0; t < 2; t++) {
+		if (!targets[t])
+			continue;
+		unsigned char key[KBX_EDGE_KEY_LEN];
+		_kbx_edge_key(key, targets[t], KBX_EDGE_CALLS, 0);
+		MDB_val k = { KBX_EDGE_KEY_LEN, key }, d;
+		for (int rc = mdb_cursor_get(c, &k, &d, MDB_SET_RANGE); !rc;
+		     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+			if (k.mv_size != KBX_EDGE_KEY_LEN || memcmp(k.mv_data, key, 5))
+				break;
+			count++;
+		}
+	}
+	mdb_cursor_close(c);
+	return count;
+}
+
+static int64_t file_mtime(struct kbx_store *s, const struct kbx_node *n)
+{
+	if (!n->path)
+		return 0;
+	MDB_val k = { n->path_len, (void *)n->path }, d;
+	struct _kbx_file_rec r;
+	if (mdb_get(_kbx_txn(s), s->files, &k, &d) || _kbx_file_rec_decode(d.mv_data, d.mv_size, &r))
+		return 0;
+	return r.mtime_ns / 1000000000;
+}
+
+static int cmp_result(const void *a, const void *b)
+{
+	const struct kbx_hybrid_result *x = a, *y = b;
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	if (x->hops != y->hops)
+		return x->hops < y->hops ? -1 : 1;
+	return strcmp(x->node.cid, y->node.cid);
+}
+
+/* Similarity of each candidate to text: a search scoped to them. */
+static kbx_status_t similarity(struct kbx_store *s, const struct kbx_hybrid_opts *o,
+			       const char *text, struct kbx_hybrid_result *res, size_t n,
+			       struct kbx_hybrid_plan *p, struct kbx_error *err)
+{
+	struct ids scope = { 0 };
+	for (size_t i = 0; i < n; i++)
+		if (ids_add(&scope, res[i].node.id))
+			return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	ids_settle(&scope);
+	struct kbx_search_query q = { 0 };
+	struct kbx_search_results r;
+	q.text = text;
+	q.mode = o->mode;
+	q.fusion = o->fusion;
+	q.vector_weight = -1;
+	q.limit = n;
+	q.depth = n;
+	q.scope = scope.v;
+	q.nscope = scope.n;
+	q.scope_plan = o->scope_plan;
+	q.embed = o->embed;
+	struct kbx_error e = KBX_ERROR_INIT;
+	kbx_status_t st = kbx_search(s, &q, &r, &e);
+	free(scope.v);
+	if (!p->scoped) {
+		/* the search of a traversal's results; a question's own
+		 * scoped search was reported already */
+		p->scoped = 1;
+		p->scope_nodes = r.scope_nodes;
+		p->scope_plan = r.scope_plan;
+		memcpy(p->scope_why, r.scope_why, sizeof(p->scope_why));
+		memcpy(p->sig, r.sig, sizeof(p->sig));
+	}
+	if (st == KBX_NOT_FOUND)
+		return KBX_OK;
+	if (st)
+		return _kbx_fail(err, st, "%s", e.msg);
+	double best_v = 0, best_l = 0;
+	for (size_t i = 0; i < r.n; i++) {
+		if (r.hits[i].sig[KBX_SIG_VECTOR].score > best_v)
+			best_v = r.hits[i].sig[KBX_SIG_VECTOR].score;
+		if (r.hits[i].sig[KBX_SIG_LEXICAL].score > best_l)
+			best_l = r.hits[i].sig[KBX_SIG_LEXICAL].score;
+	}
+	int nsig = (r.sig[KBX_SIG_VECTOR].used ? 1 : 0) + (r.sig[KBX_SIG_LEXICAL].used ? 1 : 0);
+	for (size_t i = 0; i < r.n; i++) {
+		const struct kbx_search_hit *h = &r.hits[i];
+		for (size_t j = 0; j < n; j++) {
+			if (strcmp(res[j].node.cid, h->chunk.doc_id))
+				continue;
+			res[j].vector = h->sig[KBX_SIG_VECTOR].rank ? h->sig[KBX_SIG_VECTOR].score : 0;
+			res[j].lexical = h->sig[KBX_SIG_LEXICAL].rank ? h->sig[KBX_SIG_LEXICAL].score : 0;
+			double sum = (best_v > 0 ? res[j].vector / best_v : 0) +
+				     (best_l > 0 ? res[j].lexical / best_l : 0);
+			res[j].similarity = nsig ? sum / nsig : 0;
+			break;
+		}
+	}
+	kbx_search_results_release(&r);
+	return KBX_OK;
+}
+
+/* ---- the plan ---- */
+
+static double weight(double given, double def)
+{
+	return given < 0 ? def : given;
+}
+
+static uint32_t default_depth(int rel)
+{
+	if (rel == KBX_REL_DEFINES)
+		return 2;
+	if (rel == KBX_REL_IMPACT)
+		return KBX_HYBRID_DEPTH_ALL;
+	return 1;
+}
+
+static kbx_status_t add_term(struct kbx_hybrid_plan *p, struct kbx_hybrid_term *t,
+			     struct kbx_error *err)
+{
+	struct kbx_hybrid_term *n = realloc(p->terms, (p->nterms + 1) * sizeof(*n));
+	if (!n) {
+		term_release(t);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	p->terms = n;
+	p->terms[p->nterms++] = *t;
+	return KBX_OK;
+}
+
+static kbx_status_t add_seed(struct kbx_hybrid_plan *p, const struct kbx_node *n,
+			     const char *from, double score, struct kbx_error *err)
+{
+	for (size_t i = 0; i < p->nseeds; i++)
+		if (p->seeds[i].node.id == n->id)
+			return KBX_OK;
+	struct kbx_hybrid_seed *v = realloc(p->seeds, (p->nseeds + 1) * sizeof(*v));
+	if (!v)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	p->seeds = v;
+	v[p->nseeds].node = *n;
+	v[p->nseeds].from = from;
+	v[p->nseeds].score = score;
+	p->nseeds++;
+	return KBX_OK;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* A phrase that stands for nothing: say so, with the nearest names. */
+static kbx_status_t unresolved(struct kbx_store *s, const char *text, struct kbx_error *err)
+{
+	struct kbx_nodelist near = KBX_NODELIST_INIT;
+	struct kbx_error e = KBX_ERROR_INIT;
+	char hint[512] = "";
+	if (!strchr(text, ' ') && kbx_suggest(s, text, 4, &near, &e) == KBX_OK && near.n) {
+		size_t l = (size_t)snprintf(hint, sizeof(hint), ": did you mean");
+		for (size_t i = 0; i < near.n && l < sizeof(hint); i++)
+			l += (size_t)snprintf(hint + l, sizeof(hint) - l, "%s %s", i ? "," : "",
+					      near.items[i].name);
+	}
+	kbx_nodelist_release(&near);
+	return _kbx_fail(err, KBX_NOT_FOUND, "'%s' names no symbol, file or directory in the index%s%s",
+			 text, strchr(text, ' ') ? ", and no code matches it" : "", hint);
+}
+
+/* Resolve a constraint phrase and turn it into a scope set. */
+static kbx_status_t constraint(struct kbx_store *s, const struct kbx_hybrid_opts *o,
+			       struct kbx_hybrid_plan *p, const char *text, const char *role,
+			       uint32_t depth, struct ids *scope, int *have, struct kbx_error *err)
+{
+	struct kbx_hybrid_term t;
+	kbx_status_t st = resolve(s, o, text, role, &t, !strcmp(role, "within") ? 0 : 1, err);
+	if (st) {
+		term_release(&t);
+		return st;
+	}
+	if (!t.nodes.n) {
+		term_release(&t);
+		return unresolved(s, text, err);
+	}
+	if (t.nodes.n > 1 && t.how == KBX_HOW_SYMBOL)
+		note(p, "'%s' is ambiguous: %zu definitions; all of them are taken", text, t.nodes.n);
+	struct ids part = { 0 };
+	if (!strcmp(role, "within"))
+		st = scope_within(s, &t, &part, err);
+	else
+		st = scope_calls(s, &t, !strcmp(role, "calls") ? KBX_DIR_IN : KBX_DIR_OUT, depth,
+				 &part, err);
+	if (!st)
+		st = add_term(p, &t, err);
+	else
+		term_release(&t);
+	if (st) {
+		free(part.v);
+		return st;
+	}
+	if (*have) {
+		ids_intersect(scope, &part);
+		free(part.v);
+	} else {
+		*scope = part;
+		*have = 1;
+	}
+	return KBX_OK;
+}
+
+kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
+			struct kbx_hybrid_results *out, struct kbx_error *err)
+{
+	struct kbx_error local = KBX_ERROR_INIT;
+	struct _kbx_question q;
+	struct kbx_hybrid_plan *p = &out->plan;
+	struct reached rs = { 0 };
+	struct ids scope = { 0 };
+	int have_scope = 0;
+	kbx_status_t st = KBX_OK;
+	struct timespec t0;
+	size_t limit = o->limit ? o->limit : DEFAULT_LIMIT;
+	char *search_text = NULL;
+	uint32_t exclude = 0;
+
+	if (!err)
+		err = &local;
+	memset(out, 0, sizeof(*out));
+	if (!o->query || !*o->query)
+		return _kbx_fail(err, KBX_ERR_USAGE, "no question: ask for example 'what calls add'");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (_kbx_understand(o->query, &q))
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	p->relation = q.relation;
+	p->relation_words = dup_or_null(q.relation_words);
+	p->depth = o->depth ? o->depth : q.depth ? q.depth : default_depth(q.relation);
+	p->depth_words = dup_or_null(o->depth ? "--depth" : q.depth_words);
+	p->kinds = q.kinds;
+	p->kind_words = dup_or_null(q.kind_words);
+	p->w.similarity = weight(o->w.similarity, KBX_HYBRID_W_SIMILARITY);
+	p->w.graph = weight(o->w.graph, KBX_HYBRID_W_GRAPH);
+	p->w.importance = weight(o->w.importance, KBX_HYBRID_W_IMPORTANCE);
+	p->w.recency = weight(o->w.recency, KBX_HYBRID_W_RECENCY);
+	/* files answer "what imports", never "methods" */
+	if (q.relation == KBX_REL_IMPORTS || q.relation == KBX_REL_IMPORTERS)
+		p->kinds = 0;
+
+	if (!q.relation && !q.similar && !q.rest && !q.within && !q.called_by && !q.calls) {
+		st = _kbx_fail(err, KBX_ERR_USAGE,
+			       "'%s' has no words to search or follow: ask for example 'what calls add', 'methods in a.py' or 'code similar to retry with backoff'",
+			       o->query);
+		goto done;
+	}
+
+	/* the constraints: one scope, their intersection */
+	uint32_t cdepth = o->depth ? o->depth : q.depth ? q.depth : 1;
+	if (q.within)
+		st = constraint(s, o, p, q.within, "within", cdepth, &scope, &have_scope, err);
+	if (!st && q.called_by)
+		st = constraint(s, o, p, q.called_by, "called-by", cdepth, &scope, &have_scope, err);
+	if (!st && q.calls)
+		st = constraint(s, o, p, q.calls, "calls", cdepth, &scope, &have_scope, err);
+	if (st)
+		goto done;
+
+	/* the text to search: what it is similar to (a symbol's own code
+	 * when the words name one), else the words no cue took */
+	if (q.similar) {
+		struct kbx_nodelist l = KBX_NODELIST_INIT;
+		struct kbx_error e = KBX_ERROR_INIT;
+		struct _kbx_chunk_view v;
+		if (!strchr(q.similar, ' ') && kbx_lookup(s, q.similar, &l, &e) == KBX_OK &&
+		    l.n == 1 && !code_chunk_of(s, &l.items[0], &v)) {
+			search_text = strndup(v.c.text, v.c.text_len);
+			p->similar_to = strdup(l.items[0].cid);
+			exclude = l.items[0].id;
+		} else {
+			if (l.n > 1)
+				note(p, "'%s' names %zu definitions: its words are searched, not one's code",
+				     q.similar, l.n);
+			search_text = strdup(q.similar);
+		}
+		kbx_nodelist_release(&l);
+		if (q.rest)
+			note(p, "words not used: '%s'", q.rest);
+	} else if (q.rest) {
+		search_text = strdup(q.rest);
+	}
+	p->search_text = dup_or_null(p->similar_to ? NULL : search_text);
+	p->ms_plan = ms_since(&t0);
+
+	/* seeds */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (q.relation && q.target) {
+		struct kbx_hybrid_term t;
+		st = resolve(s, o, q.target, "target", &t, 1, err);
+		if (st) {
+			term_release(&t);
+			goto done;
+		}
+		if (!t.nodes.n) {
+			st = unresolved(s, q.target, err);
+			term_release(&t);
+			goto done;
+		}
+		if (t.nodes.n > 1 && t.how != KBX_HOW_SEARCH && t.how != KBX_HOW_DIRECTORY)
+			note(p, "'%s' is ambiguous: %zu definitions; each is a starting point", q.target,
+			     t.nodes.n);
+		if (t.how == KBX_HOW_SEARCH)
+			note(p, "'%s' names no symbol: the %zu code chunk%s the search finds for it are the starting points",
+			     q.target, t.nodes.n, t.nodes.n == 1 ? "" : "s");
+		for (size_t i = 0; i < t.nodes.n && !st; i++)
+			st = add_seed(p, &t.nodes.items[i], t.how == KBX_HOW_SEARCH ? "search" : "symbol",
+				      t.scores ? t.scores[i] : 1.0, err);
+		/* a class or file in a relation over calls stands for its
+		 * functions and methods */
+		for (size_t i = 0; i < t.nodes.n && !st && over_calls(q.relation); i++) {
+			const struct kbx_node *n = &t.nodes.items[i];
+			if (KBX_KIND_IS_CALLABLE(n->kind))
+				continue;
+			struct ids m = { 0 };
+			st = members(s, n->id, CALLABLES, &m, err);
+			for (size_t j = 0; j < m.n && !st; j++) {
+				struct kbx_node mn;
+				if (_kbx_node_read(s, _kbx_txn(s), m.v[j], &mn) == KBX_OK)
+					st = add_seed(p, &mn, "member", t.scores ? t.scores[i] : 1.0, err);
+			}
+			free(m.v);
+		}
+		if (!st)
+			st = add_term(p, &t, err);
+		else
+			term_release(&t);
+		if (st)
+			goto done;
+	} else if (q.relation) {
+		st = _kbx_fail(err, KBX_ERR_USAGE, "'%s' needs a name after it", q.relation_words);
+		goto done;
+	} else {
+		/* no traversal: the search's hits are the seeds */
+		if (!search_text && have_scope) {
+			/* "functions within src/auth": the scope itself */
+			for (size_t i = 0; i < scope.n && !st; i++) {
+				struct kbx_node n;
+				if (_kbx_node_read(s, _kbx_txn(s), scope.v[i], &n) == KBX_OK &&
+				    n.kind != KBX_KIND_FILE)
+					st = add_seed(p, &n, "scope", 1.0, err);
+			}
+		} else if (search_text) {
+			struct kbx_search_query sq = { 0 };
+			struct kbx_search_results r;
+			struct kbx_error e = KBX_ERROR_INIT;
+			sq.text = search_text;
+			sq.mode = o->mode;
+			sq.fusion = o->fusion;
+			sq.vector_weight = -1;
+			sq.limit = limit * 3;
+			sq.types = 1u << KBX_CHUNK_CODE;
+			sq.scope = have_scope ? scope.v : NULL;
+			sq.nscope = scope.n;
+			sq.scope_plan = o->scope_plan;
+			sq.embed = o->embed;
+			if (have_scope && !scope.n) {
+				st = KBX_NOT_FOUND;
+			} else {
+				st = kbx_search(s, &sq, &r, &e);
+				memcpy(p->sig, r.sig, sizeof(p->sig));
+				if (have_scope) {
+					p->scoped = 1;
+					p->scope_nodes = r.scope_nodes;
+					p->scope_plan = r.scope_plan;
+					memcpy(p->scope_why, r.scope_why, sizeof(p->scope_why));
+				}
+				for (size_t i = 0; !st && i < r.n; i++) {
+					struct kbx_node n;
+					uint32_t id = _kbx_id_of(s, r.hits[i].chunk.doc_id);
+					if (id && id != exclude &&
+					    _kbx_node_read(s, _kbx_txn(s), id, &n) == KBX_OK)
+						st = add_seed(p, &n, "search", r.hits[i].score / r.hits[0].score,
+							      err);
+				}
+				if (st == KBX_NOT_FOUND || !st)
+					kbx_search_results_release(&r);
+				if (st && st != KBX_NOT_FOUND)
+					st = _kbx_fail(err, st, "%s", e.msg);
+			}
+			if (st == KBX_NOT_FOUND)
+				st = KBX_OK;
+			if (st)
+				goto done;
+		}
+	}
+	p->ms_search = ms_since(&t0);
+
+	/* expand */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (size_t i = 0; i < p->nseeds && !st; i++) {
+		const struct kbx_hybrid_seed *sd = &p->seeds[i];
+		if (reach_add(&rs, &sd->node, 0, 0, 0, KBX_CONF_CERTAIN, sd->score)) {
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+			break;
+		}
+		if (q.relation) {
+			st = traverse(s, &rs, q.relation, &sd->node, p->depth, sd->score, err);
+		} else if (o->expand) {
+			st = walk(s, &rs, sd->node.id, KBX_EDGE_CALLS, KBX_DIR_IN, o->expand, sd->score,
+				  err);
+			if (!st)
+				st = walk(s, &rs, sd->node.id, KBX_EDGE_CALLS, KBX_DIR_OUT, o->expand,
+					  sd->score, err);
+		}
+	}
+	if (st)
+		goto done;
+	/* members taken as seeds were walked from at hops 0: so were the
+	 * class or file they stand for */
+	p->candidates = rs.n;
+	p->ms_expand = ms_since(&t0);
+
+	/* the candidates: not the seeds of a traversal, in the scope, of the
+	 * kinds asked */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	struct kbx_hybrid_result *res = calloc(rs.n + 1, sizeof(*res));
+	if (!res) {
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	size_t nres = 0;
+	for (size_t i = 0; i < rs.n; i++) {
+		const struct reach *r = &rs.r[i];
+		if (q.relation && !r->hops)
+			continue;
+		if (r->id == exclude)
+			continue;
+		if (have_scope && !ids_has(&scope, r->id))
+			continue;
+		if (p->kinds && !(p->kinds & (1u << r->node.kind)))
+			continue;
+		if (r->node.kind == KBX_KIND_NAMEREF)
+			continue;
+		struct kbx_hybrid_result *h = &res[nres++];
+		h->node = r->node;
+		h->hops = r->hops;
+		h->confidence = r->confidence;
+		h->similarity = search_text ? 0 : r->seed_score;
+		/* a way through a call kbx could not pin down counts half */
+		h->graph = (r->confidence == KBX_CONF_AMBIGUOUS ? 0.5 : 1.0) / (1.0 + r->hops);
+	}
+	if (search_text && nres)
+		st = similarity(s, o, search_text, res, nres, p, err);
+	if (st) {
+		free(res);
+		goto done;
+	}
+	/* importance and recency, relative to the candidates */
+	uint32_t most = 0;
+	int64_t newest = 0;
+	for (size_t i = 0; i < nres; i++) {
+		res[i].callers = count_in_calls(s, &res[i].node);
+		res[i].mtime = file_mtime(s, &res[i].node);
+		if (res[i].callers > most)
+			most = res[i].callers;
+		if (res[i].mtime > newest)
+			newest = res[i].mtime;
+	}
+	for (size_t i = 0; i < nres; i++) {
+		struct kbx_hybrid_result *h = &res[i];
+		h->importance = most ? log1p(h->callers) / log1p(most) : 0;
+		double days = h->mtime ? (double)(newest - h->mtime) / 86400.0 : 0;
+		h->recency = h->mtime ? pow(0.5, days / KBX_HYBRID_RECENCY_HALF_LIFE_DAYS) : 0;
+		h->score = p->w.similarity * h->similarity + p->w.graph * h->graph +
+			   p->w.importance * h->importance + p->w.recency * h->recency;
+	}
+	if (nres)
+		qsort(res, nres, sizeof(*res), cmp_result);
+	if (nres > limit)
+		nres = limit;
+	/* the way from each result back to its seed */
+	for (size_t i = 0; i < nres && !st; i++) {
+		struct kbx_hybrid_result *h = &res[i];
+		size_t len = 1;
+		for (const struct reach *r = reach_find(&rs, h->node.id); r && r->parent && len < 64;
+		     r = reach_find(&rs, r->parent))
+			len++;
+		h->via = calloc(len, sizeof(*h->via));
+		h->via_line = calloc(len, sizeof(*h->via_line));
+		if (!h->via || !h->via_line) {
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+			break;
+		}
+		h->nvia = len;
+		const struct reach *r = reach_find(&rs, h->node.id);
+		for (size_t k = len; k-- > 0 && r;) {
+			h->via[k] = r->node;
+			h->via_line[k] = r->line;
+			r = r->parent ? reach_find(&rs, r->parent) : NULL;
+		}
+		h->via_line[0] = 0;
+	}
+	out->items = res;
+	out->n = nres;
+	p->ms_rank = ms_since(&t0);
+	if (!st && !nres)
+		st = _kbx_fail(err, KBX_NOT_FOUND, "nothing found for '%s'", o->query);
+done:
+	free(search_text);
+	free(rs.r);
+	free(rs.slot);
+	free(scope.v);
+	_kbx_question_release(&q);
+	return st;
+}
+
+void kbx_hybrid_release(struct kbx_hybrid_results *r)
+{
+	struct kbx_hybrid_plan *p = &r->plan;
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->items[i].via);
+		free(r->items[i].via_line);
+	}
+	free(r->items);
+	free(p->relation_words);
+	free(p->depth_words);
+	free(p->search_text);
+	free(p->similar_to);
+	free(p->kind_words);
+	for (size_t i = 0; i < p->nterms; i++)
+		term_release(&p->terms[i]);
+	free(p->terms);
+	free(p->seeds);
+	for (size_t i = 0; i < p->nnotes; i++)
+		free(p->notes[i]);
+	free(p->notes);
+	kbx_nodelist_release(&r->strings);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,31 @@
+/* Private to lib/hybrid/: a question read into its parts. */
+#ifndef KBX_HYBRID_INTERNAL_H
+#define KBX_HYBRID_INTERNAL_H
+
+#include "kbx-hybrid.h"
+
+/*
+ * What the words of a question ask for, before anything is looked up.
+ * Every string is malloc()ed or NULL.
+ */
+struct _kbx_question {
+	int relation;            /* enum kbx_hybrid_rel */
+	char *relation_words;    /* "what calls" */
+	char *target;            /* the phrase the traversal starts from */
+	char *within;            /* "within src/auth" */
+	char *called_by;         /* "that is called by the HTTP client" */
+	char *calls;             /* "that calls save" */
+	char *similar;           /* "similar to retry with backoff" */
+	char *rest;              /* words no cue took, fillers dropped */
+	uint32_t depth;          /* 0: not said; KBX_HYBRID_DEPTH_ALL */
+	char *depth_words;
+	unsigned kinds;          /* 1 << enum kbx_kind; 0: any */
+	char *kind_words;
+};
+
+/* Read a question (understand.c).  Returns 0, or -1 when memory runs
+ * out. */
+int _kbx_understand(const char *query, struct _kbx_question *q);
+void _kbx_question_release(struct _kbx_question *q);
+
+#endif
