@@ -73,6 +73,7 @@ int cmd_callers(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_check(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_complete_symbols(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_config(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_dead(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_defines(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_defs(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_help(int argc, const char **argv, struct kbx_ctx *ctx);

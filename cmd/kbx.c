@@ -32,6 +32,7 @@ const struct cmd_struct kbx_commands[] = {
 	{ "complete-symbols", cmd_complete_symbols, RUN_NEEDS_INDEX | RUN_NO_PAGER,
 	  "list indexed names by prefix (for shell completion)" },
 	{ "config", cmd_config, RUN_NO_CONFIG | RUN_NO_PAGER, "get and set kbx's settings" },
+	{ "dead", cmd_dead, RUN_NEEDS_INDEX, "list the functions and methods nothing calls" },
 	{ "defines", cmd_defines, RUN_NEEDS_INDEX, "list what a file or class defines" },
 	{ "defs", cmd_defs, RUN_NEEDS_INDEX, "show where a symbol is defined" },
 	{ "help", cmd_help, RUN_NO_CONFIG | RUN_NO_PAGER, "show the manual page of a command or topic" },

@@ -87,4 +87,62 @@ kbx_status_t kbx_scc_cycle(size_t n, const size_t *offsets, const uint32_t *targ
 			   const uint32_t *comp, uint32_t start, uint32_t first, uint32_t *path,
 			   size_t *len, struct kbx_error *err);
 
+/* ---- functions nothing calls (lib/dead.c) ---- */
+
+/* Why kbx_dead_scan() passes on a function or method nothing calls. */
+enum kbx_dead_reason {
+	KBX_DEAD = 0,            /* dead: report it */
+	KBX_DEAD_IGNORED,        /* named by an ignore glob */
+	KBX_DEAD_ENTRY,          /* an entry point: the runtime or a framework calls it */
+	KBX_DEAD_OVERRIDE,       /* overrides or implements a base's method */
+	KBX_DEAD_REFERENCED,     /* its name is used other than in a call: a callback */
+	KBX_DEAD_TEST,           /* a test, or code in a test file */
+	KBX_DEAD_EXPORTED,       /* visible outside its module (KBX_NODE_EXPORTED) */
+	KBX_DEAD__COUNT
+};
+
+/* "dead", "ignored", "entry-point", "override", "referenced", "test",
+ * "exported". */
+const char *kbx_dead_reason_str(int reason);
+
+struct kbx_dead_opts {
+	unsigned kinds;                 /* KBX_KIND_MASK of function and method; 0: both */
+	int include_exported;           /* exported ones are dead too */
+	int include_tests;              /* tests and test files are dead too */
+	const char *const *ignore;      /* globs (kbx_glob_match) over names, qualified
+					 * names and canonical ids */
+	size_t nignore;
+};
+
+/*
+ * Called for each function or method that nothing calls, with the reason
+ * it is left out (KBX_DEAD when it is not) and, for a reason, a sentence
+ * that says why ("an entry point: Python calls __init__ itself"), valid
+ * during the call only.  Return non-zero to stop.
+ */
+typedef int (*kbx_dead_fn)(void *data, const struct kbx_node *node, int reason,
+			   const char *why);
+
+/*
+ * Find the functions and methods nothing calls, in one pass over the
+ * nodes and one over the CALLS and INHERITS edges.  A call of any
+ * confidence keeps its target alive: every candidate of an ambiguous
+ * call, and every definition a name:NAME reference stands for (see
+ * kbx_name_candidates()), so obj.process() on an unknown receiver keeps
+ * each process of the caller's language family.  A function calling
+ * itself is not a caller.  A function whose name the source files of its
+ * language use other than in a call (a callback, a function pointer) is
+ * left out as referenced: this reads the indexed files from the working
+ * tree.  fn is called in id order.  The ignore globs
+ * are checked first (KBX_ERR_USAGE names a bad one).
+ */
+kbx_status_t kbx_dead_scan(kbx_store_t *store, const struct kbx_dead_opts *opts, kbx_dead_fn fn,
+			   void *data, struct kbx_error *err);
+
+/* Is path a test file (tests/, spec/, test_x.py, x_test.go, x.spec.ts,
+ * XTest.java, ...)?  Is name (in language lang, with its qualified name
+ * qual) a test function? */
+int kbx_is_test_path(const char *path, size_t len);
+int kbx_is_test_name(const char *name, const char *qual, int lang);
+
 #endif

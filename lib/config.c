@@ -30,6 +30,8 @@ const struct kbx_config_key kbx_config_keys[] = {
 	  "colour the text output: auto (on a terminal), always or never" },
 	{ "core.pager", KBX_CONFIG_STRING, "less -FRX", NULL, 0, 0,
 	  "the pager for long text output (KBX_PAGER wins; PAGER when unset)" },
+	{ "dead.ignore", KBX_CONFIG_STRING, "", NULL, 0, 0,
+	  "kbx dead: globs, separated by blanks, of names it never reports" },
 	{ "index.codeChunks", KBX_CONFIG_BOOL, "true", NULL, 0, 0,
 	  "make a search chunk of every function, method and class" },
 	{ "index.markdown", KBX_CONFIG_BOOL, "true", NULL, 0, 0,

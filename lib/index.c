@@ -470,7 +470,10 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 		n.line = xs->line;
 		n.col = xs->col;
 		n.end_line = xs->end_line;
-		n.flags = xs->flags & KBX_SYM_FILE_LOCAL ? KBX_NODE_FILE_LOCAL : 0;
+		n.flags = (xs->flags & KBX_SYM_FILE_LOCAL ? KBX_NODE_FILE_LOCAL : 0) |
+			  (xs->flags & KBX_SYM_EXPORTED ? KBX_NODE_EXPORTED : 0) |
+			  (xs->flags & KBX_SYM_OVERRIDE ? KBX_NODE_OVERRIDE : 0) |
+			  (xs->flags & KBX_SYM_IMPLICIT ? KBX_NODE_IMPLICIT : 0);
 		rc = _kbx_node_put(s, &n);
 		if (!rc) {
 			struct _kbx_edge_val v = { 0 };

@@ -249,6 +249,12 @@ struct kbx_node {
 	unsigned flags;         /* KBX_NODE_*: */
 };
 #define KBX_NODE_FILE_LOCAL 0x01  /* reachable by name only from its own file (C static) */
+#define KBX_NODE_EXPORTED   0x02  /* visible outside its module by the language's rules
+				   * (non-static C, Go capitals, pub, public, export) */
+#define KBX_NODE_OVERRIDE   0x04  /* a method that says it overrides (impl Trait for T,
+				   * @Override, override) */
+#define KBX_NODE_IMPLICIT   0x08  /* called without its name: a property or accessor, or
+				   * registered by a decorator, annotation or attribute */
 
 struct kbx_nodelist {
 	struct kbx_node *items;

@@ -144,6 +144,7 @@ test_expect_success '--list --defaults lists every key' '
 	cat >expect <<-\EOF &&
 	color.ui
 	core.pager
+	dead.ignore
 	index.codeChunks
 	index.markdown
 	index.maxFileSize

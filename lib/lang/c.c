@@ -196,4 +196,5 @@ const struct kbx_lang _kbx_lang_c = {
 	.import_candidates = _kbx_c_import_candidates,
 	.implicit_self = 0,
 	.scope_sep = ".",
+	.visibility = _kbx_c_visibility,
 };

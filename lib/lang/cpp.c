@@ -415,4 +415,5 @@ const struct kbx_lang _kbx_lang_cpp = {
 	.import_candidates = _kbx_c_import_candidates,
 	.implicit_self = 1,
 	.scope_sep = "::",
+	.visibility = _kbx_cpp_visibility,
 };

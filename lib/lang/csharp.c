@@ -317,4 +317,5 @@ const struct kbx_lang _kbx_lang_csharp = {
 	.import_candidates = cs_import_candidates,
 	.implicit_self = 1,
 	.scope_sep = ".",
+	.visibility = _kbx_csharp_visibility,
 };

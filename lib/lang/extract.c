@@ -531,8 +531,13 @@ int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path
 	for (;;) {
 		TSNode n = ts_tree_cursor_current_node(&cur);
 		int skip = 0;
-		if (ts_node_is_named(n))
+		if (ts_node_is_named(n)) {
+			size_t first = x->nsyms;
 			skip = lang->visit(&w, n, ts_node_type(n)) == KBX_WALK_SKIP;
+			if (lang->visibility)
+				for (size_t i = first; i < x->nsyms; i++)
+					lang->visibility(&w, n, (int)i);
+		}
 		if (!skip && ts_tree_cursor_goto_first_child(&cur)) {
 			w.depth++;
 			continue;

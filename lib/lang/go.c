@@ -369,4 +369,5 @@ const struct kbx_lang _kbx_lang_go = {
 	.implicit_self = 0,
 	.scope_sep = ".",
 	.dir_is_package = 1,
+	.visibility = _kbx_go_visibility,
 };

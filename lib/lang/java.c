@@ -212,4 +212,5 @@ const struct kbx_lang _kbx_lang_java = {
 	.import_candidates = java_import_candidates,
 	.implicit_self = 1,
 	.scope_sep = ".",
+	.visibility = _kbx_java_visibility,
 };

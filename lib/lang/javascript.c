@@ -764,4 +764,5 @@ const struct kbx_lang _kbx_lang_javascript = {
 	.import_candidates = _kbx_js_import_candidates,
 	.implicit_self = 0,
 	.scope_sep = ".",
+	.visibility = _kbx_js_visibility,
 };

@@ -84,6 +84,15 @@ struct kbx_xsym {
  * functions and variables at file scope): the resolver never offers it
  * as a candidate to a call from another file.  Stored in the node. */
 #define KBX_SYM_FILE_LOCAL 0x01
+/* Visible outside its module by the language's own rules (exported,
+ * public, pub), and a method that says it overrides a base's method:
+ * set by the language's visibility() (lib/lang/visibility.c). */
+#define KBX_SYM_EXPORTED   0x02
+#define KBX_SYM_OVERRIDE   0x04
+/* Called by the language or a framework rather than by its name: a
+ * property or accessor, or a function a decorator, annotation or
+ * attribute registers. */
+#define KBX_SYM_IMPLICIT   0x08
 
 struct kbx_xcall {
 	const char *name;     /* the called name: "process" */
@@ -337,7 +346,22 @@ struct kbx_lang {
 	 * without imports (Go packages): the resolver tries the files of
 	 * the caller's directory before the whole repository. */
 	int dir_is_package;
+	/* Optional: called after visit() for each definition it made (sym),
+	 * with the node visited, to set KBX_SYM_EXPORTED and
+	 * KBX_SYM_OVERRIDE (lib/lang/visibility.c). */
+	void (*visibility)(struct kbx_walk *w, TSNode node, int sym);
 };
+
+/* The visibility() of each language (lib/lang/visibility.c). */
+void _kbx_c_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_cpp_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_csharp_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_go_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_java_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_js_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_python_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_ruby_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_rust_visibility(struct kbx_walk *w, TSNode n, int sym);
 
 /* The table of languages, NULL-terminated. */
 extern const struct kbx_lang *const _kbx_languages[];

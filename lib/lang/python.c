@@ -261,4 +261,5 @@ const struct kbx_lang _kbx_lang_python = {
 	.import_candidates = py_import_candidates,
 	.implicit_self = 0,
 	.scope_sep = ".",
+	.visibility = _kbx_python_visibility,
 };

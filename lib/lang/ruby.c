@@ -461,4 +461,5 @@ const struct kbx_lang _kbx_lang_ruby = {
 	.import_candidates = rb_import_candidates,
 	.implicit_self = 1,
 	.scope_sep = "::",
+	.visibility = _kbx_ruby_visibility,
 };

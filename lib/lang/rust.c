@@ -613,4 +613,5 @@ const struct kbx_lang _kbx_lang_rust = {
 	.import_candidates = rust_import_candidates,
 	.implicit_self = 0,
 	.scope_sep = "::",
+	.visibility = _kbx_rust_visibility,
 };

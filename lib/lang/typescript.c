@@ -104,6 +104,7 @@ const struct kbx_lang _kbx_lang_typescript = {
 	.import_candidates = _kbx_js_import_candidates,
 	.implicit_self = 0,
 	.scope_sep = ".",
+	.visibility = _kbx_js_visibility,
 };
 
 const struct kbx_lang _kbx_lang_tsx = {
@@ -116,4 +117,5 @@ const struct kbx_lang _kbx_lang_tsx = {
 	.import_candidates = _kbx_js_import_candidates,
 	.implicit_self = 0,
 	.scope_sep = ".",
+	.visibility = _kbx_js_visibility,
 };

@@ -1,0 +1,367 @@
+#!/bin/sh
+test_description='kbx dead: functions nothing calls, and what it leaves out'
+
+. "$(dirname "$0")"/test-lib.sh
+
+test_expect_success 'set up a repository of five languages' '
+	git init -q repo &&
+	mkdir -p repo/app repo/tests repo/csrc repo/gosrc repo/java repo/web &&
+	cat >repo/app/core.py <<-\EOF &&
+	from http.server import BaseHTTPRequestHandler
+
+
+	class Base:
+	    def render(self):
+	        return 0
+
+	    def run(self):
+	        return self.render()
+
+
+	class Child(Base):
+	    def __init__(self):
+	        self.x = 1
+
+	    def render(self):
+	        return 2
+
+	    def _unused_helper(self):
+	        return 3
+
+
+	class Handler(BaseHTTPRequestHandler):
+	    def do_GET(self):
+	        return None
+
+
+	class Walker:
+	    def _step(self):
+	        return 1
+
+
+	class Runner:
+	    def _step(self):
+	        return 2
+
+
+	def _drive(obj):
+	    return obj._step()
+
+
+	def _private_dead():
+	    return _drive(None)
+
+
+	def public_api():
+	    return _used() + _sorted([])
+
+
+	def _used():
+	    return 2
+
+
+	def _by_key(x):
+	    return x
+
+
+	def _sorted(xs):
+	    return sorted(xs, key=_by_key)
+
+
+	def _legacy_thing():
+	    return 0
+
+
+	def _old_report():
+	    return 0
+
+
+	@app.route("/")
+	def _index():
+	    return "hi"
+
+
+	@staticmethod
+	def _wrapped_dead():
+	    return 1
+	EOF
+	i=0 &&
+	while test $i -lt 18
+	do
+		printf "class T%d:\n    def _tick(self):\n        return %d\n\n\n" $i $i || return 1
+		i=$((i + 1))
+	done >repo/app/ticks.py &&
+	printf "def _call_ticks(x):\n    return x._tick()\n" >>repo/app/ticks.py &&
+	cat >repo/tests/test_core.py <<-\EOF &&
+	def test_core():
+	    assert _helper()
+
+
+	def _helper():
+	    return True
+
+
+	def _unused_in_tests():
+	    return 1
+	EOF
+	cat >repo/csrc/util.c <<-\EOF &&
+	#include <stdlib.h>
+
+	static int unused_static(void)
+	{
+		return 1;
+	}
+
+	static int compare(const void *a, const void *b)
+	{
+		return *(const int *)a - *(const int *)b;
+	}
+
+	static int helper(int *v)
+	{
+		qsort(v, 2, sizeof(*v), compare);
+		return v[0];
+	}
+
+	int exported_fn(void)
+	{
+		return 2;
+	}
+
+	int main(void)
+	{
+		int v[2] = { 2, 1 };
+		return helper(v);
+	}
+	EOF
+	cat >repo/gosrc/main.go <<-\EOF &&
+	package main
+
+	type shape interface {
+		area() int
+	}
+
+	type sq struct{}
+
+	func (s sq) area() int { return 1 }
+
+	func (s sq) lonely() int { return 2 }
+
+	func unusedLower() int { return 0 }
+
+	func Exported() int { return 1 }
+
+	func init() {}
+
+	func main() {}
+	EOF
+	cat >repo/gosrc/main_test.go <<-\EOF &&
+	package main
+
+	import "testing"
+
+	func TestArea(t *testing.T) {}
+	EOF
+	cat >repo/java/Zoo.java <<-\EOF &&
+	class Animal {
+	    void speak() {}
+	}
+
+	class Dog extends Animal {
+	    Dog() {}
+
+	    @Override
+	    void speak() {}
+
+	    private void secret() {}
+	}
+
+	class Cat extends Animal {
+	    void speak() {}
+
+	    public void purr() {}
+
+	    public static void main(String[] args) {}
+	}
+	EOF
+	cat >repo/web/app.ts <<-\EOF &&
+	export function api(): number {
+	  return 1;
+	}
+
+	function localDead(): number {
+	  return 2;
+	}
+
+	class Box {
+	  constructor() {}
+
+	  get size(): number {
+	    return 1;
+	  }
+
+	  hidden(): number {
+	    return 3;
+	  }
+	}
+
+	export class Shelf {
+	  method(): number {
+	    return 4;
+	  }
+
+	  #priv(): number {
+	    return 5;
+	  }
+	}
+	EOF
+	(cd repo && git add . && git commit -qm base && kbx index -q)
+'
+
+test_expect_success 'the dead ones, by file and line, exit 0' '
+	(cd repo && kbx dead --format=nul >../out 2>../err) &&
+	tr "\0" "\n" <out >actual &&
+	cat >expect <<-\EOF &&
+	app/core.py#Child._unused_helper
+	app/core.py#_private_dead
+	app/core.py#_legacy_thing
+	app/core.py#_old_report
+	app/core.py#_wrapped_dead
+	app/ticks.py#_call_ticks
+	csrc/util.c#unused_static
+	gosrc/main.go#shape.area
+	gosrc/main.go#sq.lonely
+	gosrc/main.go#unusedLower
+	java/Zoo.java#Animal.speak
+	java/Zoo.java#Dog.secret
+	web/app.ts#localDead
+	web/app.ts#Box.hidden
+	web/app.ts#Shelf.#priv
+	EOF
+	test_cmp expect actual &&
+	test_grep "^15 dead; 26 functions left out: 9 entry points, 5 overrides, 2 referenced, 7 exported, 3 tests" err
+'
+
+explain () {
+	(cd repo && kbx dead --explain --format=json "$@" >../out.json) &&
+	grep "\"id\":\"$1\"" out.json
+}
+
+test_expect_success 'a certain call keeps a function alive' '
+	(cd repo && kbx dead --format=nul >../out) &&
+	test_grep ! "_used" out &&
+	test_grep ! "csrc/util.c#helper" out
+'
+
+test_expect_success 'an ambiguous call keeps every candidate alive' '
+	(cd repo && kbx callers --format=json Walker._step >../callers.json) &&
+	test_grep "\"confidence\":\"ambiguous\"" callers.json &&
+	(cd repo && kbx dead --explain --format=nul >../out) &&
+	test_grep ! "_step" out
+'
+
+test_expect_success 'a call through a name reference keeps every method of that name alive' '
+	(cd repo && kbx callers --format=json T3._tick >../callers.json) &&
+	test_grep "\"confidence\":\"ambiguous\"" callers.json &&
+	(cd repo && kbx dead --explain --format=nul >../out) &&
+	tr "\0" "\n" <out >ids &&
+	test_grep ! "#T[0-9]*\._tick" ids
+'
+
+test_expect_success 'entry points are left out, each with its reason' '
+	(cd repo && kbx dead --explain --format=json >../out.json) &&
+	test_grep "\"id\":\"app/core.py#Child.__init__\".*\"reason\":\"entry-point\"" out.json &&
+	test_grep "\"id\":\"csrc/util.c#main\".*\"reason\":\"entry-point\"" out.json &&
+	test_grep "\"id\":\"gosrc/main.go#init\".*\"reason\":\"entry-point\"" out.json &&
+	test_grep "\"id\":\"java/Zoo.java#Cat.main\".*\"reason\":\"entry-point\"" out.json &&
+	test_grep "\"id\":\"java/Zoo.java#Dog.constructor\".*\"reason\":\"entry-point\"" out.json &&
+	test_grep "\"id\":\"web/app.ts#Box.constructor\".*\"reason\":\"entry-point\"" out.json &&
+	test_grep "\"id\":\"web/app.ts#Box.size\".*\"reason\":\"entry-point\"" out.json &&
+	test_grep "\"id\":\"app/core.py#_index\".*\"reason\":\"entry-point\"" out.json
+'
+
+test_expect_success 'a method is kept alive by the base it overrides' '
+	test_grep "\"id\":\"app/core.py#Child.render\".*\"reason\":\"override\".*overrides Base.render" out.json &&
+	test_grep "\"id\":\"java/Zoo.java#Cat.speak\".*\"reason\":\"override\".*overrides Animal.speak" out.json &&
+	test_grep "\"id\":\"java/Zoo.java#Dog.speak\".*\"reason\":\"override\"" out.json &&
+	test_grep "\"id\":\"app/core.py#Handler.do_GET\".*\"reason\":\"override\".*BaseHTTPRequestHandler" out.json &&
+	test_grep "\"id\":\"gosrc/main.go#sq.area\".*\"reason\":\"override\"" out.json
+'
+
+test_expect_success 'a function used as a value is referenced, not dead' '
+	test_grep "\"id\":\"csrc/util.c#compare\".*\"reason\":\"referenced\"" out.json &&
+	test_grep "\"id\":\"app/core.py#_by_key\".*\"reason\":\"referenced\"" out.json
+'
+
+test_expect_success 'exported functions are left out; --include-exported reports them' '
+	test_grep "\"id\":\"app/core.py#public_api\".*\"exported\":true,\"reason\":\"exported\"" out.json &&
+	test_grep "\"id\":\"csrc/util.c#exported_fn\".*\"reason\":\"exported\"" out.json &&
+	test_grep "\"id\":\"gosrc/main.go#Exported\".*\"reason\":\"exported\"" out.json &&
+	test_grep "\"id\":\"java/Zoo.java#Cat.purr\".*\"reason\":\"exported\"" out.json &&
+	test_grep "\"id\":\"web/app.ts#api\".*\"reason\":\"exported\"" out.json &&
+	test_grep "\"id\":\"web/app.ts#Shelf.method\".*\"reason\":\"exported\"" out.json &&
+	(cd repo && kbx dead --include-exported --format=nul >../out) &&
+	tr "\0" "\n" <out >ids &&
+	for id in app/core.py#public_api csrc/util.c#exported_fn gosrc/main.go#Exported \
+		java/Zoo.java#Cat.purr web/app.ts#api web/app.ts#Shelf.method
+	do
+		grep -x "$id" ids || return 1
+	done
+'
+
+test_expect_success 'tests are left out; --include-tests reports them' '
+	test_grep "\"id\":\"tests/test_core.py#test_core\".*\"reason\":\"test\"" out.json &&
+	test_grep "\"id\":\"tests/test_core.py#_unused_in_tests\".*\"reason\":\"test\"" out.json &&
+	test_grep "\"id\":\"gosrc/main_test.go#TestArea\".*\"reason\":\"test\"" out.json &&
+	(cd repo && kbx dead --include-tests --format=nul >../out) &&
+	tr "\0" "\n" <out >ids &&
+	grep -x "tests/test_core.py#test_core" ids &&
+	grep -x "tests/test_core.py#_unused_in_tests" ids &&
+	grep -x "gosrc/main_test.go#TestArea" ids &&
+	! grep -x "tests/test_core.py#_helper" ids
+'
+
+test_expect_success 'dead.ignore and --ignore leave names out' '
+	(cd repo && kbx config dead.ignore "_legacy_* Child._unused*" &&
+	 kbx dead --ignore="app/core.py#_old_*" --explain --format=json >../out.json 2>../err) &&
+	test_grep "\"id\":\"app/core.py#_legacy_thing\".*\"reason\":\"ignored\".*_legacy_\*" out.json &&
+	test_grep "\"id\":\"app/core.py#Child._unused_helper\".*\"reason\":\"ignored\"" out.json &&
+	test_grep "\"id\":\"app/core.py#_old_report\".*\"reason\":\"ignored\"" out.json &&
+	test_grep "3 configured" err &&
+	(cd repo && kbx config --unset dead.ignore)
+'
+
+test_expect_success 'a bad glob is a usage error' '
+	(cd repo && test_expect_code 2 kbx dead --ignore="[" 2>../err) &&
+	test_grep "bad ignore glob" err
+'
+
+test_expect_success '--path, operands and --kind limit what is reported' '
+	(cd repo && kbx dead -q --format=nul web >../out) &&
+	printf "web/app.ts#localDead\0web/app.ts#Box.hidden\0web/app.ts#Shelf.#priv\0" >expect &&
+	test_cmp expect out &&
+	(cd repo && kbx dead -q --format=nul --path="**/*.go" --kind=function >../out) &&
+	printf "gosrc/main.go#unusedLower\0" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'text and grep formats, and --limit' '
+	(cd repo && kbx dead -q --color=never java >../out) &&
+	cat >expect <<-\EOF &&
+	  java/Zoo.java:2  Animal.speak (method)
+	  java/Zoo.java:11  Dog.secret (method)
+	EOF
+	test_cmp expect out &&
+	(cd repo && kbx dead -q --format=grep --limit=1 java >../out) &&
+	echo "java/Zoo.java:2:5: dead method Animal.speak" >expect &&
+	test_cmp expect out &&
+	(cd repo && kbx dead --explain --color=never csrc >../out 2>/dev/null) &&
+	test_grep "csrc/util.c:8  compare (function)  (left out: referenced: csrc/util.c names it" out
+'
+
+test_expect_success 'exit 1 when nothing is dead' '
+	(cd repo && test_expect_code 1 kbx dead -q --format=nul gosrc/main_test.go >../out) &&
+	test_must_be_empty out
+'
+
+test_done
