@@ -432,6 +432,50 @@ if "scale.2m.tree.lines" in rec or "scale.010k.tree.lines" in rec:
            "cscope -q store bytes per line"], rows)
 
 # ---------------------------------------------------------------------------
+if "analytics.nx.nodes" in rec:
+    w("## Analytics: impact, path and cycles (git tree)")
+    w("")
+    w(f"The git tree of the C section ({kfmt(num('analytics.tree.lines') or num('c.tree.lines'))} lines).  "
+      f"Peer: the same call edges exported from kbx's store (`bench/kbx-export`) into a pickled "
+      f"`networkx.DiGraph` ({kfmt(num('analytics.nx.nodes'))} nodes, {kfmt(num('analytics.nx.edges'))} edges, "
+      f"{mb(num('analytics.nx.pickle_bytes'))}), loaded by a python3 process per query "
+      "(`bench/nx_query.py`: `impact` = transitive predecessors, breadth first; `path` = `nx.shortest_path`).  "
+      "cscope has no transitive query: `cscope -d -L3` (direct callers only) is shown as a reference.  "
+      "hyperfine, warmup 5; whole-process wall time, median.")
+    w("")
+    def cpu(r):
+        """hyperfine's mean user + system time, for a machine that was busy"""
+        return f" (CPU {ms((r['user'] + r['system']) * 1000)})" if r else ""
+
+    rows = []
+    for key in sorted(k for k in rec if k.startswith("analytics.impact.") and k.endswith(".agree")):
+        n = key[len("analytics.impact."):-len(".agree")]
+        r = hf(f"analytics-impact-{n}") or {}
+        k = med_ms(r.get(f"kbx impact {n}"))
+        x = med_ms(r.get(f"networkx impact {n}"))
+        c = med_ms(r.get(f"cscope -d -L3 {n} (one hop)"))
+        rows.append([f"impact {n}", ms(k) + cpu(r.get(f"kbx impact {n}")),
+                     ms(x) + cpu(r.get(f"networkx impact {n}")), ratio(k, x), ms(c), rec[key]])
+        if k is not None:
+            targets.append((f"`kbx impact {n}` under 20 ms", ms(k), k < 20))
+    for key in sorted(k for k in rec if k.startswith("analytics.path.") and k.endswith(".agree")):
+        a, b = key[len("analytics.path."):-len(".agree")].split(".", 1)
+        r = hf(f"analytics-path-{a}-{b}") or {}
+        k = med_ms(r.get(f"kbx path {a} {b}"))
+        ka = med_ms(r.get(f"kbx path --all {a} {b}"))
+        x = med_ms(r.get(f"networkx path {a} {b}"))
+        rows.append([f"path {a} {b}", f"{ms(k)}{cpu(r.get(f'kbx path {a} {b}'))}; --all {ms(ka)}",
+                     ms(x) + cpu(r.get(f"networkx path {a} {b}")), ratio(k, x), "",
+                     "steps: " + rec[key]])
+    r = hf("analytics-cycles") or {}
+    if r:
+        rows.append(["cycles (whole graph)",
+                     f"{ms(med_ms(r.get('kbx cycles')))}{cpu(r.get('kbx cycles'))}; --certain {ms(med_ms(r.get('kbx cycles --certain')))}",
+                     "", "", "", f"{rec.get('analytics.cycles.count', '?')} cycles, "
+                                 f"{rec.get('analytics.cycles.certain', '?')} certain"])
+    table(["query", "kbx", "networkx", "kbx/networkx", "cscope -d -L3 (one hop)", "results"], rows)
+
+# ---------------------------------------------------------------------------
 if targets:
     w("## Targets (reported, not asserted)")
     w("")

@@ -20,16 +20,18 @@
 #   4. scaling   trees of ~10k, ~100k, ~390k (git), ~1M and ~2M lines
 #                (git + postgresql): index time, store size, query and
 #                re-index latency against lines.
-#   5. search    bench/search/run.sh:
+#   5. analytics bench/analytics.sh: kbx impact, path and cycles on the git
+#                tree against a pickled NetworkX graph of its edges.
+#   6. search    bench/search/run.sh:
 #                retrieval quality, search latency at 1k-1M chunks and
 #                indexing throughput; writes bench/work/results/search.md.
-#   6. report    bench/report.py writes bench/results.md.
+#   7. report    bench/report.py writes bench/results.md.
 #
 # Environment:
 #   KBX             the kbx binary (default: ./kbx at the top of the tree)
 #   KBX_BUILD_DIR   where libkbx.a is, for the edge exporter (default build/)
-#   BENCH_SECTIONS  which of "c py scale search" to run (default: all
-#                   four)
+#   BENCH_SECTIONS  which of "c py scale analytics search" to run
+#                   (default: all five)
 #   BENCH_RUNS      runs of each hyperfine query benchmark (default 30)
 #   BENCH_INSTALL=1 apt-get install the tools that are missing
 #   BENCH_QUIET_WAIT seconds to wait, before each group of measurements, for
@@ -44,7 +46,7 @@ root=$(cd "$here/.." && pwd)
 WORK=${BENCH_WORK:-$here/work}
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
-SECTIONS=${BENCH_SECTIONS:-c py scale search}
+SECTIONS=${BENCH_SECTIONS:-c py scale analytics search}
 QRUNS=${BENCH_RUNS:-30}
 PY=/usr/bin/python3          # Debian's python3 with Debian's python3-networkx
 
@@ -340,6 +342,11 @@ if has scale; then
 			--prepare "$here/edit-file.sh git/builtin/commit.c" \
 			-n "kbx index (git/builtin/commit.c edited)" "$KBX index -q"
 	done
+fi
+
+# ---------------------------------------------------------------------------
+if has analytics; then
+	. "$here/analytics.sh"
 fi
 
 # ---------------------------------------------------------------------------

@@ -44,14 +44,45 @@ struct impact {
 	uint32_t max_depth;
 	uint32_t seed;          /* the seed being walked */
 	uint32_t base;          /* its own distance (0) */
+	uint32_t *slots;        /* open addressing: node id -> hit + 1 (0: empty) */
+	size_t nslots;          /* a power of two, at least twice n */
 };
+
+static size_t slot_of(uint32_t id, size_t nslots)
+{
+	return (size_t)(id * 2654435761u) & (nslots - 1);
+}
 
 static struct hit *find_hit(struct impact *im, uint32_t id)
 {
-	for (size_t i = 0; i < im->n; i++)
-		if (im->hits[i].id == id)
-			return &im->hits[i];
+	for (size_t i = im->nslots ? slot_of(id, im->nslots) : 0; im->nslots;
+	     i = (i + 1) & (im->nslots - 1)) {
+		uint32_t v = im->slots[i];
+		if (!v)
+			break;
+		if (im->hits[v - 1].id == id)
+			return &im->hits[v - 1];
+	}
 	return NULL;
+}
+
+/* Index the hits by id again, in a table of nslots (after growing or
+ * sorting them). */
+static int index_hits(struct impact *im, size_t nslots)
+{
+	uint32_t *slots = calloc(nslots, sizeof(*slots));
+	if (!slots)
+		return -1;
+	for (size_t k = 0; k < im->n; k++) {
+		size_t i = slot_of(im->hits[k].id, nslots);
+		while (slots[i])
+			i = (i + 1) & (nslots - 1);
+		slots[i] = (uint32_t)k + 1;
+	}
+	free(im->slots);
+	im->slots = slots;
+	im->nslots = nslots;
+	return 0;
 }
 
 static int add_hit(struct impact *im, const struct kbx_node *n, uint32_t distance,
@@ -76,12 +107,18 @@ static int add_hit(struct impact *im, const struct kbx_node *n, uint32_t distanc
 		im->hits = p;
 		im->alloc = na;
 	}
+	if ((im->n + 1) * 2 > im->nslots && index_hits(im, im->nslots ? im->nslots * 2 : 256))
+		return -1;
 	h = &im->hits[im->n++];
 	h->id = n->id;
 	h->distance = distance;
 	h->seed = seed;
 	h->confidence = confidence;
 	h->node = *n;
+	size_t i = slot_of(n->id, im->nslots);
+	while (im->slots[i])
+		i = (i + 1) & (im->nslots - 1);
+	im->slots[i] = (uint32_t)im->n;
 	return 0;
 }
 
@@ -285,20 +322,21 @@ static const struct kbx_node *innermost(const struct file_defs *fd, uint32_t lin
 	return best;
 }
 
+/* nearest first, then by id, for a stable order */
+static int by_distance(const void *a, const void *b)
+{
+	const struct hit *x = a, *y = b;
+	if (x->distance != y->distance)
+		return x->distance < y->distance ? -1 : 1;
+	return strcmp(x->node.cid, y->node.cid);
+}
+
 static int print_results(struct out *o, struct impact *im)
 {
-	/* nearest first, then by id, for a stable order */
-	for (size_t i = 1; i < im->n; i++) {
-		struct hit h = im->hits[i];
-		size_t j = i;
-		while (j > 0 && (im->hits[j - 1].distance > h.distance ||
-				 (im->hits[j - 1].distance == h.distance &&
-				  strcmp(im->hits[j - 1].node.cid, h.node.cid) > 0))) {
-			im->hits[j] = im->hits[j - 1];
-			j--;
-		}
-		im->hits[j] = h;
-	}
+	if (im->n)
+		qsort(im->hits, im->n, sizeof(*im->hits), by_distance);
+	if (im->n && index_hits(im, im->nslots))
+		return -1;
 	uint32_t last = (uint32_t)-1;
 	for (size_t i = 0; i < im->n; i++) {
 		const struct hit *h = &im->hits[i];
@@ -446,13 +484,17 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 	if (!o) {
 		kbx_nodelist_release(&seeds);
 		free(im.hits);
+		free(im.slots);
 		return KBX_EXIT_USAGE;
 	}
-	if (!rc)
-		print_results(o, &im);
+	if (!rc && print_results(o, &im)) {
+		fprintf(stderr, "fatal: out of memory\n");
+		rc = KBX_EXIT_INTERNAL;
+	}
 	size_t found = im.n;
 	kbx_nodelist_release(&seeds);
 	free(im.hits);
+	free(im.slots);
 	if (out_finish(o))
 		return KBX_EXIT_IO;
 	if (rc)

@@ -59,6 +59,26 @@ kbx_status_t kbx_name_candidates(kbx_store_t *store, const struct kbx_node *ref,
 				 struct kbx_nodelist *out, struct kbx_error *err);
 
 /*
+ * The candidates of name references, each looked up once: a call graph
+ * walk meets the same name:NAME node again and again.
+ */
+struct kbx_cand_entry;
+struct kbx_cand_cache {
+	struct kbx_cand_entry *items;
+	size_t n, alloc;
+};
+#define KBX_CAND_CACHE_INIT { NULL, 0, 0 }
+
+/* kbx_name_candidates(store, ref, lang) into *out, from the cache when
+ * it was asked before (for ref and lang's family).  *out is empty, not
+ * an error, when there is no candidate; it stays valid until the cache
+ * is released. */
+kbx_status_t kbx_cand_cache_get(kbx_store_t *store, struct kbx_cand_cache *cache,
+				const struct kbx_node *ref, int lang,
+				const struct kbx_nodelist **out, struct kbx_error *err);
+void kbx_cand_cache_release(struct kbx_cand_cache *cache);
+
+/*
  * Strongly connected components of a directed graph of n vertices
  * 0..n-1 given as adjacency arrays: the successors of v are
  * targets[offsets[v]] .. targets[offsets[v + 1] - 1] (offsets has n + 1
@@ -144,5 +164,77 @@ kbx_status_t kbx_dead_scan(kbx_store_t *store, const struct kbx_dead_opts *opts,
  * qual) a test function? */
 int kbx_is_test_path(const char *path, size_t len);
 int kbx_is_test_name(const char *name, const char *qual, int lang);
+
+/*
+ * A dependency graph gathered from the store's edges, to find cycles in:
+ * the edges are added one by one (during kbx_scan_edges), then
+ * kbx_depgraph_cycles() numbers the nodes as vertices, merges the edges
+ * (one per pair of nodes, certain when any of them was) and reports
+ * cycles.  Shared by kbx check's no-cycles rule and kbx cycles.
+ */
+struct kbx_dep_edge {
+	uint32_t from, to;      /* node ids */
+	uint32_t line, col;     /* the edge's first site; 0 when it has none */
+	int certain;            /* 0: ambiguous */
+};
+
+struct kbx_depgraph {
+	struct kbx_dep_edge *edges;
+	size_t nedges, aedges;
+	/* filled by kbx_depgraph_cycles: vertex v is node ids[v] (ascending),
+	 * its successors are tg_all[off_all[v]] .. tg_all[off_all[v + 1] - 1]
+	 * (the edge of position i is edges[e_all[i]]), and those through
+	 * certain edges tg_cert[off_cert[v]] .. */
+	uint32_t *ids;
+	size_t n;
+	size_t *off_all, *off_cert;
+	uint32_t *tg_all, *tg_cert, *e_all;
+	struct kbx_cand_cache cands;
+};
+#define KBX_DEPGRAPH_INIT { 0 }
+
+/* Free what the graph holds (not g itself). */
+void kbx_depgraph_release(struct kbx_depgraph *g);
+
+/* Add one edge between two nodes.  KBX_ERR_NOMEM when memory runs out. */
+kbx_status_t kbx_depgraph_add(struct kbx_depgraph *g, uint32_t from, uint32_t to, uint32_t line,
+			      uint32_t col, int certain, struct kbx_error *err);
+
+/* Whether a node takes part in the graph; data is the caller's. */
+typedef int (*kbx_depgraph_keep_fn)(void *data, const struct kbx_node *n);
+
+/*
+ * Add an edge as kbx_scan_edges() passes it.  Both ends must be nodes of
+ * a file (definitions or files) that keep (NULL: every node) accepts;
+ * an edge to a name reference becomes an ambiguous edge to each of its
+ * candidates (kbx_name_candidates()) that keep accepts.  An edge from a
+ * node to itself is dropped unless self_loops.
+ */
+kbx_status_t kbx_depgraph_add_edge(kbx_store_t *store, struct kbx_depgraph *g,
+				   const struct kbx_edge *e, int self_loops,
+				   kbx_depgraph_keep_fn keep, void *data, struct kbx_error *err);
+
+/* The merged edge from vertex u to vertex w, or NULL (after cycles). */
+const struct kbx_dep_edge *kbx_depgraph_edge(const struct kbx_depgraph *g, uint32_t u, uint32_t w);
+
+/*
+ * Called with one cycle: path holds its vertices (node g->ids[path[i]]),
+ * each with an edge to the next and the last one back to the first; len
+ * of them (1: a node with an edge to itself).  component is how many
+ * nodes reach each other there; certain is 0 when the cycle closes only
+ * through ambiguous edges.  Return non-zero to stop.
+ */
+typedef int (*kbx_cycle_fn)(void *data, const struct kbx_depgraph *g, const uint32_t *path,
+			    size_t len, size_t component, int certain);
+
+/*
+ * Find the strongly connected components of the graph and call fn with
+ * one shortest cycle of each, starting at the node with the smallest
+ * canonical id: first the cycles of certain edges, then, unless
+ * certain_only, one for each component that closes only through
+ * ambiguous edges (starting with such an edge).  Call once per graph.
+ */
+kbx_status_t kbx_depgraph_cycles(kbx_store_t *store, struct kbx_depgraph *g, int certain_only,
+				 kbx_cycle_fn fn, void *data, struct kbx_error *err);
 
 #endif

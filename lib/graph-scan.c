@@ -131,3 +131,49 @@ kbx_status_t kbx_name_candidates(kbx_store_t *s, const struct kbx_node *ref, int
 		return _kbx_fail_mdb(err, rc, "cannot read the name index");
 	return out->n > start ? KBX_OK : KBX_NOT_FOUND;
 }
+
+struct kbx_cand_entry {
+	uint32_t ref;
+	int family;
+	struct kbx_nodelist list;
+};
+
+kbx_status_t kbx_cand_cache_get(kbx_store_t *s, struct kbx_cand_cache *cache,
+				const struct kbx_node *ref, int lang,
+				const struct kbx_nodelist **out, struct kbx_error *err)
+{
+	int family = _kbx_lang_family(lang);
+	for (size_t i = 0; i < cache->n; i++)
+		if (cache->items[i].ref == ref->id && cache->items[i].family == family) {
+			*out = &cache->items[i].list;
+			return KBX_OK;
+		}
+	if (cache->n == cache->alloc) {
+		size_t na = cache->alloc ? cache->alloc * 2 : 32;
+		struct kbx_cand_entry *p = realloc(cache->items, na * sizeof(*p));
+		if (!p)
+			return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		cache->items = p;
+		cache->alloc = na;
+	}
+	struct kbx_cand_entry *e = &cache->items[cache->n];
+	memset(e, 0, sizeof(*e));
+	e->ref = ref->id;
+	e->family = family;
+	kbx_status_t st = kbx_name_candidates(s, ref, lang, &e->list, err);
+	if (st && st != KBX_NOT_FOUND) {
+		kbx_nodelist_release(&e->list);
+		return st;
+	}
+	cache->n++;
+	*out = &e->list;
+	return KBX_OK;
+}
+
+void kbx_cand_cache_release(struct kbx_cand_cache *cache)
+{
+	for (size_t i = 0; i < cache->n; i++)
+		kbx_nodelist_release(&cache->items[i].list);
+	free(cache->items);
+	memset(cache, 0, sizeof(*cache));
+}

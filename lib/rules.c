@@ -1137,31 +1137,13 @@ static int set_matches_name(const struct globset *g, const struct kbx_node *n)
 }
 
 /* name:NAME nodes and what they stand for, per caller language family */
-struct cand_entry {
-	uint32_t ref;
-	int lang;
-	struct kbx_nodelist list;
-};
-
-struct edge_rec {
-	uint32_t from, to;
-	uint32_t line, col;
-	int certain;
-};
-
-struct cycle_state {
-	struct edge_rec *edges;
-	size_t n, alloc;
-};
-
 struct checker {
 	kbx_store_t *store;
 	const struct kbx_rules *rules;
 	int flags;
 	struct kbx_check_result *res;
-	struct cycle_state *cycles;    /* one per rule (used by no-cycles) */
-	struct cand_entry *cands;
-	size_t ncands, acands;
+	struct kbx_depgraph *cycles;   /* one per rule (used by no-cycles) */
+	struct kbx_cand_cache cands;
 	kbx_status_t st;
 	struct kbx_error *err;
 };
@@ -1204,31 +1186,13 @@ static void set_message(struct checker *c, struct kbx_violation *v, struct strbu
 /* The candidates of a name reference seen from language lang (cached). */
 static const struct kbx_nodelist *candidates(struct checker *c, const struct kbx_node *ref, int lang)
 {
-	for (size_t i = 0; i < c->ncands; i++)
-		if (c->cands[i].ref == ref->id && c->cands[i].lang == lang)
-			return &c->cands[i].list;
-	if (c->ncands == c->acands) {
-		size_t na = c->acands ? c->acands * 2 : 32;
-		struct cand_entry *p = realloc(c->cands, na * sizeof(*p));
-		if (!p) {
-			c->st = _kbx_fail(c->err, KBX_ERR_NOMEM, "out of memory");
-			return NULL;
-		}
-		c->cands = p;
-		c->acands = na;
-	}
-	struct cand_entry *e = &c->cands[c->ncands];
-	memset(e, 0, sizeof(*e));
-	e->ref = ref->id;
-	e->lang = lang;
-	kbx_status_t st = kbx_name_candidates(c->store, ref, lang, &e->list, c->err);
-	if (st && st != KBX_NOT_FOUND) {
-		kbx_nodelist_release(&e->list);
+	const struct kbx_nodelist *l = NULL;
+	kbx_status_t st = kbx_cand_cache_get(c->store, &c->cands, ref, lang, &l, c->err);
+	if (st) {
 		c->st = st;
 		return NULL;
 	}
-	c->ncands++;
-	return &e->list;
+	return l;
 }
 
 static const char *verb(int kind, int certain)
@@ -1307,48 +1271,17 @@ static void forbid_edge(struct checker *c, size_t ri, const struct rule *r, cons
 	set_message(c, v, &sb);
 }
 
-static int cycle_add(struct checker *c, struct cycle_state *cs, uint32_t from, uint32_t to,
-		     const struct kbx_edge *e, int certain)
+/* Whether a node lies in the paths of rule r (for kbx_depgraph_add_edge). */
+static int in_rule(void *data, const struct kbx_node *n)
 {
-	if (cs->n == cs->alloc) {
-		size_t na = cs->alloc ? cs->alloc * 2 : 256;
-		struct edge_rec *p = realloc(cs->edges, na * sizeof(*p));
-		if (!p) {
-			c->st = _kbx_fail(c->err, KBX_ERR_NOMEM, "out of memory");
-			return -1;
-		}
-		cs->edges = p;
-		cs->alloc = na;
-	}
-	struct edge_rec *x = &cs->edges[cs->n++];
-	x->from = from;
-	x->to = to;
-	x->line = e->nsites ? e->sites[0].line : 0;
-	x->col = e->nsites ? e->sites[0].col : 0;
-	x->certain = certain;
-	return 0;
+	const struct rule *r = data;
+	return set_matches_node(&r->in, n);
 }
 
 static void cycle_edge(struct checker *c, size_t ri, const struct rule *r, const struct kbx_edge *e)
 {
-	if (!e->from.path || !set_matches_node(&r->in, &e->from))
-		return;
-	struct cycle_state *cs = &c->cycles[ri];
-	if (e->to.kind == KBX_KIND_NAMEREF) {
-		const struct kbx_nodelist *l = candidates(c, &e->to, e->from.lang);
-		for (size_t i = 0; l && i < l->n; i++) {
-			const struct kbx_node *t = &l->items[i];
-			if ((t->id != e->from.id || r->self_loops) && set_matches_node(&r->in, t))
-				if (cycle_add(c, cs, e->from.id, t->id, e, 0))
-					return;
-		}
-		return;
-	}
-	if (!e->to.path || !set_matches_node(&r->in, &e->to))
-		return;
-	if (e->to.id == e->from.id && !r->self_loops)
-		return;
-	cycle_add(c, cs, e->from.id, e->to.id, e, e->confidence != KBX_CONF_AMBIGUOUS);
+	c->st = kbx_depgraph_add_edge(c->store, &c->cycles[ri], e, r->self_loops, in_rule,
+				      (void *)r, c->err);
 }
 
 static int on_edge(void *data, const struct kbx_edge *e)
@@ -1370,89 +1303,12 @@ static int on_edge(void *data, const struct kbx_edge *e)
 	return c->st != KBX_OK;
 }
 
-static int by_edge(const void *a, const void *b)
-{
-	const struct edge_rec *x = a, *y = b;
-	if (x->from != y->from)
-		return x->from < y->from ? -1 : 1;
-	if (x->to != y->to)
-		return x->to < y->to ? -1 : 1;
-	/* certain first, so that merging keeps it */
-	return y->certain - x->certain;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static size_t vertex_of(const uint32_t *ids, size_t n, uint32_t id)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The graph of one no-cycles rule, with vertices numbered by node id. */
-struct cgraph {
-	uint32_t *ids;          /* vertex -> node id */
-	size_t n;
-	struct edge_rec *edges; /* sorted, one per (from, to) */
-	size_t nedges;
-	size_t *off_all, *off_cert;
-	uint32_t *tg_all, *tg_cert;
-	uint32_t *e_all;        /* position in tg_all -> edges index */
-	uint32_t *comp_all, *comp_cert;
-	size_t ncomp_all, ncomp_cert;
-	size_t *size_all, *size_cert;
-	int *self_all, *self_cert;  /* component has a vertex with an edge to itself */
-};
-
-static void cgraph_release(struct cgraph *g)
-{
-	free(g->ids);
-	free(g->off_all);
-	free(g->off_cert);
-	free(g->tg_all);
-	free(g->tg_cert);
-	free(g->e_all);
-	free(g->comp_all);
-	free(g->comp_cert);
-	free(g->size_all);
-	free(g->size_cert);
-	free(g->self_all);
-	free(g->self_cert);
-}
-
-/* The edge from vertex u to vertex w, or NULL. */
-static const struct edge_rec *find_edge(const struct cgraph *g, uint32_t u, uint32_t w)
-{
-	for (size_t i = g->off_all[u]; i < g->off_all[u + 1]; i++)
-		if (g->tg_all[i] == w)
-			return &g->edges[g->e_all[i]];
-	return NULL;
-}
-
-static int node_cid_less(struct checker *c, uint32_t a, uint32_t b)
-{
-	struct kbx_node x, y;
-	if (kbx_node_get(c->store, a, &x, NULL) || kbx_node_get(c->store, b, &y, NULL))
-		return a < b;
-	return strcmp(x.cid, y.cid) < 0;
-}
-
 /* How many steps of a cycle a message names. */
 #define CYCLE_SHOWN 12
 
-static void report_cycle(struct checker *c, size_t ri, const struct rule *r, struct cgraph *g,
-			 const uint32_t *path, size_t len, size_t component, int certain)
+static void report_cycle(struct checker *c, size_t ri, const struct rule *r,
+			 const struct kbx_depgraph *g, const uint32_t *path, size_t len,
+			 size_t component, int certain)
 {
 	struct kbx_violation *v = new_violation(c, ri, certain);
 	if (!v)
@@ -1469,7 +1325,7 @@ static void report_cycle(struct checker *c, size_t ri, const struct rule *r, str
 		struct kbx_cycle_step *s = &v->cycle[i];
 		if ((c->st = kbx_node_get(c->store, g->ids[path[i]], &s->node, c->err)))
 			return;
-		const struct edge_rec *e = find_edge(g, path[i], path[(i + 1) % len]);
+		const struct kbx_dep_edge *e = kbx_depgraph_edge(g, path[i], path[(i + 1) % len]);
 		if (e) {
 			s->line = e->line;
 			s->col = e->col;
@@ -1518,149 +1374,28 @@ static void report_cycle(struct checker *c, size_t ri, const struct rule *r, str
 	set_message(c, v, &sb);
 }
 
+struct cycle_report {
+	struct checker *c;
+	size_t ri;
+	const struct rule *r;
+};
+
+static int on_cycle(void *data, const struct kbx_depgraph *g, const uint32_t *path, size_t len,
+		    size_t component, int certain)
+{
+	struct cycle_report *cr = data;
+	report_cycle(cr->c, cr->ri, cr->r, g, path, len, component, certain);
+	return cr->c->st != KBX_OK;
+}
+
 static kbx_status_t check_cycles(struct checker *c, size_t ri, const struct rule *r)
 {
-	struct cycle_state *cs = &c->cycles[ri];
-	struct cgraph g = { 0 };
-	kbx_status_t st = KBX_OK;
-	if (!cs->n)
+	struct kbx_depgraph *g = &c->cycles[ri];
+	if (!g->nedges)
 		return KBX_OK;
-	qsort(cs->edges, cs->n, sizeof(*cs->edges), by_edge);
-	/* one edge per (from, to), certain if any was */
-	size_t m = 0;
-	for (size_t i = 0; i < cs->n; i++)
-		if (!m || cs->edges[m - 1].from != cs->edges[i].from || cs->edges[m - 1].to != cs->edges[i].to)
-			cs->edges[m++] = cs->edges[i];
-	cs->n = m;
-	g.edges = cs->edges;
-	g.nedges = m;
-	g.ids = malloc((2 * m + 1) * sizeof(*g.ids));
-	if (!g.ids)
-		goto nomem;
-	for (size_t i = 0; i < m; i++) {
-		g.ids[g.n++] = cs->edges[i].from;
-		g.ids[g.n++] = cs->edges[i].to;
-	}
-	qsort(g.ids, g.n, sizeof(*g.ids), cmp_u32);
-	size_t nv = 0;
-	for (size_t i = 0; i < g.n; i++)
-		if (!nv || g.ids[nv - 1] != g.ids[i])
-			g.ids[nv++] = g.ids[i];
-	g.n = nv;
-	c->res->rules[ri].examined = nv;
-	if (!nv)
-		goto out;
-
-	g.off_all = calloc(nv + 1, sizeof(size_t));
-	g.off_cert = calloc(nv + 1, sizeof(size_t));
-	g.tg_all = malloc((m + 1) * sizeof(uint32_t));
-	g.tg_cert = malloc((m + 1) * sizeof(uint32_t));
-	g.e_all = malloc((m + 1) * sizeof(uint32_t));
-	g.comp_all = malloc(nv * sizeof(uint32_t));
-	g.comp_cert = malloc(nv * sizeof(uint32_t));
-	if (!g.off_all || !g.off_cert || !g.tg_all || !g.tg_cert || !g.e_all || !g.comp_all ||
-	    !g.comp_cert)
-		goto nomem;
-	/* edges are sorted by source id, so by source vertex too */
-	for (size_t i = 0; i < m; i++) {
-		size_t u = vertex_of(g.ids, nv, cs->edges[i].from);
-		g.off_all[u + 1]++;
-		if (cs->edges[i].certain)
-			g.off_cert[u + 1]++;
-	}
-	for (size_t v = 0; v < nv; v++) {
-		g.off_all[v + 1] += g.off_all[v];
-		g.off_cert[v + 1] += g.off_cert[v];
-	}
-	size_t ia = 0, ic = 0;
-	for (size_t i = 0; i < m; i++) {
-		uint32_t w = (uint32_t)vertex_of(g.ids, nv, cs->edges[i].to);
-		g.e_all[ia] = (uint32_t)i;
-		g.tg_all[ia++] = w;
-		if (cs->edges[i].certain)
-			g.tg_cert[ic++] = w;
-	}
-	if ((st = kbx_scc(nv, g.off_all, g.tg_all, g.comp_all, &g.ncomp_all, c->err)) ||
-	    (st = kbx_scc(nv, g.off_cert, g.tg_cert, g.comp_cert, &g.ncomp_cert, c->err)))
-		goto out;
-	g.size_all = calloc(g.ncomp_all + 1, sizeof(size_t));
-	g.size_cert = calloc(g.ncomp_cert + 1, sizeof(size_t));
-	g.self_all = calloc(g.ncomp_all + 1, sizeof(int));
-	g.self_cert = calloc(g.ncomp_cert + 1, sizeof(int));
-	uint32_t *first_all = malloc((g.ncomp_all + 1) * sizeof(uint32_t));
-	uint32_t *first_cert = malloc((g.ncomp_cert + 1) * sizeof(uint32_t));
-	uint32_t *path = malloc(nv * sizeof(uint32_t));
-	if (!g.size_all || !g.size_cert || !g.self_all || !g.self_cert || !first_all || !first_cert ||
-	    !path) {
-		free(first_all);
-		free(first_cert);
-		free(path);
-		goto nomem;
-	}
-	for (size_t v = 0; v < nv; v++) {
-		uint32_t ca = g.comp_all[v], cc = g.comp_cert[v];
-		/* the vertex with the smallest canonical id starts the cycle shown */
-		if (!g.size_all[ca]++ || node_cid_less(c, g.ids[v], g.ids[first_all[ca]]))
-			first_all[ca] = (uint32_t)v;
-		if (!g.size_cert[cc]++ || node_cid_less(c, g.ids[v], g.ids[first_cert[cc]]))
-			first_cert[cc] = (uint32_t)v;
-		for (size_t i = g.off_all[v]; i < g.off_all[v + 1]; i++)
-			if (g.tg_all[i] == v)
-				g.self_all[ca] = 1;
-		for (size_t i = g.off_cert[v]; i < g.off_cert[v + 1]; i++)
-			if (g.tg_cert[i] == v)
-				g.self_cert[cc] = 1;
-	}
-	/* cycles the index proves */
-	for (size_t k = 0; k < g.ncomp_cert && !c->st; k++) {
-		if (g.size_cert[k] < 2 && !g.self_cert[k])
-			continue;
-		size_t len;
-		uint32_t start = first_cert[k];
-		if (kbx_scc_cycle(nv, g.off_cert, g.tg_cert, g.comp_cert, start, KBX_ANY_VERTEX, path,
-				  &len, c->err))
-			continue;
-		report_cycle(c, ri, r, &g, path, len, g.size_cert[k], 1);
-	}
-	/* cycles that close only through ambiguous edges: a component of
-	 * the whole graph that is not one of the certain graph */
-	for (size_t k = 0; k < g.ncomp_all && !c->st; k++) {
-		if (g.size_all[k] < 2 && !g.self_all[k])
-			continue;
-		uint32_t f = first_all[k];
-		uint32_t cc = g.comp_cert[f];
-		if (g.size_cert[cc] == g.size_all[k] && (g.size_all[k] > 1 || g.self_cert[cc]))
-			continue;
-		/* show a cycle through an ambiguous edge: start at the source of
-		 * one that joins two certain components (or closes a loop) */
-		uint32_t start = f, first = KBX_ANY_VERTEX;
-		for (size_t v = 0; v < nv && first == KBX_ANY_VERTEX; v++) {
-			if (g.comp_all[v] != k)
-				continue;
-			for (size_t i = g.off_all[v]; i < g.off_all[v + 1]; i++) {
-				uint32_t w = g.tg_all[i];
-				if (g.comp_all[w] == k && !g.edges[g.e_all[i]].certain &&
-				    (g.comp_cert[w] != g.comp_cert[v] || w == v)) {
-					start = (uint32_t)v;
-					first = w;
-					break;
-				}
-			}
-		}
-		size_t len;
-		if (kbx_scc_cycle(nv, g.off_all, g.tg_all, g.comp_all, start, first, path, &len,
-				  c->err))
-			continue;
-		report_cycle(c, ri, r, &g, path, len, g.size_all[k], 0);
-	}
-	free(first_all);
-	free(first_cert);
-	free(path);
-	goto out;
-nomem:
-	st = _kbx_fail(c->err, KBX_ERR_NOMEM, "out of memory");
-out:
-	cgraph_release(&g);
+	struct cycle_report cr = { c, ri, r };
+	kbx_status_t st = kbx_depgraph_cycles(c->store, g, 0, on_cycle, &cr, c->err);
+	c->res->rules[ri].examined = g->n;
 	return st ? st : c->st;
 }
 
@@ -1883,11 +1618,9 @@ kbx_status_t kbx_rules_check(kbx_store_t *store, const struct kbx_rules *rules, 
 			st = c.st;
 	}
 	for (size_t i = 0; i < rules->n; i++)
-		free(c.cycles[i].edges);
+		kbx_depgraph_release(&c.cycles[i]);
 	free(c.cycles);
-	for (size_t i = 0; i < c.ncands; i++)
-		kbx_nodelist_release(&c.cands[i].list);
-	free(c.cands);
+	kbx_cand_cache_release(&c.cands);
 	if (st) {
 		kbx_check_result_release(out);
 		return st;
