@@ -55,6 +55,7 @@ struct kbx_ctx {
 	 * for RUN_NO_CONFIG commands, for which every key has its default */
 	struct kbx_config *config;
 	int no_pager;              /* --no-pager */
+	const char *repo_opt;      /* kbx --repo=NAME (repos-util.h) */
 };
 
 /* Print "error: <msg>" (or fatal) for a failed library call and return
@@ -85,6 +86,7 @@ int cmd_imports(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_registry(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_repos(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_status(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_subclasses(int argc, const char **argv, struct kbx_ctx *ctx);

@@ -530,6 +530,7 @@ int cmd_check(int argc, const char **argv, struct kbx_ctx *ctx)
 			  "version of the json records (default: the newest)"),
 		OPT_KEYWORD_F(0, "color", &oo.color, output_color_names, "WHEN",
 			      "colour the text output: auto, always or never"),
+		OPT_REPO_F(),
 		OPT_END_F(),
 	};
 	opts[0].complete = "path";

@@ -124,6 +124,7 @@ int cmd_complete_symbols(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_STRING_F(0, "kind", &kinds, "KINDS",
 			     "only these kinds, comma-separated (file,class,function,...)"),
 		OPT_INT_F(0, "max", &max, "N", "at most N lines (default 200; 0: all)"),
+		OPT_REPO_F(),
 		OPT_END_F(),
 	};
 	int nargs = parse_options(argc, argv, opts, complete_symbols_usage);

@@ -13,6 +13,7 @@
 #include "kbx-search.h"
 #include "output.h"
 #include "parse-options.h"
+#include "repos-util.h"
 #include "strbuf.h"
 
 /* the summary is one record: text or JSON (same order as FMT_TEXT, FMT_JSON) */
@@ -496,6 +497,8 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 			fprintf(stderr, "note: the previous index is unchanged\n");
 		return rc;
 	}
+	/* the graph is committed: the store is one to know by name */
+	repo_register_store(ctx);
 
 	/* the retrieval layer: code chunks after the graph they come from,
 	 * then the registries and the Markdown (not for a run limited to

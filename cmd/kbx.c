@@ -1,7 +1,7 @@
 /*
  * kbx: the command table and the dispatcher.
  *
- *   kbx [--kbx-dir=DIR] [-C DIR] <command> [<args>]
+ *   kbx [--kbx-dir=DIR] [-C DIR] [--repo=NAME] <command> [<args>]
  */
 #include <errno.h>
 #include <limits.h>
@@ -19,6 +19,7 @@
 #include "internal.h"
 #include "output.h"
 #include "pager.h"
+#include "repos-util.h"
 
 #ifndef KBX_VERSION
 #define KBX_VERSION "0.1.0"
@@ -46,6 +47,7 @@ const struct cmd_struct kbx_commands[] = {
 	  "build or update the index of a repository" },
 	{ "path", cmd_path, RUN_NEEDS_INDEX, "show the shortest call or import path between two symbols" },
 	{ "registry", cmd_registry, RUN_NO_PAGER, "add, list or remove the registries kbx indexes" },
+	{ "repos", cmd_repos, 0, "list and name the repositories kbx knows" },
 	{ "search", cmd_search, RUN_NEEDS_INDEX, "search error entries, documents and code by meaning" },
 	{ "status", cmd_status, RUN_NEEDS_INDEX, "show what the index holds" },
 	{ "subclasses", cmd_subclasses, RUN_NEEDS_INDEX, "list the classes that extend a type" },
@@ -92,7 +94,7 @@ int die_status(const struct kbx_error *err)
 }
 
 static const char *const kbx_usage[] = {
-	"kbx [--kbx-dir=<dir>] [-C <dir>] [--no-pager] <command> [<args>]",
+	"kbx [--kbx-dir=<dir>] [-C <dir>] [--repo=<name>] [--no-pager] <command> [<args>]",
 	NULL
 };
 
@@ -243,12 +245,26 @@ static int run_command(const struct cmd_struct *c, int argc, const char **argv,
 			options_only = 1;
 	}
 	int needs = options_only ? 0 : c->flags & (RUN_NEEDS_INDEX | RUN_WRITES_INDEX);
+	/* --repo, before the command or among a reader's options, is -C and
+	 * --kbx-dir for a registered repository; --all-repos leaves the
+	 * opening of stores to the command */
+	int all_repos = 0;
+	if (!options_only) {
+		const char *repo = ctx->repo_opt;
+		int rc = 0;
+		if (c->flags & RUN_NEEDS_INDEX)
+			rc = repo_scan_args(argc, argv, repo, &repo, &all_repos);
+		if (!rc && repo)
+			rc = repo_select(ctx, repo);
+		if (rc)
+			return rc;
+	}
 	if (!options_only && !(c->flags & RUN_NO_CONFIG)) {
 		int rc = setup_config(c, ctx);
 		if (rc)
 			return rc;
 	}
-	if (needs && !(c->flags & RUN_WRITES_INDEX)) {
+	if (needs && !(c->flags & RUN_WRITES_INDEX) && !all_repos) {
 		int rc = setup_store(ctx, c->flags, 0);
 		if (rc) {
 			kbx_config_free(ctx->config);
@@ -341,7 +357,7 @@ int main(int argc, char **argv_)
 		}
 		if (!strcmp(a, "--list-opts")) {
 			/* the options before the command, for the completions */
-			printf("--kbx-dir=\t@path\n-C=\t@path\n--no-pager\n--version\n--list-cmds\n--list-topics\n--help\n-h\n");
+			printf("--kbx-dir=\t@path\n-C=\t@path\n--repo=\t@repo\n--no-pager\n--version\n--list-cmds\n--list-topics\n--help\n-h\n");
 			return 0;
 		}
 		if (!strcmp(a, "--no-pager")) {
@@ -350,6 +366,10 @@ int main(int argc, char **argv_)
 			ctx.kbx_dir_opt = a + 10;
 		} else if (!strcmp(a, "--kbx-dir") && i + 1 < argc) {
 			ctx.kbx_dir_opt = argv[++i];
+		} else if (!strncmp(a, "--repo=", 7)) {
+			ctx.repo_opt = a + 7;
+		} else if (!strcmp(a, "--repo") && i + 1 < argc) {
+			ctx.repo_opt = argv[++i];
 		} else if (!strcmp(a, "-C") && i + 1 < argc) {
 			if (chdir(argv[++i]) < 0) {
 				fprintf(stderr, "fatal: cannot change to '%s': %s\n", argv[i],

@@ -27,6 +27,9 @@ struct out {
 	int items[OUT_JSON_MAX_DEPTH];
 	unsigned char is_array[OUT_JSON_MAX_DEPTH];
 	int document;           /* the outermost value is a document, not in a record */
+	/* out_set_repo: the repository of the hits printed next */
+	const char *repo, *repo_root;
+	size_t repo_rank;
 };
 
 #define C_RESET "\033[m"
@@ -300,6 +303,13 @@ void out_field_num(struct out *o, const char *key, double val)
 
 /* ---- search hits ---- */
 
+void out_set_repo(struct out *o, const char *name, const char *root, size_t rank)
+{
+	o->repo = name;
+	o->repo_root = name ? root : NULL;
+	o->repo_rank = name ? rank : 0;
+}
+
 /* Up to max_lines lines of text, each cut at width, indented. */
 static void text_lines(const char *text, size_t len, int max_lines, size_t width,
 		       const char *indent)
@@ -369,6 +379,8 @@ void out_search_hit(struct out *o, size_t rank, const struct kbx_search_hit *h,
 		return;
 	}
 	if (o->format == FMT_GREP) {
+		if (o->repo_root && c->path[0] != '/')
+			printf("%s/", o->repo_root);
 		printf("%s:%u:1: %s %s", c->path, c->line ? c->line : 1, type ? type : "?", c->doc_id);
 		if (*c->title && strcmp(c->title, c->doc_id))
 			printf(" %s", c->title);
@@ -380,6 +392,11 @@ void out_search_hit(struct out *o, size_t rank, const struct kbx_search_hit *h,
 	if (o->format == FMT_JSON) {
 		out_record_begin(o, "hit");
 		out_json_int(o, "rank", (int64_t)rank);
+		if (o->repo) {
+			out_json_str(o, "repo", o->repo);
+			out_json_str(o, "repo_root", o->repo_root);
+			out_json_int(o, "repo_rank", (int64_t)o->repo_rank);
+		}
 		out_json_str(o, "id", c->doc_id);
 		out_json_str(o, "chunk_type", type);
 		out_json_int(o, "chunk", h->id);
@@ -429,7 +446,10 @@ void out_search_hit(struct out *o, size_t rank, const struct kbx_search_hit *h,
 		return;
 	}
 	/* text */
-	printf("%s%zu.%s %s%s%s %s%s%s", col(o, C_HEAD), rank, col(o, C_RESET), col(o, C_LINE),
+	printf("%s%zu.%s ", col(o, C_HEAD), rank, col(o, C_RESET));
+	if (o->repo)
+		printf("%s[%s]%s ", col(o, C_PATH), o->repo, col(o, C_RESET));
+	printf("%s%s%s %s%s%s", col(o, C_LINE),
 	       type ? type : "?", col(o, C_RESET), col(o, C_NAME), c->doc_id, col(o, C_RESET));
 	if (c->type == KBX_CHUNK_ERROR) {
 		printf("  %s", c->title);

@@ -99,6 +99,13 @@ struct kbx_search_results;
 void out_search_hit(struct out *o, size_t rank, const struct kbx_search_hit *h,
 		    const struct kbx_search_results *r, const char *query, int explain);
 
+/* The repository the hits printed next come from (kbx search
+ * --all-repos), or name NULL for none: text puts "[name]" before each
+ * hit, JSON adds "repo", "repo_root" and "repo_rank" (the hit's rank in
+ * its repository), grep prints root/path.  The strings must outlive
+ * the hits printed. */
+void out_set_repo(struct out *o, const char *name, const char *root, size_t rank);
+
 /* One line of a line-oriented machine format (grep lines, CI workflow
  * commands), printed as given whatever the format, never coloured. */
 void out_line(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

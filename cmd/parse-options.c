@@ -7,6 +7,8 @@
 #include "kbx.h"
 #include "parse-options.h"
 
+const char *opt_repo_seen;
+
 static int takes_arg(const struct option *o)
 {
 	return o->type == OPT_STRING || o->type == OPT_INT || o->type == OPT_SIZE ||

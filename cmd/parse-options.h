@@ -51,7 +51,17 @@ struct option {
 #define OPT_STRING_LIST_F(s, l, v, a, h) { OPT_STRING_LIST, (s), (l), (v), (a), (h), NULL, 0, NULL }
 #define OPT_END_F() { OPT_END, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL }
 
-/* The output options every query command takes (see output.h). */
+/* --repo=NAME, which every command that reads an index takes: the
+ * dispatcher acts on it before the command runs (cmd/kbx.c,
+ * repos-util.h); the table lists it so that -h, --list-opts and the
+ * man pages show it, and its value lands in opt_repo_seen, unused. */
+extern const char *opt_repo_seen;
+#define OPT_REPO_F() \
+	{ OPT_STRING, 0, "repo", &opt_repo_seen, "NAME", \
+	  "run against the repository NAME of 'kbx repos', or a directory", NULL, OPT_NONEG, "repo" }
+
+/* The output options every query command takes (see output.h), and
+ * --repo. */
 struct output_opts;
 #define OPT_OUTPUT_COMMON(o) \
 	OPT_KEYWORD_F(0, "format", &(o)->format, output_format_names, "FORMAT", \
@@ -60,7 +70,8 @@ struct output_opts;
 		  "version of the machine formats to print (default: the newest)"), \
 	OPT_BOOL_F('z', NULL, &(o)->nul, "print ids separated by NUL bytes (like --format=nul)"), \
 	OPT_KEYWORD_F(0, "color", &(o)->color, output_color_names, "WHEN", \
-		      "colour the text output: auto, always or never")
+		      "colour the text output: auto, always or never"), \
+	OPT_REPO_F()
 
 /* Parse argv[1..]; options may follow operands unless "--" ends them.
  * Returns the number of operands left in argv[0..] (argv[0] is dropped),

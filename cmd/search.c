@@ -11,6 +11,7 @@
 #include "kbx-search.h"
 #include "output.h"
 #include "parse-options.h"
+#include "repos-util.h"
 #include "strbuf.h"
 
 static const char *const search_usage[] = {
@@ -70,7 +71,7 @@ static int parse_double(const char *opt, const char *s, double lo, double hi, do
 int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	struct output_opts oo = OUTPUT_OPTS_INIT;
-	int mode = -1, fusion = -1, explain = 0;
+	int mode = -1, fusion = -1, explain = 0, all_repos = 0;
 	long limit = -1, candidates = 0, ef_search = -1, nprobe = -1, depth = 0;
 	int plan = 0;
 	const char *vector_weight = NULL, *min_score = NULL, *lang = NULL, *severity = NULL,
@@ -110,6 +111,8 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_INT_F(0, "ef-search", &ef_search, "N", "HNSW: candidate list size of this query"),
 		OPT_INT_F(0, "nprobe", &nprobe, "N", "IVF: lists visited by this query"),
 		OPT_BOOL_F(0, "explain", &explain, "show each signal's rank and score for every result"),
+		OPT_BOOL_F(0, "all-repos", &all_repos,
+			   "search every repository of 'kbx repos' and fuse the results"),
 		OPT_OUTPUT_COMMON(&oo),
 		OPT_END_F(),
 	};
@@ -253,6 +256,15 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 	search_embed_config(ctx, &ec);
 	q.embed = &ec;
 
+	if (all_repos && (within || callers_of || callees_of)) {
+		/* a scope names symbols of one repository */
+		fprintf(stderr, "error: --within, --callers-of and --callees-of apply to one repository, not --all-repos\n");
+		goto out;
+	}
+	if (all_repos) {
+		rc = search_all_repos(ctx, &q, &oo, explain);
+		goto out;
+	}
 	struct kbx_error err = KBX_ERROR_INIT;
 	kbx_status_t st;
 	if (within || callers_of || callees_of) {

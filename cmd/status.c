@@ -41,6 +41,7 @@ int cmd_status(int argc, const char **argv, struct kbx_ctx *ctx)
 			  "version of the JSON record (default: the newest)"),
 		OPT_KEYWORD_F(0, "color", &oo.color, output_color_names, "WHEN",
 			      "colour the text output: auto, always or never"),
+		OPT_REPO_F(),
 		OPT_END_F(),
 	};
 	int nargs = parse_options(argc, argv, opts, status_usage);

@@ -10,7 +10,8 @@
 #   kbx CMD --list-opts        a command's options, one per line: "--flag",
 #                              "-x", or "--name=" followed by a tab and
 #                              either the values it accepts, separated by
-#                              spaces, or "@symbol", "@path", "@command"
+#                              spaces, or "@symbol", "@path", "@command",
+#                              "@repo"
 #   kbx CMD -h                 the usage line, whose operand placeholder
 #                              says how operands complete: <symbol> and
 #                              <class> (names in the index), <file> (names
@@ -18,6 +19,7 @@
 #                              <command> and <topic> (commands)
 #   kbx complete-symbols --prefix=P
 #                              the names in the index that start with P
+#   kbx repos --names          the names of the repositories kbx knows
 #
 # Any of these may fail (no index, an older kbx): the completion then
 # offers nothing for that word, silently.
@@ -27,8 +29,9 @@
 # and uses plain "complete -F": the bash-completion package is not
 # needed, and it works alongside it.
 
-# Run kbx with the options that came before the command (-C, --kbx-dir),
-# so that names come from the index the command line will use.
+# Run kbx with the options that came before the command (-C, --kbx-dir,
+# --repo) and a command's --repo, so that names come from the index the
+# command line will use.
 _kbx_run ()
 {
 	command kbx "${_kbx_global[@]}" "$@" 2>/dev/null
@@ -124,6 +127,11 @@ _kbx_add_values ()
 	@symbol) _kbx_add_output "$prefix" complete-symbols --prefix="$value" ;;
 	@path) _kbx_add_files "$prefix" "$value" ;;
 	@command) _kbx_add_output "$prefix" --list-cmds ;;
+	@repo)
+		# the list is the user's, whatever index the line names
+		local _kbx_global=()
+		_kbx_add_output "$prefix" repos --names
+		;;
 	@*) ;;
 	*)
 		for v in $source; do
@@ -159,16 +167,16 @@ _kbx ()
 		_kbx_lead=${_kbx_cur%"${_kbx_cur##*[$_kbx_seps]}"}
 	fi
 
-	# The options before the command, and the command.  -C and
-	# --kbx-dir take a value; they are kept to pass on to kbx.
+	# The options before the command, and the command.  -C, --kbx-dir
+	# and --repo take a value; they are kept to pass on to kbx.
 	for ((i = 1; i < _kbx_cword; i++)); do
 		w=${_kbx_words[i]}
 		case $w in
-		-C | --kbx-dir)
+		-C | --kbx-dir | --repo)
 			((i + 1 < _kbx_cword)) && _kbx_global+=("$w" "${_kbx_words[i + 1]}")
 			((i++))
 			;;
-		--kbx-dir=*) _kbx_global+=("$w") ;;
+		--kbx-dir=* | --repo=*) _kbx_global+=("$w") ;;
 		-*) ;;
 		*)
 			cmd=$w
@@ -184,6 +192,10 @@ _kbx ()
 			_kbx_add_files "" "$_kbx_cur" -d
 		elif [[ $_kbx_cur == --kbx-dir=* ]]; then
 			_kbx_add_files --kbx-dir= "${_kbx_cur#--kbx-dir=}" -d
+		elif ((_kbx_cword > 1)) && [[ $prev == --repo ]]; then
+			_kbx_add_values @repo "" "$_kbx_cur"
+		elif [[ $_kbx_cur == --repo=* ]]; then
+			_kbx_add_values @repo --repo= "${_kbx_cur#--repo=}"
 		elif [[ $_kbx_cur == -* ]]; then
 			_kbx_add_output "" --list-opts
 			COMPREPLY=("${COMPREPLY[@]%%$'\t'*}")
@@ -202,10 +214,17 @@ _kbx ()
 	done < <(_kbx_run --list-cmds)
 	((known)) || return 0
 
-	# After "--" every word is an operand.
+	# After "--" every word is an operand.  A command's --repo names
+	# the index its operands complete from.
 	local operands_only=0
 	for ((i = cmd_index + 1; i < _kbx_cword; i++)); do
-		[[ ${_kbx_words[i]} == -- ]] && operands_only=1
+		w=${_kbx_words[i]}
+		[[ $w == -- ]] && operands_only=1
+		((operands_only)) && continue
+		case $w in
+		--repo=*) _kbx_global+=("$w") ;;
+		--repo) ((i + 1 < _kbx_cword)) && _kbx_global+=("$w" "${_kbx_words[i + 1]}") ;;
+		esac
 	done
 
 	local -a optlines

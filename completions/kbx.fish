@@ -26,14 +26,14 @@ function __kbx_complete
     while test $i -le (count $tokens)
         set -l w $tokens[$i]
         switch $w
-            case -C --kbx-dir
+            case -C --kbx-dir --repo
                 set -l next (math $i + 1)
                 if test $next -le (count $tokens)
                     set -a global $w $tokens[$next]
                 end
                 set i (math $i + 2)
                 continue
-            case '--kbx-dir=*'
+            case '--kbx-dir=*' '--repo=*'
                 set -a global $w
             case '-*'
             case '*'
@@ -47,7 +47,11 @@ function __kbx_complete
     set -l prev $tokens[-1]
 
     if test -z "$cmd"
-        if contains -- "$prev" -C --kbx-dir; and test (count $tokens) -gt 1
+        if test "$prev" = --repo; and test (count $tokens) -gt 1
+            __kbx_values @repo "$cur"
+        else if string match -q -- '--repo=*' "$cur"
+            __kbx_values @repo "" | string replace -r -- '^' '--repo='
+        else if contains -- "$prev" -C --kbx-dir; and test (count $tokens) -gt 1
             __fish_complete_directories "$cur"
         else if string match -q -- '--kbx-dir=*' "$cur"
             __fish_complete_directories (string replace -- '--kbx-dir=' '' "$cur") | string replace -r -- '^' '--kbx-dir='
@@ -66,6 +70,21 @@ function __kbx_complete
     set -l operands_only 0
     if test (count $tokens) -gt $cmd_index
         contains -- -- $tokens[(math $cmd_index + 1)..-1]; and set operands_only 1
+        # a command's --repo names the index its operands complete from
+        set -l j (math $cmd_index + 1)
+        while test $j -le (count $tokens)
+            switch $tokens[$j]
+                case --
+                    break
+                case '--repo=*'
+                    set -a global $tokens[$j]
+                case --repo
+                    if test $j -lt (count $tokens)
+                        set -a global --repo $tokens[(math $j + 1)]
+                    end
+            end
+            set j (math $j + 1)
+        end
     end
 
     set -l lines (command kbx $global $cmd --list-opts 2>/dev/null)
@@ -130,6 +149,9 @@ function __kbx_values
             __fish_complete_path "$value"
         case @command
             command kbx $global --list-cmds 2>/dev/null
+        case @repo
+            # the list is the user's, whatever index the line names
+            command kbx repos --names 2>/dev/null
         case '@*'
         case '*'
             string split ' ' -- $source

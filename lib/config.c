@@ -44,6 +44,8 @@ const struct kbx_config_key kbx_config_keys[] = {
 	  "parser threads, 0 for one per core (kbx index --threads wins)" },
 	{ "pager.enabled", KBX_CONFIG_BOOL, "true", NULL, 0, 0,
 	  "page long text output on a terminal (kbx --no-pager wins)" },
+	{ "repos.register", KBX_CONFIG_BOOL, "true", NULL, 0, 0,
+	  "kbx index lists the repository in the user's list of repositories (kbx repos)" },
 	{ "search.apiKeyEnv", KBX_CONFIG_STRING, "", NULL, 0, 0,
 	  "http embeddings: the environment variable holding the API key" },
 	{ "search.batchSize", KBX_CONFIG_INT, "64", NULL, 1, 4096,
@@ -624,33 +626,13 @@ kbx_status_t kbx_config_get(const kbx_config_t *cfg, const char *key,
 /* mkdir -p for the directory that will hold path. */
 static kbx_status_t make_parents(const char *path, struct kbx_config_error *err)
 {
-	char *copy = strdup(path);
-	if (!copy)
+	char dir[4096];
+	int e = _kbx_make_parents(path, dir, sizeof(dir));
+	if (e == ENOMEM)
 		return fail_at(err, KBX_ERR_NOMEM, NULL, 0, "out of memory");
-	char *slash = strrchr(copy, '/');
-	if (!slash || slash == copy) {
-		free(copy);
-		return KBX_OK;
-	}
-	*slash = '\0';
-	for (char *p = copy + 1;; p++) {
-		if (*p && *p != '/')
-			continue;
-		char c = *p;
-		*p = '\0';
-		if (mkdir(copy, 0777) < 0 && errno != EEXIST) {
-			int e = errno;
-			kbx_status_t st = fail_at(err, e == ENOSPC ? KBX_ERR_FULL : KBX_ERR_IO, NULL, 0,
-						  "cannot create the directory '%s': %s", copy,
-						  strerror(e));
-			free(copy);
-			return st;
-		}
-		if (!c)
-			break;
-		*p = c;
-	}
-	free(copy);
+	if (e)
+		return fail_at(err, e == ENOSPC ? KBX_ERR_FULL : KBX_ERR_IO, NULL, 0,
+			       "cannot create the directory '%s': %s", dir, strerror(e));
 	return KBX_OK;
 }
 

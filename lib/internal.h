@@ -195,6 +195,9 @@ kbx_status_t _kbx_nodelist_add(struct kbx_nodelist *l, const struct kbx_node *n)
 
 /* "a" + "/" + "b" (one slash), malloc()ed; NULL when out of memory. */
 char *_kbx_path_concat(const char *a, const char *b);
+/* mkdir -p of the directory that will hold path: 0, or the errno of the
+ * mkdir that failed, with the directory it failed on in failed. */
+int _kbx_make_parents(const char *path, char *failed, size_t failedsz);
 
 /* ---- hashing (util.c) ---- */
 void _kbx_hash128(const void *data, size_t len, unsigned char out[16]);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <xxhash.h>
 
 #include "internal.h"
@@ -204,4 +205,33 @@ size_t _kbx_edit_distance(const char *a, const char *b, size_t max)
 			return max + 1;
 	}
 	return row[lb];
+}
+
+int _kbx_make_parents(const char *path, char *failed, size_t failedsz)
+{
+	char *copy = strdup(path);
+	if (!copy)
+		return ENOMEM;
+	char *slash = strrchr(copy, '/');
+	if (slash && slash != copy) {
+		*slash = '\0';
+		for (char *p = copy + 1;; p++) {
+			if (*p && *p != '/')
+				continue;
+			char c = *p;
+			*p = '\0';
+			if (mkdir(copy, 0777) < 0 && errno != EEXIST) {
+				int e = errno;
+				if (failedsz)
+					snprintf(failed, failedsz, "%s", copy);
+				free(copy);
+				return e;
+			}
+			if (!c)
+				break;
+			*p = c;
+		}
+	}
+	free(copy);
+	return 0;
 }

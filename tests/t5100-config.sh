@@ -151,6 +151,7 @@ test_expect_success '--list --defaults lists every key' '
 	index.parseTimeout
 	index.threads
 	pager.enabled
+	repos.register
 	search.apiKeyEnv
 	search.batchSize
 	search.command

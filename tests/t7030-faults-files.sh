@@ -17,7 +17,9 @@ test_description='faults: files that are special, unreadable, or change during a
    outside.
  - Nothing outside the repository is read, and nothing outside .kbx/
    is written: strace lists every file kbx opens, creates, renames or
-   removes.'
+   removes.  The one exception is the list of repositories in the
+   user config directory (~/.config/kbx/repos, see kbx-repos(1)),
+   which an index run reads to see that the repository is listed.'
 
 . "$(dirname "$0")"/test-lib.sh
 
@@ -199,7 +201,8 @@ test_expect_success STRACE 'nothing outside the repository is read, nothing outs
 		-e "^/etc/ld\.so\.cache\$" -e "^/etc/ld\.so\.preload\$" \
 		-e "^/lib/" -e "^/lib64/" -e "^/usr/lib/" \
 		-e "^/sys/devices/system/cpu/" -e "^/proc/self/" -e "^/dev/null\$" \
-		-e "^$KBX_SRC/kbx\$" -e "^$KBX_MODULE_PATH\$" paths >read-outside || :; } &&
+		-e "^$KBX_SRC/kbx\$" -e "^$KBX_MODULE_PATH\$" \
+		-e "^$HOME/\.config/kbx/repos\$" paths >read-outside || :; } &&
 	cat paths >&3 &&
 	test_must_be_empty read-outside &&
 	find . -newer stamp -type f ! -name trace ! -name calls ! -name succeeded \
