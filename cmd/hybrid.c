@@ -15,6 +15,7 @@
 #include "lang/lang.h"
 #include "output.h"
 #include "parse-options.h"
+#include "repos-util.h"
 #include "strbuf.h"
 
 static const char *const hybrid_usage[] = {
@@ -55,10 +56,13 @@ static const char *shown(const struct kbx_node *n)
 	return n->kind == KBX_KIND_FILE || !n->qual || !*n->qual ? n->cid : n->qual;
 }
 
-static void print_plan_json(struct out *o, const struct kbx_hybrid_results *r, const char *question)
+static void print_plan_json(struct out *o, const struct kbx_hybrid_results *r, const char *question,
+			    const char *repo)
 {
 	const struct kbx_hybrid_plan *p = &r->plan;
 	out_record_begin(o, "plan");
+	if (repo)
+		out_field_str(o, "repo", repo);
 	out_field_str(o, "question", question);
 	out_field_str(o, "traversal", kbx_hybrid_rel_str(p->relation));
 	out_field_str(o, "traversal_words", p->relation_words);
@@ -140,6 +144,17 @@ static void print_plan_json(struct out *o, const struct kbx_hybrid_results *r, c
 	out_record_end(o);
 }
 
+/* The plan's notes and the signals' warnings, on stderr. */
+static void print_notes(const struct kbx_hybrid_plan *p, const char *repo)
+{
+	for (size_t i = 0; i < p->nnotes; i++)
+		fprintf(stderr, "note: %s%s%s\n", repo ? repo : "", repo ? ": " : "", p->notes[i]);
+	for (int sg = 0; sg < KBX_SIG__COUNT; sg++)
+		if (p->sig[sg].note[0])
+			fprintf(stderr, "warning: %s%s%s\n", repo ? repo : "", repo ? ": " : "",
+				p->sig[sg].note);
+}
+
 static void print_plan_text(struct out *o, const struct kbx_hybrid_results *r)
 {
 	const struct kbx_hybrid_plan *p = &r->plan;
@@ -205,10 +220,15 @@ static void print_plan_text(struct out *o, const struct kbx_hybrid_results *r)
 	printf("\n");
 }
 
+/* One result; repo and root name its repository (--all-repos), else
+ * NULL. */
 static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_result *h,
-			 int explain)
+			 int explain, const char *repo, const char *root)
 {
 	const struct kbx_node *n = &h->node;
+	char tag[80] = "";
+	if (repo)
+		snprintf(tag, sizeof(tag), "[%s] ", repo);
 	switch (out_format(o)) {
 	case FMT_NUL:
 		fputs(n->cid, stdout);
@@ -216,13 +236,18 @@ static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_res
 		return;
 	case FMT_GREP:
 		if (n->path)
-			out_line(o, "%.*s:%u:%u: %s (%s, score %.3f)", (int)n->path_len, n->path,
+			out_line(o, "%s%s%.*s:%u:%u: %s (%s, score %.3f)", root ? root : "", root ? "/" : "",
+				 (int)n->path_len, n->path,
 				 n->line ? n->line : 1, n->col ? n->col : 1, shown(n),
 				 kbx_kind_str(n->kind), h->score);
 		return;
 	case FMT_JSON: {
 		out_record_begin(o, "result");
 		out_field_int(o, "rank", (int64_t)rank);
+		if (repo) {
+			out_field_str(o, "repo", repo);
+			out_field_str(o, "repo_root", root);
+		}
 		out_json_node_ref(o, n);
 		out_field_num(o, "score", h->score);
 		out_json_begin(o, "factors", 0);
@@ -255,10 +280,10 @@ static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_res
 		break;
 	}
 	if (n->path)
-		printf("%3zu  %.*s:%u  %s (%s)  %.3f", rank, (int)n->path_len, n->path, n->line,
+		printf("%3zu  %s%.*s:%u  %s (%s)  %.3f", rank, tag, (int)n->path_len, n->path, n->line,
 		       shown(n), kbx_kind_str(n->kind), h->score);
 	else
-		printf("%3zu  %s (%s)  %.3f", rank, shown(n), kbx_kind_str(n->kind), h->score);
+		printf("%3zu  %s%s (%s)  %.3f", rank, tag, shown(n), kbx_kind_str(n->kind), h->score);
 	if (h->confidence == KBX_CONF_AMBIGUOUS)
 		printf("  (through an ambiguous call)");
 	putchar('\n');
@@ -279,10 +304,108 @@ static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_res
 		       h->importance, h->callers, h->callers == 1 ? "" : "s", h->recency);
 }
 
+static double result_score(void *data, size_t list, size_t item)
+{
+	const struct kbx_hybrid_results *res = data;
+	return res[list].items[item].score;
+}
+
+/* --all-repos: the question asked of every listed repository, each with
+ * its own settings; the ranked lists fused by reciprocal rank fusion. */
+static int hybrid_all_repos(struct kbx_ctx *ctx, const struct kbx_hybrid_opts *ho_in,
+			    const struct output_opts *oo, int explain, const char *question)
+{
+	struct repo_stores rs = REPO_STORES_INIT;
+	int rc = repo_stores_open(&rs);
+	if (rc)
+		return rc;
+	struct kbx_hybrid_results *res = calloc(rs.n, sizeof(*res));
+	size_t *counts = calloc(rs.n, sizeof(*counts));
+	struct kbx_embed_config *ec = calloc(rs.n, sizeof(*ec));
+	char *ok = calloc(rs.n + 1, 1);
+	struct kbx_repos_fused *fused = NULL;
+	size_t nfused = 0, asked = 0;
+	rc = KBX_EXIT_INTERNAL;
+	if (!res || !counts || !ec || !ok) {
+		fprintf(stderr, "fatal: out of memory\n");
+		goto out;
+	}
+	for (size_t i = 0; i < rs.n; i++) {
+		struct kbx_hybrid_opts ho = *ho_in;
+		struct kbx_ctx sctx = *ctx;
+		struct kbx_error err = KBX_ERROR_INIT;
+		const char *name = rs.items[i].repo->name;
+		sctx.config = rs.items[i].config;
+		search_embed_config(&sctx, &ec[i]);
+		ho.embed = &ec[i];
+		kbx_status_t st = kbx_hybrid(rs.items[i].store, &ho, &res[i], &err);
+		if (st == KBX_ERR_USAGE) {
+			rc = die_status(&err);
+			goto out;
+		}
+		if (st && st != KBX_NOT_FOUND) {
+			fprintf(stderr, "warning: skipping '%s': %s\n", name, err.msg);
+			continue;
+		}
+		asked++;
+		ok[i] = 1;
+		if (st == KBX_NOT_FOUND && explain)
+			fprintf(stderr, "note: %s: %s\n", name, err.msg);
+		print_notes(&res[i].plan, name);
+		counts[i] = res[i].n;
+	}
+	if (!asked) {
+		fprintf(stderr, "error: no repository could be asked\n");
+		rc = KBX_EXIT_IO;
+		goto out;
+	}
+	struct kbx_error err = KBX_ERROR_INIT;
+	if (kbx_repos_fuse(rs.n, counts, 0, NULL, result_score, res, &fused, &nfused, &err)) {
+		rc = die_status(&err);
+		goto out;
+	}
+	if (nfused > ho_in->limit)
+		nfused = ho_in->limit;
+	struct out *o = out_new(oo);
+	if (!o) {
+		rc = KBX_EXIT_USAGE;
+		goto out;
+	}
+	for (size_t i = 0; i < rs.n; i++) {
+		if (!ok[i])
+			continue;
+		if (out_format(o) == FMT_JSON)
+			print_plan_json(o, &res[i], question, rs.items[i].repo->name);
+		else if (explain && out_format(o) == FMT_TEXT) {
+			out_heading(o, "repository %s", rs.items[i].repo->name);
+			print_plan_text(o, &res[i]);
+		}
+	}
+	if (explain && out_format(o) == FMT_TEXT)
+		out_note(o, "fusion     reciprocal rank over %zu repositor%s, k = 60\n", asked,
+			 asked == 1 ? "y" : "ies");
+	for (size_t f = 0; f < nfused; f++) {
+		const struct repo_store *s = &rs.items[fused[f].list];
+		print_result(o, f + 1, &res[fused[f].list].items[fused[f].item], explain, s->repo->name,
+			     s->repo->root);
+	}
+	rc = out_finish(o) ? KBX_EXIT_IO : nfused ? KBX_EXIT_OK : KBX_EXIT_NOT_FOUND;
+out:
+	free(fused);
+	for (size_t i = 0; res && i < rs.n; i++)
+		kbx_hybrid_release(&res[i]);
+	free(res);
+	free(counts);
+	free(ec);
+	free(ok);
+	repo_stores_close(&rs);
+	return rc;
+}
+
 int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	struct output_opts oo = OUTPUT_OPTS_INIT;
-	int mode = -1, fusion = -1, explain = 0, plan = 0;
+	int mode = -1, fusion = -1, explain = 0, plan = 0, all_repos = 0;
 	long limit = 10, depth = -1, expand = 0, seeds = 0;
 	struct opt_list weights = OPT_LIST_INIT;
 	struct option opts[] = {
@@ -302,6 +425,8 @@ int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 			      "how the search fuses its lists: rrf (default) or linear"),
 		OPT_BOOL_F(0, "explain", &explain,
 			   "print the plan, each result's path from its seed and its ranking factors"),
+		OPT_BOOL_F(0, "all-repos", &all_repos,
+			   "ask every repository kbx repos lists, and fuse the answers"),
 		OPT_OUTPUT_COMMON(&oo),
 		OPT_END_F(),
 	};
@@ -352,6 +477,10 @@ int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 		goto out;
 	}
 	ho.query = question.buf;
+	if (all_repos) {
+		rc = hybrid_all_repos(ctx, &ho, &oo, explain, question.buf);
+		goto out;
+	}
 
 	struct kbx_error err = KBX_ERROR_INIT;
 	kbx_status_t st = kbx_hybrid(ctx->store, &ho, &res, &err);
@@ -359,11 +488,7 @@ int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 		rc = die_status(&err);
 		goto out;
 	}
-	for (size_t i = 0; i < res.plan.nnotes; i++)
-		fprintf(stderr, "note: %s\n", res.plan.notes[i]);
-	for (int sg = 0; sg < KBX_SIG__COUNT; sg++)
-		if (res.plan.sig[sg].note[0])
-			fprintf(stderr, "warning: %s\n", res.plan.sig[sg].note);
+	print_notes(&res.plan, NULL);
 	struct out *o = out_new(&oo);
 	if (!o) {
 		rc = KBX_EXIT_USAGE;
@@ -372,9 +497,9 @@ int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 	if (explain && out_format(o) == FMT_TEXT)
 		print_plan_text(o, &res);
 	if (out_format(o) == FMT_JSON)
-		print_plan_json(o, &res, question.buf);
+		print_plan_json(o, &res, question.buf, NULL);
 	for (size_t i = 0; i < res.n; i++)
-		print_result(o, i + 1, &res.items[i], explain);
+		print_result(o, i + 1, &res.items[i], explain, NULL, NULL);
 	/* a name that stands for nothing is an error; a plan that ran and
 	 * found nothing is only said */
 	if (st == KBX_NOT_FOUND)

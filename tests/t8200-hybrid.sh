@@ -278,4 +278,37 @@ test_expect_success 'grep and nul formats' '
 	test_cmp expect ids
 '
 
+test_expect_success '--all-repos: every listed repository asked, the answers fused and named' '
+	mkdir other &&
+	cat >other/util.py <<-\EOF &&
+	def add(x, y):
+	    return x + y
+
+
+	def double(x):
+	    return add(x, x)
+	EOF
+	(cd other && git init -q && kbx index -q) &&
+	(cd repo && kbx index -q) &&
+	kbx repos --names | sort >names &&
+	printf "%s\n" other repo >expect &&
+	test_cmp expect names &&
+	kbx hybrid --all-repos --format=json what calls add >out &&
+	TYPE=result jfields repo id <out | sort >actual &&
+	cat >expect <<-\EOF &&
+	other util.py#double
+	repo math_utils.py#Calculator.total
+	repo orders.py#OrderService.process
+	EOF
+	test_cmp expect actual &&
+	TYPE=plan jfields repo traversal <out | sort >plans &&
+	printf "%s\n" "other callers" "repo callers" >expect &&
+	test_cmp expect plans &&
+	kbx hybrid --all-repos what calls add >text &&
+	test_grep "\[other\] util.py:5  double (function)" text &&
+	kbx hybrid --all-repos --format=grep what calls add >grep &&
+	test_grep "/other/util.py:5:" grep &&
+	test_expect_code 2 kbx hybrid --all-repos --repo=other what calls add 2>err
+'
+
 test_done
