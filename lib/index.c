@@ -53,8 +53,9 @@ struct pool {
 	struct job *jobs;
 	size_t njobs, next, consumed;
 	const char *root;
-	uint64_t timeout_us;
+	uint64_t timeout_us;    /* of the parsing thread's CPU time */
 	uint64_t max_size;
+	struct kbx_cpu_watch watch;
 };
 
 static int looks_binary(const char *buf, size_t len)
@@ -63,7 +64,17 @@ static int looks_binary(const char *buf, size_t len)
 	return memchr(buf, '\0', n) != NULL;
 }
 
-static void run_job(struct pool *p, struct job *j, TSParser *parser)
+/* "10 s", "1.5 s", "250 ms": a limit as a note names it */
+static const char *limit_str(char *buf, size_t size, uint64_t us)
+{
+	if (us >= 1000000)
+		snprintf(buf, size, "%.3g s", (double)us / 1e6);
+	else
+		snprintf(buf, size, "%.3g ms", (double)us / 1e3);
+	return buf;
+}
+
+static void run_job(struct pool *p, struct job *j, TSParser *parser, struct kbx_cpu_slot *slot)
 {
 	struct strbuf path = STRBUF_INIT, src = STRBUF_INIT;
 	strbuf_addf(&path, "%s/%s", p->root, j->f->path);
@@ -97,12 +108,25 @@ static void run_job(struct pool *p, struct job *j, TSParser *parser)
 		j->unchanged = 1;
 		goto out;
 	}
-	if (_kbx_extract(j->f->lang, parser, j->f->path, src.buf, src.len, p->timeout_us,
-			 &j->x) < 0) {
-		if (j->x.timed_out)
+	_kbx_cpu_slot_begin(&p->watch, slot);
+	int xr = _kbx_extract(j->f->lang, parser, j->f->path, src.buf, src.len,
+			      _kbx_parse_timeout_us(&p->watch, slot, p->timeout_us), &j->x);
+	int limit = _kbx_cpu_slot_end(&p->watch, slot);
+	if (xr < 0) {
+		char lim[32];
+		if (j->x.timed_out && limit == KBX_PARSE_WALL_CEILING)
 			snprintf(j->skip_buf, sizeof(j->skip_buf),
-				 "parsing took longer than %.1f s",
-				 (double)p->timeout_us / 1e6);
+				 "parsing took longer than %s of wall-clock time, %d times the limit of CPU time (is the machine overloaded?)",
+				 limit_str(lim, sizeof(lim), p->timeout_us * KBX_PARSE_WALL_FACTOR),
+				 KBX_PARSE_WALL_FACTOR);
+		else if (j->x.timed_out && limit)
+			snprintf(j->skip_buf, sizeof(j->skip_buf),
+				 "parsing took longer than %s of CPU time (index.parseTimeout)",
+				 limit_str(lim, sizeof(lim), p->timeout_us));
+		else if (j->x.timed_out)
+			snprintf(j->skip_buf, sizeof(j->skip_buf),
+				 "parsing took longer than %s (index.parseTimeout)",
+				 limit_str(lim, sizeof(lim), p->timeout_us));
 		else
 			snprintf(j->skip_buf, sizeof(j->skip_buf), "cannot parse as %s",
 				 j->f->lang->name);
@@ -118,6 +142,9 @@ static void *worker(void *arg)
 {
 	struct pool *p = arg;
 	TSParser *parser = ts_parser_new();
+	struct kbx_cpu_slot *slot = parser ? _kbx_cpu_watch_attach(&p->watch) : NULL;
+	if (slot)
+		ts_parser_set_cancellation_flag(parser, &slot->flag);
 	for (;;) {
 		pthread_mutex_lock(&p->mu);
 		while (p->next < p->njobs && p->next >= p->consumed + WINDOW)
@@ -129,7 +156,7 @@ static void *worker(void *arg)
 		if (i >= p->njobs)
 			break;
 		if (parser)
-			run_job(p, &p->jobs[i], parser);
+			run_job(p, &p->jobs[i], parser, slot);
 		else {
 			p->jobs[i].skip = "out of memory";
 		}
@@ -138,6 +165,7 @@ static void *worker(void *arg)
 		pthread_cond_broadcast(&p->cv);
 		pthread_mutex_unlock(&p->mu);
 	}
+	_kbx_cpu_watch_detach(&p->watch, slot);
 	if (parser)
 		ts_parser_delete(parser);
 	return NULL;
@@ -721,6 +749,9 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 		want = 16;
 	if ((size_t)want > njobs)
 		want = njobs ? (int)njobs : 0;
+	/* when the watchdog cannot start, the limit is wall-clock time */
+	if (want)
+		_kbx_cpu_watch_start(&pool.watch, (size_t)want, pool.timeout_us);
 	for (int t = 0; t < want; t++)
 		if (pthread_create(&threads[nthreads], NULL, worker, &pool) == 0)
 			nthreads++;
@@ -769,6 +800,7 @@ next:
 	}
 	for (int t = 0; t < nthreads; t++)
 		pthread_join(threads[t], NULL);
+	_kbx_cpu_watch_stop(&pool.watch);
 	free(job_file);
 	if (rc) {
 		if (!r->err->status)
@@ -830,6 +862,7 @@ fail:
 	_kbx_store_write_abort(s);
 out:
 	if (pool_started) {
+		_kbx_cpu_watch_stop(&pool.watch);
 		pthread_mutex_destroy(&pool.mu);
 		pthread_cond_destroy(&pool.cv);
 	}
@@ -909,7 +942,7 @@ kbx_status_t kbx_index_run(kbx_store_t *s, const struct kbx_index_opts *o,
 		MDB_stat ms;
 		MDB_txn *txn;
 		(void)info;
-		if (mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn) == 0) {
+		if (!s->map_lost && mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn) == 0) {
 			if (mdb_stat(txn, s->edges, &ms) == 0)
 				stats->edges = ms.ms_entries;
 			if (mdb_stat(txn, s->nodes, &ms) == 0)

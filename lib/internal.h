@@ -58,6 +58,7 @@ struct kbx_store {
 	char *dir;
 	char *root;
 	size_t map_size;
+	int map_lost;           /* a failed resize left LMDB with no map: no more transactions */
 };
 
 /* The transaction queries run in: the write one during an index run. */

@@ -319,7 +319,11 @@ typedef int (*kbx_edge_fn)(void *data, const struct kbx_edge *edge);
  * Walk edges of one kind from node id, breadth first, to max_depth hops
  * (1: direct neighbours; 0: unlimited), each node once.  Incoming CALLS
  * also include the call sites that could not be told apart from other
- * candidates of the same name (confidence ambiguous).
+ * candidates of the same name (confidence ambiguous).  Each depth is
+ * delivered in order of the node reached (path, line, column, canonical
+ * id; nodes without a path last), and a node reached from several
+ * nodes comes with the edge from the first of them in that order: the
+ * same sequence from any store of the same tree, whatever its node ids.
  */
 kbx_status_t kbx_walk_edges(kbx_store_t *store, uint32_t id, int kind, int dir,
 			    uint32_t max_depth, kbx_edge_fn fn, void *data,

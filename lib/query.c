@@ -1,4 +1,4 @@
-#define _GNU_SOURCE /* memrchr */
+#define _GNU_SOURCE /* memrchr, qsort_r */
 /* Queries: what a typed symbol names, and walks along edges. */
 #include <ctype.h>
 #include <stdlib.h>
@@ -272,11 +272,126 @@ kbx_status_t kbx_suggest(kbx_store_t *s, const char *symbol, size_t max,
 	return nbest ? st : KBX_NOT_FOUND;
 }
 
-/* Scan one node's edges of one kind in one direction. */
+/*
+ * One edge found while scanning a level of a walk, waiting to be sorted:
+ * near is the node of the frontier, other the node it leads to.  The
+ * sites are kept in the level's site array (it may move while it grows).
+ */
+struct pending_edge {
+	struct kbx_node near, other;
+	uint8_t confidence, via;
+	uint32_t ncandidates, nsites;
+	size_t site_off;
+};
+
+struct walk_level {
+	struct pending_edge *edges;
+	size_t n, alloc;
+	struct kbx_site *sites;
+	size_t nsites, sites_alloc;
+};
+
+static void walk_level_release(struct walk_level *l)
+{
+	free(l->edges);
+	free(l->sites);
+	memset(l, 0, sizeof(*l));
+}
+
+static kbx_status_t walk_level_add(struct walk_level *l, const struct kbx_node *near,
+				   const struct kbx_node *other, const struct _kbx_edge_val *v)
+{
+	if (l->n == l->alloc) {
+		size_t na = l->alloc ? l->alloc * 2 : 64;
+		struct pending_edge *p = realloc(l->edges, na * sizeof(*p));
+		if (!p)
+			return KBX_ERR_NOMEM;
+		l->edges = p;
+		l->alloc = na;
+	}
+	if (l->nsites + v->nsites > l->sites_alloc) {
+		size_t na = l->sites_alloc ? l->sites_alloc : 64;
+		while (na < l->nsites + v->nsites)
+			na *= 2;
+		struct kbx_site *p = realloc(l->sites, na * sizeof(*p));
+		if (!p)
+			return KBX_ERR_NOMEM;
+		l->sites = p;
+		l->sites_alloc = na;
+	}
+	struct pending_edge *e = &l->edges[l->n++];
+	e->near = *near;
+	e->other = *other;
+	e->confidence = v->confidence;
+	e->via = v->via;
+	e->ncandidates = v->ncandidates;
+	e->nsites = v->nsites;
+	e->site_off = l->nsites;
+	memcpy(l->sites + l->nsites, v->sites, v->nsites * sizeof(*v->sites));
+	l->nsites += v->nsites;
+	return KBX_OK;
+}
+
+#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
+
+/* Nodes by where they are: those with a path first, by path, line,
+ * column, then canonical id (unique: the order is total). */
+static int node_place_cmp(const struct kbx_node *a, const struct kbx_node *b)
+{
+	if (!a->path != !b->path)
+		return a->path ? -1 : 1;
+	if (a->path) {
+		size_t len = a->path_len < b->path_len ? a->path_len : b->path_len;
+		int c = memcmp(a->path, b->path, len);
+		if (c)
+			return c;
+		if (a->path_len != b->path_len)
+			return CMP(a->path_len, b->path_len);
+		if (a->line != b->line)
+			return CMP(a->line, b->line);
+		if (a->col != b->col)
+			return CMP(a->col, b->col);
+	}
+	return strcmp(a->cid, b->cid);
+}
+
+/* For qsort_r(), with the level's site array as its argument. */
+static int pending_cmp(const void *pa, const void *pb, void *sites)
+{
+	const struct pending_edge *a = pa, *b = pb;
+	const struct kbx_site *sort_sites = sites;
+	int c = node_place_cmp(&a->other, &b->other);
+	if (c)
+		return c;
+	/* the same node reached twice: the edge from the first neighbour,
+	 * the surest edge, then by its sites, so that the edge reported
+	 * does not depend on the order of the scan either */
+	c = node_place_cmp(&a->near, &b->near);
+	if (c)
+		return c;
+	if (a->confidence != b->confidence)
+		return CMP(a->confidence, b->confidence);
+	if (a->via != b->via)
+		return CMP(a->via, b->via);
+	if (a->ncandidates != b->ncandidates)
+		return CMP(a->ncandidates, b->ncandidates);
+	if (a->nsites != b->nsites)
+		return CMP(a->nsites, b->nsites);
+	for (uint32_t i = 0; i < a->nsites; i++) {
+		const struct kbx_site *x = &sort_sites[a->site_off + i];
+		const struct kbx_site *y = &sort_sites[b->site_off + i];
+		if (x->line != y->line)
+			return CMP(x->line, y->line);
+		if (x->col != y->col)
+			return CMP(x->col, y->col);
+	}
+	return 0;
+}
+
+/* Scan one node's edges of one kind in one direction into the level. */
 static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node, uint32_t scan_id,
-			       int kind, int dir, uint32_t depth, struct _kbx_idset *seen,
-			       struct _kbx_idset *next, int via_name, kbx_edge_fn fn, void *data,
-			       int *stop)
+			       int kind, int dir, const struct _kbx_idset *seen, int via_name,
+			       struct walk_level *level)
 {
 	MDB_txn *txn = _kbx_txn(s);
 	MDB_dbi dbi = dir == KBX_DIR_OUT ? s->edges : s->redges;
@@ -289,7 +404,7 @@ static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node,
 	MDB_val k = { 5, start }, d;
 	kbx_status_t st = KBX_OK;
 	for (int g = mdb_cursor_get(c, &k, &d, MDB_SET_RANGE);
-	     !g && !*stop && k.mv_size == KBX_EDGE_KEY_LEN && !memcmp(k.mv_data, start, 5);
+	     !g && !st && k.mv_size == KBX_EDGE_KEY_LEN && !memcmp(k.mv_data, start, 5);
 	     g = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
 		uint32_t other_id = _kbx_get_u32((const unsigned char *)k.mv_data + 5);
 		struct _kbx_edge_val v;
@@ -301,52 +416,64 @@ static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node,
 		}
 		if (via_name && _kbx_lang_family(other.lang) != _kbx_lang_family(node->lang))
 			continue;
-		if (seen && _kbx_idset_has(seen, other_id))
+		if (_kbx_idset_has(seen, other_id))
 			continue;
-		if (seen)
-			_kbx_idset_add(seen, other_id);
-		if (next)
-			_kbx_idset_add(next, other_id);
-		struct kbx_edge e = { 0 };
-		e.kind = kind;
-		e.confidence = v.confidence;
-		e.via = v.via;
-		e.ncandidates = v.ncandidates;
-		e.depth = depth;
-		e.sites = v.sites;
-		e.nsites = v.nsites;
-		if (dir == KBX_DIR_OUT) {
-			e.from = *node;
-			e.to = other;
-		} else {
-			e.from = other;
-			e.to = *node;
-		}
-		if (fn(data, &e))
-			*stop = 1;
+		st = walk_level_add(level, node, &other, &v);
 	}
 	mdb_cursor_close(c);
 	return st;
+}
+
+/* Hand the level's edges to fn in order, each new node once; the nodes
+ * reached go into seen and next. */
+static kbx_status_t deliver_level(struct walk_level *level, int kind, int dir, uint32_t depth,
+				  struct _kbx_idset *seen, struct _kbx_idset *next,
+				  kbx_edge_fn fn, void *data, int *stop)
+{
+	if (level->n > 1)
+		qsort_r(level->edges, level->n, sizeof(*level->edges), pending_cmp, level->sites);
+	for (size_t i = 0; i < level->n && !*stop; i++) {
+		const struct pending_edge *p = &level->edges[i];
+		if (i && level->edges[i - 1].other.id == p->other.id)
+			continue;
+		if (_kbx_idset_add(seen, p->other.id) < 0 || _kbx_idset_add(next, p->other.id) < 0)
+			return KBX_ERR_NOMEM;
+		struct kbx_edge e = { 0 };
+		e.kind = kind;
+		e.confidence = p->confidence;
+		e.via = p->via;
+		e.ncandidates = p->ncandidates;
+		e.depth = depth;
+		e.sites = p->nsites ? level->sites + p->site_off : NULL;
+		e.nsites = p->nsites;
+		e.from = dir == KBX_DIR_OUT ? p->near : p->other;
+		e.to = dir == KBX_DIR_OUT ? p->other : p->near;
+		if (fn(data, &e))
+			*stop = 1;
+	}
+	return KBX_OK;
 }
 
 kbx_status_t kbx_walk_edges(kbx_store_t *s, uint32_t id, int kind, int dir, uint32_t max_depth,
 			    kbx_edge_fn fn, void *data, struct kbx_error *err)
 {
 	struct _kbx_idset seen = { 0 }, frontier = { 0 }, next = { 0 };
+	struct walk_level level = { 0 };
 	kbx_status_t st = KBX_OK;
 	int stop = 0;
-	_kbx_idset_add(&seen, id);
-	_kbx_idset_add(&frontier, id);
-	for (uint32_t depth = 1; frontier.n && !stop && (!max_depth || depth <= max_depth);
+	if (_kbx_idset_add(&seen, id) < 0 || _kbx_idset_add(&frontier, id) < 0)
+		st = KBX_ERR_NOMEM;
+	for (uint32_t depth = 1; !st && frontier.n && !stop && (!max_depth || depth <= max_depth);
 	     depth++) {
-		for (size_t i = 0; i < frontier.n && !stop && !st; i++) {
+		level.n = 0;
+		level.nsites = 0;
+		for (size_t i = 0; i < frontier.n && !st; i++) {
 			struct kbx_node node;
 			if (_kbx_node_read(s, _kbx_txn(s), frontier.ids[i], &node)) {
 				st = KBX_ERR_CORRUPT;
 				break;
 			}
-			st = scan_edges(s, &node, node.id, kind, dir, depth, &seen, &next, 0, fn,
-					data, &stop);
+			st = scan_edges(s, &node, node.id, kind, dir, &seen, 0, &level);
 			/* calls that could be this one among many of its name */
 			if (!st && kind == KBX_EDGE_CALLS && dir == KBX_DIR_IN &&
 			    KBX_KIND_IS_CALLABLE(node.kind)) {
@@ -355,17 +482,21 @@ kbx_status_t kbx_walk_edges(kbx_store_t *s, uint32_t id, int kind, int dir, uint
 				uint32_t nid = cid.failed ? 0 : _kbx_id_of(s, cid.buf);
 				strbuf_release(&cid);
 				if (nid)
-					st = scan_edges(s, &node, nid, kind, dir, depth, &seen, &next, 1,
-							fn, data, &stop);
+					st = scan_edges(s, &node, nid, kind, dir, &seen, 1, &level);
 			}
 		}
+		if (!st)
+			st = deliver_level(&level, kind, dir, depth, &seen, &next, fn, data, &stop);
 		_kbx_idset_release(&frontier);
 		frontier = next;
 		memset(&next, 0, sizeof(next));
 	}
+	walk_level_release(&level);
 	_kbx_idset_release(&seen);
 	_kbx_idset_release(&frontier);
 	_kbx_idset_release(&next);
+	if (st == KBX_ERR_NOMEM)
+		return _kbx_fail(err, st, "out of memory while walking the graph");
 	if (st)
 		return _kbx_fail(err, st, "the index does not decode: run 'kbx index --rebuild'");
 	return KBX_OK;

@@ -193,8 +193,16 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 		_kbx_refs_release(out);
 		return KBX_ERR_CORRUPT;
 	}
+	/* An array that cannot be allocated ends the decoding at once: the
+	 * reader would otherwise skip nothing and read the next section
+	 * from the middle of this one, and report memory running out as a
+	 * damaged record. */
 	out->nodes = malloc((n + 1) * sizeof(*out->nodes));
-	for (uint32_t i = 0; out->nodes && i < n; i++)
+	if (!out->nodes) {
+		_kbx_refs_release(out);
+		return KBX_ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++)
 		out->nodes[i] = get32(&r);
 	out->nnodes = n;
 
@@ -204,7 +212,11 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 		return KBX_ERR_CORRUPT;
 	}
 	out->calls = calloc(n + 1, sizeof(*out->calls));
-	for (uint32_t i = 0; out->calls && i < n && !r.bad; i++) {
+	if (!out->calls) {
+		_kbx_refs_release(out);
+		return KBX_ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < n && !r.bad; i++) {
 		struct _kbx_ref_call *c = &out->calls[i];
 		c->caller = get32(&r);
 		c->line = get32(&r);
@@ -222,7 +234,11 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 		return KBX_ERR_CORRUPT;
 	}
 	out->imports = calloc(n + 1, sizeof(*out->imports));
-	for (uint32_t i = 0; out->imports && i < n && !r.bad; i++) {
+	if (!out->imports) {
+		_kbx_refs_release(out);
+		return KBX_ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < n && !r.bad; i++) {
 		struct _kbx_ref_import *m = &out->imports[i];
 		m->flags = get8(&r);
 		m->level = get8(&r);
@@ -239,17 +255,20 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 		return KBX_ERR_CORRUPT;
 	}
 	out->inherits = calloc(n + 1, sizeof(*out->inherits));
-	for (uint32_t i = 0; out->inherits && i < n && !r.bad; i++) {
+	if (!out->inherits) {
+		_kbx_refs_release(out);
+		return KBX_ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < n && !r.bad; i++) {
 		struct _kbx_ref_inherit *h = &out->inherits[i];
 		h->cls = get32(&r);
 		h->line = get32(&r);
 		h->base = getstr(&r);
 	}
 	out->ninherits = n;
-	if (r.bad || !out->nodes || !out->calls || !out->imports || !out->inherits) {
-		int nomem = !r.bad;
+	if (r.bad) {
 		_kbx_refs_release(out);
-		return nomem ? KBX_ERR_NOMEM : KBX_ERR_CORRUPT;
+		return KBX_ERR_CORRUPT;
 	}
 	for (size_t i = 0; i < out->ncalls; i++)
 		if (!out->calls[i].name) {

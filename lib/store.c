@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -18,6 +19,8 @@
 #include "internal.h"
 
 #define MAP_MIN (64u << 20)
+
+static int set_map_size(struct kbx_store *s, size_t want);
 
 static int is_dir(const char *path)
 {
@@ -377,8 +380,10 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 	} else {
 		rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &s->rtxn);
 		if (rc == MDB_MAP_RESIZED) {
-			mdb_env_set_mapsize(s->env, 0);
-			rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &s->rtxn);
+			s->rtxn = NULL;
+			rc = set_map_size(s, 0);
+			if (!rc)
+				rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &s->rtxn);
 		}
 		if (rc) {
 			kbx_store_close(s);
@@ -441,12 +446,49 @@ const char *kbx_store_root(const kbx_store_t *s)
 	return s->root;
 }
 
+/*
+ * Change the size of an open store's map.  LMDB unmaps the old map
+ * before it maps the new one, and when that mmap() fails (an address
+ * space limit such as ulimit -v) the environment is left with no map:
+ * the next transaction reads the meta pages at the old, unmapped
+ * address, and crashes, or finds whatever malloc() has put there since
+ * and reports a page of the wrong type (MDB_CORRUPTED) although nothing
+ * on disk is damaged.  So the extra address space is reserved for a
+ * moment first: when that fails, the old map stays and can still be
+ * used.  Only with no transaction open in this process.
+ */
+static int set_map_size(struct kbx_store *s, size_t want)
+{
+	MDB_envinfo ei;
+	if (s->map_lost)
+		return ENOMEM;
+	if (s->wtxn || s->rtxn)
+		return EINVAL;
+	if (mdb_env_info(s->env, &ei) == 0 && want > ei.me_mapsize) {
+		size_t extra = want - ei.me_mapsize;
+		void *p = mmap(NULL, extra, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			       -1, 0);
+		if (p == MAP_FAILED)
+			return errno ? errno : ENOMEM;
+		munmap(p, extra);
+	}
+	int rc = mdb_env_set_mapsize(s->env, want);
+	if (rc)
+		s->map_lost = 1;
+	return rc;
+}
+
 kbx_status_t _kbx_store_write_begin(struct kbx_store *s, struct kbx_error *err)
 {
+	if (s->map_lost)
+		return _kbx_fail(err, KBX_ERR_NOMEM,
+				 "cannot begin a write transaction: the index's map was lost when the address space ran out while it grew; nothing was written: run 'kbx index' again with more memory");
 	int rc = mdb_txn_begin(s->env, NULL, 0, &s->wtxn);
 	if (rc == MDB_MAP_RESIZED) {
-		mdb_env_set_mapsize(s->env, 0);
-		rc = mdb_txn_begin(s->env, NULL, 0, &s->wtxn);
+		/* another process grew the map: take its size */
+		rc = set_map_size(s, 0);
+		if (!rc)
+			rc = mdb_txn_begin(s->env, NULL, 0, &s->wtxn);
 	}
 	if (rc) {
 		s->wtxn = NULL;
@@ -501,12 +543,13 @@ kbx_status_t _kbx_store_grow(struct kbx_store *s, struct kbx_error *err)
 	size_t want = s->map_size * 2;
 	if (want < s->map_size)
 		return _kbx_fail(err, KBX_ERR_FULL, "the index cannot grow any further");
-	int rc = mdb_env_set_mapsize(s->env, want);
+	int rc = set_map_size(s, want);
 	if (rc)
 		return _kbx_fail(err, KBX_ERR_FULL,
-				 "the index's map is full at %.1f MiB and cannot grow to %.1f MiB: %s",
+				 "the index's map is full at %.1f MiB and cannot grow to %.1f MiB: %s%s",
 				 (double)s->map_size / (1 << 20), (double)want / (1 << 20),
-				 mdb_strerror(rc));
+				 mdb_strerror(rc),
+				 rc == ENOMEM ? " (the address space ran out: see ulimit -v)" : "");
 	s->map_size = want;
 	return KBX_OK;
 }
@@ -539,7 +582,7 @@ kbx_status_t _kbx_store_reserve(struct kbx_store *s, uint64_t extra)
 		want *= 2;
 	if (!want || want == s->map_size)
 		return KBX_OK;
-	if (mdb_env_set_mapsize(s->env, want) == 0)
+	if (set_map_size(s, want) == 0)
 		s->map_size = want;
 	/* a map that cannot grow now is reported by the run that fills it */
 	return KBX_OK;

@@ -27,6 +27,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
 #include <tree_sitter/api.h>
 
 /* Node kinds, shared by the extractor, the store and the output layer.
@@ -378,11 +381,62 @@ int _kbx_lang_family(int id);
 
 /*
  * Parse src with lang and fill x.  parser is reused between calls by the
- * caller (one per thread).  timeout_us bounds the parse (0: no limit).
- * Returns 0, or -1 when the parse was abandoned (x->timed_out set) or
- * memory ran out.
+ * caller (one per thread).  timeout_us bounds the parse in wall-clock
+ * time (0: no limit); a cancellation flag the caller set on the parser
+ * (the CPU-time watchdog below) ends it too.  Returns 0, or -1 when the
+ * parse was abandoned (x->timed_out set) or memory ran out.
  */
 int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path,
 		 const char *src, size_t len, uint64_t timeout_us, struct kbx_extract *x);
+
+/*
+ * The parse time limit in CPU time (lib/lang/cpu-limit.c).  One watchdog
+ * thread watches the CPU clocks of the threads that parse: a thread
+ * takes a slot with _kbx_cpu_watch_attach(), hands &slot->flag to
+ * ts_parser_set_cancellation_flag(), and brackets each parse with
+ * _kbx_cpu_slot_begin() and _kbx_cpu_slot_end().  The watchdog sets the
+ * flag once the parse has used limit_us of the thread's CPU time, or
+ * KBX_PARSE_WALL_FACTOR times as much wall-clock time, whichever comes
+ * first.  _kbx_parse_timeout_us() is the value for
+ * ts_parser_set_timeout_micros(): none with a watchdog, the limit in
+ * wall-clock time without one (it could not start, or the slot is
+ * NULL).
+ */
+#define KBX_PARSE_WALL_FACTOR 10
+#define KBX_PARSE_CPU_LIMIT 1     /* values of the flag */
+#define KBX_PARSE_WALL_CEILING 2
+
+struct kbx_cpu_slot {
+	size_t flag;            /* the parser's cancellation flag */
+	clockid_t clock;        /* the parsing thread's CPU clock */
+	uint64_t deadline_ns;   /* on that clock */
+	uint64_t wall_deadline_ns; /* on CLOCK_MONOTONIC */
+	int active, used;
+};
+
+struct kbx_cpu_watch {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	pthread_t thread;
+	int running, stop;
+	uint64_t limit_ns, poll_ns;
+	struct kbx_cpu_slot *slots;
+	size_t nslots;
+};
+
+/* Start the watchdog with nslots slots; -1 when it cannot start (the
+ * watch is then inert: attach returns NULL). */
+int _kbx_cpu_watch_start(struct kbx_cpu_watch *w, size_t nslots, uint64_t limit_us);
+/* Stop and join it; every thread must have detached. */
+void _kbx_cpu_watch_stop(struct kbx_cpu_watch *w);
+/* A slot for the calling thread, or NULL (no watchdog, no free slot). */
+struct kbx_cpu_slot *_kbx_cpu_watch_attach(struct kbx_cpu_watch *w);
+void _kbx_cpu_watch_detach(struct kbx_cpu_watch *w, struct kbx_cpu_slot *slot);
+/* Clear the flag and start counting the calling thread's CPU time. */
+void _kbx_cpu_slot_begin(struct kbx_cpu_watch *w, struct kbx_cpu_slot *slot);
+/* Stop counting; the flag: 0, KBX_PARSE_CPU_LIMIT or KBX_PARSE_WALL_CEILING. */
+int _kbx_cpu_slot_end(struct kbx_cpu_watch *w, struct kbx_cpu_slot *slot);
+uint64_t _kbx_parse_timeout_us(const struct kbx_cpu_watch *w, const struct kbx_cpu_slot *slot,
+			       uint64_t limit_us);
 
 #endif

@@ -1049,6 +1049,8 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 	char msg[512];
 	uint64_t t0 = now_ns();
 	MDB_txn *txn;
+	if (s->map_lost)
+		return _kbx_fail(y->err, KBX_ERR_NOMEM, "the store's map is lost: see ulimit -v");
 	int rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn);
 	if (rc)
 		return _kbx_fail_mdb(y->err, rc, "cannot begin a read transaction");
@@ -1527,6 +1529,14 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 		y.markdown = &md;
 	}
 	_kbx_store_reserve(s, estimate_growth(s, parts, y.markdown));
+	if (s->map_lost) {
+		/* a resize that failed left LMDB without a map: no
+		 * transaction may begin (lib/store.c) */
+		_kbx_embedder_close(e);
+		_kbx_scan_release(&md);
+		return _kbx_fail(err, KBX_ERR_NOMEM,
+				 "the store's map could not grow (the address space ran out: see ulimit -v)");
+	}
 	for (int attempt = 0;; attempt++) {
 		struct kbx_search_index_stats zero = { 0 };
 		*stats = zero;
@@ -1552,7 +1562,7 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 	_kbx_scan_release(&md);
 	/* the totals after the run */
 	MDB_txn *txn;
-	if (mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn) == 0) {
+	if (!s->map_lost && mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn) == 0) {
 		_kbx_meta_get_u64(s, txn, "chunks", &stats->chunks);
 		for (int t = 1; t < KBX_CHUNK__COUNT; t++) {
 			char key[32];

@@ -10,16 +10,7 @@
 
 #include "analysis.h"
 #include "rules.h"
-
-static int tests, failures;
-
-static void ok(int cond, const char *desc)
-{
-	tests++;
-	if (!cond)
-		failures++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", tests, desc);
-}
+#include "tap.h"
 
 static int m(const char *pat, const char *path)
 {

@@ -9,16 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
-
-static int tests, failures;
-
-static void ok(int cond, const char *desc)
-{
-	tests++;
-	if (!cond)
-		failures++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", tests, desc);
-}
+#include "tap.h"
 
 static void test_edge_keys(void)
 {

@@ -12,16 +12,7 @@
 #include "internal.h"
 #include "kbx-search.h"
 #include "repos.h"
-
-static int tests, failures;
-
-static void ok(int cond, const char *desc)
-{
-	tests++;
-	if (!cond)
-		failures++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", tests, desc);
-}
+#include "tap.h"
 
 /* Add root with a store at root/.kbx; the name it got, or NULL. */
 static const char *add(struct kbx_repo_list *l, const char *root, const char *name)
