@@ -71,6 +71,7 @@ int setup_store(struct kbx_ctx *ctx, int flags, int any_schema);
 
 int cmd_callees(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_callers(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_changed(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_check(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_complete_symbols(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_config(int argc, const char **argv, struct kbx_ctx *ctx);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "dependents.h"
 #include "lang/lang.h"
 #include "output.h"
 #include "parse-options.h"
@@ -27,127 +28,6 @@ static const char *const impact_usage[] = {
 	"kbx impact (--diff | --diff-file=<file>) [--depth=<n>] [--format=<format>]",
 	NULL
 };
-
-/* One affected node: the smallest distance found, and from which start. */
-struct hit {
-	uint32_t id;
-	uint32_t distance;
-	uint32_t seed;          /* the changed node it is reached from */
-	int confidence;         /* the weakest edge on the way (ambiguous counts) */
-	struct kbx_node node;   /* valid while the store is open */
-};
-
-struct impact {
-	kbx_store_t *store;
-	struct hit *hits;
-	size_t n, alloc;
-	uint32_t max_depth;
-	uint32_t seed;          /* the seed being walked */
-	uint32_t base;          /* its own distance (0) */
-	uint32_t *slots;        /* open addressing: node id -> hit + 1 (0: empty) */
-	size_t nslots;          /* a power of two, at least twice n */
-};
-
-static size_t slot_of(uint32_t id, size_t nslots)
-{
-	return (size_t)(id * 2654435761u) & (nslots - 1);
-}
-
-static struct hit *find_hit(struct impact *im, uint32_t id)
-{
-	for (size_t i = im->nslots ? slot_of(id, im->nslots) : 0; im->nslots;
-	     i = (i + 1) & (im->nslots - 1)) {
-		uint32_t v = im->slots[i];
-		if (!v)
-			break;
-		if (im->hits[v - 1].id == id)
-			return &im->hits[v - 1];
-	}
-	return NULL;
-}
-
-/* Index the hits by id again, in a table of nslots (after growing or
- * sorting them). */
-static int index_hits(struct impact *im, size_t nslots)
-{
-	uint32_t *slots = calloc(nslots, sizeof(*slots));
-	if (!slots)
-		return -1;
-	for (size_t k = 0; k < im->n; k++) {
-		size_t i = slot_of(im->hits[k].id, nslots);
-		while (slots[i])
-			i = (i + 1) & (nslots - 1);
-		slots[i] = (uint32_t)k + 1;
-	}
-	free(im->slots);
-	im->slots = slots;
-	im->nslots = nslots;
-	return 0;
-}
-
-static int add_hit(struct impact *im, const struct kbx_node *n, uint32_t distance,
-		   uint32_t seed, int confidence)
-{
-	struct hit *h = find_hit(im, n->id);
-	if (h) {
-		if (distance < h->distance) {
-			h->distance = distance;
-			h->seed = seed;
-			h->confidence = confidence;
-		} else if (distance == h->distance && confidence < h->confidence) {
-			h->confidence = confidence;
-		}
-		return 0;
-	}
-	if (im->n == im->alloc) {
-		size_t na = im->alloc ? im->alloc * 2 : 64;
-		struct hit *p = realloc(im->hits, na * sizeof(*p));
-		if (!p)
-			return -1;
-		im->hits = p;
-		im->alloc = na;
-	}
-	if ((im->n + 1) * 2 > im->nslots && index_hits(im, im->nslots ? im->nslots * 2 : 256))
-		return -1;
-	h = &im->hits[im->n++];
-	h->id = n->id;
-	h->distance = distance;
-	h->seed = seed;
-	h->confidence = confidence;
-	h->node = *n;
-	size_t i = slot_of(n->id, im->nslots);
-	while (im->slots[i])
-		i = (i + 1) & (im->nslots - 1);
-	im->slots[i] = (uint32_t)im->n;
-	return 0;
-}
-
-static int on_edge(void *data, const struct kbx_edge *e)
-{
-	struct impact *im = data;
-	/* the caller or importer is the edge's source */
-	return add_hit(im, &e->from, im->base + e->depth, im->seed,
-		       e->confidence == KBX_CONF_CERTAIN ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS);
-}
-
-/* Walk what depends on node n: callers of a callable, importers of a
- * file or module, and for a file or a class also the callers of what it
- * defines. */
-static kbx_status_t walk_dependents(struct impact *im, const struct kbx_node *n,
-				    struct kbx_error *err)
-{
-	kbx_status_t st = KBX_OK;
-	im->seed = n->id;
-	im->base = 0;
-	if (add_hit(im, n, 0, n->id, KBX_CONF_CERTAIN))
-		return KBX_ERR_NOMEM;
-	st = kbx_walk_edges(im->store, n->id, KBX_EDGE_CALLS, KBX_DIR_IN, im->max_depth, on_edge,
-			    im, err);
-	if (!st && (n->kind == KBX_KIND_FILE || n->kind == KBX_KIND_MODULE))
-		st = kbx_walk_edges(im->store, n->id, KBX_EDGE_IMPORTS, KBX_DIR_IN, im->max_depth,
-				    on_edge, im, err);
-	return st;
-}
 
 /* Add a node to the starting points once. */
 static void seed_add(struct kbx_nodelist *l, const struct kbx_node *n)
@@ -322,67 +202,6 @@ static const struct kbx_node *innermost(const struct file_defs *fd, uint32_t lin
 	return best;
 }
 
-/* nearest first, then by id, for a stable order */
-static int by_distance(const void *a, const void *b)
-{
-	const struct hit *x = a, *y = b;
-	if (x->distance != y->distance)
-		return x->distance < y->distance ? -1 : 1;
-	return strcmp(x->node.cid, y->node.cid);
-}
-
-static int print_results(struct out *o, struct impact *im)
-{
-	if (im->n)
-		qsort(im->hits, im->n, sizeof(*im->hits), by_distance);
-	if (im->n && index_hits(im, im->nslots))
-		return -1;
-	uint32_t last = (uint32_t)-1;
-	for (size_t i = 0; i < im->n; i++) {
-		const struct hit *h = &im->hits[i];
-		const struct kbx_node *n = &h->node;
-		const struct hit *seed = find_hit(im, h->seed);
-		switch (out_format(o)) {
-		case FMT_NUL:
-			fputs(n->cid, stdout);
-			putchar('\0');
-			break;
-		case FMT_GREP:
-			if (n->path)
-				printf("%.*s:%u:%u: %s %s (distance %u)\n", (int)n->path_len, n->path,
-				       n->line ? n->line : 1, n->col ? n->col : 1,
-				       h->distance ? "affected" : "changed",
-				       n->kind == KBX_KIND_FILE ? n->cid : n->qual, h->distance);
-			break;
-		case FMT_JSON:
-			out_record_begin(o, h->distance ? "affected" : "changed");
-			out_json_node_ref(o, n);
-			out_field_int(o, "distance", h->distance);
-			out_field_str(o, "from", seed ? seed->node.cid : n->cid);
-			out_field_str(o, "confidence", kbx_confidence_str(h->confidence));
-			out_record_end(o);
-			break;
-		default:
-			if (h->distance != last) {
-				out_heading(o, h->distance ? "distance %u" : "changed", h->distance);
-				last = h->distance;
-			}
-			if (n->path)
-				printf("  %.*s:%u  %s (%s)", (int)n->path_len, n->path, n->line,
-				       n->kind == KBX_KIND_FILE ? n->cid : n->qual, kbx_kind_str(n->kind));
-			else
-				printf("  %s (%s)", n->qual, kbx_kind_str(n->kind));
-			if (h->distance && seed)
-				printf("  <- %s", seed->node.kind == KBX_KIND_FILE ? seed->node.cid
-										  : seed->node.qual);
-			if (h->confidence == KBX_CONF_AMBIGUOUS)
-				printf("  (through an ambiguous call)");
-			putchar('\n');
-		}
-	}
-	return 0;
-}
-
 int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	long depth = 0;
@@ -406,9 +225,11 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 		usage_with_options(impact_usage, opts, 1);
 		return KBX_EXIT_USAGE;
 	}
-	struct impact im = { 0 };
-	im.store = ctx->store;
-	im.max_depth = (uint32_t)depth;
+	struct dependents *dep = dependents_new(ctx->store, (uint32_t)depth);
+	if (!dep) {
+		fprintf(stderr, "fatal: out of memory\n");
+		return KBX_EXIT_INTERNAL;
+	}
 	struct kbx_error err = KBX_ERROR_INIT;
 	struct kbx_nodelist seeds = KBX_NODELIST_INIT;
 	int rc = 0;
@@ -473,28 +294,25 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 	}
 	if (rc) {
 		kbx_nodelist_release(&seeds);
+		dependents_free(dep);
 		return rc;
 	}
 	for (size_t i = 0; i < seeds.n && !rc; i++) {
-		kbx_status_t st = walk_dependents(&im, &seeds.items[i], &err);
+		kbx_status_t st = dependents_walk(dep, &seeds.items[i], &err);
 		if (st)
 			rc = die_status(&err);
 	}
 	struct out *o = out_new(&oo);
 	if (!o) {
 		kbx_nodelist_release(&seeds);
-		free(im.hits);
-		free(im.slots);
+		dependents_free(dep);
 		return KBX_EXIT_USAGE;
 	}
-	if (!rc && print_results(o, &im)) {
-		fprintf(stderr, "fatal: out of memory\n");
-		rc = KBX_EXIT_INTERNAL;
-	}
-	size_t found = im.n;
+	if (!rc)
+		dependents_print(o, dep, 0);
+	size_t found = dependents_count(dep);
 	kbx_nodelist_release(&seeds);
-	free(im.hits);
-	free(im.slots);
+	dependents_free(dep);
 	if (out_finish(o))
 		return KBX_EXIT_IO;
 	if (rc)

@@ -29,6 +29,8 @@
 const struct cmd_struct kbx_commands[] = {
 	{ "callees", cmd_callees, RUN_NEEDS_INDEX, "list what a function calls" },
 	{ "callers", cmd_callers, RUN_NEEDS_INDEX, "list who calls a function" },
+	{ "changed", cmd_changed, RUN_NEEDS_INDEX,
+	  "list the functions added, removed or changed since the index or a revision" },
 	{ "check", cmd_check, RUN_NEEDS_INDEX, "check the structure rules of a repository (for CI)" },
 	{ "complete-symbols", cmd_complete_symbols, RUN_NEEDS_INDEX | RUN_NO_PAGER,
 	  "list indexed names by prefix (for shell completion)" },

@@ -304,6 +304,14 @@ static int forget_file(struct run *r, uint32_t fid, const char *path, int lang,
 			if (_kbx_node_read(s, s->wtxn, id, &n) == KBX_OK)
 				add_name(r, n.name);
 			rc = _kbx_node_delete(s, id);
+			if (!rc) {
+				unsigned char kb[4];
+				_kbx_put_u32(kb, id);
+				MDB_val k = { 4, kb };
+				rc = mdb_del(s->wtxn, s->bodies, &k, NULL);
+				if (rc == MDB_NOTFOUND)
+					rc = 0;
+			}
 		}
 		_kbx_refs_release(&old);
 	} else if (st != KBX_NOT_FOUND) {
@@ -390,6 +398,63 @@ static size_t qual_table_find(struct qual_table *t, const struct kbx_extract *x,
 	}
 }
 
+/* The bodies of a file's definitions: for each stored node, an entry
+ * per definition that shares it (owner[i] is the first one's index), in
+ * source order. */
+static int put_bodies(struct kbx_store *s, const struct kbx_extract *x, const uint32_t *sym_ids,
+		      const size_t *owner)
+{
+	size_t *next = NULL, *last = NULL;
+	struct strbuf val = STRBUF_INIT;
+	int rc = 0;
+	if (!x->nsyms)
+		return 0;
+	next = malloc(x->nsyms * sizeof(*next));
+	last = malloc(x->nsyms * sizeof(*last));
+	if (!next || !last) {
+		rc = ENOMEM;
+		goto out;
+	}
+	/* chain each definition after the last one of its node */
+	for (size_t i = 0; i < x->nsyms; i++) {
+		next[i] = (size_t)-1;
+		if (!sym_ids[i])
+			continue;
+		if (owner[i] == i)
+			last[i] = i;
+		else {
+			next[last[owner[i]]] = i;
+			last[owner[i]] = i;
+		}
+	}
+	for (size_t i = 0; i < x->nsyms && !rc; i++) {
+		if (!sym_ids[i] || owner[i] != i)
+			continue;
+		strbuf_reset(&val);
+		for (size_t j = i; j != (size_t)-1; j = next[j]) {
+			const struct kbx_xsym *xs = &x->syms[j];
+			struct _kbx_body b = { xs->body_hash, xs->line, xs->col, xs->end_line,
+					       (uint8_t)xs->kind };
+			unsigned char e[KBX_BODY_ENTRY_LEN];
+			_kbx_body_encode(e, &b);
+			strbuf_add(&val, e, sizeof(e));
+		}
+		if (val.failed) {
+			rc = ENOMEM;
+			break;
+		}
+		unsigned char kb[4];
+		_kbx_put_u32(kb, sym_ids[i]);
+		MDB_val k = { 4, kb }, d = { val.len, val.buf };
+		rc = mdb_put(s->wtxn, s->bodies, &k, &d, 0);
+	}
+out:
+	free(next);
+	free(last);
+	strbuf_release(&val);
+	return rc;
+}
+
 /* Write a parsed file: definitions, DEFINES edges, refs. */
 static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec *old)
 {
@@ -401,6 +466,7 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 	struct _kbx_file_rec fr = { 0 };
 	uint32_t *sym_ids = NULL, *uniq = NULL;
 	unsigned char *first = NULL;   /* the first definition of its qual name */
+	size_t *owner = NULL;          /* the index of that first definition */
 	struct qual_table quals = { 0 };
 	size_t nuniq = 0;
 	struct _kbx_idset keep = { 0 };
@@ -427,7 +493,8 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 	sym_ids = calloc(x->nsyms + 1, sizeof(*sym_ids));
 	uniq = calloc(x->nsyms + 1, sizeof(*uniq));
 	first = calloc(x->nsyms + 1, sizeof(*first));
-	if (!sym_ids || !uniq || !first || qual_table_init(&quals, x->nsyms) < 0) {
+	owner = calloc(x->nsyms + 1, sizeof(*owner));
+	if (!sym_ids || !uniq || !first || !owner || qual_table_init(&quals, x->nsyms) < 0) {
 		rc = ENOMEM;
 		goto out;
 	}
@@ -446,6 +513,7 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 		/* a redefinition in the same file shares the first one's node
 		 * (a hash table: generated files hold 100,000 definitions) */
 		size_t k = qual_table_find(&quals, x, x->syms[i].qual, i);
+		owner[i] = k;
 		if (k != i) {
 			sym_ids[i] = sym_ids[k];
 			continue;
@@ -513,6 +581,8 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 			rc = _kbx_edge_put(s, n.parent, KBX_EDGE_DEFINES, n.id, &v);
 		}
 	}
+	if (!rc)
+		rc = put_bodies(s, x, sym_ids, owner);
 	if (rc)
 		goto out;
 	rc = put_file_rec(r, path, &fr);
@@ -553,6 +623,7 @@ out:
 	free(sym_ids);
 	free(uniq);
 	free(first);
+	free(owner);
 	free(quals.slots);
 	_kbx_idset_release(&keep);
 	strbuf_release(&cid);

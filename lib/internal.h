@@ -31,6 +31,10 @@ kbx_status_t _kbx_fail_mdb(struct kbx_error *err, int rc, const char *what);
  *             file's edges can be resolved again without parsing it
  *   refnames  name -> file id (dupsort): files whose calls, bases or imports
  *             mention the name, to find whom a changed definition affects
+ *   bodies    definition id (u32 BE) -> one body entry (see below) for each
+ *             definition of that canonical id in its file, in source
+ *             order (redefinitions and overloads share a node): written
+ *             and deleted with the node, for kbx changed
  *
  * The retrieval layer's tables (lib/search/, see lib/search/search.h):
  *
@@ -49,7 +53,7 @@ kbx_status_t _kbx_fail_mdb(struct kbx_error *err, int rc, const char *what);
  */
 struct kbx_store {
 	MDB_env *env;
-	MDB_dbi meta, files, nodes, ids, names, edges, redges, refs, refnames;
+	MDB_dbi meta, files, nodes, ids, names, edges, redges, refs, refnames, bodies;
 	MDB_dbi chunks, ckeys, sources, docids, postings, patterns, vcache, registries, vdelta;
 	MDB_txn *rtxn;          /* the long read transaction of a read-only open */
 	MDB_txn *wtxn;          /* the write transaction of an index run */
@@ -119,6 +123,38 @@ struct _kbx_file_rec {
 void _kbx_file_rec_encode(unsigned char out[KBX_FILE_REC_LEN], const struct _kbx_file_rec *r);
 kbx_status_t _kbx_file_rec_decode(const void *data, size_t len, struct _kbx_file_rec *r);
 
+/* Body entry: the hash of a definition's syntax (struct kbx_xsym's
+ * body_hash: white space and comments do not count) and where it is.
+ * Big-endian: hash (8), line, col, end_line (4 each), kind (1), 3 bytes
+ * reserved (0). */
+#define KBX_BODY_ENTRY_LEN 24
+struct _kbx_body {
+	uint64_t hash;
+	uint32_t line, col, end_line;
+	uint8_t kind;
+};
+
+static inline void _kbx_body_encode(unsigned char out[KBX_BODY_ENTRY_LEN],
+				    const struct _kbx_body *b)
+{
+	_kbx_put_u32(out, (uint32_t)(b->hash >> 32));
+	_kbx_put_u32(out + 4, (uint32_t)b->hash);
+	_kbx_put_u32(out + 8, b->line);
+	_kbx_put_u32(out + 12, b->col);
+	_kbx_put_u32(out + 16, b->end_line);
+	out[20] = b->kind;
+	out[21] = out[22] = out[23] = 0;
+}
+
+static inline void _kbx_body_decode(const unsigned char *in, struct _kbx_body *b)
+{
+	b->hash = (uint64_t)_kbx_get_u32(in) << 32 | _kbx_get_u32(in + 4);
+	b->line = _kbx_get_u32(in + 8);
+	b->col = _kbx_get_u32(in + 12);
+	b->end_line = _kbx_get_u32(in + 16);
+	b->kind = in[20];
+}
+
 /* ---- store helpers (store.c) ---- */
 kbx_status_t _kbx_meta_get_u64(struct kbx_store *s, MDB_txn *txn, const char *key,
 			       uint64_t *out);
@@ -184,6 +220,9 @@ kbx_status_t _kbx_scan_dirs(const char *root, const char *start,
  * a directory above it is left out (ignored, a link, a nested
  * repository). */
 int _kbx_scan_wants(const char *root, const char *rel);
+/* The same, and with missing_ok a directory that does not exist (any
+ * more) is no obstacle: for paths of another revision. */
+int _kbx_scan_would_index(const char *root, const char *rel, int missing_ok);
 /* Would the rules of an ignore file whose text is text[0..len) (a
  * .gitignore of the directory base, "" for the root) ignore the
  * repository-relative path rel, a directory when is_dir?  1 yes, 0 no,

@@ -55,7 +55,7 @@ struct kbx_error {
 
 typedef struct kbx_store kbx_store_t;
 
-#define KBX_SCHEMA_VERSION 2
+#define KBX_SCHEMA_VERSION 3
 
 /* Edge kinds; stored on disk: only append. */
 enum kbx_edge_kind {
@@ -332,5 +332,95 @@ kbx_status_t kbx_walk_edges(kbx_store_t *store, uint32_t id, int kind, int dir,
 /* Fetch one node by id into *out (strings valid until the store closes). */
 kbx_status_t kbx_node_get(kbx_store_t *store, uint32_t id, struct kbx_node *out,
 			  struct kbx_error *err);
+
+/* ---- what changed: definitions compared by body (changes.c) ---- */
+
+/* The files of the working tree that differ from the index. */
+enum kbx_file_status {
+	KBX_FILE_ADDED = 1,     /* kbx index would add it */
+	KBX_FILE_DELETED = 2,   /* indexed, gone (or no longer indexed) */
+	KBX_FILE_MODIFIED = 3,  /* indexed; its content differs */
+	KBX_FILE_RENAMED = 4    /* an added file with the content of a deleted one */
+};
+
+struct kbx_file_change {
+	int status;
+	char *path;             /* the working tree's; the index's for deleted */
+	char *old_path;         /* the index's path, for renamed; else NULL */
+};
+
+struct kbx_file_changes {
+	struct kbx_file_change *items;
+	size_t n, alloc;
+};
+#define KBX_FILE_CHANGES_INIT { NULL, 0, 0 }
+void kbx_file_changes_release(struct kbx_file_changes *l);
+
+/*
+ * Append to out the files whose stamp in the index differs from the
+ * working tree, as kbx index would see them: the same scan and ignore
+ * rules (max_file_size: 0 is the default 1 MiB), a file whose size or
+ * mtime differ counted only when its content does too.  In byte order
+ * of the paths; the caller releases out.
+ */
+kbx_status_t kbx_worktree_changes(kbx_store_t *store, uint64_t max_file_size,
+				  struct kbx_file_changes *out, struct kbx_error *err);
+
+/* Would kbx index the repository path (its language is known and no
+ * ignore rule leaves it out)?  A directory that does not exist is no
+ * obstacle, so that paths of another revision can be asked about. */
+int kbx_path_indexable(kbx_store_t *store, const char *path);
+
+enum kbx_change_status {
+	KBX_CHANGE_ADDED = 1,   /* only on the new side */
+	KBX_CHANGE_REMOVED = 2, /* only on the old side */
+	KBX_CHANGE_CHANGED = 3, /* on both; the body differs */
+	KBX_CHANGE_MOVED = 4    /* on both, the same body at another line or path */
+};
+const char *kbx_change_status_str(int status);  /* "added", ... */
+
+/* One definition that changed.  Strings are malloc()ed and freed with
+ * the list. */
+struct kbx_change {
+	int status;             /* enum kbx_change_status */
+	int kind, lang;
+	char *name, *qual;
+	char *path;             /* where it is: the new side, the old for removed */
+	uint32_t line, col, end_line;
+	char *old_path;         /* where it was (NULL for added) */
+	uint32_t old_line, old_end_line;
+	uint32_t id;            /* its node in the index, 0 when the index lacks it */
+};
+
+struct kbx_changes {
+	struct kbx_change *items;
+	size_t n, alloc;
+};
+#define KBX_CHANGES_INIT { NULL, 0, 0 }
+void kbx_changes_release(struct kbx_changes *l);
+
+/* Which side of a comparison the index is. */
+#define KBX_INDEX_IS_OLD 0      /* the index against the working tree */
+#define KBX_INDEX_IS_NEW 1      /* a revision against the index */
+
+typedef struct kbx_comparer kbx_comparer_t;
+kbx_status_t kbx_comparer_new(kbx_store_t *store, int index_side, kbx_comparer_t **out,
+			      struct kbx_error *err);
+void kbx_comparer_free(kbx_comparer_t *c);
+
+/*
+ * Compare the definitions the index holds for index_path (NULL, or a
+ * path the index does not have: none) with those extracted from
+ * content[0..len), the file at content_path (content NULL, a binary
+ * file or a language kbx does not know: none), and append what differs
+ * to out, in source order, removed ones last.  A definition is matched by
+ * its qualified name and kind; several of one name (overloads,
+ * redefinitions) are matched in order.  Bodies are compared by hash:
+ * white space between tokens and comments do not count.  The two paths
+ * differ for a renamed file.
+ */
+kbx_status_t kbx_compare_file(kbx_comparer_t *c, const char *index_path,
+			      const char *content_path, const char *content, size_t len,
+			      struct kbx_changes *out, struct kbx_error *err);
 
 #endif

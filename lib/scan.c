@@ -384,6 +384,7 @@ struct walker {
 	kbx_status_t (*dir_fn)(void *, const char *);
 	void *dir_data;
 	int markdown;           /* _kbx_scan_markdown: list *.md, not code */
+	int missing_ok;         /* enter_parents: a directory that is gone is no obstacle */
 };
 
 static int is_markdown(const char *rel)
@@ -642,6 +643,9 @@ static int enter_parents(struct walker *w, const char *rel)
 		struct stat st;
 		strbuf_reset(&abs);
 		strbuf_addf(&abs, "%s/%s", w->root, dir.buf);
+		if (w->missing_ok && !(base[0] == '.' || is_ignored(&w->ign, dir.buf, 1)) &&
+		    lstat(abs.buf, &st) < 0 && errno == ENOENT)
+			continue;  /* gone, with its ignore files */
 		if (base[0] == '.' || is_ignored(&w->ign, dir.buf, 1) ||
 		    lstat(abs.buf, &st) < 0 || !S_ISDIR(st.st_mode)) {
 			ok = 0;
@@ -716,8 +720,14 @@ kbx_status_t _kbx_scan_markdown(const char *root, uint64_t max_size,
 
 int _kbx_scan_wants(const char *root, const char *rel)
 {
+	return _kbx_scan_would_index(root, rel, 0);
+}
+
+int _kbx_scan_would_index(const char *root, const char *rel, int missing_ok)
+{
 	struct walker w = { 0 };
 	w.root = root;
+	w.missing_ok = missing_ok;
 	int ok = *rel && _kbx_lang_for_path(rel) && enter_parents(&w, rel) &&
 		 !is_ignored(&w.ign, rel, 0);
 	ignore_truncate(&w.ign, 0);

@@ -157,6 +157,7 @@ static int open_dbis(struct kbx_store *s, MDB_txn *txn, unsigned flags)
 		{ "redges", &s->redges, 0 },
 		{ "refs", &s->refs, 0 },
 		{ "refnames", &s->refnames, MDB_DUPSORT | MDB_DUPFIXED },
+		{ "bodies", &s->bodies, 0 },
 		{ "chunks", &s->chunks, 0 },
 		{ "ckeys", &s->ckeys, 0 },
 		{ "sources", &s->sources, 0 },
@@ -594,7 +595,7 @@ int _kbx_store_clear(struct kbx_store *s)
 	 * whose entries are keyed by content and stay right: a rebuild with
 	 * a remote embedding provider does not pay for every vector again. */
 	MDB_dbi all[] = { s->files, s->nodes, s->ids, s->names, s->edges, s->redges,
-			  s->refs, s->refnames, s->chunks, s->ckeys, s->sources, s->docids,
+			  s->refs, s->refnames, s->bodies, s->chunks, s->ckeys, s->sources, s->docids,
 			  s->postings, s->patterns, s->vdelta };
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		int rc = mdb_drop(s->wtxn, all[i], 0);

@@ -186,8 +186,7 @@ static void visit_function(struct kbx_walk *w, TSNode n)
 	int kind = KBX_KIND_METHOD;
 	if (parent >= 0 && !KBX_KIND_IS_TYPE(w->x->syms[parent].kind))
 		kind = KBX_KIND_FUNCTION;  /* a namespace */
-	int sym = _kbx_x_sym(w->x, kind, name, join_qual(w, owner, name), parent,
-			     _kbx_node_line(n), _kbx_node_col(n), ts_node_end_point(n).row + 1);
+	int sym = _kbx_x_sym_at(w->x, kind, name, join_qual(w, owner, name), parent, n);
 	_kbx_walk_scope(w, sym);
 }
 
@@ -234,9 +233,8 @@ static void visit_type(struct kbx_walk *w, TSNode n, int kind)
 	if (scope) {
 		/* class Outer::Inner { } */
 		const char *owner = join_qual(w, scope_qual(w), scope);
-		sym = _kbx_x_sym(w->x, kind, name, join_qual(w, owner, name),
-				 owner ? find_owner(w, owner) : -1, _kbx_node_line(n),
-				 _kbx_node_col(n), ts_node_end_point(n).row + 1);
+		sym = _kbx_x_sym_at(w->x, kind, name, join_qual(w, owner, name),
+				 owner ? find_owner(w, owner) : -1, n);
 		if (kind != KBX_KIND_ENUM)
 			_kbx_walk_scope(w, sym);
 	} else {

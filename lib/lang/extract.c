@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "lang.h"
 
@@ -99,7 +100,19 @@ int _kbx_x_sym(struct kbx_extract *x, int kind, const char *name, const char *qu
 	s->col = col;
 	s->end_line = end_line;
 	s->flags = 0;
+	s->body_hash = 0;
+	memset(&s->node, 0, sizeof(s->node));
 	return (int)x->nsyms++;
+}
+
+int _kbx_x_sym_at(struct kbx_extract *x, int kind, const char *name, const char *qual,
+		  int parent, TSNode n)
+{
+	int sym = _kbx_x_sym(x, kind, name, qual, parent, _kbx_node_line(n), _kbx_node_col(n),
+			     ts_node_end_point(n).row + 1);
+	if (sym >= 0)
+		x->syms[sym].node = n;
+	return sym;
 }
 
 int _kbx_x_call(struct kbx_extract *x, const char *name, int recv, const char *receiver,
@@ -246,9 +259,7 @@ int _kbx_walk_define(struct kbx_walk *w, TSNode n, int kind, const char *name, i
 	if (!name || !*name)
 		return -1;
 	const char *qual = _kbx_walk_qual(w, name);
-	int sym = _kbx_x_sym(w->x, kind, name, qual, _kbx_walk_parent(w),
-			     _kbx_node_line(n), _kbx_node_col(n),
-			     ts_node_end_point(n).row + 1);
+	int sym = _kbx_x_sym_at(w->x, kind, name, qual, _kbx_walk_parent(w), n);
 	if (open_scope)
 		_kbx_walk_scope(w, sym);
 	return sym;
@@ -503,6 +514,207 @@ void _kbx_pathlist_release(struct kbx_pathlist *l)
 	l->n = l->alloc = 0;
 }
 
+/*
+ * Body hashes.  A definition's hash covers its own syntax tree: the type
+ * of every node and the text of every token, so that any change of a
+ * token or of the tree's shape counts, but white space between tokens
+ * (reformatting, re-indenting a whole definition) and comments do not.
+ * Python's indentation is kept: moving a line into or out of a block
+ * changes the tree.  The definitions nested in it are left out, so that
+ * a change is reported for the innermost definition that holds it, not
+ * for the class, namespace or function around it too.  Node types are
+ * hashed by name, not by the grammar's symbol number.
+ *
+ * Computed during the extraction's own walk, in post-order: each node's
+ * hash combines its type with its children's hashes (a leaf's: with its
+ * text); a node that is a definition's keeps its hash and gives its
+ * parent nothing.  Linear in the size of the tree however deeply
+ * definitions nest; a second walk of the tree cost a fifth more time.
+ */
+struct body_frame {
+	uint64_t h;
+	int comment;             /* adds nothing to its parent */
+};
+
+struct body_state {
+	uint64_t *type_hash;     /* by symbol: 0 not yet, else the name's hash | 1 */
+	unsigned char *comment;  /* by symbol: 1 not a comment, 2 a comment */
+	uint32_t nsymbols;
+	struct body_frame *stack;
+	size_t depth, alloc;
+	/* the definitions by the start byte of their node, open addressing */
+	struct body_slot { uint32_t start; int sym; } *slots;  /* sym -1: empty */
+	size_t mask, used, indexed;
+	const char *src;
+	size_t len;
+	int failed;              /* out of memory: every hash stays 0 (unknown) */
+};
+
+static int body_init(struct body_state *b, const TSLanguage *lang, const char *src, size_t len)
+{
+	memset(b, 0, sizeof(*b));
+	b->nsymbols = ts_language_symbol_count(lang);
+	b->type_hash = calloc(b->nsymbols + 1, sizeof(*b->type_hash));
+	b->comment = calloc(b->nsymbols + 1, 1);
+	b->src = src;
+	b->len = len;
+	b->failed = !b->type_hash || !b->comment;
+	return b->failed ? -1 : 0;
+}
+
+static void body_release(struct body_state *b)
+{
+	free(b->type_hash);
+	free(b->comment);
+	free(b->stack);
+	free(b->slots);
+}
+
+static size_t body_slot_of(const struct body_state *b, uint32_t start)
+{
+	return (size_t)((start * 0x9e3779b97f4a7c15ull) >> 17) & b->mask;
+}
+
+/* Enter the definitions made since the last call in the table. */
+static void body_index(struct body_state *b, const struct kbx_extract *x)
+{
+	if (b->failed)
+		return;
+	for (; b->indexed < x->nsyms; b->indexed++) {
+		const struct kbx_xsym *xs = &x->syms[b->indexed];
+		if (ts_node_is_null(xs->node))
+			continue;
+		if (2 * (b->used + 1) > b->mask) {
+			size_t size = b->mask ? 2 * (b->mask + 1) : 64;
+			struct body_slot *old = b->slots;
+			size_t old_size = b->mask ? b->mask + 1 : 0;
+			b->slots = malloc(size * sizeof(*b->slots));
+			if (!b->slots) {
+				b->slots = old;
+				b->failed = 1;
+				return;
+			}
+			for (size_t i = 0; i < size; i++)
+				b->slots[i].sym = -1;
+			b->mask = size - 1;
+			for (size_t i = 0; i < old_size; i++) {
+				if (old[i].sym < 0)
+					continue;
+				size_t at = body_slot_of(b, old[i].start);
+				while (b->slots[at].sym >= 0)
+					at = (at + 1) & b->mask;
+				b->slots[at] = old[i];
+			}
+			free(old);
+		}
+		uint32_t start = ts_node_start_byte(xs->node);
+		size_t at = body_slot_of(b, start);
+		while (b->slots[at].sym >= 0)
+			at = (at + 1) & b->mask;
+		b->slots[at].start = start;
+		b->slots[at].sym = (int)b->indexed;
+		b->used++;
+	}
+}
+
+static void body_enter(struct body_state *b, TSNode n)
+{
+	if (b->failed || _kbx_grow((void **)&b->stack, &b->alloc, b->depth, sizeof(*b->stack), 64)) {
+		b->failed = 1;
+		return;
+	}
+	struct body_frame *f = &b->stack[b->depth++];
+	TSSymbol sym = ts_node_symbol(n);
+	if (sym < b->nsymbols && b->type_hash[sym]) {
+		f->h = b->type_hash[sym];
+		f->comment = b->comment[sym] == 2;
+		return;
+	}
+	const char *type = ts_node_type(n);
+	if (!type)
+		type = "";
+	f->h = XXH3_64bits(type, strlen(type)) | 1;
+	f->comment = strstr(type, "comment") != NULL;
+	if (sym < b->nsymbols) {
+		b->type_hash[sym] = f->h;
+		b->comment[sym] = f->comment ? 2 : 1;
+	}
+}
+
+/* The node just entered has no children: its text. */
+static void body_leaf(struct body_state *b, TSNode n)
+{
+	if (b->failed)
+		return;
+	struct body_frame *f = &b->stack[b->depth - 1];
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	if (!f->comment && e <= b->len && s < e)
+		f->h = XXH3_64bits_withSeed(b->src + s, e - s, f->h);
+}
+
+/* A parent's hash and a child's: order matters, every bit of both
+ * reaches every bit of the result (the murmur3 finaliser). */
+static inline uint64_t body_mix(uint64_t h, uint64_t child)
+{
+	h = (h ^ (child + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2))) * 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 29);
+}
+
+/* Leave node n: a definition's node keeps its hash, any other gives it
+ * to its parent. */
+static void body_leave(struct body_state *b, struct kbx_extract *x, TSNode n)
+{
+	if (b->failed)
+		return;
+	body_index(b, x);
+	struct body_frame *f = &b->stack[--b->depth];
+	if (f->comment || b->failed)
+		return;
+	int def = 0;
+	if (b->mask) {
+		uint32_t start = ts_node_start_byte(n);
+		for (size_t at = body_slot_of(b, start); b->slots[at].sym >= 0;
+		     at = (at + 1) & b->mask) {
+			struct kbx_xsym *xs = &x->syms[b->slots[at].sym];
+			if (b->slots[at].start == start && ts_node_eq(xs->node, n)) {
+				xs->body_hash = f->h ? f->h : 1;
+				def = 1;
+			}
+		}
+	}
+	if (!def && b->depth)
+		b->stack[b->depth - 1].h = body_mix(b->stack[b->depth - 1].h, f->h);
+}
+
+/* The descendants of a node the extraction's walk skips. */
+static void body_subtree(struct body_state *b, struct kbx_extract *x, TSNode top)
+{
+	TSTreeCursor cur = ts_tree_cursor_new(top);
+	if (!ts_tree_cursor_goto_first_child(&cur)) {
+		ts_tree_cursor_delete(&cur);
+		return;
+	}
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		body_enter(b, n);
+		if (ts_tree_cursor_goto_first_child(&cur))
+			continue;
+		body_leaf(b, n);
+		for (;;) {
+			body_leave(b, x, ts_tree_cursor_current_node(&cur));
+			if (ts_tree_cursor_goto_next_sibling(&cur))
+				break;
+			if (!ts_tree_cursor_goto_parent(&cur) ||
+			    ts_node_eq(ts_tree_cursor_current_node(&cur), top)) {
+				ts_tree_cursor_delete(&cur);
+				return;
+			}
+		}
+	}
+}
+
 int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path,
 		 const char *src, size_t len, uint64_t timeout_us, struct kbx_extract *x)
 {
@@ -526,11 +738,14 @@ int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path
 	if (lang->begin)
 		lang->begin(&w);
 
+	struct body_state body;
+	body_init(&body, lang->grammar(), src, len);
 	TSTreeCursor cur = ts_tree_cursor_new(root);
 	w.depth = 0;
 	for (;;) {
 		TSNode n = ts_tree_cursor_current_node(&cur);
 		int skip = 0;
+		body_enter(&body, n);
 		if (ts_node_is_named(n)) {
 			size_t first = x->nsyms;
 			skip = lang->visit(&w, n, ts_node_type(n)) == KBX_WALK_SKIP;
@@ -542,8 +757,13 @@ int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path
 			w.depth++;
 			continue;
 		}
+		if (skip && ts_node_child_count(n))
+			body_subtree(&body, x, n);
+		else
+			body_leaf(&body, n);
 		/* leave this node and every finished ancestor */
 		for (;;) {
+			body_leave(&body, x, ts_tree_cursor_current_node(&cur));
 			while (w.nscope && w.scope_depth[w.nscope - 1] >= w.depth)
 				w.nscope--;
 			if (ts_tree_cursor_goto_next_sibling(&cur))
@@ -559,6 +779,10 @@ done:
 		lang->end(&w);
 	free(w.scope_sym);
 	free(w.scope_depth);
+	body_release(&body);
+	/* the nodes die with the tree */
+	for (size_t i = 0; i < x->nsyms; i++)
+		memset(&x->syms[i].node, 0, sizeof(x->syms[i].node));
 	ts_tree_delete(tree);
 	return 0;
 }

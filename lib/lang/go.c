@@ -120,10 +120,9 @@ static void visit_type_spec(struct kbx_walk *w, TSNode n)
 				/* the interface's methods: "Labeler.Label" */
 				const char *name = _kbx_field_text(w, e, "name");
 				if (name)
-					_kbx_x_sym(w->x, KBX_KIND_METHOD, name,
+					_kbx_x_sym_at(w->x, KBX_KIND_METHOD, name,
 						   _kbx_join(w, w->x->syms[sym].qual, ".", name),
-						   sym, _kbx_node_line(e), _kbx_node_col(e),
-						   ts_node_end_point(e).row + 1);
+						   sym, e);
 				continue;
 			}
 			/* a type_elem with one type is an embedded interface;
@@ -149,8 +148,7 @@ static void visit_method(struct kbx_walk *w, TSNode n)
 		return;
 	if (!_kbx_is(rtype, "type_identifier")) {
 		/* no receiver we can read: still a method, by its own name */
-		int sym = _kbx_x_sym(w->x, KBX_KIND_METHOD, name, name, -1, _kbx_node_line(n),
-				     _kbx_node_col(n), ts_node_end_point(n).row + 1);
+		int sym = _kbx_x_sym_at(w->x, KBX_KIND_METHOD, name, name, -1, n);
 		_kbx_walk_scope(w, sym);
 		return;
 	}
@@ -163,8 +161,7 @@ static void visit_method(struct kbx_walk *w, TSNode n)
 	const char *qual = _kbx_join(w, tname, ".", name);
 	if (!qual)
 		return;
-	int sym = _kbx_x_sym(w->x, KBX_KIND_METHOD, name, qual, parent, _kbx_node_line(n),
-			     _kbx_node_col(n), ts_node_end_point(n).row + 1);
+	int sym = _kbx_x_sym_at(w->x, KBX_KIND_METHOD, name, qual, parent, n);
 	_kbx_walk_scope(w, sym);
 	if (st && sym >= 0) {
 		st->method_sym = sym;

@@ -130,8 +130,7 @@ int _kbx_jsc_define_dotted(struct kbx_walk *w, TSNode n, int kind, const char *d
 	if (!dot[1])
 		return -1;
 	const char *qual = _kbx_walk_qual(w, dotted);
-	int sym = _kbx_x_sym(w->x, kind, dot + 1, qual, _kbx_walk_parent(w),
-			     _kbx_node_line(n), _kbx_node_col(n), ts_node_end_point(n).row + 1);
+	int sym = _kbx_x_sym_at(w->x, kind, dot + 1, qual, _kbx_walk_parent(w), n);
 	if (open_scope)
 		_kbx_walk_scope(w, sym);
 	return sym;
@@ -598,8 +597,7 @@ static void visit_assignment(struct kbx_walk *w, TSNode n)
 		}
 	const char *q = _kbx_join(w, cname, ".", name);
 	mark_named(w, right);
-	int sym = _kbx_x_sym(w->x, KBX_KIND_METHOD, name, q, parent, _kbx_node_line(n),
-			     _kbx_node_col(n), ts_node_end_point(n).row + 1);
+	int sym = _kbx_x_sym_at(w->x, KBX_KIND_METHOD, name, q, parent, n);
 	_kbx_walk_scope(w, sym);
 }
 

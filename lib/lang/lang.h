@@ -81,6 +81,13 @@ struct kbx_xsym {
 	uint32_t line, col;  /* start, 1-based line and 1-based byte column */
 	uint32_t end_line;
 	unsigned flags;      /* KBX_SYM_* */
+	/* A hash of the definition's own syntax: its tokens and the shape
+	 * of its tree, without white space, comments and the definitions
+	 * nested in it (see body_hashes() in extract.c).  0 when unknown. */
+	uint64_t body_hash;
+	/* The definition's node; valid only until _kbx_extract returns
+	 * (null for a definition not made from a node). */
+	TSNode node;
 };
 
 /* A definition other files cannot reach by name (C and C++ `static`
@@ -147,6 +154,9 @@ const char *_kbx_arena_strdup(struct _kbx_arena *a, const char *s);
 /* Appenders; they return the index of the new element, or -1 when out of memory. */
 int _kbx_x_sym(struct kbx_extract *x, int kind, const char *name, const char *qual,
 	       int parent, uint32_t line, uint32_t col, uint32_t end_line);
+/* _kbx_x_sym at node n: its lines, its column, and its body hash. */
+int _kbx_x_sym_at(struct kbx_extract *x, int kind, const char *name, const char *qual,
+		  int parent, TSNode n);
 int _kbx_x_call(struct kbx_extract *x, const char *name, int recv, const char *receiver,
 		int caller, uint32_t line, uint32_t col);
 int _kbx_x_import(struct kbx_extract *x, const char *module, const char *name,

@@ -161,16 +161,12 @@ static void visit_function(struct kbx_walk *w, TSNode n, int open_scope)
 		int tsym = impl_type(w, impl, &tname);
 		int sym;
 		if (tsym >= 0) {
-			sym = _kbx_x_sym(w->x, KBX_KIND_METHOD, name,
-					 _kbx_join(w, w->x->syms[tsym].qual, ".", name), tsym,
-					 _kbx_node_line(n), _kbx_node_col(n),
-					 ts_node_end_point(n).row + 1);
+			sym = _kbx_x_sym_at(w->x, KBX_KIND_METHOD, name,
+					 _kbx_join(w, w->x->syms[tsym].qual, ".", name), tsym, n);
 		} else if (tname) {
 			const char *tq = _kbx_walk_qual(w, tname);
-			sym = _kbx_x_sym(w->x, KBX_KIND_METHOD, name,
-					 tq ? _kbx_join(w, tq, ".", name) : NULL, -1,
-					 _kbx_node_line(n), _kbx_node_col(n),
-					 ts_node_end_point(n).row + 1);
+			sym = _kbx_x_sym_at(w->x, KBX_KIND_METHOD, name,
+					 tq ? _kbx_join(w, tq, ".", name) : NULL, -1, n);
 		} else {
 			sym = _kbx_walk_define(w, n, KBX_KIND_METHOD, name, 0);
 		}

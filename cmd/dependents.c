@@ -1,0 +1,233 @@
+/*
+ * What depends on a set of nodes, for kbx impact and kbx changed
+ * --callers: a breadth-first walk of incoming calls (and imports) from
+ * each, keeping for every node the smallest distance and the start it
+ * is reached from.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dependents.h"
+#include "lang/lang.h"
+
+/* One affected node: the smallest distance found, and from which start. */
+struct hit {
+	uint32_t id;
+	uint32_t distance;
+	uint32_t seed;          /* the changed node it is reached from */
+	int confidence;         /* the weakest edge on the way (ambiguous counts) */
+	struct kbx_node node;   /* valid while the store is open */
+};
+
+struct dependents {
+	kbx_store_t *store;
+	struct hit *hits;
+	size_t n, alloc;
+	uint32_t max_depth;
+	uint32_t seed;          /* the seed being walked */
+	uint32_t base;          /* its own distance (0) */
+	uint32_t *slots;        /* open addressing: node id -> hit + 1 (0: empty) */
+	size_t nslots;          /* a power of two, at least twice n */
+};
+
+static size_t slot_of(uint32_t id, size_t nslots)
+{
+	return (size_t)(id * 2654435761u) & (nslots - 1);
+}
+
+static struct hit *find_hit(struct dependents *im, uint32_t id)
+{
+	for (size_t i = im->nslots ? slot_of(id, im->nslots) : 0; im->nslots;
+	     i = (i + 1) & (im->nslots - 1)) {
+		uint32_t v = im->slots[i];
+		if (!v)
+			break;
+		if (im->hits[v - 1].id == id)
+			return &im->hits[v - 1];
+	}
+	return NULL;
+}
+
+/* Index the hits by id again, in a table of nslots (after growing or
+ * sorting them). */
+static int index_hits(struct dependents *im, size_t nslots)
+{
+	uint32_t *slots = calloc(nslots, sizeof(*slots));
+	if (!slots)
+		return -1;
+	for (size_t k = 0; k < im->n; k++) {
+		size_t i = slot_of(im->hits[k].id, nslots);
+		while (slots[i])
+			i = (i + 1) & (nslots - 1);
+		slots[i] = (uint32_t)k + 1;
+	}
+	free(im->slots);
+	im->slots = slots;
+	im->nslots = nslots;
+	return 0;
+}
+
+static int add_hit(struct dependents *im, const struct kbx_node *n, uint32_t distance,
+		   uint32_t seed, int confidence)
+{
+	struct hit *h = find_hit(im, n->id);
+	if (h) {
+		if (distance < h->distance) {
+			h->distance = distance;
+			h->seed = seed;
+			h->confidence = confidence;
+		} else if (distance == h->distance && confidence < h->confidence) {
+			h->confidence = confidence;
+		}
+		return 0;
+	}
+	if (im->n == im->alloc) {
+		size_t na = im->alloc ? im->alloc * 2 : 64;
+		struct hit *p = realloc(im->hits, na * sizeof(*p));
+		if (!p)
+			return -1;
+		im->hits = p;
+		im->alloc = na;
+	}
+	if ((im->n + 1) * 2 > im->nslots && index_hits(im, im->nslots ? im->nslots * 2 : 256))
+		return -1;
+	h = &im->hits[im->n++];
+	h->id = n->id;
+	h->distance = distance;
+	h->seed = seed;
+	h->confidence = confidence;
+	h->node = *n;
+	size_t i = slot_of(n->id, im->nslots);
+	while (im->slots[i])
+		i = (i + 1) & (im->nslots - 1);
+	im->slots[i] = (uint32_t)im->n;
+	return 0;
+}
+
+static int on_edge(void *data, const struct kbx_edge *e)
+{
+	struct dependents *im = data;
+	/* the caller or importer is the edge's source */
+	return add_hit(im, &e->from, im->base + e->depth, im->seed,
+		       e->confidence == KBX_CONF_CERTAIN ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS);
+}
+
+kbx_status_t dependents_walk(struct dependents *im, const struct kbx_node *n,
+			     struct kbx_error *err)
+{
+	kbx_status_t st = KBX_OK;
+	im->seed = n->id;
+	im->base = 0;
+	if (add_hit(im, n, 0, n->id, KBX_CONF_CERTAIN))
+		return KBX_ERR_NOMEM;
+	st = kbx_walk_edges(im->store, n->id, KBX_EDGE_CALLS, KBX_DIR_IN, im->max_depth, on_edge,
+			    im, err);
+	if (!st && (n->kind == KBX_KIND_FILE || n->kind == KBX_KIND_MODULE))
+		st = kbx_walk_edges(im->store, n->id, KBX_EDGE_IMPORTS, KBX_DIR_IN, im->max_depth,
+				    on_edge, im, err);
+	return st;
+}
+
+struct dependents *dependents_new(kbx_store_t *store, uint32_t max_depth)
+{
+	struct dependents *d = calloc(1, sizeof(*d));
+	if (d) {
+		d->store = store;
+		d->max_depth = max_depth;
+	}
+	return d;
+}
+
+void dependents_free(struct dependents *d)
+{
+	if (d) {
+		free(d->hits);
+		free(d->slots);
+	}
+	free(d);
+}
+
+size_t dependents_count(const struct dependents *d)
+{
+	return d->n;
+}
+
+/* nearest first, then by id, for a stable order */
+static int by_distance(const void *a, const void *b)
+{
+	const struct hit *x = a, *y = b;
+	if (x->distance != y->distance)
+		return x->distance < y->distance ? -1 : 1;
+	return strcmp(x->node.cid, y->node.cid);
+}
+
+void dependents_print(struct out *o, struct dependents *im, int skip_start)
+{
+	if (im->n)
+		qsort(im->hits, im->n, sizeof(*im->hits), by_distance);
+	/* the table points into the old order: the seeds are looked up
+	 * below; without a table (out of memory) each shows itself */
+	if (im->n && index_hits(im, im->nslots)) {
+		free(im->slots);
+		im->slots = NULL;
+		im->nslots = 0;
+	}
+	uint32_t last = (uint32_t)-1;
+	for (size_t i = 0; i < im->n; i++) {
+		const struct hit *h = &im->hits[i];
+		const struct kbx_node *n = &h->node;
+		const struct hit *seed = find_hit(im, h->seed);
+		if (skip_start && !h->distance)
+			continue;
+		switch (out_format(o)) {
+		case FMT_NUL:
+			fputs(n->cid, stdout);
+			putchar('\0');
+			break;
+		case FMT_GREP:
+			if (n->path)
+				printf("%.*s:%u:%u: %s %s (distance %u)\n", (int)n->path_len, n->path,
+				       n->line ? n->line : 1, n->col ? n->col : 1,
+				       h->distance ? "affected" : "changed",
+				       n->kind == KBX_KIND_FILE ? n->cid : n->qual, h->distance);
+			break;
+		case FMT_JSON:
+			out_record_begin(o, h->distance ? "affected" : "changed");
+			out_field_str(o, "id", n->cid);
+			out_field_str(o, "name", n->name);
+			out_field_str(o, "kind", kbx_kind_str(n->kind));
+			if (n->path) {
+				char *p = strndup(n->path, n->path_len);
+				out_field_str(o, "path", p);
+				free(p);
+				out_field_int(o, "line", n->line);
+			} else {
+				out_field_str(o, "path", NULL);
+				out_field_str(o, "line", NULL);
+			}
+			out_field_int(o, "distance", h->distance);
+			out_field_str(o, "from", seed ? seed->node.cid : n->cid);
+			out_field_str(o, "confidence", kbx_confidence_str(h->confidence));
+			out_record_end(o);
+			break;
+		default:
+			if (h->distance != last) {
+				out_heading(o, h->distance ? "distance %u" : "changed", h->distance);
+				last = h->distance;
+			}
+			if (n->path)
+				printf("  %.*s:%u  %s (%s)", (int)n->path_len, n->path, n->line,
+				       n->kind == KBX_KIND_FILE ? n->cid : n->qual, kbx_kind_str(n->kind));
+			else
+				printf("  %s (%s)", n->qual, kbx_kind_str(n->kind));
+			if (h->distance && seed)
+				printf("  <- %s", seed->node.kind == KBX_KIND_FILE ? seed->node.cid
+										  : seed->node.qual);
+			if (h->confidence == KBX_CONF_AMBIGUOUS)
+				printf("  (through an ambiguous call)");
+			putchar('\n');
+		}
+	}
+}
+

@@ -1,0 +1,32 @@
+/*
+ * What depends on a set of nodes: their transitive callers, and for
+ * files and modules their transitive importers, each with its distance
+ * from the nearest of them (kbx impact, kbx changed --callers).
+ */
+#ifndef KBX_DEPENDENTS_H
+#define KBX_DEPENDENTS_H
+
+#include "kbx.h"
+#include "output.h"
+
+struct dependents;
+
+/* max_depth: hops to follow, 0 for all.  NULL when out of memory. */
+struct dependents *dependents_new(kbx_store_t *store, uint32_t max_depth);
+void dependents_free(struct dependents *d);
+
+/* Add n (at distance 0) and walk what depends on it: the callers of a
+ * callable, the importers of a file or module, and for a file or a
+ * class also the callers of what it defines. */
+kbx_status_t dependents_walk(struct dependents *d, const struct kbx_node *n,
+			     struct kbx_error *err);
+
+/* How many nodes were found, the starting ones included. */
+size_t dependents_count(const struct dependents *d);
+
+/* Print them nearest first: "changed" records for the starting nodes
+ * (unless skip_start: the caller printed them its own way), "affected"
+ * for the others. */
+void dependents_print(struct out *o, struct dependents *d, int skip_start);
+
+#endif
