@@ -517,12 +517,14 @@ if os.path.exists(wf) and os.path.getsize(wf):
     w("```")
     w("")
 
-# bench/search/report.py's tables, one heading level down
-sp = os.path.join(RES, "search.md")
-if os.path.exists(sp):
-    for line in open(sp, encoding="utf-8").read().rstrip().split("\n"):
-        out.append("#" + line if line.startswith("#") else line)
-    out.append("")
+# bench/hybrid.sh's and bench/search/report.py's tables, one heading
+# level down
+for frag in ("hybrid.md", "search.md"):
+    sp = os.path.join(RES, frag)
+    if os.path.exists(sp):
+        for line in open(sp, encoding="utf-8").read().rstrip().split("\n"):
+            out.append("#" + line if line.startswith("#") else line)
+        out.append("")
 
 open(OUT, "w").write("\n".join(out))
 print(f"report: {OUT}")

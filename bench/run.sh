@@ -22,16 +22,19 @@
 #                re-index latency against lines.
 #   5. analytics bench/analytics.sh: kbx impact, path and cycles on the git
 #                tree against a pickled NetworkX graph of its edges.
-#   6. search    bench/search/run.sh:
+#   6. hybrid    bench/hybrid.sh: kbx hybrid on the git and Python trees,
+#                one question of each shape, beside kbx callers, kbx
+#                search and NetworkX; writes bench/work/results/hybrid.md.
+#   7. search    bench/search/run.sh:
 #                retrieval quality, search latency at 1k-1M chunks and
 #                indexing throughput; writes bench/work/results/search.md.
-#   7. report    bench/report.py writes bench/results.md.
+#   8. report    bench/report.py writes bench/results.md.
 #
 # Environment:
 #   KBX             the kbx binary (default: ./kbx at the top of the tree)
 #   KBX_BUILD_DIR   where libkbx.a is, for the edge exporter (default build/)
-#   BENCH_SECTIONS  which of "c py scale analytics search" to run
-#                   (default: all five)
+#   BENCH_SECTIONS  which of "c py scale analytics hybrid search" to run
+#                   (default: all six)
 #   BENCH_RUNS      runs of each hyperfine query benchmark (default 30)
 #   BENCH_INSTALL=1 apt-get install the tools that are missing
 #   BENCH_QUIET_WAIT seconds to wait, before each group of measurements, for
@@ -46,7 +49,7 @@ root=$(cd "$here/.." && pwd)
 WORK=${BENCH_WORK:-$here/work}
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
-SECTIONS=${BENCH_SECTIONS:-c py scale analytics search}
+SECTIONS=${BENCH_SECTIONS:-c py scale analytics hybrid search}
 QRUNS=${BENCH_RUNS:-30}
 PY=/usr/bin/python3          # Debian's python3 with Debian's python3-networkx
 
@@ -347,6 +350,12 @@ fi
 # ---------------------------------------------------------------------------
 if has analytics; then
 	. "$here/analytics.sh"
+fi
+
+# ---------------------------------------------------------------------------
+if has hybrid; then
+	say "hybrid: bench/hybrid.sh"
+	BENCH_WORK=$WORK KBX=$KBX RES=$RES bash "$here/hybrid.sh" || warn "bench/hybrid.sh failed"
 fi
 
 # ---------------------------------------------------------------------------
