@@ -278,6 +278,18 @@ test_expect_success 'grep and nul formats' '
 	test_cmp expect ids
 '
 
+test_expect_success 'hostile questions: huge, binary, endless words; an answer or a clear error' '
+	python3 -c "import sys; sys.stdout.write(\"what calls \" + \"x\" * 120000)" >huge &&
+	(cd repo && test_expect_code 1 kbx hybrid "$(cat ../huge)" 2>../err) &&
+	test_grep "names no symbol" err &&
+	printf "what calls \001\002\377\376 add" >binary &&
+	(cd repo && kbx hybrid "$(cat ../binary)" >../out 2>../err; test $? -le 2) &&
+	python3 -c "import sys; sys.stdout.write(\" \".join([\"similar to retry\"] * 7000))" >many &&
+	(cd repo && kbx hybrid --format=json "$(cat ../many)" >../out 2>../err; test $? -le 1) &&
+	(cd repo && test_expect_code 2 kbx hybrid "?! ... ,,," 2>../err) &&
+	test_grep "has no words to search or follow" err
+'
+
 test_expect_success '--all-repos: every listed repository asked, the answers fused and named' '
 	mkdir other &&
 	cat >other/util.py <<-\EOF &&

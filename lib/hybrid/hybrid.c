@@ -48,6 +48,22 @@ static double ms_since(const struct timespec *t0)
 	return (double)(t.tv_sec - t0->tv_sec) * 1e3 + (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
+/* Words of the question as a message quotes them: at most 60 bytes,
+ * "..." after a cut (buf has room for 64). */
+static const char *clip(const char *s, char *buf)
+{
+	size_t n = strlen(s);
+	if (n <= 60)
+		return s;
+	/* cut before a UTF-8 continuation byte, not in a character */
+	size_t k = 57;
+	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
+		k--;
+	memcpy(buf, s, k);
+	memcpy(buf + k, "...", 4);
+	return buf;
+}
+
 static void note(struct kbx_hybrid_plan *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void note(struct kbx_hybrid_plan *p, const char *fmt, ...)
@@ -861,8 +877,9 @@ static kbx_status_t unresolved(struct kbx_store *s, const char *text, struct kbx
 					      near.items[i].name);
 	}
 	kbx_nodelist_release(&near);
+	char c[64];
 	return _kbx_fail(err, KBX_NOT_FOUND, "'%s' names no symbol, file or directory in the index%s%s",
-			 text, strchr(text, ' ') ? ", and no code matches it" : "", hint);
+			 clip(text, c), strchr(text, ' ') ? ", and no code matches it" : "", hint);
 }
 
 /* Resolve a constraint phrase and turn it into a scope set. */
@@ -880,8 +897,10 @@ static kbx_status_t constraint(struct kbx_store *s, const struct kbx_hybrid_opts
 		term_release(&t);
 		return unresolved(s, text, err);
 	}
+	char c[64];
 	if (t.nodes.n > 1 && t.how == KBX_HOW_SYMBOL)
-		note(p, "'%s' is ambiguous: %zu definitions; all of them are taken", text, t.nodes.n);
+		note(p, "'%s' is ambiguous: %zu definitions; all of them are taken", clip(text, c),
+		     t.nodes.n);
 	struct ids part = { 0 };
 	if (!strcmp(role, "within"))
 		st = scope_within(s, &t, &part, err);
@@ -920,6 +939,7 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 	size_t limit = o->limit ? o->limit : DEFAULT_LIMIT;
 	char *search_text = NULL;
 	uint32_t exclude = 0;
+	char cbuf[64];
 
 	if (!err)
 		err = &local;
@@ -946,7 +966,7 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 	if (!q.relation && !q.similar && !q.rest && !q.within && !q.called_by && !q.calls) {
 		st = _kbx_fail(err, KBX_ERR_USAGE,
 			       "'%s' has no words to search or follow: ask for example 'what calls add', 'methods in a.py' or 'code similar to retry with backoff'",
-			       o->query);
+			       clip(o->query, cbuf));
 		goto done;
 	}
 
@@ -975,12 +995,12 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 		} else {
 			if (l.n > 1)
 				note(p, "'%s' names %zu definitions: its words are searched, not one's code",
-				     q.similar, l.n);
+				     clip(q.similar, cbuf), l.n);
 			search_text = strdup(q.similar);
 		}
 		kbx_nodelist_release(&l);
 		if (q.rest)
-			note(p, "words not used: '%s'", q.rest);
+			note(p, "words not used: '%s'", clip(q.rest, cbuf));
 	} else if (q.rest) {
 		search_text = strdup(q.rest);
 	}
@@ -1002,11 +1022,11 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 			goto done;
 		}
 		if (t.nodes.n > 1 && t.how != KBX_HOW_SEARCH && t.how != KBX_HOW_DIRECTORY)
-			note(p, "'%s' is ambiguous: %zu definitions; each is a starting point", q.target,
-			     t.nodes.n);
+			note(p, "'%s' is ambiguous: %zu definitions; each is a starting point",
+			     clip(q.target, cbuf), t.nodes.n);
 		if (t.how == KBX_HOW_SEARCH)
 			note(p, "'%s' names no symbol: the %zu code chunk%s the search finds for it are the starting points",
-			     q.target, t.nodes.n, t.nodes.n == 1 ? "" : "s");
+			     clip(q.target, cbuf), t.nodes.n, t.nodes.n == 1 ? "" : "s");
 		for (size_t i = 0; i < t.nodes.n && !st; i++)
 			st = add_seed(p, &t.nodes.items[i], t.how == KBX_HOW_SEARCH ? "search" : "symbol",
 				      t.scores ? t.scores[i] : 1.0, err);
@@ -1032,7 +1052,8 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 		if (st)
 			goto done;
 	} else if (q.relation) {
-		st = _kbx_fail(err, KBX_ERR_USAGE, "'%s' needs a name after it", q.relation_words);
+		st = _kbx_fail(err, KBX_ERR_USAGE, "'%s' needs a name after it",
+			       clip(q.relation_words ? q.relation_words : "", cbuf));
 		goto done;
 	} else {
 		/* no traversal: the search's hits are the seeds */
@@ -1199,7 +1220,7 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 	out->n = nres;
 	p->ms_rank = ms_since(&t0);
 	if (!st && !nres)
-		st = _kbx_fail(err, KBX_NOT_FOUND, "nothing found for '%s'", o->query);
+		st = _kbx_fail(err, KBX_NOT_FOUND, "nothing found for '%s'", clip(o->query, cbuf));
 done:
 	free(search_text);
 	free(rs.r);

@@ -493,11 +493,21 @@ static void read_relation(struct words *ws, struct _kbx_question *q)
 
 /* ---- the rest ---- */
 
+/* Does the word hold a letter or a digit (or any non-ASCII byte)? */
+static int wordy(const char *w)
+{
+	for (; *w; w++)
+		if (isalnum((unsigned char)*w) || (unsigned char)*w >= 0x80)
+			return 1;
+	return 0;
+}
+
 static char *leftover(struct words *ws)
 {
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < ws->n; i++) {
-		if (ws->w[i].used || (!ws->w[i].literal && in_set(fillers, ws->w[i].text)))
+		if (ws->w[i].used || (!ws->w[i].literal && in_set(fillers, ws->w[i].text)) ||
+		    !wordy(ws->w[i].text))
 			continue;
 		if (sb.len)
 			strbuf_addch(&sb, ' ');
