@@ -286,7 +286,8 @@ int cmd_dead(int argc, const char **argv, struct kbx_ctx *ctx)
 	}
 	if (d.nomem)
 		goto nomem;
-	qsort(d.items, d.n, sizeof(*d.items), by_place);
+	if (d.n > 1)
+		qsort(d.items, d.n, sizeof(*d.items), by_place);
 
 	o = out_new(&oo);
 	if (!o) {

@@ -671,7 +671,8 @@ kbx_status_t kbx_dead_scan(kbx_store_t *store, const struct kbx_dead_opts *opts,
 	if (!st && c.nomem)
 		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	if (!st) {
-		qsort(c.bases, c.nbases, sizeof(*c.bases), by_cls);
+		if (c.nbases > 1)
+			qsort(c.bases, c.nbases, sizeof(*c.bases), by_cls);
 		for (size_t i = 0; i < c.nfns && !c.nomem; i++) {
 			const struct kbx_node *n = &c.fns[i];
 			const struct kbx_node *p = find_node(c.types, c.ntypes, n->parent);

@@ -111,7 +111,9 @@ const struct kbx_dep_edge *kbx_depgraph_edge(const struct kbx_depgraph *g, uint3
 /* Merge the edges and lay them out as adjacency arrays. */
 static kbx_status_t layout(struct kbx_depgraph *g, struct kbx_error *err)
 {
-	qsort(g->edges, g->nedges, sizeof(*g->edges), by_edge);
+	/* (no qsort of a null base, even of no items: UBSan) */
+	if (g->nedges > 1)
+		qsort(g->edges, g->nedges, sizeof(*g->edges), by_edge);
 	size_t m = 0;
 	for (size_t i = 0; i < g->nedges; i++)
 		if (!m || g->edges[m - 1].from != g->edges[i].from ||
@@ -125,7 +127,8 @@ static kbx_status_t layout(struct kbx_depgraph *g, struct kbx_error *err)
 		g->ids[g->n++] = g->edges[i].from;
 		g->ids[g->n++] = g->edges[i].to;
 	}
-	qsort(g->ids, g->n, sizeof(*g->ids), cmp_u32);
+	if (g->n > 1)
+		qsort(g->ids, g->n, sizeof(*g->ids), cmp_u32);
 	size_t nv = 0;
 	for (size_t i = 0; i < g->n; i++)
 		if (!nv || g->ids[nv - 1] != g->ids[i])

@@ -586,7 +586,8 @@ kbx_status_t kbx_repos_fuse(size_t nlists, const size_t *counts, double k,
 			n++;
 		}
 	/* the same key together, best rank first; keyless ones apart */
-	qsort(items, n, sizeof(*items), cmp_key);
+	if (n > 1)
+		qsort(items, n, sizeof(*items), cmp_key);
 	size_t nres = 0;
 	for (size_t a = 0; a < n;) {
 		size_t b = a + 1;
@@ -609,7 +610,8 @@ kbx_status_t kbx_repos_fuse(size_t nlists, const size_t *counts, double k,
 		nres++;
 		a = b;
 	}
-	qsort(res, nres, sizeof(*res), cmp_fused);
+	if (nres > 1)
+		qsort(res, nres, sizeof(*res), cmp_fused);
 	struct kbx_repos_fused *o = malloc(nres * sizeof(*o));
 	if (!o) {
 		free(items);

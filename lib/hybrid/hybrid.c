@@ -123,7 +123,7 @@ static void ids_settle(struct ids *s)
 
 static int ids_has(const struct ids *s, uint32_t id)
 {
-	return bsearch(&id, s->v, s->n, sizeof(*s->v), cmp_u32) != NULL;
+	return s->n && bsearch(&id, s->v, s->n, sizeof(*s->v), cmp_u32) != NULL;
 }
 
 /* Keep in a what b holds too (both settled). */
