@@ -245,20 +245,8 @@ static void json_report(struct report *r)
 					const struct kbx_cycle_step *st = &v->cycle[s];
 					out_json_begin(o, NULL, 0);
 					out_json_str(o, "id", st->node.cid);
-					if (st->node.path && st->node.path_len < sizeof(path)) {
-						memcpy(path, st->node.path, st->node.path_len);
-						path[st->node.path_len] = '\0';
-						out_json_str(o, "path", path);
-					} else {
-						out_json_str(o, "path", NULL);
-					}
-					if (st->line) {
-						out_json_int(o, "line", st->line);
-						out_json_int(o, "col", st->col);
-					} else {
-						out_json_str(o, "line", NULL);
-						out_json_str(o, "col", NULL);
-					}
+					out_json_strn(o, "path", st->node.path, st->node.path_len);
+					out_json_site(o, "line", "col", st->line, st->col);
 					out_json_str(o, "confidence",
 						     st->certain ? "certain" : "ambiguous");
 					out_json_end(o);

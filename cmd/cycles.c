@@ -189,7 +189,6 @@ static void print_cycle(struct out *o, size_t index, const struct cycle *c)
 		}
 		return;
 	case FMT_JSON: {
-		char path[4096];
 		out_record_begin(o, "cycle");
 		out_field_str(o, "kind", kbx_edge_kind_str(c->kind));
 		out_field_int(o, "length", (int64_t)c->len);
@@ -203,22 +202,10 @@ static void print_cycle(struct out *o, size_t index, const struct cycle *c)
 			out_json_str(o, "id", n->cid);
 			out_json_str(o, "name", n->name);
 			out_json_str(o, "kind", kbx_kind_str(n->kind));
-			if (n->path_len < sizeof(path)) {
-				memcpy(path, n->path, n->path_len);
-				path[n->path_len] = '\0';
-				out_json_str(o, "path", path);
-			} else {
-				out_json_str(o, "path", NULL);
-			}
+			out_json_strn(o, "path", n->path, n->path_len);
 			out_json_int(o, "line", n->line ? n->line : 1);
 			out_json_str(o, "to", c->steps[(i + 1) % c->len].node.cid);
-			if (s->line) {
-				out_json_int(o, "site_line", s->line);
-				out_json_int(o, "site_col", s->col);
-			} else {
-				out_json_str(o, "site_line", NULL);
-				out_json_str(o, "site_col", NULL);
-			}
+			out_json_site(o, "site_line", "site_col", s->line, s->col);
 			out_json_str(o, "confidence", s->certain ? "certain" : "ambiguous");
 			out_json_end(o);
 		}

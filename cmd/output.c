@@ -247,14 +247,34 @@ void out_json_int(struct out *o, const char *key, int64_t val)
 	printf("%lld", (long long)val);
 }
 
+void out_json_strn(struct out *o, const char *key, const char *val, size_t len)
+{
+	json_member(o, key);
+	if (val)
+		json_str(val, len);
+	else
+		fputs("null", stdout);
+}
+
+void out_json_site(struct out *o, const char *line_key, const char *col_key, uint32_t line,
+		   uint32_t col)
+{
+	if (line) {
+		out_json_int(o, line_key, line);
+		out_json_int(o, col_key, col);
+	} else {
+		out_json_str(o, line_key, NULL);
+		out_json_str(o, col_key, NULL);
+	}
+}
+
 void out_json_node_ref(struct out *o, const struct kbx_node *n)
 {
 	out_json_str(o, "id", n->cid);
 	out_json_str(o, "name", n->name);
 	out_json_str(o, "kind", kbx_kind_str(n->kind));
 	if (n->path) {
-		json_member(o, "path");
-		json_str(n->path, n->path_len);
+		out_json_strn(o, "path", n->path, n->path_len);
 		out_json_int(o, "line", n->line);
 	} else {
 		out_json_str(o, "path", NULL);

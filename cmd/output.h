@@ -86,6 +86,13 @@ void out_json_int(struct out *o, const char *key, int64_t val);
 void out_json_bool(struct out *o, const char *key, int val);
 void out_json_num(struct out *o, const char *key, double val);
 void out_field_num(struct out *o, const char *key, double val);
+/* A string of len bytes, not NUL-terminated (a node's path); val NULL:
+ * null. */
+void out_json_strn(struct out *o, const char *key, const char *val, size_t len);
+/* Where a call or import is written: line and col, or both null when
+ * line is 0 (no site). */
+void out_json_site(struct out *o, const char *line_key, const char *col_key, uint32_t line,
+		   uint32_t col);
 /* A node as other records point to it: id, name, kind, path and line
  * (null path and line for externals and modules), into the record or
  * the nested object being written. */

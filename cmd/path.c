@@ -357,20 +357,8 @@ static void print_path(struct printer *p)
 			out_json_begin(o, NULL, 0);
 			out_json_str(o, "from", n->cid);
 			out_json_str(o, "to", nodes[i + 1].cid);
-			if (n->path && n->path_len < sizeof(buf)) {
-				memcpy(buf, n->path, n->path_len);
-				buf[n->path_len] = '\0';
-				out_json_str(o, "path", buf);
-			} else {
-				out_json_str(o, "path", NULL);
-			}
-			if (l->line) {
-				out_json_int(o, "line", l->line);
-				out_json_int(o, "col", l->col);
-			} else {
-				out_json_str(o, "line", NULL);
-				out_json_str(o, "col", NULL);
-			}
+			out_json_strn(o, "path", n->path, n->path_len);
+			out_json_site(o, "line", "col", l->line, l->col);
 			out_json_str(o, "confidence", l->certain ? "certain" : "ambiguous");
 			out_json_int(o, "candidates", l->ncandidates);
 			out_json_end(o);

@@ -93,16 +93,11 @@ void knn_split(int metric, const float *x, const float *y, size_t ny, size_t d, 
 
 } // namespace
 
-extern "C" int _kbx_vec_knn(int metric, const float *x, size_t nx, const float *y,
-			    size_t ny, size_t d, size_t k, float *dist, int64_t *labels,
-			    char *err, size_t errsz)
+/* Run a search, turning what FAISS throws into a status and a message. */
+template <typename F> static int guarded_search(F search, char *err, size_t errsz)
 {
 	try {
-		if (nx == 1 && ny >= 2 * k && ny * d >= split_floats &&
-		    std::thread::hardware_concurrency() > 1)
-			knn_split(metric, x, y, ny, d, k, dist, labels);
-		else
-			knn(metric, x, nx, y, ny, d, k, dist, labels);
+		search();
 		return KBX_VEC_OK;
 	} catch (const std::bad_alloc &) {
 		return _kbx_vec_fail(err, errsz, KBX_VEC_ERR_NOMEM, "out of memory");
@@ -115,26 +110,30 @@ extern "C" int _kbx_vec_knn(int metric, const float *x, size_t nx, const float *
 	}
 }
 
+extern "C" int _kbx_vec_knn(int metric, const float *x, size_t nx, const float *y,
+			    size_t ny, size_t d, size_t k, float *dist, int64_t *labels,
+			    char *err, size_t errsz)
+{
+	return guarded_search([&] {
+		if (nx == 1 && ny >= 2 * k && ny * d >= split_floats &&
+		    std::thread::hardware_concurrency() > 1)
+			knn_split(metric, x, y, ny, d, k, dist, labels);
+		else
+			knn(metric, x, nx, y, ny, d, k, dist, labels);
+	}, err, errsz);
+}
+
 extern "C" int _kbx_vec_knn_subset(int metric, const float *x, const float *y,
 				   const int64_t *subset, size_t nsubset, size_t d, size_t k,
 				   float *dist, int64_t *labels, char *err, size_t errsz)
 {
-	try {
+	return guarded_search([&] {
 		if (metric == KBX_VEC_L2)
 			faiss::knn_L2sqr_by_idx(x, y, subset, d, 1, nsubset, k, dist, labels);
 		else
 			faiss::knn_inner_products_by_idx(x, y, subset, d, 1, nsubset, k, dist,
 							 labels);
-		return KBX_VEC_OK;
-	} catch (const std::bad_alloc &) {
-		return _kbx_vec_fail(err, errsz, KBX_VEC_ERR_NOMEM, "out of memory");
-	} catch (const std::exception &e) {
-		return _kbx_vec_fail(err, errsz, KBX_VEC_ERR_FAISS, "cannot search vector index: %s",
-				     e.what());
-	} catch (...) {
-		return _kbx_vec_fail(err, errsz, KBX_VEC_ERR_FAISS,
-				     "cannot search vector index: unknown exception");
-	}
+	}, err, errsz);
 }
 
 extern "C" void _kbx_vec_ivf_no_prefetch(FaissIndex *f)

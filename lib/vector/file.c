@@ -71,24 +71,6 @@ struct trailer {
 	uint32_t param;
 };
 
-static void put_le(unsigned char *p, uint64_t v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get_le(const unsigned char *p, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = n - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static uint64_t fnv1a64(const unsigned char *p, size_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ull;

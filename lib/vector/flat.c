@@ -458,24 +458,6 @@ int _kbx_vec_flat_search(kbx_vector_index_t *ix, size_t n, const float *q, size_
 	return KBX_VEC_OK;
 }
 
-static void put_le(unsigned char *p, uint64_t v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get_le(const unsigned char *p, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = n - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 /* fwrite() of count items, none being no call (ptr may then be NULL). */
 static int write_items(FILE *fp, const void *ptr, size_t size, uint64_t count)
 {

@@ -151,6 +151,21 @@ void _kbx_vec_ivf_no_prefetch(FaissIndex *f);
 _KBX_VEC_PRIVATE
 int _kbx_vec_choose(uint64_t n, uint32_t dim, struct kbx_vector_spec *spec);
 
+/* The files' little-endian integers: n bytes of v at p, and back. */
+static inline void put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static inline uint64_t get_le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
 #ifdef __cplusplus
 }
 #endif
