@@ -81,12 +81,6 @@ static int by_edge(const void *a, const void *b)
 	return y->certain - x->certain;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 static size_t vertex_of(const uint32_t *ids, size_t n, uint32_t id)
 {
 	size_t lo = 0, hi = n;
@@ -128,7 +122,7 @@ static kbx_status_t layout(struct kbx_depgraph *g, struct kbx_error *err)
 		g->ids[g->n++] = g->edges[i].to;
 	}
 	if (g->n > 1)
-		qsort(g->ids, g->n, sizeof(*g->ids), cmp_u32);
+		qsort(g->ids, g->n, sizeof(*g->ids), _kbx_cmp_u32);
 	size_t nv = 0;
 	for (size_t i = 0; i < g->n; i++)
 		if (!nv || g->ids[nv - 1] != g->ids[i])

@@ -239,6 +239,19 @@ char *_kbx_path_concat(const char *a, const char *b);
  * mkdir that failed, with the directory it failed on in failed. */
 int _kbx_make_parents(const char *path, char *failed, size_t failedsz);
 
+/* A list of u32 (node or chunk ids) built by appending, then settled:
+ * sorted, without repeats, and searched.  Unlike struct _kbx_idset,
+ * which keeps itself sorted on every insert, it suits large lists built
+ * in no order.  Zero-initialise; free(s.v) when done. */
+struct _kbx_u32s {
+	uint32_t *v;
+	size_t n, alloc;
+};
+int _kbx_u32s_add(struct _kbx_u32s *s, uint32_t v);            /* -1: out of memory */
+void _kbx_u32s_settle(struct _kbx_u32s *s);
+int _kbx_u32s_has(const struct _kbx_u32s *s, uint32_t v);     /* once settled */
+int _kbx_cmp_u32(const void *a, const void *b);                /* for qsort, bsearch */
+
 /* ---- hashing (util.c) ---- */
 void _kbx_hash128(const void *data, size_t len, unsigned char out[16]);
 /* Damerau-free Levenshtein distance, capped at max+1. */

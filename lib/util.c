@@ -235,3 +235,40 @@ int _kbx_make_parents(const char *path, char *failed, size_t failedsz)
 	free(copy);
 	return 0;
 }
+
+int _kbx_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+int _kbx_u32s_add(struct _kbx_u32s *s, uint32_t v)
+{
+	if (s->n == s->alloc) {
+		size_t na = s->alloc ? s->alloc * 2 : 256;
+		uint32_t *p = realloc(s->v, na * sizeof(*p));
+		if (!p)
+			return -1;
+		s->v = p;
+		s->alloc = na;
+	}
+	s->v[s->n++] = v;
+	return 0;
+}
+
+void _kbx_u32s_settle(struct _kbx_u32s *s)
+{
+	if (s->n < 2)
+		return;
+	qsort(s->v, s->n, sizeof(*s->v), _kbx_cmp_u32);
+	size_t o = 1;
+	for (size_t i = 1; i < s->n; i++)
+		if (s->v[i] != s->v[o - 1])
+			s->v[o++] = s->v[i];
+	s->n = o;
+}
+
+int _kbx_u32s_has(const struct _kbx_u32s *s, uint32_t v)
+{
+	return s->n && bsearch(&v, s->v, s->n, sizeof(*s->v), _kbx_cmp_u32) != NULL;
+}

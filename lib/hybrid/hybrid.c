@@ -81,57 +81,14 @@ static void note(struct kbx_hybrid_plan *p, const char *fmt, ...)
 		p->nnotes++;
 }
 
-/* ---- sets of node ids ---- */
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-struct ids {
-	uint32_t *v;
-	size_t n, alloc;
-};
-
-static int ids_add(struct ids *s, uint32_t id)
-{
-	if (s->n == s->alloc) {
-		size_t na = s->alloc ? s->alloc * 2 : 64;
-		uint32_t *p = realloc(s->v, na * sizeof(*p));
-		if (!p)
-			return -1;
-		s->v = p;
-		s->alloc = na;
-	}
-	s->v[s->n++] = id;
-	return 0;
-}
-
-/* Sort and drop repeats. */
-static void ids_settle(struct ids *s)
-{
-	if (!s->n)
-		return;
-	qsort(s->v, s->n, sizeof(*s->v), cmp_u32);
-	size_t o = 1;
-	for (size_t i = 1; i < s->n; i++)
-		if (s->v[i] != s->v[o - 1])
-			s->v[o++] = s->v[i];
-	s->n = o;
-}
-
-static int ids_has(const struct ids *s, uint32_t id)
-{
-	return s->n && bsearch(&id, s->v, s->n, sizeof(*s->v), cmp_u32) != NULL;
-}
+/* ---- sets of node ids (struct _kbx_u32s, settled before a lookup) ---- */
 
 /* Keep in a what b holds too (both settled). */
-static void ids_intersect(struct ids *a, const struct ids *b)
+static void ids_intersect(struct _kbx_u32s *a, const struct _kbx_u32s *b)
 {
 	size_t o = 0;
 	for (size_t i = 0; i < a->n; i++)
-		if (ids_has(b, a->v[i]))
+		if (_kbx_u32s_has(b, a->v[i]))
 			a->v[o++] = a->v[i];
 	a->n = o;
 }
@@ -324,6 +281,23 @@ static kbx_status_t resolve_path(struct kbx_store *s, const char *text, struct k
 	return ok ? KBX_OK : _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 }
 
+/* A search of the code chunks for text with the question's search
+ * settings, at most limit hits; the caller adds any scope. */
+static struct kbx_search_query code_query(const struct kbx_hybrid_opts *o, const char *text,
+					  size_t limit)
+{
+	struct kbx_search_query q = { 0 };
+	q.text = text;
+	q.mode = o->mode;
+	q.fusion = o->fusion;
+	q.vector_weight = -1;
+	q.limit = limit;
+	q.types = 1u << KBX_CHUNK_CODE;
+	q.scope_plan = o->scope_plan;
+	q.embed = o->embed;
+	return q;
+}
+
 /* Resolve a phrase into t.  Search seeds need the options. */
 static kbx_status_t resolve(struct kbx_store *s, const struct kbx_hybrid_opts *o,
 			    const char *text, const char *role, struct kbx_hybrid_term *t,
@@ -359,15 +333,8 @@ static kbx_status_t resolve(struct kbx_store *s, const struct kbx_hybrid_opts *o
 	if (!may_search || !strchr(text, ' '))
 		return KBX_OK;
 	/* no symbol: the code the words describe */
-	struct kbx_search_query q = { 0 };
+	struct kbx_search_query q = code_query(o, text, o->seeds ? o->seeds : DEFAULT_SEEDS);
 	struct kbx_search_results r;
-	q.text = text;
-	q.mode = o->mode;
-	q.fusion = o->fusion;
-	q.vector_weight = -1;
-	q.limit = o->seeds ? o->seeds : DEFAULT_SEEDS;
-	q.types = 1u << KBX_CHUNK_CODE;
-	q.embed = o->embed;
 	kbx_status_t st = kbx_search(s, &q, &r, &e);
 	if (st == KBX_NOT_FOUND)
 		return KBX_OK;
@@ -404,7 +371,7 @@ static void term_release(struct kbx_hybrid_term *t)
 /* What a node stands for as a starting point of calls: a class or a file
  * its functions and methods (and itself). */
 struct collect {
-	struct ids *ids;
+	struct _kbx_u32s *ids;
 	unsigned kinds;
 };
 
@@ -412,11 +379,11 @@ static int collect_to(void *data, const struct kbx_edge *e)
 {
 	struct collect *c = data;
 	if (!c->kinds || (c->kinds & (1u << e->to.kind)))
-		ids_add(c->ids, e->to.id);
+		_kbx_u32s_add(c->ids, e->to.id);
 	return 0;
 }
 
-static kbx_status_t members(struct kbx_store *s, uint32_t id, unsigned kinds, struct ids *out,
+static kbx_status_t members(struct kbx_store *s, uint32_t id, unsigned kinds, struct _kbx_u32s *out,
 			    struct kbx_error *err)
 {
 	struct collect c = { out, kinds };
@@ -602,31 +569,31 @@ static int over_calls(int rel)
 /* The nodes a resolved "within" term stands for: what its files,
  * classes or directories define, at every depth. */
 static kbx_status_t scope_within(struct kbx_store *s, const struct kbx_hybrid_term *t,
-				 struct ids *out, struct kbx_error *err)
+				 struct _kbx_u32s *out, struct kbx_error *err)
 {
 	for (size_t i = 0; i < t->nodes.n; i++) {
 		const struct kbx_node *n = &t->nodes.items[i];
 		/* a file is the place, not a definition in it */
-		if (n->kind != KBX_KIND_FILE && ids_add(out, n->id))
+		if (n->kind != KBX_KIND_FILE && _kbx_u32s_add(out, n->id))
 			return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 		kbx_status_t st = members(s, n->id, 0, out, err);
 		if (st)
 			return st;
 	}
-	ids_settle(out);
+	_kbx_u32s_settle(out);
 	return KBX_OK;
 }
 
 /* Callers (dir IN) or callees (OUT) of what a term stands for, to depth. */
 static kbx_status_t scope_calls(struct kbx_store *s, const struct kbx_hybrid_term *t, int dir,
-				uint32_t depth, struct ids *out, struct kbx_error *err)
+				uint32_t depth, struct _kbx_u32s *out, struct kbx_error *err)
 {
 	struct reached rs = { 0 };
 	kbx_status_t st = KBX_OK;
 	for (size_t i = 0; i < t->nodes.n && !st; i++) {
 		const struct kbx_node *n = &t->nodes.items[i];
-		struct ids from = { 0 };
-		ids_add(&from, n->id);
+		struct _kbx_u32s from = { 0 };
+		_kbx_u32s_add(&from, n->id);
 		if (!KBX_KIND_IS_CALLABLE(n->kind))
 			st = members(s, n->id, CALLABLES, &from, err);
 		for (size_t j = 0; j < from.n && !st; j++)
@@ -634,11 +601,11 @@ static kbx_status_t scope_calls(struct kbx_store *s, const struct kbx_hybrid_ter
 		free(from.v);
 	}
 	for (size_t i = 0; i < rs.n && !st; i++)
-		if (ids_add(out, rs.r[i].id))
+		if (_kbx_u32s_add(out, rs.r[i].id))
 			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	free(rs.r);
 	free(rs.slot);
-	ids_settle(out);
+	_kbx_u32s_settle(out);
 	return st;
 }
 
@@ -648,7 +615,7 @@ kbx_status_t kbx_hybrid_scope(kbx_store_t *s, const char *within, const char *ca
 {
 	const char *texts[3] = { within, callers_of, callees_of };
 	const char *roles[3] = { "within", "calls", "called-by" };
-	struct ids acc = { 0 };
+	struct _kbx_u32s acc = { 0 };
 	int have = 0;
 	kbx_status_t st = KBX_OK;
 	struct kbx_hybrid_opts o = { 0 };
@@ -669,7 +636,7 @@ kbx_status_t kbx_hybrid_scope(kbx_store_t *s, const char *within, const char *ca
 			snprintf(notebuf + l, notesz - l, "%s'%s' is ambiguous: %zu definitions, all taken",
 				 l ? "; " : "", texts[i], t.nodes.n);
 		}
-		struct ids part = { 0 };
+		struct _kbx_u32s part = { 0 };
 		if (!st)
 			st = i == 0 ? scope_within(s, &t, &part, err)
 				    : scope_calls(s, &t, i == 1 ? KBX_DIR_IN : KBX_DIR_OUT,
@@ -755,23 +722,16 @@ static kbx_status_t similarity(struct kbx_store *s, const struct kbx_hybrid_opts
 			       const char *text, struct kbx_hybrid_result *res, size_t n,
 			       struct kbx_hybrid_plan *p, struct kbx_error *err)
 {
-	struct ids scope = { 0 };
+	struct _kbx_u32s scope = { 0 };
 	for (size_t i = 0; i < n; i++)
-		if (ids_add(&scope, res[i].node.id))
+		if (_kbx_u32s_add(&scope, res[i].node.id))
 			return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
-	ids_settle(&scope);
-	struct kbx_search_query q = { 0 };
+	_kbx_u32s_settle(&scope);
+	struct kbx_search_query q = code_query(o, text, n);
 	struct kbx_search_results r;
-	q.text = text;
-	q.mode = o->mode;
-	q.fusion = o->fusion;
-	q.vector_weight = -1;
-	q.limit = n;
 	q.depth = n;
 	q.scope = scope.v;
 	q.nscope = scope.n;
-	q.scope_plan = o->scope_plan;
-	q.embed = o->embed;
 	struct kbx_error e = KBX_ERROR_INIT;
 	kbx_status_t st = kbx_search(s, &q, &r, &e);
 	free(scope.v);
@@ -885,7 +845,7 @@ static kbx_status_t unresolved(struct kbx_store *s, const char *text, struct kbx
 /* Resolve a constraint phrase and turn it into a scope set. */
 static kbx_status_t constraint(struct kbx_store *s, const struct kbx_hybrid_opts *o,
 			       struct kbx_hybrid_plan *p, const char *text, const char *role,
-			       uint32_t depth, struct ids *scope, int *have, struct kbx_error *err)
+			       uint32_t depth, struct _kbx_u32s *scope, int *have, struct kbx_error *err)
 {
 	struct kbx_hybrid_term t;
 	kbx_status_t st = resolve(s, o, text, role, &t, !strcmp(role, "within") ? 0 : 1, err);
@@ -901,7 +861,7 @@ static kbx_status_t constraint(struct kbx_store *s, const struct kbx_hybrid_opts
 	if (t.nodes.n > 1 && t.how == KBX_HOW_SYMBOL)
 		note(p, "'%s' is ambiguous: %zu definitions; all of them are taken", clip(text, c),
 		     t.nodes.n);
-	struct ids part = { 0 };
+	struct _kbx_u32s part = { 0 };
 	if (!strcmp(role, "within"))
 		st = scope_within(s, &t, &part, err);
 	else
@@ -932,7 +892,7 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 	struct _kbx_question q;
 	struct kbx_hybrid_plan *p = &out->plan;
 	struct reached rs = { 0 };
-	struct ids scope = { 0 };
+	struct _kbx_u32s scope = { 0 };
 	int have_scope = 0;
 	kbx_status_t st = KBX_OK;
 	struct timespec t0;
@@ -1036,7 +996,7 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 			const struct kbx_node *n = &t.nodes.items[i];
 			if (KBX_KIND_IS_CALLABLE(n->kind))
 				continue;
-			struct ids m = { 0 };
+			struct _kbx_u32s m = { 0 };
 			st = members(s, n->id, CALLABLES, &m, err);
 			for (size_t j = 0; j < m.n && !st; j++) {
 				struct kbx_node mn;
@@ -1066,19 +1026,11 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 					st = add_seed(p, &n, "scope", 1.0, err);
 			}
 		} else if (search_text) {
-			struct kbx_search_query sq = { 0 };
+			struct kbx_search_query sq = code_query(o, search_text, limit * 3);
 			struct kbx_search_results r;
 			struct kbx_error e = KBX_ERROR_INIT;
-			sq.text = search_text;
-			sq.mode = o->mode;
-			sq.fusion = o->fusion;
-			sq.vector_weight = -1;
-			sq.limit = limit * 3;
-			sq.types = 1u << KBX_CHUNK_CODE;
 			sq.scope = have_scope ? scope.v : NULL;
 			sq.nscope = scope.n;
-			sq.scope_plan = o->scope_plan;
-			sq.embed = o->embed;
 			if (have_scope && !scope.n) {
 				st = KBX_NOT_FOUND;
 			} else {
@@ -1151,7 +1103,7 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 			continue;
 		if (r->id == exclude)
 			continue;
-		if (have_scope && !ids_has(&scope, r->id))
+		if (have_scope && !_kbx_u32s_has(&scope, r->id))
 			continue;
 		if (p->kinds && !(p->kinds & (1u << r->node.kind)))
 			continue;

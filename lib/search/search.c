@@ -132,37 +132,11 @@ static int has_filters(const struct kbx_search_query *q)
 	       (q->path && *q->path) || q->scope;
 }
 
-/* The code chunks of a scope, for the graph-first plan. */
-struct chunk_set {
-	uint32_t *ids;
-	size_t n, alloc;
-};
-
-static int chunk_set_add(struct chunk_set *cs, uint32_t id)
-{
-	if (cs->n == cs->alloc) {
-		size_t na = cs->alloc ? cs->alloc * 2 : 256;
-		uint32_t *p = realloc(cs->ids, na * sizeof(*p));
-		if (!p)
-			return -1;
-		cs->ids = p;
-		cs->alloc = na;
-	}
-	cs->ids[cs->n++] = id;
-	return 0;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The scope's code chunks: each scoped node's file lists the chunks it
  * gave (its "c:PATH" source record); a chunk is kept when it is a scoped
  * node's. */
 static kbx_status_t scope_chunks(struct kbx_store *s, MDB_txn *txn,
-				 const struct kbx_search_query *q, struct chunk_set *out,
+				 const struct kbx_search_query *q, struct _kbx_u32s *out,
 				 struct kbx_error *err)
 {
 	uint32_t *files = malloc((q->nscope + 1) * sizeof(*files));
@@ -177,7 +151,7 @@ static kbx_status_t scope_chunks(struct kbx_store *s, MDB_txn *txn,
 			files[nfiles++] = n.file;
 	}
 	if (nfiles)
-		qsort(files, nfiles, sizeof(*files), cmp_u32);
+		qsort(files, nfiles, sizeof(*files), _kbx_cmp_u32);
 	for (size_t i = 0; i < nfiles && !st; i++) {
 		if (i && files[i] == files[i - 1])
 			continue;
@@ -204,7 +178,7 @@ static kbx_status_t scope_chunks(struct kbx_store *s, MDB_txn *txn,
 			if (_kbx_chunk_get(s, txn, id, &v) || v.c.type != KBX_CHUNK_CODE ||
 			    !in_scope(q, v.c.node))
 				continue;
-			if (chunk_set_add(out, id)) {
+			if (_kbx_u32s_add(out, id)) {
 				st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 				break;
 			}
@@ -212,8 +186,8 @@ static kbx_status_t scope_chunks(struct kbx_store *s, MDB_txn *txn,
 	}
 	free(files);
 	strbuf_release(&key);
-	if (!st && out->n)
-		qsort(out->ids, out->n, sizeof(*out->ids), cmp_u32);
+	if (!st)
+		_kbx_u32s_settle(out);
 	return st;
 }
 
@@ -263,7 +237,7 @@ static int keep(struct kbx_store *s, MDB_txn *txn, const struct kbx_search_query
 }
 
 static kbx_status_t run_lexical(struct kbx_store *s, MDB_txn *txn,
-				const struct kbx_search_query *q, const struct chunk_set *subset,
+				const struct kbx_search_query *q, const struct _kbx_u32s *subset,
 				size_t depth, struct slist *out, struct kbx_signal_report *rep,
 				struct kbx_error *err)
 {
@@ -272,7 +246,7 @@ static kbx_status_t run_lexical(struct kbx_store *s, MDB_txn *txn,
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	struct _kbx_scored *sc = NULL;
 	size_t n = 0;
-	kbx_status_t st = _kbx_bm25(s, txn, tok, q->text, q->len, subset ? subset->ids : NULL,
+	kbx_status_t st = _kbx_bm25(s, txn, tok, q->text, q->len, subset ? subset->v : NULL,
 				    subset ? subset->n : 0, &sc, &n, err);
 	_kbx_tokenizer_free(tok);
 	if (st)
@@ -459,7 +433,7 @@ static kbx_status_t scan_delta(struct kbx_store *s, MDB_txn *txn,
  * vector read from the cache (ident: the hash of the identity the
  * vectors were made under). */
 static kbx_status_t scan_subset(struct kbx_store *s, MDB_txn *txn,
-				const struct kbx_search_query *q, const struct chunk_set *subset,
+				const struct kbx_search_query *q, const struct _kbx_u32s *subset,
 				uint64_t ident, const float *qv, uint32_t dim, size_t depth,
 				struct slist *out, struct kbx_signal_report *rep,
 				struct kbx_error *err)
@@ -470,7 +444,7 @@ static kbx_status_t scan_subset(struct kbx_store *s, MDB_txn *txn,
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < subset->n; i++) {
 		struct _kbx_chunk_view v;
-		if (_kbx_chunk_get(s, txn, subset->ids[i], &v) || !passes(q, &v.c))
+		if (_kbx_chunk_get(s, txn, subset->v[i], &v) || !passes(q, &v.c))
 			continue;
 		unsigned char key[KBX_VCACHE_KEY_LEN];
 		_kbx_vcache_key(key, ident, v.c.text, v.c.text_len);
@@ -486,7 +460,7 @@ static kbx_status_t scan_subset(struct kbx_store *s, MDB_txn *txn,
 		rep->candidates++;
 		if (dot <= 1e-6f)
 			continue;
-		c[n].id = subset->ids[i];
+		c[n].id = subset->v[i];
 		c[n].score = dot;
 		n++;
 	}
@@ -503,7 +477,7 @@ static kbx_status_t scan_subset(struct kbx_store *s, MDB_txn *txn,
  * return is KBX_OK with rep->used 0, unless mode is vector (then it is an
  * error). */
 static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
-			       const struct kbx_search_query *q, const struct chunk_set *subset,
+			       const struct kbx_search_query *q, const struct _kbx_u32s *subset,
 			       size_t depth, struct slist *out, struct kbx_signal_report *rep,
 			       char *kind_out, size_t kind_sz, struct kbx_error *err)
 {
@@ -730,7 +704,7 @@ static int cmp_fused(const void *a, const void *b)
  * the scope's chunks when it runs graph-first. */
 static kbx_status_t plan_scope(struct kbx_store *s, MDB_txn *txn,
 			       const struct kbx_search_query *q, struct kbx_search_results *out,
-			       struct chunk_set *scoped, struct kbx_error *err)
+			       struct _kbx_u32s *scoped, struct kbx_error *err)
 {
 	_kbx_meta_get_u64(s, txn, "chunks.code", &out->code_chunks);
 	out->scope_nodes = q->nscope;
@@ -787,7 +761,7 @@ kbx_status_t kbx_search(kbx_store_t *s, const struct kbx_search_query *qin,
 	kbx_status_t st = KBX_OK;
 	struct timespec t0;
 
-	struct chunk_set scoped = { 0 }, *subset = NULL;
+	struct _kbx_u32s scoped = { 0 }, *subset = NULL;
 
 	_kbx_meta_get_u64(s, txn, "chunks", &out->chunks);
 	if (q.scope) {
@@ -908,7 +882,7 @@ kbx_status_t kbx_search(kbx_store_t *s, const struct kbx_search_query *qin,
 done:
 	for (int i = 0; i < KBX_SIG__COUNT; i++)
 		slist_release(&L[i]);
-	free(scoped.ids);
+	free(scoped.v);
 	return st;
 }
 
