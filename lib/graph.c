@@ -199,10 +199,18 @@ int _kbx_edges_delete_from(struct kbx_store *s, uint32_t id, int kind, struct _k
 	return delete_range(s, s->edges, s->redges, id, kind, orphans);
 }
 
+int _kbx_del_u32(struct kbx_store *s, MDB_dbi dbi, uint32_t id)
+{
+	unsigned char kb[4];
+	_kbx_put_u32(kb, id);
+	MDB_val k = { 4, kb };
+	int rc = mdb_del(s->wtxn, dbi, &k, NULL);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
 int _kbx_node_delete(struct kbx_store *s, uint32_t id)
 {
 	struct kbx_node n;
-	unsigned char kb[4];
 	int rc;
 	kbx_status_t st = _kbx_node_read(s, s->wtxn, id, &n);
 	if (st == KBX_NOT_FOUND)
@@ -220,13 +228,11 @@ int _kbx_node_delete(struct kbx_store *s, uint32_t id)
 	rc = delete_range(s, s->edges, s->redges, id, 0, NULL);
 	if (!rc)
 		rc = delete_range(s, s->redges, s->edges, id, 0, NULL);
-	_kbx_put_u32(kb, id);
-	if (!rc) {
-		MDB_val k = { 4, kb };
-		rc = mdb_del(s->wtxn, s->nodes, &k, NULL);
-		if (rc == MDB_NOTFOUND)
-			rc = 0;
-	}
+	/* the node's record and its body hashes (a definition's) */
+	if (!rc)
+		rc = _kbx_del_u32(s, s->nodes, id);
+	if (!rc)
+		rc = _kbx_del_u32(s, s->bodies, id);
 	if (!rc) {
 		MDB_val k = { strlen(cid), cid };
 		rc = mdb_del(s->wtxn, s->ids, &k, NULL);
@@ -234,6 +240,8 @@ int _kbx_node_delete(struct kbx_store *s, uint32_t id)
 			rc = 0;
 	}
 	if (!rc && *name && strlen(name) <= 500) {
+		unsigned char kb[4];
+		_kbx_put_u32(kb, id);
 		MDB_val k = { strlen(name), name }, v = { 4, kb };
 		rc = mdb_del(s->wtxn, s->names, &k, &v);
 		if (rc == MDB_NOTFOUND)

@@ -304,14 +304,6 @@ static int forget_file(struct run *r, uint32_t fid, const char *path, int lang,
 			if (_kbx_node_read(s, s->wtxn, id, &n) == KBX_OK)
 				add_name(r, n.name);
 			rc = _kbx_node_delete(s, id);
-			if (!rc) {
-				unsigned char kb[4];
-				_kbx_put_u32(kb, id);
-				MDB_val k = { 4, kb };
-				rc = mdb_del(s->wtxn, s->bodies, &k, NULL);
-				if (rc == MDB_NOTFOUND)
-					rc = 0;
-			}
 		}
 		_kbx_refs_release(&old);
 	} else if (st != KBX_NOT_FOUND) {
@@ -320,14 +312,8 @@ static int forget_file(struct run *r, uint32_t fid, const char *path, int lang,
 	}
 	if (!rc)
 		rc = _kbx_edges_delete_from(s, fid, 0, &r->orphans);
-	if (!rc) {
-		unsigned char kb[4];
-		_kbx_put_u32(kb, fid);
-		MDB_val k = { 4, kb };
-		rc = mdb_del(s->wtxn, s->refs, &k, NULL);
-		if (rc == MDB_NOTFOUND)
-			rc = 0;
-	}
+	if (!rc)
+		rc = _kbx_del_u32(s, s->refs, fid);
 	return rc;
 }
 

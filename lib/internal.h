@@ -270,6 +270,9 @@ void _kbx_idset_release(struct _kbx_idset *s);
 
 /* The id of a canonical id, or 0. */
 uint32_t _kbx_id_of(struct kbx_store *s, const char *cid);
+/* Delete the record keyed by id (u32 BE) from dbi, if there is one: 0
+ * or an LMDB error. */
+int _kbx_del_u32(struct kbx_store *s, MDB_dbi dbi, uint32_t id);
 /* Read a node by id (data points into the map). */
 kbx_status_t _kbx_node_read(struct kbx_store *s, MDB_txn *txn, uint32_t id, struct kbx_node *out);
 /* A new id (meta "next_id"). */
@@ -281,7 +284,7 @@ int _kbx_node_put(struct kbx_store *s, const struct kbx_node *n);
  * references, which belong to no file). */
 int _kbx_node_ensure(struct kbx_store *s, const char *cid, const char *name, int kind,
 		     int lang, uint32_t *out);
-/* Remove a node and every edge into or out of it. */
+/* Remove a node, its body hashes and every edge into or out of it. */
 int _kbx_node_delete(struct kbx_store *s, uint32_t id);
 /* Remove the edges out of id (kind 0: of every kind), both directions.
  * Targets that are externals/modules/name references are added to
