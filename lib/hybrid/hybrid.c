@@ -717,6 +717,12 @@ static int cmp_result(const void *a, const void *b)
 	return strcmp(x->node.cid, y->node.cid);
 }
 
+static int by_cid(const void *a, const void *b)
+{
+	const struct kbx_hybrid_result *x = a, *y = b;
+	return strcmp(x->node.cid, y->node.cid);
+}
+
 /* Similarity of each candidate to text: a search scoped to them. */
 static kbx_status_t similarity(struct kbx_store *s, const struct kbx_hybrid_opts *o,
 			       const char *text, struct kbx_hybrid_result *res, size_t n,
@@ -756,18 +762,21 @@ static kbx_status_t similarity(struct kbx_store *s, const struct kbx_hybrid_opts
 			best_l = r.hits[i].sig[KBX_SIG_LEXICAL].score;
 	}
 	int nsig = (r.sig[KBX_SIG_VECTOR].used ? 1 : 0) + (r.sig[KBX_SIG_LEXICAL].used ? 1 : 0);
+	/* each hit finds its candidate by canonical id (the candidates are
+	 * ranked afterwards: their order does not matter here) */
+	qsort(res, n, sizeof(*res), by_cid);
 	for (size_t i = 0; i < r.n; i++) {
 		const struct kbx_search_hit *h = &r.hits[i];
-		for (size_t j = 0; j < n; j++) {
-			if (strcmp(res[j].node.cid, h->chunk.doc_id))
-				continue;
-			res[j].vector = h->sig[KBX_SIG_VECTOR].rank ? h->sig[KBX_SIG_VECTOR].score : 0;
-			res[j].lexical = h->sig[KBX_SIG_LEXICAL].rank ? h->sig[KBX_SIG_LEXICAL].score : 0;
-			double sum = (best_v > 0 ? res[j].vector / best_v : 0) +
-				     (best_l > 0 ? res[j].lexical / best_l : 0);
-			res[j].similarity = nsig ? sum / nsig : 0;
-			break;
-		}
+		struct kbx_hybrid_result key;
+		key.node.cid = h->chunk.doc_id;
+		struct kbx_hybrid_result *c = bsearch(&key, res, n, sizeof(*res), by_cid);
+		if (!c)
+			continue;
+		c->vector = h->sig[KBX_SIG_VECTOR].rank ? h->sig[KBX_SIG_VECTOR].score : 0;
+		c->lexical = h->sig[KBX_SIG_LEXICAL].rank ? h->sig[KBX_SIG_LEXICAL].score : 0;
+		double sum = (best_v > 0 ? c->vector / best_v : 0) +
+			     (best_l > 0 ? c->lexical / best_l : 0);
+		c->similarity = nsig ? sum / nsig : 0;
 	}
 	kbx_search_results_release(&r);
 	return KBX_OK;
