@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dependents.h"
+#include "internal.h"
 #include "lang/lang.h"
 
 /* One affected node: the smallest distance found, and from which start. */
@@ -27,44 +28,23 @@ struct dependents {
 	uint32_t max_depth;
 	uint32_t seed;          /* the seed being walked */
 	uint32_t base;          /* its own distance (0) */
-	uint32_t *slots;        /* open addressing: node id -> hit + 1 (0: empty) */
-	size_t nslots;          /* a power of two, at least twice n */
+	struct _kbx_idmap map;  /* node id -> its hit */
 };
-
-static size_t slot_of(uint32_t id, size_t nslots)
-{
-	return (size_t)(id * 2654435761u) & (nslots - 1);
-}
 
 static struct hit *find_hit(struct dependents *im, uint32_t id)
 {
-	for (size_t i = im->nslots ? slot_of(id, im->nslots) : 0; im->nslots;
-	     i = (i + 1) & (im->nslots - 1)) {
-		uint32_t v = im->slots[i];
-		if (!v)
-			break;
-		if (im->hits[v - 1].id == id)
-			return &im->hits[v - 1];
-	}
-	return NULL;
+	long i = _kbx_idmap_get(&im->map, id);
+	return i < 0 ? NULL : &im->hits[i];
 }
 
-/* Index the hits by id again, in a table of nslots (after growing or
- * sorting them). */
-static int index_hits(struct dependents *im, size_t nslots)
+/* Index the hits by id again (after sorting them); -1 when memory runs
+ * out. */
+static int index_hits(struct dependents *im)
 {
-	uint32_t *slots = calloc(nslots, sizeof(*slots));
-	if (!slots)
-		return -1;
-	for (size_t k = 0; k < im->n; k++) {
-		size_t i = slot_of(im->hits[k].id, nslots);
-		while (slots[i])
-			i = (i + 1) & (nslots - 1);
-		slots[i] = (uint32_t)k + 1;
-	}
-	free(im->slots);
-	im->slots = slots;
-	im->nslots = nslots;
+	_kbx_idmap_clear(&im->map);
+	for (size_t k = 0; k < im->n; k++)
+		if (_kbx_idmap_put(&im->map, im->hits[k].id, (uint32_t)k))
+			return -1;
 	return 0;
 }
 
@@ -90,7 +70,7 @@ static int add_hit(struct dependents *im, const struct kbx_node *n, uint32_t dis
 		im->hits = p;
 		im->alloc = na;
 	}
-	if ((im->n + 1) * 2 > im->nslots && index_hits(im, im->nslots ? im->nslots * 2 : 256))
+	if (_kbx_idmap_put(&im->map, n->id, (uint32_t)im->n))
 		return -1;
 	h = &im->hits[im->n++];
 	h->id = n->id;
@@ -98,10 +78,6 @@ static int add_hit(struct dependents *im, const struct kbx_node *n, uint32_t dis
 	h->seed = seed;
 	h->confidence = confidence;
 	h->node = *n;
-	size_t i = slot_of(n->id, im->nslots);
-	while (im->slots[i])
-		i = (i + 1) & (im->nslots - 1);
-	im->slots[i] = (uint32_t)im->n;
 	return 0;
 }
 
@@ -143,7 +119,7 @@ void dependents_free(struct dependents *d)
 {
 	if (d) {
 		free(d->hits);
-		free(d->slots);
+		_kbx_idmap_release(&d->map);
 	}
 	free(d);
 }
@@ -168,11 +144,8 @@ void dependents_print(struct out *o, struct dependents *im, int skip_start)
 		qsort(im->hits, im->n, sizeof(*im->hits), by_distance);
 	/* the table points into the old order: the seeds are looked up
 	 * below; without a table (out of memory) each shows itself */
-	if (im->n && index_hits(im, im->nslots)) {
-		free(im->slots);
-		im->slots = NULL;
-		im->nslots = 0;
-	}
+	if (index_hits(im))
+		_kbx_idmap_release(&im->map);
 	uint32_t last = (uint32_t)-1;
 	for (size_t i = 0; i < im->n; i++) {
 		const struct hit *h = &im->hits[i];

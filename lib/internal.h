@@ -252,6 +252,21 @@ void _kbx_u32s_settle(struct _kbx_u32s *s);
 int _kbx_u32s_has(const struct _kbx_u32s *s, uint32_t v);     /* once settled */
 int _kbx_cmp_u32(const void *a, const void *b);                /* for qsort, bsearch */
 
+/* Node id -> index into the caller's array of results (open addressing,
+ * grows by itself).  Zero-initialise; release when done. */
+struct _kbx_idmap_slot {
+	uint32_t id, index;
+	int used;
+};
+struct _kbx_idmap {
+	struct _kbx_idmap_slot *slot;
+	size_t nslot, n;
+};
+long _kbx_idmap_get(const struct _kbx_idmap *m, uint32_t id);           /* -1: absent */
+int _kbx_idmap_put(struct _kbx_idmap *m, uint32_t id, uint32_t index);  /* -1: out of memory */
+void _kbx_idmap_clear(struct _kbx_idmap *m);                            /* keeps the room */
+void _kbx_idmap_release(struct _kbx_idmap *m);
+
 /* ---- hashing (util.c) ---- */
 void _kbx_hash128(const void *data, size_t len, unsigned char out[16]);
 /* Damerau-free Levenshtein distance, capped at max+1. */

@@ -272,3 +272,63 @@ int _kbx_u32s_has(const struct _kbx_u32s *s, uint32_t v)
 {
 	return s->n && bsearch(&v, s->v, s->n, sizeof(*s->v), _kbx_cmp_u32) != NULL;
 }
+
+static size_t idmap_home(uint32_t id, size_t nslot)
+{
+	return (size_t)(id * 2654435761u) & (nslot - 1);
+}
+
+long _kbx_idmap_get(const struct _kbx_idmap *m, uint32_t id)
+{
+	if (!m->nslot)
+		return -1;
+	for (size_t h = idmap_home(id, m->nslot);; h = (h + 1) & (m->nslot - 1)) {
+		if (!m->slot[h].used)
+			return -1;
+		if (m->slot[h].id == id)
+			return (long)m->slot[h].index;
+	}
+}
+
+int _kbx_idmap_put(struct _kbx_idmap *m, uint32_t id, uint32_t index)
+{
+	if ((m->n + 1) * 2 > m->nslot) {
+		size_t nslot = m->nslot ? m->nslot * 2 : 256;
+		struct _kbx_idmap_slot *slot = calloc(nslot, sizeof(*slot));
+		if (!slot)
+			return -1;
+		for (size_t i = 0; i < m->nslot; i++) {
+			if (!m->slot[i].used)
+				continue;
+			size_t h = idmap_home(m->slot[i].id, nslot);
+			while (slot[h].used)
+				h = (h + 1) & (nslot - 1);
+			slot[h] = m->slot[i];
+		}
+		free(m->slot);
+		m->slot = slot;
+		m->nslot = nslot;
+	}
+	size_t h = idmap_home(id, m->nslot);
+	while (m->slot[h].used && m->slot[h].id != id)
+		h = (h + 1) & (m->nslot - 1);
+	if (!m->slot[h].used)
+		m->n++;
+	m->slot[h].id = id;
+	m->slot[h].index = index;
+	m->slot[h].used = 1;
+	return 0;
+}
+
+void _kbx_idmap_clear(struct _kbx_idmap *m)
+{
+	if (m->slot)
+		memset(m->slot, 0, m->nslot * sizeof(*m->slot));
+	m->n = 0;
+}
+
+void _kbx_idmap_release(struct _kbx_idmap *m)
+{
+	free(m->slot);
+	memset(m, 0, sizeof(*m));
+}

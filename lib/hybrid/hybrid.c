@@ -404,37 +404,19 @@ struct reach {
 struct reached {
 	struct reach *r;
 	size_t n, alloc;
-	uint32_t *slot;          /* open addressing over ids: index + 1 */
-	size_t nslot;
+	struct _kbx_idmap map;   /* node id -> its entry */
 };
 
 static struct reach *reach_find(struct reached *rs, uint32_t id)
 {
-	if (!rs->nslot)
-		return NULL;
-	for (size_t h = (id * 2654435761u) & (rs->nslot - 1);; h = (h + 1) & (rs->nslot - 1)) {
-		if (!rs->slot[h])
-			return NULL;
-		if (rs->r[rs->slot[h] - 1].id == id)
-			return &rs->r[rs->slot[h] - 1];
-	}
+	long i = _kbx_idmap_get(&rs->map, id);
+	return i < 0 ? NULL : &rs->r[i];
 }
 
-static int reach_rehash(struct reached *rs, size_t nslot)
+static void reach_release(struct reached *rs)
 {
-	uint32_t *slot = calloc(nslot, sizeof(*slot));
-	if (!slot)
-		return -1;
-	free(rs->slot);
-	rs->slot = slot;
-	rs->nslot = nslot;
-	for (size_t i = 0; i < rs->n; i++) {
-		size_t h = (rs->r[i].id * 2654435761u) & (nslot - 1);
-		while (slot[h])
-			h = (h + 1) & (nslot - 1);
-		slot[h] = (uint32_t)i + 1;
-	}
-	return 0;
+	free(rs->r);
+	_kbx_idmap_release(&rs->map);
 }
 
 /* Record node n at hops; keep the fewer.  Returns -1 when memory runs out. */
@@ -460,7 +442,7 @@ static int reach_add(struct reached *rs, const struct kbx_node *n, uint32_t hops
 		rs->r = p;
 		rs->alloc = na;
 	}
-	if ((rs->n + 1) * 2 > rs->nslot && reach_rehash(rs, rs->nslot ? rs->nslot * 2 : 512))
+	if (_kbx_idmap_put(&rs->map, n->id, (uint32_t)rs->n))
 		return -1;
 	r = &rs->r[rs->n++];
 	r->id = n->id;
@@ -470,10 +452,6 @@ static int reach_add(struct reached *rs, const struct kbx_node *n, uint32_t hops
 	r->confidence = conf;
 	r->seed_score = seed_score;
 	r->node = *n;
-	size_t h = (n->id * 2654435761u) & (rs->nslot - 1);
-	while (rs->slot[h])
-		h = (h + 1) & (rs->nslot - 1);
-	rs->slot[h] = (uint32_t)rs->n;
 	return 0;
 }
 
@@ -603,8 +581,7 @@ static kbx_status_t scope_calls(struct kbx_store *s, const struct kbx_hybrid_ter
 	for (size_t i = 0; i < rs.n && !st; i++)
 		if (_kbx_u32s_add(out, rs.r[i].id))
 			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
-	free(rs.r);
-	free(rs.slot);
+	reach_release(&rs);
 	_kbx_u32s_settle(out);
 	return st;
 }
@@ -1184,8 +1161,7 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 		st = _kbx_fail(err, KBX_NOT_FOUND, "nothing found for '%s'", clip(o->query, cbuf));
 done:
 	free(search_text);
-	free(rs.r);
-	free(rs.slot);
+	reach_release(&rs);
 	free(scope.v);
 	_kbx_question_release(&q);
 	return st;
