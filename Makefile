@@ -45,7 +45,13 @@ config.mk: configure
 	$(SHELL) ./configure $(CONFIGURE_ARGS)
 endif
 else ifneq ($(CONFIG_GOALS),)
-$(error config.mk is missing: run ./configure first)
+# A fresh clone: configure with its defaults, then make reads the new
+# config.mk and goes on (./configure --install-deps installs what is
+# missing first; without it configure names what is missing and stops).
+include config.mk
+config.mk:
+	@echo "config.mk is missing: running ./configure"
+	$(SHELL) ./configure
 endif
 
 # ---------------------------------------------------------------------------
