@@ -56,6 +56,11 @@ static int git_start(struct git_proc *g, const char *root, const char *const *ar
 	argv[n++] = "git";
 	argv[n++] = "-C";
 	argv[n++] = root;
+	/* a repository's .git/config may name a program for git to run
+	 * (core.fsmonitor): not when kbx is the one running git in it
+	 * (kbx-security(7)) */
+	argv[n++] = "-c";
+	argv[n++] = "core.fsmonitor=false";
 	for (size_t i = 0; args[i] && n < 31; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;
@@ -177,11 +182,8 @@ static void pairs_release(struct pairs *p)
  * be read, 1 when it is gone. */
 static int read_worktree(const char *root, const char *path, uint64_t max, struct strbuf *sb)
 {
-	struct strbuf abs = STRBUF_INIT;
-	strbuf_addf(&abs, "%s/%s", root, path);
-	int rr = strbuf_read_regular_file(sb, abs.buf, max ? max : (1u << 20));
+	int rr = strbuf_read_regular_at(sb, root, path, max ? max : (1u << 20));
 	int e = errno;
-	strbuf_release(&abs);
 	if (rr >= 0)
 		return 0;
 	if (rr == -1 && e == ENOENT)

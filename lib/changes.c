@@ -85,15 +85,12 @@ static int looks_binary(const char *buf, size_t len)
  * -1 when it cannot be read or is binary (the indexer skips it). */
 static int hash_file(const char *root, const char *rel, uint64_t max, unsigned char out[16])
 {
-	struct strbuf path = STRBUF_INIT, src = STRBUF_INIT;
+	struct strbuf src = STRBUF_INIT;
 	int ok = -1;
-	strbuf_addf(&path, "%s/%s", root, rel);
-	if (!path.failed && strbuf_read_regular_file(&src, path.buf, max) >= 0 &&
-	    !looks_binary(src.buf, src.len)) {
+	if (strbuf_read_regular_at(&src, root, rel, max) >= 0 && !looks_binary(src.buf, src.len)) {
 		_kbx_hash128(src.buf, src.len, out);
 		ok = 0;
 	}
-	strbuf_release(&path);
 	strbuf_release(&src);
 	return ok;
 }

@@ -568,10 +568,13 @@ static kbx_status_t find_references(struct dead_ctx *c, kbx_store_t *store, cons
 		if (fam <= 0 || fam >= 64 || !fams[fam] || !f->path)
 			continue;
 		strbuf_reset(&path);
-		strbuf_addf(&path, "%s/%.*s", root, (int)f->path_len, f->path);
+		strbuf_add(&path, f->path, f->path_len);
 		strbuf_reset(&text);
-		if (path.failed || strbuf_read_regular_file(&text, path.buf, 0) != 0)
-			continue;  /* gone or unreadable since it was indexed */
+		/* gone, unreadable, a link or grown past what any index run
+		 * reads since it was indexed: nothing to scan */
+		if (path.failed ||
+		    strbuf_read_regular_at(&text, root, path.buf, KBX_MAX_FILE_SIZE_LIMIT) != 0)
+			continue;
 		const char *lang = kbx_lang_str(f->lang);
 		int hash_comments = lang && (!strcmp(lang, "python") || !strcmp(lang, "ruby"));
 		int quote_char = !lang || strcmp(lang, "rust");  /* 'a is a lifetime */

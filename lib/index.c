@@ -76,11 +76,11 @@ static const char *limit_str(char *buf, size_t size, uint64_t us)
 
 static void run_job(struct pool *p, struct job *j, TSParser *parser, struct kbx_cpu_slot *slot)
 {
-	struct strbuf path = STRBUF_INIT, src = STRBUF_INIT;
-	strbuf_addf(&path, "%s/%s", p->root, j->f->path);
+	struct strbuf src = STRBUF_INIT;
 	/* The file may have changed since the scan: it may be gone, be a
-	 * FIFO or a symbolic link now, or have grown past the limit. */
-	int rr = strbuf_read_regular_file(&src, path.buf, p->max_size);
+	 * FIFO or a symbolic link now (or a directory above it may), or
+	 * have grown past the limit. */
+	int rr = strbuf_read_regular_at(&src, p->root, j->f->path, p->max_size);
 	if (rr == STRBUF_NOT_REGULAR) {
 		j->skip = errno == EISDIR ? "it became a directory while kbx ran"
 					  : "not a regular file any more (a FIFO, socket or device)";
@@ -134,7 +134,6 @@ static void run_job(struct pool *p, struct job *j, TSParser *parser, struct kbx_
 		_kbx_extract_release(&j->x);
 	}
 out:
-	strbuf_release(&path);
 	strbuf_release(&src);
 }
 

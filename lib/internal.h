@@ -11,6 +11,10 @@
 #include "strbuf.h"
 #include "lang/lang.h"
 
+/* The largest file any index run reads (the top of index.maxFileSize):
+ * a bound for commands that read indexed files again. */
+#define KBX_MAX_FILE_SIZE_LIMIT (UINT64_C(1) << 30)
+
 /* Set err (when not NULL) and return status. */
 kbx_status_t _kbx_fail(struct kbx_error *err, kbx_status_t status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -232,6 +236,13 @@ int _kbx_ignore_match(const char *text, size_t len, const char *base, const char
 
 /* Append n to l unless a node with its id is there already (query.c). */
 kbx_status_t _kbx_nodelist_add(struct kbx_nodelist *l, const struct kbx_node *n);
+
+/* A file in one of the user's base directories, as the XDG base
+ * directory spec places it: $var/rel when the variable var
+ * (XDG_CONFIG_HOME, XDG_STATE_HOME) is an absolute path, else
+ * $HOME/home_dir/rel (home_dir ".config", ".local/state").  malloc()ed
+ * into *out: KBX_NOT_FOUND when neither variable helps, KBX_ERR_NOMEM. */
+kbx_status_t _kbx_xdg_path(const char *var, const char *home_dir, const char *rel, char **out);
 
 /* "a" + "/" + "b" (one slash), malloc()ed; NULL when out of memory. */
 char *_kbx_path_concat(const char *a, const char *b);

@@ -33,6 +33,8 @@ typedef enum {
 	KBX_ERR_CORRUPT,    /* a record in the store does not decode */
 	KBX_ERR_PARSE,      /* input (a symbol, a file) could not be parsed */
 	KBX_ERR_INTERNAL,
+	KBX_ERR_UNSAFE,     /* refused: a symbolic link, a file of another user, a
+			     * store kbx did not build for this user (kbx-security(7)) */
 	KBX_STATUS__COUNT
 } kbx_status_t;
 
@@ -106,6 +108,13 @@ kbx_status_t kbx_store_locate(const char *start, int create, char **kbx_dir, cha
 #define KBX_OPEN_WRITE  1   /* the caller will index */
 #define KBX_OPEN_CREATE 2   /* create the store if missing (with WRITE) */
 #define KBX_OPEN_ANY_SCHEMA 4 /* accept another schema version (for --rebuild) */
+/* The user vouches for this store (safe.directory): open it though
+ * another user owns it or kbx did not build it.  Links are refused
+ * still. */
+#define KBX_OPEN_TRUSTED 8
+/* With WRITE: a store kbx did not build for this user is removed, never
+ * opened, and a new one made in its place (for --rebuild). */
+#define KBX_OPEN_REPLACE_FOREIGN 16
 
 /* Open the store in kbx_dir.  root is the repository root (used when
  * creating; otherwise read from the store).  map_size is the first size
@@ -115,6 +124,12 @@ kbx_status_t kbx_store_locate(const char *start, int create, char **kbx_dir, cha
 kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, size_t map_size,
 			    kbx_store_t **out, struct kbx_error *err);
 void kbx_store_close(kbx_store_t *store);
+
+/* Make the store directory kbx_dir, with the .gitignore that keeps it
+ * out of git, unless it exists.  KBX_ERR_UNSAFE when it is a symbolic
+ * link or another user's; KBX_ERR_FULL on a full disk, where nothing is
+ * left behind. */
+kbx_status_t kbx_store_make_dir(const char *kbx_dir, struct kbx_error *err);
 
 /* The repository root the store indexes. */
 const char *kbx_store_root(const kbx_store_t *store);

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 
 #define NAME_MAX_LEN 64
 #define LOCK_WAIT_MS 10000
+#define REPOS_FILE_MAX (16u << 20)   /* a line a repository: far more than any list */
 
 static const char header[] =
 	"# kbx repositories: name, store directory, repository root (tab-separated).\n"
@@ -38,18 +40,11 @@ void kbx_repo_list_release(struct kbx_repo_list *l)
 
 kbx_status_t kbx_repos_path(char **out, struct kbx_error *err)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	*out = NULL;
-	/* as kbx_config_user_path: a relative XDG_CONFIG_HOME is ignored */
-	if (xdg && xdg[0] == '/')
-		*out = _kbx_path_concat(xdg, "kbx/repos");
-	else if (home && *home)
-		*out = _kbx_path_concat(home, ".config/kbx/repos");
-	else
-		return _kbx_fail(err, KBX_NOT_FOUND,
+	kbx_status_t st = _kbx_xdg_path("XDG_CONFIG_HOME", ".config", "kbx/repos", out);
+	if (st == KBX_NOT_FOUND)
+		return _kbx_fail(err, st,
 				 "there is no list of repositories: neither XDG_CONFIG_HOME nor HOME is set");
-	return *out ? KBX_OK : _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	return st ? _kbx_fail(err, st, "out of memory") : KBX_OK;
 }
 
 /* Append an entry, copying the strings. */
@@ -100,11 +95,20 @@ int kbx_repo_name_ok(const char *name, const char **why)
 kbx_status_t kbx_repos_load(const char *path, struct kbx_repo_list *out, struct kbx_error *err)
 {
 	struct strbuf sb = STRBUF_INIT;
-	if (strbuf_read_file(&sb, path, 4096) < 0) {
+	char resolved[PATH_MAX];
+	/* the user's own file: a link to one kept elsewhere is followed */
+	int rc = strbuf_read_regular_file(&sb, realpath(path, resolved) ? resolved : path,
+					  REPOS_FILE_MAX);
+	if (rc < 0) {
 		int e = errno;
 		strbuf_release(&sb);
-		if (e == ENOENT)
+		if (rc == -1 && e == ENOENT)
 			return KBX_OK;
+		if (rc == STRBUF_TOO_BIG)
+			return _kbx_fail(err, KBX_ERR_PARSE, "'%s' is larger than %u MiB: is it the right file?",
+					 path, REPOS_FILE_MAX >> 20);
+		if (rc == STRBUF_NOT_REGULAR)
+			return _kbx_fail(err, KBX_ERR_IO, "cannot read '%s': not a regular file", path);
 		return _kbx_fail(err, e == ENOMEM ? KBX_ERR_NOMEM : KBX_ERR_IO, "cannot read '%s': %s",
 				 path, strerror(e));
 	}
@@ -385,7 +389,7 @@ kbx_status_t kbx_repos_edit_begin(struct kbx_repos_edit *e, const char *path,
 		strbuf_release(&lock);
 		return st;
 	}
-	e->lock_fd = open(lock.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	e->lock_fd = open(lock.buf, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
 	if (e->lock_fd < 0) {
 		int en = errno;
 		st = _kbx_fail(err, en == ENOSPC ? KBX_ERR_FULL : KBX_ERR_IO, "cannot open '%s': %s",
@@ -431,7 +435,7 @@ kbx_status_t kbx_repos_edit_commit(struct kbx_repos_edit *e, struct kbx_error *e
 		goto done;
 	}
 	/* under the lock, so the temporary file is ours alone */
-	int fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	int fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
 	if (fd < 0) {
 		int en = errno;
 		st = _kbx_fail(err, en == ENOSPC ? KBX_ERR_FULL : KBX_ERR_IO, "cannot create '%s': %s",

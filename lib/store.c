@@ -17,15 +17,251 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "trust.h"
 
 #define MAP_MIN (64u << 20)
 
 static int set_map_size(struct kbx_store *s, size_t want);
 
-static int is_dir(const char *path)
+/* The names kbx opens in a store directory.  None may be a symbolic
+ * link: LMDB opens data.mdb and lock.mdb by name, and a link there
+ * would make even a reader write wherever it points. */
+static const char *const store_files[] = {
+	"data.mdb", "lock.mdb", "index.lock", "config", "vectors.kbxv", ".gitignore", NULL
+};
+
+static kbx_status_t fail_link(struct kbx_error *err, const char *path)
+{
+	return _kbx_fail(err, KBX_ERR_UNSAFE,
+			 "'%s' is a symbolic link: kbx never follows a link for its store (a repository could point it anywhere); remove the link and run 'kbx index'",
+			 path);
+}
+
+/* lstat the store directory: *exists tells whether it is there.  A link,
+ * anything but a directory, or (unless trusted) a directory of another
+ * user is refused. */
+static kbx_status_t check_dir(const char *kbx_dir, int trusted, int *exists,
+			      struct kbx_error *err)
 {
 	struct stat st;
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	*exists = 0;
+	if (lstat(kbx_dir, &st) < 0) {
+		if (errno == ENOENT)
+			return KBX_OK;
+		return _kbx_fail(err, KBX_ERR_IO, "cannot read '%s': %s", kbx_dir, strerror(errno));
+	}
+	if (S_ISLNK(st.st_mode))
+		return fail_link(err, kbx_dir);
+	if (!S_ISDIR(st.st_mode))
+		return _kbx_fail(err, KBX_ERR_IO,
+				 "'%s' is not a directory: kbx keeps its index in a directory of that name; move the file away and run 'kbx index'",
+				 kbx_dir);
+	if (!trusted && st.st_uid != geteuid())
+		return _kbx_fail(err, KBX_ERR_UNSAFE,
+				 "the index directory '%s' belongs to another user (uid %u): kbx opens only stores you own; if you trust it, add its repository to safe.directory in your own settings (kbx config --user safe.directory DIR)",
+				 kbx_dir, (unsigned)st.st_uid);
+	*exists = 1;
+	return KBX_OK;
+}
+
+/* Every file kbx opens in the store: a regular file of this user (or,
+ * trusted, of anyone), or absent. */
+static kbx_status_t check_files(const char *kbx_dir, int trusted, struct kbx_error *err)
+{
+	struct strbuf p = STRBUF_INIT;
+	kbx_status_t st = KBX_OK;
+	for (size_t i = 0; store_files[i] && !st; i++) {
+		struct stat sb;
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", kbx_dir, store_files[i]);
+		if (p.failed)
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		else if (lstat(p.buf, &sb) < 0)
+			continue;
+		else if (S_ISLNK(sb.st_mode))
+			st = fail_link(err, p.buf);
+		else if (!S_ISREG(sb.st_mode))
+			st = _kbx_fail(err, KBX_ERR_UNSAFE,
+				       "'%s' is not a regular file: remove it and run 'kbx index'", p.buf);
+		else if (!trusted && sb.st_uid != geteuid())
+			st = _kbx_fail(err, KBX_ERR_UNSAFE,
+				       "'%s' belongs to another user (uid %u): kbx opens only stores you own; remove it and run 'kbx index --rebuild'",
+				       p.buf, (unsigned)sb.st_uid);
+	}
+	strbuf_release(&p);
+	return st;
+}
+
+/* What the data file of a store is, before LMDB is let near it. */
+enum data_state {
+	DATA_NONE,      /* no data file: a new store */
+	DATA_UNBUILT,   /* no mark, and nothing committed: a first run that
+			 * was killed before it marked the file, or a decoy */
+	DATA_OURS,      /* marked with this user's key */
+	DATA_FOREIGN    /* a data file kbx did not build for this user */
+};
+
+static kbx_status_t check_data(const char *kbx_dir, enum data_state *state,
+			       struct kbx_error *err)
+{
+	unsigned char mark[KBX_STORE_MARK_LEN], key[KBX_STORE_KEY_LEN];
+	char *path = _kbx_path_concat(kbx_dir, "data.mdb");
+	struct stat st = { 0 };
+	ssize_t n = 0;
+	if (!path)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		int e = errno;
+		free(path);
+		if (e == ENOENT) {
+			*state = DATA_NONE;
+			return KBX_OK;
+		}
+		return _kbx_fail(err, KBX_ERR_IO, "cannot read the index in '%s': %s", kbx_dir,
+				 strerror(e));
+	}
+	if (fstat(fd, &st) == 0)
+		n = pread(fd, mark, sizeof(mark), KBX_STORE_MARK_OFFSET);
+	close(fd);
+	free(path);
+	struct kbx_error kerr = KBX_ERROR_INIT;
+	kbx_status_t kst = KBX_NOT_FOUND;
+	if (n == (ssize_t)sizeof(mark))
+		kst = _kbx_store_key(key, 0, &kerr);
+	if (kst && kst != KBX_NOT_FOUND) {
+		*err = kerr;
+		return kst;
+	}
+	if (!kst && _kbx_store_mark_valid(key, mark))
+		*state = DATA_OURS;
+	else if (st.st_size <= 2 * sysconf(_SC_PAGESIZE))
+		*state = DATA_UNBUILT;   /* two meta pages and nothing else */
+	else
+		*state = DATA_FOREIGN;
+	return KBX_OK;
+}
+
+static kbx_status_t fail_foreign(struct kbx_error *err, const char *kbx_dir)
+{
+	return _kbx_fail(err, KBX_ERR_UNSAFE,
+			 "the index in '%s' was not built by kbx for you (it came with the checkout or an archive, or an older kbx built it): kbx does not open it; run 'kbx index --rebuild' to replace it",
+			 kbx_dir);
+}
+
+/* Remove the data files of a store without opening them: what a
+ * rebuild does to a store kbx does not trust.  The writer's lock is
+ * held. */
+static kbx_status_t remove_data(const char *kbx_dir, struct kbx_error *err)
+{
+	static const char *const names[] = { "data.mdb", "lock.mdb", "vectors.kbxv", NULL };
+	int dfd = open(kbx_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return _kbx_fail(err, KBX_ERR_IO, "cannot open '%s': %s", kbx_dir, strerror(errno));
+	kbx_status_t st = KBX_OK;
+	for (size_t i = 0; names[i] && !st; i++)
+		if (unlinkat(dfd, names[i], 0) < 0 && errno != ENOENT)
+			st = _kbx_fail(err, KBX_ERR_IO, "cannot remove '%s/%s': %s", kbx_dir,
+				       names[i], strerror(errno));
+	close(dfd);
+	return st;
+}
+
+/* Give lock.mdb its room on the disk before LMDB maps it: LMDB makes
+ * the file with ftruncate(), and the first write to a page that a full
+ * disk cannot hold is then a SIGBUS instead of an error.  Room for more
+ * readers than LMDB's own size (254 readers of 64 bytes) is harmless. */
+#define LOCK_FILE_ROOM (32u << 10)
+
+static kbx_status_t reserve_lock_file(const char *kbx_dir, struct kbx_error *err)
+{
+	char *path = _kbx_path_concat(kbx_dir, "lock.mdb");
+	if (!path)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0666);
+	free(path);
+	if (fd < 0)
+		return KBX_OK;   /* read-only: LMDB says what it makes of it */
+	struct stat st;
+	int rc = 0;
+	if (fstat(fd, &st) == 0 && st.st_size < (off_t)LOCK_FILE_ROOM)
+		rc = posix_fallocate(fd, 0, LOCK_FILE_ROOM);
+	close(fd);
+	if (rc == ENOSPC || rc == EDQUOT)
+		return _kbx_fail(err, KBX_ERR_FULL, "cannot create the index in '%s': %s", kbx_dir,
+				 strerror(rc));
+	return KBX_OK;
+}
+
+/* Mark a data file LMDB has just created as this user's (trust.h). */
+static kbx_status_t write_mark(const char *kbx_dir, struct kbx_error *err)
+{
+	unsigned char key[KBX_STORE_KEY_LEN], mark[KBX_STORE_MARK_LEN];
+	kbx_status_t st = _kbx_store_key(key, 1, err);
+	if (st)
+		return st;
+	if (_kbx_store_mark_make(key, mark) < 0)
+		return _kbx_fail(err, KBX_ERR_INTERNAL, "no random bytes for the index's mark: %s",
+				 strerror(errno));
+	char *path = _kbx_path_concat(kbx_dir, "data.mdb");
+	int fd = path ? open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW) : -1;
+	int e = errno;
+	free(path);
+	ssize_t n = -1;
+	if (fd >= 0) {
+		n = pwrite(fd, mark, sizeof(mark), KBX_STORE_MARK_OFFSET);
+		e = errno;
+		if (n == (ssize_t)sizeof(mark) && fdatasync(fd) < 0)
+			n = -1, e = errno;
+		close(fd);
+	}
+	if (n != (ssize_t)sizeof(mark))
+		return _kbx_fail(err, e == ENOSPC ? KBX_ERR_FULL : KBX_ERR_IO,
+				 "cannot mark the new index in '%s': %s", kbx_dir, strerror(e));
+	return KBX_OK;
+}
+
+/* Write text to a new file at path (O_EXCL: never over a link or
+ * anything else); on failure nothing is left behind. */
+static kbx_status_t write_new_file(const char *path, const char *text, struct kbx_error *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			return KBX_OK;
+		return _kbx_fail(err, errno == ENOSPC ? KBX_ERR_FULL : KBX_ERR_IO,
+				 "cannot create '%s': %s", path, strerror(errno));
+	}
+	size_t len = strlen(text);
+	ssize_t n = write(fd, text, len);
+	int e = n < 0 ? errno : ENOSPC;
+	if (close(fd) < 0 && n == (ssize_t)len)
+		n = -1, e = errno;
+	if (n == (ssize_t)len)
+		return KBX_OK;
+	unlink(path);
+	return _kbx_fail(err, e == ENOSPC || e == EDQUOT ? KBX_ERR_FULL : KBX_ERR_IO,
+			 "cannot write '%s': %s", path, strerror(e));
+}
+
+kbx_status_t kbx_store_make_dir(const char *kbx_dir, struct kbx_error *err)
+{
+	int exists;
+	kbx_status_t st = check_dir(kbx_dir, 0, &exists, err);
+	if (st || exists)
+		return st;
+	if (mkdir(kbx_dir, 0777) < 0 && errno != EEXIST)
+		return _kbx_fail(err, errno == ENOSPC ? KBX_ERR_FULL : KBX_ERR_IO,
+				 "cannot create '%s': %s", kbx_dir, strerror(errno));
+	/* keep the store out of git's way */
+	char *gi = _kbx_path_concat(kbx_dir, ".gitignore");
+	if (!gi)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	st = write_new_file(gi, "# kbx's index: never committed\n*\n", err);
+	free(gi);
+	if (st)
+		rmdir(kbx_dir);   /* empty again: as if never made */
+	return st;
 }
 
 /* KBX_CEILING_DIRECTORIES: a colon-separated list of directories the
@@ -78,9 +314,16 @@ kbx_status_t kbx_store_locate(const char *start, int create, char **kbx_dir, cha
 			free(g);
 			return KBX_ERR_NOMEM;
 		}
-		int has_kbx = is_dir(k);
+		struct stat kst;
+		int has_kbx = lstat(k, &kst) == 0;
 		int has_git = access(g, F_OK) == 0;
 		free(g);
+		if (has_kbx && S_ISLNK(kst.st_mode)) {
+			kbx_status_t st = fail_link(err, k);
+			free(k);
+			return st;
+		}
+		has_kbx = has_kbx && S_ISDIR(kst.st_mode);
 		if (has_kbx) {
 			*kbx_dir = k;
 			*root = strdup(dir);
@@ -256,46 +499,69 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	}
 
-	if (!is_dir(kbx_dir)) {
-		if (!(flags & KBX_OPEN_CREATE)) {
-			kbx_store_close(s);
-			return _kbx_fail(err, KBX_ERR_NO_STORE,
-					 "no kbx index at '%s': run 'kbx index' first", kbx_dir);
-		}
-		if (mkdir(kbx_dir, 0777) < 0 && errno != EEXIST) {
-			int e = errno;
-			kbx_store_close(s);
-			return _kbx_fail(err, e == ENOSPC ? KBX_ERR_FULL : KBX_ERR_IO,
-					 "cannot create '%s': %s", kbx_dir, strerror(e));
-		}
-		/* keep the store out of git's way */
-		char *gi = _kbx_path_concat(kbx_dir, ".gitignore");
-		FILE *f = gi ? fopen(gi, "wx") : NULL;
-		if (f) {
-			fputs("# kbx's index: never committed\n*\n", f);
-			fclose(f);
-		}
-		free(gi);
+	int trusted = (flags & KBX_OPEN_TRUSTED) != 0, exists;
+	st = check_dir(kbx_dir, trusted, &exists, err);
+	if (!st && !exists && !(flags & KBX_OPEN_CREATE))
+		st = _kbx_fail(err, KBX_ERR_NO_STORE, "no kbx index at '%s': run 'kbx index' first",
+			       kbx_dir);
+	if (!st && !exists)
+		st = kbx_store_make_dir(kbx_dir, err);
+	if (st) {
+		kbx_store_close(s);
+		return st;
 	}
 
 	if (s->writable) {
 		/* One writer at a time; a second one is told to retry rather
 		 * than queueing behind LMDB's own writer mutex. */
 		char *lock = _kbx_path_concat(kbx_dir, "index.lock");
-		s->lock_fd = lock ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666) : -1;
+		s->lock_fd = lock ? open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666) : -1;
+		int e = errno;
+		if (s->lock_fd < 0 && e == ELOOP)
+			st = fail_link(err, lock);
+		else if (s->lock_fd < 0)
+			st = _kbx_fail(err, e == ENOSPC ? KBX_ERR_FULL : KBX_ERR_IO,
+				       "cannot open the lock file in '%s': %s", kbx_dir, strerror(e));
+		else if (flock(s->lock_fd, LOCK_EX | LOCK_NB) < 0)
+			st = _kbx_fail(err, KBX_ERR_BUSY,
+				       "another kbx process is indexing '%s': retry when it has finished",
+				       kbx_dir);
 		free(lock);
-		if (s->lock_fd < 0) {
-			int e = errno;
+		if (st) {
 			kbx_store_close(s);
-			return _kbx_fail(err, KBX_ERR_IO, "cannot open the lock file in '%s': %s",
-					 kbx_dir, strerror(e));
+			return st;
 		}
-		if (flock(s->lock_fd, LOCK_EX | LOCK_NB) < 0) {
-			kbx_store_close(s);
-			return _kbx_fail(err, KBX_ERR_BUSY,
-					 "another kbx process is indexing '%s': retry when it has finished",
-					 kbx_dir);
-		}
+	}
+
+	/* Nothing of the store is read before it is known to be kbx's own
+	 * (trust.h): its files must not be links, and its data file must
+	 * carry this user's mark. */
+	enum data_state dstate = DATA_NONE;
+	st = check_files(kbx_dir, trusted, err);
+	if (!st)
+		st = check_data(kbx_dir, &dstate, err);
+	if (!st && dstate == DATA_FOREIGN && trusted)
+		dstate = DATA_OURS;   /* safe.directory vouches for it */
+	if (!st && !s->writable) {
+		if (dstate == DATA_NONE)
+			st = _kbx_fail(err, KBX_ERR_NO_STORE,
+				       "no kbx index at '%s': run 'kbx index' first", kbx_dir);
+		else if (dstate == DATA_UNBUILT)
+			st = fail_not_built(err, kbx_dir);
+		else if (dstate == DATA_FOREIGN)
+			st = fail_foreign(err, kbx_dir);
+	} else if (!st && (dstate == DATA_UNBUILT ||
+			   (dstate == DATA_FOREIGN && (flags & KBX_OPEN_REPLACE_FOREIGN)))) {
+		st = remove_data(kbx_dir, err);
+		dstate = DATA_NONE;
+	} else if (!st && dstate == DATA_FOREIGN) {
+		st = fail_foreign(err, kbx_dir);
+	}
+	if (!st)
+		st = reserve_lock_file(kbx_dir, err);
+	if (st) {
+		kbx_store_close(s);
+		return st;
 	}
 
 	if ((rc = mdb_env_create(&s->env)) ||
@@ -326,6 +592,10 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 			return _kbx_fail(err, KBX_ERR_NO_STORE,
 					 "no kbx index at '%s': run 'kbx index' first", kbx_dir);
 		return _kbx_fail_mdb(err, rc, "cannot open the index");
+	}
+	if (dstate == DATA_NONE && (st = write_mark(kbx_dir, err))) {
+		kbx_store_close(s);
+		return st;
 	}
 	/* Clear reader slots that processes killed mid-query left behind. */
 	int dead = 0;
@@ -360,6 +630,7 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 		else
 			mdb_txn_abort(txn);
 		if (rc) {
+			rc = _kbx_store_write_error(s, rc);   /* a write cut short: the disk */
 			kbx_store_close(s);
 			return _kbx_fail_mdb(err, rc, "cannot initialise the index");
 		}

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "safefile.h"
 #include "strbuf.h"
 
 void strbuf_init(struct strbuf *sb)
@@ -166,11 +167,10 @@ int strbuf_read_file(struct strbuf *sb, const char *path, size_t hint)
 	return read_fd(sb, fd, hint ? hint : 8192, 0);
 }
 
-int strbuf_read_regular_file(struct strbuf *sb, const char *path, size_t max)
+/* The checks and the read of strbuf_read_regular_file on an open fd,
+ * which is closed. */
+static int read_regular_fd(struct strbuf *sb, int fd, size_t max)
 {
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is
-	 * refused below, as is anything else that is not a regular file */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -1;
 	struct stat st;
@@ -192,4 +192,18 @@ int strbuf_read_regular_file(struct strbuf *sb, const char *path, size_t max)
 	}
 	size_t want = (size_t)st.st_size + 1;
 	return read_fd(sb, fd, want < 8192 ? 8192 : want, max);
+}
+
+/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
+ * by read_regular_fd, as is anything else that is not a regular file. */
+#define REGULAR_OPEN_FLAGS (O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
+
+int strbuf_read_regular_file(struct strbuf *sb, const char *path, size_t max)
+{
+	return read_regular_fd(sb, open(path, REGULAR_OPEN_FLAGS), max);
+}
+
+int strbuf_read_regular_at(struct strbuf *sb, const char *root, const char *rel, size_t max)
+{
+	return read_regular_fd(sb, _kbx_open_beneath(root, rel, REGULAR_OPEN_FLAGS), max);
 }

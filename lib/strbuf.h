@@ -43,6 +43,10 @@ int strbuf_read_file(struct strbuf *sb, const char *path, size_t hint);
 #define STRBUF_NOT_REGULAR (-2)
 #define STRBUF_TOO_BIG (-3)
 int strbuf_read_regular_file(struct strbuf *sb, const char *path, size_t max);
+/* The same for rel, a path inside the directory root, with no symbolic
+ * link followed in any of its components (ELOOP), for a file a
+ * repository names (safefile.h). */
+int strbuf_read_regular_at(struct strbuf *sb, const char *root, const char *rel, size_t max);
 
 /* Return the buffer's text ("" for an empty buffer that never grew). */
 static inline const char *strbuf_str(const struct strbuf *sb)

@@ -22,6 +22,7 @@ static const char *const status_names[KBX_STATUS__COUNT] = {
 	[KBX_ERR_CORRUPT] = "index is corrupt",
 	[KBX_ERR_PARSE] = "cannot parse",
 	[KBX_ERR_INTERNAL] = "internal error",
+	[KBX_ERR_UNSAFE] = "refused as unsafe",
 };
 
 const char *kbx_status_str(kbx_status_t status)
@@ -205,6 +206,23 @@ size_t _kbx_edit_distance(const char *a, const char *b, size_t max)
 			return max + 1;
 	}
 	return row[lb];
+}
+
+kbx_status_t _kbx_xdg_path(const char *var, const char *home_dir, const char *rel, char **out)
+{
+	const char *base = getenv(var);
+	const char *home = getenv("HOME");
+	char *dir = NULL;
+	*out = NULL;
+	/* the spec: a relative path is to be ignored */
+	if (base && base[0] == '/')
+		*out = _kbx_path_concat(base, rel);
+	else if (home && *home && (dir = _kbx_path_concat(home, home_dir)))
+		*out = _kbx_path_concat(dir, rel);
+	else if (!home || !*home)
+		return KBX_NOT_FOUND;
+	free(dir);
+	return *out ? KBX_OK : KBX_ERR_NOMEM;
 }
 
 int _kbx_make_parents(const char *path, char *failed, size_t failedsz)

@@ -197,4 +197,40 @@ test_expect_success ULIMIT_V 'a map that cannot grow: exit 7 or 9, never a crash
 	test $map_full -ge 1
 '
 
+test_expect_success TMPFS 'a new store with 0 to 64 KiB free: exit 0 or 7, never a signal, nothing half-written' '
+	mkdir newdisk &&
+	mount -t tmpfs -o size=2m tmpfs newdisk &&
+	test_when_finished "umount newdisk" &&
+	mkdir one &&
+	printf "def lone():\n    pass\n" >one/a.py &&
+	git init -q one &&
+	full=0 built=0 &&
+	for free in 0 4 8 12 16 20 24 28 32 40 48 56 64
+	do
+		rm -rf newdisk/store newdisk/big &&
+		{ dd if=/dev/zero of=newdisk/big bs=4k 2>/dev/null || :; } &&
+		truncate -s -${free}K newdisk/big &&
+		code=0 &&
+		{ env KBX_DIR="$PWD/newdisk/store" kbx -C one index -q 2>err || code=$?; } &&
+		echo "$free KiB free: exit $code: $(cat err)" >&3 &&
+		case $code in
+		0)
+			built=$((built + 1)) &&
+			env KBX_DIR="$PWD/newdisk/store" kbx -C one defs --format=nul lone >/dev/null ;;
+		7)
+			full=$((full + 1)) &&
+			test_grep "No space left on device\|disk or map full" err &&
+			test_expect_code 3 env KBX_DIR="$PWD/newdisk/store" kbx -C one defs lone 2>/dev/null ;;
+		*)
+			echo "exit $code with $free KiB free" >&4 && return 1 ;;
+		esac &&
+		if test -e newdisk/store/.gitignore
+		then
+			test_grep "^\*\$" newdisk/store/.gitignore || return 1
+		fi || return 1
+	done &&
+	printf "# a new store: %s runs stopped by the full disk, %s built\n" $full $built >&5 &&
+	test $full -ge 1
+'
+
 test_done

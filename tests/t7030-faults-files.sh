@@ -23,7 +23,7 @@ test_description='faults: files that are special, unreadable, or change during a
 
 . "$(dirname "$0")"/test-lib.sh
 
-test_lazy_prereq STRACE 'strace -f -qq -o /dev/null -e trace=openat -e inject=openat:delay_enter=1 true'
+test_lazy_prereq STRACE 'strace -f -qq -o /dev/null -e trace=openat,openat2 -e inject=openat,openat2:delay_enter=1 true'
 
 test_expect_success 'setup' '
 	git init -q repo &&
@@ -78,9 +78,12 @@ test_expect_success 'symbolic link loops end the walk; links are never followed'
 '
 
 # as_reader CMD...: run CMD as a user that permissions apply to
+# the reader keeps its own store key, in a home of its own
 as_reader () {
 	if test "$(id -u)" = 0
 	then
+		mkdir -p reader-home && chown nobody reader-home &&
+		HOME=$TRASH_DIRECTORY/reader-home \
 		setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
 	else
 		"$@"
@@ -132,8 +135,8 @@ race () {
 	kbx -C repo defs --format=nul victim_fn >/dev/null &&
 	echo "def victim_fn(): return 2" >repo/victim.py &&
 	victim="$(cd repo && pwd -P)/victim.py" &&
-	{ timeout 60 strace -f -qq -o /dev/null -e trace=openat \
-		-e inject=openat:delay_enter=2000000 -P "$victim" \
+	{ timeout 60 strace -f -qq -o /dev/null -e trace=openat,openat2 \
+		-e inject=openat,openat2:delay_enter=2000000 -P "$victim" \
 		kbx -C repo index >out 2>err & } &&
 	pid=$! &&
 	sleep 1 &&
@@ -202,7 +205,8 @@ test_expect_success STRACE 'nothing outside the repository is read, nothing outs
 		-e "^/lib/" -e "^/lib64/" -e "^/usr/lib/" \
 		-e "^/sys/devices/system/cpu/" -e "^/proc/self/" -e "^/dev/null\$" \
 		-e "^$KBX_SRC/kbx\$" -e "^$KBX_MODULE_PATH\$" \
-		-e "^$HOME/\.config/kbx/repos\$" paths >read-outside || :; } &&
+		-e "^$HOME/\.config/kbx/repos\$" -e "^$HOME/\.local/state/kbx/store-key\$" \
+		paths >read-outside || :; } &&
 	cat paths >&3 &&
 	test_must_be_empty read-outside &&
 	find . -newer stamp -type f ! -name trace ! -name calls ! -name succeeded \

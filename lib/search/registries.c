@@ -161,19 +161,17 @@ kbx_status_t kbx_search_info(kbx_store_t *s, struct kbx_search_info *info,
 	int have_built = _kbx_meta_get_u64(s, txn, "vectors", &built) == KBX_OK;
 	_kbx_meta_get_u64(s, txn, "vector_count", &info->vectors);
 	_kbx_meta_get_str(s, txn, "vector_kind", info->vector_kind, sizeof(info->vector_kind));
-	char stamp[96];
-	_kbx_meta_get_str(s, txn, "vector_file", stamp, sizeof(stamp));
 	MDB_stat ds;
 	if (mdb_stat(txn, s->vdelta, &ds) == 0)
 		info->vector_delta = ds.ms_entries;
+	char *path = kbx_search_vector_path(s);
+	/* the file the last build wrote, not one put there since */
+	int recorded = path ? _kbx_vector_file_recorded(s, txn, path) : -1;
 	if (own)
 		mdb_txn_abort(own);
-	char *path = kbx_search_vector_path(s);
-	char now[96];
-	if (path && !_kbx_vector_file_stamp(path, now, sizeof(now))) {
-		/* the file the last build wrote, not one put there since */
+	if (recorded >= 0) {
 		info->vector_generation = built;
-		info->vector_state = have_built && !strcmp(now, stamp) ? 1 : 2;
+		info->vector_state = have_built && recorded ? 1 : 2;
 	} else {
 		info->vector_state = 0;
 		info->vectors = 0;

@@ -561,6 +561,11 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 		goto out;
 	}
 	path = kbx_search_vector_path(s);
+	if (path && _kbx_vector_file_recorded(s, txn, path) == 0) {
+		snprintf(rep->note, sizeof(rep->note),
+			 "the vector index is stale (its file is not the one the index records): run 'kbx index'");
+		goto out;
+	}
 	uint64_t fgen = 0;
 	int vr = ops->open(path, KBX_VEC_OPEN_MMAP | KBX_VEC_OPEN_GENERATION, gen, 0, &ix, &fgen,
 			   msg, sizeof(msg));

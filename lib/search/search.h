@@ -110,10 +110,17 @@ const uint32_t *_kbx_cw_added_ids(const struct _kbx_cw *w, size_t *n);
 
 /* ---- the vector file (sync.c) ---- */
 
-/* What tells one file from another put in its place (size, time,
+/* What tells one file from another put in its place (size, times,
  * inode), as recorded when the vector file is built; -1 when it cannot
- * be stat()ed. */
+ * be lstat()ed or is not a regular file (a link is never the vector
+ * file). */
 int _kbx_vector_file_stamp(const char *path, char *out, size_t outsz);
+/* Is the file at path the vector file the last build wrote, as recorded
+ * in txn ("vector_file")?  1 yes, 0 no (another file was put there: a
+ * checkout overwrites the ignored files of .kbx/), -1 when there is no
+ * regular file at path (errno says why).  Nothing of a file that is not
+ * the recorded one is ever read: its contents are untrusted. */
+int _kbx_vector_file_recorded(struct kbx_store *s, MDB_txn *txn, const char *path);
 /* "flat", "hnsw32", "ivf1024": an index kind and its parameter. */
 void _kbx_vector_kind_name(int kind, uint32_t param, char *out, size_t outsz);
 

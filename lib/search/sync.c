@@ -127,10 +127,14 @@ static void sink_note(void *data, const struct kbx_note *n)
 
 /* ---- reading files ---- */
 
-static int read_file(const char *path, uint64_t max, struct strbuf *sb, const char **why)
+/* Read path, or with root the repository file root/path, which is
+ * opened without following a link in any of its components. */
+static int read_file(const char *root, const char *path, uint64_t max, struct strbuf *sb,
+		     const char **why)
 {
 	strbuf_reset(sb);
-	int rc = strbuf_read_regular_file(sb, path, (size_t)max);
+	int rc = root ? strbuf_read_regular_at(sb, root, path, (size_t)max)
+		      : strbuf_read_regular_file(sb, path, (size_t)max);
 	if (rc == STRBUF_TOO_BIG) {
 		*why = "larger than the size limit";
 		return -1;
@@ -300,7 +304,7 @@ static kbx_status_t code_file(struct sync *y, const char *path, const struct _kb
 	if (st)
 		goto out;
 	y->stats->sources_changed++;
-	if (read_file(abs.buf, 64u << 20, &buf, &why) < 0) {
+	if (read_file(s->root, path, 64u << 20, &buf, &why) < 0) {
 		/* gone or unreadable since the graph saw it: no chunks until
 		 * the next run sees it again */
 		static const unsigned char zero[16];
@@ -492,8 +496,11 @@ static kbx_status_t sync_code(struct sync *y)
 /* ---- registries and Markdown ---- */
 
 /* Parse one registry or Markdown file into the current source. */
+/* shown is the path in messages; with root (a Markdown file of the
+ * repository) the file read is root/shown, opened without following
+ * links, else (a registry's file) abs. */
 static kbx_status_t parse_source(struct sync *y, const char *key, const char *shown,
-				 const char *abs, int kind, const char *lang, int type,
+				 const char *root, const char *abs, int kind, const char *lang, int type,
 				 const struct stat *stp)
 {
 	struct _kbx_source_rec sr = { 0 };
@@ -522,7 +529,7 @@ static kbx_status_t parse_source(struct sync *y, const char *key, const char *sh
 		skip_note(y, shown, msg, "too-large");
 		return st;
 	}
-	if (read_file(abs, max, &buf, &why) < 0) {
+	if (read_file(root, root ? shown : abs, max, &buf, &why) < 0) {
 		char msg[300];
 		snprintf(msg, sizeof(msg), "cannot read: %s", why);
 		skip_note(y, shown, msg, "unreadable");
@@ -700,7 +707,7 @@ static kbx_status_t walk_registry(struct sync *y, const char *root, const char *
 			st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
 			break;
 		}
-		st = parse_source(y, key.buf, abs.buf, abs.buf, kind, langbuf, type, &sb);
+		st = parse_source(y, key.buf, abs.buf, NULL, abs.buf, kind, langbuf, type, &sb);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -818,7 +825,7 @@ static kbx_status_t sync_markdown(struct sync *y, const struct _kbx_scan *scan)
 		struct stat sb;
 		if (stat(abs.buf, &sb) < 0)
 			continue;
-		st = parse_source(y, key.buf, p, abs.buf, KBX_REG_MARKDOWN, "", KBX_CHUNK_DOC, &sb);
+		st = parse_source(y, key.buf, p, s->root, abs.buf, KBX_REG_MARKDOWN, "", KBX_CHUNK_DOC, &sb);
 	}
 	if (!st)
 		st = remove_unseen(y, "m:", &seen);
@@ -1042,6 +1049,22 @@ void _kbx_vector_kind_name(int kind, uint32_t param, char *out, size_t outsz)
 	}
 }
 
+/* No vector file, nor a new one a killed run left beside it. */
+static kbx_status_t remove_vector_files(const char *path, struct kbx_error *err)
+{
+	struct strbuf next = STRBUF_INIT;
+	strbuf_addf(&next, "%s.new", path);
+	if (next.failed)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	kbx_status_t st = KBX_OK;
+	if (unlink(path) < 0 && errno != ENOENT)
+		st = _kbx_fail(err, KBX_ERR_IO, "cannot remove '%s': %s", path, strerror(errno));
+	else if (unlink(next.buf) < 0 && errno != ENOENT)
+		st = _kbx_fail(err, KBX_ERR_IO, "cannot remove '%s': %s", next.buf, strerror(errno));
+	strbuf_release(&next);
+	return st;
+}
+
 static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t generation)
 {
 	struct kbx_store *s = y->s;
@@ -1064,8 +1087,7 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 		kbx_status_t st = KBX_OK;
 		if (!path)
 			return _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
-		if (unlink(path) < 0 && errno != ENOENT)
-			st = _kbx_fail(y->err, KBX_ERR_IO, "cannot remove '%s': %s", path, strerror(errno));
+		st = remove_vector_files(path, y->err);
 		free(path);
 		y->stats->vectors = 0;
 		y->stats->vectors_rebuilt = 1;
@@ -1122,8 +1144,7 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 	kbx_vector_index_t *ix = NULL;
 	if (!st && n == 0) {
 		/* nothing to search: no file, and searches say so */
-		if (unlink(path) < 0 && errno != ENOENT)
-			st = _kbx_fail(y->err, KBX_ERR_IO, "cannot remove '%s': %s", path, strerror(errno));
+		st = remove_vector_files(path, y->err);
 		y->stats->vectors = 0;
 		y->stats->vectors_rebuilt = 1;
 		goto out;
@@ -1155,8 +1176,15 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 		}
 		if (!vr)
 			vr = ops->add(ix, n, dim, vecs, ids, msg, sizeof(msg));
+		/* beside the current file: mark_vectors_built records it,
+		 * then renames it into place */
+		struct strbuf next = STRBUF_INIT;
+		strbuf_addf(&next, "%s.new", path);
+		if (!vr && next.failed)
+			vr = KBX_VEC_ERR_NOMEM;
 		if (!vr)
-			vr = ops->save(ix, path, generation, msg, sizeof(msg));
+			vr = ops->save(ix, next.buf, generation, msg, sizeof(msg));
+		strbuf_release(&next);
 		if (vr)
 			st = _kbx_fail(y->err, vr == KBX_VEC_ERR_NOMEM ? KBX_ERR_NOMEM : KBX_ERR_IO,
 				       "cannot build the vector index '%s': %s", path, msg);
@@ -1177,12 +1205,27 @@ out:
 int _kbx_vector_file_stamp(const char *path, char *out, size_t outsz)
 {
 	struct stat sb;
-	if (stat(path, &sb) < 0)
+	if (lstat(path, &sb) < 0)
 		return -1;
-	snprintf(out, outsz, "%llu:%lld.%09ld:%llu", (unsigned long long)sb.st_size,
+	if (!S_ISREG(sb.st_mode)) {
+		errno = S_ISLNK(sb.st_mode) ? ELOOP : EINVAL;
+		return -1;
+	}
+	/* what a rename keeps: the file is stamped before it is renamed
+	 * into place (mark_vectors_built) */
+	snprintf(out, outsz, "%llu:%lld.%09ld:%llu:%llu", (unsigned long long)sb.st_size,
 		 (long long)sb.st_mtim.tv_sec, (long)sb.st_mtim.tv_nsec,
-		 (unsigned long long)sb.st_ino);
+		 (unsigned long long)sb.st_ino, (unsigned long long)sb.st_dev);
 	return 0;
+}
+
+int _kbx_vector_file_recorded(struct kbx_store *s, MDB_txn *txn, const char *path)
+{
+	char now[128], then[128];
+	if (_kbx_vector_file_stamp(path, now, sizeof(now)))
+		return -1;
+	return _kbx_meta_get_str(s, txn, "vector_file", then, sizeof(then)) == KBX_OK &&
+	       !strcmp(now, then);
 }
 
 /* Is the vector file the one the last build wrote, for this embedder?
@@ -1200,15 +1243,10 @@ static int vectors_current(struct kbx_store *s, MDB_txn *txn, const char *ident,
 	char *path = kbx_search_vector_path(s);
 	uint64_t nchunks = 0;
 	_kbx_meta_get_u64(s, txn, "chunks", &nchunks);
-	char now[96], then[96];
-	int ok = 0;
-	if (path && !_kbx_vector_file_stamp(path, now, sizeof(now)))
-		/* the file the last build wrote, not one put there since */
-		ok = _kbx_meta_get_str(s, txn, "vector_file", then, sizeof(then)) == KBX_OK &&
-		     !strcmp(now, then);
-	else
+	int ok = path ? _kbx_vector_file_recorded(s, txn, path) : 0;
+	if (ok < 0)
 		/* no chunks: no file is right */
-		ok = path && !nchunks && errno == ENOENT;
+		ok = !nchunks && errno == ENOENT;
 	free(path);
 	return ok;
 }
@@ -1470,18 +1508,35 @@ static kbx_status_t mark_vectors_built(struct kbx_store *s, uint64_t gen,
 		rc = _kbx_meta_put_str(s, s->wtxn, "vector_kind", stats->vector_kind);
 	if (!rc)
 		rc = _kbx_meta_put_str(s, s->wtxn, "vector_kind_setting", kind_setting);
-	char stamp[96] = "";
+	/* The new file waits beside the current one: its stamp is
+	 * committed first, then it is renamed into place (the stamp is of
+	 * what a rename keeps).  A reader sees the old file with the old
+	 * stamp, or the new with the new; in between, or after a kill
+	 * there, the file does not match and is not read, as a stale one
+	 * would not be.  No file (no vectors): no stamp. */
+	char stamp[128] = "";
 	char *path = kbx_search_vector_path(s);
-	if (path && _kbx_vector_file_stamp(path, stamp, sizeof(stamp)))
+	struct strbuf next = STRBUF_INIT;
+	if (path)
+		strbuf_addf(&next, "%s.new", path);
+	int have_next = path && !next.failed && !_kbx_vector_file_stamp(next.buf, stamp, sizeof(stamp));
+	if (!have_next)
 		stamp[0] = '\0';
-	free(path);
 	if (!rc)
 		rc = _kbx_meta_put_str(s, s->wtxn, "vector_file", stamp);
 	if (rc) {
 		_kbx_store_write_abort(s);
+		free(path);
+		strbuf_release(&next);
 		return _kbx_fail_mdb(err, _kbx_store_write_error(s, rc), "cannot record the vector index");
 	}
-	return _kbx_store_write_commit(s, err);
+	st = _kbx_store_write_commit(s, err);
+	if (!st && have_next && rename(next.buf, path) < 0)
+		st = _kbx_fail(err, KBX_ERR_IO, "cannot rename '%s' to '%s': %s", next.buf, path,
+			       strerror(errno));
+	free(path);
+	strbuf_release(&next);
+	return st;
 }
 
 kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts *o,

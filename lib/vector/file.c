@@ -163,7 +163,7 @@ static int open_index_file(const char *path, int *fd, struct trailer *t, char *e
 	struct stat st;
 	int rc;
 
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (*fd < 0)
 		return _kbx_vec_fail(err, errsz, KBX_VEC_ERR_IO,
 				     "cannot open vector index '%s': %s", path, strerror(errno));
