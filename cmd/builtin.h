@@ -56,6 +56,8 @@ struct kbx_ctx {
 	struct kbx_config *config;
 	int no_pager;              /* --no-pager */
 	const char *repo_opt;      /* kbx --repo=NAME (repos-util.h) */
+	const char **config_params;   /* kbx -c key=value, in order */
+	size_t nconfig_params;
 };
 
 /* Print "error: <msg>" (or fatal) for a failed library call and return
@@ -68,6 +70,20 @@ int exit_code_for(kbx_status_t st);
  * --rebuild).  Returns 0 or an exit code after printing the error.
  * Commands flagged RUN_WRITES_INDEX call it themselves. */
 int setup_store(struct kbx_ctx *ctx, int flags, int any_schema);
+
+/* The settings for the store directory kbx_dir (NULL: the user's alone):
+ * the user's file, the repository's, then kbx -c on top, into *out (free
+ * with kbx_config_free).  Warns about every line of the repository's file
+ * that was left out (kbx-security(7)).  Returns 0 or an exit code after
+ * printing the error. */
+int load_settings(struct kbx_ctx *ctx, const char *kbx_dir, struct kbx_config **out);
+/* The warnings of load_settings, for settings read otherwise. */
+void warn_refused_settings(const struct kbx_config *cfg);
+
+/* Does the user's safe.directory setting in cfg vouch for the store in
+ * kbx_dir, of the repository root (either may be NULL)?  Then it is
+ * opened with KBX_OPEN_TRUSTED. */
+int store_trusted(const struct kbx_config *cfg, const char *kbx_dir, const char *root);
 
 int cmd_callees(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_callers(int argc, const char **argv, struct kbx_ctx *ctx);

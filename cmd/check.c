@@ -14,6 +14,7 @@
 #include "strbuf.h"
 
 #define DEFAULT_RULES ".kbx-rules.yml"
+#define RULES_MAX (4u << 20)
 /* A cycle's edges: how many the text lists, and SARIF relates. */
 #define CYCLE_LINES 20
 #define SARIF_RELATED_MAX 100
@@ -544,20 +545,33 @@ int cmd_check(int argc, const char **argv, struct kbx_ctx *ctx)
 		strbuf_addf(&file, "%s/%s", root, DEFAULT_RULES);
 	const char *shown = rules_opt ? rules_opt : DEFAULT_RULES;
 
+	/* a regular file of at most RULES_MAX bytes, not read through a
+	 * link: a repository could point .kbx-rules.yml at /dev/zero or at
+	 * a secret whose lines a parse error would quote */
 	struct strbuf text = STRBUF_INIT;
-	if (strbuf_read_file(&text, strbuf_str(&file), 0) < 0) {
+	int rr = rules_opt ? strbuf_read_regular_file(&text, strbuf_str(&file), RULES_MAX)
+			   : strbuf_read_regular_at(&text, root, DEFAULT_RULES, RULES_MAX);
+	if (rr < 0) {
 		int e = errno;
-		if (e == ENOENT && !rules_opt)
+		if (rr == -1 && e == ENOENT && !rules_opt)
 			fprintf(stderr, "error: no rules file '%s' at the repository root (%s): write one (see 'kbx help rules') or name one with --rules\n",
 				DEFAULT_RULES, root);
-		else if (e == ENOENT)
+		else if (rr == -1 && e == ENOENT)
 			fprintf(stderr, "error: no rules file '%s': %s\n", shown, strerror(e));
+		else if (rr == -1 && e == ELOOP)
+			fprintf(stderr, "error: the rules file '%s' is a symbolic link: kbx does not follow links for it (kbx-security(7)); use a regular file\n",
+				shown);
+		else if (rr == STRBUF_TOO_BIG)
+			fprintf(stderr, "error: the rules file '%s' is larger than %u MiB: is it the right file?\n",
+				shown, RULES_MAX >> 20);
+		else if (rr == STRBUF_NOT_REGULAR)
+			fprintf(stderr, "error: cannot read the rules file '%s': it is not a regular file\n", shown);
 		else
 			fprintf(stderr, "error: cannot read the rules file '%s': %s\n", shown, strerror(e));
 		strbuf_release(&file);
 		strbuf_release(&text);
 		out_finish(o);
-		return e == ENOENT ? KBX_EXIT_USAGE : KBX_EXIT_IO;
+		return rr == -1 && e == ENOENT ? KBX_EXIT_USAGE : KBX_EXIT_IO;
 	}
 	char *repo_path = repo_relative(strbuf_str(&file), root);
 

@@ -59,25 +59,8 @@ static int find_kbx_dir(struct kbx_ctx *ctx, int create, char **kbx_dir)
  * makes it (kept out of git), but without a store. */
 static int make_kbx_dir(const char *kbx_dir)
 {
-	struct stat st;
-	if (stat(kbx_dir, &st) == 0)
-		return 0;
-	if (mkdir(kbx_dir, 0777) < 0 && errno != EEXIST) {
-		fprintf(stderr, "error: cannot create '%s': %s\n", kbx_dir, strerror(errno));
-		return errno == ENOSPC ? KBX_EXIT_FULL : KBX_EXIT_IO;
-	}
-	size_t n = strlen(kbx_dir) + sizeof("/.gitignore");
-	char *gi = malloc(n);
-	if (gi) {
-		snprintf(gi, n, "%s/.gitignore", kbx_dir);
-		FILE *f = fopen(gi, "wx");
-		if (f) {
-			fputs("# kbx's index: never committed\n*\n", f);
-			fclose(f);
-		}
-		free(gi);
-	}
-	return 0;
+	struct kbx_error err = KBX_ERROR_INIT;
+	return kbx_store_make_dir(kbx_dir, &err) ? die_status(&err) : 0;
 }
 
 static int config_error(const struct kbx_config_error *err)
@@ -101,9 +84,9 @@ static int load(struct kbx_ctx *ctx, int scope, kbx_config_t **cfg, char **path)
 			return rc;
 	}
 	if (scope == SCOPE_ALL) {
-		st = kbx_config_load(kbx_dir, cfg, &err);
+		rc = load_settings(ctx, kbx_dir, cfg);
 		free(kbx_dir);
-		return st ? config_error(&err) : 0;
+		return rc;
 	}
 	if (scope == SCOPE_USER) {
 		st = kbx_config_user_path(path, &err);
@@ -125,6 +108,7 @@ static int load(struct kbx_ctx *ctx, int scope, kbx_config_t **cfg, char **path)
 		*path = NULL;
 		return config_error(&err);
 	}
+	warn_refused_settings(*cfg);
 	return 0;
 }
 
@@ -139,6 +123,8 @@ static void print_value(struct out *o, const char *key, const struct kbx_config_
 	char origin[4200];
 	if (v->path)
 		snprintf(origin, sizeof(origin), "%s:%u\t", v->path, v->line);
+	else if (v->scope == KBX_CONFIG_COMMAND)
+		snprintf(origin, sizeof(origin), "command line\t");
 	else
 		snprintf(origin, sizeof(origin), "default\t");
 	if (key)
@@ -198,8 +184,16 @@ int cmd_config(int argc, const char **argv, struct kbx_ctx *ctx)
 			/* checked before anything is created */
 			struct kbx_config_value v;
 			struct kbx_error verr = KBX_ERROR_INIT;
+			const char *why = user ? NULL : kbx_config_repo_refusal(k, value);
 			if (kbx_config_parse_value(k, value, &v, &verr))
 				return die_status(&verr);
+			if (why) {
+				fprintf(stderr, "error: %s cannot be set in a repository's settings: %s\n",
+					k->name, why);
+				fprintf(stderr, "hint: set it in your own settings: kbx config --user %s VALUE (kbx-security(7))\n",
+					k->name);
+				return KBX_EXIT_USAGE;
+			}
 		}
 		char *path = NULL, *kbx_dir = NULL;
 		struct kbx_config_error err = KBX_CONFIG_ERROR_INIT;
@@ -225,7 +219,8 @@ int cmd_config(int argc, const char **argv, struct kbx_ctx *ctx)
 			if (st)
 				return die_status(&err.err);
 		}
-		kbx_status_t st = kbx_config_write(path, key, value, &err);
+		kbx_status_t st = kbx_config_write(path, user ? KBX_CONFIG_USER : KBX_CONFIG_REPO,
+						   key, value, &err);
 		if (st == KBX_NOT_FOUND && !user) {
 			/* the value in effect may come from the other file */
 			char *upath = NULL;

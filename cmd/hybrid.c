@@ -316,7 +316,7 @@ static int hybrid_all_repos(struct kbx_ctx *ctx, const struct kbx_hybrid_opts *h
 			    const struct output_opts *oo, int explain, const char *question)
 {
 	struct repo_stores rs = REPO_STORES_INIT;
-	int rc = repo_stores_open(&rs);
+	int rc = repo_stores_open(ctx, &rs);
 	if (rc)
 		return rc;
 	struct kbx_hybrid_results *res = calloc(rs.n, sizeof(*res));

@@ -59,7 +59,7 @@ const struct cmd_struct kbx_commands[] = {
 };
 
 /* The topic pages, man/kbx-<topic>.7.md (t5000 checks the two agree). */
-const char *const kbx_topics[] = { "graph", "json", "registries", "retrieval", "rules", "settings", "symbols", NULL };
+const char *const kbx_topics[] = { "graph", "json", "registries", "retrieval", "rules", "security", "settings", "symbols", NULL };
 
 const struct cmd_struct *find_command(const char *name)
 {
@@ -80,7 +80,8 @@ int exit_code_for(kbx_status_t st)
 	case KBX_ERR_SCHEMA: return KBX_EXIT_SCHEMA;
 	case KBX_ERR_BUSY: return KBX_EXIT_BUSY;
 	case KBX_ERR_IO:
-	case KBX_ERR_STORE: return KBX_EXIT_IO;
+	case KBX_ERR_STORE:
+	case KBX_ERR_UNSAFE: return KBX_EXIT_IO;
 	case KBX_ERR_FULL: return KBX_EXIT_FULL;
 	case KBX_ERR_CORRUPT: return KBX_EXIT_CORRUPT;
 	default: return KBX_EXIT_INTERNAL;
@@ -96,7 +97,7 @@ int die_status(const struct kbx_error *err)
 }
 
 static const char *const kbx_usage[] = {
-	"kbx [--kbx-dir=<dir>] [-C <dir>] [--repo=<name>] [--no-pager] <command> [<args>]",
+	"kbx [--kbx-dir=<dir>] [-C <dir>] [--repo=<name>] [-c <key>=<value>] [--no-pager] <command> [<args>]",
 	NULL
 };
 
@@ -173,7 +174,9 @@ int setup_store(struct kbx_ctx *ctx, int flags, int any_schema)
 	}
 	int oflags = writes ? KBX_OPEN_WRITE | KBX_OPEN_CREATE : KBX_OPEN_READ;
 	if (writes && any_schema)
-		oflags |= KBX_OPEN_ANY_SCHEMA;
+		oflags |= KBX_OPEN_ANY_SCHEMA | KBX_OPEN_REPLACE_FOREIGN;
+	if (store_trusted(ctx->config, ctx->kbx_dir, ctx->root))
+		oflags |= KBX_OPEN_TRUSTED;
 	/* KBX_MAP_SIZE: the writer's first map size, for tests of map growth */
 	size_t map_size = 0;
 	const char *ms = getenv("KBX_MAP_SIZE");
@@ -191,6 +194,74 @@ int setup_store(struct kbx_ctx *ctx, int flags, int any_schema)
 	return 0;
 }
 
+int load_settings(struct kbx_ctx *ctx, const char *kbx_dir, struct kbx_config **out)
+{
+	struct kbx_config_error err = KBX_CONFIG_ERROR_INIT;
+	kbx_status_t st = kbx_config_load(kbx_dir, out, &err);
+	for (size_t i = 0; !st && i < ctx->nconfig_params; i++) {
+		const char *p = ctx->config_params[i], *eq = strchr(p, '=');
+		char key[128];
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - p), p);
+		st = kbx_config_set(*out, key, eq + 1, KBX_CONFIG_COMMAND, &err);
+		if (st) {
+			fprintf(stderr, "error: -c %s\n", err.err.msg);
+			kbx_config_free(*out);
+			*out = NULL;
+			return exit_code_for(st);
+		}
+	}
+	if (st) {
+		die_status(&err.err);
+		if (err.line)
+			fprintf(stderr, "hint: correct or remove that line; 'kbx config --list --defaults' lists the keys, kbx-settings(7) describes them\n");
+		return exit_code_for(st);
+	}
+	warn_refused_settings(*out);
+	return 0;
+}
+
+void warn_refused_settings(const struct kbx_config *cfg)
+{
+	const struct kbx_config_refusal *r;
+	size_t n = kbx_config_refusals(cfg, &r);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "warning: ignoring %s in '%s' at line %u: %s\n", r[i].key, r[i].path,
+			r[i].line, r[i].reason);
+	if (n)
+		fprintf(stderr, "hint: if you trust %s, set %s in your own settings (kbx config --user KEY VALUE) or for one command (kbx -c KEY=VALUE); see kbx-security(7)\n",
+			n > 1 ? "them" : "it", n > 1 ? "them" : "it");
+}
+
+/* Is dir the directory entry names (after resolving both)? */
+static int same_directory(const char *entry, const char *dir)
+{
+	char a[PATH_MAX], b[PATH_MAX];
+	return dir && realpath(entry, a) && realpath(dir, b) && !strcmp(a, b);
+}
+
+int store_trusted(const struct kbx_config *cfg, const char *kbx_dir, const char *root)
+{
+	struct kbx_config_value v;
+	if (!cfg || kbx_config_get(cfg, "safe.directory", &v, NULL) != KBX_OK || !*v.text)
+		return 0;
+	char entry[PATH_MAX];
+	for (const char *p = v.text; *p;) {
+		size_t n = strcspn(p, ":");
+		if (n && n < sizeof(entry)) {
+			memcpy(entry, p, n);
+			entry[n] = '\0';
+			if (!strcmp(entry, "*") ||
+			    (entry[0] == '/' &&
+			     (same_directory(entry, root) || same_directory(entry, kbx_dir))))
+				return 1;
+		}
+		p += n;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
 /* Read the settings into ctx->config (the user's file, and the
  * repository's when there is an index directory here or above), and
  * apply the ones the dispatcher owns: the colour and the pager.  Returns
@@ -198,7 +269,6 @@ int setup_store(struct kbx_ctx *ctx, int flags, int any_schema)
 static int setup_config(const struct cmd_struct *c, struct kbx_ctx *ctx)
 {
 	struct kbx_error lerr = KBX_ERROR_INIT;
-	struct kbx_config_error err = KBX_CONFIG_ERROR_INIT;
 	struct kbx_config_value v;
 	char *kbx_dir = NULL, *root = NULL;
 	if (ctx->kbx_dir_opt)
@@ -206,14 +276,10 @@ static int setup_config(const struct cmd_struct *c, struct kbx_ctx *ctx)
 	else if (kbx_store_locate(".", 0, &kbx_dir, &root, &lerr) != KBX_OK)
 		kbx_dir = NULL;   /* no index: the user's settings alone */
 	free(root);
-	kbx_status_t st = kbx_config_load(kbx_dir, &ctx->config, &err);
+	int rc = load_settings(ctx, kbx_dir, &ctx->config);
 	free(kbx_dir);
-	if (st) {
-		die_status(&err.err);
-		if (err.line)
-			fprintf(stderr, "hint: correct or remove that line; 'kbx config --list --defaults' lists the keys, kbx-settings(7) describes them\n");
-		return exit_code_for(st);
-	}
+	if (rc)
+		return rc;
 	if (kbx_config_get(ctx->config, "color.ui", &v, NULL) == KBX_OK)
 		output_color_default = (int)v.number;
 	if (!ctx->no_pager && !(c->flags & RUN_NO_PAGER) &&
@@ -359,10 +425,26 @@ int main(int argc, char **argv_)
 		}
 		if (!strcmp(a, "--list-opts")) {
 			/* the options before the command, for the completions */
-			printf("--kbx-dir=\t@path\n-C=\t@path\n--repo=\t@repo\n--no-pager\n--version\n--list-cmds\n--list-topics\n--help\n-h\n");
+			printf("--kbx-dir=\t@path\n-C=\t@path\n--repo=\t@repo\n-c=\n--no-pager\n--version\n--list-cmds\n--list-topics\n--help\n-h\n");
 			return 0;
 		}
-		if (!strcmp(a, "--no-pager")) {
+		if (!strcmp(a, "-c") && i + 1 < argc) {
+			const char *p = argv[++i];
+			size_t kl = strcspn(p, "=");
+			const char **np;
+			if (!p[kl] || !kl || kl >= 128) {
+				fprintf(stderr, "error: -c takes key=value, such as -c search.provider=http: '%s'\n",
+					p);
+				return KBX_EXIT_USAGE;
+			}
+			np = realloc(ctx.config_params, (ctx.nconfig_params + 1) * sizeof(*np));
+			if (!np) {
+				fprintf(stderr, "fatal: out of memory\n");
+				return KBX_EXIT_INTERNAL;
+			}
+			ctx.config_params = np;
+			ctx.config_params[ctx.nconfig_params++] = p;
+		} else if (!strcmp(a, "--no-pager")) {
 			ctx.no_pager = 1;
 		} else if (!strncmp(a, "--kbx-dir=", 10)) {
 			ctx.kbx_dir_opt = a + 10;
@@ -397,5 +479,6 @@ int main(int argc, char **argv_)
 	int rc = run_command(c, argc - i, argv + i, &ctx);
 	free(ctx.kbx_dir);
 	free(ctx.root);
+	free(ctx.config_params);
 	return rc;
 }

@@ -178,7 +178,7 @@ void repo_stores_close(struct repo_stores *rs)
 	kbx_repo_list_release(&rs->list);
 }
 
-int repo_stores_open(struct repo_stores *rs)
+int repo_stores_open(struct kbx_ctx *ctx, struct repo_stores *rs)
 {
 	struct kbx_error err = KBX_ERROR_INIT;
 	kbx_status_t st = kbx_repos_read(&rs->list, &err);
@@ -202,14 +202,15 @@ int repo_stores_open(struct repo_stores *rs)
 				r->name, r->kbx_dir);
 			continue;
 		}
-		st = kbx_store_open(r->kbx_dir, NULL, KBX_OPEN_READ, 0, &s->store, &err);
+		int trusted = store_trusted(ctx->config, r->kbx_dir, r->root);
+		st = kbx_store_open(r->kbx_dir, NULL, KBX_OPEN_READ | (trusted ? KBX_OPEN_TRUSTED : 0),
+				    0, &s->store, &err);
 		if (st) {
 			fprintf(stderr, "warning: skipping '%s': %s\n", r->name, err.msg);
 			continue;
 		}
-		struct kbx_config_error cerr = KBX_CONFIG_ERROR_INIT;
-		if (kbx_config_load(r->kbx_dir, &s->config, &cerr)) {
-			fprintf(stderr, "warning: skipping '%s': %s\n", r->name, cerr.err.msg);
+		if (load_settings(ctx, r->kbx_dir, &s->config)) {
+			fprintf(stderr, "warning: skipping '%s': its settings cannot be read\n", r->name);
 			kbx_store_close(s->store);
 			s->store = NULL;
 			continue;
@@ -252,7 +253,7 @@ int search_all_repos(struct kbx_ctx *ctx, const struct kbx_search_query *q_in,
 		     const struct output_opts *oo, int explain)
 {
 	struct repo_stores rs = REPO_STORES_INIT;
-	int rc = repo_stores_open(&rs);
+	int rc = repo_stores_open(ctx, &rs);
 	if (rc)
 		return rc;
 	struct kbx_search_results *res = calloc(rs.n, sizeof(*res));

@@ -54,7 +54,7 @@ struct repo_stores {
  * its settings, in the order of the list.  One that is missing or cannot
  * be opened is skipped with a warning.  Returns 0, or an exit code after
  * printing the error: 3 when there is none to open. */
-int repo_stores_open(struct repo_stores *rs);
+int repo_stores_open(struct kbx_ctx *ctx, struct repo_stores *rs);
 void repo_stores_close(struct repo_stores *rs);
 
 /* kbx search --all-repos: q (its embedding settings are each store's

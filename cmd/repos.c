@@ -47,9 +47,10 @@ static void human_time(char *buf, size_t n, int64_t t, time_t now)
 
 /* What state a registered store is in, and what it holds when it can be
  * read: "ok", "missing" (the directory is gone), "no-index" (not built),
- * "schema" (written by another version) or "error". */
-static const char *probe(const struct kbx_repo *r, struct kbx_store_info *info,
-			 struct kbx_error *err)
+ * "schema" (written by another version), "refused" (kbx did not build it
+ * for this user, or it is a link: kbx-security(7)) or "error". */
+static const char *probe(const struct kbx_ctx *ctx, const struct kbx_repo *r,
+			 struct kbx_store_info *info, struct kbx_error *err)
 {
 	struct stat sb;
 	kbx_store_t *s = NULL;
@@ -58,7 +59,9 @@ static const char *probe(const struct kbx_repo *r, struct kbx_store_info *info,
 			 r->kbx_dir);
 		return "missing";
 	}
-	kbx_status_t st = kbx_store_open(r->kbx_dir, NULL, KBX_OPEN_READ, 0, &s, err);
+	int trusted = store_trusted(ctx->config, r->kbx_dir, r->root);
+	kbx_status_t st = kbx_store_open(r->kbx_dir, NULL,
+					 KBX_OPEN_READ | (trusted ? KBX_OPEN_TRUSTED : 0), 0, &s, err);
 	if (!st)
 		st = kbx_store_info(s, info, err);
 	kbx_store_close(s);
@@ -66,11 +69,12 @@ static const char *probe(const struct kbx_repo *r, struct kbx_store_info *info,
 	case KBX_OK: return "ok";
 	case KBX_ERR_NO_STORE: return "no-index";
 	case KBX_ERR_SCHEMA: return "schema";
+	case KBX_ERR_UNSAFE: return "refused";
 	default: return "error";
 	}
 }
 
-static int repos_list(const struct output_opts *oo, int names_only)
+static int repos_list(const struct kbx_ctx *ctx, const struct output_opts *oo, int names_only)
 {
 	struct kbx_error err = KBX_ERROR_INIT;
 	struct kbx_repo_list l = KBX_REPO_LIST_INIT;
@@ -99,7 +103,7 @@ static int repos_list(const struct output_opts *oo, int names_only)
 		struct kbx_store_info info;
 		memset(&info, 0, sizeof(info));
 		err.msg[0] = '\0';
-		const char *status = probe(r, &info, &err);
+		const char *status = probe(ctx, r, &info, &err);
 		int ok = !strcmp(status, "ok");
 		if (json) {
 			char when[32] = "";
@@ -340,7 +344,7 @@ int cmd_repos(int argc, const char **argv, struct kbx_ctx *ctx)
 			fprintf(stderr, "error: 'repos list' takes no arguments\n");
 			return KBX_EXIT_USAGE;
 		}
-		return repos_list(&oo, names);
+		return repos_list(ctx, &oo, names);
 	}
 	if (!strcmp(sub, "add")) {
 		if (nargs != 2) {

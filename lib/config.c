@@ -27,60 +27,90 @@ static const char *const provider_words[] = { "builtin", "http", "command", NULL
 
 const struct kbx_config_key kbx_config_keys[] = {
 	{ "color.ui", KBX_CONFIG_KEYWORD, "auto", color_words, 0, 0,
-	  "colour the text output: auto (on a terminal), always or never" },
+	  "colour the text output: auto (on a terminal), always or never",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "core.pager", KBX_CONFIG_STRING, "less -FRX", NULL, 0, 0,
-	  "the pager for long text output (KBX_PAGER wins; PAGER when unset)" },
+	  "the pager for long text output (KBX_PAGER wins; PAGER when unset)",
+	  KBX_CONFIG_RUNS_PROGRAM, 0 },
 	{ "dead.ignore", KBX_CONFIG_STRING, "", NULL, 0, 0,
-	  "kbx dead: globs, separated by blanks, of names it never reports" },
+	  "kbx dead: globs, separated by blanks, of names it never reports",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "index.codeChunks", KBX_CONFIG_BOOL, "true", NULL, 0, 0,
-	  "make a search chunk of every function, method and class" },
+	  "make a search chunk of every function, method and class",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "index.markdown", KBX_CONFIG_BOOL, "true", NULL, 0, 0,
-	  "index the repository's Markdown files for kbx search" },
+	  "index the repository's Markdown files for kbx search",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "index.maxFileSize", KBX_CONFIG_SIZE, "1m", NULL, 1, INT64_C(1) << 30,
-	  "skip files larger than this (kbx index --max-file-size wins)" },
+	  "skip files larger than this (kbx index --max-file-size wins)",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "index.parseTimeout", KBX_CONFIG_MILLISECONDS, "10000", NULL, 1, 3600000,
-	  "give up parsing a file after this many milliseconds" },
+	  "give up parsing a file after this many milliseconds",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "index.threads", KBX_CONFIG_INT, "0", NULL, 0, 16,
-	  "parser threads, 0 for one per core (kbx index --threads wins)" },
+	  "parser threads, 0 for one per core (kbx index --threads wins)",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "pager.enabled", KBX_CONFIG_BOOL, "true", NULL, 0, 0,
-	  "page long text output on a terminal (kbx --no-pager wins)" },
+	  "page long text output on a terminal (kbx --no-pager wins)",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "repos.register", KBX_CONFIG_BOOL, "true", NULL, 0, 0,
-	  "kbx index lists the repository in the user's list of repositories (kbx repos)" },
+	  "kbx index lists the repository in the user's list of repositories (kbx repos)",
+	  KBX_CONFIG_ANYWHERE, 0 },
+	{ "safe.directory", KBX_CONFIG_STRING, "", NULL, 0, 0,
+	  "repositories whose index kbx opens though another user owns it or kbx did not build it: absolute paths separated by ':', or '*'",
+	  KBX_CONFIG_GRANTS_TRUST, 0 },
 	{ "search.apiKeyEnv", KBX_CONFIG_STRING, "", NULL, 0, 0,
-	  "http embeddings: the environment variable holding the API key" },
+	  "http embeddings: the environment variable holding the API key",
+	  KBX_CONFIG_NAMES_CREDENTIAL, 0 },
 	{ "search.batchSize", KBX_CONFIG_INT, "64", NULL, 1, 4096,
-	  "http and command embeddings: texts per request" },
+	  "http and command embeddings: texts per request",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "search.command", KBX_CONFIG_STRING, "", NULL, 0, 0,
-	  "command embeddings: the program (run by /bin/sh -c)" },
+	  "command embeddings: the program (run by /bin/sh -c)",
+	  KBX_CONFIG_RUNS_PROGRAM, 0 },
 	{ "search.dimensions", KBX_CONFIG_INT, "0", NULL, 0, 65536,
-	  "the vectors' dimension; 0: the provider's own" },
+	  "the vectors' dimension; 0: the provider's own",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "search.documentPrefix", KBX_CONFIG_STRING, "", NULL, 0, 0,
-	  "text put before every chunk that is embedded (\"passage: \")" },
+	  "text put before every chunk that is embedded (\"passage: \")",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "search.efSearch", KBX_CONFIG_INT, "0", NULL, 0, 65536,
-	  "HNSW candidate list size per query; 0: the index's default" },
+	  "HNSW candidate list size per query; 0: the index's default",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "search.fusion", KBX_CONFIG_KEYWORD, "rrf", fusion_words, 0, 0,
-	  "how kbx search fuses its lists: rrf or linear" },
+	  "how kbx search fuses its lists: rrf or linear",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "search.index", KBX_CONFIG_KEYWORD, "auto", index_words, 0, 0,
-	  "vector index type: auto (from the collection size), flat, hnsw or ivf" },
+	  "vector index type: auto (from the collection size), flat, hnsw or ivf",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "search.limit", KBX_CONFIG_INT, "10", NULL, 1, 10000,
-	  "results kbx search shows (--limit wins)" },
+	  "results kbx search shows (--limit wins)",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "search.mode", KBX_CONFIG_KEYWORD, "hybrid", mode_words, 0, 0,
-	  "kbx search's signals: hybrid, vector or lexical (--mode wins)" },
+	  "kbx search's signals: hybrid, vector or lexical (--mode wins)",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "search.model", KBX_CONFIG_STRING, "", NULL, 0, 0,
-	  "http embeddings: the model name sent to the server" },
+	  "http embeddings: the model name sent to the server",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "search.nprobe", KBX_CONFIG_INT, "0", NULL, 0, 65536,
-	  "IVF lists visited per query; 0: the index's default" },
+	  "IVF lists visited per query; 0: the index's default",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "search.provider", KBX_CONFIG_KEYWORD, "builtin", provider_words, 0, 0,
-	  "embedding provider: builtin (offline), http or command" },
+	  "embedding provider: builtin (offline), http or command",
+	  KBX_CONFIG_RUNS_PROGRAM, 1 },
 	{ "search.queryPrefix", KBX_CONFIG_STRING, "", NULL, 0, 0,
-	  "text put before every query that is embedded (\"query: \")" },
+	  "text put before every query that is embedded (\"query: \")",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "search.retries", KBX_CONFIG_INT, "3", NULL, 0, 20,
-	  "http embeddings: retries after a failed request" },
+	  "http embeddings: retries after a failed request",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "search.timeout", KBX_CONFIG_MILLISECONDS, "30000", NULL, 1, 3600000,
-	  "http and command embeddings: time limit of one request" },
+	  "http and command embeddings: time limit of one request",
+	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "search.url", KBX_CONFIG_STRING, "", NULL, 0, 0,
-	  "http embeddings: the server (http://host:port, .../v1 or .../v1/embeddings)" },
-	{ NULL, 0, NULL, NULL, 0, 0, NULL }
+	  "http embeddings: the server (http://host:port, .../v1 or .../v1/embeddings)",
+	  KBX_CONFIG_NAMES_ADDRESS, 0 },
+	{ NULL, 0, NULL, NULL, 0, 0, NULL, KBX_CONFIG_ANYWHERE, 0 }
 };
 
 #define MAX_FILE_BYTES (1u << 20)
@@ -99,6 +129,8 @@ struct kbx_config {
 	size_t n, alloc;
 	char **paths;           /* the files read, owned */
 	size_t npaths;
+	struct kbx_config_refusal *refused;   /* key and reason: static */
+	size_t nrefused;
 };
 
 static kbx_status_t fail_at(struct kbx_config_error *err, kbx_status_t st, const char *path,
@@ -124,6 +156,16 @@ static kbx_status_t fail_at(struct kbx_config_error *err, kbx_status_t st, const
 	return _kbx_fail(&err->err, st, "%s", msg);
 }
 
+/* An unknown key, with the nearest known one when there is one. */
+static kbx_status_t fail_unknown(struct kbx_config_error *err, kbx_status_t st, const char *path,
+				 unsigned line, const char *key)
+{
+	const char *near = kbx_config_key_suggest(key);
+	if (near)
+		return fail_at(err, st, path, line, "unknown key '%s'; did you mean '%s'?", key, near);
+	return fail_at(err, st, path, line, "unknown key '%s' (see kbx-settings(7))", key);
+}
+
 const char *kbx_config_type_str(enum kbx_config_type type)
 {
 	switch (type) {
@@ -143,6 +185,44 @@ const struct kbx_config_key *kbx_config_key_find(const char *name)
 		if (!strcasecmp(k->name, name))
 			return k;
 	return NULL;
+}
+
+const char *kbx_config_repo_refusal(const struct kbx_config_key *key, const char *value)
+{
+	if (key->repo_default_ok && value && !strcasecmp(value, key->default_value))
+		return NULL;
+	/* search.provider: http sends the code to an address */
+	if (!strcmp(key->name, "search.provider") && value && !strcasecmp(value, "http"))
+		return "a repository's settings cannot choose an address to send its code to";
+	switch (key->reach) {
+	case KBX_CONFIG_ANYWHERE:
+		return NULL;
+	case KBX_CONFIG_RUNS_PROGRAM:
+		return "a repository's settings cannot choose a program to run";
+	case KBX_CONFIG_NAMES_ADDRESS:
+		return "a repository's settings cannot choose an address to contact";
+	case KBX_CONFIG_NAMES_CREDENTIAL:
+		return "a repository's settings cannot choose a credential to send";
+	case KBX_CONFIG_GRANTS_TRUST:
+		return "a repository's settings cannot say what kbx trusts";
+	}
+	return "a repository's settings cannot set it";
+}
+
+size_t kbx_config_refusals(const kbx_config_t *cfg, const struct kbx_config_refusal **out)
+{
+	*out = cfg ? cfg->refused : NULL;
+	return cfg ? cfg->nrefused : 0;
+}
+
+static kbx_status_t add_refusal(kbx_config_t *cfg, const struct kbx_config_refusal *r)
+{
+	struct kbx_config_refusal *nr = realloc(cfg->refused, (cfg->nrefused + 1) * sizeof(*nr));
+	if (!nr)
+		return KBX_ERR_NOMEM;
+	cfg->refused = nr;
+	cfg->refused[cfg->nrefused++] = *r;
+	return KBX_OK;
 }
 
 static void lower_copy(char *dst, size_t n, const char *src)
@@ -316,6 +396,7 @@ void kbx_config_free(kbx_config_t *cfg)
 		free(cfg->paths[i]);
 	free(cfg->entries);
 	free(cfg->paths);
+	free(cfg->refused);
 	free(cfg);
 }
 
@@ -434,31 +515,64 @@ static kbx_status_t add_entry(kbx_config_t *cfg, const struct entry *e)
 	return KBX_OK;
 }
 
+/* The text of a settings file into text: 0, 1 when there is none, or a
+ * status with err set.  A repository's file is not read through a link,
+ * nor in a directory that is one (the store directory of a checkout);
+ * the user's may be a link to a file kept elsewhere. */
+static kbx_status_t read_settings(const char *path, enum kbx_config_scope scope,
+				  struct strbuf *text, int *none, struct kbx_config_error *err)
+{
+	char resolved[PATH_MAX];
+	const char *from = path;
+	*none = 0;
+	if (scope == KBX_CONFIG_REPO) {
+		char *dir = strdup(path), *slash;
+		struct stat dst;
+		if (!dir)
+			return fail_at(err, KBX_ERR_NOMEM, NULL, 0, "out of memory");
+		if ((slash = strrchr(dir, '/')) && slash != dir)
+			*slash = '\0';
+		int link = slash && lstat(dir, &dst) == 0 && S_ISLNK(dst.st_mode);
+		free(dir);
+		if (link)
+			return fail_at(err, KBX_ERR_UNSAFE, NULL, 0,
+				       "the settings in '%s' are in a directory that is a symbolic link: kbx does not follow links in a repository; remove the link",
+				       path);
+	} else if (realpath(path, resolved)) {
+		from = resolved;
+	}
+	int rc = strbuf_read_regular_file(text, from, MAX_FILE_BYTES);
+	int e = errno;
+	if (rc == 0)
+		return KBX_OK;
+	if (rc == -1 && (e == ENOENT || e == ENOTDIR)) {
+		*none = 1;
+		return KBX_OK;
+	}
+	if (rc == -1 && e == ELOOP)
+		return fail_at(err, KBX_ERR_UNSAFE, NULL, 0,
+			       "the settings file '%s' is a symbolic link: kbx does not follow links in a repository; replace it with a file",
+			       path);
+	if (rc == STRBUF_TOO_BIG)
+		return fail_at(err, KBX_ERR_PARSE, NULL, 0,
+			       "the settings file '%s' is larger than 1 MiB: is it the right file?", path);
+	if (rc == STRBUF_NOT_REGULAR)
+		return fail_at(err, KBX_ERR_IO, NULL, 0,
+			       "cannot read the settings in '%s': it is %s", path,
+			       e == EISDIR ? "a directory" : "not a regular file");
+	return fail_at(err, KBX_ERR_IO, NULL, 0, "cannot read the settings in '%s': %s", path,
+		       strerror(e));
+}
+
 kbx_status_t kbx_config_read_file(kbx_config_t *cfg, const char *path,
 				  enum kbx_config_scope scope, struct kbx_config_error *err)
 {
 	struct strbuf text = STRBUF_INIT;
-	struct stat st;
-	if (stat(path, &st) < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return KBX_OK;
-		return fail_at(err, KBX_ERR_IO, NULL, 0, "cannot read the settings in '%s': %s", path,
-			       strerror(errno));
-	}
-	if (S_ISDIR(st.st_mode))
-		return fail_at(err, KBX_ERR_IO, NULL, 0,
-			       "cannot read the settings in '%s': it is a directory", path);
-	if (st.st_size > MAX_FILE_BYTES)
-		return fail_at(err, KBX_ERR_PARSE, NULL, 0,
-			       "the settings file '%s' is larger than 1 MiB: is it the right file?",
-			       path);
-	if (strbuf_read_file(&text, path, (size_t)st.st_size + 1) < 0) {
-		int e = errno;
+	int none;
+	kbx_status_t rst = read_settings(path, scope, &text, &none, err);
+	if (rst || none) {
 		strbuf_release(&text);
-		if (e == ENOENT)
-			return KBX_OK;
-		return fail_at(err, KBX_ERR_IO, NULL, 0, "cannot read the settings in '%s': %s", path,
-			       strerror(e));
+		return rst;
 	}
 	char **np = realloc(cfg->paths, (cfg->npaths + 1) * sizeof(*np));
 	char *owned = strdup(path);
@@ -471,7 +585,7 @@ kbx_status_t kbx_config_read_file(kbx_config_t *cfg, const char *path,
 	}
 	cfg->paths[cfg->npaths++] = owned;
 
-	size_t first = cfg->n;
+	size_t first = cfg->n, first_refused = cfg->nrefused;
 	kbx_status_t st2 = KBX_OK;
 	unsigned lineno = 0;
 	char *line = text.buf;
@@ -500,15 +614,15 @@ kbx_status_t kbx_config_read_file(kbx_config_t *cfg, const char *path,
 			struct kbx_config_value v;
 			struct kbx_error verr = KBX_ERROR_INIT;
 			if (!k) {
-				const char *near = kbx_config_key_suggest(key);
-				if (near)
-					st2 = fail_at(err, KBX_ERR_PARSE, path, lineno,
-						      "unknown key '%s'; did you mean '%s'?", key, near);
-				else
-					st2 = fail_at(err, KBX_ERR_PARSE, path, lineno,
-						      "unknown key '%s' (see kbx-settings(7))", key);
+				st2 = fail_unknown(err, KBX_ERR_PARSE, path, lineno, key);
 			} else if (kbx_config_parse_value(k, value, &v, &verr)) {
 				st2 = fail_at(err, KBX_ERR_PARSE, path, lineno, "%s", verr.msg);
+			} else if (scope == KBX_CONFIG_REPO && kbx_config_repo_refusal(k, value)) {
+				struct kbx_config_refusal refusal = {
+					k->name, owned, lineno, kbx_config_repo_refusal(k, value)
+				};
+				if (add_refusal(cfg, &refusal))
+					st2 = fail_at(err, KBX_ERR_NOMEM, NULL, 0, "out of memory");
 			} else {
 				struct entry e = { (size_t)(k - kbx_config_keys), scope, value, v.number,
 						   owned, lineno };
@@ -527,8 +641,27 @@ kbx_status_t kbx_config_read_file(kbx_config_t *cfg, const char *path,
 		for (size_t i = first; i < cfg->n; i++)
 			free(cfg->entries[i].text);
 		cfg->n = first;
+		cfg->nrefused = first_refused;
 	}
 	return st2;
+}
+
+kbx_status_t kbx_config_set(kbx_config_t *cfg, const char *key, const char *text,
+			    enum kbx_config_scope scope, struct kbx_config_error *err)
+{
+	const struct kbx_config_key *k = kbx_config_key_find(key);
+	struct kbx_config_value v;
+	struct kbx_error verr = KBX_ERROR_INIT;
+	if (!k)
+		return fail_unknown(err, KBX_ERR_USAGE, NULL, 0, key);
+	if (kbx_config_parse_value(k, text, &v, &verr))
+		return fail_at(err, KBX_ERR_USAGE, NULL, 0, "%s", verr.msg);
+	struct entry e = { (size_t)(k - kbx_config_keys), scope, strdup(text), v.number, NULL, 0 };
+	if (!e.text || add_entry(cfg, &e)) {
+		free(e.text);
+		return fail_at(err, KBX_ERR_NOMEM, NULL, 0, "out of memory");
+	}
+	return KBX_OK;
 }
 
 static kbx_status_t join(char **out, const char *a, const char *b, struct kbx_config_error *err)
@@ -541,16 +674,11 @@ static kbx_status_t join(char **out, const char *a, const char *b, struct kbx_co
 
 kbx_status_t kbx_config_user_path(char **out, struct kbx_config_error *err)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
-	*out = NULL;
-	/* the XDG base directory spec: a relative path is to be ignored */
-	if (xdg && xdg[0] == '/')
-		return join(out, xdg, "kbx/config", err);
-	if (home && *home)
-		return join(out, home, ".config/kbx/config", err);
-	return fail_at(err, KBX_NOT_FOUND, NULL, 0,
-		       "there is no user settings file: neither XDG_CONFIG_HOME nor HOME is set");
+	kbx_status_t st = _kbx_xdg_path("XDG_CONFIG_HOME", ".config", "kbx/config", out);
+	if (st == KBX_NOT_FOUND)
+		return fail_at(err, st, NULL, 0,
+			       "there is no user settings file: neither XDG_CONFIG_HOME nor HOME is set");
+	return st ? fail_at(err, st, NULL, 0, "out of memory") : KBX_OK;
 }
 
 kbx_status_t kbx_config_repo_path(const char *kbx_dir, char **out, struct kbx_config_error *err)
@@ -687,8 +815,8 @@ static kbx_status_t write_all(int fd, const char *buf, size_t len)
 	return KBX_OK;
 }
 
-kbx_status_t kbx_config_write(const char *path_in, const char *key, const char *value,
-			      struct kbx_config_error *err)
+kbx_status_t kbx_config_write(const char *path_in, enum kbx_config_scope scope, const char *key,
+			      const char *value, struct kbx_config_error *err)
 {
 	const struct kbx_config_key *k = kbx_config_key_find(key);
 	struct strbuf old = STRBUF_INIT, out = STRBUF_INIT, lock = STRBUF_INIT;
@@ -701,38 +829,42 @@ kbx_status_t kbx_config_write(const char *path_in, const char *key, const char *
 	if (value) {
 		struct kbx_config_value v;
 		struct kbx_error verr = KBX_ERROR_INIT;
-		if (!k) {
-			const char *near = kbx_config_key_suggest(key);
-			if (near)
-				return fail_at(err, KBX_ERR_USAGE, NULL, 0,
-					       "unknown key '%s'; did you mean '%s'?", key, near);
-			return fail_at(err, KBX_ERR_USAGE, NULL, 0,
-				       "unknown key '%s' (see kbx-settings(7))", key);
-		}
+		if (!k)
+			return fail_unknown(err, KBX_ERR_USAGE, NULL, 0, key);
 		if (strpbrk(value, "\n\r"))
 			return fail_at(err, KBX_ERR_USAGE, NULL, 0,
 				       "%s: a value is one line: it cannot hold a line break", k->name);
 		if (kbx_config_parse_value(k, value, &v, &verr))
 			return fail_at(err, KBX_ERR_USAGE, NULL, 0, "%s", verr.msg);
+		const char *why = scope == KBX_CONFIG_REPO ? kbx_config_repo_refusal(k, value) : NULL;
+		if (why)
+			return fail_at(err, KBX_ERR_USAGE, NULL, 0,
+				       "%s cannot be set in a repository's settings: %s; set it in your own with 'kbx config --user %s VALUE'",
+				       k->name, why, k->name);
 	} else if (!k && !key_length(key)) {
 		return fail_at(err, KBX_ERR_USAGE, NULL, 0,
 			       "'%s' is not a key: a key is section.name, such as index.threads", key);
 	}
 
-	/* a settings file kept elsewhere and linked here (dotfiles) stays
-	 * a link: write where it points */
-	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && realpath(path, resolved))
-		path = resolved;
-	if (stat(path, &fst) == 0) {
-		if (strbuf_read_file(&old, path, (size_t)fst.st_size + 1) < 0)
-			return fail_at(err, KBX_ERR_IO, NULL, 0, "cannot read '%s': %s", path,
-				       strerror(errno));
-		have_old = 1;
-	} else if (errno != ENOENT) {
-		return fail_at(err, KBX_ERR_IO, NULL, 0, "cannot read '%s': %s", path, strerror(errno));
-	} else if ((st = make_parents(path, err))) {
-		return st;
+	/* the user's file kept elsewhere and linked here (dotfiles) stays
+	 * a link: write where it points; a repository's file is never
+	 * written through a link */
+	if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+		if (scope == KBX_CONFIG_REPO)
+			return fail_at(err, KBX_ERR_UNSAFE, NULL, 0,
+				       "the settings file '%s' is a symbolic link: kbx does not write through links in a repository; remove it",
+				       path);
+		if (realpath(path, resolved))
+			path = resolved;
 	}
+	int none = 0;
+	st = read_settings(path, scope, &old, &none, err);
+	if (st)
+		return st;
+	if (!none && stat(path, &fst) == 0)
+		have_old = 1;
+	else if (none && (st = make_parents(path, err)))
+		return st;
 
 	/* the new contents: the first line setting key replaced, the others
 	 * dropped, everything else as it was */
@@ -771,7 +903,7 @@ kbx_status_t kbx_config_write(const char *path_in, const char *key, const char *
 		goto done;
 	}
 
-	fd = open(lock.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	fd = open(lock.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
 	if (fd < 0) {
 		if (errno == EEXIST)
 			st = fail_at(err, KBX_ERR_BUSY, NULL, 0,

@@ -4,8 +4,16 @@
  *   user        $XDG_CONFIG_HOME/kbx/config, or ~/.config/kbx/config
  *   repository  .kbx/config in the index directory
  *
- * A setting in the repository file wins over one in the user file, which
- * wins over the key's default.  kbx-settings(7) is the user's side of this.
+ * and the command line (kbx -c key=value).  The command line wins over
+ * the repository file, which wins over the user file, which wins over
+ * the key's default.  kbx-settings(7) is the user's side of this.
+ *
+ * The repository file is untrusted input, like the rest of a checkout
+ * (kbx-security(7)): a key that runs a program, names a network address
+ * or a credential, or says what kbx trusts is never taken from it.  Such
+ * a line is not an error (the rest of the file applies); it is left out
+ * and recorded, and the caller warns about it.  The repository file is
+ * not read through a symbolic link, nor in a store directory that is one.
  *
  * The file format, one setting a line:
  *
@@ -44,7 +52,17 @@ enum kbx_config_type {
 enum kbx_config_scope {
 	KBX_CONFIG_DEFAULT = 0,
 	KBX_CONFIG_USER = 1,
-	KBX_CONFIG_REPO = 2
+	KBX_CONFIG_REPO = 2,
+	KBX_CONFIG_COMMAND = 3      /* kbx -c key=value */
+};
+
+/* Who may set a key: what a key does that a repository must not choose. */
+enum kbx_config_reach {
+	KBX_CONFIG_ANYWHERE = 0,    /* any file, the repository's too */
+	KBX_CONFIG_RUNS_PROGRAM,    /* its value is, or selects, a program to run */
+	KBX_CONFIG_NAMES_ADDRESS,   /* a network address kbx connects to */
+	KBX_CONFIG_NAMES_CREDENTIAL,/* where a secret is read from */
+	KBX_CONFIG_GRANTS_TRUST     /* what kbx trusts (safe.directory) */
 };
 
 struct kbx_config_key {
@@ -54,6 +72,9 @@ struct kbx_config_key {
 	const char *const *keywords;    /* KBX_CONFIG_KEYWORD: NULL-terminated */
 	int64_t min, max;               /* INT, SIZE, MILLISECONDS: the accepted range */
 	const char *summary;            /* one line, for kbx config --list --defaults */
+	enum kbx_config_reach reach;    /* not ANYWHERE: the user's alone */
+	int repo_default_ok;            /* the repository may still set the default
+					 * (search.provider = builtin) */
 };
 
 /* Every key kbx knows, ending with an entry whose name is NULL. */
@@ -66,6 +87,10 @@ const struct kbx_config_key *kbx_config_key_find(const char *name);
 const char *kbx_config_key_suggest(const char *name);
 /* "size", "bool", ...: the name of a type, for messages and listings. */
 const char *kbx_config_type_str(enum kbx_config_type type);
+
+/* Why a repository's file may not set key to value ("a repository's
+ * settings cannot choose a program to run"), or NULL when it may. */
+const char *kbx_config_repo_refusal(const struct kbx_config_key *key, const char *value);
 
 /* A failure, and where it is when a file is at fault. */
 struct kbx_config_error {
@@ -101,7 +126,11 @@ void kbx_config_free(kbx_config_t *cfg);
 /* Read the file at path into cfg, as scope.  A file that does not exist
  * sets nothing and is no error.  Any bad line is an error (KBX_ERR_PARSE,
  * or KBX_ERR_IO when the file cannot be read) and err names the file and
- * the line; cfg then holds nothing from that file. */
+ * the line; cfg then holds nothing from that file.  A file larger than
+ * 1 MiB, or not a regular file, is an error too.  As KBX_CONFIG_REPO, a
+ * symbolic link at path or at the directory holding it is KBX_ERR_UNSAFE,
+ * and a line setting a key the repository may not set is left out and
+ * recorded (kbx_config_refusals). */
 kbx_status_t kbx_config_read_file(kbx_config_t *cfg, const char *path,
 				  enum kbx_config_scope scope, struct kbx_config_error *err);
 
@@ -116,6 +145,23 @@ kbx_status_t kbx_config_repo_path(const char *kbx_dir, char **out, struct kbx_co
  * repository file of that index directory.  Free with kbx_config_free. */
 kbx_status_t kbx_config_load(const char *kbx_dir, kbx_config_t **out,
 			     struct kbx_config_error *err);
+
+/* Set key to text in cfg as scope (KBX_CONFIG_COMMAND for kbx -c),
+ * checked as a line of a file would be (KBX_ERR_USAGE). */
+kbx_status_t kbx_config_set(kbx_config_t *cfg, const char *key, const char *text,
+			    enum kbx_config_scope scope, struct kbx_config_error *err);
+
+/* A line of a repository's file that was left out because the key is
+ * the user's alone. */
+struct kbx_config_refusal {
+	const char *key;        /* as kbx spells it */
+	const char *path;
+	unsigned line;
+	const char *reason;     /* kbx_config_repo_refusal's words */
+};
+/* The lines left out so far; *out stays valid until cfg changes or is
+ * freed. */
+size_t kbx_config_refusals(const kbx_config_t *cfg, const struct kbx_config_refusal **out);
 
 /* The value of key in cfg: the last line setting it in the file of the
  * highest scope, or its default.  The strings stay valid until cfg is
@@ -133,8 +179,13 @@ kbx_status_t kbx_config_get(const kbx_config_t *cfg, const char *key,
  * The value is checked first (KBX_ERR_USAGE).  An unknown key is
  * KBX_ERR_USAGE when setting; removing one is allowed, so that a file
  * can be cleaned of a key this kbx does not know.  Removing a key the file
- * does not set is KBX_NOT_FOUND.  The rest of the file is not checked. */
-kbx_status_t kbx_config_write(const char *path, const char *key, const char *value,
-			      struct kbx_config_error *err);
+ * does not set is KBX_NOT_FOUND.  The rest of the file is not checked.
+ *
+ * As KBX_CONFIG_REPO, a key the repository may not set is KBX_ERR_USAGE,
+ * and a symbolic link at path is KBX_ERR_UNSAFE: a repository's file is
+ * never written through a link.  The user's file may be a link (a
+ * dotfile kept elsewhere): the file it points to is rewritten. */
+kbx_status_t kbx_config_write(const char *path, enum kbx_config_scope scope, const char *key,
+			      const char *value, struct kbx_config_error *err);
 
 #endif

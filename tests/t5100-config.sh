@@ -152,6 +152,7 @@ test_expect_success '--list --defaults lists every key' '
 	index.threads
 	pager.enabled
 	repos.register
+	safe.directory
 	search.apiKeyEnv
 	search.batchSize
 	search.command
@@ -199,11 +200,11 @@ test_expect_success 'keys are matched without regard to case; the file keeps com
 '
 
 test_expect_success 'values with blanks are quoted, and read back' '
-	(cd repo && kbx config core.pager "  less -S  " && kbx config core.pager) >out &&
-	echo "  less -S  " >expect &&
+	(cd repo && kbx config search.queryPrefix "  query:  " && kbx config search.queryPrefix) >out &&
+	echo "  query:  " >expect &&
 	test_cmp expect out &&
-	test_grep "^core.pager = \"  less -S  \"\$" repo/.kbx/config &&
-	(cd repo && kbx config --unset core.pager)
+	test_grep "^search.queryPrefix = \"  query:  \"\$" repo/.kbx/config &&
+	(cd repo && kbx config --unset search.queryPrefix)
 '
 
 test_expect_success 'a bad value is refused, and the file is left as it was' '

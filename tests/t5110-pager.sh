@@ -76,12 +76,12 @@ test_expect_success '--no-pager and pager.enabled=false turn it off' '
 '
 
 test_expect_success 'which pager: KBX_PAGER, core.pager, PAGER, then less -FRX' '
-	(cd repo && kbx config core.pager "sed s/^/CORE:/" &&
+	(cd repo && kbx config --user core.pager "sed s/^/CORE:/" &&
 	 on_tty "kbx defs target") &&
 	test_grep "^PAGED:" repo/tty.out &&
 	(cd repo && on_tty "env -u KBX_PAGER PAGER=\"sed s/^/ENV:/\" kbx defs target") &&
 	test_grep "^CORE:  a.py" repo/tty.out &&
-	(cd repo && kbx config --unset core.pager &&
+	(cd repo && kbx config --user --unset core.pager &&
 	 on_tty "env -u KBX_PAGER PAGER=\"sed s/^/ENV:/\" kbx defs target") &&
 	test_grep "^ENV:  a.py" repo/tty.out &&
 	mkdir bin &&
@@ -97,12 +97,12 @@ test_expect_success 'which pager: KBX_PAGER, core.pager, PAGER, then less -FRX' 
 test_expect_success 'an empty pager, or cat, is no pager' '
 	(cd repo && on_tty "KBX_PAGER= kbx defs target") &&
 	test_grep "^  a.py:1  target" repo/tty.out &&
-	(cd repo && kbx config core.pager "" &&
+	(cd repo && kbx config --user core.pager "" &&
 	 on_tty "env -u KBX_PAGER PAGER=\"sed s/^/ENV:/\" kbx defs target") &&
 	test_grep "^  a.py:1  target" repo/tty.out &&
-	(cd repo && kbx config core.pager cat && on_tty "env -u KBX_PAGER kbx defs target") &&
+	(cd repo && kbx config --user core.pager cat && on_tty "env -u KBX_PAGER kbx defs target") &&
 	test_grep "^  a.py:1  target" repo/tty.out &&
-	(cd repo && kbx config --unset core.pager)
+	(cd repo && kbx config --user --unset core.pager)
 '
 
 test_expect_success 'index, config and complete-symbols are never paged' '

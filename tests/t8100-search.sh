@@ -301,8 +301,8 @@ test_expect_success PYTHON3 'another embedder embeds every chunk again and parse
 	awk "{ n = length(\$0); printf \"[%d,%d,%d,1]\\n\", n % 7 + 1, n % 5, n % 3 }"
 	EOF
 	chmod +x embed.sh &&
-	(cd repo && kbx config search.provider command &&
-	 kbx config search.command "\"\$TRASH_DIRECTORY/embed.sh\"" &&
+	(cd repo && kbx config --user search.provider command &&
+	 kbx config --user search.command "\"\$TRASH_DIRECTORY/embed.sh\"" &&
 	 kbx index --format=json >../index.json) &&
 	jfields parsed search.sources_changed search.chunks_added search.embed_cached <index.json >out &&
 	echo "0 0 0 0" >expect && test_cmp expect out &&
@@ -315,7 +315,7 @@ test_expect_success PYTHON3 'another embedder embeds every chunk again and parse
 '
 
 test_expect_success PYTHON3 'back to the builtin embedder: its vectors come from the cache' '
-	(cd repo && kbx config --unset search.provider &&
+	(cd repo && kbx config --user --unset search.provider &&
 	 kbx search --explain --format=json deployment >../out.json 2>../err) &&
 	test_grep "the vectors were made by command/.*but the settings ask for builtin" err &&
 	(cd repo && kbx index --format=json >../index.json) &&
@@ -326,9 +326,9 @@ test_expect_success PYTHON3 'back to the builtin embedder: its vectors come from
 '
 
 test_expect_success 'an embedder that fails: the chunks are indexed, search goes on without vectors' '
-	test_when_finished "cd repo && kbx config --unset search.provider && kbx config --unset search.command && kbx index -q" &&
-	(cd repo && kbx config search.provider command &&
-	 kbx config search.command "echo model not found >&2; exit 3") &&
+	test_when_finished "cd repo && kbx config --user --unset search.provider && kbx config --user --unset search.command && kbx index -q" &&
+	(cd repo && kbx config --user search.provider command &&
+	 kbx config --user search.command "echo model not found >&2; exit 3") &&
 	echo "Canary deployments: shift traffic slowly." >>repo/NOTES.md &&
 	(cd repo && test_must_fail kbx index 2>../err) &&
 	test_grep "model not found" err &&

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -148,6 +149,16 @@ kbx_status_t _kbx_embedder_open(const struct kbx_embed_config *cfg, kbx_embedder
 		if (e->provider == P_HTTP && (!c.url || !*c.url)) {
 			st = _kbx_fail(err, KBX_ERR_USAGE,
 				       "http embedding: no URL; set the endpoint's URL (such as http://localhost:11434/v1)");
+			goto fail;
+		}
+		/* http and https alone: libcurl would also speak file://,
+		 * gopher://, dict:// and more, and send the code there (the
+		 * module limits libcurl to them as well, redirects included) */
+		if (e->provider == P_HTTP && strncasecmp(c.url, "http://", 7) &&
+		    strncasecmp(c.url, "https://", 8)) {
+			st = _kbx_fail(err, KBX_ERR_USAGE,
+				       "http embedding: search.url '%.200s' is not an http:// or https:// address",
+				       c.url);
 			goto fail;
 		}
 		if (e->provider == P_HTTP && (!c.model || !*c.model)) {

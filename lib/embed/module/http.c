@@ -143,6 +143,7 @@ kbx_status_t _kbx_http_open(const struct kbx_embed_config *cfg,
 		return _kbx_emb_fail(err, KBX_ERR_NOMEM, "out of memory");
 	h->base.is_http = 1;
 	strbuf_init(&h->answer);
+
 	h->url = endpoint(cfg->url);
 	h->model = strdup(cfg->model);
 	h->query_prefix = dup_or_null(cfg->query_prefix);
@@ -194,6 +195,18 @@ kbx_status_t _kbx_http_open(const struct kbx_embed_config *cfg,
 	curl_easy_setopt(h->curl, CURLOPT_ERRORBUFFER, h->curl_err);
 	curl_easy_setopt(h->curl, CURLOPT_USERAGENT, "kbx");
 	curl_easy_setopt(h->curl, CURLOPT_ACCEPT_ENCODING, "");
+	/* http and https alone (embed.c checks search.url too), and for
+	 * redirects, which are not followed anyway (a redirect is an error
+	 * the user sees) */
+	curl_easy_setopt(h->curl, CURLOPT_FOLLOWLOCATION, 0L);
+#if LIBCURL_VERSION_NUM >= 0x075500
+	if (curl_easy_setopt(h->curl, CURLOPT_PROTOCOLS_STR, "http,https") != CURLE_OK ||
+	    curl_easy_setopt(h->curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https") != CURLE_OK)
+		goto nomem;
+#else
+	curl_easy_setopt(h->curl, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+	curl_easy_setopt(h->curl, CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
 	*out = &h->base;
 	return KBX_OK;
 nomem:
