@@ -1,8 +1,9 @@
 #!/bin/sh
-test_description='C unit tests of the library: keys, records, paths, refs'
+test_description='C unit tests of the library: keys, records, paths, refs, escaping'
 
 . "$(dirname "$0")"/test-lib.sh
 
 test_unit lib-basics
+test_unit quote
 
 test_done
