@@ -9,6 +9,7 @@
 #include "output.h"
 #include "kbx-search.h"
 #include "pager.h"
+#include "quote.h"
 #include "strbuf.h"
 
 const char *const output_format_names[] = { "text", "json", "grep", "nul", NULL };
@@ -99,16 +100,19 @@ static const char *col(const struct out *o, const char *c)
 
 /* ---- JSON ---- */
 
+/* A JSON string: control characters escaped (the C1 ones too, so that
+ * JSON read on a terminal is safe), each byte that is not part of
+ * well-formed UTF-8 replaced by U+FFFD. */
 static void json_str(const char *s, size_t len)
 {
 	putchar('"');
-	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	const char *p = s, *end = s + len;
 	while (p < end) {
-		unsigned char ch = *p;
+		unsigned char ch = (unsigned char)*p;
+		size_t n = utf8_char_len(p, (size_t)(end - p));
 		if (ch == '"' || ch == '\\') {
 			putchar('\\');
 			putchar(ch);
-			p++;
 		} else if (ch < 0x20 || ch == 0x7f) {
 			switch (ch) {
 			case '\n': fputs("\\n", stdout); break;
@@ -116,25 +120,17 @@ static void json_str(const char *s, size_t len)
 			case '\r': fputs("\\r", stdout); break;
 			default: printf("\\u%04x", ch);
 			}
-			p++;
 		} else if (ch < 0x80) {
 			putchar(ch);
-			p++;
+		} else if (!n) {
+			fputs("\\ufffd", stdout);
+			n = 1;
+		} else if (ch == 0xc2 && (unsigned char)p[1] < 0xa0) {
+			printf("\\u%04x", (unsigned char)p[1]);
 		} else {
-			/* copy a valid UTF-8 sequence; replace a bad byte with U+FFFD */
-			int n = ch >= 0xf0 && ch < 0xf5 ? 4 : ch >= 0xe0 ? 3 : ch >= 0xc2 && ch < 0xe0 ? 2 : 0;
-			int ok = n && end - p >= n;
-			for (int i = 1; ok && i < n; i++)
-				if ((p[i] & 0xc0) != 0x80)
-					ok = 0;
-			if (ok) {
-				fwrite(p, 1, (size_t)n, stdout);
-				p += n;
-			} else {
-				fputs("\\ufffd", stdout);
-				p++;
-			}
+			fwrite(p, 1, n, stdout);
 		}
+		p += n;
 	}
 	putchar('"');
 }
