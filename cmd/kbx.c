@@ -91,7 +91,7 @@ int die_status(const struct kbx_error *err)
 {
 	const char *level = err->status == KBX_ERR_NOMEM || err->status == KBX_ERR_INTERNAL
 				    ? "fatal" : "error";
-	fprintf(stderr, "%s: %s\n", level, err->msg[0] ? err->msg : kbx_status_str(err->status));
+	fprintf(stderr, "%s: %s\n", level, out_esc(err->msg[0] ? err->msg : kbx_status_str(err->status)));
 	return exit_code_for(err->status);
 }
 
@@ -125,7 +125,7 @@ static void suggest_command(const char *name)
 		if (d == best && d <= 2 && n < 8)
 			cands[n++] = c->name;
 	}
-	fprintf(stderr, "error: '%s' is not a kbx command: see 'kbx -h'\n", name);
+	fprintf(stderr, "error: '%s' is not a kbx command: see 'kbx -h'\n", out_esc(name));
 	if (n) {
 		fprintf(stderr, "\nthe most similar command%s\n", n > 1 ? "s are" : " is");
 		for (size_t i = 0; i < n; i++)
