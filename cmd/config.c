@@ -63,7 +63,7 @@ static int make_kbx_dir(const char *kbx_dir)
 	if (stat(kbx_dir, &st) == 0)
 		return 0;
 	if (mkdir(kbx_dir, 0777) < 0 && errno != EEXIST) {
-		fprintf(stderr, "error: cannot create '%s': %s\n", kbx_dir, strerror(errno));
+		fprintf(stderr, "error: cannot create '%s': %s\n", out_esc(kbx_dir), strerror(errno));
 		return errno == ENOSPC ? KBX_EXIT_FULL : KBX_EXIT_IO;
 	}
 	size_t n = strlen(kbx_dir) + sizeof("/.gitignore");
