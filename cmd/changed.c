@@ -188,7 +188,8 @@ static int read_worktree(const char *root, const char *path, uint64_t max, struc
 		return 0;
 	if (rr == -1 && e == ENOENT)
 		return 1;
-	fprintf(stderr, "warning: cannot read '%s'%s%s; skipped\n", path, rr == -1 ? ": " : "",
+	fprintf(stderr, "warning: cannot read '%s'%s%s; skipped\n", out_esc(path),
+		rr == -1 ? ": " : "",
 		rr == -1 ? strerror(e) : rr == STRBUF_TOO_BIG ? " (larger than the size limit)"
 							       : " (not a regular file)");
 	return -1;
@@ -332,13 +333,13 @@ static int compare_revision(struct kbx_ctx *ctx, const char *rev, uint64_t max,
 	const char *args_top[] = { "rev-parse", "--show-prefix", NULL };
 	if (git_capture(root, args_top, 1, &prefix) != 0) {
 		fprintf(stderr, "error: '%s' is not in a git repository: kbx changed <rev> needs git; without a revision it compares the index with the working tree\n",
-			root);
+			out_esc(root));
 		rc = KBX_EXIT_USAGE;
 		goto out;
 	}
 	trim_newline(&prefix);
 	if (rev[0] == '-') {
-		fprintf(stderr, "error: '%s' is not a revision\n", rev);
+		fprintf(stderr, "error: '%s' is not a revision\n", out_esc(rev));
 		rc = KBX_EXIT_USAGE;
 		goto out;
 	}
@@ -347,7 +348,7 @@ static int compare_revision(struct kbx_ctx *ctx, const char *rev, uint64_t max,
 				   NULL };
 	if (git_capture(root, args_rev, 1, &oid) != 0 || !oid.len) {
 		fprintf(stderr, "error: unknown revision '%s': git knows no commit by that name (try 'git log --oneline %s')\n",
-			rev, rev);
+			out_esc(rev), out_esc(rev));
 		rc = KBX_EXIT_USAGE;
 		goto out;
 	}
@@ -358,7 +359,7 @@ static int compare_revision(struct kbx_ctx *ctx, const char *rev, uint64_t max,
 	const char *args_diff[] = { "diff", "--name-status", "-z", "-M", "--relative",
 				    "--no-ext-diff", oid.buf, "--", NULL };
 	if (git_capture(root, args_diff, 0, &sb) != 0 || parse_name_status(&sb, &pairs)) {
-		fprintf(stderr, "error: git diff --name-status %s failed\n", rev);
+		fprintf(stderr, "error: git diff --name-status %s failed\n", out_esc(rev));
 		rc = KBX_EXIT_IO;
 		goto out;
 	}
@@ -382,7 +383,8 @@ static int compare_revision(struct kbx_ctx *ctx, const char *rev, uint64_t max,
 	}
 	if (stale.n) {
 		fprintf(stderr, "warning: %zu file%s of the working tree differ%s from the index (first '%s'); compared as the index has %s: run 'kbx index' to include the changes\n",
-			stale.n, stale.n == 1 ? "" : "s", stale.n == 1 ? "s" : "", stale.items[0].path,
+			stale.n, stale.n == 1 ? "" : "s", stale.n == 1 ? "s" : "",
+			out_esc(stale.items[0].path),
 			stale.n == 1 ? "it" : "them");
 		for (size_t i = 0; i < stale.n; i++) {
 			const struct kbx_file_change *f = &stale.items[i];
@@ -412,8 +414,8 @@ static int compare_revision(struct kbx_ctx *ctx, const char *rev, uint64_t max,
 		if (old_path) {
 			int r = cat_file(&cat, strbuf_str(&oid), strbuf_str(&prefix), old_path, &blob);
 			if (r < 0) {
-				fprintf(stderr, "error: git cat-file cannot read '%s' at %s\n", old_path,
-					rev);
+				fprintf(stderr, "error: git cat-file cannot read '%s' at %s\n",
+					out_esc(old_path), out_esc(rev));
 				rc = KBX_EXIT_IO;
 			} else if (r > 0 || (max && blob.len > max)) {
 				old_path = NULL;
@@ -475,8 +477,9 @@ static void print_change(struct out *o, const struct kbx_change *c, int *last_st
 		putchar('\0');
 		break;
 	case FMT_GREP:
-		printf("%s:%u:%u: %s %s %s\n", c->path, c->line ? c->line : 1, c->col ? c->col : 1,
-		       kbx_change_status_str(c->status), kbx_kind_str(c->kind), c->qual);
+		printf("%s:%u:%u: %s %s %s\n", out_grep_path(NULL, c->path, strlen(c->path)),
+		       c->line ? c->line : 1, c->col ? c->col : 1, kbx_change_status_str(c->status),
+		       kbx_kind_str(c->kind), out_esc(c->qual));
 		break;
 	case FMT_JSON:
 		out_record_begin(o, "changed");
@@ -502,9 +505,10 @@ static void print_change(struct out *o, const struct kbx_change *c, int *last_st
 			out_heading(o, "%s", kbx_change_status_str(c->status));
 			*last_status = c->status;
 		}
-		printf("  %s:%u  %s (%s)", c->path, c->line, c->qual, kbx_kind_str(c->kind));
+		printf("  %s:%u  %s (%s)", out_esc(c->path), c->line, out_esc(c->qual),
+		       kbx_kind_str(c->kind));
 		if (c->old_path && strcmp(c->old_path, c->path))
-			printf("  was %s:%u", c->old_path, c->old_line);
+			printf("  was %s:%u", out_esc(c->old_path), c->old_line);
 		else if (c->status == KBX_CHANGE_MOVED)
 			printf("  was line %u", c->old_line);
 		putchar('\n');

@@ -10,6 +10,7 @@
 #include "lang/lang.h"
 #include "output.h"
 #include "parse-options.h"
+#include "quote.h"
 #include "rules.h"
 #include "strbuf.h"
 
@@ -42,9 +43,15 @@ struct report {
 /* ---- escaping for the workflow commands of GitHub Actions ---- */
 
 /* Data (the message): %, CR and LF are escaped; properties (file, title)
- * also ':' and ','. */
+ * also ':' and ','.  The other control characters, which GitHub's log
+ * would show to a terminal emulator, are escaped first as everywhere
+ * else (quote.h). */
 static void gh_escape(struct strbuf *sb, const char *s, size_t len, int property)
 {
+	struct strbuf esc = STRBUF_INIT;
+	strbuf_add_escaped(&esc, s, len, ESCAPE_KEEP_NEWLINE);
+	s = strbuf_str(&esc);
+	len = esc.len;
 	for (size_t i = 0; i < len; i++) {
 		char c = s[i];
 		if (c == '%')
@@ -60,6 +67,7 @@ static void gh_escape(struct strbuf *sb, const char *s, size_t len, int property
 		else
 			strbuf_addch(sb, c);
 	}
+	strbuf_release(&esc);
 }
 
 /* A repository path as a relative URI reference: every byte that is not
@@ -128,20 +136,21 @@ static void text_report(struct report *r)
 		const struct kbx_rule_result *rr = &res->rules[i];
 		struct kbx_rule_info info;
 		kbx_rules_info(r->rules, i, &info);
-		out_heading(r->o, "%-4s %s: %s", rule_status(rr), info.id,
-			    info.description ? info.description : info.summary);
+		out_heading(r->o, "%-4s %s: %s", rule_status(rr), out_esc(info.id),
+			    out_esc(info.description ? info.description : info.summary));
 		if (info.description)
-			out_note(r->o, "  (%s)", info.summary);
+			out_note(r->o, "  (%s)", out_esc(info.summary));
 		failed += rr->errors != 0;
 		warned += !rr->errors && rr->warnings;
 		for (; vi < res->n && res->items[vi].rule == i; vi++) {
 			const struct kbx_violation *v = &res->items[vi];
 			struct place p;
 			if (place_of(r, v, &p))
-				out_note(r->o, "  %.*s:%u: %s: %s", (int)p.len, p.path, p.line,
-					 kbx_level_str(v->level), v->message);
+				out_note(r->o, "  %s:%u: %s: %s", out_escn(p.path, p.len), p.line,
+					 kbx_level_str(v->level), out_esc(v->message));
 			else
-				out_note(r->o, "  %s: %s", kbx_level_str(v->level), v->message);
+				out_note(r->o, "  %s: %s", kbx_level_str(v->level),
+					 out_esc(v->message));
 			/* a cycle: one line per edge, each at its site */
 			for (size_t s = 0; s < v->ncycle && v->ncycle > 1; s++) {
 				if (s == CYCLE_LINES && v->ncycle > CYCLE_LINES + 1) {
@@ -151,9 +160,10 @@ static void text_report(struct report *r)
 				}
 				const struct kbx_cycle_step *st = &v->cycle[s];
 				const struct kbx_node *next = &v->cycle[(s + 1) % v->ncycle].node;
-				out_note(r->o, "      %.*s:%u  %s %s%s", (int)st->node.path_len,
-					 st->node.path, st->line ? st->line : st->node.line,
-					 kbx_edge_kind_str(v->edge), next->cid,
+				out_note(r->o, "      %s:%u  %s %s%s",
+					 out_escn(st->node.path, st->node.path_len),
+					 st->line ? st->line : st->node.line,
+					 kbx_edge_kind_str(v->edge), out_esc(next->cid),
 					 st->certain ? "" : "  (ambiguous)");
 			}
 		}
@@ -285,8 +295,9 @@ static void grep_report(struct report *r)
 		kbx_rules_info(r->rules, v->rule, &info);
 		if (!place_of(r, v, &p))
 			continue;
-		out_line(r->o, "%.*s:%u:%u: %s: %s%s", (int)p.len, p.path, p.line, p.col, info.id,
-			 v->level == KBX_LEVEL_WARNING ? "warning: " : "", v->message);
+		out_line(r->o, "%s:%u:%u: %s: %s%s", out_grep_path(NULL, p.path, p.len), p.line,
+			 p.col, out_esc(info.id), v->level == KBX_LEVEL_WARNING ? "warning: " : "",
+			 out_esc(v->message));
 	}
 }
 
@@ -478,8 +489,8 @@ static void show_problems(struct out *o, const struct kbx_rules_problems *pr, co
 {
 	for (size_t i = 0; i < pr->n; i++) {
 		const struct kbx_rules_problem *p = &pr->items[i];
-		fprintf(stderr, "error: '%s' at line %u, column %u: %s\n", shown, p->line, p->col,
-			p->msg);
+		fprintf(stderr, "error: '%s' at line %u, column %u: %s\n", out_esc(shown), p->line,
+			p->col, out_esc(p->msg));
 	}
 	if (!github)
 		return;
@@ -555,19 +566,21 @@ int cmd_check(int argc, const char **argv, struct kbx_ctx *ctx)
 		int e = errno;
 		if (rr == -1 && e == ENOENT && !rules_opt)
 			fprintf(stderr, "error: no rules file '%s' at the repository root (%s): write one (see 'kbx help rules') or name one with --rules\n",
-				DEFAULT_RULES, root);
+				DEFAULT_RULES, out_esc(root));
 		else if (rr == -1 && e == ENOENT)
-			fprintf(stderr, "error: no rules file '%s': %s\n", shown, strerror(e));
+			fprintf(stderr, "error: no rules file '%s': %s\n", out_esc(shown), strerror(e));
 		else if (rr == -1 && e == ELOOP)
 			fprintf(stderr, "error: the rules file '%s' is a symbolic link: kbx does not follow links for it (kbx-security(7)); use a regular file\n",
-				shown);
+				out_esc(shown));
 		else if (rr == STRBUF_TOO_BIG)
 			fprintf(stderr, "error: the rules file '%s' is larger than %u MiB: is it the right file?\n",
-				shown, RULES_MAX >> 20);
+				out_esc(shown), RULES_MAX >> 20);
 		else if (rr == STRBUF_NOT_REGULAR)
-			fprintf(stderr, "error: cannot read the rules file '%s': it is not a regular file\n", shown);
+			fprintf(stderr, "error: cannot read the rules file '%s': it is not a regular file\n",
+				out_esc(shown));
 		else
-			fprintf(stderr, "error: cannot read the rules file '%s': %s\n", shown, strerror(e));
+			fprintf(stderr, "error: cannot read the rules file '%s': %s\n", out_esc(shown),
+				strerror(e));
 		strbuf_release(&file);
 		strbuf_release(&text);
 		out_finish(o);
@@ -584,7 +597,7 @@ int cmd_check(int argc, const char **argv, struct kbx_ctx *ctx)
 	if (st == KBX_ERR_PARSE) {
 		show_problems(o, &problems, shown, repo_path, format == CF_GITHUB);
 		fprintf(stderr, "error: '%s' has %zu problem%s: nothing was checked (see 'kbx help rules')\n",
-			shown, problems.n, problems.n == 1 ? "" : "s");
+			out_esc(shown), problems.n, problems.n == 1 ? "" : "s");
 		rc = KBX_EXIT_USAGE;
 		goto done;
 	} else if (st) {
@@ -613,7 +626,7 @@ int cmd_check(int argc, const char **argv, struct kbx_ctx *ctx)
 			kbx_rules_info(rules, i, &info);
 			if (!res.rules[i].examined)
 				fprintf(stderr, "warning: rule '%s' found nothing to check: if that is a surprise, check its globs\n",
-					info.id);
+					out_esc(info.id));
 		}
 	}
 	rc = res.errors ? KBX_EXIT_CHECK_FAILED : KBX_EXIT_OK;

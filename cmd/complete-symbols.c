@@ -15,7 +15,9 @@
 
 #include "builtin.h"
 #include "lang/lang.h"
+#include "output.h"
 #include "parse-options.h"
+#include "quote.h"
 #include "strbuf.h"
 
 static const char *const complete_symbols_usage[] = {
@@ -40,8 +42,10 @@ static int kind_ok(const struct completer *c, int kind)
 
 static void print_line(const char *s, size_t len)
 {
-	/* a name with a newline would break the one-per-line contract */
-	if (memchr(s, '\n', len))
+	/* a name with a newline would break the one-per-line contract,
+	 * and the shell shows the others to the user: no control character
+	 * or byte outside UTF-8 (such a name cannot be typed anyway) */
+	if (escape_needed(s, len, 0))
 		return;
 	fwrite(s, 1, len, stdout);
 	putchar('\n');
@@ -104,7 +108,7 @@ static unsigned parse_kinds(const char *list)
 		int k = _kbx_kind_from_name(t);
 		if (!k) {
 			fprintf(stderr, "error: --kind does not know '%s': use file, class, struct, interface, trait, enum, function, method, namespace, module, external\n",
-				t);
+				out_esc(t));
 			free(copy);
 			return (unsigned)-1;
 		}

@@ -117,26 +117,26 @@ static void print_value(struct out *o, const char *key, const struct kbx_config_
 			int show_origin)
 {
 	if (!show_origin && !key) {
-		out_note(o, "%s", v->text);
+		out_note(o, "%s", out_esc(v->text));
 		return;
 	}
 	char origin[4200];
 	if (v->path)
-		snprintf(origin, sizeof(origin), "%s:%u\t", v->path, v->line);
+		snprintf(origin, sizeof(origin), "%s:%u\t", out_esc(v->path), v->line);
 	else if (v->scope == KBX_CONFIG_COMMAND)
 		snprintf(origin, sizeof(origin), "command line\t");
 	else
 		snprintf(origin, sizeof(origin), "default\t");
 	if (key)
-		out_note(o, "%s%s=%s", show_origin ? origin : "", key, v->text);
+		out_note(o, "%s%s=%s", show_origin ? origin : "", out_esc(key), out_esc(v->text));
 	else
-		out_note(o, "%s%s", origin, v->text);
+		out_note(o, "%s%s", origin, out_esc(v->text));
 }
 
 static int unknown_key(const char *key)
 {
 	const char *near = kbx_config_key_suggest(key);
-	fprintf(stderr, "error: unknown key '%s'\n", key);
+	fprintf(stderr, "error: unknown key '%s'\n", out_esc(key));
 	if (near)
 		fprintf(stderr, "\ndid you mean this?\n\t%s\n", near);
 	else
@@ -207,7 +207,7 @@ int cmd_config(int argc, const char **argv, struct kbx_ctx *ctx)
 			if (!kbx_dir) {
 				/* --unset with no index directory: nothing set */
 				fprintf(stderr, "error: there is no .kbx directory here or above, so no repository setting of %s\n",
-					k ? k->name : key);
+					out_esc(k ? k->name : key));
 				return KBX_EXIT_NOT_FOUND;
 			}
 			if (value && (rc = make_kbx_dir(kbx_dir))) {
@@ -226,7 +226,7 @@ int cmd_config(int argc, const char **argv, struct kbx_ctx *ctx)
 			char *upath = NULL;
 			kbx_config_t *ucfg = NULL;
 			struct kbx_config_value v;
-			fprintf(stderr, "error: %s\n", err.err.msg);
+			fprintf(stderr, "error: %s\n", out_esc(err.err.msg));
 			if (k && kbx_config_user_path(&upath, NULL) == KBX_OK &&
 			    kbx_config_new(&ucfg, NULL) == KBX_OK &&
 			    kbx_config_read_file(ucfg, upath, KBX_CONFIG_USER, NULL) == KBX_OK &&
@@ -240,7 +240,7 @@ int cmd_config(int argc, const char **argv, struct kbx_ctx *ctx)
 		}
 		free(path);
 		if (st == KBX_NOT_FOUND) {
-			fprintf(stderr, "error: %s\n", err.err.msg);
+			fprintf(stderr, "error: %s\n", out_esc(err.err.msg));
 			return KBX_EXIT_NOT_FOUND;
 		}
 		return st ? die_status(&err.err) : KBX_EXIT_OK;

@@ -182,10 +182,11 @@ static void print_cycle(struct out *o, size_t index, const struct cycle *c)
 		for (size_t i = 0; i < c->len; i++) {
 			const struct step *s = &c->steps[i];
 			const struct kbx_node *n = &s->node, *next = &c->steps[(i + 1) % c->len].node;
-			out_line(o, "%.*s:%u:%u: %s%s cycle %zu, step %zu of %zu: %s %s %s",
-				 (int)n->path_len, n->path, s->line ? s->line : (n->line ? n->line : 1),
-				 s->line ? s->col : 1, c->certain ? "" : "possible ", what, index,
-				 i + 1, c->len, n->cid, step_verb(c->kind, s->certain), next->cid);
+			out_line(o, "%s:%u:%u: %s%s cycle %zu, step %zu of %zu: %s %s %s",
+				 out_grep_path(NULL, n->path, n->path_len),
+				 s->line ? s->line : (n->line ? n->line : 1), s->line ? s->col : 1,
+				 c->certain ? "" : "possible ", what, index, i + 1, c->len,
+				 out_esc(n->cid), step_verb(c->kind, s->certain), out_esc(next->cid));
 		}
 		return;
 	case FMT_JSON: {
@@ -218,7 +219,7 @@ static void print_cycle(struct out *o, size_t index, const struct cycle *c)
 	}
 	if (c->len == 1)
 		out_heading(o, "%s%s cycle %zu: %s %s itself", c->certain ? "" : "possible ", what,
-			    index, c->steps[0].node.cid,
+			    index, out_esc(c->steps[0].node.cid),
 			    step_verb(c->kind, c->steps[0].certain));
 	else if (c->component > c->len)
 		out_heading(o, "%s%s cycle %zu: %zu %ss (one cycle among %zu that reach each other)",
@@ -230,9 +231,9 @@ static void print_cycle(struct out *o, size_t index, const struct cycle *c)
 	for (size_t i = 0; i < c->len; i++) {
 		const struct step *s = &c->steps[i];
 		const struct kbx_node *n = &s->node, *next = &c->steps[(i + 1) % c->len].node;
-		out_line(o, "  %.*s:%u  %s %s %s%s", (int)n->path_len, n->path,
-			 s->line ? s->line : (n->line ? n->line : 1), n->cid,
-			 step_verb(c->kind, s->certain), next->cid,
+		out_line(o, "  %s:%u  %s %s %s%s", out_escn(n->path, n->path_len),
+			 s->line ? s->line : (n->line ? n->line : 1), out_esc(n->cid),
+			 step_verb(c->kind, s->certain), out_esc(next->cid),
 			 s->certain ? "" : "  (ambiguous)");
 	}
 }

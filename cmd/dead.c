@@ -124,10 +124,11 @@ static void print_item(struct out *o, const struct item *it)
 		putchar('\0');
 		break;
 	case FMT_GREP:
-		printf("%.*s:%u:%u: %s %s %s", (int)n->path_len, n->path, n->line ? n->line : 1,
-		       n->col ? n->col : 1, what, kbx_kind_str(n->kind), n->qual);
+		printf("%s:%u:%u: %s %s %s", out_grep_path(NULL, n->path, n->path_len),
+		       n->line ? n->line : 1, n->col ? n->col : 1, what, kbx_kind_str(n->kind),
+		       out_esc(n->qual));
 		if (it->why)
-			printf(" (%s: %s)", kbx_dead_reason_str(it->reason), it->why);
+			printf(" (%s: %s)", kbx_dead_reason_str(it->reason), out_esc(it->why));
 		putchar('\n');
 		break;
 	case FMT_JSON: {
@@ -149,10 +150,10 @@ static void print_item(struct out *o, const struct item *it)
 		break;
 	}
 	default:
-		printf("  %.*s:%u  %s (%s)", (int)n->path_len, n->path, n->line, n->qual,
+		printf("  %s:%u  %s (%s)", out_escn(n->path, n->path_len), n->line, out_esc(n->qual),
 		       kbx_kind_str(n->kind));
 		if (it->why)
-			printf("  (left out: %s)", it->why);
+			printf("  (left out: %s)", out_esc(it->why));
 		putchar('\n');
 	}
 }

@@ -39,7 +39,8 @@ int cmd_defs(int argc, const char **argv, struct kbx_ctx *ctx)
 			break;
 		}
 		if (nargs > 1 || l.n > 1)
-			out_heading(o, "%s: %zu definition%s", argv[i], l.n, l.n == 1 ? "" : "s");
+			out_heading(o, "%s: %zu definition%s", out_esc(argv[i]), l.n,
+				    l.n == 1 ? "" : "s");
 		for (size_t j = 0; j < l.n; j++)
 			out_def(o, "def", &l.items[j]);
 		found += (int)l.n;

@@ -160,10 +160,11 @@ void dependents_print(struct out *o, struct dependents *im, int skip_start)
 			break;
 		case FMT_GREP:
 			if (n->path)
-				printf("%.*s:%u:%u: %s %s (distance %u)\n", (int)n->path_len, n->path,
+				printf("%s:%u:%u: %s %s (distance %u)\n",
+				       out_grep_path(NULL, n->path, n->path_len),
 				       n->line ? n->line : 1, n->col ? n->col : 1,
 				       h->distance ? "affected" : "changed",
-				       n->kind == KBX_KIND_FILE ? n->cid : n->qual, h->distance);
+				       out_esc(n->kind == KBX_KIND_FILE ? n->cid : n->qual), h->distance);
 			break;
 		case FMT_JSON:
 			out_record_begin(o, h->distance ? "affected" : "changed");
@@ -190,13 +191,14 @@ void dependents_print(struct out *o, struct dependents *im, int skip_start)
 				last = h->distance;
 			}
 			if (n->path)
-				printf("  %.*s:%u  %s (%s)", (int)n->path_len, n->path, n->line,
-				       n->kind == KBX_KIND_FILE ? n->cid : n->qual, kbx_kind_str(n->kind));
+				printf("  %s:%u  %s (%s)", out_escn(n->path, n->path_len), n->line,
+				       out_esc(n->kind == KBX_KIND_FILE ? n->cid : n->qual),
+				       kbx_kind_str(n->kind));
 			else
-				printf("  %s (%s)", n->qual, kbx_kind_str(n->kind));
+				printf("  %s (%s)", out_esc(n->qual), kbx_kind_str(n->kind));
 			if (h->distance && seed)
-				printf("  <- %s", seed->node.kind == KBX_KIND_FILE ? seed->node.cid
-										  : seed->node.qual);
+				printf("  <- %s", out_esc(seed->node.kind == KBX_KIND_FILE
+							  ? seed->node.cid : seed->node.qual));
 			if (h->confidence == KBX_CONF_AMBIGUOUS)
 				printf("  (through an ambiguous call)");
 			putchar('\n');

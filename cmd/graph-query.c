@@ -15,14 +15,15 @@ int lookup_symbol(struct kbx_ctx *ctx, const char *sym, struct kbx_nodelist *out
 		return 0;
 	if (st != KBX_NOT_FOUND)
 		return die_status(&err);
-	fprintf(stderr, "error: %s\n", err.msg);
+	fprintf(stderr, "error: %s\n", out_esc(err.msg));
 	struct kbx_nodelist near = KBX_NODELIST_INIT;
 	struct kbx_error e2 = KBX_ERROR_INIT;
 	if (kbx_suggest(ctx->store, sym, 5, &near, &e2) == KBX_OK && near.n) {
 		fprintf(stderr, "\nthe nearest names are\n");
 		for (size_t i = 0; i < near.n; i++) {
 			const struct kbx_node *n = &near.items[i];
-			fprintf(stderr, "\t%s\t(%s %s)\n", n->name, kbx_kind_str(n->kind), n->cid);
+			fprintf(stderr, "\t%s\t(%s %s)\n", out_esc(n->name), kbx_kind_str(n->kind),
+				out_esc(n->cid));
 		}
 	}
 	kbx_nodelist_release(&near);
@@ -81,15 +82,16 @@ int run_edge_query(int argc, const char **argv, struct kbx_ctx *ctx, const struc
 	struct kbx_error err = KBX_ERROR_INIT;
 	if (matches.n > 1)
 		out_note(o, "'%s' names %zu definitions; the results are grouped by definition (name one by its id to choose)\n",
-			 argv[0], matches.n);
+			 out_esc(argv[0]), matches.n);
 	for (size_t i = 0; i < matches.n && !rc; i++) {
 		const struct kbx_node *m = &matches.items[i];
 		p.query = m;
 		if (m->path)
-			out_heading(o, "%s %s (%s, %.*s:%u)", q->heading, m->cid, kbx_kind_str(m->kind),
-				    (int)m->path_len, m->path, m->line);
+			out_heading(o, "%s %s (%s, %s:%u)", q->heading, out_esc(m->cid),
+				    kbx_kind_str(m->kind), out_escn(m->path, m->path_len), m->line);
 		else
-			out_heading(o, "%s %s (%s)", q->heading, m->cid, kbx_kind_str(m->kind));
+			out_heading(o, "%s %s (%s)", q->heading, out_esc(m->cid),
+				    kbx_kind_str(m->kind));
 		if (matches.n > 1 && out_format(o) == FMT_JSON)
 			out_def(o, "symbol", m);
 		size_t before = p.count;

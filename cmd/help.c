@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "output.h"
 #include "parse-options.h"
 
 #ifndef KBX_MANDIR
@@ -71,7 +72,7 @@ int cmd_help(int argc, const char **argv, struct kbx_ctx *ctx)
 		else if (!strncmp(what, "kbx-", 4))
 			what += 4;
 		if (what && (strchr(what, '/') || strlen(what) > 64)) {
-			fprintf(stderr, "error: no manual page for '%s'\n", argv[0]);
+			fprintf(stderr, "error: no manual page for '%s'\n", out_esc(argv[0]));
 			return KBX_EXIT_USAGE;
 		}
 		if (what)
@@ -82,7 +83,7 @@ int cmd_help(int argc, const char **argv, struct kbx_ctx *ctx)
 	char path[PATH_MAX];
 	if (!find_page(page, path, sizeof(path))) {
 		const struct cmd_struct *c = nargs ? find_command(argv[0]) : NULL;
-		fprintf(stderr, "error: no manual page for '%s' is installed\n", page);
+		fprintf(stderr, "error: no manual page for '%s' is installed\n", out_esc(page));
 		if (c) {
 			/* the next best thing: the command's own usage */
 			const char *hargv[] = { c->name, "-h", NULL };

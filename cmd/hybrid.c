@@ -47,7 +47,7 @@ static int parse_weight(const char *arg, struct kbx_hybrid_weights *w)
 		}
 	}
 	fprintf(stderr, "error: --weight takes NAME=VALUE, NAME one of similarity, graph, importance, recency and VALUE from 0 to 100, not '%s'\n",
-		arg);
+		out_esc(arg));
 	return -1;
 }
 
@@ -148,11 +148,12 @@ static void print_plan_json(struct out *o, const struct kbx_hybrid_results *r, c
 static void print_notes(const struct kbx_hybrid_plan *p, const char *repo)
 {
 	for (size_t i = 0; i < p->nnotes; i++)
-		fprintf(stderr, "note: %s%s%s\n", repo ? repo : "", repo ? ": " : "", p->notes[i]);
+		fprintf(stderr, "note: %s%s%s\n", repo ? out_esc(repo) : "", repo ? ": " : "",
+			out_esc(p->notes[i]));
 	for (int sg = 0; sg < KBX_SIG__COUNT; sg++)
 		if (p->sig[sg].note[0])
-			fprintf(stderr, "warning: %s%s%s\n", repo ? repo : "", repo ? ": " : "",
-				p->sig[sg].note);
+			fprintf(stderr, "warning: %s%s%s\n", repo ? out_esc(repo) : "",
+				repo ? ": " : "", out_esc(p->sig[sg].note));
 }
 
 static void print_plan_text(struct out *o, const struct kbx_hybrid_results *r)
@@ -166,32 +167,34 @@ static void print_plan_text(struct out *o, const struct kbx_hybrid_results *r)
 		snprintf(depth, sizeof(depth), "%u hop%s", p->depth, p->depth == 1 ? "" : "s");
 	if (p->relation)
 		out_note(o, "traversal  %s (from '%s'), %s (%s%s%s)", kbx_hybrid_rel_str(p->relation),
-			 p->relation_words ? p->relation_words : "", depth,
+			 p->relation_words ? out_esc(p->relation_words) : "", depth,
 			 p->depth_words ? "from '" : "the default",
-			 p->depth_words ? p->depth_words : "", p->depth_words ? "'" : "");
+			 p->depth_words ? out_esc(p->depth_words) : "", p->depth_words ? "'" : "");
 	else
 		out_note(o, "traversal  none: the search's hits are the results");
 	if (p->similar_to)
-		out_note(o, "search     code similar to that of %s", p->similar_to);
+		out_note(o, "search     code similar to that of %s", out_esc(p->similar_to));
 	else if (p->search_text)
-		out_note(o, "search     '%s'", p->search_text);
+		out_note(o, "search     '%s'", out_esc(p->search_text));
 	if (p->kind_words)
 		out_note(o, "kinds      %s (from '%s')",
 			 p->kinds & (1u << KBX_KIND_FUNCTION) ? "functions and methods"
 			 : p->kinds & (1u << KBX_KIND_FILE) ? "files and modules" : "types",
-			 p->kind_words);
+			 out_esc(p->kind_words));
 	for (size_t i = 0; i < p->nterms; i++) {
 		const struct kbx_hybrid_term *t = &p->terms[i];
-		out_note(o, "resolved   %s '%s' by %s%s%s: %zu node%s", t->role, t->text,
+		out_note(o, "resolved   %s '%s' by %s%s%s: %zu node%s", t->role, out_esc(t->text),
 			 kbx_hybrid_how_str(t->how), t->spelling ? " as " : "",
-			 t->spelling ? t->spelling : "", t->nodes.n, t->nodes.n == 1 ? "" : "s");
+			 t->spelling ? out_esc(t->spelling) : "", t->nodes.n,
+			 t->nodes.n == 1 ? "" : "s");
 		for (size_t j = 0; j < t->nodes.n && j < 8; j++) {
 			const struct kbx_node *n = &t->nodes.items[j];
 			if (t->scores)
-				out_note(o, "             %s  (%s, score %.3f)", n->cid, kbx_kind_str(n->kind),
-					 t->scores[j]);
+				out_note(o, "             %s  (%s, score %.3f)", out_esc(n->cid),
+					 kbx_kind_str(n->kind), t->scores[j]);
 			else
-				out_note(o, "             %s  (%s)", n->cid, kbx_kind_str(n->kind));
+				out_note(o, "             %s  (%s)", out_esc(n->cid),
+					 kbx_kind_str(n->kind));
 		}
 		if (t->nodes.n > 8)
 			out_note(o, "             ... and %zu more", t->nodes.n - 8);
@@ -199,13 +202,14 @@ static void print_plan_text(struct out *o, const struct kbx_hybrid_results *r)
 	if (p->nseeds) {
 		out_note(o, "seeds      %zu", p->nseeds);
 		for (size_t i = 0; i < p->nseeds && i < 10; i++)
-			out_note(o, "             %s  (%s, score %.3f)", p->seeds[i].node.cid,
+			out_note(o, "             %s  (%s, score %.3f)", out_esc(p->seeds[i].node.cid),
 				 p->seeds[i].from, p->seeds[i].score);
 		if (p->nseeds > 10)
 			out_note(o, "             ... and %zu more", p->nseeds - 10);
 	}
 	if (p->scoped)
-		out_note(o, "scope      %s: %s", kbx_scope_plan_str(p->scope_plan), p->scope_why);
+		out_note(o, "scope      %s: %s", kbx_scope_plan_str(p->scope_plan),
+			 out_esc(p->scope_why));
 	for (int sg = 0; sg < KBX_SIG__COUNT; sg++)
 		if (p->sig[sg].used)
 			out_note(o, "signal     %s: %llu candidate%s in %.2f ms", kbx_signal_str(sg),
@@ -228,7 +232,7 @@ static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_res
 	const struct kbx_node *n = &h->node;
 	char tag[80] = "";
 	if (repo)
-		snprintf(tag, sizeof(tag), "[%s] ", repo);
+		snprintf(tag, sizeof(tag), "[%s] ", out_esc(repo));
 	switch (out_format(o)) {
 	case FMT_NUL:
 		fputs(n->cid, stdout);
@@ -236,10 +240,10 @@ static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_res
 		return;
 	case FMT_GREP:
 		if (n->path)
-			out_line(o, "%s%s%.*s:%u:%u: %s (%s, score %.3f)", root ? root : "", root ? "/" : "",
-				 (int)n->path_len, n->path,
-				 n->line ? n->line : 1, n->col ? n->col : 1, shown(n),
-				 kbx_kind_str(n->kind), h->score);
+			out_line(o, "%s:%u:%u: %s (%s, score %.3f)",
+				 out_grep_path(root, n->path, n->path_len), n->line ? n->line : 1,
+				 n->col ? n->col : 1, out_esc(shown(n)), kbx_kind_str(n->kind),
+				 h->score);
 		return;
 	case FMT_JSON: {
 		out_record_begin(o, "result");
@@ -280,10 +284,11 @@ static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_res
 		break;
 	}
 	if (n->path)
-		printf("%3zu  %s%.*s:%u  %s (%s)  %.3f", rank, tag, (int)n->path_len, n->path, n->line,
-		       shown(n), kbx_kind_str(n->kind), h->score);
+		printf("%3zu  %s%s:%u  %s (%s)  %.3f", rank, tag, out_escn(n->path, n->path_len),
+		       n->line, out_esc(shown(n)), kbx_kind_str(n->kind), h->score);
 	else
-		printf("%3zu  %s%s (%s)  %.3f", rank, tag, shown(n), kbx_kind_str(n->kind), h->score);
+		printf("%3zu  %s%s (%s)  %.3f", rank, tag, out_esc(shown(n)), kbx_kind_str(n->kind),
+		       h->score);
 	if (h->confidence == KBX_CONF_AMBIGUOUS)
 		printf("  (through an ambiguous call)");
 	putchar('\n');
@@ -292,7 +297,7 @@ static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_res
 		for (size_t i = 0; i < h->nvia; i++) {
 			if (i)
 				printf(" -> ");
-			printf("%s", shown(&h->via[i]));
+			printf("%s", out_esc(shown(&h->via[i])));
 			if (explain && i && h->via_line[i])
 				printf(" [line %u]", h->via_line[i]);
 		}
@@ -344,13 +349,13 @@ static int hybrid_all_repos(struct kbx_ctx *ctx, const struct kbx_hybrid_opts *h
 			goto out;
 		}
 		if (st && st != KBX_NOT_FOUND) {
-			fprintf(stderr, "warning: skipping '%s': %s\n", name, err.msg);
+			fprintf(stderr, "warning: skipping '%s': %s\n", out_esc(name), out_esc(err.msg));
 			continue;
 		}
 		asked++;
 		ok[i] = 1;
 		if (st == KBX_NOT_FOUND && explain)
-			fprintf(stderr, "note: %s: %s\n", name, err.msg);
+			fprintf(stderr, "note: %s: %s\n", out_esc(name), out_esc(err.msg));
 		print_notes(&res[i].plan, name);
 		counts[i] = res[i].n;
 	}
@@ -377,7 +382,7 @@ static int hybrid_all_repos(struct kbx_ctx *ctx, const struct kbx_hybrid_opts *h
 		if (out_format(o) == FMT_JSON)
 			print_plan_json(o, &res[i], question, rs.items[i].repo->name);
 		else if (explain && out_format(o) == FMT_TEXT) {
-			out_heading(o, "repository %s", rs.items[i].repo->name);
+			out_heading(o, "repository %s", out_esc(rs.items[i].repo->name));
 			print_plan_text(o, &res[i]);
 		}
 	}
@@ -503,7 +508,7 @@ int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 	/* a name that stands for nothing is an error; a plan that ran and
 	 * found nothing is only said */
 	if (st == KBX_NOT_FOUND)
-		fprintf(stderr, "%s%s\n", res.plan.nseeds ? "" : "error: ", err.msg);
+		fprintf(stderr, "%s%s\n", res.plan.nseeds ? "" : "error: ", out_esc(err.msg));
 	rc = out_finish(o) ? KBX_EXIT_IO : res.n ? KBX_EXIT_OK : KBX_EXIT_NOT_FOUND;
 out:
 	kbx_hybrid_release(&res);

@@ -136,8 +136,8 @@ static int parse_diff(FILE *f, const char *name, struct diff *d)
 			    sscanf(l, "@@ -%lu +%lu,%lu @@", &a, &cnum, &dnum) < 2 &&
 			    sscanf(l, "@@ -%lu,%lu +%lu @@", &a, &b, &cnum) < 3 &&
 			    sscanf(l, "@@ -%lu +%lu @@", &a, &cnum) < 2) {
-				fprintf(stderr, "error: cannot parse the hunk header at line %lu of %s: '%.60s'\n",
-					lineno, name, l);
+				fprintf(stderr, "error: cannot parse the hunk header at line %lu of %s: '%s'\n",
+					lineno, out_esc(name), out_escn(l, strnlen(l, 60)));
 				ok = 0;
 				break;
 			}
@@ -250,7 +250,7 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 			fclose(f);
 		for (size_t i = 0; i < d.ndeleted; i++)
 			fprintf(stderr, "note: '%s' is deleted by the diff; what depended on it is not in the index any more\n",
-				d.deleted[i]);
+				out_esc(d.deleted[i]));
 		/* group ranges by file */
 		for (size_t i = 0; i < d.n && !rc;) {
 			size_t j = i;
@@ -260,7 +260,8 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 			struct kbx_error e2 = KBX_ERROR_INIT;
 			if (kbx_lookup(ctx->store, d.r[i].path, &file, &e2) != KBX_OK || !file.n ||
 			    file.items[0].kind != KBX_KIND_FILE) {
-				fprintf(stderr, "note: '%s' is not in the index; skipped\n", d.r[i].path);
+				fprintf(stderr, "note: '%s' is not in the index; skipped\n",
+					out_esc(d.r[i].path));
 				kbx_nodelist_release(&file);
 				i = j;
 				continue;

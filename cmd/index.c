@@ -66,7 +66,7 @@ static void count_reason(struct index_state *s, const char *reason)
 /* "path:line:col" as compilers write it */
 static void where(const struct kbx_note *n)
 {
-	fprintf(stderr, "%s", n->path ? n->path : "?");
+	fprintf(stderr, "%s", n->path ? out_esc(n->path) : "?");
 	if (n->line)
 		fprintf(stderr, ":%u", n->line);
 	if (n->line && n->col)
@@ -112,9 +112,11 @@ static void on_note(void *data, const struct kbx_note *n)
 			/* registry input: path:line:col first, as compilers do,
 			 * so that editors jump to it */
 			where(n);
-			fprintf(stderr, ": skipped %s: %s\n", n->what ? n->what : "file", n->message);
+			fprintf(stderr, ": skipped %s: %s\n", n->what ? out_esc(n->what) : "file",
+				out_esc(n->message));
 		} else {
-			fprintf(stderr, "note: skipped '%s': %s\n", n->path ? n->path : "?", n->message);
+			fprintf(stderr, "note: skipped '%s': %s\n", n->path ? out_esc(n->path) : "?",
+				out_esc(n->message));
 		}
 		break;
 	case KBX_NOTE_WARNING:
@@ -125,7 +127,7 @@ static void on_note(void *data, const struct kbx_note *n)
 				s->progress_shown = 0;
 			}
 			where(n);
-			fprintf(stderr, ": warning: %s\n", n->message);
+			fprintf(stderr, ": warning: %s\n", out_esc(n->message));
 			break;
 		}
 		if (s->progress_shown) {
@@ -133,9 +135,11 @@ static void on_note(void *data, const struct kbx_note *n)
 			s->progress_shown = 0;
 		}
 		if (n->line)
-			fprintf(stderr, "warning: '%s' line %u: %s\n", n->path, n->line, n->message);
+			fprintf(stderr, "warning: '%s' line %u: %s\n", out_esc(n->path), n->line,
+				out_esc(n->message));
 		else
-			fprintf(stderr, "warning: '%s': %s\n", n->path ? n->path : "?", n->message);
+			fprintf(stderr, "warning: '%s': %s\n", n->path ? out_esc(n->path) : "?",
+				out_esc(n->message));
 		break;
 	}
 }
@@ -333,9 +337,9 @@ static int on_watch_run(void *data, const struct kbx_watch_report *r)
 	if (r->full)
 		fprintf(stderr, "%s the whole tree", when);
 	else if (r->npaths == 1)
-		fprintf(stderr, "%s %s", when, r->paths[0]);
+		fprintf(stderr, "%s %s", when, out_esc(r->paths[0]));
 	else
-		fprintf(stderr, "%s %s and %zu more", when, r->paths[0], r->npaths - 1);
+		fprintf(stderr, "%s %s and %zu more", when, out_esc(r->paths[0]), r->npaths - 1);
 	fprintf(stderr, ": %llu parsed, %llu removed, %llu re-resolved in %.2f s; %llu nodes, %llu edges\n",
 		(unsigned long long)st->parsed, (unsigned long long)st->removed,
 		(unsigned long long)st->reresolved, st->seconds, (unsigned long long)st->symbols,
@@ -457,8 +461,8 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 		for (int i = 0; i < nargs; i++) {
 			char *rel = repo_relative(kbx_store_root(ctx->store), argv[i]);
 			if (!rel) {
-				fprintf(stderr, "error: '%s' is outside the repository at '%s'\n", argv[i],
-					kbx_store_root(ctx->store));
+				fprintf(stderr, "error: '%s' is outside the repository at '%s'\n",
+					out_esc(argv[i]), out_esc(kbx_store_root(ctx->store)));
 				for (int j = 0; j < i; j++)
 					free((char *)paths[j]);
 				free(paths);

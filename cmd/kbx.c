@@ -92,7 +92,7 @@ int die_status(const struct kbx_error *err)
 {
 	const char *level = err->status == KBX_ERR_NOMEM || err->status == KBX_ERR_INTERNAL
 				    ? "fatal" : "error";
-	fprintf(stderr, "%s: %s\n", level, err->msg[0] ? err->msg : kbx_status_str(err->status));
+	fprintf(stderr, "%s: %s\n", level, out_esc(err->msg[0] ? err->msg : kbx_status_str(err->status)));
 	return exit_code_for(err->status);
 }
 
@@ -126,7 +126,7 @@ static void suggest_command(const char *name)
 		if (d == best && d <= 2 && n < 8)
 			cands[n++] = c->name;
 	}
-	fprintf(stderr, "error: '%s' is not a kbx command: see 'kbx -h'\n", name);
+	fprintf(stderr, "error: '%s' is not a kbx command: see 'kbx -h'\n", out_esc(name));
 	if (n) {
 		fprintf(stderr, "\nthe most similar command%s\n", n > 1 ? "s are" : " is");
 		for (size_t i = 0; i < n; i++)
@@ -225,8 +225,8 @@ void warn_refused_settings(const struct kbx_config *cfg)
 	const struct kbx_config_refusal *r;
 	size_t n = kbx_config_refusals(cfg, &r);
 	for (size_t i = 0; i < n; i++)
-		fprintf(stderr, "warning: ignoring %s in '%s' at line %u: %s\n", r[i].key, r[i].path,
-			r[i].line, r[i].reason);
+		fprintf(stderr, "warning: ignoring %s in '%s' at line %u: %s\n", r[i].key,
+			out_esc(r[i].path), r[i].line, r[i].reason);
 	if (n)
 		fprintf(stderr, "hint: if you trust %s, set %s in your own settings (kbx config --user KEY VALUE) or for one command (kbx -c KEY=VALUE); see kbx-security(7)\n",
 			n > 1 ? "them" : "it", n > 1 ? "them" : "it");

@@ -9,6 +9,7 @@
 #include "output.h"
 #include "kbx-search.h"
 #include "pager.h"
+#include "quote.h"
 #include "strbuf.h"
 
 const char *const output_format_names[] = { "text", "json", "grep", "nul", NULL };
@@ -97,18 +98,85 @@ static const char *col(const struct out *o, const char *c)
 	return o->color ? c : "";
 }
 
+/* ---- escaping ---- */
+
+static struct strbuf esc_slots[OUT_ESC_SLOTS];
+static unsigned esc_next;
+
+static struct strbuf *esc_slot(void)
+{
+	struct strbuf *sb = &esc_slots[esc_next++ % OUT_ESC_SLOTS];
+	strbuf_reset(sb);
+	return sb;
+}
+
+const char *out_esc(const char *s)
+{
+	size_t len = strlen(s);
+	if (!escape_needed(s, len, 0))
+		return s;
+	return out_escn(s, len);
+}
+
+const char *out_escn(const char *s, size_t len)
+{
+	struct strbuf *sb = esc_slot();
+	strbuf_add_escaped(sb, s, len, 0);
+	return sb->failed ? "?" : strbuf_str(sb);
+}
+
+const char *out_grep_path(const char *root, const char *path, size_t len)
+{
+	struct strbuf *sb = esc_slot();
+	if (root) {
+		struct strbuf full = STRBUF_INIT;
+		strbuf_addf(&full, "%s/%.*s", root, (int)len, path);
+		strbuf_add_quoted_path(sb, strbuf_str(&full), full.len);
+		strbuf_release(&full);
+	} else {
+		strbuf_add_quoted_path(sb, path, len);
+	}
+	return sb->failed ? "?" : strbuf_str(sb);
+}
+
+/* Print len bytes of s escaped (flags: quote.h's ESCAPE_KEEP_*). */
+static void put_escaped(const char *s, size_t len, unsigned flags)
+{
+	if (!escape_needed(s, len, flags)) {
+		fwrite(s, 1, len, stdout);
+		return;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_add_escaped(&sb, s, len, flags);
+	fwrite(strbuf_str(&sb), 1, sb.len, stdout);
+	strbuf_release(&sb);
+}
+
+/* The line of out_heading, out_note and out_line: formatted, then
+ * escaped but for its tabs and newlines. */
+static void put_line(const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_vaddf(&sb, fmt, ap);
+	put_escaped(strbuf_str(&sb), sb.len, ESCAPE_KEEP_TAB | ESCAPE_KEEP_NEWLINE);
+	strbuf_release(&sb);
+}
+
 /* ---- JSON ---- */
 
+/* A JSON string: control characters escaped (the C1 ones too, so that
+ * JSON read on a terminal is safe), each byte that is not part of
+ * well-formed UTF-8 replaced by U+FFFD. */
 static void json_str(const char *s, size_t len)
 {
 	putchar('"');
-	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	const char *p = s, *end = s + len;
 	while (p < end) {
-		unsigned char ch = *p;
+		unsigned char ch = (unsigned char)*p;
+		size_t n = utf8_char_len(p, (size_t)(end - p));
 		if (ch == '"' || ch == '\\') {
 			putchar('\\');
 			putchar(ch);
-			p++;
 		} else if (ch < 0x20 || ch == 0x7f) {
 			switch (ch) {
 			case '\n': fputs("\\n", stdout); break;
@@ -116,25 +184,17 @@ static void json_str(const char *s, size_t len)
 			case '\r': fputs("\\r", stdout); break;
 			default: printf("\\u%04x", ch);
 			}
-			p++;
 		} else if (ch < 0x80) {
 			putchar(ch);
-			p++;
+		} else if (!n) {
+			fputs("\\ufffd", stdout);
+			n = 1;
+		} else if (ch == 0xc2 && (unsigned char)p[1] < 0xa0) {
+			printf("\\u%04x", (unsigned char)p[1]);
 		} else {
-			/* copy a valid UTF-8 sequence; replace a bad byte with U+FFFD */
-			int n = ch >= 0xf0 && ch < 0xf5 ? 4 : ch >= 0xe0 ? 3 : ch >= 0xc2 && ch < 0xe0 ? 2 : 0;
-			int ok = n && end - p >= n;
-			for (int i = 1; ok && i < n; i++)
-				if ((p[i] & 0xc0) != 0x80)
-					ok = 0;
-			if (ok) {
-				fwrite(p, 1, (size_t)n, stdout);
-				p += n;
-			} else {
-				fputs("\\ufffd", stdout);
-				p++;
-			}
+			fwrite(p, 1, n, stdout);
 		}
+		p += n;
 	}
 	putchar('"');
 }
@@ -166,7 +226,8 @@ void out_field_str(struct out *o, const char *key, const char *val)
 		else
 			fputs("null", stdout);
 	} else if (o->format == FMT_TEXT) {
-		printf("%s%s:%s %s\n", col(o, C_HEAD), key, col(o, C_RESET), val ? val : "-");
+		printf("%s%s:%s %s\n", col(o, C_HEAD), key, col(o, C_RESET),
+		       val ? out_esc(val) : "-");
 	}
 }
 
@@ -330,7 +391,9 @@ void out_set_repo(struct out *o, const char *name, const char *root, size_t rank
 	o->repo_rank = name ? rank : 0;
 }
 
-/* Up to max_lines lines of text, each cut at width, indented. */
+/* Up to max_lines lines of text, each cut at width, indented, escaped
+ * but for tabs (the text is code or prose: a tab is harmless, and code
+ * is indented with them). */
 static void text_lines(const char *text, size_t len, int max_lines, size_t width,
 		       const char *indent)
 {
@@ -351,9 +414,13 @@ static void text_lines(const char *text, size_t len, int max_lines, size_t width
 			l = width;
 			while (l > 0 && ((unsigned char)text[i + l] & 0xc0) == 0x80)
 				l--;
-			printf("%s%.*s...\n", indent, (int)l, text + i);
+			fputs(indent, stdout);
+			put_escaped(text + i, l, ESCAPE_KEEP_TAB);
+			fputs("...\n", stdout);
 		} else if (l || lines) {
-			printf("%s%.*s\n", indent, (int)l, text + i);
+			fputs(indent, stdout);
+			put_escaped(text + i, l, ESCAPE_KEEP_TAB);
+			putchar('\n');
 		}
 		if (l)
 			lines++;
@@ -399,13 +466,13 @@ void out_search_hit(struct out *o, size_t rank, const struct kbx_search_hit *h,
 		return;
 	}
 	if (o->format == FMT_GREP) {
-		if (o->repo_root && c->path[0] != '/')
-			printf("%s/", o->repo_root);
-		printf("%s:%u:1: %s %s", c->path, c->line ? c->line : 1, type ? type : "?", c->doc_id);
+		const char *root = o->repo_root && c->path[0] != '/' ? o->repo_root : NULL;
+		printf("%s:%u:1: %s %s", out_grep_path(root, c->path, strlen(c->path)),
+		       c->line ? c->line : 1, type ? type : "?", out_esc(c->doc_id));
 		if (*c->title && strcmp(c->title, c->doc_id))
-			printf(" %s", c->title);
+			printf(" %s", out_esc(c->title));
 		if (*c->heading)
-			printf(" > %s", c->heading);
+			printf(" > %s", out_esc(c->heading));
 		putchar('\n');
 		return;
 	}
@@ -468,26 +535,26 @@ void out_search_hit(struct out *o, size_t rank, const struct kbx_search_hit *h,
 	/* text */
 	printf("%s%zu.%s ", col(o, C_HEAD), rank, col(o, C_RESET));
 	if (o->repo)
-		printf("%s[%s]%s ", col(o, C_PATH), o->repo, col(o, C_RESET));
-	printf("%s%s%s %s%s%s", col(o, C_LINE),
-	       type ? type : "?", col(o, C_RESET), col(o, C_NAME), c->doc_id, col(o, C_RESET));
+		printf("%s[%s]%s ", col(o, C_PATH), out_esc(o->repo), col(o, C_RESET));
+	printf("%s%s%s %s%s%s", col(o, C_LINE), type ? type : "?", col(o, C_RESET),
+	       col(o, C_NAME), out_esc(c->doc_id), col(o, C_RESET));
 	if (c->type == KBX_CHUNK_ERROR) {
-		printf("  %s", c->title);
+		printf("  %s", out_esc(c->title));
 		if (*c->severity)
-			printf(" [%s]", c->severity);
+			printf(" [%s]", out_esc(c->severity));
 	} else if (c->type == KBX_CHUNK_CODE) {
 		if (kind)
 			printf("  %s", kind);
 	} else {
 		if (*c->title && strcmp(c->title, c->doc_id))
-			printf("  %s", c->title);
+			printf("  %s", out_esc(c->title));
 		if (*c->heading)
-			printf(" > %s", c->heading);
+			printf(" > %s", out_esc(c->heading));
 	}
 	if (*c->lang)
-		printf(" (%s)", c->lang);
+		printf(" (%s)", out_esc(c->lang));
 	putchar('\n');
-	printf("   %s%s%s", col(o, C_PATH), c->path, col(o, C_RESET));
+	printf("   %s%s%s", col(o, C_PATH), out_esc(c->path), col(o, C_RESET));
 	if (c->line) {
 		printf(":%s%u%s", col(o, C_LINE), c->line, col(o, C_RESET));
 		if (c->end_line > c->line)
@@ -515,8 +582,8 @@ void out_search_hit(struct out *o, size_t rank, const struct kbx_search_hit *h,
 		}
 		putchar('\n');
 		if (h->sig[KBX_SIG_PATTERN].rank && query && h->match_len)
-			printf("   %smatched%s %.*s%s\n", col(o, C_HEAD), col(o, C_RESET),
-			       (int)(h->match_len > 120 ? 120 : h->match_len), query + h->match_off,
+			printf("   %smatched%s %s%s\n", col(o, C_HEAD), col(o, C_RESET),
+			       out_escn(query + h->match_off, h->match_len > 120 ? 120 : h->match_len),
 			       h->match_len > 120 ? "..." : "");
 	}
 	putchar('\n');
@@ -527,7 +594,7 @@ void out_line(struct out *o, const char *fmt, ...)
 	va_list ap;
 	(void)o;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	put_line(fmt, ap);
 	va_end(ap);
 	putchar('\n');
 }
@@ -544,7 +611,7 @@ void out_heading(struct out *o, const char *fmt, ...)
 	o->in_group = 1;
 	fputs(col(o, C_HEAD), stdout);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	put_line(fmt, ap);
 	va_end(ap);
 	fputs(col(o, C_RESET), stdout);
 	putchar('\n');
@@ -556,7 +623,7 @@ void out_note(struct out *o, const char *fmt, ...)
 		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	put_line(fmt, ap);
 	va_end(ap);
 	putchar('\n');
 }
@@ -608,13 +675,13 @@ static void nul_id(const struct kbx_node *n)
 /* How a node reads in text: "Foo.process" or "src/a.py" or "printf". */
 static void text_name(struct out *o, const struct kbx_node *n)
 {
-	printf("%s%s%s", col(o, C_NAME), n->kind == KBX_KIND_FILE ? n->cid : n->qual,
+	printf("%s%s%s", col(o, C_NAME), out_esc(n->kind == KBX_KIND_FILE ? n->cid : n->qual),
 	       col(o, C_RESET));
 }
 
 static void text_loc(struct out *o, const char *path, size_t plen, uint32_t line, uint32_t c)
 {
-	printf("%s%.*s%s:%s%u%s", col(o, C_PATH), (int)plen, path, col(o, C_RESET),
+	printf("%s%s%s:%s%u%s", col(o, C_PATH), out_escn(path, plen), col(o, C_RESET),
 	       col(o, C_LINE), line, col(o, C_RESET));
 	if (c)
 		printf(":%u", c);
@@ -652,9 +719,10 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 		}
 		if (!path)
 			return;
-		printf("%.*s:%u:%u: %s %s %s", (int)plen, path, line ? line : 1, c ? c : 1,
-		       e->from.kind == KBX_KIND_FILE ? e->from.cid : e->from.qual,
-		       kbx_edge_kind_str(e->kind), e->to.kind == KBX_KIND_FILE ? e->to.cid : e->to.qual);
+		printf("%s:%u:%u: %s %s %s", out_grep_path(NULL, path, plen), line ? line : 1,
+		       c ? c : 1, out_esc(e->from.kind == KBX_KIND_FILE ? e->from.cid : e->from.qual),
+		       kbx_edge_kind_str(e->kind),
+		       out_esc(e->to.kind == KBX_KIND_FILE ? e->to.cid : e->to.qual));
 		if (e->confidence == KBX_CONF_AMBIGUOUS)
 			printf(" (ambiguous, %u candidates)", e->ncandidates);
 		else if (e->confidence == KBX_CONF_UNRESOLVED)
@@ -742,9 +810,9 @@ void out_def(struct out *o, const char *type, const struct kbx_node *n)
 		return;
 	case FMT_GREP:
 		if (n->path)
-			printf("%.*s:%u:%u: %s %s\n", (int)n->path_len, n->path, n->line ? n->line : 1,
-			       n->col ? n->col : 1, kbx_kind_str(n->kind),
-			       n->kind == KBX_KIND_FILE ? n->cid : n->qual);
+			printf("%s:%u:%u: %s %s\n", out_grep_path(NULL, n->path, n->path_len),
+			       n->line ? n->line : 1, n->col ? n->col : 1, kbx_kind_str(n->kind),
+			       out_esc(n->kind == KBX_KIND_FILE ? n->cid : n->qual));
 		return;
 	case FMT_JSON:
 		o->fields = 0;

@@ -51,6 +51,30 @@ struct out *out_new(const struct output_opts *opts);
 int out_finish(struct out *o);
 int out_format(const struct out *o);
 
+/*
+ * Text from the repository (names, paths, headings, code; a message that
+ * quotes them) is untrusted: print it escaped (quote.h), with its control
+ * characters shown as \t, \n, \033..., and valid UTF-8 as it is.
+ * out_esc returns s itself when nothing needs escaping, else one of
+ * OUT_ESC_SLOTS buffers used in turn, as git's oid_to_hex does: valid
+ * until that many more calls of out_esc, out_escn or out_grep_path,
+ * enough for the arguments of one printf.  out_escn takes len bytes that
+ * need not end in NUL (a node's path).  Messages on standard error
+ * escape their values, or a library message as a whole, the same way.
+ */
+#define OUT_ESC_SLOTS 8
+const char *out_esc(const char *s);
+const char *out_escn(const char *s, size_t len);
+/* The path of a grep line: root (when not NULL) and '/' before path,
+ * then as it is when ordinary, else in double quotes with C escapes
+ * (strbuf_add_quoted_path), so that one result stays one line that
+ * starts "path:line:col:".  From the same buffers as out_esc. */
+const char *out_grep_path(const char *root, const char *path, size_t len);
+
+/* out_heading, out_note and out_line escape what they print too, but
+ * keep tabs and newlines, which their formats use: a value that may hold
+ * one goes through out_esc. */
+
 /* A heading over a group of results (text only). */
 void out_heading(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* An explanatory line under the results (text only). */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kbx.h"
+#include "output.h"
 #include "parse-options.h"
 
 const char *opt_repo_seen;
@@ -57,7 +58,8 @@ static int set_value(const struct option *o, const char *arg, int neg)
 		errno = 0;
 		long v = strtol(arg, &end, 10);
 		if (!*arg || *end || errno) {
-			fprintf(stderr, "error: option '%s' expects a whole number, not '%s'\n", name, arg);
+			fprintf(stderr, "error: option '%s' expects a whole number, not '%s'\n", name,
+				out_esc(arg));
 			return -1;
 		}
 		*(long *)o->value = v;
@@ -66,7 +68,7 @@ static int set_value(const struct option *o, const char *arg, int neg)
 	case OPT_SIZE:
 		if (kbx_parse_size(arg, (uint64_t *)o->value)) {
 			fprintf(stderr, "error: option '%s' expects a size such as 512k or 2m, not '%s'\n",
-				name, arg);
+				name, out_esc(arg));
 			return -1;
 		}
 		return 0;
@@ -76,7 +78,8 @@ static int set_value(const struct option *o, const char *arg, int neg)
 				*(int *)o->value = i;
 				return 0;
 			}
-		fprintf(stderr, "error: option '%s' does not take '%s': use one of", name, arg);
+		fprintf(stderr, "error: option '%s' does not take '%s': use one of", name,
+			out_esc(arg));
 		for (int i = 0; o->keywords[i]; i++)
 			fprintf(stderr, "%s %s", i ? "," : "", o->keywords[i]);
 		fputc('\n', stderr);
@@ -184,7 +187,7 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			int neg;
 			const struct option *o = find_long(opts, name, len, &neg);
 			if (!o) {
-				fprintf(stderr, "error: unknown option '%.*s'\n", (int)len + 2, a);
+				fprintf(stderr, "error: unknown option '%s'\n", out_escn(a, len + 2));
 				usage_with_options(usage, opts, 1);
 				return -1;
 			}
@@ -199,7 +202,7 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 					return -1;
 				}
 			} else if (eq) {
-				fprintf(stderr, "error: option '--%.*s' takes no value\n", (int)len, name);
+				fprintf(stderr, "error: option '--%s' takes no value\n", out_escn(name, len));
 				return -1;
 			}
 			if (set_value(o, arg, neg) < 0)
@@ -215,7 +218,7 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 					break;
 				}
 			if (!o) {
-				fprintf(stderr, "error: unknown switch '%c'\n", *p);
+				fprintf(stderr, "error: unknown switch '%s'\n", out_escn(p, 1));
 				usage_with_options(usage, opts, 1);
 				return -1;
 			}

@@ -334,10 +334,11 @@ static void print_path(struct printer *p)
 			const struct kbx_node *n = &nodes[i];
 			if (!n->path)
 				continue;
-			out_line(o, "%.*s:%u:%u: path %zu, step %zu of %zu: %s %s %s%s", (int)n->path_len,
-				 n->path, l->line ? l->line : (n->line ? n->line : 1),
-				 l->line ? l->col : 1, p->count, i + 1, p->len, n->cid,
-				 verb(q->kind, l->certain), nodes[i + 1].cid,
+			out_line(o, "%s:%u:%u: path %zu, step %zu of %zu: %s %s %s%s",
+				 out_grep_path(NULL, n->path, n->path_len),
+				 l->line ? l->line : (n->line ? n->line : 1),
+				 l->line ? l->col : 1, p->count, i + 1, p->len, out_esc(n->cid),
+				 verb(q->kind, l->certain), out_esc(nodes[i + 1].cid),
 				 l->certain ? "" : " (ambiguous)");
 		}
 		break;
@@ -368,11 +369,11 @@ static void print_path(struct printer *p)
 		break;
 	default:
 		if (!p->len)
-			out_heading(o, "path %zu: %s is %s itself (0 steps)", p->count, nodes[0].cid,
-				    nodes[0].cid);
+			out_heading(o, "path %zu: %s is %s itself (0 steps)", p->count,
+				    out_esc(nodes[0].cid), out_esc(nodes[0].cid));
 		else
 			out_heading(o, "%spath %zu: %s to %s, %zu step%s%s", namb ? "possible " : "",
-				    p->count, nodes[0].cid, nodes[p->len].cid, p->len,
+				    p->count, out_esc(nodes[0].cid), out_esc(nodes[p->len].cid), p->len,
 				    p->len == 1 ? "" : "s",
 				    namb ? (namb == 1 ? " (1 ambiguous)" : " (some ambiguous)") : "");
 		for (size_t i = 0; i < p->len; i++) {
@@ -380,12 +381,12 @@ static void print_path(struct printer *p)
 			const struct kbx_node *n = &nodes[i];
 			if (!l->certain)
 				snprintf(buf, sizeof(buf), "  (ambiguous: one of %u definitions of '%s')",
-					 l->ncandidates, nodes[i + 1].name);
+					 l->ncandidates, out_esc(nodes[i + 1].name));
 			else
 				buf[0] = '\0';
-			out_line(o, "  %.*s:%u  %s %s %s%s", (int)n->path_len, n->path ? n->path : "",
-				 l->line ? l->line : n->line, n->cid, verb(q->kind, l->certain),
-				 nodes[i + 1].cid, buf);
+			out_line(o, "  %s:%u  %s %s %s%s", n->path ? out_escn(n->path, n->path_len) : "",
+				 l->line ? l->line : n->line, out_esc(n->cid), verb(q->kind, l->certain),
+				 out_esc(nodes[i + 1].cid), buf);
 		}
 	}
 	free(nodes);
@@ -500,15 +501,15 @@ static int endpoint(struct kbx_ctx *ctx, const char *sym, int kind, struct kbx_n
 	if (keep)
 		l.n = keep;
 	if (l.n > 1) {
-		fprintf(stderr, "error: '%s' names %zu definitions: give one of them by its id\n", sym,
-			l.n);
+		fprintf(stderr, "error: '%s' names %zu definitions: give one of them by its id\n",
+			out_esc(sym), l.n);
 		for (size_t i = 0; i < l.n; i++) {
 			const struct kbx_node *n = &l.items[i];
 			if (n->path)
-				fprintf(stderr, "\t%s\t(%s, %.*s:%u)\n", n->cid, kbx_kind_str(n->kind),
-					(int)n->path_len, n->path, n->line);
+				fprintf(stderr, "\t%s\t(%s, %s:%u)\n", out_esc(n->cid),
+					kbx_kind_str(n->kind), out_escn(n->path, n->path_len), n->line);
 			else
-				fprintf(stderr, "\t%s\t(%s)\n", n->cid, kbx_kind_str(n->kind));
+				fprintf(stderr, "\t%s\t(%s)\n", out_esc(n->cid), kbx_kind_str(n->kind));
 		}
 		kbx_nodelist_release(&l);
 		return KBX_EXIT_USAGE;
@@ -624,12 +625,13 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 	if (!rc && !found) {
 		if (max_depth)
 			fprintf(stderr, "no %s path from %s to %s of at most %ld step(s)%s\n",
-				kind == KBX_EDGE_CALLS ? "call" : "import", a.cid, b.cid, max_depth,
+				kind == KBX_EDGE_CALLS ? "call" : "import", out_esc(a.cid),
+				out_esc(b.cid), max_depth,
 				certain ? " of certain edges" : "");
 		else
 			fprintf(stderr, "no %s path from %s to %s%s\n",
-				kind == KBX_EDGE_CALLS ? "call" : "import", a.cid, b.cid,
-				certain ? " of certain edges" : "");
+				kind == KBX_EDGE_CALLS ? "call" : "import", out_esc(a.cid),
+				out_esc(b.cid), certain ? " of certain edges" : "");
 	}
 	free(meet);
 	side_release(&q.fwd);

@@ -37,7 +37,7 @@ static void list_one(void *data, const char *path, int64_t added)
 		out_field_str(l->o, "added", *when ? when : NULL);
 		out_record_end(l->o);
 	} else {
-		printf("%s\n", path);
+		printf("%s\n", out_esc(path));
 	}
 }
 
@@ -80,7 +80,8 @@ int cmd_registry(int argc, const char **argv, struct kbx_ctx *ctx)
 	}
 	int add = !strcmp(sub, "add");
 	if (!add && strcmp(sub, "remove")) {
-		fprintf(stderr, "error: unknown subcommand '%s': say add, remove or list\n", sub);
+		fprintf(stderr, "error: unknown subcommand '%s': say add, remove or list\n",
+			out_esc(sub));
 		return KBX_EXIT_USAGE;
 	}
 	if (nargs < 2) {
@@ -97,7 +98,7 @@ int cmd_registry(int argc, const char **argv, struct kbx_ctx *ctx)
 			int was = 0;
 			st = kbx_registry_add(ctx->store, argv[i], &was, &err);
 			if (!st && was)
-				fprintf(stderr, "note: '%s' is a registry already\n", argv[i]);
+				fprintf(stderr, "note: '%s' is a registry already\n", out_esc(argv[i]));
 		} else {
 			st = kbx_registry_remove(ctx->store, argv[i], &err);
 		}

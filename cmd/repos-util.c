@@ -32,11 +32,11 @@ static void print_known(const struct kbx_repo_list *l, const char *name)
 	if (n) {
 		fprintf(stderr, "\nthe most similar name%s\n", n > 1 ? "s are" : " is");
 		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, "\t%s\n", near[i]);
+			fprintf(stderr, "\t%s\n", out_esc(near[i]));
 	} else if (l->n) {
 		fprintf(stderr, "hint: the repositories kbx knows:");
 		for (size_t i = 0; i < l->n && i < 20; i++)
-			fprintf(stderr, "%s %s", i ? "," : "", l->items[i].name);
+			fprintf(stderr, "%s %s", i ? "," : "", out_esc(l->items[i].name));
 		fprintf(stderr, "%s\n", l->n > 20 ? ", ... (see 'kbx repos')" : "");
 	} else {
 		fprintf(stderr, "hint: kbx knows no repositories yet: 'kbx index' in one lists it, as does 'kbx repos add <path>'\n");
@@ -50,7 +50,7 @@ int repo_resolve(const char *name, char **kbx_dir, char **root)
 	if (looks_like_path(name)) {
 		struct stat st;
 		if (stat(name, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "error: --repo: there is no directory '%s'\n", name);
+			fprintf(stderr, "error: --repo: there is no directory '%s'\n", out_esc(name));
 			return KBX_EXIT_NO_INDEX;
 		}
 		if (kbx_store_locate(name, 0, kbx_dir, root, &err))
@@ -65,7 +65,8 @@ int repo_resolve(const char *name, char **kbx_dir, char **root)
 	}
 	const struct kbx_repo *r = kbx_repo_list_find(&l, name);
 	if (!r) {
-		fprintf(stderr, "error: no repository is called '%s': see 'kbx repos'\n", name);
+		fprintf(stderr, "error: no repository is called '%s': see 'kbx repos'\n",
+			out_esc(name));
 		print_known(&l, name);
 		kbx_repo_list_release(&l);
 		return KBX_EXIT_NO_INDEX;
@@ -91,7 +92,7 @@ int repo_select(struct kbx_ctx *ctx, const char *name)
 	struct stat st;
 	if (stat(kbx_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "error: the index of '%s' at '%s' is gone: 'kbx repos prune' drops it from the list\n",
-			name, kbx_dir);
+			out_esc(name), out_esc(kbx_dir));
 		free(kbx_dir);
 		free(root);
 		return KBX_EXIT_NO_INDEX;
@@ -99,7 +100,7 @@ int repo_select(struct kbx_ctx *ctx, const char *name)
 	/* operands such as paths are then the other repository's; a root
 	 * that is gone leaves the store usable from here */
 	if (chdir(root) < 0 && errno != ENOENT) {
-		fprintf(stderr, "error: cannot change to '%s': %s\n", root, strerror(errno));
+		fprintf(stderr, "error: cannot change to '%s': %s\n", out_esc(root), strerror(errno));
 		free(kbx_dir);
 		free(root);
 		return KBX_EXIT_IO;
@@ -159,7 +160,7 @@ void repo_register_store(struct kbx_ctx *ctx)
 	if (st)
 		fprintf(stderr, "warning: the index is not in the list of repositories: %s\n"
 			"hint: set repos.register to false to stop listing indexes ('kbx config --user repos.register false')\n",
-			err.msg);
+			out_esc(err.msg));
 	free(name);
 	free(path);
 }
@@ -199,18 +200,20 @@ int repo_stores_open(struct kbx_ctx *ctx, struct repo_stores *rs)
 		struct stat sb;
 		if (stat(r->kbx_dir, &sb) < 0) {
 			fprintf(stderr, "warning: skipping '%s': its index '%s' is gone ('kbx repos prune' drops it)\n",
-				r->name, r->kbx_dir);
+				out_esc(r->name), out_esc(r->kbx_dir));
 			continue;
 		}
 		int trusted = store_trusted(ctx->config, r->kbx_dir, r->root);
 		st = kbx_store_open(r->kbx_dir, NULL, KBX_OPEN_READ | (trusted ? KBX_OPEN_TRUSTED : 0),
 				    0, &s->store, &err);
 		if (st) {
-			fprintf(stderr, "warning: skipping '%s': %s\n", r->name, err.msg);
+			fprintf(stderr, "warning: skipping '%s': %s\n", out_esc(r->name),
+				out_esc(err.msg));
 			continue;
 		}
 		if (load_settings(ctx, r->kbx_dir, &s->config)) {
-			fprintf(stderr, "warning: skipping '%s': its settings cannot be read\n", r->name);
+			fprintf(stderr, "warning: skipping '%s': its settings cannot be read\n",
+				out_esc(r->name));
 			kbx_store_close(s->store);
 			s->store = NULL;
 			continue;
@@ -277,7 +280,8 @@ int search_all_repos(struct kbx_ctx *ctx, const struct kbx_search_query *q_in,
 		q.embed = &ec[i];
 		kbx_status_t st = kbx_search(rs.items[i].store, &q, &res[i], &err);
 		if (st && st != KBX_NOT_FOUND) {
-			fprintf(stderr, "warning: skipping '%s': %s\n", rs.items[i].repo->name, err.msg);
+			fprintf(stderr, "warning: skipping '%s': %s\n", out_esc(rs.items[i].repo->name),
+				out_esc(err.msg));
 			kbx_search_results_release(&res[i]);
 			memset(&res[i], 0, sizeof(res[i]));
 			continue;
@@ -285,7 +289,8 @@ int search_all_repos(struct kbx_ctx *ctx, const struct kbx_search_query *q_in,
 		searched++;
 		for (int sg = 0; sg < KBX_SIG__COUNT; sg++)
 			if (res[i].sig[sg].note[0])
-				fprintf(stderr, "warning: %s: %s\n", rs.items[i].repo->name, res[i].sig[sg].note);
+				fprintf(stderr, "warning: %s: %s\n", out_esc(rs.items[i].repo->name),
+					out_esc(res[i].sig[sg].note));
 		counts[i] = res[i].n;
 		first[i + 1] = first[i] + res[i].n;
 	}
@@ -326,7 +331,7 @@ int search_all_repos(struct kbx_ctx *ctx, const struct kbx_search_query *q_in,
 		out_heading(o, "%zu result%s from %zu repositor%s", nfused, nfused == 1 ? "" : "s",
 			    searched, searched == 1 ? "y" : "ies");
 		for (size_t i = 0; i < rs.n; i++)
-			out_note(o, "%-12s %zu hit%s from %llu chunks", rs.items[i].repo->name, res[i].n,
+			out_note(o, "%-12s %zu hit%s from %llu chunks", out_esc(rs.items[i].repo->name), res[i].n,
 				 res[i].n == 1 ? "" : "s", (unsigned long long)res[i].chunks);
 		out_note(o, "fusion       reciprocal rank over the repositories, k = %g",
 			 q_in->rrf_k > 0 ? q_in->rrf_k : 60.0);

@@ -91,13 +91,13 @@ static int repos_list(const struct kbx_ctx *ctx, const struct output_opts *oo, i
 	int json = out_format(o) == FMT_JSON;
 	size_t width = 4;
 	for (size_t i = 0; i < l.n; i++)
-		if (strlen(l.items[i].name) > width)
-			width = strlen(l.items[i].name);
+		if (strlen(out_esc(l.items[i].name)) > width)
+			width = strlen(out_esc(l.items[i].name));
 	time_t now = time(NULL);
 	for (size_t i = 0; i < l.n; i++) {
 		const struct kbx_repo *r = &l.items[i];
 		if (names_only) {
-			out_line(o, "%s", r->name);
+			out_line(o, "%s", out_esc(r->name));
 			continue;
 		}
 		struct kbx_store_info info;
@@ -136,9 +136,9 @@ static int repos_list(const struct kbx_ctx *ctx, const struct output_opts *oo, i
 			out_record_end(o);
 			continue;
 		}
-		out_line(o, "%-*s  %-8s  %s", (int)width, r->name, status, r->root);
+		out_line(o, "%-*s  %-8s  %s", (int)width, out_esc(r->name), status, out_esc(r->root));
 		if (!ok) {
-			out_line(o, "%-*s  %s", (int)width, "", err.msg);
+			out_line(o, "%-*s  %s", (int)width, "", out_esc(err.msg));
 			continue;
 		}
 		struct strbuf sb = STRBUF_INIT;
@@ -196,11 +196,11 @@ static int unknown_name(const struct kbx_repo_list *l, const char *name)
 {
 	const char *near[4];
 	size_t n = kbx_repo_list_suggest(l, name, near, 4);
-	fprintf(stderr, "error: no repository is called '%s': see 'kbx repos'\n", name);
+	fprintf(stderr, "error: no repository is called '%s': see 'kbx repos'\n", out_esc(name));
 	if (n) {
 		fprintf(stderr, "\nthe most similar name%s\n", n > 1 ? "s are" : " is");
 		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, "\t%s\n", near[i]);
+			fprintf(stderr, "\t%s\n", out_esc(near[i]));
 	}
 	return KBX_EXIT_NOT_FOUND;
 }
@@ -211,7 +211,7 @@ static int repos_add(const char *where, const char *name)
 	char *kbx_dir = NULL, *root = NULL;
 	struct stat sb;
 	if (stat(where, &sb) < 0) {
-		fprintf(stderr, "error: cannot add '%s': %s\n", where, strerror(errno));
+		fprintf(stderr, "error: cannot add '%s': %s\n", out_esc(where), strerror(errno));
 		return KBX_EXIT_USAGE;
 	}
 	if (kbx_store_locate(where, 0, &kbx_dir, &root, &err))
@@ -226,10 +226,11 @@ static int repos_add(const char *where, const char *name)
 			kbx_repos_edit_end(&e);
 		} else {
 			if (added)
-				fprintf(stderr, "added '%s': %s\n", e.list.items[i].name, root);
+				fprintf(stderr, "added '%s': %s\n", out_esc(e.list.items[i].name),
+					out_esc(root));
 			else
-				fprintf(stderr, "'%s' is listed already, as '%s'\n", root,
-					e.list.items[i].name);
+				fprintf(stderr, "'%s' is listed already, as '%s'\n", out_esc(root),
+					out_esc(e.list.items[i].name));
 			rc = edit_commit(&e);
 		}
 	}
@@ -260,7 +261,7 @@ static int repos_rename(const char *old, const char *new)
 {
 	const char *why;
 	if (!kbx_repo_name_ok(new, &why)) {
-		fprintf(stderr, "error: the name '%s' %s\n", new, why);
+		fprintf(stderr, "error: the name '%s' %s\n", out_esc(new), why);
 		return KBX_EXIT_USAGE;
 	}
 	struct kbx_repos_edit e = KBX_REPOS_EDIT_INIT;
@@ -273,7 +274,7 @@ static int repos_rename(const char *old, const char *new)
 		rc = unknown_name(&e.list, old);
 	} else if (taken && taken != r) {
 		fprintf(stderr, "error: the name '%s' is taken by '%s': remove or rename that one first\n",
-			new, taken->root);
+			out_esc(new), out_esc(taken->root));
 		rc = KBX_EXIT_USAGE;
 	} else {
 		char *copy = strdup(new);
@@ -304,8 +305,8 @@ static int repos_prune(int dry_run)
 			i++;
 			continue;
 		}
-		fprintf(stderr, "%s '%s': '%s' is gone\n", dry_run ? "would drop" : "dropped", r->name,
-			r->kbx_dir);
+		fprintf(stderr, "%s '%s': '%s' is gone\n", dry_run ? "would drop" : "dropped",
+			out_esc(r->name), out_esc(r->kbx_dir));
 		dropped++;
 		if (dry_run)
 			i++;
@@ -374,7 +375,8 @@ int cmd_repos(int argc, const char **argv, struct kbx_ctx *ctx)
 		}
 		return repos_prune(dry_run);
 	}
-	fprintf(stderr, "error: unknown subcommand '%s': say list, add, remove, rename or prune\n", sub);
+	fprintf(stderr, "error: unknown subcommand '%s': say list, add, remove, rename or prune\n",
+		out_esc(sub));
 	usage_with_options(repos_usage, opts, 1);
 	return KBX_EXIT_USAGE;
 }

@@ -61,7 +61,8 @@ static int parse_double(const char *opt, const char *s, double lo, double hi, do
 	errno = 0;
 	double v = strtod(s, &end);
 	if (errno || end == s || *end || v != v || v < lo || v > hi) {
-		fprintf(stderr, "error: %s expects a number from %g to %g, not '%s'\n", opt, lo, hi, s);
+		fprintf(stderr, "error: %s expects a number from %g to %g, not '%s'\n", opt, lo, hi,
+			out_esc(s));
 		return -1;
 	}
 	*out = v;
@@ -193,7 +194,8 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		for (char *save = NULL, *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 			int t = kbx_chunk_type_parse(w);
 			if (!t) {
-				fprintf(stderr, "error: unknown --type '%s': use error, pattern, doc, adr, behavioral or code\n", w);
+				fprintf(stderr, "error: unknown --type '%s': use error, pattern, doc, adr, behavioral or code\n",
+					out_esc(w));
 				free(copy);
 				goto out;
 			}
@@ -272,7 +274,7 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		st = kbx_hybrid_scope(ctx->store, within, callers_of, callees_of, (uint32_t)depth,
 				      &scope, &q.nscope, note, sizeof(note), &err);
 		if (st == KBX_NOT_FOUND) {
-			fprintf(stderr, "error: %s\n", err.msg);
+			fprintf(stderr, "error: %s\n", out_esc(err.msg));
 			rc = KBX_EXIT_NOT_FOUND;
 			goto out;
 		}
@@ -281,7 +283,7 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 			goto out;
 		}
 		if (note[0])
-			fprintf(stderr, "warning: %s\n", note);
+			fprintf(stderr, "warning: %s\n", out_esc(note));
 		q.scope = scope;
 		/* code only: registry entries are in no part of the graph */
 	}
@@ -293,7 +295,7 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 	/* a signal that could not run is worth a warning, on stderr */
 	for (int sg = 0; sg < KBX_SIG__COUNT; sg++)
 		if (res.sig[sg].note[0])
-			fprintf(stderr, "warning: %s\n", res.sig[sg].note);
+			fprintf(stderr, "warning: %s\n", out_esc(res.sig[sg].note));
 	struct out *o = out_new(&oo);
 	if (!o) {
 		rc = KBX_EXIT_USAGE;
@@ -312,7 +314,8 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 				 sg == KBX_SIG_VECTOR ? res.vector_kind : "");
 		}
 		if (q.scope)
-			out_note(o, "scope    %s: %s", kbx_scope_plan_str(res.scope_plan), res.scope_why);
+			out_note(o, "scope    %s: %s", kbx_scope_plan_str(res.scope_plan),
+				 out_esc(res.scope_why));
 		if (q.fusion == KBX_FUSION_LINEAR)
 			out_note(o, "fusion   linear, vector weight %.2f", q.vector_weight < 0 ? 0.7 : q.vector_weight);
 		else

@@ -10,7 +10,7 @@ out=tests/fuzz/corpus
 test -x ./kbx && test -d tests/corpora || { echo "run from the top of a built tree" >&2; exit 1; }
 rm -rf "$out"
 mkdir -p "$out/extract" "$out/records" "$out/lookup" "$out/ignore" "$out/parse-options" \
-	"$out/registry-yaml" "$out/registry-markdown"
+	"$out/registry-yaml" "$out/registry-markdown" "$out/quote"
 
 # extract: the language's index in _kbx_languages (lib/lang/lang.c) as
 # the first byte, then a fixture file of that language.
@@ -105,4 +105,22 @@ done
 for f in $(find tests/registry -name '*.md' | sort); do
 	{ printf 'b'; cat "$f"; } >"$out/registry-markdown/$(echo "${f#tests/registry/}" | tr / _)"
 done
+
+# quote: a byte of flags (1 keeps tabs, 2 newlines), then text a
+# repository may hold: names, and what a hostile one puts in them
+put_quote () {
+	printf "$2" >"$out/quote/$1"
+}
+put_quote empty '\000'
+put_quote path '\000src/pkg/util.py'
+put_quote utf8 '\000caf\303\251 \346\227\245 \360\237\230\200.md'
+put_quote osc-title '\000\033]0;pwned\007.py'
+put_quote clear '\000\033[2J\033[H'
+put_quote osc8 '\000\033]8;;http://x/\033\\link\033]8;;\033\\'
+put_quote osc52 '\000\033]52;c;cm0gLXJmIH4=\007'
+put_quote c1 '\000\233\061m \302\233\061m \302\240'
+put_quote invalid '\000\377\376 \300\257 \355\240\200 \364\220\200\200 \303'
+put_quote colon '\000dir:with:colons/a "b" \\c.py'
+put_quote lines '\003\tdef f():\n\t\treturn 1\r\n'
+put_quote nul '\001a\000b\tc'
 echo "seed corpora written to $out/"

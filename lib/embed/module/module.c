@@ -12,6 +12,7 @@
 #include <curl/curl.h>
 
 #include "internal.h"
+#include "quote.h"
 
 kbx_status_t _kbx_emb_fail(struct kbx_error *err, kbx_status_t status, const char *fmt, ...)
 {
@@ -36,49 +37,14 @@ int _kbx_emb_blank(const char *s, size_t len)
 	return 1;
 }
 
-/* Length of the well-formed UTF-8 sequence at s, or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t len)
-{
-	size_t n, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (len < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates, beyond U+10FFFF */
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 void _kbx_emb_add_utf8(struct strbuf *sb, const char *prefix, const char *s, size_t len)
 {
-	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, start = 0;
 
 	if (prefix)
 		strbuf_addstr(sb, prefix);
 	while (i < len) {
-		size_t n = utf8_seq(u + i, len - i);
+		size_t n = utf8_char_len(s + i, len - i);
 
 		if (n) {
 			i += n;
