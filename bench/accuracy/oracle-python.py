@@ -266,6 +266,8 @@ class Oracle:
                 return None
             if r[0] == "module":
                 return self.module_attr(r[1], e.attr)
+            if r[0] == "ext":
+                return ("ext", f"{r[1]}.{e.attr}")
             if r[0] == "class":
                 found, _ = self.member(r[1], r[2], e.attr)
                 if found:
