@@ -16,6 +16,10 @@
  *   a method declared elsewhere (the JDK, a jar of CLASSPATH),
  *     even when the receiver's class is declared in FILES      ext
  *
+ * A last column gives the places of the method or constructor the call
+ * is written in (with its first overload's), for score.py to tell calls
+ * between overloads, which kbx keeps as one node, from other misses.
+ *
  * A declaration is found by its tree: its place is the line where the
  * declaration starts (annotations included, as kbx counts it) and the
  * line of its name.  A construction also accepts the class's lines: kbx
@@ -207,9 +211,22 @@ public class OracleJava {
             } else {
                 kind = "in";
             }
+            // the method or constructor the call is written in
+            List<String> caller = new ArrayList<>();
+            for (TreePath p = getCurrentPath(); p != null; p = p.getParentPath())
+                if (p.getLeaf() instanceof MethodTree) {
+                    Element ce = trees.getElement(p);
+                    if (ce instanceof ExecutableElement) {
+                        addPlaces(caller, ce);
+                        addPlaces(caller, firstOverload((ExecutableElement) ce));
+                    }
+                    break;
+                } else if (p.getLeaf() instanceof ClassTree || p.getLeaf() instanceof LambdaExpressionTree) {
+                    break;
+                }
             out.print(file + "\t" + place(pos.getStartPosition(cu, call)) + "\t" + place(npos) + "\t"
                     + name + "\t" + kind + "\t" + (targets.isEmpty() ? "-" : String.join(",", targets))
-                    + "\t" + what + "\n");
+                    + "\t" + what + "\t" + (caller.isEmpty() ? "-" : String.join(",", caller)) + "\n");
         }
     }
 

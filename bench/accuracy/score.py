@@ -7,7 +7,7 @@ call edges and count how often kbx is right.
 ORACLE.tsv, one call site a line, tab-separated (written by the oracle of
 each language, bench/accuracy/oracle-*):
 
-    file  line  col  nline  ncol  name  kind  targets  what
+    file  line  col  nline  ncol  name  kind  targets  what  [caller]
 
   file        the calling file, relative to the tree's root
   line, col   where the call expression starts (1-based; col in bytes)
@@ -28,6 +28,9 @@ each language, bench/accuracy/oracle-*):
               class of a constructor, the definition of a prototype),
               comma-separated; "-" otherwise
   what        the declaration's qualified name, for people
+  caller      optional: the places of the declaration the call is written
+              in, as targets (else the kbx definition whose lines hold
+              the call stands for it)
 
 KBX.tsv is `kbx-export --sites` of the same tree (N and E records).
 
@@ -46,6 +49,10 @@ Printed, as KEY<TAB>VALUE lines (with --lang L, keys start with L.):
                              edge (any confidence) to the target
   recall_name_node           of those, the ones found only through a
                              name: node (more than 16 candidates)
+  missed_self                `in` sites missed that call the declaration
+                             they are written in, or one that shares its
+                             kbx node (an overload): kbx's walk never
+                             lists a node's edge to itself
   certain_edges              kbx certain (edge, site) pairs joined to an
                              in or ext site of the oracle
   certain_precision          of those, the share whose target is the
@@ -91,7 +98,7 @@ class Edge:
 
 
 class Site:
-    __slots__ = ("file", "line", "col", "nline", "ncol", "name", "kind", "targets", "what")
+    __slots__ = ("file", "line", "col", "nline", "ncol", "name", "kind", "targets", "what", "caller")
 
     def __init__(self, r):
         self.file = r[0]
@@ -99,6 +106,7 @@ class Site:
         self.name, self.kind = r[5], r[6]
         self.targets = set() if r[7] == "-" else set(r[7].split(","))
         self.what = r[8] if len(r) > 8 else ""
+        self.caller = set(r[9].split(",")) if len(r) > 9 and r[9] != "-" else set()
 
     def lines(self):
         return {self.line, self.nline}
@@ -140,9 +148,12 @@ class Kbx:
         self.by_line = defaultdict(list)   # (path, line) -> [(edge, col)]
         self.full = defaultdict(list)      # path -> edges holding MAX_SITES sites
         self.ndefs = defaultdict(int)      # name -> definitions in the tree
+        self.defs = defaultdict(list)      # path -> definitions with lines
         for n in nodes.values():
             if n.kind in DEF_KINDS and n.path:
                 self.ndefs[n.name] += 1
+                if n.line and n.end:
+                    self.defs[n.path].append(n)
         for e in edges:
             if not e.frm.path:
                 continue
@@ -150,6 +161,14 @@ class Kbx:
                 self.by_line[(e.frm.path, ln)].append((e, col))
             if len(e.sites) >= MAX_SITES:
                 self.full[e.frm.path].append(e)
+
+    def enclosing(self, s):
+        """the innermost kbx definition whose lines hold the call"""
+        best = None
+        for n in self.defs.get(s.file, ()):
+            if n.line <= s.line <= n.end and (best is None or n.line > best.line):
+                best = n
+        return best
 
     @staticmethod
     def names(e, s):
@@ -215,7 +234,7 @@ def main(argv):
 
     wrong_rows = []
     answers = {"in": defaultdict(int), "ext": defaultdict(int)}
-    recalled = by_name_node = 0
+    recalled = by_name_node = missed_self = 0
     dup = dup_wrong = 0
     for s in sites:
         if s.kind not in ("in", "ext"):
@@ -230,7 +249,14 @@ def main(argv):
                 recalled += 1
                 by_name_node += 1
             else:
-                wrong_rows.append(("missed", s, v, chosen))
+                # a call of the function it is in: kbx's walk never
+                # lists an edge from a node to itself
+                enc = kbx.enclosing(s)
+                if s.caller & s.targets or (enc is not None and enc.loc() in s.targets):
+                    missed_self += 1
+                    wrong_rows.append(("missed-self", s, v, chosen))
+                else:
+                    wrong_rows.append(("missed", s, v, chosen))
         if v == "certain_wrong":
             wrong_rows.append(("certain-wrong", s, v, chosen))
         if kbx.ndefs.get(s.name, 0) >= 2:
@@ -259,6 +285,7 @@ def main(argv):
     put("recall", ratio(recalled, n_in))
     put("recalled", recalled)
     put("recall_name_node", by_name_node)
+    put("missed_self", missed_self)
     put("certain_edges", cert)
     put("certain_right", cert_right)
     put("certain_precision", ratio(cert_right, cert))
