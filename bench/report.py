@@ -133,9 +133,6 @@ table(["what", "value"], [
     ["hyperfine", rec.get("meta.hyperfine", "")],
     ["python / networkx", f"{rec.get('meta.python', '')} / networkx {rec.get('meta.networkx', '')}"],
     ["tree-sitter (for bench/ts-parse)", rec.get("meta.tree_sitter", "")],
-] + [[k, rec[f"meta.{m}"]] for k, m in (("Go (accuracy oracle)", "go"), ("javac (accuracy oracle)", "javac"),
-                                        ("node (accuracy oracle)", "node"), ("libclang (accuracy oracle)", "libclang"))
-     if f"meta.{m}" in rec] + [
     ["total run time", f"{rec.get('meta.runtime_s', '?')} s (sections: {rec.get('meta.sections', '')})"],
 ])
 
@@ -526,7 +523,11 @@ if any(f"accuracy.{l}.project" in rec for l, _, _ in ACC_LANGS):
            "no edge", "misses inside the callee's own node", "oracle / kbx index"], rows)
     w("Goal (the resolver's next step): recall at least 0.95, certain precision at least 0.98, "
       "certain wrong on names defined twice or more at most 0.5%, in every language.  "
-      f"Section run time: {rec.get('accuracy.runtime_s', '?')} s.")
+      f"Section run time: {rec.get('accuracy.runtime_s', '?')} s ({rec.get('meta.date', '')}; "
+      f"kbx `{rec.get('meta.kbx', '')}`).  Oracles: "
+      + "; ".join(rec[f"meta.{m}"] for m in ("go", "javac", "node", "libclang") if f"meta.{m}" in rec)
+      + (f"; typescript {rec['accuracy.manifest.typescript']}" if "accuracy.manifest.typescript" in rec else "")
+      + ".")
     w("")
 
 # ---------------------------------------------------------------------------
