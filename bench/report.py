@@ -479,6 +479,7 @@ if "analytics.nx.nodes" in rec:
 # ---------------------------------------------------------------------------
 ACC_LANGS = [("go", "Go", "go/types (golang-go)"), ("java", "Java", "javac 17, com.sun.source Trees API"),
              ("ts", "TypeScript", "the TypeScript checker"), ("cpp", "C++", "clang 14 (libclang)"),
+             ("rs", "Rust", "rustc 1.63 -Zsave-analysis"),
              ("py", "Python", "ast, binding rules only")]
 if any(f"accuracy.{l}.project" in rec for l, _, _ in ACC_LANGS):
     w("## Call resolution against the compilers (bench/accuracy/)")
@@ -525,7 +526,7 @@ if any(f"accuracy.{l}.project" in rec for l, _, _ in ACC_LANGS):
       "certain wrong on names defined twice or more at most 0.5%, in every language.  "
       f"Section run time: {rec.get('accuracy.runtime_s', '?')} s ({rec.get('meta.date', '')}; "
       f"kbx `{rec.get('meta.kbx', '')}`).  Oracles: "
-      + "; ".join(rec[f"meta.{m}"] for m in ("go", "javac", "node", "libclang") if f"meta.{m}" in rec)
+      + "; ".join(rec[f"meta.{m}"] for m in ("go", "javac", "node", "libclang", "rustc") if f"meta.{m}" in rec)
       + (f"; typescript {rec['accuracy.manifest.typescript']}" if "accuracy.manifest.typescript" in rec else "")
       + ".")
     w("")

@@ -19,13 +19,16 @@
 #   py     jinja2          ast, binding rules only           oracle-python.py
 #   ts     rxjs            the TypeScript checker (npm)      oracle-ts.js
 #   cpp    leveldb         clang 14 (python3-clang-14)       oracle-cpp.py
+#   rs     regex-syntax    rustc 1.63 -Zsave-analysis        oracle-rust.py
+#          (the crate's source as Debian's librust-regex-syntax-dev
+#          installs it under /usr/share/cargo/registry)
 #
 # Run by bench/run.sh (section "accuracy", records accuracy.* in
 # $RES/records.tsv, report.py makes the table), or alone:
 #   BENCH_WORK=bench/work bash bench/accuracy/run.sh
 # Environment: KBX (default ./kbx), EXPORT (a built kbx-export; built
 # from KBX_BUILD_DIR's libraries when unset), BENCH_ACC_LANGS (default
-# "go java py ts cpp"), BENCH_INSTALL=1 (apt-get install what is
+# "go java py ts cpp rs"), BENCH_INSTALL=1 (apt-get install what is
 # missing).  Every miss and every wrong certain edge, with its source
 # line, is kept in $RES/out/accuracy-LANG.errors.tsv.
 
@@ -40,8 +43,9 @@ ACC=$WORK/accuracy
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
 RES=${RES:-$WORK/results}
-LANGS=${BENCH_ACC_LANGS:-go java py ts cpp}
+LANGS=${BENCH_ACC_LANGS:-go java py ts cpp rs}
 PY=/usr/bin/python3          # Debian's python3, with Debian's python3-clang-14
+RS_CRATE=/usr/share/cargo/registry/regex-syntax-0.6.27
 export RES
 mkdir -p "$RES/out"
 . "$bench/lib.sh"
@@ -54,6 +58,11 @@ command -v dpkg-source >/dev/null || need+=(dpkg-dev)
 has_lang go && { command -v go >/dev/null || need+=(golang-go); }
 has_lang java && { command -v javac >/dev/null || need+=(openjdk-17-jdk-headless); }
 has_lang ts && { command -v node >/dev/null && command -v npm >/dev/null || need+=(nodejs npm); }
+if has_lang rs; then
+	# Debian's rustc, not one on PATH: save-analysis left rustc in 1.70
+	[ -x /usr/bin/rustc ] || need+=(rustc)
+	[ -d "$RS_CRATE" ] || need+=(librust-regex-syntax-dev)
+fi
 if has_lang cpp; then
 	$PY -c 'import clang.cindex' 2>/dev/null || need+=(python3-clang-14)
 	# what leveldb's tests, benchmarks and headers include
@@ -81,6 +90,7 @@ if has_lang go; then
 fi
 has_lang java && record meta.javac "$(javac -version 2>&1)"
 has_lang ts && record meta.node "node $(node --version)"
+has_lang rs && record meta.rustc "$(/usr/bin/rustc --version)"
 has_lang cpp && record meta.libclang "$(dpkg-query -W -f='python3-clang-14 ${Version}' python3-clang-14 2>/dev/null)"
 while read -r pkg ver rest; do
 	record "accuracy.manifest.$pkg" "$ver"
@@ -150,5 +160,11 @@ if has_lang cpp; then
 		sh -c 'exec "$0" "$1" . -x c++ -std=c++14 -I. -Iinclude -I"$2" \
 			-DLEVELDB_PLATFORM_POSIX=1 -DLEVELDB_HAS_PORT_CONFIG_H=1 <"$3"' \
 		$PY "$here/oracle-cpp.py" "$ACC/cpp-gen" "$ACC/cpp.files"
+fi
+if has_lang rs; then
+	rm -rf "$ACC/src/rs" && mkdir -p "$ACC/src" && cp -a "$RS_CRATE" "$ACC/src/rs"
+	measure rs regex-syntax "$(dpkg-query -W -f='${Version}' librust-regex-syntax-dev)" rs \
+		$PY "$here/oracle-rust.py" . regex_syntax 2018 default unicode unicode-age unicode-bool \
+		unicode-case unicode-gencat unicode-perl unicode-script unicode-segment
 fi
 record accuracy.runtime_s "$(($(date +%s) - acc_start))"
