@@ -30,9 +30,10 @@
 #                indexing throughput; writes bench/work/results/search.md.
 #   8. accuracy  bench/accuracy/run.sh (only when named in BENCH_SECTIONS):
 #                kbx's call edges against the compilers of Go, Java,
-#                TypeScript and C++ and Python's ast on real projects
-#                (goldmark, commons-io, rxjs, leveldb, jinja2): recall,
-#                precision of certain edges, confidently wrong calls.
+#                TypeScript, C++ and Rust and Python's ast on real
+#                projects (goldmark, commons-io, rxjs, leveldb,
+#                regex-syntax, jinja2): recall, precision of certain
+#                edges, confidently wrong calls.
 #   9. report    bench/report.py writes bench/results.md.
 #
 # Environment:

@@ -40,7 +40,11 @@ written, and whose target has the called name or sits at one of the
 oracle's target places.  (kbx keeps at most 32 sites an edge; for an
 edge holding 32, an edge from the kbx definition whose lines hold the
 call also joins.)  For each site kbx's answer is the surest of the
-joined edges: certain, else ambiguous, else unresolved, else none.
+joined edges: certain, else ambiguous, else unresolved, else none; a
+certain answer is right when one of the certain edges goes to one of
+the oracle's places.  Lines, not columns, are joined (kbx's site is
+where the call expression starts, which a compiler may put elsewhere),
+so two calls of one name on one line share kbx's answer.
 
 Printed, as KEY<TAB>VALUE lines (with --lang L, keys start with L.):
 
