@@ -38,79 +38,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=${BENCH_WORK:-$here/work}
 dl=$work/dl
 corpora=$work/corpora
-suite=${BENCH_SUITE:-bookworm}
 
 say () { printf '==> %s\n' "$*"; }
 die () { printf 'fetch-corpora: fatal: %s\n' "$*" >&2; exit 2; }
 
-command -v apt-get >/dev/null || die "apt-get is missing: this needs a Debian machine"
-command -v dpkg-source >/dev/null ||
-	die "dpkg-source is missing: apt-get install dpkg-dev"
-
 mkdir -p "$dl" "$corpora"
 
-# --- the mirror --------------------------------------------------------
-mirror_of_system () {
-	# deb822 .sources files first (URIs: lines), then one-line lists;
-	# the first Debian archive (not -security) wins.
-	local f u
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		for u in $(sed -n 's/^URIs:[[:space:]]*//p' "$f"); do
-			case $u in
-			(*debian-security*|*security.debian.org*) ;;
-			(*/debian|*/debian/) echo "${u%/}"; return 0 ;;
-			esac
-		done
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		u=$(awk '$1 ~ /^deb(-src)?$/ { for (i = 2; i <= NF; i++) if ($i ~ /^(https?|file):/) { print $i; exit } }' "$f" |
-			grep -v -e security | head -n 1 || true)
-		case $u in (*/debian|*/debian/) echo "${u%/}"; return 0 ;; esac
-	done
-	return 1
-}
-mirror=${BENCH_MIRROR:-$(mirror_of_system || true)}
-[ -n "$mirror" ] || mirror=http://deb.debian.org/debian
-say "Debian mirror: $mirror (suite $suite, from the system's apt configuration)"
-
-apt=$dl/apt
-mkdir -p "$apt/parts" "$apt/lists/partial"
-echo "deb-src $mirror $suite main" >"$apt/sources.list"
-APT_OPTS=(
-	-o "Dir::Etc::sourcelist=$apt/sources.list"
-	-o "Dir::Etc::sourceparts=$apt/parts"
-	-o "Dir::State::Lists=$apt/lists"
-	-o "Dir::Cache::pkgcache="
-	-o "Dir::Cache::srcpkgcache="
-	-o "APT::Sandbox::User=root"
-)
-
-if ! ls "$apt/lists/"*Sources* >/dev/null 2>&1; then
-	say "apt-get update (private lists in $apt/lists)"
-	apt-get "${APT_OPTS[@]}" -q update
-fi
-
-# fetch_src PACKAGE[=VERSION] DIR: download the source package into
-# $dl/src/ and unpack it into DIR (patches applied, as apt-get source does).
-fetch_src () {
-	local spec=$1 out=$2 pkg=${1%%=*} dsc
-	mkdir -p "$dl/src"
-	dsc=$(ls "$dl/src/${pkg}_"*.dsc 2>/dev/null | head -n 1 || true)
-	if [ -z "$dsc" ]; then
-		say "apt-get source --download-only $spec"
-		(cd "$dl/src" && apt-get "${APT_OPTS[@]}" -q source --download-only "$spec")
-		dsc=$(ls "$dl/src/${pkg}_"*.dsc | head -n 1)
-	fi
-	if [ ! -d "$out" ]; then
-		say "dpkg-source -x $(basename "$dsc")"
-		rm -rf "$out.tmp"
-		dpkg-source -q -x "$dsc" "$out.tmp" >/dev/null
-		mv "$out.tmp" "$out"
-	fi
-	echo "$pkg $(sed -n 's/^Version: //p' "$dsc") $(sha256sum "$dsc" | cut -c1-64)" >>"$corpora/MANIFEST.tmp"
-}
+. "$here/debsrc.sh"
+debsrc_setup
 
 # c_only SRC DST: copy SRC's regular *.c and *.h files of at most 1 MiB to
 # DST, keeping the layout; list what was left out for size.
@@ -129,8 +64,8 @@ c_only () {
 }
 
 : >"$corpora/MANIFEST.tmp"
-fetch_src "git${BENCH_GIT_VERSION:+=$BENCH_GIT_VERSION}" "$dl/git"
-fetch_src "postgresql-15${BENCH_PG_VERSION:+=$BENCH_PG_VERSION}" "$dl/postgresql-15"
+fetch_src "git${BENCH_GIT_VERSION:+=$BENCH_GIT_VERSION}" "$dl/git" "$corpora/MANIFEST.tmp"
+fetch_src "postgresql-15${BENCH_PG_VERSION:+=$BENCH_PG_VERSION}" "$dl/postgresql-15" "$corpora/MANIFEST.tmp"
 
 say "C-only trees: $corpora/git-c, $corpora/postgresql-c"
 c_only "$dl/git" "$corpora/git-c"

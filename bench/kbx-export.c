@@ -3,14 +3,18 @@
  * the public API of lib/kbx.h only (a stop-gap until kbx has an export
  * command of its own).
  *
- *   kbx-export [DIR]        (DIR: a directory inside the indexed tree; default .)
+ *   kbx-export [--sites] [DIR]   (DIR: a directory inside the indexed tree; default .)
  *
  * Output, one record a line, fields separated by tabs:
  *
  *   N  id  kind  lang  name  cid  path  line      every node of the store
  *   E  from  to  confidence  via  nsites           every outgoing CALLS edge
  *
- * path and line are "-" for nodes without them.  Nodes are found by
+ * path and line are "-" for nodes without them.  With --sites, for the
+ * accuracy bench (bench/accuracy/), N records end with one more field,
+ * the node's end line ("-" without a path), and E records with the call
+ * sites the store keeps for the edge, "line:col" joined by commas (at
+ * most 32 per edge: an edge with 32 may have had more).  Nodes are found by
  * asking for ids 1, 2, ... until as many as the store says it holds were
  * seen (or a long run of ids is missing).  The N records come first, then
  * the E records, so that a reader can build the node table in one pass.
@@ -24,13 +28,22 @@
 struct edge_out {
 	FILE *f;
 	unsigned long long n;
+	int sites;
 };
 
 static int put_edge(void *data, const struct kbx_edge *e)
 {
 	struct edge_out *o = data;
-	fprintf(o->f, "E\t%u\t%u\t%s\t%s\t%u\n", e->from.id, e->to.id,
+	fprintf(o->f, "E\t%u\t%u\t%s\t%s\t%u", e->from.id, e->to.id,
 		kbx_confidence_str(e->confidence), kbx_via_str(e->via), e->nsites);
+	if (o->sites) {
+		fputc('\t', o->f);
+		for (uint32_t i = 0; i < e->nsites; i++)
+			fprintf(o->f, "%s%u:%u", i ? "," : "", e->sites[i].line, e->sites[i].col);
+		if (!e->nsites)
+			fputc('-', o->f);
+	}
+	fputc('\n', o->f);
 	o->n++;
 	return 0;
 }
@@ -42,7 +55,8 @@ static const char *or_dash(const char *s)
 
 int main(int argc, char **argv)
 {
-	const char *start = argc > 1 ? argv[1] : ".";
+	int sites = argc > 1 && !strcmp(argv[1], "--sites");
+	const char *start = argc > 1 + sites ? argv[1 + sites] : ".";
 	struct kbx_error err = KBX_ERROR_INIT;
 	char *kbx_dir = NULL, *root = NULL;
 	kbx_store_t *s = NULL;
@@ -91,11 +105,16 @@ int main(int argc, char **argv)
 		char line[16] = "-";
 		if (n.path)
 			snprintf(line, sizeof(line), "%u", n.line);
-		printf("N\t%u\t%s\t%s\t%s\t%s\t%.*s\t%s\n", n.id, or_dash(kbx_kind_str(n.kind)),
+		printf("N\t%u\t%s\t%s\t%s\t%s\t%.*s\t%s", n.id, or_dash(kbx_kind_str(n.kind)),
 		       or_dash(kbx_lang_str(n.lang)), or_dash(n.name), or_dash(n.cid),
 		       n.path ? (int)n.path_len : 1, n.path ? n.path : "-", line);
+		if (sites && n.path)
+			printf("\t%u", n.end_line);
+		else if (sites)
+			fputs("\t-", stdout);
+		putchar('\n');
 	}
-	struct edge_out o = { stdout, 0 };
+	struct edge_out o = { stdout, 0, sites };
 	for (size_t i = 0; i < nids; i++) {
 		if (kbx_walk_edges(s, ids[i], KBX_EDGE_CALLS, KBX_DIR_OUT, 1, put_edge, &o, &err)) {
 			fprintf(stderr, "kbx-export: edges of node %u: %s\n", ids[i], err.msg);

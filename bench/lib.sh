@@ -168,3 +168,27 @@ wait_quiet () {
 	done
 	record "load.$label" "loadavg $(cut -d' ' -f1-3 /proc/loadavg); CPUs ${busy}% busy when started; waited ${waited}s"
 }
+
+# build_export OUT LIBDIR: build bench/kbx-export.c, a small C program on
+# kbx's public API (lib/kbx.h), into OUT, linked like ./kbx against
+# LIBDIR/libkbx.a and LIBDIR/libkbx-grammars.a
+build_export () {
+	local out=$1 libdir=$2 libs top
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	libs=$(sed -n 's/^\(TS\|LMDB\|YAML\|CMARK\|PCRE2\|XXHASH\)_LIBS *= *//p' "$top/config.mk" 2>/dev/null | tr '\n' ' ')
+	[ -n "$libs" ] || libs="-ltree-sitter -llmdb -lyaml -lcmark -lpcre2-8 -lxxhash"
+	${CC:-cc} -O2 -I"$top/lib" -o "$out" "$top/bench/kbx-export.c" \
+		"$libdir/libkbx.a" "$libdir/libkbx-grammars.a" $libs -ldl -lpthread
+}
+
+# install_missing PACKAGE...: apt-get install the Debian packages named
+# (the tools a section found missing) when BENCH_INSTALL=1, else stop
+# with the command that would
+install_missing () {
+	[ $# -gt 0 ] || return 0
+	if [ "${BENCH_INSTALL:-0}" = 1 ]; then
+		apt-get install -y "$@" || die "apt-get install $* failed"
+	else
+		die "missing: $*; install them with: apt-get install $* (or run with BENCH_INSTALL=1)"
+	fi
+}

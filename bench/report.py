@@ -151,7 +151,8 @@ if "scale.2m.tree.lines" in rec:
     rows.append(["postgresql (C)", f"Debian source package postgresql-15 {rec.get('corpus.postgresql-15', '')}, "
                  f"`*.c` `*.h` up to 1 MiB (left out: {rec.get('corpus.pg_excluded', '')}); scaling only",
                  "", "", ""])
-table(["corpus", "what", "files", "lines", "size"], rows)
+if rows:
+    table(["corpus", "what", "files", "lines", "size"], rows)
 
 targets = []
 
@@ -474,6 +475,61 @@ if "analytics.nx.nodes" in rec:
                      "", "", "", f"{rec.get('analytics.cycles.count', '?')} cycles, "
                                  f"{rec.get('analytics.cycles.certain', '?')} certain"])
     table(["query", "kbx", "networkx", "kbx/networkx", "cscope -d -L3 (one hop)", "results"], rows)
+
+# ---------------------------------------------------------------------------
+ACC_LANGS = [("go", "Go", "go/types (golang-go)"), ("java", "Java", "javac 17, com.sun.source Trees API"),
+             ("ts", "TypeScript", "the TypeScript checker"), ("cpp", "C++", "clang 14 (libclang)"),
+             ("rs", "Rust", "rustc 1.63 -Zsave-analysis"),
+             ("py", "Python", "ast, binding rules only")]
+if any(f"accuracy.{l}.project" in rec for l, _, _ in ACC_LANGS):
+    w("## Call resolution against the compilers (bench/accuracy/)")
+    w("")
+    w("Each language's compiler front end binds the calls of a real project; `bench/accuracy/score.py` "
+      "joins its call sites with kbx's call edges (`kbx-export --sites`) by file, line and called name, "
+      "then by the declaration's file and line.  **in**: calls bound to one declaration of the project "
+      "that nothing in the project overrides; **virt**: bound to a method of the project that is abstract, "
+      "an interface's or overridden in the project (left out of every ratio); **ext**: bound outside the "
+      "project (standard library, builtins, the `error` interface, `java.util.Map`); **dyn**: calls of "
+      "variables (left out).  **recall**: of the *in* calls, the share where kbx has an edge of any "
+      "confidence to the declaration; **certain precision**: of kbx's certain edges at *in* or *ext* calls, "
+      "the share that point to the compiler's declaration (a certain edge at an *ext* call is wrong); "
+      "**certain wrong, dup names**: of the *in* and *ext* calls whose name the project defines twice or "
+      "more, the share kbx answers certain and wrong; **ambiguous**, **unresolved**, **no edge**: how kbx "
+      "answered the *in* calls.  Overloads share one kbx node (one canonical id), so that node stands for "
+      "each of them; a call from one overload to another, or a recursive call, would be an edge from that "
+      "node to itself, which kbx's walk (and so `kbx callers`) never lists: such misses are counted apart.  Every miss and wrong edge, with its source line: "
+      "`bench/work/results/out/accuracy-LANG.errors.tsv`.")
+    w("")
+    rows = []
+    pct = lambda k: "n/a" if num(k) is None else f"{100 * num(k):.1f}%"
+    rat = lambda k: "n/a" if num(k) is None else f"{num(k):.3f}"
+    for l, name, oracle in ACC_LANGS:
+        p = f"accuracy.{l}."
+        if p + "project" not in rec:
+            continue
+        if p + "recall" not in rec:
+            rows.append([name, rec[p + "project"], rec.get(p + "version", ""), "", "", oracle,
+                         "failed: see the warnings", "", "", "", "", "", "", "", ""])
+            continue
+        rows.append([name, rec[p + "project"], rec.get(p + "version", ""), kfmt(num(p + "files")),
+                     kfmt(num(p + "lines")), oracle,
+                     " / ".join(kfmt(num(p + f"sites.{k}")) for k in ("in", "virt", "ext", "dyn")),
+                     rat(p + "recall"), rat(p + "certain_precision") + f" ({kfmt(num(p + 'certain_edges'))})",
+                     pct(p + "dup_certain_wrong") + f" of {kfmt(num(p + 'dup_sites'))}",
+                     pct(p + "in.ambiguous"), pct(p + "in.unresolved"), pct(p + "in.none"),
+                     kfmt(num(p + "missed_self")),
+                     f"{num(p + 'oracle_s', 0):.1f} s / {ms(num(p + 'kbx_index_ms'))}"])
+    table(["language", "project", "version", "files", "lines", "oracle", "calls in / virt / ext / dyn",
+           "recall", "certain precision (edges)", "certain wrong, dup names", "ambiguous", "unresolved",
+           "no edge", "misses inside the callee's own node", "oracle / kbx index"], rows)
+    w("Goal (the resolver's next step): recall at least 0.95, certain precision at least 0.98, "
+      "certain wrong on names defined twice or more at most 0.5%, in every language.  "
+      f"Section run time: {rec.get('accuracy.runtime_s', '?')} s ({rec.get('meta.date', '')}; "
+      f"kbx `{rec.get('meta.kbx', '')}`).  Oracles: "
+      + "; ".join(rec[f"meta.{m}"] for m in ("go", "javac", "node", "libclang", "rustc") if f"meta.{m}" in rec)
+      + (f"; typescript {rec['accuracy.manifest.typescript']}" if "accuracy.manifest.typescript" in rec else "")
+      + ".")
+    w("")
 
 # ---------------------------------------------------------------------------
 if targets:

@@ -28,13 +28,21 @@
 #   7. search    bench/search/run.sh:
 #                retrieval quality, search latency at 1k-1M chunks and
 #                indexing throughput; writes bench/work/results/search.md.
-#   8. report    bench/report.py writes bench/results.md.
+#   8. accuracy  bench/accuracy/run.sh (only when named in BENCH_SECTIONS):
+#                kbx's call edges against the compilers of Go, Java,
+#                TypeScript, C++ and Rust and Python's ast on real
+#                projects (goldmark, commons-io, rxjs, leveldb,
+#                regex-syntax, jinja2): recall, precision of certain
+#                edges, confidently wrong calls.
+#   9. report    bench/report.py writes bench/results.md.
 #
 # Environment:
 #   KBX             the kbx binary (default: ./kbx at the top of the tree)
 #   KBX_BUILD_DIR   where libkbx.a is, for the edge exporter (default build/)
-#   BENCH_SECTIONS  which of "c py scale analytics hybrid search" to run
-#                   (default: all six)
+#   BENCH_SECTIONS  which of "c py scale analytics hybrid search accuracy"
+#                   to run (default: the first six; accuracy installs
+#                   compilers and fetches its own projects, so it runs
+#                   only when named)
 #   BENCH_RUNS      runs of each hyperfine query benchmark (default 30)
 #   BENCH_INSTALL=1 apt-get install the tools that are missing
 #   BENCH_QUIET_WAIT seconds to wait, before each group of measurements, for
@@ -60,6 +68,13 @@ export RES
 
 . "$here/lib.sh"
 
+has () { case " $SECTIONS " in (*" $1 "*) return 0 ;; esac; return 1; }
+# the sections that measure against the peers on the shared corpora
+peers=0
+for s in $SECTIONS; do
+	[ "$s" = accuracy ] || peers=1
+done
+
 start_s=$(date +%s)
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/kbx-bench.XXXXXX") || exit 2
 trap 'rm -rf "$TMPD"' EXIT
@@ -69,19 +84,14 @@ trap 'exit 2' HUP INT TERM
 say "checking the tools"
 
 need_pkgs=()
-for t in cscope:cscope gtags:global global:global hyperfine:hyperfine bc:bc \
-	dpkg-source:dpkg-dev; do
+peer_tools="cscope:cscope gtags:global global:global hyperfine:hyperfine"
+[ $peers = 1 ] || peer_tools=
+for t in $peer_tools bc:bc dpkg-source:dpkg-dev; do
 	command -v "${t%%:*}" >/dev/null 2>&1 || need_pkgs+=("${t#*:}")
 done
 [ -x /usr/bin/time ] || need_pkgs+=(time)
-[ -x $PY ] && $PY -c 'import networkx' 2>/dev/null || need_pkgs+=(python3-networkx)
-if [ ${#need_pkgs[@]} -gt 0 ]; then
-	if [ "${BENCH_INSTALL:-0}" = 1 ]; then
-		apt-get install -y "${need_pkgs[@]}" || die "apt-get install ${need_pkgs[*]} failed"
-	else
-		die "missing: ${need_pkgs[*]}; install them with: apt-get install ${need_pkgs[*]} (or run with BENCH_INSTALL=1)"
-	fi
-fi
+[ $peers = 0 ] || { [ -x $PY ] && $PY -c 'import networkx' 2>/dev/null; } || need_pkgs+=(python3-networkx)
+install_missing ${need_pkgs[@]+"${need_pkgs[@]}"}
 [ -x "$KBX" ] || die "no kbx binary at $KBX: run make first"
 [ -f "$KBX_BUILD_DIR/libkbx.a" ] || die "no $KBX_BUILD_DIR/libkbx.a: run make first"
 
@@ -107,11 +117,13 @@ cp "$KBX_BUILD_DIR/libkbx.a" "$KBX_BUILD_DIR/libkbx-grammars.a" "$TMPD/" ||
 record meta.date "$(date -u '+%Y-%m-%d %H:%M UTC')"
 record meta.kbx "$("$KBX" --version 2>&1 | head -n 1)"
 record meta.kbx_path "$KBX"
-record meta.cscope "$(cscope -V 2>&1 | head -n 1)"
-record meta.global "$(global --version | head -n 1)"
-record meta.hyperfine "$(hyperfine --version)"
 record meta.python "$($PY --version 2>&1) ($PY)"
-record meta.networkx "$($PY -c 'import networkx; print(networkx.__version__)')"
+if [ $peers = 1 ]; then
+	record meta.cscope "$(cscope -V 2>&1 | head -n 1)"
+	record meta.global "$(global --version | head -n 1)"
+	record meta.hyperfine "$(hyperfine --version)"
+	record meta.networkx "$($PY -c 'import networkx; print(networkx.__version__)')"
+fi
 record meta.cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 record meta.cores "$(nproc)"
 record meta.mem "$(awk '/MemTotal/ { printf "%.1f GB", $2 / 1048576 }' /proc/meminfo)"
@@ -120,17 +132,14 @@ record meta.load_start "$(cut -d' ' -f1-3 /proc/loadavg)"
 record meta.quiet_wait "${BENCH_QUIET_WAIT:-15}"
 record meta.fs "$(df -T "$WORK" | awk 'NR == 2 { print $2 }')"
 info "kbx: $("$KBX" --version | head -n 1) ($KBX)"
-info "$(cscope -V 2>&1 | head -n 1); $(global --version | head -n 1); $(hyperfine --version); networkx $($PY -c 'import networkx; print(networkx.__version__)')"
+[ $peers = 0 ] ||
+	info "$(cscope -V 2>&1 | head -n 1); $(global --version | head -n 1); $(hyperfine --version); networkx $($PY -c 'import networkx; print(networkx.__version__)')"
 
 # The edge exporter for the NetworkX comparison: a small C program on
 # kbx's public API (lib/kbx.h), linked like ./kbx.
-libs=$(sed -n 's/^\(TS\|LMDB\|YAML\|CMARK\|PCRE2\|XXHASH\)_LIBS *= *//p' "$root/config.mk" 2>/dev/null | tr '\n' ' ')
-[ -n "$libs" ] || libs="-ltree-sitter -llmdb -lyaml -lcmark -lpcre2-8 -lxxhash"
 EXPORT=$WORK/bin/kbx-export
 info "building $EXPORT"
-${CC:-cc} -O2 -I"$root/lib" -o "$EXPORT" "$here/kbx-export.c" \
-	"$TMPD/libkbx.a" "$TMPD/libkbx-grammars.a" $libs -ldl -lpthread ||
-	die "cannot build the edge exporter"
+build_export "$EXPORT" "$TMPD" || die "cannot build the edge exporter"
 # The floor under kbx's parse phase: tree-sitter alone, one thread.
 TSPARSE=$WORK/bin/ts-parse
 info "building $TSPARSE"
@@ -140,19 +149,20 @@ ${CC:-cc} -O2 -o "$TSPARSE" "$here/ts-parse.c" "$TMPD/libkbx-grammars.a" \
 record meta.tree_sitter "$(dpkg-query -W -f='libtree-sitter ${Version}' 'libtree-sitter0*' 2>/dev/null | head -n 1)"
 
 # ---------------------------------------------------------------------------
-say "corpora"
-if [ ! -f "$CORPORA/.complete" ]; then
-	info "bench/work/corpora is not populated: fetching (network)"
-	BENCH_WORK=$WORK bash "$here/fetch-corpora.sh" || die "fetching the corpora failed"
-else
-	info "using $CORPORA (no network needed; rm -rf $CORPORA to fetch again)"
+if [ $peers = 1 ]; then
+	say "corpora"
+	if [ ! -f "$CORPORA/.complete" ]; then
+		info "bench/work/corpora is not populated: fetching (network)"
+		BENCH_WORK=$WORK bash "$here/fetch-corpora.sh" || die "fetching the corpora failed"
+	else
+		info "using $CORPORA (no network needed; rm -rf $CORPORA to fetch again)"
+	fi
+	while read -r pkg ver rest; do
+		record "corpus.$pkg" "$ver"
+	done <"$CORPORA/MANIFEST"
+	record corpus.pg_excluded "$(tr '\n' ' ' <"$CORPORA/postgresql-c.excluded")"
 fi
-while read -r pkg ver rest; do
-	record "corpus.$pkg" "$ver"
-done <"$CORPORA/MANIFEST"
-record corpus.pg_excluded "$(tr '\n' ' ' <"$CORPORA/postgresql-c.excluded")"
 
-has () { case " $SECTIONS " in (*" $1 "*) return 0 ;; esac; return 1; }
 
 # index_peers KEYPREFIX DIR RUNS: full index by kbx and the peers in DIR
 index_all () {
@@ -362,6 +372,13 @@ fi
 if has search; then
 	say "search: bench/search/run.sh (quality, latency, throughput)"
 	BENCH_WORK=$WORK KBX=$KBX_ORIG bash "$here/search/run.sh" || warn "bench/search/run.sh failed"
+fi
+
+# ---------------------------------------------------------------------------
+if has accuracy; then
+	say "accuracy: bench/accuracy/run.sh (call edges against compilers)"
+	BENCH_WORK=$WORK KBX=$KBX EXPORT=$EXPORT RES=$RES bash "$here/accuracy/run.sh" ||
+		warn "bench/accuracy/run.sh failed"
 fi
 
 # ---------------------------------------------------------------------------

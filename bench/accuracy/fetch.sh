@@ -1,0 +1,96 @@
+#!/bin/bash
+#
+# bench/accuracy/fetch.sh: the projects and tools of the accuracy bench,
+# under bench/work/accuracy/.  The only step of it that uses the network;
+# bench/accuracy/run.sh calls it when bench/work/accuracy/.complete is
+# missing.  Idempotent.
+#
+#   src/<lang>/      the project as the oracle and kbx see it:
+#     go     Debian's golang-github-yuin-goldmark (goldmark, a Markdown
+#            parser; no dependencies outside the standard library), the
+#            whole source package but debian/ (tests included)
+#     java   Debian's commons-io, src/main/java (the tests need JUnit 5
+#            jars that javac would have to find)
+#     py     Debian's jinja2, src/ and tests/
+#     ts     rxjs's sources (the src/ folder its npm package ships)
+#     cpp    Debian's leveldb: every .cc and .h but the Windows port and
+#            the two benchmarks against sqlite3 and Kyoto Cabinet
+#   cpp-gen/         port/port_config.h, which leveldb's CMake would write
+#   npm/             typescript and rxjs from npm, pinned below (npm
+#                    install --ignore-scripts, with its package-lock.json)
+#   MANIFEST         what was fetched: source package, version, SHA-256 of
+#                    its .dsc; npm package, version, integrity
+#
+# Source packages come through bench/debsrc.sh's private sources list
+# (the system's apt state is not touched).  The versions are the mirror's
+# current ones unless pinned, e.g. BENCH_ACC_JINJA2=3.1.2-1+deb12u3;
+# BENCH_ACC_GOLDMARK, BENCH_ACC_COMMONS_IO, BENCH_ACC_LEVELDB likewise.
+
+set -eu
+set -o pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+bench=$(cd "$here/.." && pwd)
+work=${BENCH_WORK:-$bench/work}
+acc=$work/accuracy
+dl=$work/dl
+
+TS_VERSION=5.4.5
+RXJS_VERSION=7.8.1
+
+say () { printf '==> %s\n' "$*"; }
+die () { printf 'accuracy/fetch: fatal: %s\n' "$*" >&2; exit 2; }
+
+mkdir -p "$dl" "$acc/src"
+. "$bench/debsrc.sh"
+debsrc_setup
+
+man=$acc/MANIFEST.tmp
+: >"$man"
+fetch_src "golang-github-yuin-goldmark${BENCH_ACC_GOLDMARK:+=$BENCH_ACC_GOLDMARK}" "$dl/goldmark" "$man"
+fetch_src "commons-io${BENCH_ACC_COMMONS_IO:+=$BENCH_ACC_COMMONS_IO}" "$dl/commons-io" "$man"
+fetch_src "jinja2${BENCH_ACC_JINJA2:+=$BENCH_ACC_JINJA2}" "$dl/jinja2" "$man"
+fetch_src "leveldb${BENCH_ACC_LEVELDB:+=$BENCH_ACC_LEVELDB}" "$dl/leveldb" "$man"
+
+say "npm: typescript@$TS_VERSION rxjs@$RXJS_VERSION into $acc/npm"
+command -v npm >/dev/null || die "npm is missing: apt-get install npm"
+mkdir -p "$acc/npm"
+if [ ! -f "$acc/npm/package.json" ]; then
+	cat >"$acc/npm/package.json" <<EOF
+{ "private": true, "description": "kbx accuracy bench: the TypeScript checker and a project to check",
+  "dependencies": { "typescript": "$TS_VERSION", "rxjs": "$RXJS_VERSION" } }
+EOF
+fi
+(cd "$acc/npm" && npm install --no-audit --no-fund --ignore-scripts --save-exact >/dev/null) ||
+	die "npm install failed in $acc/npm"
+for p in typescript rxjs; do
+	node -e 'const l = require(process.argv[1]).packages["node_modules/" + process.argv[2]];
+		console.log(process.argv[2] + " " + l.version + " " + l.integrity)' \
+		"$acc/npm/package-lock.json" "$p" >>"$man"
+done
+
+# make_tree NAME: make src/NAME from the files tar reads on stdin (NUL-separated,
+# relative to the current directory)
+make_tree () {
+	rm -rf "$acc/src/$1" "$acc/src/$1.tmp"
+	mkdir -p "$acc/src/$1.tmp"
+	tar --null -T - -cf - | tar -C "$acc/src/$1.tmp" -xf -
+	mv "$acc/src/$1.tmp" "$acc/src/$1"
+}
+
+say "trees: $acc/src/{go,java,py,ts,cpp}"
+(cd "$dl/goldmark" && find . \( -path ./debian -o -path ./.pc \) -prune -o -type f -name '*.go' -print0) | (cd "$dl/goldmark" && make_tree go)
+(cd "$dl/commons-io/src/main/java" && find . -type f -name '*.java' -print0) | (cd "$dl/commons-io/src/main/java" && make_tree java)
+(cd "$dl/jinja2" && find src tests -type f -name '*.py' -print0) | (cd "$dl/jinja2" && make_tree py)
+(cd "$acc/npm/node_modules/rxjs/src" && find . -type f -name '*.ts' -print0) | (cd "$acc/npm/node_modules/rxjs/src" && make_tree ts)
+(cd "$dl/leveldb" && find . \( -path ./debian -o -path ./.pc -o -path ./third_party \) -prune -o -type f \
+	\( -name '*.cc' -o -name '*.h' \) ! -name '*windows*' ! -name db_bench_sqlite3.cc ! -name db_bench_tree_db.cc \
+	-print0) | (cd "$dl/leveldb" && make_tree cpp)
+mkdir -p "$acc/cpp-gen/port"
+# what leveldb's CMake finds on Debian 12 (snappy from libsnappy-dev)
+printf '%s\n' '#define HAVE_FDATASYNC 1' '#define HAVE_FULLFSYNC 0' '#define HAVE_O_CLOEXEC 1' \
+	'#define HAVE_CRC32C 0' '#define HAVE_SNAPPY 1' '#define HAVE_ZSTD 0' >"$acc/cpp-gen/port/port_config.h"
+
+mv "$man" "$acc/MANIFEST"
+touch "$acc/.complete"
+say "accuracy projects ready (versions in $acc/MANIFEST)"

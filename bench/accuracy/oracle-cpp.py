@@ -1,0 +1,173 @@
+#!/usr/bin/python3
+"""bench/accuracy/oracle-cpp.py: clang (libclang 14, through Debian's
+python3-clang-14) as the oracle of the accuracy bench for C and C++.
+
+    oracle-cpp.py ROOT [CLANG-ARG...] < FILES > oracle.tsv
+
+FILES lists the translation units to compile (.cc, .cpp, .c), relative
+to ROOT.  Each is parsed by clang with the arguments given (-I, -D,
+-std=...), and every call written in a file under ROOT (headers too,
+once) is one line in the format bench/accuracy/score.py reads:
+
+  a function, method or constructor declared under ROOT        in
+  a virtual method declared under ROOT that is pure, or whose
+    name another virtual method under ROOT has (an override)   virt
+  declared outside ROOT (the C and C++ libraries, gtest)       ext
+  a call of a function pointer, a variable or a member
+    holding a callable                                         dyn
+
+The places of a declaration are every declaration and the definition
+clang saw of the same entity (its USR) under ROOT, each by the line
+where it starts and the line of its name.  Calls whose name is not
+written where clang puts them (made by a macro, operators, implicit
+constructions) are left out.
+"""
+import os
+import sys
+from collections import defaultdict
+
+import clang.cindex as ci
+
+K = ci.CursorKind
+FUNCS = {K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.FUNCTION_TEMPLATE, K.CONVERSION_FUNCTION}
+VALUES = {K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL}
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: oracle-cpp.py ROOT [CLANG-ARG...] < FILES")
+    root = os.path.realpath(sys.argv[1])
+    args = sys.argv[2:]
+    units = [l.strip() for l in sys.stdin if l.strip()]
+    index = ci.Index.create()
+    texts = {}
+    places = defaultdict(set)     # USR -> {"path:line"}
+    virtual_names = defaultdict(set)  # method name -> USRs of virtual methods
+    pure = set()
+    sites = {}                    # (file, line, col, nline, ncol) -> (name, usr or kind, what)
+
+    def rel(f):
+        if f is None:
+            return None
+        p = os.path.realpath(f.name)
+        r = os.path.relpath(p, root)
+        return None if r.startswith("..") else r
+
+    def text_at(path, line, col):
+        if path not in texts:
+            try:
+                texts[path] = open(os.path.join(root, path), "rb").read().split(b"\n")
+            except OSError:
+                texts[path] = []
+        ls = texts[path]
+        return ls[line - 1][col - 1:] if 0 < line <= len(ls) else b""
+
+    def note_decl(c):
+        p = rel(c.location.file)
+        if p is None:
+            return
+        usr = c.get_usr()
+        if not usr:
+            return
+        places[usr].add(f"{p}:{c.extent.start.line}")
+        places[usr].add(f"{p}:{c.location.line}")
+        if c.kind == K.CXX_METHOD and c.is_virtual_method():
+            virtual_names[c.spelling].add(usr)
+            if c.is_pure_virtual_method():
+                pure.add(usr)
+
+    def callee_ref(c):
+        """the DECL_REF_EXPR or MEMBER_REF_EXPR naming the called function"""
+        for ch in c.get_children():
+            while ch.kind == K.UNEXPOSED_EXPR:
+                kids = list(ch.get_children())
+                if not kids:
+                    break
+                ch = kids[0]
+            if ch.kind in (K.DECL_REF_EXPR, K.MEMBER_REF_EXPR, K.OVERLOADED_DECL_REF):
+                return ch
+            return None
+        return None
+
+    def visit_call(c, path):
+        ref = c.referenced
+        name = c.spelling
+        if not name or name.startswith("operator") or name.startswith("~"):
+            return
+        start = c.extent.start
+        if ref is not None and ref.kind == K.CONSTRUCTOR:
+            # only a construction that names the class: T(x), new T(x)
+            n = c.location
+            if not text_at(path, n.line, n.column).startswith(name.encode()):
+                return
+            nloc = n
+        else:
+            r = callee_ref(c)
+            nloc = r.location if r is not None else c.location
+            if rel(nloc.file) != path or not text_at(path, nloc.line, nloc.column).startswith(name.encode()):
+                return
+        key = (path, start.line, start.column, nloc.line, nloc.column)
+        if key in sites:
+            return
+        if ref is None or ref.kind in VALUES:
+            sites[key] = (name, "dyn", name)
+            return
+        if ref.kind not in FUNCS:
+            return
+        usr = ref.get_usr()
+        what = qualified(ref)
+        if rel(ref.location.file) is None:
+            sites[key] = (name, "ext", what)
+            return
+        note_decl(ref)
+        if ref.kind == K.CONSTRUCTOR and ref.semantic_parent is not None:
+            cls = ref.semantic_parent
+            note_decl(cls)
+            places[usr] |= places[cls.get_usr()]
+        sites[key] = (name, usr, what)
+
+    for u in units:
+        tu = index.parse(os.path.join(root, u), args=args,
+                         options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
+        errs = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+        for d in errs[:3]:
+            print(f"oracle-cpp: {u}: {d}", file=sys.stderr)
+        todo = [tu.cursor]
+        while todo:
+            c = todo.pop()
+            for ch in c.get_children():
+                f = ch.location.file
+                if f is not None and rel(f) is None:
+                    continue      # a system header: neither calls nor declarations of the tree
+                todo.append(ch)
+                if ch.kind in FUNCS or ch.kind in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE):
+                    note_decl(ch)
+                elif ch.kind == K.CALL_EXPR:
+                    p = rel(ch.extent.start.file)
+                    if p is not None:
+                        visit_call(ch, p)
+
+    out = sys.stdout
+    allvirt = set().union(*virtual_names.values()) if virtual_names else set()
+    for key in sorted(sites):
+        name, usr, what = sites[key]
+        site = "\t".join(str(x) for x in key) + f"\t{name}"
+        if usr in ("dyn", "ext"):
+            out.write(f"{site}\t{usr}\t-\t{what}\n")
+            continue
+        others = virtual_names.get(name, set()) - {usr}
+        kind = "virt" if usr in pure or (usr in allvirt and others) else "in"
+        out.write(f"{site}\t{kind}\t{','.join(sorted(places[usr]))}\t{what}\n")
+
+
+def qualified(c):
+    parts = []
+    while c is not None and c.kind != K.TRANSLATION_UNIT:
+        if c.spelling:
+            parts.append(c.spelling)
+        c = c.semantic_parent
+    return "::".join(reversed(parts))
+
+
+if __name__ == "__main__":
+    main()

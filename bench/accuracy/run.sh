@@ -1,0 +1,170 @@
+#!/bin/bash
+#
+# bench/accuracy/run.sh: how often kbx's call edges are right, against the
+# languages' own compilers on real third-party projects.
+#
+# For each language, a compiler front end binds every call of a project
+# (the oracle, one program per language beside this script) and
+# score.py joins its call sites with kbx's call edges (kbx-export
+# --sites) by file, line and called name, then by the declaration's file
+# and line.  Reported per language: recall of the calls the compiler binds
+# to one declaration of the project; precision of kbx's certain edges at
+# calls the compiler bound (in or outside the project); the share of
+# calls on names the project defines twice or more that kbx gets certain
+# and wrong; the shares kbx leaves ambiguous and unresolved.  score.py's
+# header says exactly what is counted.
+#
+#   go     goldmark        go/types (golang-go)             oracle-go/
+#   java   commons-io      javac, com.sun.source Trees      OracleJava.java
+#   py     jinja2          ast, binding rules only           oracle-python.py
+#   ts     rxjs            the TypeScript checker (npm)      oracle-ts.js
+#   cpp    leveldb         clang 14 (python3-clang-14)       oracle-cpp.py
+#   rs     regex-syntax    rustc 1.63 -Zsave-analysis        oracle-rust.py
+#          (the crate's source as Debian's librust-regex-syntax-dev
+#          installs it under /usr/share/cargo/registry)
+#
+# Run by bench/run.sh (section "accuracy", records accuracy.* in
+# $RES/records.tsv, report.py makes the table), or alone:
+#   BENCH_WORK=bench/work bash bench/accuracy/run.sh
+# Environment: KBX (default ./kbx), EXPORT (a built kbx-export; built
+# from KBX_BUILD_DIR's libraries when unset), BENCH_ACC_LANGS (default
+# "go java py ts cpp rs"), BENCH_INSTALL=1 (apt-get install what is
+# missing).  Every miss and every wrong certain edge, with its source
+# line, is kept in $RES/out/accuracy-LANG.errors.tsv.
+
+set -u
+set -o pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+bench=$(cd "$here/.." && pwd)
+root=$(cd "$bench/.." && pwd)
+WORK=${BENCH_WORK:-$bench/work}
+ACC=$WORK/accuracy
+KBX=${KBX:-$root/kbx}
+KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
+RES=${RES:-$WORK/results}
+LANGS=${BENCH_ACC_LANGS:-go java py ts cpp rs}
+PY=/usr/bin/python3          # Debian's python3, with Debian's python3-clang-14
+RS_CRATE=/usr/share/cargo/registry/regex-syntax-0.6.27
+export RES
+mkdir -p "$RES/out"
+. "$bench/lib.sh"
+
+has_lang () { case " $LANGS " in (*" $1 "*) return 0 ;; esac; return 1; }
+
+say "accuracy: the tools"
+need=()
+command -v dpkg-source >/dev/null || need+=(dpkg-dev)
+has_lang go && { command -v go >/dev/null || need+=(golang-go); }
+has_lang java && { command -v javac >/dev/null || need+=(openjdk-17-jdk-headless); }
+has_lang ts && { command -v node >/dev/null && command -v npm >/dev/null || need+=(nodejs npm); }
+if has_lang rs; then
+	# Debian's rustc, not one on PATH: save-analysis left rustc in 1.70
+	[ -x /usr/bin/rustc ] || need+=(rustc)
+	[ -d "$RS_CRATE" ] || need+=(librust-regex-syntax-dev)
+fi
+if has_lang cpp; then
+	$PY -c 'import clang.cindex' 2>/dev/null || need+=(python3-clang-14)
+	# what leveldb's tests, benchmarks and headers include
+	[ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
+	[ -f /usr/include/gmock/gmock.h ] || need+=(libgmock-dev)
+	[ -f /usr/include/benchmark/benchmark.h ] || need+=(libbenchmark-dev)
+	[ -f /usr/include/snappy.h ] || need+=(libsnappy-dev)
+fi
+install_missing ${need[@]+"${need[@]}"}
+[ -x "$KBX" ] || die "no kbx binary at $KBX: run make first"
+
+if [ ! -f "$ACC/.complete" ]; then
+	info "$ACC is not populated: fetching (network)"
+	BENCH_WORK=$WORK bash "$here/fetch.sh" || die "fetching the accuracy projects failed"
+fi
+mkdir -p "$ACC/bin"
+if [ -z "${EXPORT:-}" ]; then
+	EXPORT=$ACC/bin/kbx-export
+	build_export "$EXPORT" "$KBX_BUILD_DIR" || die "cannot build $EXPORT"
+fi
+if has_lang go; then
+	(cd "$here/oracle-go" && GO111MODULE=off GOCACHE=$ACC/gocache GOFLAGS= go build -o "$ACC/bin/oracle-go" .) ||
+		die "cannot build oracle-go"
+	record meta.go "$(go version)"
+fi
+has_lang java && record meta.javac "$(javac -version 2>&1)"
+has_lang ts && record meta.node "node $(node --version)"
+has_lang rs && record meta.rustc "$(/usr/bin/rustc --version)"
+has_lang cpp && record meta.libclang "$(dpkg-query -W -f='python3-clang-14 ${Version}' python3-clang-14 2>/dev/null)"
+while read -r pkg ver rest; do
+	record "accuracy.manifest.$pkg" "$ver"
+done <"$ACC/MANIFEST"
+
+# measure LANG PROJECT VERSION EXTS ORACLE-CMD...: copy the project to a
+# fresh tree, run the oracle in it (stdout: its call sites), index it
+# with kbx, export kbx's edges and score them
+measure () {
+	local lang=$1 project=$2 version=$3 exts=$4 t0 t1 rc
+	shift 4
+	local T=$WORK/trees/accuracy-$lang out=$RES/out/accuracy-$lang
+	say "accuracy: $lang, $project $version"
+	fresh_tree "$ACC/src/$lang" "$T"
+	local find_src=(find . -path ./.kbx -prune -o -type f -regex ".*\\.\\($exts\\)" -print0)
+	record "accuracy.$lang.project" "$project"
+	record "accuracy.$lang.version" "$version"
+	record "accuracy.$lang.files" "$(cd "$T" && "${find_src[@]}" | tr -cd '\0' | wc -c)"
+	record "accuracy.$lang.lines" "$(cd "$T" && "${find_src[@]}" | xargs -0 cat | wc -l)"
+	record_cmd "accuracy.$lang.oracle" "$*"
+	t0=$(now_us)
+	rc=0
+	(cd "$T" && "$@") >"$out.oracle.tsv" 2>"$out.oracle.err" || rc=$?
+	t1=$(now_us)
+	[ $rc = 0 ] || { warn "accuracy $lang: the oracle exited $rc: $(head -c 500 "$out.oracle.err")"; return 0; }
+	record "accuracy.$lang.oracle_s" "$(echo "($t1 - $t0) / 1000000" | bc -l)"
+	t0=$(now_us)
+	(cd "$T" && "$KBX" index -q) >"$out.index.log" 2>&1 || rc=$?
+	t1=$(now_us)
+	[ $rc = 0 ] || [ $rc = 11 ] || { warn "accuracy $lang: kbx index exited $rc"; return 0; }
+	record "accuracy.$lang.kbx_index_ms" "$(echo "($t1 - $t0) / 1000" | bc -l)"
+	"$EXPORT" --sites "$T" >"$out.kbx.tsv" 2>"$out.export.err" ||
+		{ warn "accuracy $lang: kbx-export failed: $(cat "$out.export.err")"; return 0; }
+	$PY "$here/score.py" --lang "accuracy.$lang" --errors "$out.errors.tsv" --tree "$T" \
+		"$out.oracle.tsv" "$out.kbx.tsv" >"$out.score" ||
+		{ warn "accuracy $lang: score.py failed"; return 0; }
+	cat "$out.score" >>"$RES/records.tsv"
+	info "$(awk -F'\t' '{ sub(/^accuracy\.[a-z]+\./, "", $1); v[$1] = $2 }
+		END { printf "in %d, virt %d, ext %d, dyn %d; recall %s, certain precision %s, certain wrong on names defined 2+ times %s, ambiguous %s, unresolved %s",
+			v["sites.in"], v["sites.virt"], v["sites.ext"], v["sites.dyn"], v["recall"], v["certain_precision"],
+			v["dup_certain_wrong"], v["in.ambiguous"], v["in.unresolved"] }' "$out.score")"
+}
+
+version_of () { awk -v p="$1" '$1 == p { print $2 }' "$ACC/MANIFEST"; }
+
+acc_start=$(date +%s)
+if has_lang go; then
+	measure go goldmark "$(version_of golang-github-yuin-goldmark)" go \
+		env GO111MODULE=off "$ACC/bin/oracle-go" . github.com/yuin/goldmark
+fi
+if has_lang java; then
+	(cd "$ACC/src/java" && find . -type f -name '*.java' | sed 's|^\./||' | LC_ALL=C sort) >"$ACC/java.files"
+	measure java commons-io "$(version_of commons-io)" java \
+		sh -c 'exec java --add-exports jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED "$1" . <"$2"' \
+		oracle-java "$here/OracleJava.java" "$ACC/java.files"
+fi
+if has_lang py; then
+	measure py jinja2 "$(version_of jinja2)" py $PY "$here/oracle-python.py" .
+fi
+if has_lang ts; then
+	measure ts rxjs "$(version_of rxjs)" 'ts\|tsx' \
+		env NODE_PATH="$ACC/npm/node_modules" node "$here/oracle-ts.js" . rxjs
+fi
+if has_lang cpp; then
+	(cd "$ACC/src/cpp" && find . -type f -name '*.cc' | sed 's|^\./||' | LC_ALL=C sort) >"$ACC/cpp.files"
+	measure cpp leveldb "$(version_of leveldb)" 'cc\|h' \
+		sh -c 'exec "$0" "$1" . -x c++ -std=c++14 -I. -Iinclude -I"$2" \
+			-DLEVELDB_PLATFORM_POSIX=1 -DLEVELDB_HAS_PORT_CONFIG_H=1 <"$3"' \
+		$PY "$here/oracle-cpp.py" "$ACC/cpp-gen" "$ACC/cpp.files"
+fi
+if has_lang rs; then
+	rm -rf "$ACC/src/rs" && mkdir -p "$ACC/src" && cp -a "$RS_CRATE" "$ACC/src/rs"
+	measure rs regex-syntax "$(dpkg-query -W -f='${Version}' librust-regex-syntax-dev)" rs \
+		$PY "$here/oracle-rust.py" . regex_syntax 2018 default unicode unicode-age unicode-bool \
+		unicode-case unicode-gencat unicode-perl unicode-script unicode-segment
+fi
+record accuracy.runtime_s "$(($(date +%s) - acc_start))"

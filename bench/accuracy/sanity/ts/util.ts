@@ -1,0 +1,3 @@
+export function norm(s: string): string {
+  return s.trim();
+}

@@ -1,0 +1,335 @@
+#!/usr/bin/python3
+"""bench/accuracy/score.py: join a compiler oracle's call sites with kbx's
+call edges and count how often kbx is right.
+
+    score.py [--lang L] [--errors FILE] [--tree DIR] ORACLE.tsv KBX.tsv
+
+ORACLE.tsv, one call site a line, tab-separated (written by the oracle of
+each language, bench/accuracy/oracle-*):
+
+    file  line  col  nline  ncol  name  kind  targets  what  [caller]
+
+  file        the calling file, relative to the tree's root
+  line, col   where the call expression starts (1-based; col in bytes)
+  nline, ncol where the called name is written (for `a.\n  b()`, b's line)
+  name        the called name as written: `get` for m.get(k), `Foo` for
+              new Foo(), `New` for pkg.New()
+  kind        in    the compiler bound the call to one declaration of the
+                    project, and nothing in the project overrides it
+              virt  bound to a declaration of the project that other
+                    declarations of the project override or implement
+                    (an interface or virtual call with several targets)
+              ext   bound to a declaration outside the project (a standard
+                    library, a dependency, a builtin)
+              dyn   a call of a value (a variable, a parameter, a field of
+                    function type): no declaration is bound
+  targets     for in and virt: the declaration as path:line, then any
+              other place that stands for the same declaration (the
+              class of a constructor, the definition of a prototype),
+              comma-separated; "-" otherwise
+  what        the declaration's qualified name, for people
+  caller      optional: the places of the declaration the call is written
+              in, as targets (else the kbx definition whose lines hold
+              the call stands for it)
+
+KBX.tsv is `kbx-export --sites` of the same tree (N and E records).
+
+A call site of the oracle is joined with the kbx edges that have a site
+in the same file on the line where the call starts or where its name is
+written, and whose target has the called name or sits at one of the
+oracle's target places.  (kbx keeps at most 32 sites an edge; for an
+edge holding 32, an edge from the kbx definition whose lines hold the
+call also joins.)  For each site kbx's answer is the surest of the
+joined edges: certain, else ambiguous, else unresolved, else none; a
+certain answer is right when one of the certain edges goes to one of
+the oracle's places.  Lines, not columns, are joined (kbx's site is
+where the call expression starts, which a compiler may put elsewhere),
+so two calls of one name on one line share kbx's answer.
+
+Printed, as KEY<TAB>VALUE lines (with --lang L, keys start with L.):
+
+  sites.in/virt/ext/dyn      the oracle's sites of each kind
+  recall                     of the `in` sites, the share where kbx has an
+                             edge (any confidence) to the target
+  recall_name_node           of those, the ones found only through a
+                             name: node (more than 16 candidates)
+  missed_self                `in` sites missed that call the declaration
+                             they are written in, or one that shares its
+                             kbx node (an overload): kbx's walk never
+                             lists a node's edge to itself
+  certain_edges              kbx certain (edge, site) pairs joined to an
+                             in or ext site of the oracle
+  certain_precision          of those, the share whose target is the
+                             oracle's
+  dup_sites                  in and ext sites whose called name kbx
+                             defines twice or more in the tree
+  dup_certain_wrong          the share of those where kbx is certain and
+                             wrong
+  in.certain_right, in.certain_wrong, in.ambiguous, in.unresolved,
+  in.none                    how kbx answered the `in` sites (shares)
+  ext.certain_wrong ...      the same for the `ext` sites
+
+With --errors FILE, every wrong certain answer and every missed `in` site
+is written to FILE (TSV, with the source line when --tree is given).
+"""
+import sys
+from collections import defaultdict
+
+DEF_KINDS = {"function", "method", "class", "struct", "interface", "trait", "enum"}
+CONF_RANK = {"certain": 0, "ambiguous": 1, "unresolved": 2}
+MAX_SITES = 32
+
+
+class Node:
+    __slots__ = ("id", "kind", "lang", "name", "cid", "path", "line", "end")
+
+    def __init__(self, r):
+        self.id = int(r[1])
+        self.kind, self.lang, self.name, self.cid = r[2], r[3], r[4], r[5]
+        self.path = None if r[6] == "-" else r[6]
+        self.line = None if r[7] == "-" else int(r[7])
+        self.end = None if len(r) < 9 or r[8] == "-" else int(r[8])
+
+    def loc(self):
+        return f"{self.path}:{self.line}" if self.path else None
+
+
+class Edge:
+    __slots__ = ("frm", "to", "conf", "via", "sites")
+
+    def __init__(self, frm, to, conf, via, sites):
+        self.frm, self.to, self.conf, self.via, self.sites = frm, to, conf, via, sites
+
+
+class Site:
+    __slots__ = ("file", "line", "col", "nline", "ncol", "name", "kind", "targets", "what", "caller")
+
+    def __init__(self, r):
+        self.file = r[0]
+        self.line, self.col, self.nline, self.ncol = (int(x) for x in r[1:5])
+        self.name, self.kind = r[5], r[6]
+        self.targets = set() if r[7] == "-" else set(r[7].split(","))
+        self.what = r[8] if len(r) > 8 else ""
+        self.caller = set(r[9].split(",")) if len(r) > 9 and r[9] != "-" else set()
+
+    def lines(self):
+        return {self.line, self.nline}
+
+
+def read_kbx(path):
+    nodes, edges = {}, []
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        for line in f:
+            r = line.rstrip("\n").split("\t")
+            if r[0] == "N":
+                n = Node(r)
+                nodes[n.id] = n
+            elif r[0] == "E":
+                if len(r) < 7:
+                    sys.exit("score.py: the kbx export has no call sites: run kbx-export --sites")
+                sites = [] if r[6] == "-" else [tuple(int(x) for x in s.split(":")) for s in r[6].split(",")]
+                edges.append(Edge(nodes[int(r[1])], nodes[int(r[2])], r[3], r[4], sites))
+    return nodes, edges
+
+
+def read_oracle(path):
+    sites = []
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            r = line.rstrip("\n").split("\t")
+            if len(r) < 8:
+                sys.exit(f"score.py: {path}: bad line: {line.rstrip()}")
+            sites.append(Site(r))
+    return sites
+
+
+class Kbx:
+    """kbx's call edges, found by the place of a call"""
+
+    def __init__(self, nodes, edges):
+        self.by_line = defaultdict(list)   # (path, line) -> [(edge, col)]
+        self.full = defaultdict(list)      # path -> edges holding MAX_SITES sites
+        self.ndefs = defaultdict(int)      # name -> definitions in the tree
+        self.defs = defaultdict(list)      # path -> definitions with lines
+        for n in nodes.values():
+            if n.kind in DEF_KINDS and n.path:
+                self.ndefs[n.name] += 1
+                if n.line and n.end:
+                    self.defs[n.path].append(n)
+        for e in edges:
+            if not e.frm.path:
+                continue
+            for ln, col in e.sites:
+                self.by_line[(e.frm.path, ln)].append((e, col))
+            if len(e.sites) >= MAX_SITES:
+                self.full[e.frm.path].append(e)
+
+    def enclosing(self, s):
+        """the innermost kbx definition whose lines hold the call"""
+        best = None
+        for n in self.defs.get(s.file, ()):
+            if n.line <= s.line <= n.end and (best is None or n.line > best.line):
+                best = n
+        return best
+
+    @staticmethod
+    def names(e, s):
+        """does edge e stand for the call at oracle site s?"""
+        return e.to.name == s.name or e.to.loc() in s.targets
+
+    def joined(self, s):
+        got = {}
+        for ln in s.lines():
+            for e, _ in self.by_line.get((s.file, ln), ()):
+                if self.names(e, s):
+                    got[id(e)] = e
+        for e in self.full.get(s.file, ()):
+            f = e.frm
+            if f.line and f.end and f.line <= s.line <= f.end and self.names(e, s):
+                got[id(e)] = e
+        return list(got.values())
+
+
+def verdict(s, es):
+    """kbx's answer for oracle site s from the joined edges es"""
+    if not es:
+        return "none", None
+    best = min(CONF_RANK.get(e.conf, 3) for e in es)
+    conf = {0: "certain", 1: "ambiguous", 2: "unresolved"}.get(best, "none")
+    chosen = [e for e in es if CONF_RANK.get(e.conf, 3) == best]
+    if conf == "certain":
+        right = any(e.to.loc() in s.targets for e in chosen)
+        return ("certain_right" if right else "certain_wrong"), chosen
+    return conf, chosen
+
+
+def main(argv):
+    lang, errors, tree = "", None, None
+    args = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--lang", "--errors", "--tree") and i + 1 < len(argv):
+            if a == "--lang":
+                lang = argv[i + 1] + "."
+            elif a == "--errors":
+                errors = argv[i + 1]
+            else:
+                tree = argv[i + 1]
+            i += 2
+            continue
+        args.append(a)
+        i += 1
+    if len(args) != 2:
+        sys.exit("usage: score.py [--lang L] [--errors FILE] [--tree DIR] ORACLE.tsv KBX.tsv")
+    sites = read_oracle(args[0])
+    nodes, edges = read_kbx(args[1])
+    kbx = Kbx(nodes, edges)
+
+    out = []
+    put = lambda k, v: out.append(f"{lang}{k}\t{v}")
+    kinds = defaultdict(int)
+    for s in sites:
+        kinds[s.kind] += 1
+    for k in ("in", "virt", "ext", "dyn"):
+        put(f"sites.{k}", kinds[k])
+
+    wrong_rows = []
+    answers = {"in": defaultdict(int), "ext": defaultdict(int)}
+    recalled = by_name_node = missed_self = 0
+    dup = dup_wrong = 0
+    for s in sites:
+        if s.kind not in ("in", "ext"):
+            continue
+        es = kbx.joined(s)
+        v, chosen = verdict(s, es)
+        answers[s.kind][v] += 1
+        if s.kind == "in":
+            if any(e.to.loc() in s.targets for e in es):
+                recalled += 1
+            elif any(e.to.cid == "name:" + s.name for e in es):
+                recalled += 1
+                by_name_node += 1
+            else:
+                # a call of the function it is in: kbx's walk never
+                # lists an edge from a node to itself
+                enc = kbx.enclosing(s)
+                if s.caller & s.targets or (enc is not None and enc.loc() in s.targets):
+                    missed_self += 1
+                    wrong_rows.append(("missed-self", s, v, chosen))
+                else:
+                    wrong_rows.append(("missed", s, v, chosen))
+        if v == "certain_wrong":
+            wrong_rows.append(("certain-wrong", s, v, chosen))
+        if kbx.ndefs.get(s.name, 0) >= 2:
+            dup += 1
+            dup_wrong += v == "certain_wrong"
+
+    # precision: every site of every certain edge that meets a resolved
+    # oracle site of the same name (or target) on its line
+    oracle_at = defaultdict(list)
+    for s in sites:
+        for ln in s.lines():
+            oracle_at[(s.file, ln)].append(s)
+    cert = cert_right = 0
+    for e in edges:
+        if e.conf != "certain" or not e.frm.path:
+            continue
+        for ln, _ in e.sites:
+            ss = [s for s in oracle_at.get((e.frm.path, ln), ()) if Kbx.names(e, s)]
+            if not ss or any(s.kind in ("virt", "dyn") for s in ss):
+                continue
+            cert += 1
+            cert_right += any(e.to.loc() in s.targets for s in ss)
+
+    n_in = kinds["in"]
+    ratio = lambda a, b: f"{a / b:.4f}" if b else "n/a"
+    put("recall", ratio(recalled, n_in))
+    put("recalled", recalled)
+    put("recall_name_node", by_name_node)
+    put("missed_self", missed_self)
+    put("certain_edges", cert)
+    put("certain_right", cert_right)
+    put("certain_precision", ratio(cert_right, cert))
+    put("dup_sites", dup)
+    put("dup_certain_wrong_n", dup_wrong)
+    put("dup_certain_wrong", ratio(dup_wrong, dup))
+    for k in ("in", "ext"):
+        tot = kinds[k]
+        for v in ("certain_right", "certain_wrong", "ambiguous", "unresolved", "none"):
+            put(f"{k}.{v}", ratio(answers[k][v], tot))
+            put(f"{k}.{v}_n", answers[k][v])
+    print("\n".join(out))
+
+    if errors:
+        write_errors(errors, wrong_rows, tree)
+
+
+def write_errors(path, rows, tree):
+    cache = {}
+
+    def text(f, ln):
+        if not tree:
+            return ""
+        if f not in cache:
+            try:
+                cache[f] = open(f"{tree}/{f}", encoding="utf-8", errors="replace").read().split("\n")
+            except OSError:
+                cache[f] = []
+        ls = cache[f]
+        return ls[ln - 1].strip()[:160] if 0 < ln <= len(ls) else ""
+
+    with open(path, "w", encoding="utf-8") as o:
+        o.write("# problem\tsite\tname\toracle_kind\toracle_target\toracle_what\tkbx\tkbx_targets\tkbx_via\tsource\n")
+        for what, s, v, chosen in rows:
+            kt = ",".join(sorted(e.to.cid for e in chosen)) if chosen else "-"
+            kv = ",".join(sorted({e.via for e in chosen})) if chosen else "-"
+            tg = ",".join(sorted(s.targets)) or "-"
+            o.write(f"{what}\t{s.file}:{s.nline}\t{s.name}\t{s.kind}\t{tg}\t{s.what}\t{v}\t{kt}\t{kv}\t"
+                    f"{text(s.file, s.nline)}\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
