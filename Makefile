@@ -13,9 +13,9 @@
 #   FUZZ_SECONDS=N             how long make fuzz runs each harness
 #
 # Sources are found by wildcard, so adding a file needs no edit here:
-#   lib/*.c lib/lang/*.c        -> build/libkbx.a (all objects -fPIC)
-#   lib/search/*.c lib/registry/*.c lib/embed/*.c lib/hybrid/*.c
-#                               -> build/libkbx.a too (retrieval and hybrid layers)
+#   lib/<layer>/*.c             -> build/libkbx.a (all objects -fPIC), for each
+#                                  layer of LIB_LAYERS: util text lang store
+#                                  graph analysis registry embed search hybrid
 #   cmd/*.c                     -> ./kbx
 #   lib/vector/*.c *.cpp        -> build/kbx-vector.so, loaded at run time
 #                                  (faiss_shim.cpp only when FAISS_C_SHIM=yes)
@@ -85,7 +85,9 @@ KBX_VERSION := $(or $(strip $(shell \
 # ---------------------------------------------------------------------------
 # Sources
 
-LIB_SRCS := $(wildcard lib/*.c lib/lang/*.c lib/search/*.c lib/registry/*.c lib/embed/*.c lib/hybrid/*.c)
+# lib/ by layer, from the bottom (the README's "The tree" says what each holds)
+LIB_LAYERS := util text lang store graph analysis registry embed search hybrid
+LIB_SRCS := $(foreach d,$(LIB_LAYERS),$(wildcard lib/$(d)/*.c))
 CMD_SRCS := $(wildcard cmd/*.c)
 VECTOR_SRCS := $(wildcard lib/vector/*.c)
 EMBED_SRCS := $(wildcard lib/embed/module/*.c)

@@ -11,7 +11,7 @@
 #                   as the kbx binary would be if it linked them
 #   kbx --version   the real binary, when ./kbx exists
 #   dlopen module   a C program that loads build/kbx-vector.so through
-#                   _kbx_vector_load() (lib/vecmod.c), as a vector
+#                   _kbx_vector_load() (lib/search/vecmod.c), as a vector
 #                   command does before its first search
 #
 # and prints the mean (and median) of each in milliseconds and its ratio
@@ -73,7 +73,7 @@ $CC -O2 -o "$tmp/trivial" "$tmp/trivial.c" || die "cannot compile a trivial C pr
 # shellcheck disable=SC2086 # FAISS_LIBS is a list of flags
 $CC -O2 -o "$tmp/linked" "$tmp/trivial.c" -Wl,--no-as-needed $FAISS_LIBS ||
 	die "cannot link against $FAISS_LIBS"
-$CC -O2 -I"$root/lib" -o "$tmp/load" "$tmp/load.c" "$root/lib/vecmod.c" -ldl -lpthread ||
+$CC -O2 -I"$root/lib" -o "$tmp/load" "$tmp/load.c" "$root/lib/search/vecmod.c" -ldl -lpthread ||
 	die "cannot compile the module loader"
 
 set -- trivial "$tmp/trivial" linked "$tmp/linked"

@@ -59,7 +59,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "vecmod.h"
+#include "search/vecmod.h"
 
 #define K 10
 

@@ -51,7 +51,7 @@ struct kbx_ctx {
 	char *root;                /* the repository root */
 	kbx_store_t *store;
 	const char *cmd;           /* the command's name */
-	/* the user's and the repository's settings (lib/config.h); NULL
+	/* the user's and the repository's settings (lib/util/config.h); NULL
 	 * for RUN_NO_CONFIG commands, for which every key has its default */
 	struct kbx_config *config;
 	int no_pager;              /* --no-pager */

@@ -22,12 +22,12 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "config.h"
+#include "util/config.h"
 #include "dependents.h"
 #include "lang/lang.h"
 #include "output.h"
 #include "parse-options.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 extern char **environ;
 

@@ -10,9 +10,9 @@
 #include "lang/lang.h"
 #include "output.h"
 #include "parse-options.h"
-#include "quote.h"
-#include "rules.h"
-#include "strbuf.h"
+#include "util/quote.h"
+#include "analysis/rules.h"
+#include "util/strbuf.h"
 
 #define DEFAULT_RULES ".kbx-rules.yml"
 #define RULES_MAX (4u << 20)

@@ -17,8 +17,8 @@
 #include "lang/lang.h"
 #include "output.h"
 #include "parse-options.h"
-#include "quote.h"
-#include "strbuf.h"
+#include "util/quote.h"
+#include "util/strbuf.h"
 
 static const char *const complete_symbols_usage[] = {
 	"kbx complete-symbols [--prefix=<prefix>] [--kind=<kinds>] [--max=<n>]",

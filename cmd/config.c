@@ -1,5 +1,5 @@
 /*
- * kbx config: get and set kbx's settings (lib/config.h; the keys and the
+ * kbx config: get and set kbx's settings (lib/util/config.h; the keys and the
  * files are described in kbx-settings(7)).
  *
  *   kbx config KEY            the value in effect
@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 
 #include "builtin.h"
-#include "config.h"
+#include "util/config.h"
 #include "output.h"
 #include "parse-options.h"
 

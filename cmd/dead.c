@@ -7,20 +7,20 @@
  * reported on a guess; entry points, overrides, tests, exported API and
  * the names of dead.ignore and --ignore are left out, each counted in a
  * summary line on stderr and shown one by one with --explain.  The work
- * is one pass over the graph (kbx_dead_scan in lib/dead.c).
+ * is one pass over the graph (kbx_dead_scan in lib/analysis/dead.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "analysis/analysis.h"
 #include "builtin.h"
-#include "config.h"
+#include "util/config.h"
 #include "lang/lang.h"
 #include "output.h"
 #include "parse-options.h"
-#include "rules.h"
-#include "strbuf.h"
+#include "analysis/rules.h"
+#include "util/strbuf.h"
 
 static const char *const dead_usage[] = {
 	"kbx dead [--include-exported] [--include-tests] [--ignore=<glob>]... [--kind=<kind>] [--path=<glob>] [--limit=<n>] [--explain] [--format=<format>] [<path>...]",

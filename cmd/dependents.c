@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "dependents.h"
-#include "internal.h"
+#include "graph/graph.h"
 #include "lang/lang.h"
 
 /* One affected node: the smallest distance found, and from which start. */

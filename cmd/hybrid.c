@@ -1,7 +1,7 @@
 /*
  * kbx hybrid: questions that need the graph and the search together
  * ("what calls add", "functions similar to parse_config within
- * src/auth").  The library makes and runs the plan (lib/kbx-hybrid.h);
+ * src/auth").  The library makes and runs the plan (lib/hybrid/kbx-hybrid.h);
  * this prints it and the results.
  */
 #include <errno.h>
@@ -10,13 +10,13 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "config.h"
-#include "kbx-hybrid.h"
+#include "util/config.h"
+#include "hybrid/kbx-hybrid.h"
 #include "lang/lang.h"
 #include "output.h"
 #include "parse-options.h"
 #include "repos-util.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 static const char *const hybrid_usage[] = {
 	"kbx hybrid [<options>] <question>...",

@@ -21,7 +21,7 @@
 #include "lang/lang.h"
 #include "output.h"
 #include "parse-options.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 static const char *const impact_usage[] = {
 	"kbx impact [--depth=<n>] [--format=<format>] <symbol>...",

@@ -9,12 +9,12 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "config.h"
-#include "kbx-search.h"
+#include "util/config.h"
+#include "search/kbx-search.h"
 #include "output.h"
 #include "parse-options.h"
 #include "repos-util.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 /* the summary is one record: text or JSON (same order as FMT_TEXT, FMT_JSON) */
 static const char *const summary_formats[] = { "text", "json", NULL };

@@ -15,8 +15,8 @@
 #include <tree_sitter/api.h>
 
 #include "builtin.h"
-#include "config.h"
-#include "internal.h"
+#include "util/config.h"
+#include "graph/graph.h"
 #include "output.h"
 #include "pager.h"
 #include "repos-util.h"

@@ -7,10 +7,10 @@
 
 #include "lang/lang.h"
 #include "output.h"
-#include "kbx-search.h"
+#include "search/kbx-search.h"
 #include "pager.h"
-#include "quote.h"
-#include "strbuf.h"
+#include "util/quote.h"
+#include "util/strbuf.h"
 
 const char *const output_format_names[] = { "text", "json", "grep", "nul", NULL };
 const char *const output_color_names[] = { "auto", "always", "never", NULL };

@@ -4,7 +4,7 @@
 #include <time.h>
 
 #include "builtin.h"
-#include "kbx-search.h"
+#include "search/kbx-search.h"
 #include "output.h"
 #include "parse-options.h"
 

@@ -10,11 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "kbx-search.h"
+#include "util/config.h"
+#include "search/kbx-search.h"
 #include "output.h"
 #include "repos-util.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 /* the store --repo chose, kept for the whole run (ctx->kbx_dir_opt
  * points here) */

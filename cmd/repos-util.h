@@ -1,7 +1,7 @@
 /*
  * Several repositories: naming another store (--repo), registering a
  * store after 'kbx index', and opening every registered store at once
- * (--all-repos).  The list itself lives in lib/repos.h.
+ * (--all-repos).  The list itself lives in lib/util/repos.h.
  */
 #ifndef KBX_REPOS_UTIL_H
 #define KBX_REPOS_UTIL_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "builtin.h"
-#include "repos.h"
+#include "util/repos.h"
 
 /* The store and root of a registered name, or of a directory given
  * instead (a path holding '/', or "."): both malloc()ed.  Returns 0, or

@@ -9,7 +9,7 @@
 #include "output.h"
 #include "parse-options.h"
 #include "repos-util.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 static const char *const repos_usage[] = {
 	"kbx repos [list] [--format=<format>] [--names]",

@@ -6,13 +6,13 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "config.h"
-#include "kbx-hybrid.h"
-#include "kbx-search.h"
+#include "util/config.h"
+#include "hybrid/kbx-hybrid.h"
+#include "search/kbx-search.h"
 #include "output.h"
 #include "parse-options.h"
 #include "repos-util.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 static const char *const search_usage[] = {
 	"kbx search [<options>] <query>...",

@@ -2,7 +2,7 @@
 
 test_description='search tokens and the builtin embedding
 
-The tokenizer of lib/search/tokenize.c (identifiers split at case, "_",
+The tokenizer of lib/text/tokenize.c (identifiers split at case, "_",
 dots and digits, stop words dropped, words stemmed, compounds, UTF-8,
 long tokens cut) and the builtin embedding provider (deterministic, of
 unit length, nearer for texts about the same thing), through

@@ -44,7 +44,7 @@ sforget () {
 now_ms () { local t; t=$(date +%s%N); echo $((t / 1000000)); }
 
 # The binary is copied with its modules, which kbx loads from
-# build/ next to the executable (lib/vecmod.c), so that a rebuild of ./kbx
+# build/ next to the executable (lib/search/vecmod.c), so that a rebuild of ./kbx
 # during a run changes nothing.
 SBIN=$WORK/search-bin
 if [ -z "${KBX_SEARCH_COPIED:-}" ]; then
@@ -59,6 +59,6 @@ if [ -z "${KBX_SEARCH_COPIED:-}" ]; then
 	export KBX_SEARCH_COPIED=1
 	sforget meta.
 	srecord meta.kbx_source "$src (sha256 $(sha256sum "$src" | cut -c1-12))"
-	srecord meta.placeholders "$(cd "$sroot" && grep -l TEMPORARY lib/search/tokenize.c lib/embed/embed.c 2>/dev/null | tr '\n' ' ')"
+	srecord meta.placeholders "$(cd "$sroot" && grep -l TEMPORARY lib/text/tokenize.c lib/embed/embed.c 2>/dev/null | tr '\n' ' ')"
 fi
 KBX=$SBIN/kbx

@@ -1,7 +1,7 @@
 /*
  * The builtin embedding: feature hashing of search tokens.
  *
- * A text is cut by the search tokenizer (lib/search/tokenize.c), so that
+ * A text is cut by the search tokenizer (lib/text/tokenize.c), so that
  * identifiers are split and words stemmed exactly as BM25 sees them.  Its
  * features are
  *
@@ -30,7 +30,7 @@
 #include <xxhash.h>
 
 #include "embed/builtin.h"
-#include "search/tokenize.h"
+#include "text/tokenize.h"
 
 enum feature_kind { F_WORD, F_COMPOUND, F_NGRAM, F_BIGRAM, F__COUNT };
 

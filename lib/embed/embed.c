@@ -22,11 +22,11 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "util/util.h"
 #include "embed/builtin.h"
 #include "embed/embed.h"
 #include "embed/module.h"
-#include "modload.h"
+#include "util/modload.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096

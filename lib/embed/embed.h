@@ -1,4 +1,7 @@
 /*
+ * lib/embed/: embedding providers, on lib/util/ and lib/text/ alone
+ * (lib/search/ calls them); module/ is the kbx-embed.so they load.
+ *
  * Embedding providers: text in, unit-length float vectors out.
  *
  *   builtin  in-process (lib/embed/builtin.c): offline, deterministic,
@@ -9,7 +12,7 @@
  * http and command live in the module kbx-embed.so (lib/embed/module/),
  * which links libcurl and Jansson; kbx itself does not, so commands that
  * never embed pay nothing for them.  This front end loads the module on
- * first use, like lib/vecmod.c does for the vector module.
+ * first use, like lib/search/vecmod.c does for the vector module.
  *
  * Part of the quiet library: no printing; errors go to struct kbx_error
  * with a message that names the provider, the URL or command, and what to

@@ -11,9 +11,9 @@
 #include <strings.h>
 #include <time.h>
 
-#include "analysis.h"
+#include "analysis/analysis.h"
 #include "hybrid/hybrid.h"
-#include "internal.h"
+#include "graph/graph.h"
 #include "search/search.h"
 
 #define DEFAULT_LIMIT 10

@@ -1,8 +1,15 @@
-/* Private to lib/hybrid/: a question read into its parts. */
+/*
+ * lib/hybrid/: the top layer of the library: questions for the graph and
+ * the search together (kbx hybrid), read into a plan (understand.c) and
+ * answered over lib/analysis/ and lib/search/ (hybrid.c); kbx-hybrid.h
+ * is its public header.
+ *
+ * Private to lib/hybrid/: a question read into its parts.
+ */
 #ifndef KBX_HYBRID_INTERNAL_H
 #define KBX_HYBRID_INTERNAL_H
 
-#include "kbx-hybrid.h"
+#include "hybrid/kbx-hybrid.h"
 
 /*
  * What the words of a question ask for, before anything is looked up.

@@ -25,7 +25,7 @@
 
 #include "hybrid/hybrid.h"
 #include "lang/lang.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 #define MAX_WORDS 128
 

@@ -1,4 +1,8 @@
 /*
+ * lib/lang/: one extractor per language over tree-sitter, on nothing of
+ * lib/ but this header; lib/store/ keeps what it finds (refs) and
+ * lib/graph/ resolves it.
+ *
  * Source-language extraction: what a parser found in one file, before any
  * cross-file resolution.
  *
@@ -15,7 +19,7 @@
  *   - inheritance: the base names a class lists as written.
  *
  * Nothing here looks at other files: turning names into graph edges is the
- * resolver's work (lib/resolve.c), which asks the language for the paths an
+ * resolver's work (lib/graph/resolve.c), which asks the language for the paths an
  * import may refer to through import_candidates().
  *
  * To add a language: write lib/lang/<name>.c, add it to the table in

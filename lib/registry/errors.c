@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "util/util.h"
 #include "registry/parse.h"
 
 enum field { F_ID, F_TYPE, F_SEVERITY, F_PATTERN, F_CAUSE, F_FIX, F_TAGS, F_RELATED, F_LANG, F__COUNT };

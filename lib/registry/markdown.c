@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "util/util.h"
 #include "registry/parse.h"
 
 #define KBX_MD_MIN 300

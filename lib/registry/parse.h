@@ -11,7 +11,7 @@
 #include <yaml.h>
 
 #include "registry/registry.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 /* Tell the sink something (when it has a note callback). */
 void _kbx_reg_note(const struct kbx_chunk_sink *sink, int kind, const char *path, uint32_t line,

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
+#include "util/util.h"
 #include "registry/parse.h"
 
 /* ---- classifying paths ---- */

@@ -1,6 +1,9 @@
 /*
+ * lib/registry/: the parsers of registries, on lib/util/ and lib/text/
+ * alone (they read a buffer and give chunks; lib/search/ stores them).
+ *
  * Registries: error dictionaries (YAML) and document registries (Markdown
- * with YAML front matter), turned into chunks (lib/search/chunk.h).
+ * with YAML front matter), turned into chunks (lib/text/chunk.h).
  *
  * Part of the quiet library: parsers read a buffer the caller has loaded,
  * report through the sink, and never print.
@@ -21,7 +24,7 @@
 #include <stddef.h>
 
 #include "kbx.h"
-#include "search/chunk.h"
+#include "text/chunk.h"
 
 /* What a file of a registry is, from its path relative to the registry
  * root: KBX_REG_ERRORS (with *lang set to the language directory, or ""

@@ -23,7 +23,7 @@
 
 #include "search/search.h"
 #include "embed/embed.h"
-#include "vecmod.h"
+#include "search/vecmod.h"
 
 #define DEFAULT_LIMIT 10
 #define DEFAULT_RRF_K 60.0

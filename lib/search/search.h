@@ -1,4 +1,12 @@
 /*
+ * lib/search/: the retrieval layer's index and queries, on lib/graph/
+ * (code chunks are the graph's definitions), lib/registry/, lib/embed/
+ * and lib/text/: the chunk store and BM25 postings (chunk-store.c,
+ * bm25.c), error patterns (patterns.c), keeping the search index in step
+ * (sync.c), queries and rank fusion (search.c, fuse.c), the registry list
+ * (registries.c), and loading the vector module (vecmod.c, which is how
+ * lib/vector/ is reached).  kbx-search.h is its public header.
+ *
  * Private to lib/search/: the chunk store's records and writer.
  *
  * A chunk record: a 24-byte header (type, kind, flags, reserved, node,
@@ -13,9 +21,9 @@
 #ifndef KBX_SEARCH_INTERNAL_H
 #define KBX_SEARCH_INTERNAL_H
 
-#include "internal.h"
-#include "kbx-search.h"
-#include "search/tokenize.h"
+#include "graph/graph.h"
+#include "search/kbx-search.h"
+#include "text/tokenize.h"
 
 enum chunk_field {
 	CF_SOURCE, CF_DOC_ID, CF_TITLE, CF_HEADING, CF_PATH, CF_LANG, CF_TAGS,

@@ -29,7 +29,7 @@
 #include "search/search.h"
 #include "registry/registry.h"
 #include "embed/embed.h"
-#include "vecmod.h"
+#include "search/vecmod.h"
 
 #define DEFAULT_MAX_FILE_SIZE (1u << 20)
 /* A chunk's text is cut at this many bytes: a 5,000-line generated
@@ -1586,7 +1586,7 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 	_kbx_store_reserve(s, estimate_growth(s, parts, y.markdown));
 	if (s->map_lost) {
 		/* a resize that failed left LMDB without a map: no
-		 * transaction may begin (lib/store.c) */
+		 * transaction may begin (lib/store/store.c) */
 		_kbx_embedder_close(e);
 		_kbx_scan_release(&md);
 		return _kbx_fail(err, KBX_ERR_NOMEM,

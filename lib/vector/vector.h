@@ -1,10 +1,14 @@
 /*
+ * lib/vector/: the vector module, built apart as kbx-vector.so and
+ * reached only through lib/search/vecmod.c; it includes nothing of lib/
+ * but kbx.h, lib/util/ and its own headers.
+ *
  * The vector module: nearest-neighbour indexes for kbx's retrieval layer.
  *
  * The module (kbx-vector.so) links FAISS, OpenBLAS, OpenMP and the C++
  * runtime.  The kbx binary does not: loading those costs every process
  * about 1.7 ms at start-up, so only the commands that search or build
- * vectors load the module, through _kbx_vector_load() (lib/vecmod.h),
+ * vectors load the module, through _kbx_vector_load() (lib/search/vecmod.h),
  * which returns the table of operations below.  This header is shared by
  * both sides and holds no FAISS type.
  *

@@ -3,7 +3,7 @@
  * with a known extension must extract without a crash, leave facts the
  * resolver can trust (indexes in range, names set), give import
  * candidates in the promised normal form, and survive the trip through
- * the refs record the store keeps (lib/refs.c).
+ * the refs record the store keeps (lib/store/refs.c).
  *
  * The first byte picks the language (its index in _kbx_languages, modulo
  * their number); the rest is the file.
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "internal.h"
+#include "graph/graph.h"
 
 static TSParser *parser;
 static size_t nlangs;

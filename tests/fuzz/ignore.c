@@ -1,5 +1,5 @@
 /*
- * Fuzz the ignore-file matcher of the tree scan (lib/scan.c) through
+ * Fuzz the ignore-file matcher of the tree scan (lib/graph/scan.c) through
  * _kbx_ignore_match: a .gitignore is text anyone can write, and the scan
  * must neither crash nor hang on it.
  *
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "internal.h"
+#include "graph/graph.h"
 
 /* Is text one rule that fnmatch can judge?  Then its pattern in pat. */
 static int plain_rule(const char *text, size_t len, char *pat, size_t patsz)

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "internal.h"
+#include "graph/graph.h"
 
 static const struct { const char *path, *text; } sources[] = {
 	{ "src/shapes.py",

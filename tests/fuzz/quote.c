@@ -1,5 +1,5 @@
 /*
- * Fuzz the escaping of repository text (lib/quote.c), which stands
+ * Fuzz the escaping of repository text (lib/util/quote.c), which stands
  * between any byte a repository holds and the user's terminal.
  *
  * Input: one byte whose low two bits are the flags (ESCAPE_KEEP_TAB,
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "quote.h"
+#include "util/quote.h"
 
 /* Valid UTF-8 without C0, DEL or C1 controls, but for the kept ones. */
 static void check_clean(const char *s, size_t len, unsigned flags)

@@ -1,5 +1,5 @@
 /*
- * Fuzz the decoders of the store's records (lib/keys.c, lib/refs.c): a
+ * Fuzz the decoders of the store's records (lib/store/keys.c, lib/store/refs.c): a
  * store written by a crashed or buggy kbx, or damaged on disk, must give
  * KBX_ERR_CORRUPT, never a read out of bounds.
  *
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "internal.h"
+#include "graph/graph.h"
 
 static void check_node(const uint8_t *data, size_t size)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "graph/graph.h"
 
 static int tests, failures;
 static TSParser *parser;

@@ -1,15 +1,15 @@
 /*
  * Unit tests of what kbx check is built on: glob matching and checking
- * (lib/rules.c), strongly connected components and shortest cycles
- * (lib/cycles.c), including a chain far deeper than a recursive Tarjan
+ * (lib/analysis/rules.c), strongly connected components and shortest cycles
+ * (lib/analysis/cycles.c), including a chain far deeper than a recursive Tarjan
  * could walk on the C stack.  Prints TAP.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "rules.h"
+#include "analysis/analysis.h"
+#include "analysis/rules.h"
 #include "tap.h"
 
 static int m(const char *pat, const char *path)

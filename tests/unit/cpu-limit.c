@@ -68,7 +68,7 @@ static char *python_source(size_t lines, size_t *len)
 	return s;
 }
 
-/* Parse with the limits as lib/index.c sets them; returns the tree or
+/* Parse with the limits as lib/graph/index.c sets them; returns the tree or
  * NULL, and which limit, if any, ended the parse. */
 static TSTree *parse_limited(struct kbx_cpu_watch *w, struct kbx_cpu_slot *slot,
 			     TSParser *parser, struct slow_source *in, int *why)

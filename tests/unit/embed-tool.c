@@ -38,7 +38,7 @@
 #include <time.h>
 
 #include "embed/embed.h"
-#include "search/tokenize.h"
+#include "text/tokenize.h"
 
 static double now(void)
 {

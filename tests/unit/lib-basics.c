@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "graph/graph.h"
 #include "tap.h"
 
 static void test_edge_keys(void)

@@ -1,5 +1,5 @@
 /*
- * Unit tests of lib/quote.c, the escaping of repository text for
+ * Unit tests of lib/util/quote.c, the escaping of repository text for
  * terminals and line formats: a table of inputs and the exact text each
  * function must give.  (The fuzz harness tests/fuzz/quote.c reads the
  * quoted form back.)  Prints TAP.
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "quote.h"
+#include "util/quote.h"
 #include "tap.h"
 
 /* A literal with its length, so that a NUL byte can be part of it. */

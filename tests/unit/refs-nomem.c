@@ -18,7 +18,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "graph/graph.h"
 #include "tap.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -35,7 +35,7 @@ static unsigned char *put32(unsigned char *p, uint32_t v)
 	return p + 4;
 }
 
-/* The record as lib/refs.c writes it: version, a word, the node ids,
+/* The record as lib/store/refs.c writes it: version, a word, the node ids,
  * then the calls (caller, line, column, receiver kind, three strings),
  * imports and bases; a string is its length and bytes, or 0xffffffff. */
 static unsigned char *make_record(uint32_t ncalls, size_t *len)

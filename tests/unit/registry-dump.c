@@ -32,7 +32,7 @@
 
 #include "kbx.h"
 #include "registry/registry.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
 static int show_text;
 static long stop_after = -1;

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the list of repositories (lib/repos.c): names made from
+ * Unit tests of the list of repositories (lib/util/repos.c): names made from
  * roots and their collisions, names refused, the file's round trip and
  * its errors, and the fusion of several stores' ranked lists.  Prints
  * TAP.  Writes only under the directory given as argv[1].
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "kbx-search.h"
-#include "repos.h"
+#include "graph/graph.h"
+#include "search/kbx-search.h"
+#include "util/repos.h"
 #include "tap.h"
 
 /* Add root with a store at root/.kbx; the name it got, or NULL. */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sha256.h"
+#include "util/sha256.h"
 #include "tap.h"
 
 static void hex(const unsigned char *p, size_t n, char *out)

@@ -32,7 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "vecmod.h"
+#include "search/vecmod.h"
 
 #define DIM 32
 #define NBASE 4000

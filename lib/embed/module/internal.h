@@ -6,9 +6,9 @@
 #include <stdint.h>
 
 #include "embed/module.h"
-#include "strbuf.h"
+#include "util/strbuf.h"
 
-/* Set err and return status (the module does not link lib/util.c). */
+/* Set err and return status (the module does not link lib/util/util.c). */
 kbx_status_t _kbx_emb_fail(struct kbx_error *err, kbx_status_t status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -12,7 +12,7 @@
 #include <curl/curl.h>
 
 #include "internal.h"
-#include "quote.h"
+#include "util/quote.h"
 
 kbx_status_t _kbx_emb_fail(struct kbx_error *err, kbx_status_t status, const char *fmt, ...)
 {

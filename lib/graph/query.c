@@ -1,0 +1,548 @@
+#define _GNU_SOURCE /* memrchr, qsort_r */
+/* Queries: what a typed symbol names, and walks along edges. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/graph.h"
+
+void kbx_nodelist_release(struct kbx_nodelist *l)
+{
+	free(l->items);
+	free(l->strings);
+	memset(l, 0, sizeof(*l));
+}
+
+kbx_status_t _kbx_nodelist_add(struct kbx_nodelist *l, const struct kbx_node *n)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->items[i].id == n->id)
+			return KBX_OK;
+	if (l->n == l->alloc) {
+		size_t na = l->alloc ? l->alloc * 2 : 16;
+		struct kbx_node *p = realloc(l->items, na * sizeof(*p));
+		if (!p)
+			return KBX_ERR_NOMEM;
+		l->items = p;
+		l->alloc = na;
+	}
+	l->items[l->n++] = *n;
+	return KBX_OK;
+}
+
+kbx_status_t kbx_node_get(kbx_store_t *s, uint32_t id, struct kbx_node *out, struct kbx_error *err)
+{
+	kbx_status_t st = _kbx_node_read(s, _kbx_txn(s), id, out);
+	if (st == KBX_NOT_FOUND)
+		return _kbx_fail(err, st, "no node %u in the index", id);
+	if (st)
+		return _kbx_fail(err, st, "node %u of the index does not decode: run 'kbx index --rebuild'",
+				 id);
+	return KBX_OK;
+}
+
+static int by_cid(const void *a, const void *b)
+{
+	const struct kbx_node *x = a, *y = b;
+	return strcmp(x->cid, y->cid);
+}
+
+/* Append every node named name whose qualified name is qual or ends in
+ * "." qual (qual NULL: any). */
+static kbx_status_t add_named(struct kbx_store *s, const char *name, const char *qual,
+			      struct kbx_nodelist *out)
+{
+	MDB_cursor *c;
+	size_t len = strlen(name);
+	if (!len || len > 500)
+		return KBX_OK;
+	int rc = mdb_cursor_open(_kbx_txn(s), s->names, &c);
+	if (rc)
+		return KBX_ERR_STORE;
+	MDB_val k = { len, (void *)name }, d;
+	kbx_status_t st = KBX_OK;
+	for (int g = mdb_cursor_get(c, &k, &d, MDB_SET_KEY); !g && !st;
+	     g = mdb_cursor_get(c, &k, &d, MDB_NEXT_DUP)) {
+		struct kbx_node n;
+		if (d.mv_size != 4 || _kbx_node_read(s, _kbx_txn(s), _kbx_get_u32(d.mv_data), &n))
+			continue;
+		if (qual) {
+			size_t ql = strlen(qual), nl = strlen(n.qual);
+			if (!(nl == ql && !strcmp(n.qual, qual)) &&
+			    !(nl > ql && n.qual[nl - ql - 1] == '.' && !strcmp(n.qual + nl - ql, qual)))
+				continue;
+		}
+		st = _kbx_nodelist_add(out, &n);
+	}
+	mdb_cursor_close(c);
+	return st;
+}
+
+static kbx_status_t add_module_qualified(struct kbx_store *s, const char *qs, const char *last,
+					 struct kbx_nodelist *out)
+{
+	/* "pkg.core" of "pkg.core.load" as a path: "pkg/core" */
+	char mod[512];
+	size_t ml = (size_t)(last - 1 - qs);
+	if (ml == 0 || ml >= sizeof(mod))
+		return KBX_OK;
+	for (size_t i = 0; i < ml; i++)
+		mod[i] = qs[i] == '.' ? '/' : qs[i];
+	mod[ml] = '\0';
+	MDB_cursor *c;
+	size_t len = strlen(last);
+	if (!len || len > 500 || mdb_cursor_open(_kbx_txn(s), s->names, &c))
+		return KBX_OK;
+	MDB_val k = { len, (void *)last }, d;
+	kbx_status_t st = KBX_OK;
+	for (int g = mdb_cursor_get(c, &k, &d, MDB_SET_KEY); !g && !st;
+	     g = mdb_cursor_get(c, &k, &d, MDB_NEXT_DUP)) {
+		struct kbx_node n;
+		if (d.mv_size != 4 || _kbx_node_read(s, _kbx_txn(s), _kbx_get_u32(d.mv_data), &n) ||
+		    !n.path || strcmp(n.qual, last))
+			continue;
+		/* the path without its extension must end in mod, at a '/' */
+		size_t pl = n.path_len;
+		const char *dot = memrchr(n.path, '.', pl);
+		const char *slash = memrchr(n.path, '/', pl);
+		if (dot && (!slash || dot > slash))
+			pl = (size_t)(dot - n.path);
+		/* pkg/__init__.py is the module pkg */
+		if (pl >= 9 && !memcmp(n.path + pl - 9, "/__init__", 9))
+			pl -= 9;
+		if (pl < ml || memcmp(n.path + pl - ml, mod, ml) ||
+		    (pl > ml && n.path[pl - ml - 1] != '/'))
+			continue;
+		st = _kbx_nodelist_add(out, &n);
+	}
+	mdb_cursor_close(c);
+	return st;
+}
+
+kbx_status_t kbx_lookup(kbx_store_t *s, const char *symbol, struct kbx_nodelist *out,
+			struct kbx_error *err)
+{
+	kbx_status_t st;
+	size_t len = strlen(symbol);
+	if (!len)
+		return _kbx_fail(err, KBX_ERR_PARSE, "empty symbol: give a name ('add'), a qualified name ('Dog.speak') or an id ('src/a.py#add')");
+	if (len > 480)
+		return _kbx_fail(err, KBX_ERR_PARSE, "symbol longer than 480 bytes");
+	for (const unsigned char *p = (const unsigned char *)symbol; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return _kbx_fail(err, KBX_ERR_PARSE,
+					 "symbol contains a control character (byte 0x%02x at offset %zu)",
+					 *p, (size_t)((const char *)p - symbol));
+	size_t start = out->n;
+
+	/* "./src/a.py" is "src/a.py" */
+	const char *typed = symbol;
+	while (symbol[0] == '.' && symbol[1] == '/')
+		symbol += 2;
+	if (!*symbol)
+		return _kbx_fail(err, KBX_ERR_PARSE,
+				 "cannot parse symbol '%s': no name or path after './'", typed);
+
+	/* a canonical id or a file path, exactly */
+	uint32_t id = _kbx_id_of(s, symbol);
+	if (id) {
+		struct kbx_node n;
+		if (_kbx_node_read(s, _kbx_txn(s), id, &n) == KBX_OK)
+			return _kbx_nodelist_add(out, &n);
+	}
+	if (strchr(symbol, '#')) {
+		/* "#", "a.py#", "#f": no id looks like that (a file named so
+		 * was found just above) */
+		if (symbol[0] == '#' || symbol[strlen(symbol) - 1] == '#')
+			return _kbx_fail(err, KBX_ERR_PARSE,
+					 "cannot parse symbol '%s': an id is PATH#NAME ('src/a.py#add')",
+					 symbol);
+		return _kbx_fail(err, KBX_NOT_FOUND, "no symbol '%s' in the index", symbol);
+	}
+
+	/* "Foo::bar" and "Foo->bar" are "Foo.bar" */
+	struct strbuf q = STRBUF_INIT;
+	for (const char *p = symbol; *p; p++) {
+		if (p[0] == ':' && p[1] == ':') {
+			strbuf_addch(&q, '.');
+			p++;
+		} else if (p[0] == '-' && p[1] == '>') {
+			strbuf_addch(&q, '.');
+			p++;
+		} else {
+			strbuf_addch(&q, *p);
+		}
+	}
+	if (q.failed) {
+		strbuf_release(&q);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	const char *qs = q.buf;
+	if (!q.len || qs[0] == '.' || qs[q.len - 1] == '.' || strstr(qs, "..")) {
+		strbuf_release(&q);
+		return _kbx_fail(err, KBX_ERR_PARSE,
+				 "cannot parse symbol '%s': an empty name between separators", symbol);
+	}
+
+	/* a bare name, or a file's base name */
+	st = add_named(s, qs, NULL, out);
+	if (!st && strchr(qs, '.')) {
+		const char *last = strrchr(qs, '.') + 1;
+		st = add_named(s, last, qs, out);
+		/* posixpath.join, pkg.core.load: a top-level definition of a
+		 * file whose path, without its extension, ends in the qualifier */
+		if (!st && out->n == start)
+			st = add_module_qualified(s, qs, last, out);
+		/* os.path.join: the external as it was called */
+		if (!st) {
+			struct strbuf e = STRBUF_INIT;
+			strbuf_addf(&e, "extern:%s", qs);
+			uint32_t eid = _kbx_id_of(s, strbuf_str(&e));
+			struct kbx_node n;
+			if (eid && _kbx_node_read(s, _kbx_txn(s), eid, &n) == KBX_OK)
+				st = _kbx_nodelist_add(out, &n);
+			strbuf_release(&e);
+		}
+	}
+	strbuf_release(&q);
+	if (st)
+		return _kbx_fail(err, st, "cannot look up '%s'", symbol);
+	if (out->n == start)
+		return _kbx_fail(err, KBX_NOT_FOUND, "no symbol '%s' in the index", symbol);
+	qsort(out->items + start, out->n - start, sizeof(*out->items), by_cid);
+	return KBX_OK;
+}
+
+kbx_status_t kbx_suggest(kbx_store_t *s, const char *symbol, size_t max,
+			 struct kbx_nodelist *out, struct kbx_error *err)
+{
+	const char *last = symbol;
+	for (const char *p = symbol; *p; p++)
+		if (*p == '.' || *p == ':' || *p == '#' || *p == '/' || *p == '>')
+			last = p + 1;
+	if (!*last || !max)
+		return KBX_NOT_FOUND;
+	size_t len = strlen(last);
+	size_t limit = len < 4 ? 1 : len < 8 ? 2 : 3;
+	struct cand {
+		size_t dist;
+		uint32_t id;
+	} *best = calloc(max, sizeof(*best));
+	size_t nbest = 0;
+	if (!best)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	MDB_cursor *c;
+	MDB_val k, d;
+	if (mdb_cursor_open(_kbx_txn(s), s->names, &c)) {
+		free(best);
+		return _kbx_fail(err, KBX_ERR_STORE, "cannot read the name index");
+	}
+	char buf[512];
+	for (int g = mdb_cursor_get(c, &k, &d, MDB_FIRST); !g;
+	     g = mdb_cursor_get(c, &k, &d, MDB_NEXT_NODUP)) {
+		if (k.mv_size >= sizeof(buf) || d.mv_size != 4)
+			continue;
+		memcpy(buf, k.mv_data, k.mv_size);
+		buf[k.mv_size] = '\0';
+		size_t dist = _kbx_edit_distance(last, buf, limit);
+		/* a name that starts with what was typed is close too */
+		if (dist > limit && len >= 3 && !strncmp(buf, last, len))
+			dist = limit;
+		if (dist > limit || dist == 0)
+			continue;
+		size_t pos = nbest;
+		while (pos > 0 && best[pos - 1].dist > dist)
+			pos--;
+		if (pos >= max)
+			continue;
+		if (nbest < max)
+			nbest++;
+		memmove(best + pos + 1, best + pos, (nbest - pos - 1) * sizeof(*best));
+		best[pos].dist = dist;
+		best[pos].id = _kbx_get_u32(d.mv_data);
+	}
+	mdb_cursor_close(c);
+	kbx_status_t st = KBX_OK;
+	for (size_t i = 0; i < nbest && !st; i++) {
+		struct kbx_node n;
+		if (_kbx_node_read(s, _kbx_txn(s), best[i].id, &n) == KBX_OK)
+			st = _kbx_nodelist_add(out, &n);
+	}
+	free(best);
+	return nbest ? st : KBX_NOT_FOUND;
+}
+
+/*
+ * One edge found while scanning a level of a walk, waiting to be sorted:
+ * near is the node of the frontier, other the node it leads to.  The
+ * sites are kept in the level's site array (it may move while it grows).
+ */
+struct pending_edge {
+	struct kbx_node near, other;
+	uint8_t confidence, via;
+	uint32_t ncandidates, nsites;
+	size_t site_off;
+};
+
+struct walk_level {
+	struct pending_edge *edges;
+	size_t n, alloc;
+	struct kbx_site *sites;
+	size_t nsites, sites_alloc;
+};
+
+static void walk_level_release(struct walk_level *l)
+{
+	free(l->edges);
+	free(l->sites);
+	memset(l, 0, sizeof(*l));
+}
+
+static kbx_status_t walk_level_add(struct walk_level *l, const struct kbx_node *near,
+				   const struct kbx_node *other, const struct _kbx_edge_val *v)
+{
+	if (l->n == l->alloc) {
+		size_t na = l->alloc ? l->alloc * 2 : 64;
+		struct pending_edge *p = realloc(l->edges, na * sizeof(*p));
+		if (!p)
+			return KBX_ERR_NOMEM;
+		l->edges = p;
+		l->alloc = na;
+	}
+	if (l->nsites + v->nsites > l->sites_alloc) {
+		size_t na = l->sites_alloc ? l->sites_alloc : 64;
+		while (na < l->nsites + v->nsites)
+			na *= 2;
+		struct kbx_site *p = realloc(l->sites, na * sizeof(*p));
+		if (!p)
+			return KBX_ERR_NOMEM;
+		l->sites = p;
+		l->sites_alloc = na;
+	}
+	struct pending_edge *e = &l->edges[l->n++];
+	e->near = *near;
+	e->other = *other;
+	e->confidence = v->confidence;
+	e->via = v->via;
+	e->ncandidates = v->ncandidates;
+	e->nsites = v->nsites;
+	e->site_off = l->nsites;
+	memcpy(l->sites + l->nsites, v->sites, v->nsites * sizeof(*v->sites));
+	l->nsites += v->nsites;
+	return KBX_OK;
+}
+
+#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
+
+/* Nodes by where they are: those with a path first, by path, line,
+ * column, then canonical id (unique: the order is total). */
+static int node_place_cmp(const struct kbx_node *a, const struct kbx_node *b)
+{
+	if (!a->path != !b->path)
+		return a->path ? -1 : 1;
+	if (a->path) {
+		size_t len = a->path_len < b->path_len ? a->path_len : b->path_len;
+		int c = memcmp(a->path, b->path, len);
+		if (c)
+			return c;
+		if (a->path_len != b->path_len)
+			return CMP(a->path_len, b->path_len);
+		if (a->line != b->line)
+			return CMP(a->line, b->line);
+		if (a->col != b->col)
+			return CMP(a->col, b->col);
+	}
+	return strcmp(a->cid, b->cid);
+}
+
+/* For qsort_r(), with the level's site array as its argument. */
+static int pending_cmp(const void *pa, const void *pb, void *sites)
+{
+	const struct pending_edge *a = pa, *b = pb;
+	const struct kbx_site *sort_sites = sites;
+	int c = node_place_cmp(&a->other, &b->other);
+	if (c)
+		return c;
+	/* the same node reached twice: the edge from the first neighbour,
+	 * the surest edge, then by its sites, so that the edge reported
+	 * does not depend on the order of the scan either */
+	c = node_place_cmp(&a->near, &b->near);
+	if (c)
+		return c;
+	if (a->confidence != b->confidence)
+		return CMP(a->confidence, b->confidence);
+	if (a->via != b->via)
+		return CMP(a->via, b->via);
+	if (a->ncandidates != b->ncandidates)
+		return CMP(a->ncandidates, b->ncandidates);
+	if (a->nsites != b->nsites)
+		return CMP(a->nsites, b->nsites);
+	for (uint32_t i = 0; i < a->nsites; i++) {
+		const struct kbx_site *x = &sort_sites[a->site_off + i];
+		const struct kbx_site *y = &sort_sites[b->site_off + i];
+		if (x->line != y->line)
+			return CMP(x->line, y->line);
+		if (x->col != y->col)
+			return CMP(x->col, y->col);
+	}
+	return 0;
+}
+
+/* Scan one node's edges of one kind in one direction into the level. */
+static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node, uint32_t scan_id,
+			       int kind, int dir, const struct _kbx_idset *seen, int via_name,
+			       struct walk_level *level)
+{
+	MDB_txn *txn = _kbx_txn(s);
+	MDB_dbi dbi = dir == KBX_DIR_OUT ? s->edges : s->redges;
+	unsigned char start[5];
+	_kbx_put_u32(start, scan_id);
+	start[4] = (unsigned char)kind;
+	MDB_cursor *c;
+	if (mdb_cursor_open(txn, dbi, &c))
+		return KBX_ERR_STORE;
+	MDB_val k = { 5, start }, d;
+	kbx_status_t st = KBX_OK;
+	for (int g = mdb_cursor_get(c, &k, &d, MDB_SET_RANGE);
+	     !g && !st && k.mv_size == KBX_EDGE_KEY_LEN && !memcmp(k.mv_data, start, 5);
+	     g = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		uint32_t other_id = _kbx_get_u32((const unsigned char *)k.mv_data + 5);
+		struct _kbx_edge_val v;
+		struct kbx_node other;
+		if (_kbx_edge_val_decode(d.mv_data, d.mv_size, &v) ||
+		    _kbx_node_read(s, txn, other_id, &other)) {
+			st = KBX_ERR_CORRUPT;
+			break;
+		}
+		if (via_name && _kbx_lang_family(other.lang) != _kbx_lang_family(node->lang))
+			continue;
+		if (_kbx_idset_has(seen, other_id))
+			continue;
+		st = walk_level_add(level, node, &other, &v);
+	}
+	mdb_cursor_close(c);
+	return st;
+}
+
+/* Hand the level's edges to fn in order, each new node once; the nodes
+ * reached go into seen and next. */
+static kbx_status_t deliver_level(struct walk_level *level, int kind, int dir, uint32_t depth,
+				  struct _kbx_idset *seen, struct _kbx_idset *next,
+				  kbx_edge_fn fn, void *data, int *stop)
+{
+	if (level->n > 1)
+		qsort_r(level->edges, level->n, sizeof(*level->edges), pending_cmp, level->sites);
+	for (size_t i = 0; i < level->n && !*stop; i++) {
+		const struct pending_edge *p = &level->edges[i];
+		if (i && level->edges[i - 1].other.id == p->other.id)
+			continue;
+		if (_kbx_idset_add(seen, p->other.id) < 0 || _kbx_idset_add(next, p->other.id) < 0)
+			return KBX_ERR_NOMEM;
+		struct kbx_edge e = { 0 };
+		e.kind = kind;
+		e.confidence = p->confidence;
+		e.via = p->via;
+		e.ncandidates = p->ncandidates;
+		e.depth = depth;
+		e.sites = p->nsites ? level->sites + p->site_off : NULL;
+		e.nsites = p->nsites;
+		e.from = dir == KBX_DIR_OUT ? p->near : p->other;
+		e.to = dir == KBX_DIR_OUT ? p->other : p->near;
+		if (fn(data, &e))
+			*stop = 1;
+	}
+	return KBX_OK;
+}
+
+kbx_status_t kbx_walk_edges(kbx_store_t *s, uint32_t id, int kind, int dir, uint32_t max_depth,
+			    kbx_edge_fn fn, void *data, struct kbx_error *err)
+{
+	struct _kbx_idset seen = { 0 }, frontier = { 0 }, next = { 0 };
+	struct walk_level level = { 0 };
+	kbx_status_t st = KBX_OK;
+	int stop = 0;
+	if (_kbx_idset_add(&seen, id) < 0 || _kbx_idset_add(&frontier, id) < 0)
+		st = KBX_ERR_NOMEM;
+	for (uint32_t depth = 1; !st && frontier.n && !stop && (!max_depth || depth <= max_depth);
+	     depth++) {
+		level.n = 0;
+		level.nsites = 0;
+		for (size_t i = 0; i < frontier.n && !st; i++) {
+			struct kbx_node node;
+			if (_kbx_node_read(s, _kbx_txn(s), frontier.ids[i], &node)) {
+				st = KBX_ERR_CORRUPT;
+				break;
+			}
+			st = scan_edges(s, &node, node.id, kind, dir, &seen, 0, &level);
+			/* calls that could be this one among many of its name */
+			if (!st && kind == KBX_EDGE_CALLS && dir == KBX_DIR_IN &&
+			    KBX_KIND_IS_CALLABLE(node.kind)) {
+				struct strbuf cid = STRBUF_INIT;
+				strbuf_addf(&cid, "name:%s", node.name);
+				uint32_t nid = cid.failed ? 0 : _kbx_id_of(s, cid.buf);
+				strbuf_release(&cid);
+				if (nid)
+					st = scan_edges(s, &node, nid, kind, dir, &seen, 1, &level);
+			}
+		}
+		if (!st)
+			st = deliver_level(&level, kind, dir, depth, &seen, &next, fn, data, &stop);
+		_kbx_idset_release(&frontier);
+		frontier = next;
+		memset(&next, 0, sizeof(next));
+	}
+	walk_level_release(&level);
+	_kbx_idset_release(&seen);
+	_kbx_idset_release(&frontier);
+	_kbx_idset_release(&next);
+	if (st == KBX_ERR_NOMEM)
+		return _kbx_fail(err, st, "out of memory while walking the graph");
+	if (st)
+		return _kbx_fail(err, st, "the index does not decode: run 'kbx index --rebuild'");
+	return KBX_OK;
+}
+
+kbx_status_t kbx_names_with_prefix(kbx_store_t *s, const char *prefix, size_t max,
+				   void (*fn)(void *data, const char *name, size_t len),
+				   void *data, struct kbx_error *err)
+{
+	MDB_cursor *c;
+	size_t plen = strlen(prefix), n = 0;
+	if (mdb_cursor_open(_kbx_txn(s), s->names, &c))
+		return _kbx_fail(err, KBX_ERR_STORE, "cannot read the name index");
+	MDB_val k = { plen, (void *)prefix }, d;
+	int g = plen ? mdb_cursor_get(c, &k, &d, MDB_SET_RANGE) : mdb_cursor_get(c, &k, &d, MDB_FIRST);
+	for (; !g && (!max || n < max); g = mdb_cursor_get(c, &k, &d, MDB_NEXT_NODUP)) {
+		if (k.mv_size < plen || memcmp(k.mv_data, prefix, plen))
+			break;
+		fn(data, k.mv_data, k.mv_size);
+		n++;
+	}
+	mdb_cursor_close(c);
+	return n ? KBX_OK : KBX_NOT_FOUND;
+}
+
+kbx_status_t kbx_ids_with_prefix(kbx_store_t *s, const char *prefix, size_t max,
+				 void (*fn)(void *data, const char *id, size_t len, int kind),
+				 void *data, struct kbx_error *err)
+{
+	MDB_cursor *c;
+	size_t plen = strlen(prefix), n = 0;
+	if (mdb_cursor_open(_kbx_txn(s), s->ids, &c))
+		return _kbx_fail(err, KBX_ERR_STORE, "cannot read the id index");
+	MDB_val k = { plen, (void *)prefix }, d;
+	int g = plen ? mdb_cursor_get(c, &k, &d, MDB_SET_RANGE) : mdb_cursor_get(c, &k, &d, MDB_FIRST);
+	for (; !g && (!max || n < max); g = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		if (k.mv_size < plen || memcmp(k.mv_data, prefix, plen))
+			break;
+		struct kbx_node node;
+		int kind = 0;
+		if (d.mv_size == 4 &&
+		    _kbx_node_read(s, _kbx_txn(s), _kbx_get_u32(d.mv_data), &node) == KBX_OK)
+			kind = node.kind;
+		fn(data, k.mv_data, k.mv_size, kind);
+		n++;
+	}
+	mdb_cursor_close(c);
+	return n ? KBX_OK : KBX_NOT_FOUND;
+}

@@ -1,0 +1,1393 @@
+/*
+ * Resolution: turning what one file's extraction said (its refs) into
+ * CALLS, IMPORTS and INHERITS edges.
+ *
+ * Imports first: each import's candidate paths (from the language) are
+ * matched against the files of the repository; a match is an IMPORTS edge
+ * to the file (several files of a '*' match: ambiguous; a package
+ * directory: certain for each file), no match an edge to a module node.
+ * What the import binds (a name, a module, a wildcard, a C include) is
+ * kept for the calls.
+ *
+ * Calls, in order (the first rule that yields candidates decides; the
+ * "via" of each edge names it):
+ *   1. same-class: self/this/super, and plain calls in languages with an
+ *      implicit receiver: a method of the enclosing class, then of its
+ *      bases; for a method defined outside its type's file, Type.name
+ *      in this file, else wherever it is defined once;
+ *   2. import: a receiver that is an import (module.f(), Alias.f(), the
+ *      longest dotted prefix that an import binds); an import from
+ *      outside the repository makes the call external at once
+ *      (import os; os.path.join());
+ *   3. same-file: Foo.f() with Foo a class of this file;
+ *   4. same-file: definitions in this file;
+ *   5. import: names brought in by resolved imports (from m import f,
+ *      #include "x.h", wildcard imports);
+ *   5b. scope: the caller's package directory (Go);
+ *   6. qualified: R.f() where some definition's qualified name ends in
+ *      R.f (geo::Circle(), Type::new(), Outer.Inner.f());
+ *   7. unique-name: the definitions of the name in the languages that can
+ *      call each other.  One is certain.  Several are first narrowed by
+ *      the caller's enclosing namespaces, innermost first (scope), then
+ *      by the namespaces its file imports (import: C# using, C++ using
+ *      namespace); what remains is recorded as ambiguous, every
+ *      candidate, or (more than AMBIGUOUS_MAX) as one edge to a name
+ *      node standing for all of them.  None is an external.
+ *
+ * Bases go through the same steps for types (and Ruby modules, which
+ * are mixed in with include).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/graph.h"
+
+#define AMBIGUOUS_MAX 16
+#define MAX_TARGETS 64
+
+#define M_FUNC   0x01
+#define M_METHOD 0x02
+#define M_TYPE   0x04
+#define M_NS     0x08   /* Ruby modules mixed in with include */
+#define M_BASE   (M_TYPE | M_NS)
+
+struct files_index {
+	char **paths;           /* sorted, as in the files table */
+	uint32_t *ids;
+	size_t n;
+	/* for suffix matches: indexes into paths sorted by base name */
+	size_t *by_base;
+};
+
+/* One definition of a name, as the resolver needs it. */
+struct cand {
+	uint32_t id, file;
+	int mask;               /* M_* of its kind */
+	int fam;                /* its language family */
+	unsigned flags;         /* KBX_NODE_* */
+	char *qual;
+};
+
+/* Every definition of one name, read once per run (definitions do not
+ * change while edges are resolved). */
+struct cand_cache_entry {
+	char *name;
+	struct cand *c;
+	size_t n;
+};
+
+struct _kbx_resolver {
+	struct kbx_store *s;
+	struct files_index fi;
+	struct file_defs *fd;   /* file id -> its definitions, open addressing */
+	size_t fd_size, fd_used;
+	struct cand_cache_entry *cache;
+	size_t cache_size, cache_used;
+};
+
+struct pending {
+	uint32_t src, dst;
+	uint8_t kind, conf, via;
+	uint32_t ncand;
+	uint32_t line, col;
+};
+
+struct binding {
+	const char *local;
+	const char *symname;    /* NULL: the binding is the module itself */
+	const char *module;     /* as written, for externals */
+	uint32_t targets[MAX_TARGETS];
+	size_t ntargets;        /* 0: not a file of the repository */
+};
+
+struct local_def {
+	char *name;
+	uint32_t id;
+	int mask;
+	int top;
+};
+
+struct file_defs {
+	uint32_t file;          /* 0: an empty slot */
+	struct local_def *defs;
+	size_t n;
+};
+
+struct ctx {
+	struct _kbx_resolver *r;
+	struct kbx_store *s;
+	struct _kbx_refs refs;
+	const struct kbx_lang *lang;
+	int lang_id, fam;
+	uint32_t file;
+	const char *path;
+	struct binding *b;
+	size_t nb, ab;
+	uint32_t *spread;       /* files whose names are all visible (includes, wildcards) */
+	size_t nspread, aspread;
+	char **ns;              /* imported namespaces that are not files, dot-joined */
+	size_t nns, ans;
+	struct pending *pe;
+	size_t npe, ape;
+	struct _kbx_idset *orphans;
+	struct kbx_error *err;
+	int rc;
+};
+
+static int kind_mask(int kind)
+{
+	if (kind == KBX_KIND_FUNCTION)
+		return M_FUNC;
+	if (kind == KBX_KIND_METHOD)
+		return M_METHOD;
+	if (KBX_KIND_IS_TYPE(kind))
+		return M_TYPE;
+	if (kind == KBX_KIND_NAMESPACE)
+		return M_NS;
+	return 0;
+}
+
+/* ---- the files of the repository ---- */
+
+static const char *base_of(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+static struct files_index *sort_ctx;
+static int cmp_by_base(const void *a, const void *b)
+{
+	const char *pa = sort_ctx->paths[*(const size_t *)a];
+	const char *pb = sort_ctx->paths[*(const size_t *)b];
+	return strcmp(base_of(pa), base_of(pb));
+}
+
+static kbx_status_t files_load(struct kbx_store *s, struct files_index *fi, struct kbx_error *err)
+{
+	MDB_cursor *c;
+	MDB_val k, d;
+	MDB_stat ms;
+	int rc = mdb_stat(_kbx_txn(s), s->files, &ms);
+	if (rc)
+		return _kbx_fail_mdb(err, rc, "cannot read the files table");
+	size_t cap = ms.ms_entries + 1;
+	fi->paths = calloc(cap, sizeof(*fi->paths));
+	fi->ids = calloc(cap, sizeof(*fi->ids));
+	fi->by_base = calloc(cap, sizeof(*fi->by_base));
+	if (!fi->paths || !fi->ids || !fi->by_base)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	rc = mdb_cursor_open(_kbx_txn(s), s->files, &c);
+	if (rc)
+		return _kbx_fail_mdb(err, rc, "cannot read the files table");
+	for (int g = mdb_cursor_get(c, &k, &d, MDB_FIRST); !g && fi->n < cap;
+	     g = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		struct _kbx_file_rec fr;
+		if (_kbx_file_rec_decode(d.mv_data, d.mv_size, &fr))
+			continue;
+		fi->paths[fi->n] = strndup(k.mv_data, k.mv_size);
+		if (!fi->paths[fi->n])
+			break;
+		fi->ids[fi->n] = fr.id;
+		fi->by_base[fi->n] = fi->n;
+		fi->n++;
+	}
+	mdb_cursor_close(c);
+	sort_ctx = fi;
+	qsort(fi->by_base, fi->n, sizeof(*fi->by_base), cmp_by_base);
+	sort_ctx = NULL;
+	return KBX_OK;
+}
+
+static void files_release(struct files_index *fi)
+{
+	for (size_t i = 0; i < fi->n; i++)
+		free(fi->paths[i]);
+	free(fi->paths);
+	free(fi->ids);
+	free(fi->by_base);
+	memset(fi, 0, sizeof(*fi));
+}
+
+/* First index whose path is >= key. */
+static size_t files_lower(const struct files_index *fi, const char *key)
+{
+	size_t lo = 0, hi = fi->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (strcmp(fi->paths[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Files a candidate names; returns how many were put in out. */
+static size_t files_match(const struct files_index *fi, const char *cand, uint32_t *out,
+			  size_t max)
+{
+	size_t n = 0, len = strlen(cand);
+	if (!len)
+		return 0;
+	if (cand[0] == '*') {
+		const char *suffix = cand + 1;
+		const char *b = base_of(suffix);
+		size_t slen = strlen(suffix);
+		/* binary search the base-name order */
+		size_t lo = 0, hi = fi->n;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (strcmp(base_of(fi->paths[fi->by_base[mid]]), b) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t i = lo; i < fi->n && n < max; i++) {
+			const char *p = fi->paths[fi->by_base[i]];
+			if (strcmp(base_of(p), b))
+				break;
+			size_t pl = strlen(p);
+			if (pl == slen ? !strcmp(p, suffix)
+				       : pl > slen && p[pl - slen - 1] == '/' &&
+						 !strcmp(p + pl - slen, suffix))
+				out[n++] = fi->ids[fi->by_base[i]];
+		}
+		return n;
+	}
+	if (cand[len - 1] == '/') {
+		for (size_t i = files_lower(fi, cand); i < fi->n && n < max; i++) {
+			const char *p = fi->paths[i];
+			if (strncmp(p, cand, len))
+				break;
+			if (!strchr(p + len, '/'))
+				out[n++] = fi->ids[i];
+		}
+		return n;
+	}
+	size_t i = files_lower(fi, cand);
+	if (i < fi->n && !strcmp(fi->paths[i], cand))
+		out[n++] = fi->ids[i];
+	return n;
+}
+
+/* The files at the top of the repository (no '/' in their paths). */
+static size_t top_level_files(const struct files_index *fi, uint32_t *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < fi->n && n < max; i++)
+		if (!strchr(fi->paths[i], '/'))
+			out[n++] = fi->ids[i];
+	return n;
+}
+
+static void file_defs_release(struct _kbx_resolver *r);
+
+/* ---- the resolver ---- */
+
+kbx_status_t _kbx_resolver_new(struct kbx_store *s, struct _kbx_resolver **out,
+			       struct kbx_error *err)
+{
+	struct _kbx_resolver *r = calloc(1, sizeof(*r));
+	if (!r)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	r->s = s;
+	kbx_status_t st = files_load(s, &r->fi, err);
+	if (st) {
+		_kbx_resolver_free(r);
+		return st;
+	}
+	r->cache_size = 4096;
+	r->cache = calloc(r->cache_size, sizeof(*r->cache));
+	if (!r->cache) {
+		_kbx_resolver_free(r);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	*out = r;
+	return KBX_OK;
+}
+
+static void cache_release(struct _kbx_resolver *r)
+{
+	/* also for a resolver whose cache could not be allocated */
+	for (size_t i = 0; r->cache && i < r->cache_size; i++) {
+		for (size_t j = 0; j < r->cache[i].n; j++)
+			free(r->cache[i].c[j].qual);
+		free(r->cache[i].c);
+		free(r->cache[i].name);
+	}
+	free(r->cache);
+	r->cache = NULL;
+	r->cache_size = r->cache_used = 0;
+}
+
+void _kbx_resolver_free(struct _kbx_resolver *r)
+{
+	if (!r)
+		return;
+	cache_release(r);
+	files_release(&r->fi);
+	file_defs_release(r);
+	free(r);
+}
+
+/*
+ * Definitions named name, of the kinds in mask, in languages of family
+ * fam (0: any).  When files is given, only those in these files.  Puts at
+ * most max ids in out, returns how many matched in all.
+ */
+static int cmp_local(const void *a, const void *b)
+{
+	return strcmp(((const struct local_def *)a)->name, ((const struct local_def *)b)->name);
+}
+
+/*
+ * The definitions of one file by name, sorted; built once per run from
+ * the file's refs and kept in the resolver (nothing that is a definition
+ * changes while edges are resolved).  top marks top-level definitions,
+ * the only ones another file can reach by a plain name.
+ */
+static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
+{
+	struct _kbx_resolver *r = c->r;
+	if (r->fd_used * 2 >= r->fd_size) {
+		size_t ns = r->fd_size ? r->fd_size * 2 : 1024;
+		struct file_defs *nt = calloc(ns, sizeof(*nt));
+		if (!nt)
+			return NULL;
+		for (size_t i = 0; i < r->fd_size; i++) {
+			if (!r->fd[i].file)
+				continue;
+			size_t j = (r->fd[i].file * 2654435761u) & (ns - 1);
+			while (nt[j].file)
+				j = (j + 1) & (ns - 1);
+			nt[j] = r->fd[i];
+		}
+		free(r->fd);
+		r->fd = nt;
+		r->fd_size = ns;
+	}
+	size_t j = (file * 2654435761u) & (r->fd_size - 1);
+	for (; r->fd[j].file; j = (j + 1) & (r->fd_size - 1))
+		if (r->fd[j].file == file)
+			return &r->fd[j];
+	struct file_defs *fd = &r->fd[j];
+	fd->file = file;
+	r->fd_used++;
+	struct _kbx_refs refs;
+	if (_kbx_refs_read(c->s, file, &refs) != KBX_OK)
+		return fd;
+	fd->defs = calloc(refs.nnodes + 1, sizeof(*fd->defs));
+	for (size_t i = 0; fd->defs && i < refs.nnodes; i++) {
+		struct kbx_node n;
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), refs.nodes[i], &n) != KBX_OK)
+			continue;
+		struct local_def *d = &fd->defs[fd->n];
+		d->name = strdup(n.name);
+		if (!d->name)
+			continue;
+		d->id = n.id;
+		d->mask = kind_mask(n.kind);
+		d->top = n.parent == file;
+		fd->n++;
+	}
+	_kbx_refs_release(&refs);
+	if (fd->n)
+		qsort(fd->defs, fd->n, sizeof(*fd->defs), cmp_local);
+	return fd;
+}
+
+static void file_defs_release(struct _kbx_resolver *r)
+{
+	for (size_t i = 0; i < r->fd_size; i++) {
+		for (size_t j = 0; j < r->fd[i].n; j++)
+			free(r->fd[i].defs[j].name);
+		free(r->fd[i].defs);
+	}
+	free(r->fd);
+	r->fd = NULL;
+	r->fd_size = r->fd_used = 0;
+}
+
+/* Definitions named name in this file (at any depth) or at the top level
+ * of the given other files. */
+static size_t defs_in_files(struct ctx *c, const char *name, int mask, const uint32_t *files,
+			    size_t nfiles, uint32_t *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t f = 0; f < nfiles; f++) {
+		const struct file_defs *fd = file_defs_get(c, files[f]);
+		if (!fd || !fd->n)
+			continue;
+		int own = files[f] == c->file;
+		size_t lo = 0, hi = fd->n;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (strcmp(fd->defs[mid].name, name) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t i = lo; i < fd->n && !strcmp(fd->defs[i].name, name); i++)
+			if ((fd->defs[i].mask & mask) && (own || fd->defs[i].top)) {
+				if (n < max)
+					out[n] = fd->defs[i].id;
+				n++;
+			}
+	}
+	return n;
+}
+
+/* A test a candidate definition's qualified name must pass. */
+typedef int (*def_filter_fn)(const void *data, const char *qual);
+
+static uint64_t name_hash(const char *name)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (const char *p = name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	return h;
+}
+
+/* The definitions named name: from the cache, read from the name index
+ * the first time.  NULL when out of memory. */
+static const struct cand_cache_entry *cands_of(struct ctx *c, const char *name)
+{
+	struct _kbx_resolver *r = c->r;
+	if (r->cache_used * 2 >= r->cache_size) {
+		size_t ns = r->cache_size ? r->cache_size * 2 : 4096;
+		struct cand_cache_entry *nt = calloc(ns, sizeof(*nt));
+		if (!nt)
+			return NULL;
+		for (size_t i = 0; i < r->cache_size; i++) {
+			if (!r->cache[i].name)
+				continue;
+			size_t j = (size_t)name_hash(r->cache[i].name) & (ns - 1);
+			while (nt[j].name)
+				j = (j + 1) & (ns - 1);
+			nt[j] = r->cache[i];
+		}
+		free(r->cache);
+		r->cache = nt;
+		r->cache_size = ns;
+	}
+	size_t i = (size_t)name_hash(name) & (r->cache_size - 1);
+	for (; r->cache[i].name; i = (i + 1) & (r->cache_size - 1))
+		if (!strcmp(r->cache[i].name, name))
+			return &r->cache[i];
+	struct cand_cache_entry *e = &r->cache[i];
+	size_t len = strlen(name), alloc = 0;
+	struct cand *list = NULL;
+	size_t n = 0;
+	MDB_cursor *cur;
+	if (len && len <= 500 && !mdb_cursor_open(_kbx_txn(c->s), c->s->names, &cur)) {
+		MDB_val k = { len, (void *)name }, d;
+		for (int g = mdb_cursor_get(cur, &k, &d, MDB_SET_KEY); !g;
+		     g = mdb_cursor_get(cur, &k, &d, MDB_NEXT_DUP)) {
+			struct kbx_node node;
+			if (d.mv_size != 4 ||
+			    _kbx_node_read(c->s, _kbx_txn(c->s), _kbx_get_u32(d.mv_data), &node) != KBX_OK ||
+			    !kind_mask(node.kind))
+				continue;
+			if (n == alloc) {
+				alloc = alloc ? alloc * 2 : 4;
+				struct cand *p = realloc(list, alloc * sizeof(*p));
+				if (!p)
+					break;
+				list = p;
+			}
+			list[n].id = node.id;
+			list[n].file = node.file;
+			list[n].mask = kind_mask(node.kind);
+			list[n].fam = _kbx_lang_family(node.lang);
+			list[n].flags = node.flags;
+			list[n].qual = strdup(node.qual);
+			if (list[n].qual)
+				n++;
+		}
+		mdb_cursor_close(cur);
+	}
+	e->name = strdup(name);
+	if (!e->name) {
+		for (size_t j = 0; j < n; j++)
+			free(list[j].qual);
+		free(list);
+		return NULL;
+	}
+	e->c = list;
+	e->n = n;
+	r->cache_used++;
+	return e;
+}
+
+/*
+ * The definitions named name of the kinds in mask, in languages of family
+ * fam (0: any), that filter accepts (NULL: all).  A file-local definition
+ * (C static) counts only for calls from its own file, or never with
+ * global_only.  At most max ids go to out; the return value counts them
+ * all.
+ */
+static size_t defs_select(struct ctx *c, const char *name, int mask, int fam, int global_only,
+			  def_filter_fn filter, const void *fdata, uint32_t *out, size_t max)
+{
+	const struct cand_cache_entry *e = cands_of(c, name);
+	size_t n = 0;
+	for (size_t i = 0; e && i < e->n; i++) {
+		const struct cand *d = &e->c[i];
+		if (!(d->mask & mask) || (fam && d->fam != fam) ||
+		    ((d->flags & KBX_NODE_FILE_LOCAL) && (global_only || d->file != c->file)) ||
+		    (filter && !filter(fdata, d->qual)))
+			continue;
+		if (n < max)
+			out[n] = d->id;
+		n++;
+	}
+	return n;
+}
+
+static size_t defs_filtered(struct ctx *c, const char *name, int mask, int fam,
+			    def_filter_fn filter, const void *fdata, uint32_t *out, size_t max)
+{
+	return defs_select(c, name, mask, fam, 0, filter, fdata, out, max);
+}
+
+static size_t defs_named(struct ctx *c, const char *name, int mask, int fam,
+			 const uint32_t *files, size_t nfiles, uint32_t *out, size_t max)
+{
+	if (files)
+		return defs_in_files(c, name, mask, files, nfiles, out, max);
+	return defs_filtered(c, name, mask, fam, NULL, NULL, out, max);
+}
+
+/* Does qual end with suffix, at a component boundary? */
+static int qual_ends_with(const char *qual, const char *suffix)
+{
+	size_t q = strlen(qual), n = strlen(suffix);
+	return n <= q && !strcmp(qual + q - n, suffix) && (q == n || qual[q - n - 1] == '.');
+}
+
+static int filter_qual_suffix(const void *data, const char *qual)
+{
+	return qual_ends_with(qual, data);
+}
+
+static int filter_qual_equal(const void *data, const char *qual)
+{
+	return !strcmp(qual, data);
+}
+
+/*
+ * Several definitions share a name: narrow them down as the languages
+ * with namespaces do, else leave them all.  First the caller's enclosing
+ * scopes, innermost first (Shop.Cart.describe calling Item finds
+ * Shop.Cart.Item, then Shop.Item); then the namespaces the file imports
+ * without naming a file (C# using, C++ using namespace, Java wildcard
+ * packages).  Returns how many remain in ids (all of them when nothing
+ * narrows) and sets *via.
+ */
+static size_t narrow_candidates(struct ctx *c, uint32_t src, const char *name, int mask,
+				uint32_t *ids, size_t n, size_t max, int *via)
+{
+	struct strbuf q = STRBUF_INIT;
+	uint32_t tmp[AMBIGUOUS_MAX + 1];
+	if (src && src != c->file) {
+		struct kbx_node caller;
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), src, &caller) == KBX_OK) {
+			struct strbuf scope = STRBUF_INIT;
+			strbuf_addstr(&scope, caller.qual);
+			for (;;) {
+				char *dot = strrchr(scope.buf ? scope.buf : "", '.');
+				if (!dot)
+					break;
+				strbuf_setlen(&scope, (size_t)(dot - scope.buf));
+				strbuf_reset(&q);
+				strbuf_addf(&q, "%s.%s", scope.buf, name);
+				size_t k = defs_filtered(c, name, mask, c->fam, filter_qual_equal, q.buf,
+							 tmp, AMBIGUOUS_MAX + 1);
+				if (k && k <= max) {
+					memcpy(ids, tmp, k * sizeof(*ids));
+					*via = KBX_VIA_SCOPE;
+					strbuf_release(&scope);
+					strbuf_release(&q);
+					return k;
+				}
+			}
+			strbuf_release(&scope);
+		}
+	}
+	size_t found = 0;
+	for (size_t i = 0; i < c->nns && found <= AMBIGUOUS_MAX; i++) {
+		strbuf_reset(&q);
+		strbuf_addf(&q, "%s.%s", c->ns[i], name);
+		size_t k = defs_filtered(c, name, mask, c->fam, filter_qual_equal, q.buf,
+					 tmp + found, AMBIGUOUS_MAX + 1 - found);
+		found += k < AMBIGUOUS_MAX + 1 - found ? k : AMBIGUOUS_MAX + 1 - found;
+	}
+	strbuf_release(&q);
+	if (found && found <= max) {
+		memcpy(ids, tmp, found * sizeof(*ids));
+		*via = KBX_VIA_IMPORT;
+		return found;
+	}
+	return n;
+}
+
+/* The definitions of a name that any file can reach (not file-local):
+ * how many, and the first AMBIGUOUS_MAX + 1 of them. */
+struct everywhere {
+	size_t n;
+	uint32_t ids[AMBIGUOUS_MAX + 1];
+};
+
+static void defs_everywhere(struct ctx *c, const char *name, int mask, int fam,
+			    struct everywhere *out)
+{
+	out->n = defs_select(c, name, mask, fam, 1, NULL, NULL, out->ids, AMBIGUOUS_MAX + 1);
+}
+
+static void add_edge(struct ctx *c, uint32_t src, int kind, uint32_t dst, int conf, int via,
+		     uint32_t ncand, uint32_t line, uint32_t col)
+{
+	if (!src || !dst)
+		return;
+	if (c->npe == c->ape) {
+		size_t na = c->ape ? c->ape * 2 : 256;
+		struct pending *p = realloc(c->pe, na * sizeof(*p));
+		if (!p) {
+			c->rc = ENOMEM;
+			return;
+		}
+		c->pe = p;
+		c->ape = na;
+	}
+	struct pending *p = &c->pe[c->npe++];
+	p->src = src;
+	p->dst = dst;
+	p->kind = (uint8_t)kind;
+	p->conf = (uint8_t)conf;
+	p->via = (uint8_t)via;
+	p->ncand = ncand;
+	p->line = line;
+	p->col = col;
+}
+
+static int cmp_pending(const void *a, const void *b)
+{
+	const struct pending *x = a, *y = b;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->dst != y->dst)
+		return x->dst < y->dst ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->col < y->col ? -1 : x->col > y->col;
+}
+
+/* Write the pending edges, one per (source, kind, target), sites merged. */
+static void flush_edges(struct ctx *c, uint64_t *nedges)
+{
+	if (c->rc || !c->npe) {
+		c->npe = 0;
+		return;
+	}
+	qsort(c->pe, c->npe, sizeof(*c->pe), cmp_pending);
+	size_t i = 0;
+	while (i < c->npe && !c->rc) {
+		struct _kbx_edge_val v = { 0 };
+		size_t j = i;
+		v.confidence = c->pe[i].conf;
+		v.via = c->pe[i].via;
+		v.ncandidates = c->pe[i].ncand;
+		for (; j < c->npe && c->pe[j].src == c->pe[i].src &&
+		       c->pe[j].kind == c->pe[i].kind && c->pe[j].dst == c->pe[i].dst;
+		     j++) {
+			/* the surest site decides the edge's confidence */
+			if (c->pe[j].conf < v.confidence) {
+				v.confidence = c->pe[j].conf;
+				v.via = c->pe[j].via;
+				v.ncandidates = c->pe[j].ncand;
+			}
+			if (v.nsites < KBX_EDGE_MAX_SITES &&
+			    (!v.nsites || v.sites[v.nsites - 1].line != c->pe[j].line ||
+			     v.sites[v.nsites - 1].col != c->pe[j].col)) {
+				v.sites[v.nsites].line = c->pe[j].line;
+				v.sites[v.nsites].col = c->pe[j].col;
+				v.nsites++;
+			}
+		}
+		c->rc = _kbx_edge_put(c->s, c->pe[i].src, c->pe[i].kind, c->pe[i].dst, &v);
+		if (nedges)
+			(*nedges)++;
+		i = j;
+	}
+	c->npe = 0;
+}
+
+static uint32_t ensure_floating(struct ctx *c, const char *prefix, const char *text,
+				const char *name, int kind)
+{
+	struct strbuf cid = STRBUF_INIT;
+	uint32_t id = 0;
+	strbuf_addf(&cid, "%s%s", prefix, text);
+	if (!cid.failed && cid.len <= 480) {
+		int rc = _kbx_node_ensure(c->s, cid.buf, name, kind, c->lang_id, &id);
+		if (rc && !c->rc)
+			c->rc = rc;
+		if (id && c->orphans)
+			_kbx_idset_add(c->orphans, id);
+	}
+	strbuf_release(&cid);
+	return id;
+}
+
+/* Python binds `import a.b` as the dotted path; the other languages by
+ * the last component. */
+static int import_binds_path(const struct kbx_lang *lang)
+{
+	return !strcmp(lang->name, "python");
+}
+
+static struct binding *find_binding(struct ctx *c, const char *local, size_t len)
+{
+	for (size_t i = c->nb; i-- > 0;)
+		if (strlen(c->b[i].local) == len && !strncmp(c->b[i].local, local, len))
+			return &c->b[i];
+	return NULL;
+}
+
+static struct binding *new_binding(struct ctx *c)
+{
+	if (c->nb == c->ab) {
+		size_t na = c->ab ? c->ab * 2 : 16;
+		struct binding *b = realloc(c->b, na * sizeof(*b));
+		if (!b) {
+			c->rc = ENOMEM;
+			return NULL;
+		}
+		c->b = b;
+		c->ab = na;
+	}
+	struct binding *b = &c->b[c->nb++];
+	memset(b, 0, sizeof(*b));
+	return b;
+}
+
+static void add_spread(struct ctx *c, uint32_t file)
+{
+	for (size_t i = 0; i < c->nspread; i++)
+		if (c->spread[i] == file)
+			return;
+	if (c->nspread == c->aspread) {
+		size_t na = c->aspread ? c->aspread * 2 : 16;
+		uint32_t *p = realloc(c->spread, na * sizeof(*p));
+		if (!p) {
+			c->rc = ENOMEM;
+			return;
+		}
+		c->spread = p;
+		c->aspread = na;
+	}
+	c->spread[c->nspread++] = file;
+}
+
+/* Remember an import that names no file as a namespace whose names may
+ * be used unqualified: "Shop.Models", "geo" (from geo::), "com.x". */
+static void add_namespace(struct ctx *c, const char *module, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (const char *p = module; *p; p++) {
+		if ((p[0] == ':' && p[1] == ':') || (p[0] == '-' && p[1] == '>')) {
+			strbuf_addch(&sb, '.');
+			p++;
+		} else if (*p == '/' || *p == '\\') {
+			strbuf_addch(&sb, '.');
+		} else {
+			strbuf_addch(&sb, *p);
+		}
+	}
+	/* `import a.b.C` names a type C in a.b, not a namespace */
+	if (name && strcmp(name, "*"))
+		strbuf_addf(&sb, ".%s", name);
+	if (sb.failed || !sb.len) {
+		strbuf_release(&sb);
+		return;
+	}
+	if (c->nns == c->ans) {
+		size_t na = c->ans ? c->ans * 2 : 8;
+		char **p = realloc(c->ns, na * sizeof(*p));
+		if (!p) {
+			strbuf_release(&sb);
+			return;
+		}
+		c->ns = p;
+		c->ans = na;
+	}
+	c->ns[c->nns++] = strbuf_detach(&sb, NULL);
+}
+
+/* The last component of a module as written ("a.b" -> "b", "./x/y" -> "y",
+ * "crate::m" -> "m", "github.com/u/p" -> "p"). */
+static const char *module_tail(const char *m)
+{
+	const char *t = m;
+	for (const char *p = m; *p; p++)
+		if ((*p == '.' && p[1] != '.' && p[1] != '/') || *p == '/' || *p == ':')
+			t = p + 1;
+	return *t ? t : m;
+}
+
+static void resolve_imports(struct ctx *c)
+{
+	for (size_t i = 0; i < c->refs.nimports && !c->rc; i++) {
+		const struct _kbx_ref_import *m = &c->refs.imports[i];
+		struct kbx_ximport xi = { m->module, m->name, m->alias, m->level, m->flags, m->line };
+		struct kbx_pathlist pl = { 0 };
+		uint32_t targets[MAX_TARGETS];
+		size_t nt = 0;
+		int is_module_name = 0, is_dir = 0;
+		if (!(m->flags & KBX_IMPORT_SYSTEM) && c->lang->import_candidates)
+			c->lang->import_candidates(c->path, &xi, &pl);
+		for (size_t j = 0; j < pl.n && !nt; j++) {
+			const char *cand = pl.paths[j];
+			int eq = cand[0] == '=';
+			nt = files_match(&c->r->fi, eq ? cand + 1 : cand, targets, MAX_TARGETS);
+			if (nt && eq)
+				is_module_name = 1;
+			/* a package directory is one module, however many files */
+			if (nt && cand[strlen(cand) - 1] == '/')
+				is_dir = 1;
+		}
+		_kbx_pathlist_release(&pl);
+		/* never an edge from a file to itself */
+		size_t k = 0;
+		for (size_t j = 0; j < nt; j++)
+			if (targets[j] != c->file)
+				targets[k++] = targets[j];
+		nt = k;
+
+		if (nt) {
+			int conf = nt == 1 || is_dir ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS;
+			for (size_t j = 0; j < nt; j++)
+				add_edge(c, c->file, KBX_EDGE_IMPORTS, targets[j], conf, KBX_VIA_PATH,
+					 is_dir ? 1 : (uint32_t)nt, m->line, 1);
+		} else {
+			const char *text = *m->module ? m->module : (m->name ? m->name : "");
+			if (!*text)
+				continue;
+			uint32_t mod = ensure_floating(c, "module:", text, text, KBX_KIND_MODULE);
+			add_edge(c, c->file, KBX_EDGE_IMPORTS, mod, KBX_CONF_UNRESOLVED, KBX_VIA_NONE,
+				 0, m->line, 1);
+
+		}
+
+		/* Its names may be used unqualified where the language has
+		 * namespaces (C# using, C++ using namespace): narrowing uses
+		 * this when a name has several definitions. */
+		if (!(m->flags & KBX_IMPORT_SYSTEM) && *m->module && !m->alias)
+			add_namespace(c, m->module, m->name);
+
+		/* What the import binds in this file. */
+		if (m->flags & KBX_IMPORT_WILDCARD || (!m->name && !m->alias &&
+						       (c->lang_id == _kbx_lang_id(_kbx_lang_by_name("c")) ||
+							c->lang_id == _kbx_lang_id(_kbx_lang_by_name("cpp"))))) {
+			for (size_t j = 0; j < nt; j++)
+				add_spread(c, targets[j]);
+			continue;
+		}
+		if (m->flags & KBX_IMPORT_MOD) {
+			/* Rust `mod x;`: x.f() and x::f() reach into the file */
+		}
+		struct binding *b = new_binding(c);
+		if (!b)
+			break;
+		b->module = m->module;
+		if (m->name && !is_module_name) {
+			b->local = m->alias ? m->alias : m->name;
+			b->symname = m->name;
+		} else {
+			/* `import a.b` makes "a.b" usable as written in Python; a Go
+			 * or Java package is known by its last component */
+			const char *local = import_binds_path(c->lang) ? m->module : module_tail(m->module);
+			b->local = m->alias ? m->alias : (m->name ? m->name : local);
+			b->symname = NULL;
+		}
+		memcpy(b->targets, targets, nt * sizeof(*targets));
+		b->ntargets = nt;
+	}
+}
+
+/* Record the outcome of a name lookup as edges from src. */
+static void emit_candidates(struct ctx *c, uint32_t src, int kind, const char *name,
+			    const uint32_t *ids, size_t n, int via_one, uint32_t line, uint32_t col)
+{
+	if (n == 1) {
+		add_edge(c, src, kind, ids[0], KBX_CONF_CERTAIN, via_one, 1, line, col);
+	} else if (n <= AMBIGUOUS_MAX) {
+		for (size_t i = 0; i < n; i++)
+			add_edge(c, src, kind, ids[i], KBX_CONF_AMBIGUOUS,
+				 via_one == KBX_VIA_UNIQUE ? KBX_VIA_NAME : via_one, (uint32_t)n,
+				 line, col);
+	} else {
+		uint32_t nr = ensure_floating(c, "name:", name, name, KBX_KIND_NAMEREF);
+		add_edge(c, src, kind, nr, KBX_CONF_AMBIGUOUS, KBX_VIA_NAME, (uint32_t)n, line, col);
+	}
+}
+
+static void emit_external(struct ctx *c, uint32_t src, int kind, const char *qual,
+			  const char *name, uint32_t line, uint32_t col)
+{
+	uint32_t ext = ensure_floating(c, "extern:", qual, name, KBX_KIND_EXTERNAL);
+	add_edge(c, src, kind, ext, KBX_CONF_UNRESOLVED, KBX_VIA_NONE, 0, line, col);
+}
+
+/* The id of PATH#QUAL.NAME for a type node id, or 0. */
+static uint32_t member_of(struct ctx *c, uint32_t type_id, const char *name)
+{
+	struct kbx_node t;
+	if (_kbx_node_read(c->s, _kbx_txn(c->s), type_id, &t) != KBX_OK)
+		return 0;
+	struct strbuf cid = STRBUF_INIT;
+	strbuf_addf(&cid, "%s.%s", t.cid, name);
+	uint32_t id = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+	strbuf_release(&cid);
+	return id;
+}
+
+/* Search cls and its bases, breadth first, for a member named name.
+ * With skip_self, start at the bases (super). */
+static uint32_t member_in_hierarchy(struct ctx *c, uint32_t cls, const char *name, int skip_self)
+{
+	uint32_t queue[64];
+	size_t qh = 0, qt = 0;
+	queue[qt++] = cls;
+	while (qh < qt) {
+		uint32_t t = queue[qh++];
+		if (!(skip_self && t == cls)) {
+			uint32_t m = member_of(c, t, name);
+			if (m)
+				return m;
+		}
+		/* the bases: INHERITS out of t */
+		unsigned char start[5];
+		_kbx_put_u32(start, t);
+		start[4] = KBX_EDGE_INHERITS;
+		MDB_cursor *cur;
+		if (mdb_cursor_open(_kbx_txn(c->s), c->s->edges, &cur))
+			break;
+		MDB_val k = { 5, start }, d;
+		int g = mdb_cursor_get(cur, &k, &d, MDB_SET_RANGE);
+		while (!g && k.mv_size == KBX_EDGE_KEY_LEN && !memcmp(k.mv_data, start, 5) &&
+		       qt < 64) {
+			const unsigned char *v = d.mv_data;
+			if (d.mv_size && v[0] == KBX_CONF_CERTAIN)
+				queue[qt++] = _kbx_get_u32((const unsigned char *)k.mv_data + 5);
+			g = mdb_cursor_get(cur, &k, &d, MDB_NEXT);
+		}
+		mdb_cursor_close(cur);
+	}
+	return 0;
+}
+
+static uint32_t class_id(struct ctx *c, const char *class_qual)
+{
+	struct strbuf cid = STRBUF_INIT;
+	strbuf_addf(&cid, "%s#%s", c->path, class_qual);
+	uint32_t id = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+	strbuf_release(&cid);
+	return id;
+}
+
+static void resolve_inherits(struct ctx *c)
+{
+	uint32_t ids[AMBIGUOUS_MAX + 1];
+	for (size_t i = 0; i < c->refs.ninherits && !c->rc; i++) {
+		const struct _kbx_ref_inherit *h = &c->refs.inherits[i];
+		const char *base = h->base;
+		const char *last = strrchr(base, '.');
+		last = last ? last + 1 : base;
+		const char *dot = strchr(base, '.');
+		size_t n;
+		/* a base named through an import: m.Base or Base */
+		struct binding *b = find_binding(c, base, dot ? (size_t)(dot - base) : strlen(base));
+		if (b && b->ntargets) {
+			const char *want = dot || !b->symname ? last : b->symname;
+			n = defs_named(c, want, M_BASE, 0, b->targets, b->ntargets, ids,
+				       AMBIGUOUS_MAX + 1);
+			if (n) {
+				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, want, ids, n,
+						KBX_VIA_IMPORT, h->line, 1);
+				continue;
+			}
+		} else if (b) {
+			emit_external(c, h->cls, KBX_EDGE_INHERITS, base, last, h->line, 1);
+			continue;
+		}
+		/* the same file */
+		if (!dot) {
+			n = defs_named(c, last, M_BASE, 0, &c->file, 1, ids, AMBIGUOUS_MAX + 1);
+			/* a class does not inherit from itself */
+			size_t k = 0;
+			for (size_t j = 0; j < n && j < AMBIGUOUS_MAX + 1; j++)
+				if (ids[j] != h->cls)
+					ids[k++] = ids[j];
+			n = k;
+			if (n) {
+				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n,
+						KBX_VIA_FILE, h->line, 1);
+				continue;
+			}
+		}
+		if (c->nspread) {
+			n = defs_named(c, last, M_BASE, 0, c->spread, c->nspread, ids,
+				       AMBIGUOUS_MAX + 1);
+			if (n) {
+				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n,
+						KBX_VIA_IMPORT, h->line, 1);
+				continue;
+			}
+		}
+		/* R.Base with R a namespace or an enclosing type */
+		if (dot) {
+			n = defs_filtered(c, last, M_BASE, c->fam, filter_qual_suffix, base, ids,
+					  AMBIGUOUS_MAX + 1);
+			if (n) {
+				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n,
+						KBX_VIA_QUALIFIED, h->line, 1);
+				continue;
+			}
+		}
+		struct everywhere ev;
+		defs_everywhere(c, last, M_BASE, c->fam, &ev);
+		const struct everywhere *e = &ev;
+		if (e->n) {
+			size_t k = 0, stored = e->n < AMBIGUOUS_MAX + 1 ? e->n : AMBIGUOUS_MAX + 1;
+			for (size_t j = 0; j < stored; j++)
+				if (e->ids[j] != h->cls)
+					ids[k++] = e->ids[j];
+			n = e->n - (stored - k);
+			int via = KBX_VIA_UNIQUE;
+			if (n > 1) {
+				uint32_t nids[AMBIGUOUS_MAX + 1];
+				size_t m = narrow_candidates(c, h->cls, last, M_BASE, nids, n,
+							     AMBIGUOUS_MAX, &via);
+				if (m < n) {
+					memcpy(ids, nids, m * sizeof(*ids));
+					n = m;
+				} else {
+					via = KBX_VIA_UNIQUE;
+				}
+			}
+			if (n) {
+				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n, via,
+						h->line, 1);
+				continue;
+			}
+		}
+		emit_external(c, h->cls, KBX_EDGE_INHERITS, base, last, h->line, 1);
+	}
+}
+
+static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
+{
+	uint32_t ids[AMBIGUOUS_MAX + 1];
+	size_t n;
+	uint32_t src = call->caller ? call->caller : c->file;
+	const char *name = call->name;
+	int recv = call->recv;
+	const char *rcv = call->receiver;
+	uint32_t line = call->line, col = call->col;
+
+	/* 1. the enclosing class and its bases */
+	if (call->class_qual &&
+	    (recv == KBX_RECV_SELF || recv == KBX_RECV_SUPER ||
+	     (recv == KBX_RECV_NONE && c->lang->implicit_self))) {
+		uint32_t cls = class_id(c, call->class_qual);
+		uint32_t m = 0;
+		if (cls) {
+			m = member_in_hierarchy(c, cls, name, recv == KBX_RECV_SUPER);
+		} else if (recv != KBX_RECV_SUPER) {
+			/* a method of a type defined elsewhere (C++ out-of-line
+			 * definitions, Go and Rust methods): first this file,
+			 * then wherever Type.name is defined, if only once */
+			struct strbuf q = STRBUF_INIT;
+			strbuf_addf(&q, "%s#%s.%s", c->path, call->class_qual, name);
+			m = q.failed ? 0 : _kbx_id_of(c->s, q.buf);
+			if (!m) {
+				uint32_t one[2];
+				strbuf_reset(&q);
+				strbuf_addf(&q, "%s.%s", call->class_qual, name);
+				if (defs_filtered(c, name, M_METHOD | M_FUNC, c->fam, filter_qual_suffix,
+						  q.buf, one, 2) == 1)
+					m = one[0];
+			}
+			strbuf_release(&q);
+		}
+		if (m) {
+			add_edge(c, src, KBX_EDGE_CALLS, m, KBX_CONF_CERTAIN, KBX_VIA_CLASS, 1, line, col);
+			return;
+		}
+	}
+
+	/* x.f() reaches methods; a function behind a qualifier (pkg.f,
+	 * ns::f, mod::f) is found through imports or qualified names above */
+	int mask_recv = M_METHOD;
+
+	/* A literal receiver ("".join(), [].append(), 1.0.hex()) is a value
+	 * of a built-in type: never a method of the repository. */
+	if (recv == KBX_RECV_EXPR && rcv && rcv[0] && (strchr("\"'`[{0123456789", rcv[0]) ||
+					     (rcv[0] == '(' && rcv[1] == ')'))) {
+		emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+		return;
+	}
+
+	/* 2. a receiver that is an import: the longest dotted prefix of the
+	 * receiver that an import binds (os.path.join: "os.path", then "os") */
+	if (recv == KBX_RECV_EXPR && rcv) {
+		struct binding *b = NULL;
+		const char *dot = NULL;
+		size_t flen = strlen(rcv);
+		for (;;) {
+			b = find_binding(c, rcv, flen);
+			if (b) {
+				dot = rcv[flen] ? rcv + flen : NULL;
+				break;
+			}
+			while (flen > 0 && rcv[flen - 1] != '.')
+				flen--;
+			if (flen == 0)
+				break;
+			flen--;  /* the dot */
+		}
+		if (!b)
+			dot = strchr(rcv, '.');
+		if (b) {
+			if (!b->ntargets) {
+				/* a module from outside the repository */
+				struct strbuf q = STRBUF_INIT;
+				if (b->symname)
+					strbuf_addf(&q, "%s.%s%s.%s", b->module, b->symname,
+						    dot ? dot : "", name);
+				else
+					strbuf_addf(&q, "%s%s.%s", b->module, dot ? dot : "", name);
+				emit_external(c, src, KBX_EDGE_CALLS, strbuf_str(&q), name, line, col);
+				strbuf_release(&q);
+				return;
+			}
+			if (b->symname) {
+				/* Alias.f() where Alias is a class brought in by name */
+				size_t found = 0;
+				for (size_t j = 0; j < b->ntargets && found <= AMBIGUOUS_MAX; j++) {
+					uint32_t t[AMBIGUOUS_MAX + 1];
+					size_t tn = defs_named(c, b->symname, M_TYPE, 0, &b->targets[j], 1,
+							       t, AMBIGUOUS_MAX + 1);
+					for (size_t q = 0; q < tn && q < AMBIGUOUS_MAX + 1; q++) {
+						uint32_t m = member_of(c, t[q], name);
+						if (m && found <= AMBIGUOUS_MAX)
+							ids[found++] = m;
+					}
+				}
+				if (found) {
+					emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, found,
+							KBX_VIA_IMPORT, line, col);
+					return;
+				}
+			} else {
+				n = defs_named(c, name, M_FUNC | M_TYPE | M_METHOD, 0, b->targets,
+					       b->ntargets, ids, AMBIGUOUS_MAX + 1);
+				if (n) {
+					emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n,
+							KBX_VIA_IMPORT, line, col);
+					return;
+				}
+				if (dot) {
+					/* m.sub.f() with m a module of the repository that
+					 * does not define sub: an attribute kbx cannot
+					 * follow (os.path.join): unresolved, not every f */
+					struct strbuf q = STRBUF_INIT;
+					strbuf_addf(&q, "%s.%s", rcv, name);
+					emit_external(c, src, KBX_EDGE_CALLS, strbuf_str(&q), name, line,
+						      col);
+					strbuf_release(&q);
+					return;
+				}
+			}
+		}
+		/* 3. Foo.f() with Foo a class of this file */
+		if (!dot) {
+			struct strbuf cid = STRBUF_INIT;
+			strbuf_addf(&cid, "%s#%s.%s", c->path, rcv, name);
+			uint32_t m = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+			strbuf_release(&cid);
+			if (m) {
+				add_edge(c, src, KBX_EDGE_CALLS, m, KBX_CONF_CERTAIN, KBX_VIA_FILE, 1,
+					 line, col);
+				return;
+			}
+		}
+	}
+
+	/* 4. the same file */
+	int mask = recv == KBX_RECV_NONE ? (M_FUNC | M_TYPE) : mask_recv;
+	n = defs_named(c, name, mask, 0, &c->file, 1, ids, AMBIGUOUS_MAX + 1);
+	if (n) {
+		emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_FILE, line, col);
+		return;
+	}
+
+	/* 5. names brought in by imports */
+	if (recv == KBX_RECV_NONE) {
+		struct binding *b = find_binding(c, name, strlen(name));
+		if (b && b->symname) {
+			if (!b->ntargets) {
+				struct strbuf q = STRBUF_INIT;
+				strbuf_addf(&q, "%s.%s", b->module, b->symname);
+				emit_external(c, src, KBX_EDGE_CALLS, strbuf_str(&q), name, line, col);
+				strbuf_release(&q);
+				return;
+			}
+			n = defs_named(c, b->symname, M_FUNC | M_TYPE, 0, b->targets, b->ntargets,
+				       ids, AMBIGUOUS_MAX + 1);
+			if (n) {
+				emit_candidates(c, src, KBX_EDGE_CALLS, b->symname, ids, n,
+						KBX_VIA_IMPORT, line, col);
+				return;
+			}
+		}
+		if (c->nspread) {
+			n = defs_named(c, name, M_FUNC | M_TYPE, 0, c->spread, c->nspread, ids,
+				       AMBIGUOUS_MAX + 1);
+			if (n) {
+				emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_IMPORT,
+						line, col);
+				return;
+			}
+		}
+	}
+
+	/* 5b. the caller's package, where a directory is one (Go) */
+	if (c->lang->dir_is_package && recv == KBX_RECV_NONE) {
+		char dir[4096];
+		uint32_t files[1024];
+		_kbx_path_dirname(dir, sizeof(dir) - 1, c->path);
+		if (*dir)
+			strcat(dir, "/");
+		size_t nf = *dir ? files_match(&c->r->fi, dir, files, 1024)
+				 : top_level_files(&c->r->fi, files, 1024);
+		n = defs_named(c, name, mask, 0, files, nf, ids, AMBIGUOUS_MAX + 1);
+		if (n) {
+			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_SCOPE, line, col);
+			return;
+		}
+	}
+
+	/* 6. R.f() where some definition's qualified name ends in R.f:
+	 * geo::Circle(), Type::new(), Outer.Inner.f() */
+	if (recv == KBX_RECV_EXPR && rcv && !strchr(rcv, '(')) {
+		struct strbuf q = STRBUF_INIT;
+		strbuf_addf(&q, "%s.%s", rcv, name);
+		n = q.failed ? 0 : defs_filtered(c, name, M_FUNC | M_METHOD | M_TYPE, c->fam,
+						 filter_qual_suffix, q.buf, ids, AMBIGUOUS_MAX + 1);
+		strbuf_release(&q);
+		if (n) {
+			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_QUALIFIED, line,
+					col);
+			return;
+		}
+	}
+
+	/* 7. the whole repository */
+	struct everywhere ev;
+	defs_everywhere(c, name, mask, c->fam, &ev);
+	const struct everywhere *e = &ev;
+	if (e->n == 1) {
+		add_edge(c, src, KBX_EDGE_CALLS, e->ids[0], KBX_CONF_CERTAIN, KBX_VIA_UNIQUE, 1,
+			 line, col);
+		return;
+	}
+	if (e->n > 1) {
+		int via = KBX_VIA_NAME;
+		n = narrow_candidates(c, src, name, mask, ids, e->n, AMBIGUOUS_MAX, &via);
+		if (n < e->n) {
+			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, via, line, col);
+			return;
+		}
+		emit_candidates(c, src, KBX_EDGE_CALLS, name, e->ids, e->n, KBX_VIA_UNIQUE, line, col);
+		return;
+	}
+	emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+}
+
+kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, uint64_t *nedges,
+			       struct _kbx_idset *orphans, struct kbx_error *err)
+{
+	struct ctx c = { 0 };
+	struct kbx_node fnode;
+	kbx_status_t st;
+	c.r = r;
+	c.s = r->s;
+	c.file = file;
+	c.orphans = orphans;
+	c.err = err;
+	st = _kbx_node_read(r->s, _kbx_txn(r->s), file, &fnode);
+	if (st == KBX_NOT_FOUND)
+		return KBX_OK;  /* removed in this run */
+	if (st)
+		return _kbx_fail(err, st, "cannot read node %u of the index", file);
+	st = _kbx_refs_read(r->s, file, &c.refs);
+	if (st == KBX_NOT_FOUND)
+		return KBX_OK;
+	if (st)
+		return _kbx_fail(err, st, "cannot read what was recorded for '%s': run 'kbx index --rebuild'",
+				 fnode.cid);
+	/* node data lives in pages that the writes below may move: copy */
+	char *path = strdup(fnode.cid);
+	if (!path) {
+		_kbx_refs_release(&c.refs);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	c.path = path;
+	c.lang_id = fnode.lang;
+	c.lang = _kbx_lang_from_id(fnode.lang);
+	c.fam = _kbx_lang_family(fnode.lang);
+	c.refs.path = c.path;
+	c.refs.lang = c.lang_id;
+	if (!c.lang) {
+		_kbx_refs_release(&c.refs);
+		free(path);
+		return KBX_OK;
+	}
+	/* what an earlier resolution wrote */
+	int rc = 0;
+	for (int kind = KBX_EDGE_CALLS; kind <= KBX_EDGE_INHERITS && !rc; kind++) {
+		rc = _kbx_edges_delete_from(r->s, file, kind, orphans);
+		for (size_t i = 0; i < c.refs.nnodes && !rc; i++)
+			rc = _kbx_edges_delete_from(r->s, c.refs.nodes[i], kind, orphans);
+	}
+	c.rc = rc;
+	if (!c.rc)
+		resolve_imports(&c);
+	flush_edges(&c, nedges);
+	if (!c.rc)
+		resolve_inherits(&c);
+	flush_edges(&c, nedges);
+	for (size_t i = 0; i < c.refs.ncalls && !c.rc; i++)
+		resolve_call(&c, &c.refs.calls[i]);
+	flush_edges(&c, nedges);
+
+	st = KBX_OK;
+	if (c.rc)
+		st = _kbx_fail_mdb(err, c.rc, "cannot write the edges");
+	_kbx_refs_release(&c.refs);
+	free(c.b);
+	free(c.spread);
+	for (size_t i = 0; i < c.nns; i++)
+		free(c.ns[i]);
+	free(c.ns);
+	free(c.pe);
+	free(path);
+	return st;
+}

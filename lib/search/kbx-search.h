@@ -1,0 +1,227 @@
+/*
+ * libkbx's retrieval layer: registries, chunks, BM25, vectors, fusion.
+ *
+ * Same conventions as kbx.h: a quiet library, status codes, struct
+ * kbx_error.  The chunks of a store are indexed by kbx_search_index()
+ * (after kbx_index_run() for the code graph, or on their own) and
+ * searched by kbx_search().  Views returned point into the store's memory
+ * map and stay valid until the results are released or the store closed.
+ */
+#ifndef KBX_SEARCH_H
+#define KBX_SEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kbx.h"
+#include "text/chunk.h"
+#include "embed/embed.h"
+
+/* ---- registries: directories of error entries and documents ---- */
+
+/* Call fn with each registry the store indexes (absolute paths), in byte
+ * order. */
+kbx_status_t kbx_registry_list(kbx_store_t *store,
+			       void (*fn)(void *data, const char *path, int64_t added),
+			       void *data, struct kbx_error *err);
+/* Add (path must be an existing directory; it is made absolute) or
+ * remove one; the store must be open for writing.  Adding one already
+ * there, or removing one that is not, is KBX_NOT_FOUND-free: add returns
+ * KBX_OK and sets *was_there; remove returns KBX_NOT_FOUND. */
+kbx_status_t kbx_registry_add(kbx_store_t *store, const char *path, int *was_there,
+			      struct kbx_error *err);
+kbx_status_t kbx_registry_remove(kbx_store_t *store, const char *path, struct kbx_error *err);
+
+/* ---- indexing ---- */
+
+#define KBX_SEARCH_PART_CODE      1u  /* code chunks from the graph */
+#define KBX_SEARCH_PART_REGISTRY  2u  /* the registries and the repository's Markdown */
+
+struct kbx_search_index_opts {
+	unsigned parts;                 /* KBX_SEARCH_PART_*; 0: both */
+	int markdown;                   /* index the repository's *.md (with REGISTRY) */
+	int code_chunks;                /* index code chunks (with CODE) */
+	const struct kbx_embed_config *embed;  /* NULL: builtin */
+	const char *index_kind;         /* "auto" (NULL), "flat", "hnsw", "ivf" */
+	uint32_t hnsw_m, ivf_nlist;     /* 0: chosen from the collection size */
+	uint64_t max_file_size;         /* registry and Markdown files; 0: 1 MiB */
+	void (*notify)(void *data, const struct kbx_note *note);
+	void *notify_data;
+};
+
+struct kbx_search_index_stats {
+	uint64_t sources;               /* files looked at */
+	uint64_t sources_changed;       /* (re)read */
+	uint64_t sources_removed;
+	uint64_t files_skipped;         /* registry files skipped whole */
+	uint64_t entries_skipped;       /* entries or documents skipped */
+	uint64_t warnings;
+	uint64_t chunks_added, chunks_removed;
+	uint64_t chunks_by_type[KBX_CHUNK__COUNT];   /* in the store after the run */
+	uint64_t chunks;
+	uint64_t embedded;              /* texts sent to the embedding provider */
+	uint64_t embed_cached;          /* vectors found in the cache */
+	uint64_t vectors;               /* in the vector index */
+	char vector_kind[24];           /* "flat", "hnsw32", "ivf1024", or "" */
+	int vectors_rebuilt;
+	uint64_t vector_delta;          /* chunks added since the vector file was
+					 * built, searched beside it */
+	uint64_t generation;            /* the search generation */
+	int committed;                  /* the chunks and BM25 of this run were
+					 * committed (also when embedding failed) */
+	double seconds, seconds_embed, seconds_vectors;
+	double seconds_chunk;           /* reading sources and making chunks */
+	double seconds_postings;        /* writing the postings, sorted */
+};
+
+/* Bring the chunks, the BM25 index and the vector index up to date.  The
+ * chunks and BM25 commit in one write transaction; the vector index is
+ * then written to a file stamped with the new search generation.  When
+ * embedding fails (a remote provider down) the chunks are still
+ * committed, the vector index stays at its old generation (searches say
+ * it is stale) and the error is returned. */
+kbx_status_t kbx_search_index(kbx_store_t *store, const struct kbx_search_index_opts *opts,
+			      struct kbx_search_index_stats *stats, struct kbx_error *err);
+
+/* ---- searching ---- */
+
+enum kbx_search_mode { KBX_MODE_HYBRID = 0, KBX_MODE_VECTOR = 1, KBX_MODE_LEXICAL = 2 };
+enum kbx_fusion { KBX_FUSION_RRF = 0, KBX_FUSION_LINEAR = 1 };
+enum kbx_signal { KBX_SIG_VECTOR = 0, KBX_SIG_LEXICAL = 1, KBX_SIG_PATTERN = 2, KBX_SIG__COUNT };
+
+const char *kbx_signal_str(int sig);     /* "vector", "lexical", "pattern" */
+
+struct kbx_search_query {
+	const char *text;
+	size_t len;
+	int mode;                       /* enum kbx_search_mode */
+	int fusion;                     /* enum kbx_fusion */
+	double vector_weight;           /* linear fusion; < 0: 0.7 */
+	double rrf_k;                   /* <= 0: 60 */
+	size_t limit;                   /* 0: 10 */
+	double min_score;               /* drop fused scores below it */
+	size_t depth;                   /* candidates per signal; 0: max(100, 5 * limit) */
+	/* filters (NULL or 0: none) */
+	unsigned types;                 /* bit (1 << enum kbx_chunk_type) */
+	const char *lang;               /* entries for "all" match every language */
+	const char *const *tags;        /* every tag must be present */
+	size_t ntags;
+	const char *severity;
+	const char *path;               /* a prefix of the path, or a glob with * ? [ */
+	uint32_t ef_search, nprobe;     /* 0: the index's defaults */
+	const struct kbx_embed_config *embed;  /* must match the one indexed */
+	/* A graph scope: only the code chunks of these graph nodes (ids,
+	 * sorted, no repeats) are searched; NULL: no scope.  See
+	 * kbx_scope_plan for how the scope is searched. */
+	const uint32_t *scope;
+	size_t nscope;
+	int scope_plan;                 /* enum kbx_scope_plan */
+};
+
+/*
+ * How a scoped search runs.  Graph-first: the scope's chunks are looked
+ * up and scored one by one (BM25 by a seek per term, vectors read from
+ * the cache and compared exactly).  Vector-first: the whole collection is
+ * searched as usual, with more candidates, and what is outside the scope
+ * is dropped.  AUTO takes graph-first when the scope holds at most
+ * KBX_SCOPE_GRAPH_FIRST_MAX chunks or at most a tenth of the code chunks
+ * (KBX_SCOPE_GRAPH_FIRST_RATIO): scoring a few chunks directly costs
+ * less than a search that throws most of its candidates away, and is
+ * exact.
+ */
+enum kbx_scope_plan { KBX_SCOPE_AUTO = 0, KBX_SCOPE_GRAPH_FIRST = 1, KBX_SCOPE_VECTOR_FIRST = 2 };
+#define KBX_SCOPE_GRAPH_FIRST_MAX 256
+#define KBX_SCOPE_GRAPH_FIRST_RATIO 0.10
+const char *kbx_scope_plan_str(int plan);   /* "auto", "graph-first", "vector-first" */
+
+struct kbx_signal_score {
+	int rank;                       /* 1-based; 0: not in this signal's list */
+	double score;                   /* cosine, BM25, or specificity */
+};
+
+struct kbx_search_hit {
+	uint32_t id;                    /* chunk id */
+	struct kbx_chunk chunk;         /* strings point into the store */
+	double score;                   /* fused */
+	struct kbx_signal_score sig[KBX_SIG__COUNT];
+	/* pattern signal: where the pattern matched in the query */
+	size_t match_off, match_len;
+};
+
+struct kbx_signal_report {
+	int used;                       /* the signal ran */
+	uint64_t candidates;            /* hits before the depth cut */
+	double ms;
+	char note[1600];                /* why it did not run, or a warning */
+};
+
+struct kbx_search_results {
+	struct kbx_search_hit *hits;
+	size_t n;
+	struct kbx_signal_report sig[KBX_SIG__COUNT];
+	char vector_kind[24];
+	uint64_t chunks;                /* in the collection */
+	char *strings;                  /* owned */
+	/* a scoped search: the plan taken, and the counts it was chosen by */
+	int scope_plan;                 /* enum kbx_scope_plan; AUTO: no scope */
+	uint64_t scope_nodes;           /* graph nodes in the scope */
+	uint64_t scope_chunks;          /* their code chunks (graph-first) */
+	uint64_t code_chunks;           /* code chunks in the collection */
+	char scope_why[256];            /* why this plan, in words */
+};
+
+/* Run a query.  KBX_NOT_FOUND when nothing matched.  A signal that cannot
+ * run (no vector index, a stale one, an embedding provider that fails)
+ * is reported in results->sig[].note and left out in hybrid mode; in
+ * vector mode it is the error. */
+kbx_status_t kbx_search(kbx_store_t *store, const struct kbx_search_query *q,
+			struct kbx_search_results *out, struct kbx_error *err);
+void kbx_search_results_release(struct kbx_search_results *r);
+
+/* The fused score of ranks (1-based, 0 = absent) under RRF with k: sum of
+ * 1 / (k + rank).  Exposed for tests. */
+double kbx_rrf(const int *ranks, size_t n, double k);
+
+/* Where the store's vector index lives: "<kbx_dir>/vectors.kbxv". */
+char *kbx_search_vector_path(kbx_store_t *store);
+
+struct kbx_search_info {
+	uint64_t chunks, by_type[KBX_CHUNK__COUNT];
+	uint64_t terms, postings;
+	uint64_t generation;            /* search generation of the store */
+	uint64_t vector_generation;     /* of the vector file; 0 if none */
+	uint64_t vectors;
+	uint32_t dim;
+	char vector_kind[24];
+	char identity[128];             /* embedder the vectors come from */
+	int vector_state;               /* 0 none, 1 current, 2 stale, 3 unreadable */
+	uint64_t vector_delta;          /* chunks added since the file was built */
+	uint64_t registries;
+};
+kbx_status_t kbx_search_info(kbx_store_t *store, struct kbx_search_info *info,
+			     struct kbx_error *err);
+
+/* ---- fusing the ranked lists of several stores (fuse.c) ---- */
+
+struct kbx_repos_fused {
+	size_t list, item;      /* the item'th result (from 0) of list */
+	double score;           /* the fused score */
+	size_t nlists;          /* how many lists hold the result */
+};
+
+/*
+ * Fuse nlists ranked lists (counts[i] results each, best first) by
+ * reciprocal rank fusion with k (<= 0: 60): a result scores
+ * kbx_rrf() of its ranks in the lists.  key(data, list, item) names a
+ * result; results of the same key in several lists are one (the one of
+ * the best rank is kept); NULL key, or a NULL key returned, makes every
+ * result its own.  Ties go to tie(data, list, item) (larger first; may
+ * be NULL), then to the earlier list.  *out is malloc()ed (the caller
+ * frees it), *nout entries, best first.
+ */
+kbx_status_t kbx_repos_fuse(size_t nlists, const size_t *counts, double k,
+			    const char *(*key)(void *data, size_t list, size_t item),
+			    double (*tie)(void *data, size_t list, size_t item), void *data,
+			    struct kbx_repos_fused **out, size_t *nout, struct kbx_error *err);
+
+#endif
