@@ -690,7 +690,7 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 	if (st)
 		return st;
 	if (o->rebuild) {
-		rc = _kbx_store_clear(s);
+		rc = _kbx_store_clear(s, KBX_CLEAR_GRAPH | KBX_CLEAR_SEARCH | KBX_CLEAR_VECTORS);
 		if (rc) {
 			mdb_fail(r, rc, "cannot clear the index");
 			goto fail;

@@ -179,8 +179,19 @@ int _kbx_store_write_error(const struct kbx_store *s, int rc);
  * fit after what is used: a run that would fill it is done again from
  * the start, so a run that knows it will write much asks first. */
 kbx_status_t _kbx_store_reserve(struct kbx_store *s, uint64_t extra);
-/* Drop every record (for --rebuild), inside the write transaction. */
-int _kbx_store_clear(struct kbx_store *s);
+/* What _kbx_store_clear drops. */
+enum {
+	KBX_CLEAR_GRAPH = 1,    /* the code graph; the schema is written again */
+	KBX_CLEAR_SEARCH = 2,   /* the chunks, their postings and counters; the
+				 * search generation moves on */
+	KBX_CLEAR_VECTORS = 4,  /* the record of the vector file, so that no
+				 * search takes the file for a current one */
+};
+/* Drop records for --rebuild, inside the write transaction: the graph in
+ * the graph's transaction, the search index in the search index's own,
+ * each filled again before it commits, so that a reader sees the old
+ * records or the new ones.  The registries and the vector cache stay. */
+int _kbx_store_clear(struct kbx_store *s, unsigned what);
 
 /* ---- the working tree (scan.c) ---- */
 struct _kbx_scan_file {
