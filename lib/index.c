@@ -16,6 +16,13 @@
  * a reader sees the previous index or this one, never a mix.  When the
  * map fills up, the run is abandoned, the map doubled, and the run done
  * again.
+ *
+ * --rebuild drops the graph in that transaction and builds it again,
+ * but leaves the search index alone: lib/search/sync.c replaces it in a
+ * transaction of its own, after this one.  Between the two commits a
+ * reader sees the new graph and the old chunks: a hit for a definition
+ * that the rebuild removed prints its old path and lines, as the old
+ * index had them.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -336,6 +343,24 @@ static int remove_file(struct run *r, const char *path, const struct _kbx_file_r
 	}
 	_kbx_path_mod_keys(path, mod_key_name, r);
 	r->stats->removed++;
+	return rc;
+}
+
+/* The start of --rebuild, in the write transaction: the graph goes, the
+ * search index stays for lib/search/sync.c to replace, and the code
+ * chunks are marked to be made again (KBX_META_REBUILD_CODE_CHUNKS).  An
+ * index of another schema goes whole: nothing can read it, and its
+ * records may not mean what this kbx thinks. */
+static int begin_rebuild(struct run *r)
+{
+	struct kbx_store *s = r->s;
+	uint64_t schema = 0;
+	int same = _kbx_meta_get_u64(s, s->wtxn, "schema", &schema) == KBX_OK &&
+		   schema == KBX_SCHEMA_VERSION;
+	int rc = _kbx_store_clear(s, same ? KBX_CLEAR_GRAPH
+					  : KBX_CLEAR_GRAPH | KBX_CLEAR_SEARCH | KBX_CLEAR_VECTORS);
+	if (!rc)
+		rc = _kbx_meta_put_u64(s, s->wtxn, KBX_META_REBUILD_CODE_CHUNKS, 1);
 	return rc;
 }
 
@@ -690,7 +715,7 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 	if (st)
 		return st;
 	if (o->rebuild) {
-		rc = _kbx_store_clear(s, KBX_CLEAR_GRAPH | KBX_CLEAR_SEARCH | KBX_CLEAR_VECTORS);
+		rc = begin_rebuild(r);
 		if (rc) {
 			mdb_fail(r, rc, "cannot clear the index");
 			goto fail;

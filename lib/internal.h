@@ -20,7 +20,8 @@ kbx_status_t _kbx_fail_mdb(struct kbx_error *err, int rc, const char *what);
 /*
  * The LMDB environment and its named databases.
  *
- *   meta      "schema", "generation", "root", "created", "updated", "next_id"
+ *   meta      "schema", "generation", "root", "created", "updated", "next_id",
+ *             KBX_META_REBUILD_CODE_CHUNKS (below)
  *   files     path -> struct file_rec
  *   nodes     id (u32 BE) -> node record (see keys.c)
  *   ids       canonical id -> id (u32 BE)
@@ -64,6 +65,13 @@ struct kbx_store {
 	size_t map_size;
 	int map_lost;           /* a failed resize left LMDB with no map: no more transactions */
 };
+
+/* In meta while the code chunks wait to be made again from nothing: set
+ * by the graph's transaction of a --rebuild, removed by the search
+ * index's transaction that replaces them, so that a run cut short
+ * between the two commits (killed, or out of disk) leaves the rest of
+ * the rebuild to the next run. */
+#define KBX_META_REBUILD_CODE_CHUNKS "rebuild_code_chunks"
 
 /* The transaction queries run in: the write one during an index run. */
 static inline MDB_txn *_kbx_txn(const struct kbx_store *s)

@@ -14,6 +14,15 @@
  * A source (file) is skipped whole or not at all; its chunks change in the
  * transaction that commits everything else, so a killed run leaves the
  * previous state.
+ *
+ * The graph commits before this transaction begins (lib/index.c): in
+ * between, a reader sees the new graph with the old chunks, as the old
+ * index had them.  A rebuild (opts->rebuild, or the mark a rebuild of the
+ * graph leaves, KBX_META_REBUILD_CODE_CHUNKS) drops the chunks and makes
+ * them again here, in the same transaction, so that searches see all the
+ * old chunks or all the new ones.  The vector file is the last to change:
+ * until it is written, searches use the one before and the delta beside
+ * it, which holds every chunk added since.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -52,6 +61,7 @@ struct sync {
 	int source_skipped;     /* the whole file */
 	int source_partial;     /* some entries: read it again next time */
 	kbx_status_t sink_status;
+	uint64_t chunks_dropped; /* by a rebuild that dropped the tables */
 };
 
 static uint64_t now_ns(void)
@@ -1239,13 +1249,90 @@ static kbx_status_t add_to_delta(struct sync *y, kbx_embedder_t *e, const uint32
 	return KBX_OK;
 }
 
+/* Does the store hold a source of a part that is not in drop? */
+static int other_sources(struct kbx_store *s, unsigned drop)
+{
+	static const struct {
+		const char *prefix;
+		unsigned part;
+	} kinds[] = {
+		{ "c:", KBX_SEARCH_PART_CODE },
+		{ "m:", KBX_SEARCH_PART_REGISTRY },
+		{ "r:", KBX_SEARCH_PART_REGISTRY },
+	};
+	MDB_cursor *c;
+	int found = 0;
+	if (mdb_cursor_open(s->wtxn, s->sources, &c))
+		return 1;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]) && !found; i++) {
+		MDB_val k = { 2, (void *)kinds[i].prefix }, d;
+		found = !(drop & kinds[i].part) && !mdb_cursor_get(c, &k, &d, MDB_SET_RANGE) &&
+			k.mv_size >= 2 && !memcmp(k.mv_data, kinds[i].prefix, 2);
+	}
+	mdb_cursor_close(c);
+	return found;
+}
+
+/* A rebuild: the chunks of the parts in drop go, in the run's
+ * transaction, and the sync that follows finds every source new.  When
+ * no other part has chunks, the tables are dropped whole; else the
+ * part's sources go one by one. */
+static kbx_status_t drop_parts(struct sync *y, unsigned drop)
+{
+	struct kbx_store *s = y->s;
+	struct keyset none = { 0 };
+	kbx_status_t st = KBX_OK;
+	if (!other_sources(s, drop)) {
+		uint64_t n = 0;
+		MDB_stat ms;
+		_kbx_meta_get_u64(s, s->wtxn, "chunks", &n);
+		if (mdb_stat(s->wtxn, s->sources, &ms) == 0)
+			y->stats->sources_removed += ms.ms_entries;
+		int rc = _kbx_store_clear(s, KBX_CLEAR_SEARCH);
+		if (rc)
+			return _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
+					     "cannot drop the search index");
+		y->chunks_dropped = n;
+		return KBX_OK;
+	}
+	if (drop & KBX_SEARCH_PART_CODE)
+		st = remove_unseen(y, "c:", &none);
+	if (!st && (drop & KBX_SEARCH_PART_REGISTRY))
+		st = remove_unseen(y, "r:", &none);
+	if (!st && (drop & KBX_SEARCH_PART_REGISTRY))
+		st = remove_unseen(y, "m:", &none);
+	return st;
+}
+
+/* Which parts a run makes again from nothing: those asked for by
+ * --rebuild, and the code chunks that a rebuild of the graph left to be
+ * made again (KBX_META_REBUILD_CODE_CHUNKS), whose mark goes with them. */
+static kbx_status_t rebuild_parts(struct sync *y, unsigned parts, unsigned *drop)
+{
+	struct kbx_store *s = y->s;
+	uint64_t mark;
+	*drop = y->o->rebuild ? parts : 0;
+	if (!(parts & KBX_SEARCH_PART_CODE))
+		return KBX_OK;
+	if (_kbx_meta_get_u64(s, s->wtxn, KBX_META_REBUILD_CODE_CHUNKS, &mark) != KBX_NOT_FOUND)
+		*drop |= KBX_SEARCH_PART_CODE;
+	MDB_val k = { strlen(KBX_META_REBUILD_CODE_CHUNKS), KBX_META_REBUILD_CODE_CHUNKS };
+	int rc = mdb_del(s->wtxn, s->meta, &k, NULL);
+	if (rc && rc != MDB_NOTFOUND)
+		return _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
+				     "cannot write the index's metadata");
+	return KBX_OK;
+}
+
 static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_vectors,
 			       uint64_t *generation)
 {
 	struct kbx_store *s = y->s;
 	const struct kbx_search_index_opts *o = y->o;
 	unsigned parts = o->parts ? o->parts : KBX_SEARCH_PART_CODE | KBX_SEARCH_PART_REGISTRY;
+	unsigned drop = 0;
 	*rebuild_vectors = 0;   /* set below, and only for a run that commits */
+	y->chunks_dropped = 0;
 	kbx_status_t st = _kbx_store_write_begin(s, y->err);
 	if (st)
 		return st;
@@ -1255,7 +1342,10 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 		return y->err->status;
 	}
 	uint64_t t0 = now_ns();
-	if (parts & KBX_SEARCH_PART_CODE) {
+	st = rebuild_parts(y, parts, &drop);
+	if (!st && drop)
+		st = drop_parts(y, drop);
+	if (!st && (parts & KBX_SEARCH_PART_CODE)) {
 		if (o->code_chunks)
 			st = sync_code(y);
 		else {
@@ -1282,7 +1372,7 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 		st = _kbx_cw_flush(y->w);
 	y->stats->seconds_postings = (double)(now_ns() - t1) / 1e9;
 	y->stats->chunks_added = _kbx_cw_added(y->w);
-	y->stats->chunks_removed = _kbx_cw_removed(y->w);
+	y->stats->chunks_removed = _kbx_cw_removed(y->w) + y->chunks_dropped;
 
 	/* vectors into the cache, in this transaction */
 	char stored[256] = "";
@@ -1346,14 +1436,16 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 			 * beside the vector file, in this transaction, so that
 			 * they are searchable whether or not the file is built
 			 * again.  It is, when the delta has grown past a tenth
-			 * of the collection or the file is not right. */
+			 * of the collection, the file is not right, or a
+			 * rebuild dropped the chunks it holds (searches then
+			 * find them all in the delta until it is). */
 			uint64_t ndelta = 0;
 			if (!st)
 				st = add_to_delta(y, e, ids, nids, &ndelta);
 			uint64_t nchunks = 0;
 			_kbx_meta_get_u64(s, s->wtxn, "chunks", &nchunks);
 			uint64_t limit = nchunks / 10 > DELTA_MIN ? nchunks / 10 : DELTA_MIN;
-			*rebuild_vectors = !st && (!base_ok || !same_embedder || ndelta > limit);
+			*rebuild_vectors = !st && (drop || !base_ok || !same_embedder || ndelta > limit);
 			y->stats->vector_delta = ndelta;
 		}
 	}
@@ -1366,6 +1458,17 @@ done:
 		_kbx_store_write_abort(s);
 		*rebuild_vectors = 0;
 		return st;
+	}
+	/* the chunks of a rebuild, without their vectors: the vector file
+	 * holds none of them, and searches must say it is stale */
+	if (st && drop) {
+		int rc = _kbx_store_clear(s, KBX_CLEAR_VECTORS);
+		if (rc) {
+			_kbx_store_write_abort(s);
+			*rebuild_vectors = 0;
+				return _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
+					     "cannot write the index's metadata");
+		}
 	}
 	struct kbx_error save = *y->err;
 	kbx_status_t cst = _kbx_store_write_commit(s, y->err);
