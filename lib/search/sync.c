@@ -20,9 +20,10 @@
  * index had them.  A rebuild (opts->rebuild, or the mark a rebuild of the
  * graph leaves, KBX_META_REBUILD_CODE_CHUNKS) drops the chunks and makes
  * them again here, in the same transaction, so that searches see all the
- * old chunks or all the new ones.  The vector file is the last to change:
- * until it is written, searches use the one before and the delta beside
- * it, which holds every chunk added since.
+ * old chunks or all the new ones.  The vector file is the last to change,
+ * and searches tell whether it holds their chunks by its stamp (see
+ * run_vector in search.c): until it is written they search the one before
+ * and the delta beside it, which holds every chunk added since.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -1324,6 +1325,23 @@ static kbx_status_t rebuild_parts(struct sync *y, unsigned parts, unsigned *drop
 	return KBX_OK;
 }
 
+/* Vectors of another embedder: a new search generation, which no vector
+ * file is stamped with, and the old file forgotten, so that no search
+ * compares the new embedder's queries with the old one's vectors while
+ * the new file is built. */
+static kbx_status_t new_embedder(struct sync *y, uint64_t *gen)
+{
+	struct kbx_store *s = y->s;
+	int rc = _kbx_store_clear(s, KBX_CLEAR_VECTORS);
+	if (!rc)
+		rc = _kbx_meta_put_u64(s, s->wtxn, "search_generation", *gen + 1);
+	if (rc)
+		return _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
+				     "cannot write the vector identity");
+	(*gen)++;
+	return KBX_OK;
+}
+
 static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_vectors,
 			       uint64_t *generation)
 {
@@ -1431,6 +1449,8 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 				int rc = _kbx_meta_put_str(s, s->wtxn, "vector_identity", _kbx_embedder_identity(e));
 				if (rc)
 					st = _kbx_fail_mdb(y->err, rc, "cannot write the vector identity");
+				else if (!same_embedder)
+					st = new_embedder(y, &gen);
 			}
 			/* The chunks added go to the delta that searches scan
 			 * beside the vector file, in this transaction, so that
