@@ -83,7 +83,9 @@ struct kbx_search_index_stats {
  * committed, the vector index stays at its old generation (searches say
  * it is stale) and the error is returned.  With opts->rebuild, or after
  * a kbx_index_run() with rebuild whose code chunks no run has made yet,
- * the chunks are dropped and made again in that same transaction. */
+ * the chunks are dropped and made again in that same transaction.  The
+ * counts of what was added and removed are 0 when nothing committed
+ * (stats->committed). */
 kbx_status_t kbx_search_index(kbx_store_t *store, const struct kbx_search_index_opts *opts,
 			      struct kbx_search_index_stats *stats, struct kbx_error *err);
 

@@ -1053,6 +1053,20 @@ void _kbx_vector_kind_name(int kind, uint32_t param, char *out, size_t outsz)
 	}
 }
 
+/* What a failure of the vector module is: it says KBX_VEC_ERR_IO for any
+ * file it cannot write, and its message says why, as strerror() words
+ * it; a full disk or a file size limit is KBX_ERR_FULL, as for the
+ * store (exit status 7). */
+static kbx_status_t vector_write_status(int vr, const char *msg)
+{
+	if (vr == KBX_VEC_ERR_NOMEM)
+		return KBX_ERR_NOMEM;
+	if (vr == KBX_VEC_ERR_IO && (strstr(msg, strerror(ENOSPC)) || strstr(msg, strerror(EFBIG)) ||
+				     strstr(msg, strerror(EDQUOT))))
+		return KBX_ERR_FULL;
+	return KBX_ERR_IO;
+}
+
 static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t generation)
 {
 	struct kbx_store *s = y->s;
@@ -1079,7 +1093,7 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 			st = _kbx_fail(y->err, KBX_ERR_IO, "cannot remove '%s': %s", path, strerror(errno));
 		free(path);
 		y->stats->vectors = 0;
-		y->stats->vectors_rebuilt = 1;
+		y->stats->vectors_rebuilt = !st;
 		return st;
 	}
 	if (_kbx_vector_load(&ops, msg, sizeof(msg))) {
@@ -1136,7 +1150,7 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 		if (unlink(path) < 0 && errno != ENOENT)
 			st = _kbx_fail(y->err, KBX_ERR_IO, "cannot remove '%s': %s", path, strerror(errno));
 		y->stats->vectors = 0;
-		y->stats->vectors_rebuilt = 1;
+		y->stats->vectors_rebuilt = !st;
 		goto out;
 	}
 	if (!st) {
@@ -1169,11 +1183,14 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 		if (!vr)
 			vr = ops->save(ix, path, generation, msg, sizeof(msg));
 		if (vr)
-			st = _kbx_fail(y->err, vr == KBX_VEC_ERR_NOMEM ? KBX_ERR_NOMEM : KBX_ERR_IO,
+			st = _kbx_fail(y->err, vector_write_status(vr, msg),
 				       "cannot build the vector index '%s': %s", path, msg);
 		progress(y, "vectors", 1, 1);
-		y->stats->vectors = n;
-		y->stats->vectors_rebuilt = 1;
+		/* the summary names only a file that was written */
+		if (!st) {
+			y->stats->vectors = n;
+			y->stats->vectors_rebuilt = 1;
+		}
 	}
 out:
 	if (ix)
@@ -1342,6 +1359,15 @@ static kbx_status_t new_embedder(struct sync *y, uint64_t *gen)
 	return KBX_OK;
 }
 
+/* A run that did not commit added, removed and read again nothing: those
+ * counts go; what it did all the same stays (the skipped files and the
+ * warnings it told, the texts it sent to the embedder). */
+static void uncount(struct kbx_search_index_stats *stats)
+{
+	stats->sources_changed = stats->sources_removed = 0;
+	stats->chunks_added = stats->chunks_removed = 0;
+}
+
 static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_vectors,
 			       uint64_t *generation)
 {
@@ -1477,6 +1503,7 @@ done:
 	if (st && st != KBX_ERR_IO && st != KBX_ERR_USAGE && st != KBX_ERR_PARSE) {
 		_kbx_store_write_abort(s);
 		*rebuild_vectors = 0;
+		uncount(y->stats);
 		return st;
 	}
 	/* the chunks of a rebuild, without their vectors: the vector file
@@ -1486,7 +1513,8 @@ done:
 		if (rc) {
 			_kbx_store_write_abort(s);
 			*rebuild_vectors = 0;
-				return _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
+			uncount(y->stats);
+			return _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
 					     "cannot write the index's metadata");
 		}
 	}
@@ -1494,6 +1522,7 @@ done:
 	kbx_status_t cst = _kbx_store_write_commit(s, y->err);
 	if (cst) {
 		*rebuild_vectors = 0;
+		uncount(y->stats);
 		return cst;
 	}
 	y->stats->committed = 1;
@@ -1693,6 +1722,10 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 			_kbx_meta_get_u64(s, txn, key, &stats->chunks_by_type[t]);
 		}
 		_kbx_meta_get_u64(s, txn, "search_generation", &stats->generation);
+		/* a run that did not commit left the delta as it was */
+		MDB_stat ms;
+		if (!stats->committed && mdb_stat(txn, s->vdelta, &ms) == 0)
+			stats->vector_delta = ms.ms_entries;
 		mdb_txn_abort(txn);
 	}
 	stats->seconds = (double)(now_ns() - t0) / 1e9;
