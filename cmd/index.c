@@ -514,6 +514,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 	so.parts = only == ONLY_CODE || nargs ? KBX_SEARCH_PART_CODE
 		 : only == ONLY_REGISTRY ? KBX_SEARCH_PART_REGISTRY
 		 : KBX_SEARCH_PART_CODE | KBX_SEARCH_PART_REGISTRY;
+	so.rebuild = rebuild;
 	so.markdown = kbx_config_get(ctx->config, "index.markdown", &v, NULL) != KBX_OK || v.number;
 	so.code_chunks = kbx_config_get(ctx->config, "index.codeChunks", &v, NULL) != KBX_OK || v.number;
 	so.embed = &ec;
@@ -533,6 +534,8 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 		search_rc = die_status(&serr);
 		if (ss.committed)
 			fprintf(stderr, "note: the chunks and BM25 are up to date; vector search waits for a 'kbx index' that succeeds\n");
+		else if (only != ONLY_REGISTRY && rebuild)
+			fprintf(stderr, "note: the code graph is rebuilt; the search index is as it was, and the next 'kbx index' makes its code chunks again\n");
 		else if (only != ONLY_REGISTRY)
 			fprintf(stderr, "note: the code graph is up to date; the search index is as it was\n");
 		else
@@ -567,6 +570,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 	io.paths = NULL;
 	io.npaths = 0;
 	so.parts = KBX_SEARCH_PART_CODE;
+	so.rebuild = 0;
 	so.notify = NULL;
 	return watch_loop(ctx, &io, &oo, quiet, &so);
 }

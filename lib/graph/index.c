@@ -16,6 +16,16 @@
  * a reader sees the previous index or this one, never a mix.  When the
  * map fills up, the run is abandoned, the map doubled, and the run done
  * again.
+ *
+ * --rebuild drops the graph in that transaction and builds it again,
+ * but leaves the search index alone: lib/search/sync.c replaces it in a
+ * transaction of its own, after this one.  Between the two commits a
+ * reader sees the new graph and the old chunks.  Those name definitions
+ * by canonical id and by node id, and a rebuild gives every definition
+ * the node id it had (see id_before), as an ordinary run does: a search
+ * scoped by the new graph (kbx search --within) still finds their old
+ * chunks, and a hit for a definition that the rebuild removed prints
+ * its old path and lines, as the old index had them.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -182,6 +192,10 @@ struct run {
 	size_t nnames, anames;
 	int names_oom;                 /* a name was lost: the run must fail */
 	uint64_t last_progress_ns;
+	/* --rebuild: the index as it was before, for the ids of its
+	 * canonical ids, and the first id it had not given out */
+	MDB_txn *before;
+	uint64_t next_id_before;
 };
 
 static void note(struct run *r, int kind, const char *path, const char *msg)
@@ -338,6 +352,51 @@ static int remove_file(struct run *r, const char *path, const struct _kbx_file_r
 	return rc;
 }
 
+/* The node id that canonical id cid had before --rebuild dropped the
+ * graph, when this run has not given it to another node (a damaged
+ * table might name one id twice); 0 when there is none. */
+static uint32_t id_before(struct run *r, const char *cid)
+{
+	struct kbx_store *s = r->s;
+	MDB_val k = { strlen(cid), (void *)cid }, d;
+	if (!r->before || !k.mv_size || mdb_get(r->before, s->ids, &k, &d) || d.mv_size != 4)
+		return 0;
+	uint32_t id = _kbx_get_u32(d.mv_data);
+	unsigned char kb[4];
+	_kbx_put_u32(kb, id);
+	MDB_val nk = { 4, kb }, nd;
+	if (!id || id >= r->next_id_before || mdb_get(s->wtxn, s->nodes, &nk, &nd) != MDB_NOTFOUND)
+		return 0;
+	return id;
+}
+
+/* The start of --rebuild, in the write transaction: the graph goes, the
+ * search index stays for lib/search/sync.c to replace, and the code
+ * chunks are marked to be made again (KBX_META_REBUILD_CODE_CHUNKS).  An
+ * index of another schema goes whole: nothing can read it, and its
+ * records may not mean what this kbx thinks. */
+static int begin_rebuild(struct run *r)
+{
+	struct kbx_store *s = r->s;
+	uint64_t schema = 0;
+	int same = _kbx_meta_get_u64(s, s->wtxn, "schema", &schema) == KBX_OK &&
+		   schema == KBX_SCHEMA_VERSION;
+	/* Without the old ids (no reader slot is free) the rebuild is as
+	 * right, with new ids: until the search index commits, a scoped
+	 * search then finds none of the old chunks. */
+	if (same && mdb_txn_begin(s->env, NULL, MDB_RDONLY, &r->before) == 0) {
+		if (_kbx_meta_get_u64(s, r->before, "next_id", &r->next_id_before))
+			r->next_id_before = 0;
+	} else {
+		r->before = NULL;
+	}
+	int rc = _kbx_store_clear(s, same ? KBX_CLEAR_GRAPH
+					  : KBX_CLEAR_GRAPH | KBX_CLEAR_SEARCH | KBX_CLEAR_VECTORS);
+	if (!rc)
+		rc = _kbx_meta_put_u64(s, s->wtxn, KBX_META_REBUILD_CODE_CHUNKS, 1);
+	return rc;
+}
+
 static int put_file_rec(struct run *r, const char *path, const struct _kbx_file_rec *fr)
 {
 	unsigned char rec[KBX_FILE_REC_LEN];
@@ -464,7 +523,8 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 	if (old) {
 		fr.id = old->id;
 	} else {
-		rc = _kbx_id_alloc(s, &fr.id);
+		fr.id = id_before(r, path);
+		rc = fr.id ? 0 : _kbx_id_alloc(s, &fr.id);
 		if (rc)
 			return mdb_fail(r, rc, "cannot allocate an id");
 		_kbx_path_mod_keys(path, mod_key_name, r);
@@ -506,7 +566,11 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 		first[i] = 1;
 		uint32_t id = _kbx_id_of(s, cid.buf);
 		if (!id) {
-			rc = _kbx_id_alloc(s, &id);
+			id = id_before(r, cid.buf);
+			if (id && (id == fr.id || _kbx_idset_has(&keep, id)))
+				id = 0;
+			if (!id)
+				rc = _kbx_id_alloc(s, &id);
 			add_name(r, x->syms[i].name);
 		}
 		sym_ids[i] = id;
@@ -689,7 +753,7 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 	if (st)
 		return st;
 	if (o->rebuild) {
-		rc = _kbx_store_clear(s);
+		rc = begin_rebuild(r);
 		if (rc) {
 			mdb_fail(r, rc, "cannot clear the index");
 			goto fail;
@@ -917,6 +981,10 @@ fail:
 	st = r->err->status ? r->err->status : KBX_ERR_INTERNAL;
 	_kbx_store_write_abort(s);
 out:
+	if (r->before) {
+		mdb_txn_abort(r->before);
+		r->before = NULL;
+	}
 	if (pool_started) {
 		_kbx_cpu_watch_stop(&pool.watch);
 		pthread_mutex_destroy(&pool.mu);

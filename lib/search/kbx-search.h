@@ -39,6 +39,8 @@ kbx_status_t kbx_registry_remove(kbx_store_t *store, const char *path, struct kb
 
 struct kbx_search_index_opts {
 	unsigned parts;                 /* KBX_SEARCH_PART_*; 0: both */
+	int rebuild;                    /* make the chunks of these parts again
+					 * from nothing (kbx index --rebuild) */
 	int markdown;                   /* index the repository's *.md (with REGISTRY) */
 	int code_chunks;                /* index code chunks (with CODE) */
 	const struct kbx_embed_config *embed;  /* NULL: builtin */
@@ -79,7 +81,11 @@ struct kbx_search_index_stats {
  * then written to a file stamped with the new search generation.  When
  * embedding fails (a remote provider down) the chunks are still
  * committed, the vector index stays at its old generation (searches say
- * it is stale) and the error is returned. */
+ * it is stale) and the error is returned.  With opts->rebuild, or after
+ * a kbx_index_run() with rebuild whose code chunks no run has made yet,
+ * the chunks are dropped and made again in that same transaction.  The
+ * counts of what was added and removed are 0 when nothing committed
+ * (stats->committed). */
 kbx_status_t kbx_search_index(kbx_store_t *store, const struct kbx_search_index_opts *opts,
 			      struct kbx_search_index_stats *stats, struct kbx_error *err);
 

@@ -566,9 +566,23 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 			 "the vector index is stale (its file is not the one the index records): run 'kbx index'");
 		goto out;
 	}
-	uint64_t fgen = 0;
+	uint64_t fgen = 0, sgen = 0;
 	int vr = ops->open(path, KBX_VEC_OPEN_MMAP | KBX_VEC_OPEN_GENERATION, gen, 0, &ix, &fgen,
 			   msg, sizeof(msg));
+	/* A file stamped with the search generation of this snapshot holds
+	 * its chunks, every one: kbx index has put it in place and not yet
+	 * recorded it as the current one ("vectors"; mark_vectors_built in
+	 * lib/search/sync.c), or was killed in between.  The delta,
+	 * the chunks added since the file recorded, is not needed then.
+	 * Every change of the chunks, or of the embedder, moves the
+	 * generation on (lib/search/sync.c). */
+	int whole = 0;
+	if (vr == KBX_VEC_ERR_STALE && fgen &&
+	    _kbx_meta_get_u64(s, txn, "search_generation", &sgen) == KBX_OK && fgen == sgen) {
+		vr = ops->open(path, KBX_VEC_OPEN_MMAP | KBX_VEC_OPEN_GENERATION, sgen, 0, &ix,
+			       &fgen, msg, sizeof(msg));
+		whole = !vr;
+	}
 	if (vr == KBX_VEC_ERR_STALE) {
 		snprintf(rep->note, sizeof(rep->note),
 			 "the vector index is stale (generation %llu, the index expects %llu): run 'kbx index'",
@@ -662,7 +676,8 @@ embed_failed:
 			break;
 		k = k * 8 < info.ntotal ? k * 8 : (size_t)info.ntotal;
 	}
-	st = scan_delta(s, txn, q, qv, dim, depth, out, rep, err);
+	if (!whole)
+		st = scan_delta(s, txn, q, qv, dim, depth, out, rep, err);
 	if (st)
 		goto out;
 	rep->used = 1;

@@ -14,6 +14,16 @@
  * A source (file) is skipped whole or not at all; its chunks change in the
  * transaction that commits everything else, so a killed run leaves the
  * previous state.
+ *
+ * The graph commits before this transaction begins (lib/index.c): in
+ * between, a reader sees the new graph with the old chunks, as the old
+ * index had them.  A rebuild (opts->rebuild, or the mark a rebuild of the
+ * graph leaves, KBX_META_REBUILD_CODE_CHUNKS) drops the chunks and makes
+ * them again here, in the same transaction, so that searches see all the
+ * old chunks or all the new ones.  The vector file is the last to change,
+ * and searches tell whether it holds their chunks by its stamp (see
+ * run_vector in search.c): until it is written they search the one before
+ * and the delta beside it, which holds every chunk added since.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -52,6 +62,7 @@ struct sync {
 	int source_skipped;     /* the whole file */
 	int source_partial;     /* some entries: read it again next time */
 	kbx_status_t sink_status;
+	uint64_t chunks_dropped; /* by a rebuild that dropped the tables */
 };
 
 static uint64_t now_ns(void)
@@ -1065,6 +1076,20 @@ static kbx_status_t remove_vector_files(const char *path, struct kbx_error *err)
 	return st;
 }
 
+/* What a failure of the vector module is: it says KBX_VEC_ERR_IO for any
+ * file it cannot write, and its message says why, as strerror() words
+ * it; a full disk or a file size limit is KBX_ERR_FULL, as for the
+ * store (exit status 7). */
+static kbx_status_t vector_write_status(int vr, const char *msg)
+{
+	if (vr == KBX_VEC_ERR_NOMEM)
+		return KBX_ERR_NOMEM;
+	if (vr == KBX_VEC_ERR_IO && (strstr(msg, strerror(ENOSPC)) || strstr(msg, strerror(EFBIG)) ||
+				     strstr(msg, strerror(EDQUOT))))
+		return KBX_ERR_FULL;
+	return KBX_ERR_IO;
+}
+
 static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t generation)
 {
 	struct kbx_store *s = y->s;
@@ -1090,7 +1115,7 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 		st = remove_vector_files(path, y->err);
 		free(path);
 		y->stats->vectors = 0;
-		y->stats->vectors_rebuilt = 1;
+		y->stats->vectors_rebuilt = !st;
 		return st;
 	}
 	if (_kbx_vector_load(&ops, msg, sizeof(msg))) {
@@ -1146,7 +1171,7 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 		/* nothing to search: no file, and searches say so */
 		st = remove_vector_files(path, y->err);
 		y->stats->vectors = 0;
-		y->stats->vectors_rebuilt = 1;
+		y->stats->vectors_rebuilt = !st;
 		goto out;
 	}
 	if (!st) {
@@ -1186,11 +1211,14 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 			vr = ops->save(ix, next.buf, generation, msg, sizeof(msg));
 		strbuf_release(&next);
 		if (vr)
-			st = _kbx_fail(y->err, vr == KBX_VEC_ERR_NOMEM ? KBX_ERR_NOMEM : KBX_ERR_IO,
+			st = _kbx_fail(y->err, vector_write_status(vr, msg),
 				       "cannot build the vector index '%s': %s", path, msg);
 		progress(y, "vectors", 1, 1);
-		y->stats->vectors = n;
-		y->stats->vectors_rebuilt = 1;
+		/* the summary names only a file that was written */
+		if (!st) {
+			y->stats->vectors = n;
+			y->stats->vectors_rebuilt = 1;
+		}
 	}
 out:
 	if (ix)
@@ -1224,8 +1252,12 @@ int _kbx_vector_file_recorded(struct kbx_store *s, MDB_txn *txn, const char *pat
 	char now[128], then[128];
 	if (_kbx_vector_file_stamp(path, now, sizeof(now)))
 		return -1;
-	return _kbx_meta_get_str(s, txn, "vector_file", then, sizeof(then)) == KBX_OK &&
-	       !strcmp(now, then);
+	/* the current file, or the next one while it is put in place
+	 * (mark_vectors_built) */
+	return (_kbx_meta_get_str(s, txn, "vector_file", then, sizeof(then)) == KBX_OK &&
+		!strcmp(now, then)) ||
+	       (_kbx_meta_get_str(s, txn, "vector_file_next", then, sizeof(then)) == KBX_OK &&
+		!strcmp(now, then));
 }
 
 /* Is the vector file the one the last build wrote, for this embedder?
@@ -1277,13 +1309,116 @@ static kbx_status_t add_to_delta(struct sync *y, kbx_embedder_t *e, const uint32
 	return KBX_OK;
 }
 
+/* Does the store hold a source of a part that is not in drop? */
+static int other_sources(struct kbx_store *s, unsigned drop)
+{
+	static const struct {
+		const char *prefix;
+		unsigned part;
+	} kinds[] = {
+		{ "c:", KBX_SEARCH_PART_CODE },
+		{ "m:", KBX_SEARCH_PART_REGISTRY },
+		{ "r:", KBX_SEARCH_PART_REGISTRY },
+	};
+	MDB_cursor *c;
+	int found = 0;
+	if (mdb_cursor_open(s->wtxn, s->sources, &c))
+		return 1;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]) && !found; i++) {
+		MDB_val k = { 2, (void *)kinds[i].prefix }, d;
+		found = !(drop & kinds[i].part) && !mdb_cursor_get(c, &k, &d, MDB_SET_RANGE) &&
+			k.mv_size >= 2 && !memcmp(k.mv_data, kinds[i].prefix, 2);
+	}
+	mdb_cursor_close(c);
+	return found;
+}
+
+/* A rebuild: the chunks of the parts in drop go, in the run's
+ * transaction, and the sync that follows finds every source new.  When
+ * no other part has chunks, the tables are dropped whole; else the
+ * part's sources go one by one. */
+static kbx_status_t drop_parts(struct sync *y, unsigned drop)
+{
+	struct kbx_store *s = y->s;
+	struct keyset none = { 0 };
+	kbx_status_t st = KBX_OK;
+	if (!other_sources(s, drop)) {
+		uint64_t n = 0;
+		MDB_stat ms;
+		_kbx_meta_get_u64(s, s->wtxn, "chunks", &n);
+		if (mdb_stat(s->wtxn, s->sources, &ms) == 0)
+			y->stats->sources_removed += ms.ms_entries;
+		int rc = _kbx_store_clear(s, KBX_CLEAR_SEARCH);
+		if (rc)
+			return _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
+					     "cannot drop the search index");
+		y->chunks_dropped = n;
+		return KBX_OK;
+	}
+	if (drop & KBX_SEARCH_PART_CODE)
+		st = remove_unseen(y, "c:", &none);
+	if (!st && (drop & KBX_SEARCH_PART_REGISTRY))
+		st = remove_unseen(y, "r:", &none);
+	if (!st && (drop & KBX_SEARCH_PART_REGISTRY))
+		st = remove_unseen(y, "m:", &none);
+	return st;
+}
+
+/* Which parts a run makes again from nothing: those asked for by
+ * --rebuild, and the code chunks that a rebuild of the graph left to be
+ * made again (KBX_META_REBUILD_CODE_CHUNKS), whose mark goes with them. */
+static kbx_status_t rebuild_parts(struct sync *y, unsigned parts, unsigned *drop)
+{
+	struct kbx_store *s = y->s;
+	uint64_t mark;
+	*drop = y->o->rebuild ? parts : 0;
+	if (!(parts & KBX_SEARCH_PART_CODE))
+		return KBX_OK;
+	if (_kbx_meta_get_u64(s, s->wtxn, KBX_META_REBUILD_CODE_CHUNKS, &mark) != KBX_NOT_FOUND)
+		*drop |= KBX_SEARCH_PART_CODE;
+	MDB_val k = { strlen(KBX_META_REBUILD_CODE_CHUNKS), KBX_META_REBUILD_CODE_CHUNKS };
+	int rc = mdb_del(s->wtxn, s->meta, &k, NULL);
+	if (rc && rc != MDB_NOTFOUND)
+		return _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
+				     "cannot write the index's metadata");
+	return KBX_OK;
+}
+
+/* Vectors of another embedder: a new search generation, which no vector
+ * file is stamped with, and the old file forgotten, so that no search
+ * compares the new embedder's queries with the old one's vectors while
+ * the new file is built. */
+static kbx_status_t new_embedder(struct sync *y, uint64_t *gen)
+{
+	struct kbx_store *s = y->s;
+	int rc = _kbx_store_clear(s, KBX_CLEAR_VECTORS);
+	if (!rc)
+		rc = _kbx_meta_put_u64(s, s->wtxn, "search_generation", *gen + 1);
+	if (rc)
+		return _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
+				     "cannot write the vector identity");
+	(*gen)++;
+	return KBX_OK;
+}
+
+/* A run that did not commit added, removed and read again nothing: those
+ * counts go; what it did all the same stays (the skipped files and the
+ * warnings it told, the texts it sent to the embedder). */
+static void uncount(struct kbx_search_index_stats *stats)
+{
+	stats->sources_changed = stats->sources_removed = 0;
+	stats->chunks_added = stats->chunks_removed = 0;
+}
+
 static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_vectors,
 			       uint64_t *generation)
 {
 	struct kbx_store *s = y->s;
 	const struct kbx_search_index_opts *o = y->o;
 	unsigned parts = o->parts ? o->parts : KBX_SEARCH_PART_CODE | KBX_SEARCH_PART_REGISTRY;
+	unsigned drop = 0;
 	*rebuild_vectors = 0;   /* set below, and only for a run that commits */
+	y->chunks_dropped = 0;
 	kbx_status_t st = _kbx_store_write_begin(s, y->err);
 	if (st)
 		return st;
@@ -1293,7 +1428,10 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 		return y->err->status;
 	}
 	uint64_t t0 = now_ns();
-	if (parts & KBX_SEARCH_PART_CODE) {
+	st = rebuild_parts(y, parts, &drop);
+	if (!st && drop)
+		st = drop_parts(y, drop);
+	if (!st && (parts & KBX_SEARCH_PART_CODE)) {
 		if (o->code_chunks)
 			st = sync_code(y);
 		else {
@@ -1320,7 +1458,7 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 		st = _kbx_cw_flush(y->w);
 	y->stats->seconds_postings = (double)(now_ns() - t1) / 1e9;
 	y->stats->chunks_added = _kbx_cw_added(y->w);
-	y->stats->chunks_removed = _kbx_cw_removed(y->w);
+	y->stats->chunks_removed = _kbx_cw_removed(y->w) + y->chunks_dropped;
 
 	/* vectors into the cache, in this transaction */
 	char stored[256] = "";
@@ -1379,19 +1517,23 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 				int rc = _kbx_meta_put_str(s, s->wtxn, "vector_identity", _kbx_embedder_identity(e));
 				if (rc)
 					st = _kbx_fail_mdb(y->err, rc, "cannot write the vector identity");
+				else if (!same_embedder)
+					st = new_embedder(y, &gen);
 			}
 			/* The chunks added go to the delta that searches scan
 			 * beside the vector file, in this transaction, so that
 			 * they are searchable whether or not the file is built
 			 * again.  It is, when the delta has grown past a tenth
-			 * of the collection or the file is not right. */
+			 * of the collection, the file is not right, or a
+			 * rebuild dropped the chunks it holds (searches then
+			 * find them all in the delta until it is). */
 			uint64_t ndelta = 0;
 			if (!st)
 				st = add_to_delta(y, e, ids, nids, &ndelta);
 			uint64_t nchunks = 0;
 			_kbx_meta_get_u64(s, s->wtxn, "chunks", &nchunks);
 			uint64_t limit = nchunks / 10 > DELTA_MIN ? nchunks / 10 : DELTA_MIN;
-			*rebuild_vectors = !st && (!base_ok || !same_embedder || ndelta > limit);
+			*rebuild_vectors = !st && (drop || !base_ok || !same_embedder || ndelta > limit);
 			y->stats->vector_delta = ndelta;
 		}
 	}
@@ -1403,12 +1545,26 @@ done:
 	if (st && st != KBX_ERR_IO && st != KBX_ERR_USAGE && st != KBX_ERR_PARSE) {
 		_kbx_store_write_abort(s);
 		*rebuild_vectors = 0;
+		uncount(y->stats);
 		return st;
+	}
+	/* the chunks of a rebuild, without their vectors: the vector file
+	 * holds none of them, and searches must say it is stale */
+	if (st && drop) {
+		int rc = _kbx_store_clear(s, KBX_CLEAR_VECTORS);
+		if (rc) {
+			_kbx_store_write_abort(s);
+			*rebuild_vectors = 0;
+			uncount(y->stats);
+			return _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
+					     "cannot write the index's metadata");
+		}
 	}
 	struct kbx_error save = *y->err;
 	kbx_status_t cst = _kbx_store_write_commit(s, y->err);
 	if (cst) {
 		*rebuild_vectors = 0;
+		uncount(y->stats);
 		return cst;
 	}
 	y->stats->committed = 1;
@@ -1491,11 +1647,66 @@ static uint64_t estimate_growth(struct kbx_store *s, unsigned parts,
 }
 
 /* Remember which generation the vector file was built for. */
+/* Put the meta string key = v (v NULL: delete key) in a transaction of
+ * its own. */
+static kbx_status_t put_meta_now(struct kbx_store *s, const char *key, const char *v,
+				 struct kbx_error *err)
+{
+	kbx_status_t st = _kbx_store_write_begin(s, err);
+	if (st)
+		return st;
+	MDB_val k = { strlen(key), (void *)key };
+	int rc = v ? _kbx_meta_put_str(s, s->wtxn, key, v) : mdb_del(s->wtxn, s->meta, &k, NULL);
+	if (rc == MDB_NOTFOUND)
+		rc = 0;
+	if (rc) {
+		_kbx_store_write_abort(s);
+		return _kbx_fail_mdb(err, _kbx_store_write_error(s, rc), "cannot record the vector index");
+	}
+	return _kbx_store_write_commit(s, err);
+}
+
+/*
+ * Put the vector file built beside the current one (path.new) into place.
+ * A search reads a vector file only when its stamp is one the store
+ * records (_kbx_vector_file_recorded): a checkout could have put any file
+ * there.  So, in three steps, each of which a reader or a kill may see:
+ *
+ *   1. the new file's stamp is recorded as "vector_file_next" (the stamp
+ *      is of what a rename keeps);
+ *   2. the new file is renamed into place;
+ *   3. the new file is recorded as the current one ("vector_file",
+ *      "vectors", the delta emptied) and "vector_file_next" dropped.
+ *
+ * Before 2 the old file matches "vector_file", after it the new one
+ * matches "vector_file_next", then "vector_file": a reader always has a
+ * file it may read.  No new file (no vectors): no stamp at all.
+ */
 static kbx_status_t mark_vectors_built(struct kbx_store *s, uint64_t gen,
 				       const struct kbx_search_index_stats *stats,
 				       const char *kind_setting, struct kbx_error *err)
 {
-	kbx_status_t st = _kbx_store_write_begin(s, err);
+	char stamp[128] = "";
+	char *path = kbx_search_vector_path(s);
+	struct strbuf next = STRBUF_INIT;
+	kbx_status_t st = KBX_OK;
+	if (!path)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	strbuf_addf(&next, "%s.new", path);
+	int have_next = !next.failed && !_kbx_vector_file_stamp(next.buf, stamp, sizeof(stamp));
+	if (have_next)
+		st = put_meta_now(s, "vector_file_next", stamp, err);
+	if (!st && have_next && rename(next.buf, path) < 0)
+		st = _kbx_fail(err, KBX_ERR_IO, "cannot rename '%s' to '%s': %s", next.buf, path,
+			       strerror(errno));
+	if (!st && !have_next)
+		stamp[0] = '\0';
+	free(path);
+	strbuf_release(&next);
+	if (st)
+		return st;
+
+	st = _kbx_store_write_begin(s, err);
 	if (st)
 		return st;
 	int rc = _kbx_meta_put_u64(s, s->wtxn, "vectors", gen);
@@ -1508,35 +1719,16 @@ static kbx_status_t mark_vectors_built(struct kbx_store *s, uint64_t gen,
 		rc = _kbx_meta_put_str(s, s->wtxn, "vector_kind", stats->vector_kind);
 	if (!rc)
 		rc = _kbx_meta_put_str(s, s->wtxn, "vector_kind_setting", kind_setting);
-	/* The new file waits beside the current one: its stamp is
-	 * committed first, then it is renamed into place (the stamp is of
-	 * what a rename keeps).  A reader sees the old file with the old
-	 * stamp, or the new with the new; in between, or after a kill
-	 * there, the file does not match and is not read, as a stale one
-	 * would not be.  No file (no vectors): no stamp. */
-	char stamp[128] = "";
-	char *path = kbx_search_vector_path(s);
-	struct strbuf next = STRBUF_INIT;
-	if (path)
-		strbuf_addf(&next, "%s.new", path);
-	int have_next = path && !next.failed && !_kbx_vector_file_stamp(next.buf, stamp, sizeof(stamp));
-	if (!have_next)
-		stamp[0] = '\0';
 	if (!rc)
 		rc = _kbx_meta_put_str(s, s->wtxn, "vector_file", stamp);
+	MDB_val nk = { 16, "vector_file_next" };
+	if (!rc && (rc = mdb_del(s->wtxn, s->meta, &nk, NULL)) == MDB_NOTFOUND)
+		rc = 0;
 	if (rc) {
 		_kbx_store_write_abort(s);
-		free(path);
-		strbuf_release(&next);
 		return _kbx_fail_mdb(err, _kbx_store_write_error(s, rc), "cannot record the vector index");
 	}
-	st = _kbx_store_write_commit(s, err);
-	if (!st && have_next && rename(next.buf, path) < 0)
-		st = _kbx_fail(err, KBX_ERR_IO, "cannot rename '%s' to '%s': %s", next.buf, path,
-			       strerror(errno));
-	free(path);
-	strbuf_release(&next);
-	return st;
+	return _kbx_store_write_commit(s, err);
 }
 
 kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts *o,
@@ -1625,6 +1817,10 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 			_kbx_meta_get_u64(s, txn, key, &stats->chunks_by_type[t]);
 		}
 		_kbx_meta_get_u64(s, txn, "search_generation", &stats->generation);
+		/* a run that did not commit left the delta as it was */
+		MDB_stat ms;
+		if (!stats->committed && mdb_stat(txn, s->vdelta, &ms) == 0)
+			stats->vector_delta = ms.ms_entries;
 		mdb_txn_abort(txn);
 	}
 	stats->seconds = (double)(now_ns() - t0) / 1e9;

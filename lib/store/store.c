@@ -860,35 +860,52 @@ kbx_status_t _kbx_store_reserve(struct kbx_store *s, uint64_t extra)
 	return KBX_OK;
 }
 
-int _kbx_store_clear(struct kbx_store *s)
+int _kbx_store_clear(struct kbx_store *s, unsigned what)
 {
-	/* Not the registries, which are settings, nor the vector cache,
+	/* Never the registries, which are settings, nor the vector cache,
 	 * whose entries are keyed by content and stay right: a rebuild with
 	 * a remote embedding provider does not pay for every vector again. */
-	MDB_dbi all[] = { s->files, s->nodes, s->ids, s->names, s->edges, s->redges,
-			  s->refs, s->refnames, s->bodies, s->chunks, s->ckeys, s->sources, s->docids,
-			  s->postings, s->patterns, s->vdelta };
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
-		int rc = mdb_drop(s->wtxn, all[i], 0);
-		if (rc)
-			return rc;
-	}
-	/* the search index's counters start again; "search_generation"
-	 * goes on counting, so that a vector file from before the rebuild
-	 * is never taken for a current one */
+	MDB_dbi graph[] = { s->files, s->nodes, s->ids, s->names, s->edges, s->redges,
+			    s->refs, s->refnames, s->bodies };
+	MDB_dbi search[] = { s->chunks, s->ckeys, s->sources, s->docids, s->postings,
+			     s->patterns, s->vdelta };
+	/* the search index's counters start again ("next_chunk" does not,
+	 * so that a new chunk is never taken for an old one) */
 	static const char *const counters[] = {
 		"chunks", "chunk_tokens", "chunks.error", "chunks.pattern", "chunks.doc",
-		"chunks.adr", "chunks.behavioral", "chunks.code", "vectors", "vector_count",
-		"vector_kind", "vector_file",
+		"chunks.adr", "chunks.behavioral", "chunks.code", NULL,
 	};
-	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
-		MDB_val k = { strlen(counters[i]), (void *)counters[i] };
-		int rc = mdb_del(s->wtxn, s->meta, &k, NULL);
-		if (rc && rc != MDB_NOTFOUND)
-			return rc;
+	static const char *const vector_file[] = {
+		"vectors", "vector_count", "vector_kind", "vector_file", NULL,
+	};
+	const char *const *meta[] = { what & KBX_CLEAR_SEARCH ? counters : NULL,
+				      what & KBX_CLEAR_VECTORS ? vector_file : NULL };
+	int rc = 0;
+	for (size_t i = 0; (what & KBX_CLEAR_GRAPH) && !rc && i < sizeof(graph) / sizeof(graph[0]); i++)
+		rc = mdb_drop(s->wtxn, graph[i], 0);
+	for (size_t i = 0; (what & KBX_CLEAR_SEARCH) && !rc && i < sizeof(search) / sizeof(search[0]); i++)
+		rc = mdb_drop(s->wtxn, search[i], 0);
+	for (size_t i = 0; i < sizeof(meta) / sizeof(meta[0]); i++)
+		for (const char *const *key = meta[i]; key && *key && !rc; key++) {
+			MDB_val k = { strlen(*key), (void *)*key };
+			rc = mdb_del(s->wtxn, s->meta, &k, NULL);
+			if (rc == MDB_NOTFOUND)
+				rc = 0;
+		}
+	if (!rc && (what & KBX_CLEAR_SEARCH)) {
+		/* "search_generation" goes on counting, and moves on: a vector
+		 * file is stamped with the generation whose chunks it holds,
+		 * and the chunks of no other generation are those */
+		uint64_t gen = 0;
+		kbx_status_t st = _kbx_meta_get_u64(s, s->wtxn, "search_generation", &gen);
+		if (st && st != KBX_NOT_FOUND)
+			return MDB_CORRUPTED;
+		rc = _kbx_meta_put_u64(s, s->wtxn, "search_generation", gen + 1);
 	}
 	/* keep "created" and "generation"; rewrite the schema */
-	return _kbx_meta_put_u64(s, s->wtxn, "schema", KBX_SCHEMA_VERSION);
+	if (!rc && (what & KBX_CLEAR_GRAPH))
+		rc = _kbx_meta_put_u64(s, s->wtxn, "schema", KBX_SCHEMA_VERSION);
+	return rc;
 }
 
 kbx_status_t kbx_store_info(kbx_store_t *s, struct kbx_store_info *info, struct kbx_error *err)

@@ -25,7 +25,8 @@ kbx_status_t _kbx_fail_mdb(struct kbx_error *err, int rc, const char *what);
 /*
  * The LMDB environment and its named databases.
  *
- *   meta      "schema", "generation", "root", "created", "updated", "next_id"
+ *   meta      "schema", "generation", "root", "created", "updated", "next_id",
+ *             KBX_META_REBUILD_CODE_CHUNKS (below)
  *   files     path -> struct file_rec
  *   nodes     id (u32 BE) -> node record (see keys.c)
  *   ids       canonical id -> id (u32 BE)
@@ -69,6 +70,13 @@ struct kbx_store {
 	size_t map_size;
 	int map_lost;           /* a failed resize left LMDB with no map: no more transactions */
 };
+
+/* In meta while the code chunks wait to be made again from nothing: set
+ * by the graph's transaction of a --rebuild, removed by the search
+ * index's transaction that replaces them, so that a run cut short
+ * between the two commits (killed, or out of disk) leaves the rest of
+ * the rebuild to the next run. */
+#define KBX_META_REBUILD_CODE_CHUNKS "rebuild_code_chunks"
 
 /* The transaction queries run in: the write one during an index run. */
 static inline MDB_txn *_kbx_txn(const struct kbx_store *s)
@@ -184,8 +192,19 @@ int _kbx_store_write_error(const struct kbx_store *s, int rc);
  * fit after what is used: a run that would fill it is done again from
  * the start, so a run that knows it will write much asks first. */
 kbx_status_t _kbx_store_reserve(struct kbx_store *s, uint64_t extra);
-/* Drop every record (for --rebuild), inside the write transaction. */
-int _kbx_store_clear(struct kbx_store *s);
+/* What _kbx_store_clear drops. */
+enum {
+	KBX_CLEAR_GRAPH = 1,    /* the code graph; the schema is written again */
+	KBX_CLEAR_SEARCH = 2,   /* the chunks, their postings and counters; the
+				 * search generation moves on */
+	KBX_CLEAR_VECTORS = 4,  /* the record of the vector file, so that no
+				 * search takes the file for a current one */
+};
+/* Drop records for --rebuild, inside the write transaction: the graph in
+ * the graph's transaction, the search index in the search index's own,
+ * each filled again before it commits, so that a reader sees the old
+ * records or the new ones.  The registries and the vector cache stay. */
+int _kbx_store_clear(struct kbx_store *s, unsigned what);
 
 /* ---- what a file's extraction said, kept in "refs" (refs.c) ---- */
 struct _kbx_ref_call {
