@@ -57,7 +57,7 @@ struct kbx_error {
 
 typedef struct kbx_store kbx_store_t;
 
-#define KBX_SCHEMA_VERSION 3
+#define KBX_SCHEMA_VERSION 4
 
 /* Edge kinds; stored on disk: only append. */
 enum kbx_edge_kind {
@@ -86,7 +86,8 @@ enum kbx_via {
 	KBX_VIA_NAME = 6,        /* several definitions share the name */
 	KBX_VIA_PATH = 7,        /* IMPORTS: the import's path names this file */
 	KBX_VIA_SCOPE = 8,       /* the definition nearest in the caller's namespaces */
-	KBX_VIA_QUALIFIED = 9    /* the only definition matching a qualified call (ns::f) */
+	KBX_VIA_QUALIFIED = 9,   /* the only definition matching a qualified call (ns::f) */
+	KBX_VIA_TYPE = 10        /* the receiver's static type, as the source states it */
 };
 
 const char *kbx_edge_kind_str(int kind);      /* "calls" */

@@ -940,11 +940,13 @@ next:
 		st = _kbx_resolver_new(s, &res, r->err);
 		if (st)
 			goto fail;
-		for (size_t i = 0; i < r->resolve.n && !st; i++) {
-			st = _kbx_resolve_file(res, r->resolve.ids[i], &stats->edges, &r->orphans,
-					       r->err);
-			progress(r, "resolve", i + 1, r->resolve.n);
-		}
+		for (int phase = KBX_RESOLVE_BASES; phase <= KBX_RESOLVE_CALLS && !st; phase++)
+			for (size_t i = 0; i < r->resolve.n && !st; i++) {
+				st = _kbx_resolve_file(res, r->resolve.ids[i], phase, &stats->edges,
+						       &r->orphans, r->err);
+				progress(r, "resolve", (phase - 1) * r->resolve.n + i + 1,
+					 2 * r->resolve.n);
+			}
 		_kbx_resolver_free(res);
 		if (st)
 			goto fail;

@@ -1001,94 +1001,196 @@ static uint32_t class_id(struct ctx *c, const char *class_qual)
 	return id;
 }
 
+/* What a type name, as a file writes it (a base, a declared type),
+ * stands for: in-tree types (n, the first AMBIGUOUS_MAX + 1 in ids, by
+ * the rule via), or none (n 0: outside the repository, or defined
+ * nowhere).  exclude is a type that cannot be meant (a class is not its
+ * own base); mask the kinds that count (M_BASE). */
+struct type_res {
+	size_t n;
+	uint32_t ids[AMBIGUOUS_MAX + 1];
+	int via;
+};
+
+static void resolve_type(struct ctx *c, const char *tname, uint32_t exclude, int mask,
+			 struct type_res *out)
+{
+	const char *last = strrchr(tname, '.');
+	last = last ? last + 1 : tname;
+	const char *dot = strchr(tname, '.');
+	size_t n;
+	out->n = 0;
+	out->via = KBX_VIA_NONE;
+	/* a type named through an import: m.Base or Base */
+	struct binding *b = find_binding(c, tname, dot ? (size_t)(dot - tname) : strlen(tname));
+	if (b && b->ntargets) {
+		const char *want = dot || !b->symname ? last : b->symname;
+		n = defs_named(c, want, mask, 0, b->targets, b->ntargets, out->ids,
+			       AMBIGUOUS_MAX + 1);
+		if (n) {
+			out->n = n;
+			out->via = KBX_VIA_IMPORT;
+			return;
+		}
+	} else if (b) {
+		return;   /* from outside the repository */
+	}
+	/* the same file */
+	if (!dot) {
+		n = defs_named(c, last, mask, 0, &c->file, 1, out->ids, AMBIGUOUS_MAX + 1);
+		size_t k = 0;
+		for (size_t j = 0; j < n && j < AMBIGUOUS_MAX + 1; j++)
+			if (out->ids[j] != exclude)
+				out->ids[k++] = out->ids[j];
+		if (k) {
+			out->n = k;
+			out->via = KBX_VIA_FILE;
+			return;
+		}
+	}
+	if (c->nspread) {
+		n = defs_named(c, last, mask, 0, c->spread, c->nspread, out->ids, AMBIGUOUS_MAX + 1);
+		if (n) {
+			out->n = n;
+			out->via = KBX_VIA_IMPORT;
+			return;
+		}
+	}
+	/* R.Base with R a namespace or an enclosing type */
+	if (dot) {
+		n = defs_filtered(c, last, mask, c->fam, filter_qual_suffix, tname, out->ids,
+				  AMBIGUOUS_MAX + 1);
+		if (n) {
+			out->n = n;
+			out->via = KBX_VIA_QUALIFIED;
+			return;
+		}
+	}
+	struct everywhere ev;
+	defs_everywhere(c, last, mask, c->fam, &ev);
+	const struct everywhere *e = &ev;
+	if (!e->n)
+		return;
+	size_t k = 0, stored = e->n < AMBIGUOUS_MAX + 1 ? e->n : AMBIGUOUS_MAX + 1;
+	for (size_t j = 0; j < stored; j++)
+		if (e->ids[j] != exclude)
+			out->ids[k++] = e->ids[j];
+	n = e->n - (stored - k);
+	out->via = KBX_VIA_UNIQUE;
+	if (n > 1) {
+		uint32_t nids[AMBIGUOUS_MAX + 1];
+		size_t m = narrow_candidates(c, exclude ? exclude : c->file, last, mask, nids, n,
+					     AMBIGUOUS_MAX, &out->via);
+		if (m < n) {
+			memcpy(out->ids, nids, m * sizeof(*out->ids));
+			n = m;
+		} else {
+			out->via = KBX_VIA_UNIQUE;
+		}
+	}
+	out->n = n;
+}
+
 static void resolve_inherits(struct ctx *c)
 {
-	uint32_t ids[AMBIGUOUS_MAX + 1];
 	for (size_t i = 0; i < c->refs.ninherits && !c->rc; i++) {
 		const struct _kbx_ref_inherit *h = &c->refs.inherits[i];
-		const char *base = h->base;
-		const char *last = strrchr(base, '.');
-		last = last ? last + 1 : base;
-		const char *dot = strchr(base, '.');
-		size_t n;
-		/* a base named through an import: m.Base or Base */
-		struct binding *b = find_binding(c, base, dot ? (size_t)(dot - base) : strlen(base));
-		if (b && b->ntargets) {
-			const char *want = dot || !b->symname ? last : b->symname;
-			n = defs_named(c, want, M_BASE, 0, b->targets, b->ntargets, ids,
-				       AMBIGUOUS_MAX + 1);
-			if (n) {
-				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, want, ids, n,
-						KBX_VIA_IMPORT, h->line, 1);
-				continue;
-			}
-		} else if (b) {
-			emit_external(c, h->cls, KBX_EDGE_INHERITS, base, last, h->line, 1);
-			continue;
-		}
-		/* the same file */
-		if (!dot) {
-			n = defs_named(c, last, M_BASE, 0, &c->file, 1, ids, AMBIGUOUS_MAX + 1);
-			/* a class does not inherit from itself */
-			size_t k = 0;
-			for (size_t j = 0; j < n && j < AMBIGUOUS_MAX + 1; j++)
-				if (ids[j] != h->cls)
-					ids[k++] = ids[j];
-			n = k;
-			if (n) {
-				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n,
-						KBX_VIA_FILE, h->line, 1);
-				continue;
-			}
-		}
-		if (c->nspread) {
-			n = defs_named(c, last, M_BASE, 0, c->spread, c->nspread, ids,
-				       AMBIGUOUS_MAX + 1);
-			if (n) {
-				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n,
-						KBX_VIA_IMPORT, h->line, 1);
-				continue;
-			}
-		}
-		/* R.Base with R a namespace or an enclosing type */
-		if (dot) {
-			n = defs_filtered(c, last, M_BASE, c->fam, filter_qual_suffix, base, ids,
-					  AMBIGUOUS_MAX + 1);
-			if (n) {
-				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n,
-						KBX_VIA_QUALIFIED, h->line, 1);
-				continue;
-			}
-		}
-		struct everywhere ev;
-		defs_everywhere(c, last, M_BASE, c->fam, &ev);
-		const struct everywhere *e = &ev;
-		if (e->n) {
-			size_t k = 0, stored = e->n < AMBIGUOUS_MAX + 1 ? e->n : AMBIGUOUS_MAX + 1;
-			for (size_t j = 0; j < stored; j++)
-				if (e->ids[j] != h->cls)
-					ids[k++] = e->ids[j];
-			n = e->n - (stored - k);
-			int via = KBX_VIA_UNIQUE;
-			if (n > 1) {
-				uint32_t nids[AMBIGUOUS_MAX + 1];
-				size_t m = narrow_candidates(c, h->cls, last, M_BASE, nids, n,
-							     AMBIGUOUS_MAX, &via);
-				if (m < n) {
-					memcpy(ids, nids, m * sizeof(*ids));
-					n = m;
-				} else {
-					via = KBX_VIA_UNIQUE;
-				}
-			}
-			if (n) {
-				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n, via,
-						h->line, 1);
-				continue;
-			}
-		}
-		emit_external(c, h->cls, KBX_EDGE_INHERITS, base, last, h->line, 1);
+		const char *last = strrchr(h->base, '.');
+		last = last ? last + 1 : h->base;
+		struct type_res t;
+		resolve_type(c, h->base, h->cls, M_BASE, &t);
+		if (t.n)
+			emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, t.ids, t.n, t.via, h->line,
+					1);
+		else
+			emit_external(c, h->cls, KBX_EDGE_INHERITS, h->base, last, h->line, 1);
 	}
+}
+
+/* A receiver written as a literal value ("".join(), b"".join(), [].append(),
+ * 1.0.hex(), ()): a value of a built-in type, never of the repository. */
+static int literal_receiver(const char *rcv)
+{
+	if (!rcv || !rcv[0])
+		return 0;
+	if (strchr("\"'`[{0123456789", rcv[0]) || (rcv[0] == '(' && rcv[1] == ')'))
+		return 1;
+	/* string prefixes: b"", r'', f"", rb"", u'' */
+	size_t i = 0;
+	while (i < 2 && rcv[i] && strchr("bBrRfFuU", rcv[i]))
+		i++;
+	return i && (rcv[i] == '"' || rcv[i] == '\'');
+}
+
+/* The methods named name in the type ids[0..n) and their bases: into
+ * out (at most max), how many there are.  *open is set when one of the
+ * hierarchies has a base kbx cannot see (outside the repository), so a
+ * method missing there may be the base's. */
+static size_t members_in_types(struct ctx *c, const uint32_t *ids, size_t n, const char *name,
+			       uint32_t *out, size_t max)
+{
+	size_t found = 0;
+	for (size_t i = 0; i < n && i < AMBIGUOUS_MAX + 1; i++) {
+		uint32_t m = member_in_hierarchy(c, ids[i], name, 0);
+		if (!m)
+			continue;
+		size_t j = 0;
+		while (j < found && j < max && out[j] != m)
+			j++;
+		if (j < found)
+			continue;   /* the same method through two types */
+		if (found < max)
+			out[found] = m;
+		found++;
+	}
+	return found;
+}
+
+/* A call on a receiver whose static type the source states: the method
+ * in that type and its bases (certain when one type is meant, via
+ * "type"), or an external Type.name when the type is not the
+ * repository's or does not have the method. */
+static void call_on_type(struct ctx *c, uint32_t src, const char *type, const char *name,
+			 uint32_t line, uint32_t col)
+{
+	uint32_t ids[AMBIGUOUS_MAX + 1];
+	struct type_res t;
+	resolve_type(c, type, 0, M_TYPE, &t);
+	size_t n = t.n ? members_in_types(c, t.ids, t.n, name, ids, AMBIGUOUS_MAX + 1) : 0;
+	if (n == 1 && t.n == 1) {
+		add_edge(c, src, KBX_EDGE_CALLS, ids[0], KBX_CONF_CERTAIN, KBX_VIA_TYPE, 1, line, col);
+		return;
+	}
+	if (n) {
+		emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n < AMBIGUOUS_MAX + 1 ? n :
+				AMBIGUOUS_MAX + 1, KBX_VIA_TYPE, line, col);
+		return;
+	}
+	struct strbuf q = STRBUF_INIT;
+	strbuf_addf(&q, "%s.%s", type, name);
+	emit_external(c, src, KBX_EDGE_CALLS, q.failed ? name : q.buf, name, line, col);
+	strbuf_release(&q);
+}
+
+/* A call whose receiver kbx cannot type: each method of that name the
+ * language family defines is a candidate, and none is proved (ambiguous,
+ * even when there is one); none is an external. */
+static void call_on_unknown(struct ctx *c, uint32_t src, const char *name, uint32_t line,
+			    uint32_t col)
+{
+	struct everywhere ev;
+	defs_everywhere(c, name, M_METHOD, c->fam, &ev);
+	if (!ev.n) {
+		emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+		return;
+	}
+	if (ev.n > AMBIGUOUS_MAX) {
+		emit_candidates(c, src, KBX_EDGE_CALLS, name, ev.ids, ev.n, KBX_VIA_NAME, line, col);
+		return;
+	}
+	for (size_t i = 0; i < ev.n; i++)
+		add_edge(c, src, KBX_EDGE_CALLS, ev.ids[i], KBX_CONF_AMBIGUOUS, KBX_VIA_NAME,
+			 (uint32_t)ev.n, line, col);
 }
 
 static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
@@ -1100,6 +1202,13 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	int recv = call->recv;
 	const char *rcv = call->receiver;
 	uint32_t line = call->line, col = call->col;
+
+	/* a call through a parameter or a local variable: no name proves
+	 * what it calls */
+	if (recv == KBX_RECV_VALUE) {
+		emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+		return;
+	}
 
 	/* 1. the enclosing class and its bases */
 	if (call->class_qual &&
@@ -1130,27 +1239,35 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 			add_edge(c, src, KBX_EDGE_CALLS, m, KBX_CONF_CERTAIN, KBX_VIA_CLASS, 1, line, col);
 			return;
 		}
+		/* self.f() that the class does not define: an attribute set
+		 * at run time, or a method of a class mixed in: not proved */
+		if (recv != KBX_RECV_NONE) {
+			call_on_unknown(c, src, name, line, col);
+			return;
+		}
 	}
-
-	/* x.f() reaches methods; a function behind a qualifier (pkg.f,
-	 * ns::f, mod::f) is found through imports or qualified names above */
-	int mask_recv = M_METHOD;
-
-	/* A literal receiver ("".join(), [].append(), 1.0.hex()) is a value
-	 * of a built-in type: never a method of the repository. */
-	if (recv == KBX_RECV_EXPR && rcv && rcv[0] && (strchr("\"'`[{0123456789", rcv[0]) ||
-					     (rcv[0] == '(' && rcv[1] == ')'))) {
-		emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+	if (recv == KBX_RECV_SELF || recv == KBX_RECV_SUPER) {
+		/* outside any class kbx knows (a Python function taking self) */
+		call_on_unknown(c, src, name, line, col);
 		return;
 	}
 
-	/* 2. a receiver that is an import: the longest dotted prefix of the
-	 * receiver that an import binds (os.path.join: "os.path", then "os") */
-	if (recv == KBX_RECV_EXPR && rcv) {
+	if (recv == KBX_RECV_EXPR) {
+		/* a literal value is of a built-in type */
+		if (literal_receiver(rcv)) {
+			emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+			return;
+		}
+
+		/* 2. a receiver that is an import: the longest dotted prefix of
+		 * the receiver that an import binds (os.path.join: "os.path",
+		 * then "os") */
 		struct binding *b = NULL;
 		const char *dot = NULL;
-		size_t flen = strlen(rcv);
-		for (;;) {
+		const char *type = call->recv_type;
+		int typed_local = type && !strcmp(type, "?");
+		size_t flen = rcv ? strlen(rcv) : 0;
+		while (rcv && !type) {
 			b = find_binding(c, rcv, flen);
 			if (b) {
 				dot = rcv[flen] ? rcv + flen : NULL;
@@ -1162,7 +1279,7 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 				break;
 			flen--;  /* the dot */
 		}
-		if (!b)
+		if (!b && rcv)
 			dot = strchr(rcv, '.');
 		if (b) {
 			if (!b->ntargets) {
@@ -1185,7 +1302,7 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 					size_t tn = defs_named(c, b->symname, M_TYPE, 0, &b->targets[j], 1,
 							       t, AMBIGUOUS_MAX + 1);
 					for (size_t q = 0; q < tn && q < AMBIGUOUS_MAX + 1; q++) {
-						uint32_t m = member_of(c, t[q], name);
+						uint32_t m = member_in_hierarchy(c, t[q], name, 0);
 						if (m && found <= AMBIGUOUS_MAX)
 							ids[found++] = m;
 					}
@@ -1216,22 +1333,51 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 				}
 			}
 		}
-		/* 3. Foo.f() with Foo a class of this file */
-		if (!dot) {
-			struct strbuf cid = STRBUF_INIT;
-			strbuf_addf(&cid, "%s#%s.%s", c->path, rcv, name);
-			uint32_t m = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
-			strbuf_release(&cid);
-			if (m) {
-				add_edge(c, src, KBX_EDGE_CALLS, m, KBX_CONF_CERTAIN, KBX_VIA_FILE, 1,
-					 line, col);
+
+		/* 3. the receiver's static type, where the source states it */
+		if (type && !typed_local) {
+			call_on_type(c, src, type, name, line, col);
+			return;
+		}
+
+		if (rcv && !typed_local && !strchr(rcv, '(') && !strchr(rcv, '[')) {
+			/* 4. Foo.f() with Foo a class of this file */
+			if (!dot) {
+				struct strbuf cid = STRBUF_INIT;
+				strbuf_addf(&cid, "%s#%s.%s", c->path, rcv, name);
+				uint32_t m = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+				strbuf_release(&cid);
+				if (m) {
+					add_edge(c, src, KBX_EDGE_CALLS, m, KBX_CONF_CERTAIN, KBX_VIA_FILE,
+						 1, line, col);
+					return;
+				}
+			}
+			/* 5. R.f() where some definition's qualified name ends in
+			 * R.f: geo::Circle(), Type::new(), Outer.Inner.f() */
+			struct strbuf q = STRBUF_INIT;
+			strbuf_addf(&q, "%s.%s", rcv, name);
+			n = q.failed ? 0 : defs_filtered(c, name, M_FUNC | M_METHOD | M_TYPE, c->fam,
+							 filter_qual_suffix, q.buf, ids,
+							 AMBIGUOUS_MAX + 1);
+			strbuf_release(&q);
+			if (n) {
+				emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_QUALIFIED,
+						line, col);
 				return;
 			}
 		}
+
+		/* 6. a receiver kbx cannot type: the methods of that name, none
+		 * proved */
+		call_on_unknown(c, src, name, line, col);
+		return;
 	}
 
+	/* f(): plain calls */
+	int mask = c->lang->no_type_calls ? M_FUNC : M_FUNC | M_TYPE;
+
 	/* 4. the same file */
-	int mask = recv == KBX_RECV_NONE ? (M_FUNC | M_TYPE) : mask_recv;
 	n = defs_named(c, name, mask, 0, &c->file, 1, ids, AMBIGUOUS_MAX + 1);
 	if (n) {
 		emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_FILE, line, col);
@@ -1239,37 +1385,34 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	}
 
 	/* 5. names brought in by imports */
-	if (recv == KBX_RECV_NONE) {
-		struct binding *b = find_binding(c, name, strlen(name));
-		if (b && b->symname) {
-			if (!b->ntargets) {
-				struct strbuf q = STRBUF_INIT;
-				strbuf_addf(&q, "%s.%s", b->module, b->symname);
-				emit_external(c, src, KBX_EDGE_CALLS, strbuf_str(&q), name, line, col);
-				strbuf_release(&q);
-				return;
-			}
-			n = defs_named(c, b->symname, M_FUNC | M_TYPE, 0, b->targets, b->ntargets,
-				       ids, AMBIGUOUS_MAX + 1);
-			if (n) {
-				emit_candidates(c, src, KBX_EDGE_CALLS, b->symname, ids, n,
-						KBX_VIA_IMPORT, line, col);
-				return;
-			}
+	struct binding *b = find_binding(c, name, strlen(name));
+	if (b && b->symname) {
+		if (!b->ntargets) {
+			struct strbuf q = STRBUF_INIT;
+			strbuf_addf(&q, "%s.%s", b->module, b->symname);
+			emit_external(c, src, KBX_EDGE_CALLS, strbuf_str(&q), name, line, col);
+			strbuf_release(&q);
+			return;
 		}
-		if (c->nspread) {
-			n = defs_named(c, name, M_FUNC | M_TYPE, 0, c->spread, c->nspread, ids,
-				       AMBIGUOUS_MAX + 1);
-			if (n) {
-				emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_IMPORT,
-						line, col);
-				return;
-			}
+		n = defs_named(c, b->symname, mask, 0, b->targets, b->ntargets, ids,
+			       AMBIGUOUS_MAX + 1);
+		if (n) {
+			emit_candidates(c, src, KBX_EDGE_CALLS, b->symname, ids, n, KBX_VIA_IMPORT,
+					line, col);
+			return;
+		}
+	}
+	if (c->nspread) {
+		n = defs_named(c, name, mask, 0, c->spread, c->nspread, ids, AMBIGUOUS_MAX + 1);
+		if (n) {
+			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_IMPORT, line,
+					col);
+			return;
 		}
 	}
 
 	/* 5b. the caller's package, where a directory is one (Go) */
-	if (c->lang->dir_is_package && recv == KBX_RECV_NONE) {
+	if (c->lang->dir_is_package) {
 		char dir[4096];
 		uint32_t files[1024];
 		_kbx_path_dirname(dir, sizeof(dir) - 1, c->path);
@@ -1284,22 +1427,8 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		}
 	}
 
-	/* 6. R.f() where some definition's qualified name ends in R.f:
-	 * geo::Circle(), Type::new(), Outer.Inner.f() */
-	if (recv == KBX_RECV_EXPR && rcv && !strchr(rcv, '(')) {
-		struct strbuf q = STRBUF_INIT;
-		strbuf_addf(&q, "%s.%s", rcv, name);
-		n = q.failed ? 0 : defs_filtered(c, name, M_FUNC | M_METHOD | M_TYPE, c->fam,
-						 filter_qual_suffix, q.buf, ids, AMBIGUOUS_MAX + 1);
-		strbuf_release(&q);
-		if (n) {
-			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_QUALIFIED, line,
-					col);
-			return;
-		}
-	}
-
-	/* 7. the whole repository */
+	/* 7. the whole repository: a plain call names a function by its
+	 * name alone, so one definition of it is the one */
 	struct everywhere ev;
 	defs_everywhere(c, name, mask, c->fam, &ev);
 	const struct everywhere *e = &ev;
@@ -1321,8 +1450,8 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
 }
 
-kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, uint64_t *nedges,
-			       struct _kbx_idset *orphans, struct kbx_error *err)
+kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, int phase,
+			       uint64_t *nedges, struct _kbx_idset *orphans, struct kbx_error *err)
 {
 	struct ctx c = { 0 };
 	struct kbx_node fnode;
@@ -1360,22 +1489,29 @@ kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, uint64_t 
 		free(path);
 		return KBX_OK;
 	}
-	/* what an earlier resolution wrote */
+	/* what an earlier resolution of this phase wrote */
 	int rc = 0;
 	for (int kind = KBX_EDGE_CALLS; kind <= KBX_EDGE_INHERITS && !rc; kind++) {
+		if ((kind == KBX_EDGE_CALLS) != (phase == KBX_RESOLVE_CALLS))
+			continue;
 		rc = _kbx_edges_delete_from(r->s, file, kind, orphans);
 		for (size_t i = 0; i < c.refs.nnodes && !rc; i++)
 			rc = _kbx_edges_delete_from(r->s, c.refs.nodes[i], kind, orphans);
 	}
 	c.rc = rc;
+	/* the imports bind the names both phases look up; their edges are
+	 * written by the first */
 	if (!c.rc)
 		resolve_imports(&c);
-	flush_edges(&c, nedges);
-	if (!c.rc)
-		resolve_inherits(&c);
-	flush_edges(&c, nedges);
-	for (size_t i = 0; i < c.refs.ncalls && !c.rc; i++)
-		resolve_call(&c, &c.refs.calls[i]);
+	if (phase == KBX_RESOLVE_BASES) {
+		flush_edges(&c, nedges);
+		if (!c.rc)
+			resolve_inherits(&c);
+	} else {
+		c.npe = 0;
+		for (size_t i = 0; i < c.refs.ncalls && !c.rc; i++)
+			resolve_call(&c, &c.refs.calls[i]);
+	}
 	flush_edges(&c, nedges);
 
 	st = KBX_OK;

@@ -195,6 +195,7 @@ const struct kbx_lang _kbx_lang_c = {
 	.visit = c_visit,
 	.import_candidates = _kbx_c_import_candidates,
 	.implicit_self = 0,
+	.no_type_calls = 1,
 	.scope_sep = ".",
 	.visibility = _kbx_c_visibility,
 };

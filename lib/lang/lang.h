@@ -69,7 +69,9 @@ enum kbx_recv {
 	KBX_RECV_NONE = 0,  /* foo() */
 	KBX_RECV_SELF = 1,  /* self.foo(), this.foo(), this->foo(), @foo, Self::foo() */
 	KBX_RECV_EXPR = 2,  /* obj.foo(), pkg.foo(), Type::foo(): receiver holds the text */
-	KBX_RECV_SUPER = 3  /* super().foo(), super.foo(), base.Foo() */
+	KBX_RECV_SUPER = 3, /* super().foo(), super.foo(), base.Foo() */
+	KBX_RECV_VALUE = 4  /* foo() where foo is a parameter or a local variable: a call
+			     * through a value, which no name of the repository proves */
 };
 
 /* Flags on an import. */
@@ -116,6 +118,17 @@ struct kbx_xcall {
 	int caller;           /* index in syms of the innermost enclosing function or
 	                       * method; -1 for file-level code */
 	uint32_t line, col;
+	/* For KBX_RECV_EXPR: the receiver's static type where the source
+	 * states it (a declared type of the local, parameter or field it
+	 * names, new T(), T{}, T::new()), '.'-qualified as written, without
+	 * generic arguments, pointers or references ("Map", "sync.Mutex",
+	 * "geo.Circle"); "?" for a variable whose type the source does not
+	 * state (so the receiver is no class or module of that name); NULL
+	 * when the source does not say.  The resolver
+	 * finds the method in that type and its bases, or calls it an
+	 * external Type.name; without it a receiver's call is never
+	 * certain (kbx-graph(7)). */
+	const char *recv_type;
 };
 
 struct kbx_ximport {
@@ -178,6 +191,15 @@ int _kbx_x_inherit(struct kbx_extract *x, int sym, const char *base, uint32_t li
 #define KBX_WALK_CONTINUE 0
 #define KBX_WALK_SKIP     1
 
+/* A name in scope and its static type, as a language binds it while it
+ * walks declarations (_kbx_walk_bind). */
+struct _kbx_binding {
+	const char *name;
+	const char *type;      /* NULL: the source does not say */
+	size_t level;          /* the scope depth (nscope) it was bound at */
+	int conflict;          /* bound again at this level with another type */
+};
+
 struct kbx_walk {
 	struct kbx_extract *x;
 	const char *src;       /* the file's bytes */
@@ -189,12 +211,37 @@ struct kbx_walk {
 	uint32_t *scope_depth;
 	size_t nscope, ascope;
 	uint32_t depth;        /* depth of the node being visited */
+	/* the names bound in the open scopes, innermost last; maintained
+	 * by the walker with the scopes */
+	struct _kbx_binding *bind;
+	size_t nbind, abind;
 };
 
 /* Open a scope for sym (an index in x->syms) covering the current node. */
 void _kbx_walk_scope(struct kbx_walk *w, int sym);
 /* The innermost enclosing function or method, or -1 (file level). */
 int _kbx_walk_caller(const struct kbx_walk *w);
+
+/*
+ * Types of names in scope, the evidence that proves a call's target (see
+ * kbx_xcall.recv_type).  A language binds each parameter, local and
+ * field it sees declared with _kbx_walk_bind (in the innermost open
+ * scope) or _kbx_walk_bind_field (in the enclosing class, so that its
+ * methods see it; bind a class's fields when its scope opens, since a
+ * method may come before a field).  type is as for recv_type, or NULL
+ * for a variable whose type the source does not state (it still hides
+ * the outer bindings of the name).  A name bound twice in one scope
+ * with two types is unknown.  Bindings close with their scope.
+ */
+void _kbx_walk_bind(struct kbx_walk *w, const char *name, const char *type);
+void _kbx_walk_bind_field(struct kbx_walk *w, const char *name, const char *type);
+/* What was bound for name, innermost first: 1 with *type (NULL when
+ * unknown), 0 when name is bound nowhere.  With fields_only, only the
+ * enclosing class's fields count (this.x, self.x). */
+int _kbx_walk_bound(const struct kbx_walk *w, const char *name, int fields_only,
+		    const char **type);
+/* Is name a parameter or local of the innermost function? */
+int _kbx_walk_is_local(const struct kbx_walk *w, const char *name);
 /* The innermost enclosing class/struct/interface/trait/enum, or -1. */
 int _kbx_walk_class(const struct kbx_walk *w);
 /* The innermost enclosing definition of any kind, or -1. */
@@ -232,9 +279,16 @@ int _kbx_word_char(unsigned char c);
  * function defined here is a method). */
 int _kbx_walk_in_type(const struct kbx_walk *w);
 /* Report a call of name at node at, from the innermost enclosing function
- * or method.  receiver is used for KBX_RECV_EXPR only.  As _kbx_x_call. */
+ * or method.  receiver is used for KBX_RECV_EXPR only.  As _kbx_x_call.
+ * What the bindings know is used: a receiver that is a bound name gets
+ * its type as recv_type, and a plain call of a parameter or local
+ * becomes KBX_RECV_VALUE. */
 int _kbx_walk_call(struct kbx_walk *w, TSNode at, const char *name, int recv,
 		   const char *receiver);
+/* The same with the receiver's type given by the language (new T().m(),
+ * this.field.m(), a chain it could follow); type NULL: as _kbx_walk_call. */
+int _kbx_walk_call_typed(struct kbx_walk *w, TSNode at, const char *name, int recv,
+			 const char *receiver, const char *type);
 /* Report a call to a dotted name at node at: "a.b.f" is f with the
  * receiver "a.b", "f" a plain call.  Nothing for NULL or "". */
 void _kbx_walk_call_dotted(struct kbx_walk *w, TSNode at, const char *dotted);
@@ -363,6 +417,10 @@ struct kbx_lang {
 	 * without imports (Go packages): the resolver tries the files of
 	 * the caller's directory before the whole repository. */
 	int dir_is_package;
+	/* Calling a type's name never constructs it (C, where a struct's
+	 * name is not a call): a plain call is then resolved to functions
+	 * alone. */
+	int no_type_calls;
 	/* Optional: called after visit() for each definition it made (sym),
 	 * with the node visited, to set KBX_SYM_EXPORTED and
 	 * KBX_SYM_OVERRIDE (lib/lang/visibility.c). */

@@ -189,6 +189,7 @@ const char *kbx_via_str(int via)
 	case KBX_VIA_PATH: return "path";
 	case KBX_VIA_SCOPE: return "scope";
 	case KBX_VIA_QUALIFIED: return "qualified";
+	case KBX_VIA_TYPE: return "type";
 	}
 	return "none";
 }

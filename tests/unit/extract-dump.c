@@ -6,7 +6,7 @@
  *
  * Each line is one of
  *   def KIND QUAL LINE [in PARENT]
- *   call CALLER NAME LINE [self|super|recv=TEXT]
+ *   call CALLER NAME LINE [self|super|value|recv=TEXT [type=TYPE]]
  *   import MODULE [name=N] [as=A] [level=L] [system] [wildcard] [mod] LINE
  *   inherit CLASS BASE LINE
  * where CALLER is the qualified name of the enclosing function or "<file>".
@@ -82,8 +82,12 @@ int main(int argc, char **argv)
 				printf(" self");
 			else if (c->recv == KBX_RECV_SUPER)
 				printf(" super");
+			else if (c->recv == KBX_RECV_VALUE)
+				printf(" value");
 			else if (c->recv == KBX_RECV_EXPR)
 				printf(" recv=%s", c->receiver ? c->receiver : "?");
+			if (c->recv_type)
+				printf(" type=%s", c->recv_type);
 			putchar('\n');
 		}
 		for (size_t j = 0; j < x.nimports; j++) {
