@@ -948,10 +948,37 @@ static void emit_candidates(struct ctx *c, uint32_t src, int kind, const char *n
 	}
 }
 
+/* An external's name without the source text of its receiver: each
+ * argument list "(...)" or index "[...]" of a call chain is written
+ * "()" or "[]", so that yargs.command('a', 'b').command names the same
+ * external as any other command(...).command, and no string of the
+ * source becomes a name. */
+static void tidy_external(struct strbuf *out, const char *qual)
+{
+	int depth = 0;
+	for (const char *p = qual; *p; p++) {
+		if (*p == '(' || *p == '[') {
+			if (!depth++)
+				strbuf_addch(out, *p);
+		} else if (*p == ')' || *p == ']') {
+			if (depth && !--depth)
+				strbuf_addch(out, *p);
+		} else if (!depth) {
+			strbuf_addch(out, *p);
+		}
+	}
+}
+
 static void emit_external(struct ctx *c, uint32_t src, int kind, const char *qual,
 			  const char *name, uint32_t line, uint32_t col)
 {
+	struct strbuf tidy = STRBUF_INIT;
+	if (strpbrk(qual, "(["))
+		tidy_external(&tidy, qual);
+	if (tidy.len && !tidy.failed)
+		qual = tidy.buf;
 	uint32_t ext = ensure_floating(c, "extern:", qual, name, KBX_KIND_EXTERNAL);
+	strbuf_release(&tidy);
 	add_edge(c, src, kind, ext, KBX_CONF_UNRESOLVED, KBX_VIA_NONE, 0, line, col);
 }
 
