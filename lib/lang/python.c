@@ -23,8 +23,8 @@ const TSLanguage *tree_sitter_python(void);
  *
  * Python states few types, so a name gets one only where the source says
  * it: a parameter's or a variable's annotation, a constructor call C(...)
- * of a capitalised name that is not a function or a variable of this
- * file, typing.cast(T, v), a literal, `except E as e`, or a copy of
+ * of a capitalised name or of a builtin class (dict(), str()) that is
+ * not a function or a variable of this file, typing.cast(T, v), a literal, `except E as e`, or a copy of
  * another name that has one.  A function is one scope (blocks are not),
  * and a name assigned anywhere in it is local all through it, so a
  * scope's names are collected before its body is walked: a name has a
@@ -245,6 +245,43 @@ static void mark_name(struct py_table *t, const char *name, unsigned flags)
 }
 
 static const struct py_value py_unknown = { NULL, NULL, 0, 0 };
+
+/* The classes Python's builtins module defines, sorted (C locale): a
+ * name of these that the file does not bind is that class, so dict(),
+ * str.join and object.__new__ are theirs, outside the repository. */
+static const char *const py_builtin_types[] = {
+	"ArithmeticError", "AssertionError", "AttributeError", "BaseException",
+	"BaseExceptionGroup", "BlockingIOError", "BrokenPipeError", "BufferError",
+	"BytesWarning", "ChildProcessError", "ConnectionAbortedError", "ConnectionError",
+	"ConnectionRefusedError", "ConnectionResetError", "DeprecationWarning", "EOFError",
+	"EncodingWarning", "EnvironmentError", "Exception", "ExceptionGroup",
+	"FileExistsError", "FileNotFoundError", "FloatingPointError", "FutureWarning",
+	"GeneratorExit", "IOError", "ImportError", "ImportWarning", "IndentationError",
+	"IndexError", "InterruptedError", "IsADirectoryError", "KeyError",
+	"KeyboardInterrupt", "LookupError", "MemoryError", "ModuleNotFoundError", "NameError",
+	"NotADirectoryError", "NotImplementedError", "OSError", "OverflowError",
+	"PendingDeprecationWarning", "PermissionError", "ProcessLookupError",
+	"RecursionError", "ReferenceError", "ResourceWarning", "RuntimeError",
+	"RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError",
+	"SyntaxWarning", "SystemError", "SystemExit", "TabError", "TimeoutError", "TypeError",
+	"UnboundLocalError", "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError",
+	"UnicodeTranslateError", "UnicodeWarning", "UserWarning", "ValueError", "Warning",
+	"ZeroDivisionError", "bool", "bytearray", "bytes", "classmethod", "complex", "dict",
+	"enumerate", "filter", "float", "frozenset", "int", "list", "map", "memoryview",
+	"object", "property", "range", "reversed", "set", "slice", "staticmethod", "str",
+	"tuple", "type", "zip",
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int builtin_type(const char *s)
+{
+	return s && bsearch(&s, py_builtin_types, sizeof(py_builtin_types) / sizeof(*py_builtin_types),
+			    sizeof(*py_builtin_types), cmp_str) != NULL;
+}
 
 /* A capitalised name, as classes are written (Repo, HTTPServer, _Node),
  * not a CONSTANT_NAME. */
@@ -563,7 +600,9 @@ static struct py_value value_of(struct kbx_walk *w, struct py_scan *s, TSNode v)
 			r.type = annotation_type(w, ts_node_is_null(args) ? args :
 						 ts_node_named_child(args, 0));
 			r.flags = PN_CHECK;
-		} else if (class_like(last)) {
+		} else if (class_like(last) ||
+			   (last == f && builtin_type(f) && strcmp(f, "type"))) {
+			/* type(x) is x's class, not a new type */
 			r.type = f;
 			r.flags = PN_CHECK;
 		}
@@ -1052,8 +1091,9 @@ static void bind_function(struct kbx_walk *w, TSNode n)
  * field of self (self.repo), a constructor C(...) or cast(T, v); "?" for
  * a value kbx cannot type (an attribute of a variable, a subscript, a
  * call's result), so that no class or module of that name is taken for
- * it; NULL for a name (the walker looks it up), a dotted path of names
- * (a module, a class) and a literal.
+ * it; a builtin class the file does not bind (str.join); NULL for any
+ * other name (the walker looks it up), a dotted path of names (a module,
+ * a class) and a literal.
  */
 static const char *receiver_type(struct kbx_walk *w, TSNode obj)
 {
@@ -1063,14 +1103,24 @@ static const char *receiver_type(struct kbx_walk *w, TSNode obj)
 	if (ts_node_is_null(obj) || !st)
 		return NULL;
 	const char *type = ts_node_type(obj);
-	if (!strcmp(type, "identifier") || !strcmp(type, "string") ||
+	struct py_table none = { 0 };
+	struct py_scan s = { st, &none, self_class(w), 0, 0 };
+	if (!strcmp(type, "identifier")) {
+		/* str.join, object.__new__: a builtin class the file does not
+		 * bind; any other name the walker looks up */
+		const char *name = _kbx_node_text(w, obj);
+		const char *bound;
+		if (builtin_type(name) && !_kbx_walk_bound(w, name, 0, &bound) &&
+		    check_type(w, &s, name))
+			return name;
+		return NULL;
+	}
+	if (!strcmp(type, "string") ||
 	    !strcmp(type, "concatenated_string") || !strcmp(type, "list") ||
 	    !strcmp(type, "dictionary") || !strcmp(type, "set") || !strcmp(type, "integer") ||
 	    !strcmp(type, "float") || !strcmp(type, "list_comprehension") ||
 	    !strcmp(type, "dictionary_comprehension") || !strcmp(type, "set_comprehension"))
 		return NULL;
-	struct py_table none = { 0 };
-	struct py_scan s = { st, &none, self_class(w), 0, 0 };
 	if (!strcmp(type, "attribute")) {
 		const char *field = self_attribute(w, obj);
 		if (field) {

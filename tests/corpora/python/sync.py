@@ -41,3 +41,12 @@ def header(parts):
 
 def short_name(url):
     return url[2:12].lower()
+
+
+def short_key(name):
+    key = str(name)
+    return key.lower()
+
+
+def join_all(parts):
+    return str.join(",", parts)
