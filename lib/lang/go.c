@@ -25,48 +25,32 @@
  * the struct types of this file (`s.mu.Lock()` is sync.Mutex's).  A local
  * whose type the source does not state is "?".  Go's scopes are blocks,
  * and a name is often declared again in the next one (`v, ok := x.(T)`),
- * so the names live in a table of this file's own, each with the bytes
- * where it is visible, rather than in the walker's bindings (one scope
- * per definition).  Calling a local, or a field of a struct of this file,
- * is a call of a value.
+ * so the names live in a table of names scoped by bytes (scoped-names.h)
+ * rather than in the walker's bindings.  Calling a local, or a field of
+ * a struct of this file, is a call of a value.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "lang.h"
+#include "scoped-names.h"
 
 const TSLanguage *tree_sitter_go(void);
 
-/* What the source states about a value's type: the named type whose
- * methods a call on it reaches, and for a slice, array, map or channel
- * the named types of its keys and elements (what an index or a range
- * gives).  NULL where the source does not say. */
-struct go_type {
-	const char *name;   /* "Store", "sync.Mutex" */
-	const char *key;    /* a map's key type */
-	const char *elem;   /* the element type of a slice, array, map or channel */
-	char container;     /* 's' slice or array, 'm' map, 'c' channel, 0 */
-};
+/* Containers, as _kbx_vtype.container: slices and arrays, maps,
+ * channels. */
+#define GO_SLICE 's'
+#define GO_MAP 'm'
+#define GO_CHAN 'c'
 
-/* A name in scope with its type: a parameter, a local, a range or case
- * variable, a package-level variable of this file, or (recv set) the
- * method's receiver.  Go scopes are blocks, which the walker's scopes
- * (one per definition) do not follow, so each name here carries the
- * bytes where it is visible. */
-struct go_var {
-	const char *name;
-	struct go_type type;
-	uint32_t from, to;
-	int recv;
-	size_t next;        /* the entry below with the same hash, or GO_NONE */
-};
-#define GO_NONE ((size_t)-1)
-#define GO_BUCKETS 1024
+/* A name's flag: the method's receiver, through which calls are self
+ * calls. */
+#define GO_RECEIVER 1
 
 /* A field of a struct type of this file: Store.mu is sync.Mutex. */
 struct go_field {
 	const char *owner, *name;
-	struct go_type type;
+	struct _kbx_vtype type;
 };
 
 /* The result types of a function or method of this file ("NewStore",
@@ -74,25 +58,16 @@ struct go_field {
 #define GO_MAX_RESULTS 4
 struct go_results {
 	const char *qual;
-	struct go_type type[GO_MAX_RESULTS];
+	struct _kbx_vtype type[GO_MAX_RESULTS];
 	int n;
 };
 
 struct go_state {
 	/* top-level type_specs defined ahead of the walk */
 	struct _kbx_predef types;
-	/* names in scope, innermost last; type parameters in scope */
-	struct go_var *vars;
-	size_t nvars, avars;
-	/* the topmost entry of each hash bucket of vars, GO_NONE when
-	 * empty: entries come and go in stack order, so the top of the
-	 * stack is always the head of its bucket */
-	size_t bucket[GO_BUCKETS];
-	struct go_var *tparams;
-	size_t ntparams, atparams;
-	/* the ends of the open blocks, innermost last */
-	uint32_t *blocks;
-	size_t nblocks, ablocks;
+	/* the names in scope, and the type parameters */
+	struct _kbx_scoped_names vars, tparams;
+	struct _kbx_blocks blocks;
 	struct go_field *fields;
 	size_t nfields, afields;
 	struct go_results *results;
@@ -159,72 +134,6 @@ static const char *embedded_name(struct kbx_walk *w, TSNode t)
 
 /* ---- the static types of names: the evidence for calls ---- */
 
-static size_t name_bucket(const char *name)
-{
-	size_t h = 5381;
-	for (; *name; name++)
-		h = h * 33 + (unsigned char)*name;
-	return h % GO_BUCKETS;
-}
-
-static int push_var(struct go_state *st, const char *name, struct go_type type, uint32_t from,
-		    uint32_t to, int recv)
-{
-	if (!name || !*name || !strcmp(name, "_") ||
-	    _kbx_grow((void **)&st->vars, &st->avars, st->nvars, sizeof(*st->vars), 32))
-		return -1;
-	size_t b = name_bucket(name);
-	st->vars[st->nvars] = (struct go_var){ name, type, from, to, recv, st->bucket[b] };
-	st->bucket[b] = st->nvars++;
-	return 0;
-}
-
-static void pop_var(struct go_state *st)
-{
-	struct go_var *v = &st->vars[--st->nvars];
-	st->bucket[name_bucket(v->name)] = v->next;
-}
-
-/* The innermost name visible at byte pos, or NULL. */
-static const struct go_var *find_var(const struct go_state *st, const char *name, uint32_t pos)
-{
-	for (size_t i = st->bucket[name_bucket(name)]; i != GO_NONE; i = st->vars[i].next) {
-		const struct go_var *v = &st->vars[i];
-		if (v->from <= pos && pos < v->to && !strcmp(v->name, name))
-			return v;
-	}
-	return NULL;
-}
-
-static int is_type_param(const struct go_state *st, const char *name, uint32_t pos)
-{
-	for (size_t i = st->ntparams; i-- > 0;) {
-		const struct go_var *v = &st->tparams[i];
-		if (v->from <= pos && pos < v->to && !strcmp(v->name, name))
-			return 1;
-	}
-	return 0;
-}
-
-/* The end of the innermost open block: where a name declared now stops
- * being visible. */
-static uint32_t block_end(const struct go_state *st)
-{
-	return st->nblocks ? st->blocks[st->nblocks - 1] : UINT32_MAX;
-}
-
-/* Forget the names and blocks that end before pos (the walk only goes
- * forward). */
-static void leave_blocks(struct go_state *st, uint32_t pos)
-{
-	while (st->nblocks && st->blocks[st->nblocks - 1] <= pos)
-		st->nblocks--;
-	while (st->nvars && st->vars[st->nvars - 1].to <= pos)
-		pop_var(st);
-	while (st->ntparams && st->tparams[st->ntparams - 1].to <= pos)
-		st->ntparams--;
-}
-
 /* A named type as a receiver's type: "T", "pkg.T", through pointers and
  * type arguments; NULL for a type parameter or a type without a name. */
 static const char *named_type(struct kbx_walk *w, TSNode t)
@@ -233,7 +142,7 @@ static const char *named_type(struct kbx_walk *w, TSNode t)
 	t = strip_type(t);
 	if (_kbx_is(t, "type_identifier")) {
 		const char *name = _kbx_node_text(w, t);
-		if (name && is_type_param(st, name, ts_node_start_byte(t)))
+		if (name && _kbx_names_find(&st->tparams, name, ts_node_start_byte(t)))
 			return NULL;
 		return name;
 	}
@@ -243,19 +152,19 @@ static const char *named_type(struct kbx_walk *w, TSNode t)
 }
 
 /* A type as declared: a named type, or a container of named types. */
-static struct go_type declared_type(struct kbx_walk *w, TSNode t)
+static struct _kbx_vtype declared_type(struct kbx_walk *w, TSNode t)
 {
-	struct go_type r = { 0 };
+	struct _kbx_vtype r = { 0 };
 	t = strip_type(t);
 	if (_kbx_is(t, "slice_type") || _kbx_is(t, "array_type")) {
-		r.container = 's';
+		r.container = GO_SLICE;
 		r.elem = named_type(w, _kbx_field(t, "element"));
 	} else if (_kbx_is(t, "map_type")) {
-		r.container = 'm';
+		r.container = GO_MAP;
 		r.key = named_type(w, _kbx_field(t, "key"));
 		r.elem = named_type(w, _kbx_field(t, "value"));
 	} else if (_kbx_is(t, "channel_type")) {
-		r.container = 'c';
+		r.container = GO_CHAN;
 		r.elem = named_type(w, _kbx_field(t, "value"));
 	} else {
 		r.name = named_type(w, t);
@@ -263,7 +172,7 @@ static struct go_type declared_type(struct kbx_walk *w, TSNode t)
 	return r;
 }
 
-static const struct go_type *field_type(const struct go_state *st, const char *owner,
+static const struct _kbx_vtype *field_type(const struct go_state *st, const char *owner,
 					const char *name)
 {
 	if (!owner || !name)
@@ -295,10 +204,10 @@ static int file_type(struct kbx_walk *w, const char *name)
  * value number idx when it has several (a, err := f()).  *local is set
  * when e is a name of this scope (or a field of one) whose type the
  * source does not state: a value, not a package. */
-static struct go_type value_type(struct kbx_walk *w, TSNode e, int idx, int *local, int depth)
+static struct _kbx_vtype value_type(struct kbx_walk *w, TSNode e, int idx, int *local, int depth)
 {
 	const struct go_state *st = w->lang_state;
-	struct go_type none = { 0 };
+	struct _kbx_vtype none = { 0 };
 	if (ts_node_is_null(e) || depth > 8)
 		return none;
 	const char *type = ts_node_type(e);
@@ -318,7 +227,7 @@ static struct go_type value_type(struct kbx_walk *w, TSNode e, int idx, int *loc
 		return idx ? none : declared_type(w, _kbx_field(e, "type"));
 	if (!strcmp(type, "identifier")) {
 		const char *name = _kbx_node_text(w, e);
-		const struct go_var *v = name ? find_var(st, name, ts_node_start_byte(e)) : NULL;
+		const struct _kbx_scoped_name *v = _kbx_names_find(&st->vars, name, ts_node_start_byte(e));
 		if (v && local)
 			*local = 1;
 		return v && !idx ? v->type : none;
@@ -327,17 +236,17 @@ static struct go_type value_type(struct kbx_walk *w, TSNode e, int idx, int *loc
 		/* x.field, with x a name of this scope */
 		int base_local = 0;
 		TSNode operand = _kbx_field(e, "operand");
-		struct go_type o = value_type(w, operand, 0, &base_local, depth + 1);
+		struct _kbx_vtype o = value_type(w, operand, 0, &base_local, depth + 1);
 		if (base_local && local)
 			*local = 1;
-		const struct go_type *f = field_type(st, o.name, _kbx_field_text(w, e, "field"));
+		const struct _kbx_vtype *f = field_type(st, o.name, _kbx_field_text(w, e, "field"));
 		return f && !idx ? *f : none;
 	}
 	if (!strcmp(type, "index_expression")) {
 		/* xs[i], m[k]; the second value of m[k] is a bool */
-		struct go_type o = value_type(w, _kbx_field(e, "operand"), 0, NULL, depth + 1);
-		struct go_type r = { 0 };
-		if (idx || (o.container != 's' && o.container != 'm'))
+		struct _kbx_vtype o = value_type(w, _kbx_field(e, "operand"), 0, NULL, depth + 1);
+		struct _kbx_vtype r = { 0 };
+		if (idx || (o.container != GO_SLICE && o.container != GO_MAP))
 			return none;
 		r.name = o.elem;
 		return r;
@@ -348,21 +257,21 @@ static struct go_type value_type(struct kbx_walk *w, TSNode e, int idx, int *loc
 		const char *qual = NULL;
 		if (_kbx_is(fn, "identifier")) {
 			const char *name = _kbx_node_text(w, fn);
-			if (!name || find_var(st, name, ts_node_start_byte(fn)))
+			if (!name || _kbx_names_find(&st->vars, name, ts_node_start_byte(fn)))
 				return none;   /* a call of a value */
 			if (!strcmp(name, "new") || !strcmp(name, "make")) {
 				TSNode arg = ts_node_is_null(args) ? args : ts_node_named_child(args, 0);
 				return idx ? none : declared_type(w, arg);
 			}
 			if (file_type(w, name)) {
-				struct go_type r = { 0 };
+				struct _kbx_vtype r = { 0 };
 				r.name = idx ? NULL : name;   /* a conversion: T(x) */
 				return r;
 			}
 			qual = name;
 		} else if (_kbx_is(fn, "selector_expression")) {
 			/* x.M() with x of a type of this file */
-			struct go_type o = value_type(w, _kbx_field(fn, "operand"), 0, NULL, depth + 1);
+			struct _kbx_vtype o = value_type(w, _kbx_field(fn, "operand"), 0, NULL, depth + 1);
 			if (o.name && !strchr(o.name, '.'))
 				qual = _kbx_join(w, o.name, ".", _kbx_field_text(w, fn, "field"));
 		}
@@ -397,27 +306,25 @@ static void bind_params(struct kbx_walk *w, TSNode list, uint32_t from, uint32_t
 		if (!variadic && !_kbx_is(p, "parameter_declaration"))
 			continue;
 		TSNode t = _kbx_field(p, "type");
-		struct go_type type = declared_type(w, t);
+		struct _kbx_vtype type = declared_type(w, t);
 		if (variadic) {
 			/* xs ...T is a []T */
-			struct go_type s = { 0 };
-			s.container = 's';
+			struct _kbx_vtype s = { 0 };
+			s.container = GO_SLICE;
 			s.elem = type.name;
 			type = s;
 		}
 		TSNode names[16];
 		uint32_t nn = declared_names(p, t, "identifier", names, 16);
 		for (uint32_t j = 0; j < nn; j++)
-			push_var(st, _kbx_node_text(w, names[j]), type, from, to, 0);
+			_kbx_names_push(&st->vars, _kbx_node_text(w, names[j]), &type, from, to, 0);
 	}
 }
 
 static void push_type_param(struct kbx_walk *w, TSNode id, uint32_t from, uint32_t to)
 {
 	struct go_state *st = w->lang_state;
-	if (!_kbx_grow((void **)&st->tparams, &st->atparams, st->ntparams, sizeof(*st->tparams), 8))
-		st->tparams[st->ntparams++] =
-			(struct go_var){ _kbx_node_text(w, id), { 0 }, from, to, 0, GO_NONE };
+	_kbx_names_push(&st->tparams, _kbx_node_text(w, id), NULL, from, to, 0);
 }
 
 /* The type parameters of a function or type (and those a method's
@@ -502,12 +409,12 @@ static void bind_decl(struct kbx_walk *w, TSNode n, int package_level)
 			return;
 	}
 	uint32_t from = package_level ? 0 : ts_node_end_byte(n);
-	uint32_t to = block_end(st);
-	struct go_type ranged = { 0 };
+	uint32_t to = _kbx_blocks_end(&st->blocks);
+	struct _kbx_vtype ranged = { 0 };
 	if (_kbx_is(n, "range_clause") && nv == 1)
 		ranged = value_type(w, values[0], 0, NULL, 0);
 	for (uint32_t i = 0; i < nn; i++) {
-		struct go_type type = { 0 };
+		struct _kbx_vtype type = { 0 };
 		const char *name = _kbx_node_text(w, names[i]);
 		if (!name)
 			continue;
@@ -515,11 +422,11 @@ static void bind_decl(struct kbx_walk *w, TSNode n, int package_level)
 			type = declared_type(w, t);
 		} else if (_kbx_is(n, "range_clause")) {
 			/* for k, v := range m; for i, x := range xs; for x := range ch */
-			if (ranged.container == 'm')
+			if (ranged.container == GO_MAP)
 				type.name = i ? ranged.elem : ranged.key;
-			else if (ranged.container == 's' && i == 1)
+			else if (ranged.container == GO_SLICE && i == 1)
 				type.name = ranged.elem;
-			else if (ranged.container == 'c' && i == 0)
+			else if (ranged.container == GO_CHAN && i == 0)
 				type.name = ranged.elem;
 		} else if (_kbx_is(n, "receive_statement")) {
 			/* v, ok := <-ch: not followed */
@@ -530,10 +437,11 @@ static void bind_decl(struct kbx_walk *w, TSNode n, int package_level)
 		}
 		/* x, err := f() where x was declared in this block: x keeps
 		 * its type (it is assigned, not declared) */
-		const struct go_var *old = find_var(st, name, ts_node_start_byte(n));
+		const struct _kbx_scoped_name *old =
+			_kbx_names_find(&st->vars, name, ts_node_start_byte(n));
 		if (!package_level && _kbx_is(n, "short_var_declaration") && old && old->to == to)
 			continue;
-		push_var(st, name, type, from, to, 0);
+		_kbx_names_push(&st->vars, name, &type, from, to, 0);
 	}
 }
 
@@ -550,7 +458,7 @@ static void bind_type_switch(struct kbx_walk *w, TSNode n)
 	/* the cases in reverse, so that the first to end is on top */
 	for (uint32_t i = ts_node_named_child_count(n); i-- > 0;) {
 		TSNode c = ts_node_named_child(n, i);
-		struct go_type type = { 0 };
+		struct _kbx_vtype type = { 0 };
 		if (_kbx_is(c, "type_case")) {
 			/* the types are the named children before the ':' */
 			uint32_t ntypes = 0, count = ts_node_child_count(c);
@@ -567,7 +475,7 @@ static void bind_type_switch(struct kbx_walk *w, TSNode n)
 		} else if (!_kbx_is(c, "default_case")) {
 			continue;
 		}
-		push_var(st, name, type, ts_node_start_byte(c), ts_node_end_byte(c), 0);
+		_kbx_names_push(&st->vars, name, &type, ts_node_start_byte(c), ts_node_end_byte(c), 0);
 	}
 }
 
@@ -581,9 +489,10 @@ static void bind_function(struct kbx_walk *w, TSNode n, const char *recv_type)
 	TSNode recv = _kbx_field(n, "receiver");
 	TSNode param = ts_node_is_null(recv) ? recv : ts_node_named_child(recv, 0);
 	if (_kbx_is(param, "parameter_declaration")) {
-		struct go_type type = { 0 };
+		struct _kbx_vtype type = { 0 };
 		type.name = recv_type;
-		push_var(st, _kbx_field_text(w, param, "name"), type, from, to, recv_type != NULL);
+		_kbx_names_push(&st->vars, _kbx_field_text(w, param, "name"), &type, from, to,
+				recv_type ? GO_RECEIVER : 0);
 	}
 	bind_params(w, _kbx_field(n, "parameters"), from, to);
 	TSNode result = _kbx_field(n, "result");
@@ -600,7 +509,7 @@ static void predefine_fields(struct kbx_walk *w, TSNode spec)
 	const char *owner = _kbx_field_text(w, spec, "name");
 	if (!owner || !_kbx_is(list, "field_declaration_list"))
 		return;
-	size_t tparams = st->ntparams;
+	size_t tparams = st->tparams.n;
 	bind_type_params(w, spec);
 	uint32_t count = ts_node_named_child_count(list);
 	for (uint32_t i = 0; i < count; i++) {
@@ -608,7 +517,7 @@ static void predefine_fields(struct kbx_walk *w, TSNode spec)
 		TSNode ft = _kbx_field(f, "type");
 		if (!_kbx_is(f, "field_declaration") || ts_node_is_null(ft))
 			continue;
-		struct go_type t = declared_type(w, ft);
+		struct _kbx_vtype t = declared_type(w, ft);
 		TSNode names[16];
 		uint32_t nn = declared_names(f, ft, "field_identifier", names, 16);
 		if (!nn) {
@@ -627,7 +536,7 @@ static void predefine_fields(struct kbx_walk *w, TSNode spec)
 				st->fields[st->nfields++] = (struct go_field){ owner, name, t };
 		}
 	}
-	st->ntparams = tparams;
+	_kbx_names_truncate(&st->tparams, tparams);
 }
 
 /* The result types of a function or method of the file. */
@@ -646,7 +555,7 @@ static void predefine_results(struct kbx_walk *w, TSNode decl)
 	if (!name || name == _kbx_qual_too_long || ts_node_is_null(result) ||
 	    _kbx_grow((void **)&st->results, &st->aresults, st->nresults, sizeof(*st->results), 16))
 		return;
-	size_t tparams = st->ntparams;
+	size_t tparams = st->tparams.n;
 	bind_type_params(w, decl);
 	struct go_results *r = &st->results[st->nresults++];
 	memset(r, 0, sizeof(*r));
@@ -661,11 +570,11 @@ static void predefine_results(struct kbx_walk *w, TSNode decl)
 		/* (a, b T) is two results */
 		TSNode t = _kbx_field(p, "type"), names[GO_MAX_RESULTS];
 		uint32_t nn = declared_names(p, t, "identifier", names, GO_MAX_RESULTS);
-		struct go_type type = declared_type(w, t);
+		struct _kbx_vtype type = declared_type(w, t);
 		for (uint32_t j = 0; j < (nn ? nn : 1) && r->n < GO_MAX_RESULTS; j++)
 			r->type[r->n++] = type;
 	}
-	st->ntparams = tparams;
+	_kbx_names_truncate(&st->tparams, tparams);
 }
 
 /* The fields of the struct types, the results of the functions and
@@ -794,7 +703,7 @@ static void add_call(struct kbx_walk *w, TSNode at, const char *name, TSNode rec
 		return;
 	if (ts_node_is_null(recv)) {
 		/* f() with f a parameter or a local: a call through a value */
-		int value = st && find_var(st, name, ts_node_start_byte(at));
+		int value = st && _kbx_names_find(&st->vars, name, ts_node_start_byte(at));
 		_kbx_walk_call(w, at, name, value ? KBX_RECV_VALUE : KBX_RECV_NONE, NULL);
 		return;
 	}
@@ -803,7 +712,7 @@ static void add_call(struct kbx_walk *w, TSNode at, const char *name, TSNode rec
 		return;
 	}
 	int local = 0;
-	struct go_type t = value_type(w, recv, 0, &local, 0);
+	struct _kbx_vtype t = value_type(w, recv, 0, &local, 0);
 	/* x.f() with f a field of x's struct: a value of function type */
 	if (field_type(st, t.name, name)) {
 		_kbx_walk_call(w, at, name, KBX_RECV_VALUE, NULL);
@@ -812,8 +721,9 @@ static void add_call(struct kbx_walk *w, TSNode at, const char *name, TSNode rec
 	/* a call through the method's own receiver is a self call */
 	if (_kbx_is(recv, "identifier")) {
 		const char *r = _kbx_node_text(w, recv);
-		const struct go_var *v = r ? find_var(st, r, ts_node_start_byte(recv)) : NULL;
-		if (v && v->recv) {
+		const struct _kbx_scoped_name *v =
+			_kbx_names_find(&st->vars, r, ts_node_start_byte(recv));
+		if (v && (v->flags & GO_RECEIVER)) {
 			_kbx_walk_call(w, at, name, KBX_RECV_SELF, NULL);
 			return;
 		}
@@ -894,14 +804,16 @@ static int is_block(const char *type)
 static void visit_scope(struct kbx_walk *w, TSNode n, const char *type)
 {
 	struct go_state *st = w->lang_state;
-	leave_blocks(st, ts_node_start_byte(n));
-	if (is_block(type) &&
-	    !_kbx_grow((void **)&st->blocks, &st->ablocks, st->nblocks, sizeof(*st->blocks), 32))
-		st->blocks[st->nblocks++] = ts_node_end_byte(n);
+	uint32_t pos = ts_node_start_byte(n);
+	_kbx_names_leave(&st->vars, pos);
+	_kbx_names_leave(&st->tparams, pos);
+	_kbx_blocks_leave(&st->blocks, pos);
+	if (is_block(type))
+		_kbx_blocks_enter(&st->blocks, pos, ts_node_end_byte(n));
 	if (!strcmp(type, "short_var_declaration") || !strcmp(type, "range_clause") ||
 	    !strcmp(type, "receive_statement"))
 		bind_decl(w, n, 0);
-	else if ((!strcmp(type, "var_spec") || !strcmp(type, "const_spec")) && st->nblocks > 1)
+	else if ((!strcmp(type, "var_spec") || !strcmp(type, "const_spec")) && st->blocks.n > 1)
 		bind_decl(w, n, 0);   /* the package-level ones are predefined */
 	else if (!strcmp(type, "type_switch_statement"))
 		bind_type_switch(w, n);
@@ -955,8 +867,10 @@ static int go_visit(struct kbx_walk *w, TSNode n, const char *type)
 static void go_begin(struct kbx_walk *w)
 {
 	struct go_state *st = calloc(1, sizeof(*st));
-	for (size_t i = 0; st && i < GO_BUCKETS; i++)
-		st->bucket[i] = GO_NONE;
+	if (st) {
+		_kbx_names_init(&st->vars);
+		_kbx_names_init(&st->tparams);
+	}
 	w->lang_state = st;
 }
 
@@ -965,9 +879,9 @@ static void go_end(struct kbx_walk *w)
 	struct go_state *st = w->lang_state;
 	if (st) {
 		_kbx_predef_release(&st->types);
-		free(st->vars);
-		free(st->tparams);
-		free(st->blocks);
+		_kbx_names_release(&st->vars);
+		_kbx_names_release(&st->tparams);
+		_kbx_blocks_release(&st->blocks);
 		free(st->fields);
 		free(st->results);
 		free(st);
