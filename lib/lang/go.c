@@ -713,6 +713,10 @@ static void add_call(struct kbx_walk *w, TSNode at, const char *name, TSNode rec
 	}
 	int local = 0;
 	struct _kbx_vtype t = value_type(w, recv, 0, &local, 0);
+	/* what a call or an index gives is a value too, never a package */
+	if (_kbx_is(recv, "call_expression") || _kbx_is(recv, "index_expression") ||
+	    _kbx_is(recv, "slice_expression"))
+		local = 1;
 	/* x.f() with f a field of x's struct: a value of function type */
 	if (field_type(st, t.name, name)) {
 		_kbx_walk_call(w, at, name, KBX_RECV_VALUE, NULL);
@@ -786,19 +790,12 @@ static void visit_import_spec(struct kbx_walk *w, TSNode n)
 
 /* The nodes whose end ends the scope of a name declared in them: blocks,
  * and the statements and clauses that are implicit blocks. */
-static int is_block(const char *type)
-{
-	static const char *const blocks[] = {
-		"block", "communication_case", "default_case", "expression_case",
-		"expression_switch_statement", "for_statement", "func_literal",
-		"function_declaration", "if_statement", "method_declaration",
-		"select_statement", "source_file", "type_case", "type_switch_statement", NULL
-	};
-	for (size_t i = 0; blocks[i]; i++)
-		if (!strcmp(type, blocks[i]))
-			return 1;
-	return 0;
-}
+static const char *const go_blocks[] = {
+	"block", "communication_case", "default_case", "expression_case",
+	"expression_switch_statement", "for_statement", "func_literal", "function_declaration",
+	"if_statement", "method_declaration", "select_statement", "source_file", "type_case",
+	"type_switch_statement", NULL
+};
 
 /* Names, types and blocks as the walk enters node n. */
 static void visit_scope(struct kbx_walk *w, TSNode n, const char *type)
@@ -807,9 +804,7 @@ static void visit_scope(struct kbx_walk *w, TSNode n, const char *type)
 	uint32_t pos = ts_node_start_byte(n);
 	_kbx_names_leave(&st->vars, pos);
 	_kbx_names_leave(&st->tparams, pos);
-	_kbx_blocks_leave(&st->blocks, pos);
-	if (is_block(type))
-		_kbx_blocks_enter(&st->blocks, pos, ts_node_end_byte(n));
+	_kbx_blocks_visit(&st->blocks, n, type, go_blocks);
 	if (!strcmp(type, "short_var_declaration") || !strcmp(type, "range_clause") ||
 	    !strcmp(type, "receive_statement"))
 		bind_decl(w, n, 0);

@@ -79,17 +79,18 @@ void _kbx_names_truncate(struct _kbx_scoped_names *s, size_t n)
 		pop(s);
 }
 
-void _kbx_blocks_leave(struct _kbx_blocks *b, uint32_t pos)
+void _kbx_blocks_visit(struct _kbx_blocks *b, TSNode n, const char *type,
+		       const char *const *kinds)
 {
+	uint32_t pos = ts_node_start_byte(n);
 	while (b->n && b->end[b->n - 1] <= pos)
 		b->n--;
-}
-
-void _kbx_blocks_enter(struct _kbx_blocks *b, uint32_t pos, uint32_t end)
-{
-	_kbx_blocks_leave(b, pos);
-	if (!_kbx_grow((void **)&b->end, &b->alloc, b->n, sizeof(*b->end), 32))
-		b->end[b->n++] = end;
+	for (size_t i = 0; kinds[i]; i++)
+		if (!strcmp(type, kinds[i])) {
+			if (!_kbx_grow((void **)&b->end, &b->alloc, b->n, sizeof(*b->end), 32))
+				b->end[b->n++] = ts_node_end_byte(n);
+			return;
+		}
 }
 
 uint32_t _kbx_blocks_end(const struct _kbx_blocks *b)

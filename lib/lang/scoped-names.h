@@ -67,10 +67,11 @@ struct _kbx_blocks {
 	uint32_t *end;
 	size_t n, alloc;
 };
-/* Enter a block ending at end (after leaving those ended before it). */
-void _kbx_blocks_enter(struct _kbx_blocks *b, uint32_t pos, uint32_t end);
-/* Leave the blocks that ended before pos. */
-void _kbx_blocks_leave(struct _kbx_blocks *b, uint32_t pos);
+/* As the walk enters node n of that type: leave the blocks that ended
+ * before it, and enter n when its type is one of kinds (NULL-ended), the
+ * nodes whose end ends the scope of a name declared in them. */
+void _kbx_blocks_visit(struct _kbx_blocks *b, TSNode n, const char *type,
+		       const char *const *kinds);
 /* The end of the innermost open block, UINT32_MAX when none is. */
 uint32_t _kbx_blocks_end(const struct _kbx_blocks *b);
 void _kbx_blocks_release(struct _kbx_blocks *b);
