@@ -15,3 +15,15 @@ pub fn checksum(data: &str) -> String {
     }
     format!("{:08x}", h)
 }
+
+/// Lines kept in memory until the store is flushed.
+#[derive(Default)]
+pub struct Log {
+    lines: Vec<String>,
+}
+
+impl Log {
+    pub fn push(&mut self, line: &str) {
+        self.lines.push(line.to_string());
+    }
+}
