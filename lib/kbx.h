@@ -340,6 +340,9 @@ typedef int (*kbx_edge_fn)(void *data, const struct kbx_edge *edge);
  * id; nodes without a path last), and a node reached from several
  * nodes comes with the edge from the first of them in that order: the
  * same sequence from any store of the same tree, whatever its node ids.
+ * An edge from the node to itself (a function that calls itself) is
+ * delivered at depth 1, like any direct neighbour; the walk does not go
+ * on from it.
  */
 kbx_status_t kbx_walk_edges(kbx_store_t *store, uint32_t id, int kind, int dir,
 			    uint32_t max_depth, kbx_edge_fn fn, void *data,
