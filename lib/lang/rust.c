@@ -14,9 +14,13 @@
  * `module::f()` have the path as receiver ("a.b"), `self::f()` is a plain
  * call in this module.  A struct literal `Config { .. }` constructs Config
  * and is reported as a call to it, like `Config::new()` (receiver
- * "Config", name "new").  Macro invocations (`println!`) are not calls, and
- * calls inside their arguments are not seen: the grammar leaves macro
- * arguments as unparsed token trees.
+ * "Config", name "new").  Macro invocations (`println!`) are not calls.
+ * The grammar leaves macro arguments as unparsed token trees; those of
+ * the standard library's macros whose arguments are expressions
+ * (assert_eq!, vec!, format!, write!, ...) are parsed again as Rust, with
+ * the positions of the file, and the calls in them are seen like any
+ * other.  What another macro makes of its tokens only its definition
+ * says: calls in its arguments are not seen.
  *
  * A call's receiver gets its static type (recv_type) where the source
  * states it: a parameter (`x: &mut T`), self in an impl, `let x: T`,
@@ -78,6 +82,8 @@ struct rust_state {
 	/* the modules the file declares (`mod x;`) */
 	const char **mods;
 	size_t nmods, amods;
+	/* parses the arguments of the standard library's macros */
+	TSParser *macro_parser;
 };
 
 /* How Rust writes a path, receiver or base on one line: "::" as "." (a
@@ -643,6 +649,29 @@ static void predefine_fields(struct kbx_walk *w, const char *owner, TSNode list)
 	}
 }
 
+/* `#[derive(Default)]` before a struct or enum of this file: its
+ * default() is declared to return Self. */
+static void predefine_derived(struct kbx_walk *w, TSNode item, const char *owner)
+{
+	struct rust_state *st = w->lang_state;
+	for (TSNode a = ts_node_prev_named_sibling(item); _kbx_is(a, "attribute_item");
+	     a = ts_node_prev_named_sibling(a)) {
+		const char *text = _kbx_node_text(w, a), *d;
+		if (!text || !owner || !strstr(text, "derive"))
+			continue;
+		for (d = strstr(text, "Default"); d; d = strstr(d + 1, "Default")) {
+			char before = d > text ? d[-1] : ' ', after = d[7];
+			if ((before == '(' || before == ',' || before == ' ' || before == ':') &&
+			    (after == ')' || after == ',' || after == ' ')) {
+				struct _kbx_vtype t = { 0 };
+				t.name = owner;
+				add_member(&st->results, &st->nresults, &st->aresults, owner, "default", t);
+				return;
+			}
+		}
+	}
+}
+
 /* The fields of the structs, and the results of the functions and of
  * the methods of the impls, of a file or module body, before the walk:
  * a function may come before what it uses. */
@@ -656,9 +685,11 @@ static void predefine_evidence(struct kbx_walk *w, TSNode body)
 		if (_kbx_is(item, "struct_item")) {
 			bind_type_params(w, item, 0, NULL);
 			predefine_fields(w, _kbx_field_text(w, item, "name"), _kbx_field(item, "body"));
+			predefine_derived(w, item, _kbx_field_text(w, item, "name"));
 		} else if (_kbx_is(item, "enum_item")) {
 			/* the variants' fields: Ast::Class(Class) */
 			const char *e = _kbx_field_text(w, item, "name");
+			predefine_derived(w, item, e);
 			TSNode list = _kbx_field(item, "body");
 			uint32_t count = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list);
 			bind_type_params(w, item, 0, NULL);
@@ -1132,6 +1163,76 @@ static void visit_use(struct kbx_walk *w, TSNode n)
 	}
 }
 
+/* The standard library's macros whose arguments are expressions (a
+ * format string among them): assert_eq!(a.len(), 2), vec![f(x); n]. */
+static int expression_macro(const char *name)
+{
+	static const char *const names[] = {
+		"assert", "assert_eq", "assert_ne", "dbg", "debug_assert", "debug_assert_eq",
+		"debug_assert_ne", "eprint", "eprintln", "format", "format_args", "panic", "print",
+		"println", "todo", "unimplemented", "unreachable", "vec", "write", "writeln", NULL
+	};
+	const char *last = name ? strrchr(name, ':') : NULL;
+	last = last ? last + 1 : name;
+	for (size_t i = 0; last && names[i]; i++)
+		if (!strcmp(last, names[i]))
+			return 1;
+	return 0;
+}
+
+static void visit_macro(struct kbx_walk *w, TSNode n, int depth);
+
+/* The calls of a parse of macro arguments, and the names they bind;
+ * items in them are not this file's definitions. */
+static void visit_macro_nodes(struct kbx_walk *w, TSNode n, int depth)
+{
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_named_child(n, i);
+		const char *type = ts_node_type(c);
+		if (!strcmp(type, "macro_invocation")) {
+			visit_macro(w, c, depth + 1);
+			continue;
+		}
+		if (strstr(type, "_item") || !strcmp(type, "use_declaration") ||
+		    !strcmp(type, "macro_definition"))
+			continue;
+		visit_scope(w, c, type);
+		if (!strcmp(type, "call_expression"))
+			visit_call(w, c);
+		else if (!strcmp(type, "struct_expression"))
+			visit_struct_expression(w, c);
+		visit_macro_nodes(w, c, depth);
+	}
+}
+
+/* The arguments of assert_eq!(..), vec![..] and the like, parsed as
+ * Rust over their own bytes of the file (a tuple, an array, a block):
+ * the nodes have the file's positions. */
+static void visit_macro(struct kbx_walk *w, TSNode n, int depth)
+{
+	struct rust_state *st = w->lang_state;
+	TSNode args = _kbx_child_of_type(n, "token_tree");
+	if (!st || depth > 8 || ts_node_is_null(args) ||
+	    !expression_macro(_kbx_field_text(w, n, "macro")))
+		return;
+	if (!st->macro_parser) {
+		st->macro_parser = ts_parser_new();
+		if (!st->macro_parser)
+			return;
+		ts_parser_set_language(st->macro_parser, tree_sitter_rust());
+	}
+	TSRange r = { ts_node_start_point(args), ts_node_end_point(args),
+		      ts_node_start_byte(args), ts_node_end_byte(args) };
+	if (!ts_parser_set_included_ranges(st->macro_parser, &r, 1))
+		return;
+	TSTree *tree = ts_parser_parse_string(st->macro_parser, NULL, w->src, (uint32_t)w->len);
+	if (!tree)
+		return;
+	visit_macro_nodes(w, ts_tree_root_node(tree), depth);
+	ts_tree_delete(tree);
+}
+
 static int rust_visit(struct kbx_walk *w, TSNode n, const char *type)
 {
 	if (w->lang_state)
@@ -1182,7 +1283,10 @@ static int rust_visit(struct kbx_walk *w, TSNode n, const char *type)
 				predefine_types(w, body);
 			if (w->lang_state)
 				predefine_evidence(w, body);
-		} else if (!strcmp(type, "macro_invocation") || !strcmp(type, "macro_definition")) {
+		} else if (!strcmp(type, "macro_invocation")) {
+			visit_macro(w, n, 0);
+			return KBX_WALK_SKIP;
+		} else if (!strcmp(type, "macro_definition")) {
 			return KBX_WALK_SKIP;
 		}
 		break;
@@ -1236,6 +1340,8 @@ static void rust_end(struct kbx_walk *w)
 		free(st->fields);
 		free(st->results);
 		free(st->mods);
+		if (st->macro_parser)
+			ts_parser_delete(st->macro_parser);
 		free(st);
 	}
 	w->lang_state = NULL;
