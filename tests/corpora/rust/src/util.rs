@@ -15,3 +15,41 @@ pub fn checksum(data: &str) -> String {
     }
     format!("{:08x}", h)
 }
+
+/// Lines kept in memory until the store is flushed.
+#[derive(Default)]
+pub struct Log {
+    lines: Vec<String>,
+}
+
+impl Log {
+    pub fn push(&mut self, line: &str) {
+        self.lines.push(line.to_string());
+    }
+}
+
+/// Both values of an expression evaluated twice.
+macro_rules! twice {
+    ($e:expr) => {
+        ($e, $e)
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_and_sums() {
+        assert_eq!(kib(1), 1024);
+        let mut log = Log::default();
+        log.push(&format!("{}", checksum("k=v")));
+    }
+
+    #[test]
+    fn twice_is_a_pair() {
+        let (a, b) = twice!(checksum("k=v"));
+        assert_eq!(a, b);
+        assert_eq!(kib(0), 0);
+    }
+}
