@@ -634,8 +634,7 @@ int _kbx_js_visit(struct kbx_walk *w, TSNode n, const char *type)
 		}
 		break;
 	case 'f':
-		if (!strcmp(type, "function_declaration") ||
-		    !strcmp(type, "generator_function_declaration")) {
+		if (!strcmp(type, "function_declaration")) {
 			_kbx_walk_define(w, n, KBX_KIND_FUNCTION, _kbx_field_text(w, n, "name"), 1);
 		} else if (!strcmp(type, "function_expression") || !strcmp(type, "function")) {
 			if (!already_named(w, n))
@@ -646,7 +645,8 @@ int _kbx_js_visit(struct kbx_walk *w, TSNode n, const char *type)
 		}
 		break;
 	case 'g':
-		if (!strcmp(type, "generator_function") && !already_named(w, n))
+		if ((!strcmp(type, "generator_function") && !already_named(w, n)) ||
+		    !strcmp(type, "generator_function_declaration"))
 			_kbx_walk_define(w, n, KBX_KIND_FUNCTION, _kbx_field_text(w, n, "name"), 1);
 		break;
 	case 'i':
