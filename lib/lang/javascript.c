@@ -1385,6 +1385,27 @@ void _kbx_js_visit_field(struct kbx_walk *w, TSNode n, const char *name_field)
 			     member_name(w, _kbx_field(n, name_field)));
 }
 
+/*
+ * The kind of a function that is a member of an object literal ({ f() {}
+ * }, { f: () => {} }): a method of the object, which no plain call f()
+ * reaches (the name is no binding in any scope), except in the object a
+ * CommonJS module exports, whose members are the module's functions that
+ * others import by name (const { f } = require(...)).
+ */
+static int member_kind(struct kbx_walk *w, TSNode member)
+{
+	TSNode obj = ts_node_parent(member);
+	if (ts_node_is_null(obj) || strcmp(ts_node_type(obj), "object"))
+		return KBX_KIND_FUNCTION;  /* the method of a class without a name */
+	TSNode assign = ts_node_parent(obj);
+	if (!ts_node_is_null(assign) && !strcmp(ts_node_type(assign), "assignment_expression")) {
+		const char *left = _kbx_field_text(w, assign, "left");
+		if (left && (!strcmp(left, "module.exports") || !strcmp(left, "exports")))
+			return KBX_KIND_FUNCTION;
+	}
+	return KBX_KIND_METHOD;
+}
+
 /* x = function () {}, exports.x = ..., module.exports.x = ...,
  * Foo.prototype.x = ... */
 static void visit_assignment(struct kbx_walk *w, TSNode n)
@@ -1545,7 +1566,7 @@ int _kbx_js_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 'm':
 		if (!strcmp(type, "method_definition")) {
 			int sym = _kbx_walk_define(w, n, _kbx_walk_in_type(w) ? KBX_KIND_METHOD :
-						   KBX_KIND_FUNCTION,
+						   member_kind(w, n),
 						   member_name(w, _kbx_field(n, "name")), 1);
 			enter_function(w, n, sym >= 0, member_this(w, n));
 		}
@@ -1558,7 +1579,7 @@ int _kbx_js_visit(struct kbx_walk *w, TSNode n, const char *type)
 		if (!strcmp(type, "pair")) {
 			TSNode v = _kbx_field(n, "value");
 			if (is_function_value(v))
-				define_value(w, n, v, KBX_KIND_FUNCTION,
+				define_value(w, n, v, member_kind(w, n),
 					     member_name(w, _kbx_field(n, "key")));
 		}
 		break;
