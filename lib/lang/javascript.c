@@ -200,25 +200,49 @@ void _kbx_jsc_tparams_release(struct _kbx_jsc_tparams *tp)
 	*tp = (struct _kbx_jsc_tparams){ 0 };
 }
 
+void _kbx_jsc_unbind_at_end(struct kbx_walk *w, struct _kbx_jsc_unbinds *u, TSNode n)
+{
+	if (_kbx_grow((void **)&u->v, &u->alloc, u->n, sizeof(*u->v), 16))
+		return;
+	u->v[u->n].end = ts_node_end_byte(n);
+	u->v[u->n].nbind = w->nbind;
+	u->n++;
+}
+
+void _kbx_jsc_unbind_leave(struct kbx_walk *w, struct _kbx_jsc_unbinds *u, TSNode at)
+{
+	uint32_t pos = ts_node_start_byte(at);
+	while (u->n && u->v[u->n - 1].end <= pos) {
+		/* the walker keeps the bindings as a stack; the construct's
+		 * scope in its terms is the enclosing one, so it would keep
+		 * them until that ends */
+		size_t keep = u->v[--u->n].nbind;
+		if (w->nbind > keep)
+			w->nbind = keep;
+	}
+}
+
+void _kbx_jsc_unbinds_release(struct _kbx_jsc_unbinds *u)
+{
+	free(u->v);
+	*u = (struct _kbx_jsc_unbinds){ 0 };
+}
+
 /* ---- JavaScript ---- */
 
 /*
- * A function the walk is in that matters to the bindings without being a
- * scope of the walker's: an anonymous function, whose parameters and
- * locals are bound in the enclosing scope and must be dropped at its end,
- * and any function that is not an arrow, inside which `this` is no longer
- * the enclosing class's instance.
+ * What `this` is where the walk is: a function that is not an arrow sets
+ * it (a method or field initializer of a class to the instance), and a
+ * class tells its methods whether its fields are bound.
  */
 struct js_frame {
-	uint32_t end;      /* the function's end byte */
-	size_t nbind;      /* the bindings to keep at its end, or NO_UNBIND */
+	uint32_t end;      /* the function's or class's end byte */
 	int this_kind;     /* THIS_* */
 	int cls;           /* a class body: CLASS_* */
 };
 #define CLASS_NONE  0
 #define CLASS_NAMED 1      /* a class the walk defined, whose fields are bound */
 #define CLASS_ANON  2      /* a class expression without a name: none are */
-#define NO_UNBIND ((size_t)-1)
 #define THIS_INHERITED 0   /* an arrow function: the enclosing `this` */
 #define THIS_INSTANCE  1   /* a method or field of a class: its instance */
 #define THIS_OTHER     2   /* another function: whatever it is called on */
@@ -237,6 +261,8 @@ struct js_state {
 	int typescript;
 	struct js_frame *frames;
 	size_t nframes, aframes;
+	/* anonymous functions bind in the enclosing scope until their end */
+	struct _kbx_jsc_unbinds unbinds;
 	struct _kbx_jsc_tparams tparams;
 	/* TypeScript: the type aliases the file declares (type X = ...),
 	 * which name no class; sorted after the first visit */
@@ -264,6 +290,7 @@ void _kbx_js_end(struct kbx_walk *w)
 	if (st) {
 		free(st->frames);
 		free(st->aliases);
+		_kbx_jsc_unbinds_release(&st->unbinds);
 		_kbx_jsc_tparams_release(&st->tparams);
 	}
 	free(w->lang_state);
@@ -276,23 +303,19 @@ void _kbx_js_enter(struct kbx_walk *w, TSNode n)
 	if (!st)
 		return;
 	uint32_t pos = ts_node_start_byte(n);
-	while (st->nframes && st->frames[st->nframes - 1].end <= pos) {
-		struct js_frame *f = &st->frames[--st->nframes];
-		/* what the anonymous function bound ends with it (its scope
-		 * in the walker's terms is the enclosing one) */
-		if (f->nbind != NO_UNBIND && w->nbind > f->nbind)
-			w->nbind = f->nbind;
-	}
+	while (st->nframes && st->frames[st->nframes - 1].end <= pos)
+		st->nframes--;
+	_kbx_jsc_unbind_leave(w, &st->unbinds, n);
 	tparams_leave(&st->tparams, pos);
 }
 
-static void push_frame(struct kbx_walk *w, TSNode n, size_t nbind, int this_kind, int cls)
+static void push_frame(struct kbx_walk *w, TSNode n, int this_kind, int cls)
 {
 	struct js_state *st = w->lang_state;
 	if (!st || _kbx_grow((void **)&st->frames, &st->aframes, st->nframes, sizeof(*st->frames),
 			     16))
 		return;
-	st->frames[st->nframes++] = (struct js_frame){ ts_node_end_byte(n), nbind, this_kind, cls };
+	st->frames[st->nframes++] = (struct js_frame){ ts_node_end_byte(n), this_kind, cls };
 }
 
 /* What `this` is in a method or field initializer n: the instance of a
@@ -412,7 +435,7 @@ int _kbx_js_define_class(struct kbx_walk *w, TSNode at, TSNode cls, int kind, co
 	struct js_state *st = w->lang_state;
 	int sym = _kbx_walk_define(w, at, kind, name, 1);
 	if (kind == KBX_KIND_CLASS)
-		push_frame(w, cls, NO_UNBIND, THIS_INHERITED, sym < 0 ? CLASS_ANON : CLASS_NAMED);
+		push_frame(w, cls, THIS_INHERITED, sym < 0 ? CLASS_ANON : CLASS_NAMED);
 	if (sym < 0)
 		return sym;
 	if (st)
@@ -1378,7 +1401,7 @@ static void define_value(struct kbx_walk *w, TSNode at, TSNode v, int kind, cons
 
 void _kbx_js_visit_field(struct kbx_walk *w, TSNode n, const char *name_field)
 {
-	push_frame(w, n, NO_UNBIND, member_this(w, n), CLASS_NONE);
+	push_frame(w, n, member_this(w, n), CLASS_NONE);
 	TSNode v = _kbx_field(n, "value");
 	if (is_function_value(v) || is_class_value(v))
 		define_value(w, n, v, _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION,
@@ -1461,7 +1484,10 @@ static void visit_assignment(struct kbx_walk *w, TSNode n)
 static void enter_function(struct kbx_walk *w, TSNode n, int scoped, int this_kind)
 {
 	struct js_state *st = w->lang_state;
-	push_frame(w, n, scoped ? NO_UNBIND : w->nbind, this_kind, CLASS_NONE);
+	if (this_kind != THIS_INHERITED)
+		push_frame(w, n, this_kind, CLASS_NONE);
+	if (st && !scoped)
+		_kbx_jsc_unbind_at_end(w, &st->unbinds, n);
 	if (st)
 		_kbx_jsc_tparams_push(w, &st->tparams, n, _kbx_field(n, "type_parameters"));
 	bind_params(w, n);
@@ -1511,7 +1537,7 @@ int _kbx_js_visit(struct kbx_walk *w, TSNode n, const char *type)
 			if (!ts_node_is_null(p))
 				bind_pattern(w, p);
 		} else if (!strcmp(type, "class_static_block")) {
-			push_frame(w, n, NO_UNBIND, THIS_OTHER, CLASS_NONE);
+			push_frame(w, n, THIS_OTHER, CLASS_NONE);
 		}
 		break;
 	case 'e':

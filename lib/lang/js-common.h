@@ -76,6 +76,22 @@ int _kbx_jsc_tparams_has(struct _kbx_jsc_tparams *tp, TSNode at, const char *nam
 void _kbx_jsc_tparams_release(struct _kbx_jsc_tparams *tp);
 
 /*
+ * The bindings made inside a construct that is no scope of the walker's
+ * (an anonymous function, a C# block): each construct pushed is
+ * remembered with the number of bindings before it, and what was bound
+ * since is dropped once the walk is past its end.
+ */
+struct _kbx_jsc_unbinds {
+	struct _kbx_jsc_unbind { uint32_t end; size_t nbind; } *v;
+	size_t n, alloc;
+};
+/* Drop what is bound from here on at the end of node n. */
+void _kbx_jsc_unbind_at_end(struct kbx_walk *w, struct _kbx_jsc_unbinds *u, TSNode n);
+/* Entering node at: drop the bindings of the constructs it is past. */
+void _kbx_jsc_unbind_leave(struct kbx_walk *w, struct _kbx_jsc_unbinds *u, TSNode at);
+void _kbx_jsc_unbinds_release(struct _kbx_jsc_unbinds *u);
+
+/*
  * Define a symbol whose name is written qualified ("Foo.Bar", "A::B") inside
  * the current scope: name is the last component, qual is the current scope's
  * qualified name joined with the whole dotted text, and (when open_scope) a
