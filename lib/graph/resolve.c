@@ -98,6 +98,7 @@ struct binding {
 	const char *local;
 	const char *symname;    /* NULL: the binding is the module itself */
 	const char *module;     /* as written, for externals */
+	int members;            /* a static import: methods count, not only functions */
 	uint32_t targets[MAX_TARGETS];
 	size_t ntargets;        /* 0: not a file of the repository */
 };
@@ -776,22 +777,24 @@ static struct binding *new_binding(struct ctx *c)
 	return b;
 }
 
-static void add_spread(struct ctx *c, uint32_t file)
+/* Add file to a list of files whose names are visible (c->spread, or
+ * c->mspread for static members), once. */
+static void add_spread(struct ctx *c, uint32_t **list, size_t *n, size_t *alloc, uint32_t file)
 {
-	for (size_t i = 0; i < c->nspread; i++)
-		if (c->spread[i] == file)
+	for (size_t i = 0; i < *n; i++)
+		if ((*list)[i] == file)
 			return;
-	if (c->nspread == c->aspread) {
-		size_t na = c->aspread ? c->aspread * 2 : 16;
-		uint32_t *p = realloc(c->spread, na * sizeof(*p));
+	if (*n == *alloc) {
+		size_t na = *alloc ? *alloc * 2 : 16;
+		uint32_t *p = realloc(*list, na * sizeof(*p));
 		if (!p) {
 			c->rc = ENOMEM;
 			return;
 		}
-		c->spread = p;
-		c->aspread = na;
+		*list = p;
+		*alloc = na;
 	}
-	c->spread[c->nspread++] = file;
+	(*list)[(*n)++] = file;
 }
 
 /* Remember an import that names no file as a namespace whose names may
@@ -894,9 +897,13 @@ static void resolve_imports(struct ctx *c)
 		if (m->flags & KBX_IMPORT_WILDCARD || (!m->name && !m->alias &&
 						       (c->lang_id == _kbx_lang_id(_kbx_lang_by_name("c")) ||
 							c->lang_id == _kbx_lang_id(_kbx_lang_by_name("cpp"))))) {
-			for (size_t j = 0; j < nt; j++)
-				add_spread(c, targets[j]);
-			continue;
+			if (!(m->flags & KBX_IMPORT_STATIC)) {
+				for (size_t j = 0; j < nt; j++)
+					add_spread(c, &c->spread, &c->nspread, &c->aspread, targets[j]);
+				continue;
+			}
+			/* import static p.C.*: C's members, by any name (a binding
+			 * with no local name) */
 		}
 		if (m->flags & KBX_IMPORT_MOD) {
 			/* Rust `mod x;`: x.f() and x::f() reach into the file */
@@ -905,7 +912,11 @@ static void resolve_imports(struct ctx *c)
 		if (!b)
 			break;
 		b->module = m->module;
-		if (m->name && !is_module_name) {
+		b->members = (m->flags & KBX_IMPORT_STATIC) != 0;
+		if (b->members && (m->flags & KBX_IMPORT_WILDCARD)) {
+			b->local = "";
+			b->symname = NULL;
+		} else if (m->name && !is_module_name) {
 			b->local = m->alias ? m->alias : m->name;
 			b->symname = m->name;
 		} else {
@@ -937,10 +948,37 @@ static void emit_candidates(struct ctx *c, uint32_t src, int kind, const char *n
 	}
 }
 
+/* An external's name without the source text of its receiver: each
+ * argument list "(...)" or index "[...]" of a call chain is written
+ * "()" or "[]", so that yargs.command('a', 'b').command names the same
+ * external as any other command(...).command, and no string of the
+ * source becomes a name. */
+static void tidy_external(struct strbuf *out, const char *qual)
+{
+	int depth = 0;
+	for (const char *p = qual; *p; p++) {
+		if (*p == '(' || *p == '[') {
+			if (!depth++)
+				strbuf_addch(out, *p);
+		} else if (*p == ')' || *p == ']') {
+			if (depth && !--depth)
+				strbuf_addch(out, *p);
+		} else if (!depth) {
+			strbuf_addch(out, *p);
+		}
+	}
+}
+
 static void emit_external(struct ctx *c, uint32_t src, int kind, const char *qual,
 			  const char *name, uint32_t line, uint32_t col)
 {
+	struct strbuf tidy = STRBUF_INIT;
+	if (strpbrk(qual, "(["))
+		tidy_external(&tidy, qual);
+	if (tidy.len && !tidy.failed)
+		qual = tidy.buf;
 	uint32_t ext = ensure_floating(c, "extern:", qual, name, KBX_KIND_EXTERNAL);
+	strbuf_release(&tidy);
 	add_edge(c, src, kind, ext, KBX_CONF_UNRESOLVED, KBX_VIA_NONE, 0, line, col);
 }
 
@@ -1193,6 +1231,18 @@ static void call_on_unknown(struct ctx *c, uint32_t src, const char *name, uint3
 			 (uint32_t)ev.n, line, col);
 }
 
+/* The members named name of the class a static import names (import
+ * static p.C.m, import static p.C.*: the class C of the imported file),
+ * and of its bases. */
+static size_t static_members(struct ctx *c, const struct binding *b, const char *name,
+			     uint32_t *ids)
+{
+	uint32_t types[AMBIGUOUS_MAX + 1];
+	size_t nt = defs_named(c, module_tail(b->module), M_TYPE, 0, b->targets, b->ntargets,
+			       types, AMBIGUOUS_MAX + 1);
+	return members_in_types(c, types, nt, name, ids, AMBIGUOUS_MAX + 1);
+}
+
 static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 {
 	uint32_t ids[AMBIGUOUS_MAX + 1];
@@ -1234,6 +1284,20 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 					m = one[0];
 			}
 			strbuf_release(&q);
+		}
+		/* a plain call in a nested class reaches the enclosing classes'
+		 * methods too (Java inner classes, C# and C++ nested types) */
+		if (!m && cls && recv == KBX_RECV_NONE) {
+			struct strbuf outer = STRBUF_INIT;
+			strbuf_addstr(&outer, call->class_qual);
+			char *dot;
+			while (!m && !outer.failed && (dot = strrchr(outer.buf, '.'))) {
+				strbuf_setlen(&outer, (size_t)(dot - outer.buf));
+				uint32_t oc = class_id(c, outer.buf);
+				if (oc)
+					m = member_in_hierarchy(c, oc, name, 0);
+			}
+			strbuf_release(&outer);
 		}
 		if (m) {
 			add_edge(c, src, KBX_EDGE_CALLS, m, KBX_CONF_CERTAIN, KBX_VIA_CLASS, 1, line, col);
@@ -1394,11 +1458,22 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 			strbuf_release(&q);
 			return;
 		}
-		n = defs_named(c, b->symname, mask, 0, b->targets, b->ntargets, ids,
-			       AMBIGUOUS_MAX + 1);
+		n = b->members ? static_members(c, b, b->symname, ids)
+			       : defs_named(c, b->symname, mask, 0, b->targets, b->ntargets, ids,
+					    AMBIGUOUS_MAX + 1);
 		if (n) {
 			emit_candidates(c, src, KBX_EDGE_CALLS, b->symname, ids, n, KBX_VIA_IMPORT,
 					line, col);
+			return;
+		}
+	}
+	/* import static p.C.*: the members of C */
+	for (size_t i = 0; i < c->nb; i++) {
+		if (!c->b[i].members || *c->b[i].local || !c->b[i].ntargets)
+			continue;
+		n = static_members(c, &c->b[i], name, ids);
+		if (n) {
+			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_IMPORT, line, col);
 			return;
 		}
 	}

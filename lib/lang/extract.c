@@ -372,6 +372,31 @@ int _kbx_walk_is_local(const struct kbx_walk *w, const char *name)
 	return 0;
 }
 
+int _kbx_walk_class_init(struct kbx_walk *w, TSNode at, const char *name)
+{
+	int cls = _kbx_walk_class(w);
+	if (cls < 0 || _kbx_walk_parent(w) != cls)
+		return -1;
+	int sym = -1;
+	for (size_t i = 0; i < w->ninits && sym < 0; i++)
+		if (w->inits[i].cls == cls && !strcmp(w->inits[i].name, name))
+			sym = w->inits[i].sym;
+	if (sym >= 0 && w->x->syms[sym].end_line < ts_node_end_point(at).row + 1)
+		w->x->syms[sym].end_line = ts_node_end_point(at).row + 1;
+	if (sym < 0) {
+		const struct kbx_xsym *c = &w->x->syms[cls];
+		sym = _kbx_x_sym(w->x, KBX_KIND_METHOD, name, _kbx_join(w, c->qual, ".", name), cls,
+				 _kbx_node_line(at), _kbx_node_col(at),
+				 ts_node_end_point(at).row + 1);
+		if (sym < 0 || grow((void **)&w->inits, &w->ainits, w->ninits, sizeof(*w->inits)))
+			return -1;
+		w->x->syms[sym].flags |= KBX_SYM_IMPLICIT;
+		w->inits[w->ninits++] = (struct _kbx_class_init){ cls, sym, name };
+	}
+	_kbx_walk_scope(w, sym);
+	return sym;
+}
+
 /* A receiver that is one plain name: letters, digits, '_', '$'. */
 static int plain_name(const char *s)
 {
@@ -901,6 +926,7 @@ done:
 	free(w.scope_sym);
 	free(w.scope_depth);
 	free(w.bind);
+	free(w.inits);
 	body_release(&body);
 	/* the nodes die with the tree */
 	for (size_t i = 0; i < x->nsyms; i++)

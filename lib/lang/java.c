@@ -184,22 +184,66 @@ static void visit_import(struct kbx_walk *w, TSNode n)
 	if (!text)
 		return;
 	uint32_t line = _kbx_node_line(n);
+	/* import static brings a class's static members, to be called
+	 * without a qualifier */
+	int flags = 0;
+	for (uint32_t i = 0; i < ts_node_child_count(n); i++)
+		if (!strcmp(ts_node_type(ts_node_child(n, i)), "static"))
+			flags |= KBX_IMPORT_STATIC;
 	if (!ts_node_is_null(_kbx_child_of_type(n, "asterisk"))) {
-		_kbx_x_import(w->x, text, NULL, NULL, 0, KBX_IMPORT_WILDCARD, line);
+		_kbx_x_import(w->x, text, NULL, NULL, 0, KBX_IMPORT_WILDCARD | flags, line);
 		return;
 	}
 	const char *dot = strrchr(text, '.');
 	if (!dot) {
-		_kbx_x_import(w->x, text, NULL, NULL, 0, 0, line);
+		_kbx_x_import(w->x, text, NULL, NULL, 0, flags, line);
 		return;
 	}
 	_kbx_x_import(w->x, _kbx_arena_strndup(&w->x->arena, text, (size_t)(dot - text)),
-		      dot + 1, NULL, 0, 0, line);
+		      dot + 1, NULL, 0, flags, line);
+}
+
+/* Does a declaration's modifiers node say static? */
+static int is_static(TSNode decl)
+{
+	TSNode mods = _kbx_child_of_type(decl, "modifiers");
+	uint32_t count = ts_node_is_null(mods) ? 0 : ts_node_child_count(mods);
+	for (uint32_t i = 0; i < count; i++)
+		if (!strcmp(ts_node_type(ts_node_child(mods, i)), "static"))
+			return 1;
+	return 0;
+}
+
+/* Does a field declaration give one of its variables a value? */
+static int has_initializer(TSNode decl)
+{
+	uint32_t count = ts_node_named_child_count(decl);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode d = ts_node_named_child(decl, i);
+		if (!strcmp(ts_node_type(d), "variable_declarator") &&
+		    !ts_node_is_null(_kbx_field(d, "value")))
+			return 1;
+	}
+	return 0;
+}
+
+/* Code that runs when the class is loaded (static field initialisers,
+ * static blocks, enum constants' arguments) belongs to "<clinit>", code
+ * that runs with every constructor (instance field initialisers and
+ * blocks) to "<init>": methods of the class, resolved in its scope. */
+static void class_init_scope(struct kbx_walk *w, TSNode n, int is_class_load)
+{
+	_kbx_walk_class_init(w, n, is_class_load ? "<clinit>" : "<init>");
 }
 
 static int java_visit(struct kbx_walk *w, TSNode n, const char *type)
 {
 	switch (type[0]) {
+	case 'b':
+		if (!strcmp(type, "block") && _kbx_is(ts_node_parent(n), "class_body") &&
+		    !in_anonymous_body(n))
+			class_init_scope(w, n, 0);
+		break;
 	case 'a':
 		if (!strcmp(type, "annotation_type_declaration"))
 			define_type(w, n, KBX_KIND_INTERFACE);
@@ -214,7 +258,10 @@ static int java_visit(struct kbx_walk *w, TSNode n, const char *type)
 			_kbx_walk_define(w, n, KBX_KIND_METHOD, "constructor", 1);
 		break;
 	case 'e':
-		if (!strcmp(type, "enhanced_for_statement")) {
+		if (!strcmp(type, "enum_constant") &&
+		    !ts_node_is_null(_kbx_child_of_type(n, "argument_list"))) {
+			class_init_scope(w, n, 1);
+		} else if (!strcmp(type, "enhanced_for_statement")) {
 			bind_typed_name(w, n);
 		} else if (!strcmp(type, "enum_declaration")) {
 			define_type(w, n, KBX_KIND_ENUM);
@@ -230,6 +277,9 @@ static int java_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 'f':
 		if (!strcmp(type, "formal_parameter"))
 			bind_typed_name(w, n);
+		else if (!strcmp(type, "field_declaration") && !in_anonymous_body(n) &&
+			 has_initializer(n))
+			class_init_scope(w, n, is_static(n));
 		break;
 	case 'l':
 		if (!strcmp(type, "local_variable_declaration")) {
@@ -282,6 +332,8 @@ static int java_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 's':
 		if (!strcmp(type, "spread_parameter"))
 			bind_typed_name(w, n);
+		else if (!strcmp(type, "static_initializer"))
+			class_init_scope(w, n, 1);
 		break;
 	}
 	return KBX_WALK_CONTINUE;

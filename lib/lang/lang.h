@@ -78,6 +78,7 @@ enum kbx_recv {
 #define KBX_IMPORT_SYSTEM   0x01  /* #include <x.h>: never a file of this repository */
 #define KBX_IMPORT_WILDCARD 0x02  /* from m import *, import pkg.*, use m::* */
 #define KBX_IMPORT_MOD      0x04  /* Rust `mod name;` declaration */
+#define KBX_IMPORT_STATIC   0x08  /* Java import static: a class's members, not a type */
 
 struct kbx_xsym {
 	int kind;            /* enum kbx_kind */
@@ -200,6 +201,11 @@ struct _kbx_binding {
 	int conflict;          /* bound again at this level with another type */
 };
 
+struct _kbx_class_init {
+	int cls, sym;
+	const char *name;
+};
+
 struct kbx_walk {
 	struct kbx_extract *x;
 	const char *src;       /* the file's bytes */
@@ -215,6 +221,9 @@ struct kbx_walk {
 	 * by the walker with the scopes */
 	struct _kbx_binding *bind;
 	size_t nbind, abind;
+	/* the class initialisers made so far: (class sym, name, init sym) */
+	struct _kbx_class_init *inits;
+	size_t ninits, ainits;
 };
 
 /* Open a scope for sym (an index in x->syms) covering the current node. */
@@ -242,6 +251,14 @@ int _kbx_walk_bound(const struct kbx_walk *w, const char *name, int fields_only,
 		    const char **type);
 /* Is name a parameter or local of the innermost function? */
 int _kbx_walk_is_local(const struct kbx_walk *w, const char *name);
+
+/* Open, for the node at, the scope of an initialiser of the enclosing
+ * class: a method named name (Java's "<clinit>" and "<init>") that the
+ * language calls, made the first time the class needs it, so that the
+ * calls of field initialisers and initialiser blocks belong to the class
+ * (resolved in its scope) rather than to the file.  Returns its sym, or
+ * -1 outside a class. */
+int _kbx_walk_class_init(struct kbx_walk *w, TSNode at, const char *name);
 /* The innermost enclosing class/struct/interface/trait/enum, or -1. */
 int _kbx_walk_class(const struct kbx_walk *w);
 /* The innermost enclosing definition of any kind, or -1. */

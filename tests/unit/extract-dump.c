@@ -7,7 +7,7 @@
  * Each line is one of
  *   def KIND QUAL LINE [in PARENT]
  *   call CALLER NAME LINE [self|super|value|recv=TEXT [type=TYPE]]
- *   import MODULE [name=N] [as=A] [level=L] [system] [wildcard] [mod] LINE
+ *   import MODULE [name=N] [as=A] [level=L] [system] [wildcard] [mod] [static] LINE
  *   inherit CLASS BASE LINE
  * where CALLER is the qualified name of the enclosing function or "<file>".
  */
@@ -105,6 +105,8 @@ int main(int argc, char **argv)
 				printf(" wildcard");
 			if (m->flags & KBX_IMPORT_MOD)
 				printf(" mod");
+			if (m->flags & KBX_IMPORT_STATIC)
+				printf(" static");
 			printf(" %u\n", m->line);
 		}
 		for (size_t j = 0; j < x.ninherits; j++) {
