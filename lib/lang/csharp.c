@@ -448,6 +448,44 @@ static void bind_range(struct kbx_walk *w, TSNode n)
 		       ts_node_eq(source, name) ? NULL : receiver_type(w, source, 1));
 }
 
+/* A modifier of declaration n, by its text: "static", "const". */
+static int has_modifier(struct kbx_walk *w, TSNode n, const char *mod)
+{
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_named_child(n, i);
+		if (_kbx_is(c, "modifier")) {
+			const char *s = _kbx_node_text(w, c);
+			if (s && !strcmp(s, mod))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Does a field declaration give any of its variables a value? */
+static int field_has_value(TSNode n)
+{
+	TSNode decl = _kbx_child_of_type(n, "variable_declaration");
+	uint32_t count = ts_node_is_null(decl) ? 0 : ts_node_named_child_count(decl);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode d = ts_node_named_child(decl, i);
+		if (_kbx_is(d, "variable_declarator") && !ts_node_is_null(declarator_value(d)))
+			return 1;
+	}
+	return 0;
+}
+
+/* The initialiser of a field or of an auto-property (int x = F();
+ * P { get; } = G();) runs with every constructor, or once for the type
+ * when it is static or const: its calls belong to the type's "<init>"
+ * or "<clinit>" (named as kbx names Java's), resolved in its scope. */
+static void field_initialiser(struct kbx_walk *w, TSNode n)
+{
+	int once = has_modifier(w, n, "static") || has_modifier(w, n, "const");
+	_kbx_walk_class_init(w, n, once ? "<clinit>" : "<init>");
+}
+
 /* namespace A.B;  applies to the rest of the file, which the grammar puts
  * next to it rather than inside it: open its scope on the parent node. */
 static void file_scoped_namespace(struct kbx_walk *w, TSNode n)
@@ -648,6 +686,9 @@ static int cs_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 'f':
 		if (!strcmp(type, "file_scoped_namespace_declaration")) {
 			file_scoped_namespace(w, n);
+		} else if (!strcmp(type, "field_declaration")) {
+			if (field_has_value(n))
+				field_initialiser(w, n);
 		} else if (!strcmp(type, "foreach_statement")) {
 			scope_ends_with(w, n);
 			bind_foreach(w, n);
@@ -720,8 +761,13 @@ static int cs_visit(struct kbx_walk *w, TSNode n, const char *type)
 		}
 		break;
 	case 'p':
-		if (!strcmp(type, "property_declaration") && has_code(n))
-			_kbx_walk_define(w, n, KBX_KIND_METHOD, _kbx_field_text(w, n, "name"), 1);
+		if (!strcmp(type, "property_declaration")) {
+			if (has_code(n))
+				_kbx_walk_define(w, n, KBX_KIND_METHOD, _kbx_field_text(w, n, "name"),
+						 1);
+			else if (!ts_node_is_null(_kbx_field(n, "value")))
+				field_initialiser(w, n);
+		}
 		break;
 	case 'r':
 		if (!strcmp(type, "record_declaration"))
