@@ -239,6 +239,9 @@ struct js_frame {
 	uint32_t end;      /* the function's or class's end byte */
 	int this_kind;     /* THIS_* */
 	int cls;           /* a class body: CLASS_* */
+	/* TypeScript: the type `this` is declared with, function f(this: T),
+	 * or "?" for a declaration that states none (this: any) */
+	const char *this_type;
 };
 #define CLASS_NONE  0
 #define CLASS_NAMED 1      /* a class the walk defined, whose fields are bound */
@@ -315,7 +318,7 @@ static void push_frame(struct kbx_walk *w, TSNode n, int this_kind, int cls)
 	if (!st || _kbx_grow((void **)&st->frames, &st->aframes, st->nframes, sizeof(*st->frames),
 			     16))
 		return;
-	st->frames[st->nframes++] = (struct js_frame){ ts_node_end_byte(n), this_kind, cls };
+	st->frames[st->nframes++] = (struct js_frame){ ts_node_end_byte(n), this_kind, cls, NULL };
 }
 
 /* What `this` is in a method or field initializer n: the instance of a
@@ -329,6 +332,18 @@ static int member_this(struct kbx_walk *w, TSNode n)
 		if (st->frames[i].cls)
 			return st->frames[i].cls == CLASS_NAMED ? THIS_INSTANCE : THIS_OTHER;
 	return THIS_OTHER;
+}
+
+/* The type `this` is declared with in the function the walk is in
+ * (function f(this: T)), "?" if the declaration states none, or NULL
+ * where it is not declared. */
+static const char *this_declared(struct kbx_walk *w)
+{
+	struct js_state *st = w->lang_state;
+	for (size_t i = st ? st->nframes : 0; i-- > 0;)
+		if (st->frames[i].this_kind != THIS_INHERITED)
+			return st->frames[i].this_type;
+	return NULL;
 }
 
 /* Is `this` where the walk is the instance of the innermost class? */
@@ -1328,7 +1343,11 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 		if (recv == KBX_RECV_EXPR && !text)
 			return;
 		const char *type = NULL;
-		if (recv == KBX_RECV_EXPR) {
+		if (recv == KBX_RECV_SELF && (type = this_declared(w))) {
+			/* this.f() where `this` is declared: on a value of that type */
+			recv = KBX_RECV_EXPR;
+			text = "this";
+		} else if (recv == KBX_RECV_EXPR) {
 			type = receiver_type(w, obj);
 			if (!type && !strcmp(ts_node_type(obj), "identifier") &&
 			    global_object(w, text))
@@ -1481,11 +1500,30 @@ static void visit_assignment(struct kbx_walk *w, TSNode n)
  * it, and its parameters, bound in its scope when it has one (scoped)
  * and else in the enclosing one until the walk leaves it.
  */
+/* TypeScript's function f(this: T, ...): `this` in the function n is a T
+ * whatever it is called on; note it in n's frame (the last pushed). */
+static void declare_this(struct kbx_walk *w, TSNode n)
+{
+	struct js_state *st = w->lang_state;
+	TSNode ps = _kbx_field(n, "parameters");
+	if (!st || !st->typescript || !st->nframes || ts_node_is_null(ps) ||
+	    !ts_node_named_child_count(ps))
+		return;
+	TSNode p = ts_node_named_child(ps, 0);
+	TSNode pat = _kbx_field(p, "pattern"), ty = _kbx_field(p, "type");
+	if (!_kbx_is(p, "required_parameter") || !_kbx_is(pat, "this") || ts_node_is_null(ty))
+		return;
+	const char *type = ts_type(w, ty);
+	st->frames[st->nframes - 1].this_type = type ? type : "?";
+}
+
 static void enter_function(struct kbx_walk *w, TSNode n, int scoped, int this_kind)
 {
 	struct js_state *st = w->lang_state;
-	if (this_kind != THIS_INHERITED)
+	if (this_kind != THIS_INHERITED) {
 		push_frame(w, n, this_kind, CLASS_NONE);
+		declare_this(w, n);
+	}
 	if (st && !scoped)
 		_kbx_jsc_unbind_at_end(w, &st->unbinds, n);
 	if (st)

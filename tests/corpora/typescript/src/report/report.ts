@@ -36,3 +36,9 @@ export class Report {
     return (other ?? fallback).format(title.trim()) + fallback.format(body);
   }
 }
+
+// `this` declared by the function: a Section whatever it is called on,
+// so this.isValid() is Section's.
+export function checkSection(this: Section): boolean {
+  return this.isValid();
+}
