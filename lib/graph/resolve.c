@@ -991,6 +991,37 @@ static uint32_t member_of(struct ctx *c, uint32_t type_id, const char *name)
 	struct strbuf cid = STRBUF_INIT;
 	strbuf_addf(&cid, "%s.%s", t.cid, name);
 	uint32_t id = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+	if (!id && !cid.failed && !strcmp(c->lang->name, "cpp")) {
+		/* a member defined outside its class's body, in another file
+		 * (C++ `void Foo::bar() {}`): the one definition whose
+		 * qualified name is the class's and the member's */
+		const char *qual = strchr(cid.buf, '#');
+		uint32_t cands[8];
+		size_t n = qual ? defs_filtered(c, name, M_METHOD | M_FUNC, c->fam,
+						filter_qual_equal, qual + 1, cands, 8) : 0;
+		if (n > 8)
+			n = 0;
+		/* not a member of another class of that name, one its own
+		 * file defines */
+		for (size_t i = 0; i < n && i < 8; i++) {
+			struct kbx_node d;
+			if (_kbx_node_read(c->s, _kbx_txn(c->s), cands[i], &d) != KBX_OK)
+				continue;
+			const char *dot = strrchr(d.cid, '.');
+			struct strbuf own = STRBUF_INIT;
+			if (dot)
+				strbuf_add(&own, d.cid, (size_t)(dot - d.cid));
+			uint32_t cls = dot && !own.failed ? _kbx_id_of(c->s, own.buf) : 0;
+			strbuf_release(&own);
+			if (cls && cls != type_id)
+				continue;
+			if (id) {
+				id = 0;    /* two: not proved */
+				break;
+			}
+			id = cands[i];
+		}
+	}
 	strbuf_release(&cid);
 	return id;
 }
