@@ -311,6 +311,12 @@ kbx_status_t kbx_suggest(kbx_store_t *store, const char *symbol, size_t max,
 
 struct kbx_site {
 	uint32_t line, col;
+	/* enum kbx_confidence: this call's own.  An edge stands for every
+	 * call of its source to its target, and is as sure as its surest
+	 * one: a function may call x.f() on a receiver of known type and
+	 * y.f() on one of unknown type, certain and ambiguous.  Sites are
+	 * listed surest first.  0 when written: the edge's. */
+	int confidence;
 };
 
 /* One edge seen from the node it was asked about. */

@@ -244,6 +244,30 @@ test_expect_success 'a literal receiver is a built-in value, not a repository me
 	test_grep ! "Pool.join" out.json
 '
 
+test_expect_success 'each call site keeps its own confidence: a typed call and an untyped one' '
+	mkdir -p sites &&
+	cat >sites/a.py <<-\EOF &&
+	class Disk:
+	    def flush(self):
+	        return 1
+
+	class Cache:
+	    def flush(self):
+	        return 2
+
+	def sync(d: Disk, other):
+	    d.flush()
+	    other.flush()
+	EOF
+	(cd sites && kbx index -q && kbx callees --format=json sync >../out.json) &&
+	test_grep "\"confidence\":\"certain\",\"via\":\"type\".*\"to\":\"a.py#Disk.flush\"" out.json &&
+	grep "\"to\":\"a.py#Disk.flush\"" out.json >disk.json &&
+	test_grep "\"sites\":\[{\"path\":\"a.py\",\"line\":10,\"col\":5},{\"path\":\"a.py\",\"line\":11,\"col\":5,\"confidence\":\"ambiguous\"}\]" disk.json &&
+	grep "\"to\":\"a.py#Cache.flush\"" out.json >cache.json &&
+	test_grep "\"confidence\":\"ambiguous\"" cache.json &&
+	test_grep ! "line\":10" cache.json
+'
+
 test_expect_success 'a module-qualified name names a top-level definition' '
 	(cd py && kbx defs --format=nul src.a.main >../out) &&
 	printf "src/a.py#main\0" >expect &&

@@ -683,6 +683,8 @@ static int cmp_pending(const void *a, const void *b)
 		return x->kind < y->kind ? -1 : 1;
 	if (x->dst != y->dst)
 		return x->dst < y->dst ? -1 : 1;
+	if (x->conf != y->conf)
+		return x->conf < y->conf ? -1 : 1;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
 	return x->col < y->col ? -1 : x->col > y->col;
@@ -703,20 +705,18 @@ static void flush_edges(struct ctx *c, uint64_t *nedges)
 		v.confidence = c->pe[i].conf;
 		v.via = c->pe[i].via;
 		v.ncandidates = c->pe[i].ncand;
+		/* sorted surest first (cmp_pending): the first site decides
+		 * the edge's confidence, and each keeps its own */
 		for (; j < c->npe && c->pe[j].src == c->pe[i].src &&
 		       c->pe[j].kind == c->pe[i].kind && c->pe[j].dst == c->pe[i].dst;
 		     j++) {
-			/* the surest site decides the edge's confidence */
-			if (c->pe[j].conf < v.confidence) {
-				v.confidence = c->pe[j].conf;
-				v.via = c->pe[j].via;
-				v.ncandidates = c->pe[j].ncand;
-			}
-			if (v.nsites < KBX_EDGE_MAX_SITES &&
-			    (!v.nsites || v.sites[v.nsites - 1].line != c->pe[j].line ||
-			     v.sites[v.nsites - 1].col != c->pe[j].col)) {
+			int seen = 0;
+			for (uint32_t k = 0; k < v.nsites && !seen; k++)
+				seen = v.sites[k].line == c->pe[j].line && v.sites[k].col == c->pe[j].col;
+			if (!seen && v.nsites < KBX_EDGE_MAX_SITES) {
 				v.sites[v.nsites].line = c->pe[j].line;
 				v.sites[v.nsites].col = c->pe[j].col;
+				v.sites[v.nsites].confidence = c->pe[j].conf;
 				v.nsites++;
 			}
 		}
