@@ -339,10 +339,30 @@ typedef int (*kbx_edge_fn)(void *data, const struct kbx_edge *edge);
  * id; nodes without a path last), and a node reached from several
  * nodes comes with the edge from the first of them in that order: the
  * same sequence from any store of the same tree, whatever its node ids.
+ * The same as kbx_walk_edges_flags() with no flags.
  */
 kbx_status_t kbx_walk_edges(kbx_store_t *store, uint32_t id, int kind, int dir,
 			    uint32_t max_depth, kbx_edge_fn fn, void *data,
 			    struct kbx_error *err);
+
+/*
+ * What --certain asks of a query: follow and count only the edges no
+ * guess went into.  Ambiguous edges are left out, and with them the
+ * calls recorded against a name (name:NAME); certain edges stay, and so
+ * do unresolved ones, whose one target is a name defined nowhere in the
+ * repository.  kbx path, callers, callees, impact, dead, cycles and
+ * hybrid all mean this by it.
+ */
+#define KBX_WALK_CERTAIN 0x01
+/* Whether a query asking for flags (KBX_WALK_*) takes edge e. */
+int kbx_edge_wanted(const struct kbx_edge *e, unsigned flags);
+
+/* kbx_walk_edges(), with flags: KBX_WALK_CERTAIN walks and delivers only
+ * the edges kbx_edge_wanted() takes, so a node that only an ambiguous
+ * edge reaches is neither delivered nor walked from. */
+kbx_status_t kbx_walk_edges_flags(kbx_store_t *store, uint32_t id, int kind, int dir,
+				  uint32_t max_depth, unsigned flags, kbx_edge_fn fn,
+				  void *data, struct kbx_error *err);
 
 /* Fetch one node by id into *out (strings valid until the store closes). */
 kbx_status_t kbx_node_get(kbx_store_t *store, uint32_t id, struct kbx_node *out,
