@@ -84,9 +84,13 @@ static int add_hit(struct dependents *im, const struct kbx_node *n, uint32_t dis
 static int on_edge(void *data, const struct kbx_edge *e)
 {
 	struct dependents *im = data;
-	/* the caller or importer is the edge's source */
-	return add_hit(im, &e->from, im->base + e->depth, im->seed,
-		       e->confidence == KBX_CONF_CERTAIN ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS);
+	/* the caller or importer is the edge's source, one hop further than
+	 * its target: the way is as weak as its weakest edge */
+	const struct hit *near = find_hit(im, e->to.id);
+	int conf = kbx_edge_wanted(e, KBX_WALK_CERTAIN) &&
+		(!near || near->confidence == KBX_CONF_CERTAIN) ? KBX_CONF_CERTAIN
+								: KBX_CONF_AMBIGUOUS;
+	return add_hit(im, &e->from, im->base + e->depth, im->seed, conf);
 }
 
 kbx_status_t dependents_walk(struct dependents *im, const struct kbx_node *n,

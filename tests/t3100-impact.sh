@@ -90,4 +90,28 @@ test_expect_success 'a malformed hunk header is an error naming the line' '
 	test_grep "cannot parse the hunk header at line 2" err
 '
 
+# The Python fixture: main() calls format_row(), which legacy.py and
+# report.py both define and app.py does not import (ambiguous); the file
+# calls main() at its top level (certain).
+test_expect_success 'set up the Python fixture, where a call kbx cannot pin down leads on' '
+	cp -R "$CORPORA/python" amb &&
+	(cd amb && rm -f expected-*.txt README && kbx index -q) &&
+	(cd amb && kbx callers --format=json legacy.py#format_row >../callers.json) &&
+	test_grep "\"id\":\"app.py#main\".*\"confidence\":\"ambiguous\"" callers.json
+'
+
+test_expect_success 'a way through an ambiguous call is ambiguous at every distance after it' '
+	(cd amb && kbx impact --format=json legacy.py#format_row >../out.json) &&
+	test_grep "\"id\":\"app.py#main\".*\"distance\":1,.*\"confidence\":\"ambiguous\"" out.json &&
+	test_grep "\"id\":\"app.py\".*\"distance\":2,.*\"confidence\":\"ambiguous\"" out.json &&
+	(cd amb && kbx impact legacy.py#format_row >../out) &&
+	test_grep "^  app.py:1  app.py (file)  <- format_row  (through an ambiguous call)" out
+'
+
+test_expect_success 'a call to a name defined nowhere in the repository is not a guess' '
+	(cd amb && kbx impact --format=json print >../out.json) &&
+	test_grep "\"id\":\"app.py#main\".*\"distance\":1,.*\"confidence\":\"certain\"" out.json &&
+	test_grep "\"id\":\"app.py\".*\"distance\":2,.*\"confidence\":\"certain\"" out.json
+'
+
 test_done

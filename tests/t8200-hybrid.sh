@@ -323,4 +323,21 @@ test_expect_success '--all-repos: every listed repository asked, the answers fus
 	test_expect_code 2 kbx hybrid --all-repos --repo=other what calls add 2>err
 '
 
+# In the Python fixture, main() calls format_row(), which legacy.py and
+# report.py both define (ambiguous), and app.py calls main() (certain).
+test_expect_success 'set up the Python fixture, where a call kbx cannot pin down leads on' '
+	cp -R "$CORPORA/python" amb &&
+	(cd amb && rm -f expected-*.txt README && git init -q && kbx index -q)
+'
+
+test_expect_success 'a way through an ambiguous call is ambiguous at every hop after it' '
+	(cd amb && kbx hybrid --format=json what calls legacy.py#format_row transitively) >out &&
+	TYPE=result jfields id hops confidence factors.graph <out >actual &&
+	cat >expect <<-\EOF &&
+	app.py#main 1 ambiguous 0.25
+	app.py 2 ambiguous 0.16666666666666666
+	EOF
+	test_cmp expect actual
+'
+
 test_done

@@ -470,7 +470,11 @@ static int on_walk(void *data, const struct kbx_edge *e)
 	const struct kbx_node *far = w->dir == KBX_DIR_OUT ? &e->to : &e->from;
 	const struct kbx_node *near = w->dir == KBX_DIR_OUT ? &e->from : &e->to;
 	uint32_t line = e->nsites ? e->sites[0].line : 0;
-	int conf = e->confidence == KBX_CONF_CERTAIN ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS;
+	/* the way from the seed is as weak as its weakest edge */
+	const struct reach *prev = reach_find(w->rs, near->id);
+	int conf = kbx_edge_wanted(e, KBX_WALK_CERTAIN) &&
+		(!prev || prev->confidence == KBX_CONF_CERTAIN) ? KBX_CONF_CERTAIN
+								: KBX_CONF_AMBIGUOUS;
 	if (far->kind == KBX_KIND_NAMEREF) {
 		/* a call kbx could not pin down: each candidate, as ambiguous */
 		struct kbx_nodelist c = KBX_NODELIST_INIT;
