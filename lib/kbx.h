@@ -125,6 +125,14 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 			    kbx_store_t **out, struct kbx_error *err);
 void kbx_store_close(kbx_store_t *store);
 
+/* A reader sees the index as one index run committed it, the last one
+ * before kbx_store_open.  kbx_store_outdated: has a run committed since?
+ * kbx_store_refresh: see the latest one from now on; everything read
+ * through the store before is invalid then.  Neither does anything in a
+ * writer. */
+int kbx_store_outdated(kbx_store_t *store);
+kbx_status_t kbx_store_refresh(kbx_store_t *store, struct kbx_error *err);
+
 /* Make the store directory kbx_dir, with the .gitignore that keeps it
  * out of git, unless it exists.  KBX_ERR_UNSAFE when it is a symbolic
  * link or another user's; KBX_ERR_FULL on a full disk, where nothing is
