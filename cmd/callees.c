@@ -2,7 +2,7 @@
 #include "builtin.h"
 
 static const char *const callees_usage[] = {
-	"kbx callees [--depth=<n> | --transitive] [--format=<format>] <symbol>",
+	"kbx callees [--depth=<n> | --transitive] [--certain] [-v] [--format=<format>] <symbol>",
 	NULL
 };
 

@@ -2,7 +2,7 @@
 #include "builtin.h"
 
 static const char *const callers_usage[] = {
-	"kbx callers [--depth=<n> | --transitive] [--format=<format>] <symbol>",
+	"kbx callers [--depth=<n> | --transitive] [--certain] [-v] [--format=<format>] <symbol>",
 	NULL
 };
 

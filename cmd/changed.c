@@ -594,7 +594,7 @@ int cmd_changed(int argc, const char **argv, struct kbx_ctx *ctx)
 
 	struct dependents *dep = NULL;
 	if (callers) {
-		dep = dependents_new(ctx->store, (uint32_t)depth);
+		dep = dependents_new(ctx->store, (uint32_t)depth, 0);
 		if (!dep) {
 			kbx_changes_release(&changes);
 			fprintf(stderr, "fatal: out of memory\n");

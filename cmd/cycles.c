@@ -250,7 +250,7 @@ int cmd_cycles(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_STRING_LIST_F(0, "path", &globs, "GLOB",
 				  "only files whose path matches GLOB (repeatable)"),
 		OPT_INT_F('n', "limit", &limit, "N", "show at most N cycles (default: all)"),
-		OPT_BOOL_F(0, "certain", &certain, "follow only certain edges"),
+		OPT_CERTAIN_F(&certain),
 		OPT_BOOL_F(0, "self-loops", &self_loops,
 			   "count a function that calls itself (default; --no-self-loops to skip)"),
 		OPT_OUTPUT_COMMON(&oo),

@@ -4,7 +4,9 @@
  *   kbx dead [--include-exported] [--include-tests] [--ignore=<glob>]... [<path>...]
  *
  * A call of any confidence keeps a function alive, so nothing is
- * reported on a guess; entry points, overrides, tests, exported API and
+ * reported on a guess (--certain: only what a rule proved counts, and a
+ * function only guesses reach is reported, saying so); entry points,
+ * overrides, tests, exported API and
  * the names of dead.ignore and --ignore are left out, each counted in a
  * summary line on stderr and shown one by one with --explain.  The work
  * is one pass over the graph (kbx_dead_scan in lib/analysis/dead.c).
@@ -23,7 +25,7 @@
 #include "util/strbuf.h"
 
 static const char *const dead_usage[] = {
-	"kbx dead [--include-exported] [--include-tests] [--ignore=<glob>]... [--kind=<kind>] [--path=<glob>] [--limit=<n>] [--explain] [--format=<format>] [<path>...]",
+	"kbx dead [--include-exported] [--include-tests] [--ignore=<glob>]... [--kind=<kind>] [--path=<glob>] [--certain] [--limit=<n>] [--explain] [--format=<format>] [<path>...]",
 	NULL
 };
 
@@ -42,6 +44,7 @@ struct dead {
 	struct item *items;
 	size_t n, alloc;
 	size_t counts[KBX_DEAD__COUNT];
+	size_t guessed;         /* dead ones only ambiguous calls reach (--certain) */
 	int nomem;
 };
 
@@ -76,6 +79,8 @@ static int on_fn(void *data, const struct kbx_node *n, int reason, const char *w
 	if (!wanted(d, n))
 		return 0;
 	d->counts[reason]++;
+	if (!reason && why)
+		d->guessed++;
 	if (reason && !d->explain)
 		return 0;
 	if (d->n == d->alloc) {
@@ -127,8 +132,10 @@ static void print_item(struct out *o, const struct item *it)
 		printf("%s:%u:%u: %s %s %s", out_grep_path(NULL, n->path, n->path_len),
 		       n->line ? n->line : 1, n->col ? n->col : 1, what, kbx_kind_str(n->kind),
 		       out_esc(n->qual));
-		if (it->why)
+		if (it->why && it->reason)
 			printf(" (%s: %s)", kbx_dead_reason_str(it->reason), out_esc(it->why));
+		else if (it->why)
+			printf(" (%s)", out_esc(it->why));
 		putchar('\n');
 		break;
 	case FMT_JSON: {
@@ -144,7 +151,8 @@ static void print_item(struct out *o, const struct item *it)
 		out_field_int(o, "end_line", n->end_line);
 		out_json_bool(o, "exported", !!(n->flags & KBX_NODE_EXPORTED));
 		out_field_str(o, "reason", kbx_dead_reason_str(it->reason));
-		out_field_str(o, "why", it->why);
+		/* a dead one's why is null (kbx-json(7)), --certain or not */
+		out_field_str(o, "why", it->reason ? it->why : NULL);
 		out_record_end(o);
 		free(p);
 		break;
@@ -153,7 +161,7 @@ static void print_item(struct out *o, const struct item *it)
 		printf("  %s:%u  %s (%s)", out_escn(n->path, n->path_len), n->line, out_esc(n->qual),
 		       kbx_kind_str(n->kind));
 		if (it->why)
-			printf("  (left out: %s)", out_esc(it->why));
+			printf("  (%s%s)", it->reason ? "left out: " : "", out_esc(it->why));
 		putchar('\n');
 	}
 }
@@ -179,6 +187,8 @@ static void summary(const struct dead *d, size_t shown)
 	strbuf_addf(&sb, "%zu dead", d->counts[KBX_DEAD]);
 	if (shown < d->counts[KBX_DEAD])
 		strbuf_addf(&sb, " (%zu shown: --limit)", shown);
+	if (d->guessed)
+		strbuf_addf(&sb, ", %zu of which only ambiguous calls may reach (--certain)", d->guessed);
 	strbuf_addf(&sb, "; %zu %s left out", left, left == 1 ? "function" : "functions");
 	const char *sep = ": ";
 	for (size_t i = 0; i < sizeof(order) / sizeof(*order); i++) {
@@ -218,7 +228,7 @@ static int config_globs(struct kbx_ctx *ctx, char **copy, const char ***list, si
 
 int cmd_dead(int argc, const char **argv, struct kbx_ctx *ctx)
 {
-	int include_exported = 0, include_tests = 0, explain = 0, quiet = 0, kind = 0;
+	int include_exported = 0, include_tests = 0, explain = 0, quiet = 0, kind = 0, certain = 0;
 	long limit = 0;
 	const char *path = NULL;
 	struct opt_list ignore = OPT_LIST_INIT;
@@ -234,6 +244,7 @@ int cmd_dead(int argc, const char **argv, struct kbx_ctx *ctx)
 			      "only functions or only methods: all, function or method"),
 		{ OPT_STRING, 0, "path", &path, "GLOB", "only in files under this path, or matching this glob",
 		  NULL, 0, "path" },
+		OPT_CERTAIN_F(&certain),
 		OPT_INT_F('n', "limit", &limit, "N", "report at most N (default: all)"),
 		OPT_BOOL_F(0, "explain", &explain, "list what is left out too, each with its reason"),
 		OPT_BOOL_F('q', "quiet", &quiet, "no summary line on stderr"),
@@ -280,6 +291,7 @@ int cmd_dead(int argc, const char **argv, struct kbx_ctx *ctx)
 	dopts.include_tests = include_tests;
 	dopts.ignore = globs;
 	dopts.nignore = nglobs;
+	dopts.certain_only = certain;
 	struct kbx_error err = KBX_ERROR_INIT;
 	if (kbx_dead_scan(ctx->store, &dopts, on_fn, &d, &err)) {
 		rc = die_status(&err);

@@ -26,6 +26,7 @@ struct dependents {
 	struct hit *hits;
 	size_t n, alloc;
 	uint32_t max_depth;
+	unsigned walk_flags;
 	uint32_t seed;          /* the seed being walked */
 	uint32_t base;          /* its own distance (0) */
 	struct _kbx_idmap map;  /* node id -> its hit */
@@ -84,9 +85,13 @@ static int add_hit(struct dependents *im, const struct kbx_node *n, uint32_t dis
 static int on_edge(void *data, const struct kbx_edge *e)
 {
 	struct dependents *im = data;
-	/* the caller or importer is the edge's source */
-	return add_hit(im, &e->from, im->base + e->depth, im->seed,
-		       e->confidence == KBX_CONF_CERTAIN ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS);
+	/* the caller or importer is the edge's source, one hop further than
+	 * its target: the way is as weak as its weakest edge */
+	const struct hit *near = find_hit(im, e->to.id);
+	int conf = kbx_edge_wanted(e, KBX_WALK_CERTAIN) &&
+		(!near || near->confidence == KBX_CONF_CERTAIN) ? KBX_CONF_CERTAIN
+								: KBX_CONF_AMBIGUOUS;
+	return add_hit(im, &e->from, im->base + e->depth, im->seed, conf);
 }
 
 kbx_status_t dependents_walk(struct dependents *im, const struct kbx_node *n,
@@ -97,20 +102,21 @@ kbx_status_t dependents_walk(struct dependents *im, const struct kbx_node *n,
 	im->base = 0;
 	if (add_hit(im, n, 0, n->id, KBX_CONF_CERTAIN))
 		return KBX_ERR_NOMEM;
-	st = kbx_walk_edges(im->store, n->id, KBX_EDGE_CALLS, KBX_DIR_IN, im->max_depth, on_edge,
-			    im, err);
+	st = kbx_walk_edges_flags(im->store, n->id, KBX_EDGE_CALLS, KBX_DIR_IN, im->max_depth,
+				  im->walk_flags, on_edge, im, err);
 	if (!st && (n->kind == KBX_KIND_FILE || n->kind == KBX_KIND_MODULE))
-		st = kbx_walk_edges(im->store, n->id, KBX_EDGE_IMPORTS, KBX_DIR_IN, im->max_depth,
-				    on_edge, im, err);
+		st = kbx_walk_edges_flags(im->store, n->id, KBX_EDGE_IMPORTS, KBX_DIR_IN,
+					  im->max_depth, im->walk_flags, on_edge, im, err);
 	return st;
 }
 
-struct dependents *dependents_new(kbx_store_t *store, uint32_t max_depth)
+struct dependents *dependents_new(kbx_store_t *store, uint32_t max_depth, unsigned walk_flags)
 {
 	struct dependents *d = calloc(1, sizeof(*d));
 	if (d) {
 		d->store = store;
 		d->max_depth = max_depth;
+		d->walk_flags = walk_flags;
 	}
 	return d;
 }

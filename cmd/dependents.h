@@ -11,8 +11,9 @@
 
 struct dependents;
 
-/* max_depth: hops to follow, 0 for all.  NULL when out of memory. */
-struct dependents *dependents_new(kbx_store_t *store, uint32_t max_depth);
+/* max_depth: hops to follow, 0 for all; walk_flags: KBX_WALK_CERTAIN to
+ * follow only certain edges (kbx.h).  NULL when out of memory. */
+struct dependents *dependents_new(kbx_store_t *store, uint32_t max_depth, unsigned walk_flags);
 void dependents_free(struct dependents *d);
 
 /* Add n (at distance 0) and walk what depends on it: the callers of a

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "builtin.h"
+#include "lang/lang.h"
 #include "output.h"
 #include "parse-options.h"
 
@@ -30,32 +32,251 @@ int lookup_symbol(struct kbx_ctx *ctx, const char *sym, struct kbx_nodelist *out
 	return KBX_EXIT_NOT_FOUND;
 }
 
+/* One edge of a calls query held back for the text format, which
+ * prints each ambiguous call once: its nodes point into the map, its
+ * sites are a copy (the walk's are valid only during the callback). */
+struct held_edge {
+	struct kbx_edge e;
+	size_t pos;             /* its place in the walk's order */
+	unsigned folded;        /* the later candidates of its call it stands for */
+	int done;               /* folded into an earlier one */
+};
+
 struct print_ctx {
 	struct out *o;
 	const struct edge_query *q;
 	const struct kbx_node *query;
 	size_t count;
+	int hold;               /* text of a calls query: collect, then print */
+	struct held_edge *held;
+	size_t nheld, aheld;
+	int nomem;
 };
+
+static int hold_edge(struct print_ctx *p, const struct kbx_edge *e)
+{
+	struct kbx_site *sites = NULL;
+	if (e->nsites) {
+		sites = malloc(e->nsites * sizeof(*sites));
+		if (!sites)
+			return -1;
+		memcpy(sites, e->sites, e->nsites * sizeof(*sites));
+	}
+	if (_kbx_grow((void **)&p->held, &p->aheld, p->nheld, sizeof(*p->held), 64)) {
+		free(sites);
+		return -1;
+	}
+	struct held_edge *h = &p->held[p->nheld++];
+	h->e = *e;
+	h->e.sites = sites;
+	h->pos = p->nheld - 1;
+	h->folded = 0;
+	h->done = 0;
+	return 0;
+}
+
+/* Free what the held edges own, and forget them. */
+static void held_clear(struct print_ctx *p)
+{
+	for (size_t i = 0; i < p->nheld; i++)
+		free((void *)p->held[i].e.sites);
+	p->nheld = 0;
+}
 
 static int print_edge(void *data, const struct kbx_edge *e)
 {
 	struct print_ctx *p = data;
-	out_edge(p->o, p->q->record, p->query, e, p->q->dir);
 	p->count++;
+	if (!p->hold) {
+		out_edge(p->o, p->q->record, p->query, e, p->q->dir, 0);
+		return 0;
+	}
+	if (hold_edge(p, e)) {
+		p->nomem = 1;
+		return 1;
+	}
 	return 0;
+}
+
+/* The definitions an ambiguous call could mean, gathered for -v. */
+struct candidates {
+	const struct kbx_site *site;    /* the call */
+	uint32_t skip;                  /* the one its line names already */
+	kbx_store_t *store;
+	struct kbx_cand_cache *cache;
+	struct kbx_node *items;         /* views: the map's, or the cache's */
+	size_t n, alloc;
+	kbx_status_t st;
+	struct kbx_error *err;
+};
+
+static int add_candidate(struct candidates *c, const struct kbx_node *n)
+{
+	if (n->id == c->skip)
+		return 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->items[i].id == n->id)
+			return 0;
+	if (_kbx_grow((void **)&c->items, &c->alloc, c->n, sizeof(*c->items), 16))
+		return -1;
+	c->items[c->n++] = *n;
+	return 0;
+}
+
+static int has_site(const struct kbx_edge *e, const struct kbx_site *site)
+{
+	for (uint32_t i = 0; i < e->nsites; i++)
+		if (e->sites[i].line == site->line && e->sites[i].col == site->col)
+			return 1;
+	return 0;
+}
+
+static int on_call_of_site(void *data, const struct kbx_edge *e)
+{
+	struct candidates *c = data;
+	if (e->confidence != KBX_CONF_AMBIGUOUS || !has_site(e, c->site))
+		return 0;
+	if (e->to.kind != KBX_KIND_NAMEREF) {
+		if (add_candidate(c, &e->to))
+			c->st = KBX_ERR_NOMEM;
+		return c->st != KBX_OK;
+	}
+	/* recorded against the name: every definition it stands for */
+	const struct kbx_nodelist *l = NULL;
+	c->st = kbx_cand_cache_get(c->store, c->cache, &e->to, e->from.lang, &l, c->err);
+	for (size_t i = 0; !c->st && l && i < l->n; i++)
+		if (add_candidate(c, &l->items[i]))
+			c->st = KBX_ERR_NOMEM;
+	return c->st != KBX_OK;
+}
+
+static int by_cid(const void *a, const void *b)
+{
+	return strcmp(((const struct kbx_node *)a)->cid, ((const struct kbx_node *)b)->cid);
+}
+
+/* -v: under the line of an ambiguous call, the other definitions that
+ * call could mean (the calls of e->from that share its first site), in
+ * the order of their canonical ids. */
+static kbx_status_t print_other_candidates(struct print_ctx *p, kbx_store_t *store,
+					   struct kbx_cand_cache *cache, const struct kbx_edge *e,
+					   struct kbx_error *err)
+{
+	if (e->confidence != KBX_CONF_AMBIGUOUS || !e->nsites)
+		return KBX_OK;
+	struct candidates c = { &e->sites[0], e->to.id, store, cache, NULL, 0, 0, KBX_OK, err };
+	kbx_status_t st = kbx_walk_edges(store, e->from.id, KBX_EDGE_CALLS, KBX_DIR_OUT, 1,
+					 on_call_of_site, &c, err);
+	if (!st)
+		st = err->status = c.st;
+	if (!st && c.n > 1)
+		qsort(c.items, c.n, sizeof(*c.items), by_cid);
+	for (size_t i = 0; !st && i < c.n; i++)
+		out_candidate(p->o, e, &c.items[i]);
+	free(c.items);
+	return st;
+}
+
+/* The ambiguous edges of one call together (the same node, the same
+ * first site), each call's in the walk's order. */
+static int by_call(const void *a, const void *b)
+{
+	const struct held_edge *x = *(const struct held_edge *const *)a;
+	const struct held_edge *y = *(const struct held_edge *const *)b;
+	if (x->e.from.id != y->e.from.id)
+		return x->e.from.id < y->e.from.id ? -1 : 1;
+	if (x->e.sites[0].line != y->e.sites[0].line)
+		return x->e.sites[0].line < y->e.sites[0].line ? -1 : 1;
+	if (x->e.sites[0].col != y->e.sites[0].col)
+		return x->e.sites[0].col < y->e.sites[0].col ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int same_call(const struct held_edge *x, const struct held_edge *y)
+{
+	return x->e.from.id == y->e.from.id && x->e.sites[0].line == y->e.sites[0].line &&
+	       x->e.sites[0].col == y->e.sites[0].col;
+}
+
+/* Mark the ambiguous edges that the first candidate of their call (in
+ * the walk's order) stands for.  -1 when memory runs out. */
+static int fold_calls(struct print_ctx *p)
+{
+	struct held_edge **amb = malloc((p->nheld + 1) * sizeof(*amb));
+	size_t n = 0;
+	if (!amb)
+		return -1;
+	for (size_t i = 0; i < p->nheld; i++)
+		if (p->held[i].e.confidence == KBX_CONF_AMBIGUOUS && p->held[i].e.nsites)
+			amb[n++] = &p->held[i];
+	if (n > 1)
+		qsort(amb, n, sizeof(*amb), by_call);
+	for (size_t i = 0, first = 0; i < n; i++) {
+		if (i && same_call(amb[first], amb[i])) {
+			amb[i]->done = 1;
+			amb[first]->folded++;
+		} else {
+			first = i;
+		}
+	}
+	free(amb);
+	return 0;
+}
+
+/*
+ * Print the held edges of one query, each call once: the first
+ * candidate of an ambiguous call stands for the later ones from the
+ * same node with the same first site (the other candidates of that
+ * call, which kbx callees lists side by side), saying how many it
+ * folds; -v lists every other candidate under it instead.
+ */
+static kbx_status_t print_held(struct print_ctx *p, kbx_store_t *store, int verbose,
+			       struct kbx_cand_cache *cache, struct kbx_error *err)
+{
+	kbx_status_t st = KBX_OK;
+	if (fold_calls(p))
+		st = err->status = KBX_ERR_NOMEM;
+	for (size_t i = 0; i < p->nheld && !st; i++) {
+		const struct held_edge *h = &p->held[i];
+		if (h->done)
+			continue;
+		out_edge(p->o, p->q->record, p->query, &h->e, p->q->dir, verbose ? 0 : h->folded);
+		if (verbose)
+			st = print_other_candidates(p, store, cache, &h->e, err);
+	}
+	held_clear(p);
+	return st;
+}
+
+/* Take the option whose value is v out of the table. */
+static void omit_option(struct option *opts, const void *v)
+{
+	size_t i = 0;
+	while (opts[i].type != OPT_END && opts[i].value != v)
+		i++;
+	for (; opts[i].type != OPT_END; i++)
+		opts[i] = opts[i + 1];
 }
 
 int run_edge_query(int argc, const char **argv, struct kbx_ctx *ctx, const struct edge_query *q)
 {
 	long depth = 1;
-	int transitive = 0;
+	int transitive = 0, certain = 0, verbose = 0;
 	struct output_opts oo = OUTPUT_OPTS_INIT;
 	struct option opts[] = {
 		OPT_INT_F('d', "depth", &depth, "N", "follow edges N hops (default 1)"),
 		OPT_BOOL_F('t', "transitive", &transitive, "follow edges as far as they go"),
+		OPT_CERTAIN_F(&certain),
+		OPT_BOOL_F('v', "verbose", &verbose,
+			   "under an ambiguous call, list every other definition it could mean"),
 		OPT_OUTPUT_COMMON(&oo),
 		OPT_END_F(),
 	};
+	/* only calls fold their candidates and take --certain */
+	if (q->kind != KBX_EDGE_CALLS) {
+		omit_option(opts, &certain);
+		omit_option(opts, &verbose);
+	}
 	int nargs = parse_options(argc, argv, opts, q->usage);
 	if (nargs < 0)
 		return KBX_EXIT_USAGE;
@@ -78,7 +299,11 @@ int run_edge_query(int argc, const char **argv, struct kbx_ctx *ctx, const struc
 		out_finish(o);
 		return rc;
 	}
-	struct print_ctx p = { o, q, NULL, 0 };
+	struct print_ctx p = { 0 };
+	p.o = o;
+	p.q = q;
+	p.hold = q->kind == KBX_EDGE_CALLS && out_format(o) == FMT_TEXT;
+	struct kbx_cand_cache cache = KBX_CAND_CACHE_INIT;
 	struct kbx_error err = KBX_ERROR_INIT;
 	if (matches.n > 1)
 		out_note(o, "'%s' names %zu definitions; the results are grouped by definition (name one by its id to choose)\n",
@@ -95,13 +320,24 @@ int run_edge_query(int argc, const char **argv, struct kbx_ctx *ctx, const struc
 		if (matches.n > 1 && out_format(o) == FMT_JSON)
 			out_def(o, "symbol", m);
 		size_t before = p.count;
-		kbx_status_t st = kbx_walk_edges(ctx->store, m->id, q->kind, q->dir,
-						 transitive ? 0 : (uint32_t)depth, print_edge, &p, &err);
+		kbx_status_t st = kbx_walk_edges_flags(ctx->store, m->id, q->kind, q->dir,
+						       transitive ? 0 : (uint32_t)depth,
+						       certain ? KBX_WALK_CERTAIN : 0, print_edge, &p,
+						       &err);
+		if (!st && p.nomem)
+			st = err.status = KBX_ERR_NOMEM;
+		if (!st)
+			st = print_held(&p, ctx->store, verbose, &cache, &err);
+		if (st == KBX_ERR_NOMEM && !err.msg[0])
+			snprintf(err.msg, sizeof(err.msg), "out of memory");
 		if (st)
 			rc = die_status(&err);
 		else if (p.count == before)
 			out_note(o, "  (none)");
 	}
+	kbx_cand_cache_release(&cache);
+	held_clear(&p);
+	free(p.held);
 	kbx_nodelist_release(&matches);
 	if (out_finish(o))
 		return KBX_EXIT_IO;

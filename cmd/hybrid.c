@@ -71,6 +71,7 @@ static void print_plan_json(struct out *o, const struct kbx_hybrid_results *r, c
 	else
 		out_field_int(o, "depth", p->depth);
 	out_field_str(o, "depth_words", p->depth_words);
+	out_json_bool(o, "certain", p->certain);
 	out_field_str(o, "search_text", p->search_text);
 	out_field_str(o, "similar_to", p->similar_to);
 	out_field_str(o, "kinds", p->kind_words);
@@ -172,6 +173,8 @@ static void print_plan_text(struct out *o, const struct kbx_hybrid_results *r)
 			 p->depth_words ? out_esc(p->depth_words) : "", p->depth_words ? "'" : "");
 	else
 		out_note(o, "traversal  none: the search's hits are the results");
+	if (p->certain)
+		out_note(o, "edges      certain only (--certain): no ambiguous call is followed");
 	if (p->similar_to)
 		out_note(o, "search     code similar to that of %s", out_esc(p->similar_to));
 	else if (p->search_text)
@@ -410,7 +413,7 @@ out:
 int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	struct output_opts oo = OUTPUT_OPTS_INIT;
-	int mode = -1, fusion = -1, explain = 0, plan = 0, all_repos = 0;
+	int mode = -1, fusion = -1, explain = 0, plan = 0, all_repos = 0, certain = 0;
 	long limit = 10, depth = -1, expand = 0, seeds = 0;
 	struct opt_list weights = OPT_LIST_INIT;
 	struct option opts[] = {
@@ -420,6 +423,7 @@ int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_INT_F(0, "expand", &expand, "N",
 			  "with no traversal in the question, add callers and callees N hops around the hits"),
 		OPT_INT_F(0, "seeds", &seeds, "N", "search hits taken as starting points (default 3)"),
+		OPT_CERTAIN_F(&certain),
 		OPT_STRING_LIST_F(0, "weight", &weights, "NAME=W",
 				  "a ranking weight: similarity, graph, importance or recency (repeatable)"),
 		OPT_KEYWORD_F(0, "plan", &plan, plan_names, "PLAN",
@@ -469,6 +473,7 @@ int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 	ho.expand = (uint32_t)expand;
 	ho.seeds = (size_t)seeds;
 	ho.scope_plan = plan;
+	ho.certain = certain;
 	struct kbx_embed_config ec;
 	search_embed_config(ctx, &ec);
 	ho.embed = &ec;

@@ -24,8 +24,8 @@
 #include "util/strbuf.h"
 
 static const char *const impact_usage[] = {
-	"kbx impact [--depth=<n>] [--format=<format>] <symbol>...",
-	"kbx impact (--diff | --diff-file=<file>) [--depth=<n>] [--format=<format>]",
+	"kbx impact [--depth=<n>] [--certain] [--format=<format>] <symbol>...",
+	"kbx impact (--diff | --diff-file=<file>) [--depth=<n>] [--certain] [--format=<format>]",
 	NULL
 };
 
@@ -206,12 +206,13 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	long depth = 0;
 	const char *diff_file = NULL;
-	int use_diff = 0;
+	int use_diff = 0, certain = 0;
 	struct output_opts oo = OUTPUT_OPTS_INIT;
 	struct option opts[] = {
 		OPT_BOOL_F(0, "diff", &use_diff, "read a unified diff from standard input"),
 		OPT_STRING_F(0, "diff-file", &diff_file, "FILE", "read the unified diff from FILE"),
 		OPT_INT_F('d', "depth", &depth, "N", "follow callers and importers N hops (default: all)"),
+		OPT_CERTAIN_F(&certain),
 		OPT_OUTPUT_COMMON(&oo),
 		OPT_END_F(),
 	};
@@ -225,7 +226,8 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 		usage_with_options(impact_usage, opts, 1);
 		return KBX_EXIT_USAGE;
 	}
-	struct dependents *dep = dependents_new(ctx->store, (uint32_t)depth);
+	struct dependents *dep = dependents_new(ctx->store, (uint32_t)depth,
+						certain ? KBX_WALK_CERTAIN : 0);
 	if (!dep) {
 		fprintf(stderr, "fatal: out of memory\n");
 		return KBX_EXIT_INTERNAL;

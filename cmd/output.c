@@ -687,8 +687,29 @@ static void text_loc(struct out *o, const char *path, size_t plen, uint32_t line
 		printf(":%u", c);
 }
 
+/* "Foo.process  src/a.py:12", or "printf  (external)" for a node of no
+ * file. */
+static void text_name_place(struct out *o, const struct kbx_node *n)
+{
+	text_name(o, n);
+	if (n->path) {
+		printf("  ");
+		text_loc(o, n->path, n->path_len, n->line, 0);
+	} else {
+		printf("  (%s)", kbx_kind_str(n->kind));
+	}
+}
+
+/* The indentation of a result at depth (1: direct neighbours). */
+static void text_indent(uint32_t depth)
+{
+	printf("  ");
+	if (depth > 1)
+		printf("%*s", (int)(depth - 1) * 2, "");
+}
+
 void out_edge(struct out *o, const char *type, const struct kbx_node *query,
-	      const struct kbx_edge *e, int dir)
+	      const struct kbx_edge *e, int dir, unsigned folded)
 {
 	const struct kbx_node *res = dir == KBX_DIR_IN ? &e->from : &e->to;
 	/* call and import sites are in the source's file */
@@ -777,9 +798,7 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 	}
 
 	/* text */
-	printf("  ");
-	if (e->depth > 1)
-		printf("%*s", (int)(e->depth - 1) * 2, "");
+	text_indent(e->depth);
 	if (dir == KBX_DIR_IN) {
 		if (site_file->path)
 			text_loc(o, site_file->path, site_file->path_len, site_line, 0);
@@ -787,13 +806,7 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 		text_name(o, res);
 		printf(" (%s)", kbx_kind_str(res->kind));
 	} else {
-		text_name(o, res);
-		if (res->path) {
-			printf("  ");
-			text_loc(o, res->path, res->path_len, res->line, 0);
-		} else {
-			printf("  (%s)", kbx_kind_str(res->kind));
-		}
+		text_name_place(o, res);
 		if (site_line)
 			printf("  at line %u", site_line);
 	}
@@ -802,8 +815,20 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 	if (e->confidence == KBX_CONF_AMBIGUOUS)
 		printf("  %sambiguous%s: one of %u candidates", col(o, C_WARN), col(o, C_RESET),
 		       e->ncandidates);
+	if (folded)
+		printf(" (+%u more; -v lists them)", folded);
 	if (e->nsites > 1)
 		printf("  (%u sites)", e->nsites);
+	putchar('\n');
+}
+
+void out_candidate(struct out *o, const struct kbx_edge *e, const struct kbx_node *cand)
+{
+	if (o->format != FMT_TEXT)
+		return;
+	text_indent(e->depth + 1);
+	printf("or ");
+	text_name_place(o, cand);
 	putchar('\n');
 }
 

@@ -82,9 +82,15 @@ void out_note(struct out *o, const char *fmt, ...) __attribute__((format(printf,
 
 /* One edge found by asking about `query` in direction dir (KBX_DIR_IN:
  * the result is e->from; KBX_DIR_OUT: e->to).  type names the record:
- * "caller", "callee", "import", "importer", "subclass", ... */
+ * "caller", "callee", "import", "importer", "subclass", ...  folded is
+ * how many other candidates of the same ambiguous call get no line of
+ * their own (text only: "(+N more; -v lists them)"); 0 otherwise. */
 void out_edge(struct out *o, const char *type, const struct kbx_node *query,
-	      const struct kbx_edge *e, int dir);
+	      const struct kbx_edge *e, int dir, unsigned folded);
+/* Under the text line of an ambiguous edge e (out_edge), another
+ * definition the same call could mean: "or NAME  path:line".  Nothing in
+ * the other formats, which have a record or a line for every edge. */
+void out_candidate(struct out *o, const struct kbx_edge *e, const struct kbx_node *cand);
 /* One definition. */
 void out_def(struct out *o, const char *type, const struct kbx_node *n);
 

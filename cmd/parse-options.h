@@ -60,6 +60,13 @@ extern const char *opt_repo_seen;
 	{ OPT_STRING, 0, "repo", &opt_repo_seen, "NAME", \
 	  "run against the repository NAME of 'kbx repos', or a directory", NULL, OPT_NONEG, "repo" }
 
+/* --certain, the same for every command that follows or counts edges
+ * (path, cycles, callers, callees, impact, dead, hybrid): the library
+ * says what it keeps (KBX_WALK_CERTAIN in kbx.h). */
+#define OPT_CERTAIN_F(v) \
+	OPT_BOOL_F(0, "certain", (v), \
+		   "only certain edges: leave out the calls and imports kbx could not pin down")
+
 /* The output options every query command takes (see output.h), and
  * --repo. */
 struct output_opts;

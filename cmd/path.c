@@ -63,7 +63,7 @@ struct side {
 struct search {
 	kbx_store_t *store;
 	int kind;
-	int certain_only;
+	unsigned walk_flags;    /* KBX_WALK_CERTAIN with --certain */
 	struct side fwd, bwd;
 	struct link *links;
 	size_t nlinks, alinks;
@@ -211,9 +211,7 @@ update:;
 static int on_edge(void *data, const struct kbx_edge *e)
 {
 	struct search *q = data;
-	int certain = e->confidence != KBX_CONF_AMBIGUOUS;
-	if (q->certain_only && !certain)
-		return 0;
+	int certain = kbx_edge_wanted(e, KBX_WALK_CERTAIN);
 	if (q->cur->dir == KBX_DIR_IN) {
 		reach(q, e->from.id, e, certain, e->ncandidates);
 	} else if (e->to.kind == KBX_KIND_NAMEREF) {
@@ -237,8 +235,8 @@ static kbx_status_t expand(struct search *q, struct side *s, struct side *other,
 	s->nnext = 0;
 	for (size_t i = 0; i < s->nfrontier; i++) {
 		q->cur_entry = s->frontier[i];
-		kbx_status_t st = kbx_walk_edges(q->store, s->e[q->cur_entry].id, q->kind, s->dir, 1,
-						 on_edge, q, q->err);
+		kbx_status_t st = kbx_walk_edges_flags(q->store, s->e[q->cur_entry].id, q->kind,
+						       s->dir, 1, q->walk_flags, on_edge, q, q->err);
 		if (!st && q->st)
 			st = q->st;
 		if (!st && q->nomem)
@@ -533,7 +531,7 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_BOOL_F('a', "all", &all, "show every shortest path (up to --limit)"),
 		OPT_INT_F('n', "limit", &limit, "N",
 			  "show at most N paths (default 1, or 100 with --all)"),
-		OPT_BOOL_F(0, "certain", &certain, "follow only certain edges"),
+		OPT_CERTAIN_F(&certain),
 		OPT_OUTPUT_COMMON(&oo),
 		OPT_END_F(),
 	};
@@ -563,7 +561,7 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 	struct search q = { 0 };
 	q.store = ctx->store;
 	q.kind = kind;
-	q.certain_only = certain;
+	q.walk_flags = certain ? KBX_WALK_CERTAIN : 0;
 	q.err = &err;
 	q.fwd.dir = KBX_DIR_OUT;
 	q.bwd.dir = KBX_DIR_IN;

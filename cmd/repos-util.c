@@ -278,6 +278,7 @@ int search_all_repos(struct kbx_ctx *ctx, const struct kbx_search_query *q_in,
 		sctx.config = rs.items[i].config;
 		search_embed_config(&sctx, &ec[i]);
 		q.embed = &ec[i];
+		q.refresh = !q.scope;
 		kbx_status_t st = kbx_search(rs.items[i].store, &q, &res[i], &err);
 		if (st && st != KBX_NOT_FOUND) {
 			fprintf(stderr, "warning: skipping '%s': %s\n", out_esc(rs.items[i].repo->name),

@@ -287,6 +287,7 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		q.scope = scope;
 		/* code only: registry entries are in no part of the graph */
 	}
+	q.refresh = !q.scope;
 	st = kbx_search(ctx->store, &q, &res, &err);
 	if (st && st != KBX_NOT_FOUND) {
 		rc = die_status(&err);

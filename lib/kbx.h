@@ -126,6 +126,14 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 			    kbx_store_t **out, struct kbx_error *err);
 void kbx_store_close(kbx_store_t *store);
 
+/* A reader sees the index as one index run committed it, the last one
+ * before kbx_store_open.  kbx_store_outdated: has a run committed since?
+ * kbx_store_refresh: see the latest one from now on; everything read
+ * through the store before is invalid then.  Neither does anything in a
+ * writer. */
+int kbx_store_outdated(kbx_store_t *store);
+kbx_status_t kbx_store_refresh(kbx_store_t *store, struct kbx_error *err);
+
 /* Make the store directory kbx_dir, with the .gitignore that keeps it
  * out of git, unless it exists.  KBX_ERR_UNSAFE when it is a symbolic
  * link or another user's; KBX_ERR_FULL on a full disk, where nothing is
@@ -348,11 +356,30 @@ typedef int (*kbx_edge_fn)(void *data, const struct kbx_edge *edge);
  * same sequence from any store of the same tree, whatever its node ids.
  * An edge from the node to itself (a function that calls itself) is
  * delivered at depth 1, like any direct neighbour; the walk does not go
- * on from it.
+ * on from it.  The same as kbx_walk_edges_flags() with no flags.
  */
 kbx_status_t kbx_walk_edges(kbx_store_t *store, uint32_t id, int kind, int dir,
 			    uint32_t max_depth, kbx_edge_fn fn, void *data,
 			    struct kbx_error *err);
+
+/*
+ * What --certain asks of a query: follow and count only the edges no
+ * guess went into.  Ambiguous edges are left out, and with them the
+ * calls recorded against a name (name:NAME); certain edges stay, and so
+ * do unresolved ones, whose one target is a name defined nowhere in the
+ * repository.  kbx path, callers, callees, impact, dead, cycles and
+ * hybrid all mean this by it.
+ */
+#define KBX_WALK_CERTAIN 0x01
+/* Whether a query asking for flags (KBX_WALK_*) takes edge e. */
+int kbx_edge_wanted(const struct kbx_edge *e, unsigned flags);
+
+/* kbx_walk_edges(), with flags: KBX_WALK_CERTAIN walks and delivers only
+ * the edges kbx_edge_wanted() takes, so a node that only an ambiguous
+ * edge reaches is neither delivered nor walked from. */
+kbx_status_t kbx_walk_edges_flags(kbx_store_t *store, uint32_t id, int kind, int dir,
+				  uint32_t max_depth, unsigned flags, kbx_edge_fn fn,
+				  void *data, struct kbx_error *err);
 
 /* Fetch one node by id into *out (strings valid until the store closes). */
 kbx_status_t kbx_node_get(kbx_store_t *store, uint32_t id, struct kbx_node *out,

@@ -290,6 +290,110 @@ test_expect_success 'colour only when asked or on a terminal; NO_COLOR wins on a
 	test_grep ! "$(printf "\033")" j.out
 '
 
+# The Python fixture: main() calls format_row(), which legacy.py and
+# report.py both define and app.py does not import (ambiguous, two
+# candidates); Report.rows and LowStockReport.rows call report.py's
+# (certain, same file).
+test_expect_success 'set up the Python fixture, with a call of two candidates' '
+	cp -R "$CORPORA/python" fx &&
+	(cd fx && rm -f expected-*.txt README && kbx index -q)
+'
+
+test_expect_success 'callees: an ambiguous call is one line, its other candidates folded' '
+	(cd fx && kbx callees --color=never main >../out) &&
+	cat >expect <<-\EOF &&
+	callees of app.py#main (function, app.py:25)
+	  build  app.py:10  at line 32
+	  merge  app.py:20  at line 31
+	  format_row  legacy.py:19  at line 35  ambiguous: one of 2 candidates (+1 more; -v lists them)
+	  load  pkg/b.py:8  at line 29
+	  Report.render  report.py:13  at line 37
+	  LowStockReport  report.py:17  at line 36
+	  len  (external)  at line 26  (2 sites)
+	  print  (external)  at line 27  (3 sites)
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success 'callees -v: every candidate under the call, with its place' '
+	(cd fx && kbx callees --color=never -v main >../out) &&
+	sed -n 4,5p out >lines &&
+	cat >expect <<-\EOF &&
+	  format_row  legacy.py:19  at line 35  ambiguous: one of 2 candidates
+	    or format_row  report.py:36
+	EOF
+	test_cmp expect lines &&
+	test_line_count = 10 out &&
+	(cd fx && kbx callees --color=never --verbose main >../out2) &&
+	test_cmp out out2
+'
+
+test_expect_success 'callers: a call line says it is one of N candidates; -v names the others' '
+	(cd fx && kbx callers --color=never -v format_row >../out) &&
+	cat >expect <<-\EOF &&
+	'"'"'format_row'"'"' names 2 definitions; the results are grouped by definition (name one by its id to choose)
+
+	callers of legacy.py#format_row (function, legacy.py:19)
+	  app.py:35  main (function)  ambiguous: one of 2 candidates
+	    or format_row  report.py:36
+
+	callers of report.py#format_row (function, report.py:36)
+	  app.py:35  main (function)  ambiguous: one of 2 candidates
+	    or format_row  legacy.py:19
+	  report.py:11  Report.rows (method)
+	  report.py:29  LowStockReport.rows (method)
+	EOF
+	test_cmp expect out &&
+	(cd fx && kbx callers --color=never format_row >../out) &&
+	grep -v "^    or " expect >expect.folded &&
+	test_cmp expect.folded out
+'
+
+test_expect_success 'JSON and grep are not folded: a record and a line for every candidate' '
+	(cd fx && kbx callees --format=json main >../out.json) &&
+	test_grep "\"id\":\"legacy.py#format_row\".*\"confidence\":\"ambiguous\",\"via\":\"name\",\"candidates\":2,.*\"sites\":\[{\"path\":\"app.py\",\"line\":35,\"col\":19}\]" out.json &&
+	test_grep "\"id\":\"report.py#format_row\".*\"confidence\":\"ambiguous\",\"via\":\"name\",\"candidates\":2,.*\"sites\":\[{\"path\":\"app.py\",\"line\":35,\"col\":19}\]" out.json &&
+	test_line_count = 9 out.json &&
+	(cd fx && kbx callees --format=json -v main >../out-v.json) &&
+	test_cmp out.json out-v.json &&
+	(cd fx && kbx callees --format=grep main >../out.grep) &&
+	test_grep "^legacy.py:19:1: main calls format_row (ambiguous, 2 candidates)$" out.grep &&
+	test_grep "^report.py:36:1: main calls format_row (ambiguous, 2 candidates)$" out.grep
+'
+
+test_expect_success 'callees --certain: the ambiguous call is left out, the rest as it was' '
+	(cd fx && kbx callees --color=never --certain main >../out) &&
+	(cd fx && kbx callees --color=never main >../all) &&
+	grep -v format_row all >expect &&
+	test_cmp expect out &&
+	(cd fx && kbx callees --format=json --certain main >../out.json) &&
+	test_line_count = 7 out.json &&
+	test_grep ! "\"confidence\":\"ambiguous\"" out.json
+'
+
+test_expect_success 'callers --certain: only the calls kbx proved; none left is exit 1' '
+	(cd fx && kbx callers --format=nul --certain report.py#format_row >../out) &&
+	printf "report.py#Report.rows\0report.py#LowStockReport.rows\0" >expect &&
+	test_cmp expect out &&
+	(cd fx && test_expect_code 1 kbx callers --color=never --certain legacy.py#format_row >../out) &&
+	printf "callers of legacy.py#format_row (function, legacy.py:19)\n  (none)\n" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success '--certain is not followed through: nothing beyond an ambiguous call' '
+	(cd fx && kbx callers --format=nul --transitive legacy.py#format_row >../out) &&
+	printf "app.py#main\0app.py\0" >expect &&
+	test_cmp expect out &&
+	(cd fx && test_expect_code 1 kbx callers --format=nul --transitive --certain legacy.py#format_row >../out) &&
+	test_must_be_empty out
+'
+
+test_expect_success '--certain and -v belong to the calls queries only' '
+	(cd fx && test_expect_code 2 kbx imports --certain app.py 2>../err) &&
+	test_grep "unknown option" err &&
+	(cd fx && test_expect_code 2 kbx defines -v app.py 2>/dev/null)
+'
+
 test_expect_success 'a closed pipe is not an error' '
 	(cd repo && kbx callers --transitive add | head -c 1 >/dev/null)
 '

@@ -90,4 +90,70 @@ test_expect_success 'a malformed hunk header is an error naming the line' '
 	test_grep "cannot parse the hunk header at line 2" err
 '
 
+# The Python fixture: main() calls format_row(), which legacy.py and
+# report.py both define and app.py does not import (ambiguous); the file
+# calls main() at its top level (certain).
+test_expect_success 'set up the Python fixture, where a call kbx cannot pin down leads on' '
+	cp -R "$CORPORA/python" amb &&
+	(cd amb && rm -f expected-*.txt README && kbx index -q) &&
+	(cd amb && kbx callers --format=json legacy.py#format_row >../callers.json) &&
+	test_grep "\"id\":\"app.py#main\".*\"confidence\":\"ambiguous\"" callers.json
+'
+
+test_expect_success 'a way through an ambiguous call is ambiguous at every distance after it' '
+	(cd amb && kbx impact --format=json legacy.py#format_row >../out.json) &&
+	test_grep "\"id\":\"app.py#main\".*\"distance\":1,.*\"confidence\":\"ambiguous\"" out.json &&
+	test_grep "\"id\":\"app.py\".*\"distance\":2,.*\"confidence\":\"ambiguous\"" out.json &&
+	(cd amb && kbx impact legacy.py#format_row >../out) &&
+	test_grep "^  app.py:1  app.py (file)  <- format_row  (through an ambiguous call)" out
+'
+
+test_expect_success 'a call to a name defined nowhere in the repository is not a guess' '
+	(cd amb && kbx impact --format=json print >../out.json) &&
+	test_grep "\"id\":\"app.py#main\".*\"distance\":1,.*\"confidence\":\"certain\"" out.json &&
+	test_grep "\"id\":\"app.py\".*\"distance\":2,.*\"confidence\":\"certain\"" out.json
+'
+
+test_expect_success '--certain follows no ambiguous call, nor anything beyond one' '
+	(cd amb && kbx impact --format=nul --certain legacy.py#format_row >../out) &&
+	printf "legacy.py#format_row\0" >expect &&
+	test_cmp expect out &&
+	(cd amb && kbx impact --certain --color=never report.py#format_row >../out) &&
+	cat >expect <<-\EOF &&
+	changed
+	  report.py:36  format_row (function)
+
+	distance 1
+	  report.py:24  LowStockReport.rows (method)  <- format_row
+	  report.py:10  Report.rows (method)  <- format_row
+
+	distance 2
+	  report.py:13  Report.render (method)  <- format_row
+
+	distance 3
+	  app.py:25  main (function)  <- format_row
+
+	distance 4
+	  app.py:1  app.py (file)  <- format_row
+	EOF
+	test_cmp expect out &&
+	(cd amb && kbx impact --format=json report.py#format_row >../all.json) &&
+	test_grep "\"id\":\"app.py#main\".*\"distance\":1,.*\"confidence\":\"ambiguous\"" all.json &&
+	(cd amb && kbx impact --format=json --certain report.py#format_row >../certain.json) &&
+	test_grep "\"id\":\"app.py#main\".*\"distance\":3,.*\"confidence\":\"certain\"" certain.json &&
+	test_grep ! "\"confidence\":\"ambiguous\"" certain.json
+'
+
+test_expect_success '--certain with a diff' '
+	(cd amb && git init -q && git add . && git commit -qm base &&
+	 sed "s/return /return  /" legacy.py >tmp && mv tmp legacy.py && kbx index -q &&
+	 git diff >../amb.diff) &&
+	(cd amb && kbx impact --diff-file=../amb.diff --format=nul >../out) &&
+	tr "\0" "\n" <out >ids &&
+	test_grep "^app.py#main$" ids &&
+	(cd amb && kbx impact --diff-file=../amb.diff --certain --format=nul >../out) &&
+	tr "\0" "\n" <out >ids &&
+	test_grep ! "^app.py" ids
+'
+
 test_done

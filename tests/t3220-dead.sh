@@ -268,6 +268,42 @@ test_expect_success 'a call through a name reference keeps every method of that 
 	test_grep ! "#T[0-9]*\._tick" ids
 '
 
+test_expect_success '--certain: what only ambiguous calls reach is dead, and says so' '
+	(cd repo && kbx dead --format=nul >../all 2>/dev/null) &&
+	(cd repo && kbx dead --certain --format=nul >../out 2>../err) &&
+	tr "\0" "\n" <all | sort >all.ids &&
+	tr "\0" "\n" <out | sort >out.ids &&
+	comm -13 all.ids out.ids >added &&
+	{
+		echo app/core.py#Walker._step &&
+		echo app/core.py#Runner._step &&
+		i=0 &&
+		while test $i -lt 18
+		do
+			echo "app/ticks.py#T$i._tick" || return 1
+			i=$((i + 1))
+		done
+	} | sort >expect &&
+	sort added >actual &&
+	test_cmp expect actual &&
+	comm -23 all.ids out.ids >gone &&
+	test_must_be_empty gone &&
+	test_grep "^35 dead, 20 of which only ambiguous calls may reach (--certain); 26 functions left out" err
+'
+
+test_expect_success '--certain marks them in text and grep; JSON records keep their fields' '
+	(cd repo && kbx dead --certain --color=never >../out 2>/dev/null) &&
+	test_grep "^  app/core.py:29  Walker._step (method)  (only ambiguous calls may reach it)$" out &&
+	test_grep "^  app/core.py:42  _private_dead (function)$" out &&
+	(cd repo && kbx dead --certain --format=grep >../out 2>/dev/null) &&
+	test_grep "^app/ticks.py:2:5: dead method T0._tick (only ambiguous calls may reach it)$" out &&
+	(cd repo && kbx dead --certain --format=json >../out.json 2>/dev/null) &&
+	test_grep "^{\"type\":\"dead\",\"id\":\"app/core.py#Walker._step\",.*\"reason\":\"dead\",\"why\":null}$" out.json &&
+	(cd repo && kbx dead --format=json >../plain.json 2>/dev/null) &&
+	grep -v "\"id\":\"app/[a-z]*.py#\(Walker\|Runner\|T[0-9]*\)\._" out.json >rest.json &&
+	test_cmp plain.json rest.json
+'
+
 test_expect_success 'entry points are left out, each with its reason' '
 	(cd repo && kbx dead --explain --format=json >../out.json) &&
 	test_grep "\"id\":\"app/core.py#Child.__init__\".*\"reason\":\"entry-point\"" out.json &&

@@ -323,4 +323,69 @@ test_expect_success '--all-repos: every listed repository asked, the answers fus
 	test_expect_code 2 kbx hybrid --all-repos --repo=other what calls add 2>err
 '
 
+# In the Python fixture, main() calls format_row(), which legacy.py and
+# report.py both define (ambiguous), and app.py calls main() (certain).
+test_expect_success 'set up the Python fixture, where a call kbx cannot pin down leads on' '
+	cp -R "$CORPORA/python" amb &&
+	(cd amb && rm -f expected-*.txt README && git init -q && kbx index -q)
+'
+
+test_expect_success 'a way through an ambiguous call is ambiguous at every hop after it' '
+	(cd amb && kbx hybrid --format=json what calls legacy.py#format_row transitively) >out &&
+	TYPE=result jfields id hops confidence factors.graph <out >actual &&
+	cat >expect <<-\EOF &&
+	app.py#main 1 ambiguous 0.25
+	app.py 2 ambiguous 0.16666666666666666
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success '--certain: the graph part follows only certain calls' '
+	(cd amb && kbx hybrid --format=json what calls report.py#format_row transitively) >all &&
+	TYPE=result jfields id hops confidence <all | sort >actual &&
+	cat >expect <<-\EOF &&
+	app.py 2 ambiguous
+	app.py#main 1 ambiguous
+	report.py#LowStockReport.rows 1 certain
+	report.py#Report.render 2 certain
+	report.py#Report.rows 1 certain
+	EOF
+	test_cmp expect actual &&
+	(cd amb && kbx hybrid --certain --format=json what calls report.py#format_row transitively) >out &&
+	TYPE=result jfields id hops confidence <out | sort >actual &&
+	cat >expect <<-\EOF &&
+	app.py 4 certain
+	app.py#main 3 certain
+	report.py#LowStockReport.rows 1 certain
+	report.py#Report.render 2 certain
+	report.py#Report.rows 1 certain
+	EOF
+	test_cmp expect actual &&
+	TYPE=plan jfields certain <out >plan &&
+	echo True >expect &&
+	test_cmp expect plan &&
+	TYPE=plan jfields certain <all >plan &&
+	echo False >expect &&
+	test_cmp expect plan
+'
+
+test_expect_success '--certain: nothing but a guess reaches it, so nothing is found' '
+	(cd amb && test_expect_code 1 kbx hybrid --certain what calls legacy.py#format_row 2>../err) &&
+	test_grep "nothing found" err &&
+	(cd amb && kbx hybrid --certain --explain what calls report.py#format_row) >out &&
+	test_grep "^edges      certain only (--certain): no ambiguous call is followed" out &&
+	(cd amb && kbx hybrid --explain what calls report.py#format_row) >out &&
+	test_grep ! "^edges " out
+'
+
+test_expect_success '--certain: a "called by" scope follows only certain calls too' '
+	(cd amb && kbx hybrid --format=nul functions that is called by main) >raw &&
+	tr "\0" "\n" <raw | sort >all &&
+	test_grep "^legacy.py#format_row$" all &&
+	(cd amb && kbx hybrid --certain --format=nul functions that is called by main) >raw &&
+	tr "\0" "\n" <raw | sort >certain &&
+	test_grep ! "format_row" certain &&
+	test_grep "^app.py#build$" certain
+'
+
 test_done

@@ -140,13 +140,17 @@ struct kbx_dead_opts {
 	const char *const *ignore;      /* globs (kbx_glob_match) over names, qualified
 					 * names and canonical ids */
 	size_t nignore;
+	int certain_only;               /* only calls kbx_edge_wanted(KBX_WALK_CERTAIN)
+					 * takes keep a function alive (--certain) */
 };
 
 /*
  * Called for each function or method that nothing calls, with the reason
  * it is left out (KBX_DEAD when it is not) and, for a reason, a sentence
  * that says why ("an entry point: Python calls __init__ itself"), valid
- * during the call only.  Return non-zero to stop.
+ * during the call only.  For KBX_DEAD it is NULL, but with certain_only
+ * a dead one that an ambiguous call may reach (a call left out) comes
+ * with "only ambiguous calls may reach it".  Return non-zero to stop.
  */
 typedef int (*kbx_dead_fn)(void *data, const struct kbx_node *node, int reason,
 			   const char *why);
@@ -157,7 +161,9 @@ typedef int (*kbx_dead_fn)(void *data, const struct kbx_node *node, int reason,
  * confidence keeps its target alive: every candidate of an ambiguous
  * call, and every definition a name:NAME reference stands for (see
  * kbx_name_candidates()), so obj.process() on an unknown receiver keeps
- * each process of the caller's language family.  A function calling
+ * each process of the caller's language family.  With certain_only, an
+ * ambiguous call keeps nothing alive: what only such calls reach is
+ * reported, saying so.  A function calling
  * itself is not a caller.  A function whose name the source files of its
  * language use other than in a call (a callback, a function pointer) is
  * left out as referenced: this reads the indexed files from the working

@@ -5,10 +5,13 @@
  *
  * What the scans gather:
  *   - a bitmap of the ids some other definition (or file-level code)
- *     calls, with any confidence;
+ *     calls, with any confidence (with certain_only: with a confidence
+ *     kbx_edge_wanted() takes; the others go to a second bitmap, which
+ *     only says so of what is reported);
  *   - the (language family, name) pairs that name:NAME references are
  *     called with, so that every callable of that name and family is
- *     alive, as kbx_walk_edges() counts its callers;
+ *     alive, as kbx_walk_edges() counts its callers (with certain_only,
+ *     they only go to the second set: such a call is always ambiguous);
  *   - each type's bases (INHERITS), and the (type, method name) pairs the
  *     types define, for overrides.
  * Sets of pairs are sets of 64-bit hashes: a collision could only keep a
@@ -165,6 +168,9 @@ struct dead_ctx {
 	uint32_t max_id;
 	unsigned char *called;  /* bitmap over ids */
 	struct hset namerefs;   /* (family, name) called through name:NAME */
+	int certain_only;       /* count only what kbx_edge_wanted() takes */
+	unsigned char *guessed; /* certain_only: ids only left-out calls reach */
+	struct hset guessed_names;  /* certain_only: namerefs, left out */
 	struct hset members;    /* (type id, method name) */
 	struct hset ifaces;     /* (family, name) of interface methods (Go) */
 	struct base *bases;
@@ -210,12 +216,14 @@ static int on_edge(void *data, const struct kbx_edge *e)
 {
 	struct dead_ctx *c = data;
 	if (e->kind == KBX_EDGE_CALLS) {
+		int counts = !c->certain_only || kbx_edge_wanted(e, KBX_WALK_CERTAIN);
 		if (e->to.kind == KBX_KIND_NAMEREF) {
-			if (hset_add(&c->namerefs,
+			if (hset_add(counts ? &c->namerefs : &c->guessed_names,
 				     pair_hash((uint32_t)_kbx_lang_family(e->from.lang), e->to.name)))
 				goto nomem;
 		} else if (e->from.id != e->to.id && e->to.id <= c->max_id) {
-			c->called[e->to.id >> 3] |= (unsigned char)(1u << (e->to.id & 7));
+			unsigned char *bits = counts ? c->called : c->guessed;
+			bits[e->to.id >> 3] |= (unsigned char)(1u << (e->to.id & 7));
 		}
 		return 0;
 	}
@@ -233,9 +241,23 @@ nomem:
 	return 1;
 }
 
+static int bit(const unsigned char *bits, uint32_t max_id, uint32_t id)
+{
+	return id <= max_id && (bits[id >> 3] >> (id & 7)) & 1;
+}
+
 static int is_called(const struct dead_ctx *c, uint32_t id)
 {
-	return id <= c->max_id && (c->called[id >> 3] >> (id & 7)) & 1;
+	return bit(c->called, c->max_id, id);
+}
+
+/* With certain_only: is a dead one called, but only by calls left out? */
+static int is_guessed(const struct dead_ctx *c, const struct kbx_node *n)
+{
+	return c->certain_only &&
+	       (bit(c->guessed, c->max_id, n->id) ||
+		hset_has(&c->guessed_names,
+			 pair_hash((uint32_t)_kbx_lang_family(n->lang), n->name)));
 }
 
 static const struct kbx_node *find_node(const struct kbx_node *v, size_t n, uint32_t id)
@@ -660,12 +682,14 @@ kbx_status_t kbx_dead_scan(kbx_store_t *store, const struct kbx_dead_opts *opts,
 	unsigned kinds = o->kinds ? o->kinds : KBX_KIND_MASK(KBX_KIND_FUNCTION) |
 		KBX_KIND_MASK(KBX_KIND_METHOD);
 	struct dead_ctx c = { 0 };
+	c.certain_only = o->certain_only;
 	kbx_status_t st = kbx_scan_nodes(store, 0, on_node, &c, err);
 	if (!st && c.nomem)
 		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	if (!st) {
 		c.called = calloc((size_t)c.max_id / 8 + 1, 1);
-		if (!c.called)
+		c.guessed = calloc((size_t)c.max_id / 8 + 1, 1);
+		if (!c.called || !c.guessed)
 			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	}
 	if (!st)
@@ -723,13 +747,18 @@ kbx_status_t kbx_dead_scan(kbx_store_t *store, const struct kbx_dead_opts *opts,
 			continue;
 		why[0] = '\0';
 		int reason = decide(&c, o, n, why, sizeof(why));
-		if (fn(data, n, reason, reason ? why : NULL))
+		const char *say = reason ? why : NULL;
+		if (!reason && is_guessed(&c, n))
+			say = "only ambiguous calls may reach it";
+		if (fn(data, n, reason, say))
 			break;
 	}
 	free(c.fns);
 	free(c.types);
 	free(c.called);
+	free(c.guessed);
 	free(c.namerefs.v);
+	free(c.guessed_names.v);
 	free(c.members.v);
 	free(c.ifaces.v);
 	free(c.bases);

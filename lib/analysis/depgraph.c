@@ -67,7 +67,7 @@ kbx_status_t kbx_depgraph_add_edge(kbx_store_t *s, struct kbx_depgraph *g,
 	if (e->to.id == e->from.id && !self_loops)
 		return KBX_OK;
 	return kbx_depgraph_add(g, e->from.id, e->to.id, line, col,
-				e->confidence != KBX_CONF_AMBIGUOUS, err);
+				kbx_edge_wanted(e, KBX_WALK_CERTAIN), err);
 }
 
 static int by_edge(const void *a, const void *b)

@@ -388,10 +388,20 @@ static int pending_cmp(const void *pa, const void *pb, void *sites)
 	return 0;
 }
 
+static int confidence_wanted(int confidence, unsigned flags)
+{
+	return !(flags & KBX_WALK_CERTAIN) || confidence != KBX_CONF_AMBIGUOUS;
+}
+
+int kbx_edge_wanted(const struct kbx_edge *e, unsigned flags)
+{
+	return confidence_wanted(e->confidence, flags);
+}
+
 /* Scan one node's edges of one kind in one direction into the level. */
 static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node, uint32_t scan_id,
-			       int kind, int dir, const struct _kbx_idset *seen, int via_name,
-			       int self, struct walk_level *level)
+			       int kind, int dir, unsigned flags, const struct _kbx_idset *seen,
+			       int via_name, int self, struct walk_level *level)
 {
 	MDB_txn *txn = _kbx_txn(s);
 	MDB_dbi dbi = dir == KBX_DIR_OUT ? s->edges : s->redges;
@@ -414,6 +424,8 @@ static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node,
 			st = KBX_ERR_CORRUPT;
 			break;
 		}
+		if (!confidence_wanted(v.confidence, flags))
+			continue;
 		if (via_name && _kbx_lang_family(other.lang) != _kbx_lang_family(node->lang))
 			continue;
 		/* seen, but for the start's edge to itself (recursion), which is
@@ -459,6 +471,13 @@ static kbx_status_t deliver_level(struct walk_level *level, int kind, int dir, u
 kbx_status_t kbx_walk_edges(kbx_store_t *s, uint32_t id, int kind, int dir, uint32_t max_depth,
 			    kbx_edge_fn fn, void *data, struct kbx_error *err)
 {
+	return kbx_walk_edges_flags(s, id, kind, dir, max_depth, 0, fn, data, err);
+}
+
+kbx_status_t kbx_walk_edges_flags(kbx_store_t *s, uint32_t id, int kind, int dir,
+				  uint32_t max_depth, unsigned flags, kbx_edge_fn fn, void *data,
+				  struct kbx_error *err)
+{
 	struct _kbx_idset seen = { 0 }, frontier = { 0 }, next = { 0 };
 	struct walk_level level = { 0 };
 	kbx_status_t st = KBX_OK;
@@ -475,16 +494,19 @@ kbx_status_t kbx_walk_edges(kbx_store_t *s, uint32_t id, int kind, int dir, uint
 				st = KBX_ERR_CORRUPT;
 				break;
 			}
-			st = scan_edges(s, &node, node.id, kind, dir, &seen, 0, depth == 1, &level);
-			/* calls that could be this one among many of its name */
+			st = scan_edges(s, &node, node.id, kind, dir, flags, &seen, 0, depth == 1,
+					&level);
+			/* calls that could be this one among many of its name
+			 * (always ambiguous) */
 			if (!st && kind == KBX_EDGE_CALLS && dir == KBX_DIR_IN &&
-			    KBX_KIND_IS_CALLABLE(node.kind)) {
+			    KBX_KIND_IS_CALLABLE(node.kind) && confidence_wanted(KBX_CONF_AMBIGUOUS, flags)) {
 				struct strbuf cid = STRBUF_INIT;
 				strbuf_addf(&cid, "name:%s", node.name);
 				uint32_t nid = cid.failed ? 0 : _kbx_id_of(s, cid.buf);
 				strbuf_release(&cid);
 				if (nid)
-					st = scan_edges(s, &node, nid, kind, dir, &seen, 1, 0, &level);
+					st = scan_edges(s, &node, nid, kind, dir, flags, &seen, 1, 0,
+							&level);
 			}
 		}
 		if (!st)

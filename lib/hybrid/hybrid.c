@@ -470,7 +470,11 @@ static int on_walk(void *data, const struct kbx_edge *e)
 	const struct kbx_node *far = w->dir == KBX_DIR_OUT ? &e->to : &e->from;
 	const struct kbx_node *near = w->dir == KBX_DIR_OUT ? &e->from : &e->to;
 	uint32_t line = e->nsites ? e->sites[0].line : 0;
-	int conf = e->confidence == KBX_CONF_CERTAIN ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS;
+	/* the way from the seed is as weak as its weakest edge */
+	const struct reach *prev = reach_find(w->rs, near->id);
+	int conf = kbx_edge_wanted(e, KBX_WALK_CERTAIN) &&
+		(!prev || prev->confidence == KBX_CONF_CERTAIN) ? KBX_CONF_CERTAIN
+								: KBX_CONF_AMBIGUOUS;
 	if (far->kind == KBX_KIND_NAMEREF) {
 		/* a call kbx could not pin down: each candidate, as ambiguous */
 		struct kbx_nodelist c = KBX_NODELIST_INIT;
@@ -494,13 +498,15 @@ static int on_walk(void *data, const struct kbx_edge *e)
 	return w->failed;
 }
 
+/* flags: KBX_WALK_CERTAIN for a plan that follows only certain edges */
 static kbx_status_t walk(struct kbx_store *s, struct reached *rs, uint32_t from, int kind,
-			 int dir, uint32_t depth, double seed_score, struct kbx_error *err)
+			 int dir, uint32_t depth, unsigned flags, double seed_score,
+			 struct kbx_error *err)
 {
 	struct walk_ctx w = { s, rs, dir, seed_score, 0 };
 	uint32_t max = depth == KBX_HYBRID_DEPTH_ALL ? 0 : depth;
 	/* hops are counted from the seed: a walk from a member starts at 0 */
-	kbx_status_t st = kbx_walk_edges(s, from, kind, dir, max, on_walk, &w, err);
+	kbx_status_t st = kbx_walk_edges_flags(s, from, kind, dir, max, flags, on_walk, &w, err);
 	if (!st && w.failed)
 		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	return st;
@@ -523,16 +529,17 @@ static const struct {
 
 /* The traversal of a relation from one node. */
 static kbx_status_t traverse(struct kbx_store *s, struct reached *rs, int rel,
-			     const struct kbx_node *from, uint32_t depth, double seed_score,
-			     struct kbx_error *err)
+			     const struct kbx_node *from, uint32_t depth, unsigned flags,
+			     double seed_score, struct kbx_error *err)
 {
 	if (rel <= KBX_REL_NONE || rel >= KBX_REL__COUNT)
 		return KBX_OK;
 	kbx_status_t st = walk(s, rs, from->id, rel_edges[rel].kind, rel_edges[rel].dir, depth,
-			       seed_score, err);
+			       flags, seed_score, err);
 	if (!st && rel == KBX_REL_IMPACT &&
 	    (from->kind == KBX_KIND_FILE || from->kind == KBX_KIND_MODULE))
-		st = walk(s, rs, from->id, KBX_EDGE_IMPORTS, KBX_DIR_IN, depth, seed_score, err);
+		st = walk(s, rs, from->id, KBX_EDGE_IMPORTS, KBX_DIR_IN, depth, flags, seed_score,
+			  err);
 	return st;
 }
 
@@ -564,7 +571,8 @@ static kbx_status_t scope_within(struct kbx_store *s, const struct kbx_hybrid_te
 
 /* Callers (dir IN) or callees (OUT) of what a term stands for, to depth. */
 static kbx_status_t scope_calls(struct kbx_store *s, const struct kbx_hybrid_term *t, int dir,
-				uint32_t depth, struct _kbx_u32s *out, struct kbx_error *err)
+				uint32_t depth, unsigned flags, struct _kbx_u32s *out,
+				struct kbx_error *err)
 {
 	struct reached rs = { 0 };
 	kbx_status_t st = KBX_OK;
@@ -575,7 +583,7 @@ static kbx_status_t scope_calls(struct kbx_store *s, const struct kbx_hybrid_ter
 		if (!KBX_KIND_IS_CALLABLE(n->kind))
 			st = members(s, n->id, CALLABLES, &from, err);
 		for (size_t j = 0; j < from.n && !st; j++)
-			st = walk(s, &rs, from.v[j], KBX_EDGE_CALLS, dir, depth, 1.0, err);
+			st = walk(s, &rs, from.v[j], KBX_EDGE_CALLS, dir, depth, flags, 1.0, err);
 		free(from.v);
 	}
 	for (size_t i = 0; i < rs.n && !st; i++)
@@ -617,7 +625,7 @@ kbx_status_t kbx_hybrid_scope(kbx_store_t *s, const char *within, const char *ca
 		if (!st)
 			st = i == 0 ? scope_within(s, &t, &part, err)
 				    : scope_calls(s, &t, i == 1 ? KBX_DIR_IN : KBX_DIR_OUT,
-						  depth ? depth : 1, &part, err);
+						  depth ? depth : 1, 0, &part, err);
 		term_release(&t);
 		if (!st) {
 			if (have) {
@@ -828,6 +836,12 @@ static kbx_status_t unresolved(struct kbx_store *s, const char *text, struct kbx
 			 clip(text, c), strchr(text, ' ') ? ", and no code matches it" : "", hint);
 }
 
+/* How the graph part of the plan walks (kbx_walk_edges_flags()). */
+static unsigned walk_flags(const struct kbx_hybrid_opts *o)
+{
+	return o->certain ? KBX_WALK_CERTAIN : 0;
+}
+
 /* Resolve a constraint phrase and turn it into a scope set. */
 static kbx_status_t constraint(struct kbx_store *s, const struct kbx_hybrid_opts *o,
 			       struct kbx_hybrid_plan *p, const char *text, const char *role,
@@ -852,7 +866,7 @@ static kbx_status_t constraint(struct kbx_store *s, const struct kbx_hybrid_opts
 		st = scope_within(s, &t, &part, err);
 	else
 		st = scope_calls(s, &t, !strcmp(role, "calls") ? KBX_DIR_IN : KBX_DIR_OUT, depth,
-				 &part, err);
+				 walk_flags(o), &part, err);
 	if (!st)
 		st = add_term(p, &t, err);
 	else
@@ -899,6 +913,7 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 	p->relation_words = dup_or_null(q.relation_words);
 	p->depth = o->depth ? o->depth : q.depth ? q.depth : default_depth(q.relation);
 	p->depth_words = dup_or_null(o->depth ? "--depth" : q.depth_words);
+	p->certain = o->certain;
 	p->kinds = q.kinds;
 	p->kind_words = dup_or_null(q.kind_words);
 	p->w.similarity = weight(o->w.similarity, KBX_HYBRID_W_SIMILARITY);
@@ -1058,13 +1073,14 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 			break;
 		}
 		if (q.relation) {
-			st = traverse(s, &rs, q.relation, &sd->node, p->depth, sd->score, err);
+			st = traverse(s, &rs, q.relation, &sd->node, p->depth, walk_flags(o), sd->score,
+				      err);
 		} else if (o->expand) {
-			st = walk(s, &rs, sd->node.id, KBX_EDGE_CALLS, KBX_DIR_IN, o->expand, sd->score,
-				  err);
+			st = walk(s, &rs, sd->node.id, KBX_EDGE_CALLS, KBX_DIR_IN, o->expand,
+				  walk_flags(o), sd->score, err);
 			if (!st)
 				st = walk(s, &rs, sd->node.id, KBX_EDGE_CALLS, KBX_DIR_OUT, o->expand,
-					  sd->score, err);
+					  walk_flags(o), sd->score, err);
 		}
 	}
 	if (st)

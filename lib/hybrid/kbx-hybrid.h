@@ -74,6 +74,9 @@ struct kbx_hybrid_opts {
 	int scope_plan;                 /* enum kbx_scope_plan */
 	int mode, fusion;               /* the search's (kbx-search.h) */
 	const struct kbx_embed_config *embed;
+	int certain;                    /* the traversal, the expansion and the
+					 * "called by"/"calls" scopes follow only
+					 * certain edges (KBX_WALK_CERTAIN) */
 };
 #define KBX_HYBRID_DEPTH_ALL UINT32_MAX
 
@@ -137,6 +140,7 @@ struct kbx_hybrid_plan {
 	char *relation_words;           /* the words that selected it, or NULL */
 	uint32_t depth;                 /* KBX_HYBRID_DEPTH_ALL: all */
 	char *depth_words;              /* NULL: the default */
+	int certain;                    /* only certain edges were followed */
 	char *search_text;              /* the text searched, or NULL */
 	char *similar_to;               /* the symbol whose code is the search
 					 * text ("similar to parse_config") */

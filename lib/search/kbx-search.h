@@ -122,6 +122,11 @@ struct kbx_search_query {
 	const uint32_t *scope;
 	size_t nscope;
 	int scope_plan;                 /* enum kbx_scope_plan */
+	/* The caller holds nothing read through the store: when an index
+	 * run replaced the vector index after the store's snapshot, the
+	 * search moves to the latest one (kbx_store_refresh) and runs
+	 * again. */
+	int refresh;
 };
 
 /*

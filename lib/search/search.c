@@ -757,8 +757,8 @@ static kbx_status_t plan_scope(struct kbx_store *s, MDB_txn *txn,
 	return st;
 }
 
-kbx_status_t kbx_search(kbx_store_t *s, const struct kbx_search_query *qin,
-			struct kbx_search_results *out, struct kbx_error *err)
+static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *qin,
+				struct kbx_search_results *out, struct kbx_error *err)
 {
 	struct kbx_error local = KBX_ERROR_INIT;
 	if (!err)
@@ -903,6 +903,34 @@ done:
 	for (int i = 0; i < KBX_SIG__COUNT; i++)
 		slist_release(&L[i]);
 	free(scoped.v);
+	return st;
+}
+
+/*
+ * An index run can replace the vector index between this reader's
+ * snapshot and its look at the file (mark_vectors_built in
+ * lib/search/sync.c): the file is then one the snapshot does not know,
+ * or of a later generation.  A caller that holds nothing read through
+ * the store (q->refresh) gets the search again on the latest snapshot,
+ * rather than an answer without its vector signal and a warning.
+ */
+kbx_status_t kbx_search(kbx_store_t *s, const struct kbx_search_query *q,
+			struct kbx_search_results *out, struct kbx_error *err)
+{
+	kbx_status_t st = search_once(s, q, out, err);
+	for (int tries = 0; tries < 3 && q->refresh; tries++) {
+		const struct kbx_signal_report *v = &out->sig[KBX_SIG_VECTOR];
+		if (q->mode == KBX_MODE_LEXICAL || v->used || !v->note[0] ||
+		    !kbx_store_outdated(s))
+			break;
+		struct kbx_error e2 = KBX_ERROR_INIT;
+		if (kbx_store_refresh(s, &e2))
+			break;
+		kbx_search_results_release(out);
+		if (err)
+			*err = (struct kbx_error)KBX_ERROR_INIT;
+		st = search_once(s, q, out, err);
+	}
 	return st;
 }
 

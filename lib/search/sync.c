@@ -1247,17 +1247,50 @@ int _kbx_vector_file_stamp(const char *path, char *out, size_t outsz)
 	return 0;
 }
 
-int _kbx_vector_file_recorded(struct kbx_store *s, MDB_txn *txn, const char *path)
+static int stamp_recorded(struct kbx_store *s, MDB_txn *txn, const char *now)
 {
-	char now[128], then[128];
-	if (_kbx_vector_file_stamp(path, now, sizeof(now)))
-		return -1;
+	char then[128];
 	/* the current file, or the next one while it is put in place
 	 * (mark_vectors_built) */
 	return (_kbx_meta_get_str(s, txn, "vector_file", then, sizeof(then)) == KBX_OK &&
 		!strcmp(now, then)) ||
 	       (_kbx_meta_get_str(s, txn, "vector_file_next", then, sizeof(then)) == KBX_OK &&
 		!strcmp(now, then));
+}
+
+/*
+ * Did kbx write the vector file at path?  Its stamp must be one the store
+ * records.  A reader's snapshot may be older than the file: a rebuild can
+ * record the next file, rename it into place and record it as current
+ * between the reader's snapshot and its look at the file.  So a stamp the
+ * snapshot does not know is looked up again in the latest committed state,
+ * with the file stamped again (it may have been replaced meanwhile).
+ * Whether the file's vectors fit the snapshot is the generation's question
+ * (kbx_search), not this one.
+ */
+int _kbx_vector_file_recorded(struct kbx_store *s, MDB_txn *txn, const char *path)
+{
+	char now[128];
+	if (_kbx_vector_file_stamp(path, now, sizeof(now)))
+		return -1;
+	if (stamp_recorded(s, txn, now))
+		return 1;
+	for (int tries = 0; tries < 3; tries++) {
+		MDB_txn *latest = NULL;
+		if (mdb_txn_begin(s->env, NULL, MDB_RDONLY, &latest))
+			return 0;
+		int ok = stamp_recorded(s, latest, now);
+		mdb_txn_abort(latest);
+		if (ok)
+			return 1;
+		char again[128];
+		if (_kbx_vector_file_stamp(path, again, sizeof(again)))
+			return -1;
+		if (!strcmp(again, now))
+			return 0;
+		memcpy(now, again, sizeof(now));
+	}
+	return 0;
 }
 
 /* Is the vector file the one the last build wrote, for this embedder?

@@ -674,6 +674,18 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 					 "'%s' is not a kbx index of this version: run 'kbx index --rebuild'",
 					 kbx_dir);
 		}
+		/* A table opened in a read transaction is that transaction's
+		 * alone until it commits: committed, the handles are the
+		 * environment's, for any later transaction of this store
+		 * (kbx_store_refresh, a look at the latest state) */
+		if (!rc) {
+			rc = mdb_txn_commit(s->rtxn);
+			s->rtxn = NULL;
+			if (!rc)
+				rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &s->rtxn);
+			if (rc)
+				s->rtxn = NULL;
+		}
 		if (rc) {
 			kbx_store_close(s);
 			return _kbx_fail_mdb(err, rc, "cannot open the index's tables");
@@ -711,6 +723,43 @@ void kbx_store_close(kbx_store_t *s)
 	free(s->dir);
 	free(s->root);
 	free(s);
+}
+
+/* Has an index run committed since the snapshot this reader sees? */
+int kbx_store_outdated(kbx_store_t *s)
+{
+	MDB_envinfo ei;
+	if (s->wtxn || !s->rtxn || mdb_env_info(s->env, &ei))
+		return 0;
+	return (size_t)ei.me_last_txnid > mdb_txn_id(s->rtxn);
+}
+
+kbx_status_t kbx_store_refresh(kbx_store_t *s, struct kbx_error *err)
+{
+	if (s->wtxn || !s->rtxn)
+		return KBX_OK;
+	mdb_txn_reset(s->rtxn);
+	int rc = mdb_txn_renew(s->rtxn);
+	if (rc == MDB_MAP_RESIZED) {
+		mdb_txn_abort(s->rtxn);
+		s->rtxn = NULL;
+		rc = set_map_size(s, 0);
+		if (!rc)
+			rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &s->rtxn);
+	}
+	if (rc) {
+		if (s->rtxn)
+			mdb_txn_abort(s->rtxn);
+		s->rtxn = NULL;
+		return _kbx_fail_mdb(err, rc, "cannot begin a read transaction");
+	}
+	kbx_status_t st = check_schema(s, s->rtxn, err);
+	uint64_t gen = 0;
+	if (!st && _kbx_meta_get_u64(s, s->rtxn, "generation", &gen) == KBX_OK && !gen)
+		st = fail_not_built(err, s->dir);
+	if (!st)
+		st = read_root(s, s->rtxn);
+	return st;
 }
 
 const char *kbx_store_root(const kbx_store_t *s)
