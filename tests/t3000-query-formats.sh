@@ -300,7 +300,7 @@ test_expect_success 'set up the Python fixture, with a call of two candidates' '
 '
 
 test_expect_success 'callees: an ambiguous call is one line, its other candidates folded' '
-	(cd fx && kbx callees --color=never main >../out) &&
+	(cd fx && kbx callees --color=never app.py#main >../out) &&
 	cat >expect <<-\EOF &&
 	callees of app.py#main (function, app.py:25)
 	  build  app.py:10  at line 32
@@ -316,7 +316,7 @@ test_expect_success 'callees: an ambiguous call is one line, its other candidate
 '
 
 test_expect_success 'callees -v: every candidate under the call, with its place' '
-	(cd fx && kbx callees --color=never -v main >../out) &&
+	(cd fx && kbx callees --color=never -v app.py#main >../out) &&
 	sed -n 4,5p out >lines &&
 	cat >expect <<-\EOF &&
 	  format_row  legacy.py:19  at line 35  ambiguous: one of 2 candidates
@@ -324,7 +324,7 @@ test_expect_success 'callees -v: every candidate under the call, with its place'
 	EOF
 	test_cmp expect lines &&
 	test_line_count = 10 out &&
-	(cd fx && kbx callees --color=never --verbose main >../out2) &&
+	(cd fx && kbx callees --color=never --verbose app.py#main >../out2) &&
 	test_cmp out out2
 '
 
@@ -350,23 +350,23 @@ test_expect_success 'callers: a call line says it is one of N candidates; -v nam
 '
 
 test_expect_success 'JSON and grep are not folded: a record and a line for every candidate' '
-	(cd fx && kbx callees --format=json main >../out.json) &&
+	(cd fx && kbx callees --format=json app.py#main >../out.json) &&
 	test_grep "\"id\":\"legacy.py#format_row\".*\"confidence\":\"ambiguous\",\"via\":\"name\",\"candidates\":2,.*\"sites\":\[{\"path\":\"app.py\",\"line\":35,\"col\":19}\]" out.json &&
 	test_grep "\"id\":\"report.py#format_row\".*\"confidence\":\"ambiguous\",\"via\":\"name\",\"candidates\":2,.*\"sites\":\[{\"path\":\"app.py\",\"line\":35,\"col\":19}\]" out.json &&
 	test_line_count = 9 out.json &&
-	(cd fx && kbx callees --format=json -v main >../out-v.json) &&
+	(cd fx && kbx callees --format=json -v app.py#main >../out-v.json) &&
 	test_cmp out.json out-v.json &&
-	(cd fx && kbx callees --format=grep main >../out.grep) &&
+	(cd fx && kbx callees --format=grep app.py#main >../out.grep) &&
 	test_grep "^legacy.py:19:1: main calls format_row (ambiguous, 2 candidates)$" out.grep &&
 	test_grep "^report.py:36:1: main calls format_row (ambiguous, 2 candidates)$" out.grep
 '
 
 test_expect_success 'callees --certain: the ambiguous call is left out, the rest as it was' '
-	(cd fx && kbx callees --color=never --certain main >../out) &&
-	(cd fx && kbx callees --color=never main >../all) &&
+	(cd fx && kbx callees --color=never --certain app.py#main >../out) &&
+	(cd fx && kbx callees --color=never app.py#main >../all) &&
 	grep -v format_row all >expect &&
 	test_cmp expect out &&
-	(cd fx && kbx callees --format=json --certain main >../out.json) &&
+	(cd fx && kbx callees --format=json --certain app.py#main >../out.json) &&
 	test_line_count = 7 out.json &&
 	test_grep ! "\"confidence\":\"ambiguous\"" out.json
 '
