@@ -459,6 +459,13 @@ void _kbx_rust_visibility(struct kbx_walk *w, TSNode n, int sym);
 extern const struct kbx_lang *const _kbx_languages[];
 /* The language for a path by extension or file name, or NULL. */
 const struct kbx_lang *_kbx_lang_for_path(const char *path);
+/* A ".h" file is C or C++, and only its text says which: a header whose
+ * text has a construct C does not (a namespace, a class with a body, a
+ * template, an access label, "::", an extensionless standard include
+ * such as <string>) is C++.  _kbx_lang_for_text gives the language for
+ * a path and its text; _kbx_lang_is_header: may the text change it? */
+const struct kbx_lang *_kbx_lang_for_text(const char *path, const char *text, size_t len);
+int _kbx_lang_is_header(const char *path);
 const struct kbx_lang *_kbx_lang_by_name(const char *name);
 /* An id stored on disk for a language: its position in the table, plus 1. */
 int _kbx_lang_id(const struct kbx_lang *lang);

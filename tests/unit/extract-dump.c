@@ -60,6 +60,8 @@ int main(int argc, char **argv)
 			status = 2;
 			continue;
 		}
+		/* a header is C or C++ by its text, as kbx index reads it */
+		lang = _kbx_lang_for_text(path, src, len);
 		struct kbx_extract x = KBX_EXTRACT_INIT;
 		if (_kbx_extract(lang, parser, path, src, len, 0, &x) < 0) {
 			fprintf(stderr, "error: cannot parse '%s'\n", path);
