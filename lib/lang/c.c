@@ -322,6 +322,128 @@ void _kbx_c_import_candidates(const char *importer, const struct kbx_ximport *im
 	}
 }
 
+static int ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static int all_caps(const char *w, size_t n)
+{
+	if (n < 3 || !(w[0] >= 'A' && w[0] <= 'Z'))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((w[i] >= 'A' && w[i] <= 'Z') || (w[i] >= '0' && w[i] <= '9') || w[i] == '_'))
+			return 0;
+	return 1;
+}
+
+static int export_suffix(const char *w, size_t n)
+{
+	static const char *const suffixes[] = { "_EXPORT", "_API", "_DLL", "_PUBLIC",
+						"_VISIBLE", "_EXTERN", NULL };
+	for (size_t i = 0; suffixes[i]; i++) {
+		size_t k = strlen(suffixes[i]);
+		if (n > k && !memcmp(w + n - k, suffixes[i], k))
+			return 1;
+	}
+	return 0;
+}
+
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* Does p start a type's name and then its body or bases, `Name {`,
+ * `Name final :`?  (Not `struct TAG var;`, where the capital name is
+ * the tag.) */
+static int type_head(const char *p, const char *end)
+{
+	while (p < end && ident_char(*p))
+		p++;
+	p = skip_space(p, end);
+	if (end - p >= 5 && !memcmp(p, "final", 5) && (end - p == 5 || !ident_char(p[5])))
+		p = skip_space(p + 5, end);
+	return p < end && (*p == '{' || (*p == ':' && (p + 1 >= end || p[1] != ':')));
+}
+
+size_t _kbx_c_mask_macros(char *text, size_t len)
+{
+	char *p = text, *end = text + len;
+	size_t blanked = 0;
+	int line_start = 1;
+	/* the last word, for `class MACRO Name` */
+	const char *prev = NULL;
+	size_t prevn = 0;
+	while (p < end) {
+		char c = *p;
+		if (c == '/' && p + 1 < end && (p[1] == '/' || p[1] == '*')) {
+			if (p[1] == '/') {
+				while (p < end && *p != '\n')
+					p++;
+			} else {
+				for (p += 2; p + 1 < end && !(p[0] == '*' && p[1] == '/'); p++)
+					;
+				p = p + 2 < end ? p + 2 : end;
+			}
+			continue;
+		}
+		if (c == '"' || c == '\'') {
+			for (p++; p < end && *p != c && *p != '\n'; p++)
+				if (*p == '\\' && p + 1 < end)
+					p++;
+			if (p < end)
+				p++;
+			prev = NULL;
+			continue;
+		}
+		if (c == '#' && line_start) {
+			/* a preprocessor line, with its continuations */
+			while (p < end && *p != '\n') {
+				if (*p == '\\' && p + 1 < end && p[1] == '\n')
+					p++;
+				p++;
+			}
+			continue;
+		}
+		if (c == '\n')
+			line_start = 1;
+		else if (c != ' ' && c != '\t' && c != '\r')
+			line_start = 0;
+		if (ident_char(c) && !(c >= '0' && c <= '9')) {
+			char *w = p;
+			while (p < end && ident_char(*p))
+				p++;
+			size_t n = (size_t)(p - w);
+			const char *next = skip_space(p, end);
+			int after_tag = prev && ((prevn == 5 && !memcmp(prev, "class", 5)) ||
+						 (prevn == 6 && !memcmp(prev, "struct", 6)) ||
+						 (prevn == 5 && !memcmp(prev, "union", 5)));
+			int blank = 0;
+			if (all_caps(w, n) && next < end && *next != '(') {
+				if (after_tag && ident_char(*next))
+					blank = type_head(next, end);    /* class MACRO Name { */
+				else if (export_suffix(w, n))
+					blank = 1;
+			}
+			if (blank) {
+				memset(w, ' ', n);
+				blanked += n;
+			} else {
+				prev = w;
+				prevn = n;
+			}
+			continue;
+		}
+		if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+			prev = NULL;
+		p++;
+	}
+	return blanked;
+}
+
 static const char *const c_extensions[] = { ".c", ".h", NULL };
 
 const struct kbx_lang _kbx_lang_c = {
@@ -332,6 +454,7 @@ const struct kbx_lang _kbx_lang_c = {
 	.import_candidates = _kbx_c_import_candidates,
 	.implicit_self = 0,
 	.no_type_calls = 1,
+	.mask = _kbx_c_mask_macros,
 	.scope_sep = ".",
 	.visibility = _kbx_c_visibility,
 };

@@ -929,5 +929,6 @@ const struct kbx_lang _kbx_lang_cpp = {
 	.import_candidates = _kbx_c_import_candidates,
 	.implicit_self = 1,
 	.scope_sep = "::",
+	.mask = _kbx_c_mask_macros,
 	.visibility = _kbx_cpp_visibility,
 };

@@ -865,8 +865,24 @@ int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path
 	if (!ts_parser_set_language(parser, lang->grammar()))
 		return -1;
 	ts_parser_set_timeout_micros(parser, timeout_us);
+	/* what the grammar cannot read, blanked in a copy that keeps every
+	 * other byte in its place */
+	char *masked = NULL;
+	if (lang->mask && len) {
+		masked = malloc(len);
+		if (!masked)
+			return -1;
+		memcpy(masked, src, len);
+		if (lang->mask(masked, len)) {
+			src = masked;
+		} else {
+			free(masked);
+			masked = NULL;
+		}
+	}
 	TSTree *tree = ts_parser_parse_string(parser, NULL, src, (uint32_t)len);
 	if (!tree) {
+		free(masked);
 		x->timed_out = 1;
 		ts_parser_reset(parser);
 		return -1;
@@ -932,6 +948,7 @@ done:
 	for (size_t i = 0; i < x->nsyms; i++)
 		memset(&x->syms[i].node, 0, sizeof(x->syms[i].node));
 	ts_tree_delete(tree);
+	free(masked);
 	return 0;
 }
 

@@ -405,6 +405,13 @@ void _kbx_c_visit_include(struct kbx_walk *w, TSNode n);
 /* The name `typedef struct { ... } name_t;` gives the anonymous struct,
  * union or enum n, or NULL. */
 const char *_kbx_c_typedef_name(struct kbx_walk *w, TSNode n);
+/* Blank the export macros of a C or C++ text (kbx_lang's mask): an
+ * all-capital name between `class`, `struct` or `union` and the type's
+ * name (`class LEVELDB_EXPORT Status {`), and anywhere an all-capital
+ * name ending in _EXPORT, _API, _DLL, _PUBLIC, _VISIBLE or _EXTERN not
+ * called like a function (`LEVELDB_EXPORT Status DestroyDB(...);`).
+ * Comments, literals and preprocessor lines are left as they are. */
+size_t _kbx_c_mask_macros(char *text, size_t len);
 /* #include "x.h": next to the includer, from the root, then by suffix. */
 void _kbx_c_import_candidates(const char *importer, const struct kbx_ximport *imp,
 			      struct kbx_pathlist *out);
@@ -438,6 +445,10 @@ struct kbx_lang {
 	 * name is not a call): a plain call is then resolved to functions
 	 * alone. */
 	int no_type_calls;
+	/* Optional: blank, with spaces, what the grammar cannot read in a
+	 * copy of the text (C and C++ export macros: `class API_EXPORT
+	 * Store {`), every other byte where it was; how many bytes. */
+	size_t (*mask)(char *text, size_t len);
 	/* Optional: called after visit() for each definition it made (sym),
 	 * with the node visited, to set KBX_SYM_EXPORTED and
 	 * KBX_SYM_OVERRIDE (lib/lang/visibility.c). */

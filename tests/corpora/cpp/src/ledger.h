@@ -1,10 +1,13 @@
 // A header named .h whose text is C++ (a namespace, a class with a body,
-// access labels): kbx reads it as C++, not as C.
+// access labels): kbx reads it as C++, not as C.  The class is exported
+// through a macro, as libraries do.
 #pragma once
+
+#define BOOK_EXPORT __attribute__((visibility("default")))
 
 namespace book {
 
-class Ledger {
+class BOOK_EXPORT Ledger {
 public:
     void add(double v);
     double total() const;
