@@ -638,8 +638,61 @@ static void bind_function_parameters(struct kbx_walk *w, TSNode d)
 	}
 }
 
+/*
+ * A googletest case, `TEST_F(Fixture, Name) { ... }`: the macro makes a
+ * class derived from Fixture whose TestBody is the body, so the body's
+ * plain calls are calls of Fixture's methods.  Read as the method
+ * Fixture::Name (found like a method defined out of line); TEST(Suite,
+ * Name), with no fixture, as the function Suite::Name.  1 when n is one.
+ */
+static int visit_gtest(struct kbx_walk *w, TSNode n)
+{
+	TSNode fd = _kbx_field(n, "declarator");
+	if (!_kbx_is(fd, "function_declarator") || !ts_node_is_null(_kbx_field(n, "type")))
+		return 0;
+	TSNode id = _kbx_field(fd, "declarator");
+	if (!_kbx_is(id, "identifier"))
+		return 0;
+	const char *macro = _kbx_node_text(w, id);
+	int fixture = macro && (!strcmp(macro, "TEST_F") || !strcmp(macro, "TEST_P") ||
+				!strcmp(macro, "TYPED_TEST") || !strcmp(macro, "TYPED_TEST_P"));
+	if (!macro || (!fixture && strcmp(macro, "TEST")))
+		return 0;
+	TSNode params = _kbx_field(fd, "parameters");
+	if (ts_node_is_null(params) || ts_node_named_child_count(params) != 2)
+		return 0;
+	const char *part[2];
+	for (uint32_t i = 0; i < 2; i++) {
+		TSNode p = ts_node_named_child(params, i);
+		TSNode t = _kbx_field(p, "type");
+		if (!_kbx_is(p, "parameter_declaration") || !ts_node_is_null(_kbx_field(p, "declarator")) ||
+		    !_kbx_is(t, "type_identifier"))
+			return 0;
+		part[i] = _kbx_node_text(w, t);
+		if (!part[i])
+			return 0;
+	}
+	const char *owner = join_qual(w, scope_qual(w), part[0]);
+	/* the fixture when this file defines it (as for a method defined
+	 * out of line); a TEST's function is in the enclosing scope */
+	int parent = !fixture ? _kbx_walk_parent(w) : owner ? find_owner(w, owner) : -1;
+	int sym = _kbx_x_sym_at(w->x, fixture ? KBX_KIND_METHOD : KBX_KIND_FUNCTION, part[1],
+				join_qual(w, owner, part[1]), parent, n);
+	if (sym < 0)
+		return 1;
+	_kbx_walk_scope(w, sym);
+	/* the body sees the fields of a fixture this file defines */
+	const struct cpp_state *st = w->lang_state;
+	for (size_t i = 0; fixture && parent >= 0 && st && i < st->nfields; i++)
+		if (st->fields[i].cls == parent)
+			_kbx_walk_bind(w, st->fields[i].name, st->fields[i].type);
+	return 1;
+}
+
 static void visit_function(struct kbx_walk *w, TSNode n)
 {
+	if (visit_gtest(w, n))
+		return;
 	TSNode d = declarator_name(_kbx_field(n, "declarator"));
 	if (ts_node_is_null(d))
 		return;
