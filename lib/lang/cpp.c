@@ -639,11 +639,13 @@ static void bind_function_parameters(struct kbx_walk *w, TSNode d)
 }
 
 /*
- * A googletest case, `TEST_F(Fixture, Name) { ... }`: the macro makes a
- * class derived from Fixture whose TestBody is the body, so the body's
- * plain calls are calls of Fixture's methods.  Read as the method
- * Fixture::Name (found like a method defined out of line); TEST(Suite,
- * Name), with no fixture, as the function Suite::Name.  1 when n is one.
+ * A googletest case, `TEST_F(Fixture, Name) { ... }`: the macro makes the
+ * class Fixture_Name_Test, derived from Fixture, whose TestBody is the
+ * body, so the body's plain calls are the fixture's methods.  kbx reads
+ * it as that class and method, as googletest names them (TEST(Suite,
+ * Name) derives from nothing kbx can see; TEST_P, TYPED_TEST and
+ * TYPED_TEST_P as TEST_F).  TestBody is called by the framework, never
+ * by its name.  1 when n is one.
  */
 static int visit_gtest(struct kbx_walk *w, TSNode n)
 {
@@ -672,19 +674,27 @@ static int visit_gtest(struct kbx_walk *w, TSNode n)
 		if (!part[i])
 			return 0;
 	}
-	const char *owner = join_qual(w, scope_qual(w), part[0]);
-	/* the fixture when this file defines it (as for a method defined
-	 * out of line); a TEST's function is in the enclosing scope */
-	int parent = !fixture ? _kbx_walk_parent(w) : owner ? find_owner(w, owner) : -1;
-	int sym = _kbx_x_sym_at(w->x, fixture ? KBX_KIND_METHOD : KBX_KIND_FUNCTION, part[1],
-				join_qual(w, owner, part[1]), parent, n);
+	char name[300];
+	snprintf(name, sizeof(name), "%s_%s_Test", part[0], part[1]);
+	const char *cname = _kbx_arena_strndup(&w->x->arena, name, strlen(name));
+	const char *owner = fixture ? join_qual(w, scope_qual(w), part[0]) : NULL;
+	int base = owner ? find_owner(w, owner) : -1;
+	const char *cqual = join_qual(w, scope_qual(w), cname);
+	int cls = _kbx_x_sym_at(w->x, KBX_KIND_CLASS, cname, cqual, _kbx_walk_parent(w), n);
+	if (cls < 0)
+		return 1;
+	if (fixture)
+		_kbx_x_inherit(w->x, cls, part[0], _kbx_node_line(n));
+	int sym = _kbx_x_sym_at(w->x, KBX_KIND_METHOD, "TestBody", join_qual(w, cqual, "TestBody"),
+				cls, n);
 	if (sym < 0)
 		return 1;
+	w->x->syms[sym].flags |= KBX_SYM_IMPLICIT;
 	_kbx_walk_scope(w, sym);
 	/* the body sees the fields of a fixture this file defines */
 	const struct cpp_state *st = w->lang_state;
-	for (size_t i = 0; fixture && parent >= 0 && st && i < st->nfields; i++)
-		if (st->fields[i].cls == parent)
+	for (size_t i = 0; base >= 0 && st && i < st->nfields; i++)
+		if (st->fields[i].cls == base)
 			_kbx_walk_bind(w, st->fields[i].name, st->fields[i].type);
 	return 1;
 }
