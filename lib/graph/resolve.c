@@ -52,6 +52,7 @@
 #define M_TYPE   0x04
 #define M_NS     0x08   /* Ruby modules mixed in with include */
 #define M_BASE   (M_TYPE | M_NS)
+#define M_IMPORT 0x10   /* a name a file imports ("*": a wildcard), not a definition */
 
 struct files_index {
 	char **paths;           /* sorted, as in the files table */
@@ -380,7 +381,18 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 	struct _kbx_refs refs;
 	if (_kbx_refs_read(c->s, file, &refs) != KBX_OK)
 		return fd;
-	fd->defs = calloc(refs.nnodes + 1, sizeof(*fd->defs));
+	fd->defs = calloc(refs.nnodes + refs.nimports + 1, sizeof(*fd->defs));
+	for (size_t i = 0; fd->defs && i < refs.nimports; i++) {
+		/* the names it imports, which it may pass on (re-exports) */
+		const struct _kbx_ref_import *m = &refs.imports[i];
+		const char *local = m->flags & KBX_IMPORT_WILDCARD ? "*" : m->alias ? m->alias : m->name;
+		struct local_def *d = &fd->defs[fd->n];
+		if (!local || !(d->name = strdup(local)))
+			continue;
+		d->mask = M_IMPORT;
+		d->top = 1;
+		fd->n++;
+	}
 	for (size_t i = 0; fd->defs && i < refs.nnodes; i++) {
 		struct kbx_node n;
 		if (_kbx_node_read(c->s, _kbx_txn(c->s), refs.nodes[i], &n) != KBX_OK)
@@ -1073,13 +1085,35 @@ static uint32_t class_id(struct ctx *c, const char *class_qual)
 /* What a type name, as a file writes it (a base, a declared type),
  * stands for: in-tree types (n, the first AMBIGUOUS_MAX + 1 in ids, by
  * the rule via), or none (n 0: outside the repository, or defined
- * nowhere).  exclude is a type that cannot be meant (a class is not its
- * own base); mask the kinds that count (M_BASE). */
+ * nowhere; with unknown, a name the repository binds to something that
+ * is not a type, so nothing is known of its values).  exclude is a type
+ * that cannot be meant (a class is not its own base); mask the kinds
+ * that count (M_BASE). */
 struct type_res {
 	size_t n;
 	uint32_t ids[AMBIGUOUS_MAX + 1];
 	int via;
+	int unknown;
 };
+
+/*
+ * An import binding's files do not define want as a type: is it
+ * something else there?  A function or a method of that name is; in
+ * Python, so is a name the files neither define nor import (a variable:
+ * `T = TypeVar("T")`, `Make = make_factory()`), since Python states
+ * no variable as a definition.  A name they import, or a wildcard they
+ * import, may be a type passed on (a re-export), so it is not.
+ */
+static int bound_to_non_type(struct ctx *c, const struct binding *b, const char *want)
+{
+	uint32_t one[1];
+	if (defs_named(c, want, M_FUNC | M_METHOD, 0, b->targets, b->ntargets, one, 1))
+		return 1;
+	if (!import_binds_path(c->lang))
+		return 0;
+	return !defs_named(c, want, M_TYPE | M_NS | M_IMPORT, 0, b->targets, b->ntargets, one, 1) &&
+	       !defs_named(c, "*", M_IMPORT, 0, b->targets, b->ntargets, one, 1);
+}
 
 static void resolve_type(struct ctx *c, const char *tname, uint32_t exclude, int mask,
 			 struct type_res *out)
@@ -1090,6 +1124,7 @@ static void resolve_type(struct ctx *c, const char *tname, uint32_t exclude, int
 	size_t n;
 	out->n = 0;
 	out->via = KBX_VIA_NONE;
+	out->unknown = 0;
 	/* a type named through an import: m.Base or Base */
 	struct binding *b = find_binding(c, tname, dot ? (size_t)(dot - tname) : strlen(tname));
 	if (b && b->ntargets) {
@@ -1099,6 +1134,12 @@ static void resolve_type(struct ctx *c, const char *tname, uint32_t exclude, int
 		if (n) {
 			out->n = n;
 			out->via = KBX_VIA_IMPORT;
+			return;
+		}
+		/* a factory function or a variable there, however many
+		 * classes elsewhere share its name (m.Make, not m.sub.Make) */
+		if ((!dot || dot == strrchr(tname, '.')) && bound_to_non_type(c, b, want)) {
+			out->unknown = 1;
 			return;
 		}
 	} else if (b) {
@@ -1215,32 +1256,6 @@ static size_t members_in_types(struct ctx *c, const uint32_t *ids, size_t n, con
 	return found;
 }
 
-/* A call on a receiver whose static type the source states: the method
- * in that type and its bases (certain when one type is meant, via
- * "type"), or an external Type.name when the type is not the
- * repository's or does not have the method. */
-static void call_on_type(struct ctx *c, uint32_t src, const char *type, const char *name,
-			 uint32_t line, uint32_t col)
-{
-	uint32_t ids[AMBIGUOUS_MAX + 1];
-	struct type_res t;
-	resolve_type(c, type, 0, M_TYPE, &t);
-	size_t n = t.n ? members_in_types(c, t.ids, t.n, name, ids, AMBIGUOUS_MAX + 1) : 0;
-	if (n == 1 && t.n == 1) {
-		add_edge(c, src, KBX_EDGE_CALLS, ids[0], KBX_CONF_CERTAIN, KBX_VIA_TYPE, 1, line, col);
-		return;
-	}
-	if (n) {
-		emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n < AMBIGUOUS_MAX + 1 ? n :
-				AMBIGUOUS_MAX + 1, KBX_VIA_TYPE, line, col);
-		return;
-	}
-	struct strbuf q = STRBUF_INIT;
-	strbuf_addf(&q, "%s.%s", type, name);
-	emit_external(c, src, KBX_EDGE_CALLS, q.failed ? name : q.buf, name, line, col);
-	strbuf_release(&q);
-}
-
 /* A call whose receiver kbx cannot type: each method of that name the
  * language family defines is a candidate, and none is proved (ambiguous,
  * even when there is one); none is an external. */
@@ -1260,6 +1275,36 @@ static void call_on_unknown(struct ctx *c, uint32_t src, const char *name, uint3
 	for (size_t i = 0; i < ev.n; i++)
 		add_edge(c, src, KBX_EDGE_CALLS, ev.ids[i], KBX_CONF_AMBIGUOUS, KBX_VIA_NAME,
 			 (uint32_t)ev.n, line, col);
+}
+
+/* A call on a receiver whose static type the source states: the method
+ * in that type and its bases (certain when one type is meant, via
+ * "type"), or an external Type.name when the type is not the
+ * repository's or does not have the method. */
+static void call_on_type(struct ctx *c, uint32_t src, const char *type, const char *name,
+			 uint32_t line, uint32_t col)
+{
+	uint32_t ids[AMBIGUOUS_MAX + 1];
+	struct type_res t;
+	resolve_type(c, type, 0, M_TYPE, &t);
+	if (t.unknown) {
+		call_on_unknown(c, src, name, line, col);
+		return;
+	}
+	size_t n = t.n ? members_in_types(c, t.ids, t.n, name, ids, AMBIGUOUS_MAX + 1) : 0;
+	if (n == 1 && t.n == 1) {
+		add_edge(c, src, KBX_EDGE_CALLS, ids[0], KBX_CONF_CERTAIN, KBX_VIA_TYPE, 1, line, col);
+		return;
+	}
+	if (n) {
+		emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n < AMBIGUOUS_MAX + 1 ? n :
+				AMBIGUOUS_MAX + 1, KBX_VIA_TYPE, line, col);
+		return;
+	}
+	struct strbuf q = STRBUF_INIT;
+	strbuf_addf(&q, "%s.%s", type, name);
+	emit_external(c, src, KBX_EDGE_CALLS, q.failed ? name : q.buf, name, line, col);
+	strbuf_release(&q);
 }
 
 /* The members named name of the class a static import names (import
