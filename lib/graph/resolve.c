@@ -79,9 +79,20 @@ struct cand_cache_entry {
 	size_t n;
 };
 
+/* A directory whose module file (go.mod) declares the import path that
+ * names it. */
+struct module_dir {
+	int lang_id;
+	char *path;             /* "github.com/yuin/goldmark" */
+	char *dir;              /* "" for the top of the repository */
+};
+
 struct _kbx_resolver {
 	struct kbx_store *s;
 	struct files_index fi;
+	struct module_dir *mods;
+	size_t nmods, amods;
+	uint32_t mods_read;     /* a bit per language id: its module files are read */
 	struct file_defs *fd;   /* file id -> its definitions, open addressing */
 	size_t fd_size, fd_used;
 	struct cand_cache_entry *cache;
@@ -227,6 +238,16 @@ static size_t files_lower(const struct files_index *fi, const char *key)
 	return lo;
 }
 
+/* The files at the top of the repository (no '/' in their paths). */
+static size_t top_level_files(const struct files_index *fi, uint32_t *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < fi->n && n < max; i++)
+		if (!strchr(fi->paths[i], '/'))
+			out[n++] = fi->ids[i];
+	return n;
+}
+
 /* Files a candidate names; returns how many were put in out. */
 static size_t files_match(const struct files_index *fi, const char *cand, uint32_t *out,
 			  size_t max)
@@ -234,6 +255,8 @@ static size_t files_match(const struct files_index *fi, const char *cand, uint32
 	size_t n = 0, len = strlen(cand);
 	if (!len)
 		return 0;
+	if (!strcmp(cand, "/"))
+		return top_level_files(fi, out, max);
 	if (cand[0] == '*') {
 		const char *suffix = cand + 1;
 		const char *b = base_of(suffix);
@@ -272,16 +295,6 @@ static size_t files_match(const struct files_index *fi, const char *cand, uint32
 	size_t i = files_lower(fi, cand);
 	if (i < fi->n && !strcmp(fi->paths[i], cand))
 		out[n++] = fi->ids[i];
-	return n;
-}
-
-/* The files at the top of the repository (no '/' in their paths). */
-static size_t top_level_files(const struct files_index *fi, uint32_t *out, size_t max)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < fi->n && n < max; i++)
-		if (!strchr(fi->paths[i], '/'))
-			out[n++] = fi->ids[i];
 	return n;
 }
 
@@ -332,6 +345,11 @@ void _kbx_resolver_free(struct _kbx_resolver *r)
 	cache_release(r);
 	files_release(&r->fi);
 	file_defs_release(r);
+	for (size_t i = 0; i < r->nmods; i++) {
+		free(r->mods[i].path);
+		free(r->mods[i].dir);
+	}
+	free(r->mods);
 	free(r);
 }
 
@@ -855,6 +873,115 @@ static const char *module_tail(const char *m)
 	return *t ? t : m;
 }
 
+static int cmp_str_ptr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Read the module files (lang->module_file) of the directories that hold
+ * the language's files and of the directories above them, once per run. */
+static void modules_read(struct ctx *c)
+{
+	struct _kbx_resolver *r = c->r;
+	uint32_t bit = c->lang_id > 0 && c->lang_id < 32 ? 1u << c->lang_id : 0;
+	if (!bit || (r->mods_read & bit) || !c->s->root)
+		return;
+	r->mods_read |= bit;
+	char **dirs = NULL;
+	size_t nd = 0, ad = 0;
+	char prev[4096] = "", d[4096], up[4096];
+	for (size_t i = 0; i < r->fi.n; i++) {
+		if (_kbx_lang_for_path(r->fi.paths[i]) != c->lang)
+			continue;
+		_kbx_path_dirname(d, sizeof(d), r->fi.paths[i]);
+		if (nd && !strcmp(d, prev))
+			continue;   /* this directory and those above it are in */
+		strcpy(prev, d);
+		for (;;) {
+			if (nd == ad) {
+				size_t na = ad ? ad * 2 : 64;
+				char **p = realloc(dirs, na * sizeof(*p));
+				if (!p)
+					goto out;
+				dirs = p;
+				ad = na;
+			}
+			if (!(dirs[nd] = strdup(d)))
+				goto out;
+			nd++;
+			if (!*d)
+				break;
+			_kbx_path_dirname(up, sizeof(up), d);
+			strcpy(d, up);
+		}
+	}
+	if (nd)
+		qsort(dirs, nd, sizeof(*dirs), cmp_str_ptr);
+	struct strbuf rel = STRBUF_INIT, text = STRBUF_INIT;
+	for (size_t i = 0; i < nd; i++) {
+		if (i && !strcmp(dirs[i], dirs[i - 1]))
+			continue;
+		char mpath[1024];
+		strbuf_reset(&rel);
+		strbuf_addf(&rel, "%s%s%s", dirs[i], *dirs[i] ? "/" : "", c->lang->module_file);
+		strbuf_reset(&text);
+		if (rel.failed || strbuf_read_regular_at(&text, c->s->root, rel.buf, 1 << 20) != 0 ||
+		    c->lang->module_path(text.buf, text.len, mpath, sizeof(mpath)) != 0)
+			continue;
+		if (r->nmods == r->amods) {
+			size_t na = r->amods ? r->amods * 2 : 8;
+			struct module_dir *p = realloc(r->mods, na * sizeof(*p));
+			if (!p)
+				break;
+			r->mods = p;
+			r->amods = na;
+		}
+		struct module_dir *m = &r->mods[r->nmods];
+		m->lang_id = c->lang_id;
+		m->path = strdup(mpath);
+		m->dir = strdup(dirs[i]);
+		if (m->path && m->dir) {
+			r->nmods++;
+		} else {
+			free(m->path);
+			free(m->dir);
+		}
+	}
+	strbuf_release(&rel);
+	strbuf_release(&text);
+out:
+	for (size_t i = 0; i < nd; i++)
+		free(dirs[i]);
+	free(dirs);
+}
+
+/* The directory an import path names when a module file of the
+ * repository declares it or a path above it (the longest such): into
+ * out as a candidate ("parser/", "/" for the top); 0 when none does. */
+static int module_candidate(struct ctx *c, const char *module, struct kbx_pathlist *out)
+{
+	const struct module_dir *best = NULL;
+	size_t blen = 0;
+	modules_read(c);
+	for (size_t i = 0; i < c->r->nmods; i++) {
+		const struct module_dir *m = &c->r->mods[i];
+		size_t len = strlen(m->path);
+		if (m->lang_id == c->lang_id && len > blen && !strncmp(module, m->path, len) &&
+		    (!module[len] || module[len] == '/')) {
+			best = m;
+			blen = len;
+		}
+	}
+	if (!best)
+		return 0;
+	char p[4096];
+	const char *rest = module[blen] ? module + blen + 1 : "";
+	if (_kbx_path_join(p, sizeof(p), best->dir, rest) < 0)
+		return 1;   /* above the top: no directory of the repository */
+	_kbx_pathlist_addf(out, "%s/", p);
+	return 1;
+}
+
 static void resolve_imports(struct ctx *c)
 {
 	for (size_t i = 0; i < c->refs.nimports && !c->rc; i++) {
@@ -864,7 +991,11 @@ static void resolve_imports(struct ctx *c)
 		uint32_t targets[MAX_TARGETS];
 		size_t nt = 0;
 		int is_module_name = 0, is_dir = 0;
-		if (!(m->flags & KBX_IMPORT_SYSTEM) && c->lang->import_candidates)
+		/* a package of a module the repository declares, else what
+		 * the language guesses */
+		int declared = !(m->flags & KBX_IMPORT_SYSTEM) && c->lang->module_file &&
+			       *m->module && module_candidate(c, m->module, &pl);
+		if (!declared && !(m->flags & KBX_IMPORT_SYSTEM) && c->lang->import_candidates)
 			c->lang->import_candidates(c->path, &xi, &pl);
 		for (size_t j = 0; j < pl.n && !nt; j++) {
 			const char *cand = pl.paths[j];
