@@ -20,6 +20,9 @@
  *      outside the repository makes the call external at once
  *      (import os; os.path.join());
  *   3. same-file: Foo.f() with Foo a class of this file;
+ *   3b. scope: f() of a helper nested in the caller, or in a function or
+ *      method enclosing it (the innermost); a helper is seen from
+ *      nowhere else, so the rules below leave helpers out;
  *   4. same-file: definitions in this file;
  *   5. import: names brought in by resolved imports (from m import f,
  *      #include "x.h", wildcard imports);
@@ -1450,6 +1453,54 @@ static size_t static_members(struct ctx *c, const struct binding *b, const char 
 	return members_in_types(c, types, nt, name, ids, AMBIGUOUS_MAX + 1);
 }
 
+/* Is the definition id nested in a function or a method: a helper only
+ * its enclosing definition sees? */
+static int nested_in_callable(struct ctx *c, uint32_t id)
+{
+	struct kbx_node n, p;
+	return _kbx_node_read(c->s, _kbx_txn(c->s), id, &n) == KBX_OK && n.parent &&
+	       n.parent != n.file &&
+	       _kbx_node_read(c->s, _kbx_txn(c->s), n.parent, &p) == KBX_OK &&
+	       KBX_KIND_IS_CALLABLE(p.kind);
+}
+
+/* Drop the helpers nested in functions or methods from ids[0..n): a
+ * plain call that no enclosing definition answered cannot see them.
+ * Only when all n are in ids; returns how many remain. */
+static size_t drop_nested(struct ctx *c, uint32_t *ids, size_t n)
+{
+	if (n > AMBIGUOUS_MAX + 1)
+		return n;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!nested_in_callable(c, ids[i]))
+			ids[k++] = ids[i];
+	return k;
+}
+
+/* f() in a function or method that defines f inside it, or inside a
+ * function or method enclosing it: the innermost such f, or 0. */
+static uint32_t nested_def(struct ctx *c, uint32_t src, const char *name, int mask)
+{
+	struct strbuf q = STRBUF_INIT;
+	uint32_t scope = src, found = 0;
+	for (int depth = 0; scope && scope != c->file && !found && depth < 64; depth++) {
+		struct kbx_node n, d;
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), scope, &n) != KBX_OK ||
+		    !KBX_KIND_IS_CALLABLE(n.kind))
+			break;
+		strbuf_reset(&q);
+		strbuf_addf(&q, "%s.%s", n.cid, name);
+		scope = n.parent;
+		uint32_t id = q.failed ? 0 : _kbx_id_of(c->s, q.buf);
+		if (id && _kbx_node_read(c->s, _kbx_txn(c->s), id, &d) == KBX_OK &&
+		    (kind_mask(d.kind) & mask))
+			found = id;
+	}
+	strbuf_release(&q);
+	return found;
+}
+
 static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 {
 	uint32_t ids[AMBIGUOUS_MAX + 1];
@@ -1648,8 +1699,16 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	/* f(): plain calls */
 	int mask = c->lang->no_type_calls ? M_FUNC : M_FUNC | M_TYPE;
 
-	/* 4. the same file */
+	/* 3b. a helper nested in the caller or in a definition enclosing it */
+	uint32_t helper = nested_def(c, src, name, mask);
+	if (helper) {
+		add_edge(c, src, KBX_EDGE_CALLS, helper, KBX_CONF_CERTAIN, KBX_VIA_SCOPE, 1, line, col);
+		return;
+	}
+
+	/* 4. the same file, but the helpers of other definitions */
 	n = defs_named(c, name, mask, 0, &c->file, 1, ids, AMBIGUOUS_MAX + 1);
+	n = drop_nested(c, ids, n);
 	if (n) {
 		emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_FILE, line, col);
 		return;
@@ -1713,6 +1772,7 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	 * name alone, so one definition of it is the one */
 	struct everywhere ev;
 	defs_everywhere(c, name, mask, c->fam, &ev);
+	ev.n = drop_nested(c, ev.ids, ev.n);
 	const struct everywhere *e = &ev;
 	if (e->n == 1) {
 		add_edge(c, src, KBX_EDGE_CALLS, e->ids[0], KBX_CONF_CERTAIN, KBX_VIA_UNIQUE, 1,
