@@ -1479,8 +1479,10 @@ static size_t drop_nested(struct ctx *c, uint32_t *ids, size_t n)
 }
 
 /* f() in a function or method that defines f inside it, or inside a
- * function or method enclosing it: the innermost such f, or 0. */
-static uint32_t nested_def(struct ctx *c, uint32_t src, const char *name, int mask)
+ * function or method enclosing it: the innermost such f, or 0.
+ * *several is set when that scope defines f more than once. */
+static uint32_t nested_def(struct ctx *c, uint32_t src, const char *name, int mask,
+			   int *several)
 {
 	struct strbuf q = STRBUF_INIT;
 	uint32_t scope = src, found = 0;
@@ -1494,8 +1496,10 @@ static uint32_t nested_def(struct ctx *c, uint32_t src, const char *name, int ma
 		scope = n.parent;
 		uint32_t id = q.failed ? 0 : _kbx_id_of(c->s, q.buf);
 		if (id && _kbx_node_read(c->s, _kbx_txn(c->s), id, &d) == KBX_OK &&
-		    (kind_mask(d.kind) & mask))
+		    (kind_mask(d.kind) & mask)) {
 			found = id;
+			*several = (d.flags & KBX_NODE_REDEFINED) != 0;
+		}
 	}
 	strbuf_release(&q);
 	return found;
@@ -1699,10 +1703,14 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	/* f(): plain calls */
 	int mask = c->lang->no_type_calls ? M_FUNC : M_FUNC | M_TYPE;
 
-	/* 3b. a helper nested in the caller or in a definition enclosing it */
-	uint32_t helper = nested_def(c, src, name, mask);
+	/* 3b. a helper nested in the caller or in a definition enclosing it;
+	 * one defined twice there (Rust #[cfg] variants) is not proved */
+	int several = 0;
+	uint32_t helper = nested_def(c, src, name, mask, &several);
 	if (helper) {
-		add_edge(c, src, KBX_EDGE_CALLS, helper, KBX_CONF_CERTAIN, KBX_VIA_SCOPE, 1, line, col);
+		add_edge(c, src, KBX_EDGE_CALLS, helper,
+			 several ? KBX_CONF_AMBIGUOUS : KBX_CONF_CERTAIN, KBX_VIA_SCOPE,
+			 several ? 2 : 1, line, col);
 		return;
 	}
 

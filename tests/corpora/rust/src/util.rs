@@ -83,3 +83,16 @@ pub fn depth(s: &str) -> usize {
     }
     deepest(s)
 }
+
+/// The line ending, by a helper defined once per platform.
+pub fn newline() -> &'static str {
+    #[cfg(windows)]
+    fn imp() -> &'static str {
+        "\r\n"
+    }
+    #[cfg(not(windows))]
+    fn imp() -> &'static str {
+        "\n"
+    }
+    imp()
+}
