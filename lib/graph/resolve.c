@@ -1414,31 +1414,37 @@ static void call_on_unknown(struct ctx *c, uint32_t src, const char *name, uint3
 /* A call on a receiver whose static type the source states: the method
  * in that type and its bases (certain when one type is meant, via
  * "type"), or an external Type.name when the type is not the
- * repository's or does not have the method. */
-static void call_on_type(struct ctx *c, uint32_t src, const char *type, const char *name,
-			 uint32_t line, uint32_t col)
+ * repository's or does not have the method.  call_in_types does it for
+ * types already found (types[0..nt), written type), with via. */
+static void call_in_types(struct ctx *c, uint32_t src, const uint32_t *types, size_t nt,
+			  const char *type, const char *name, int via, uint32_t line, uint32_t col)
 {
 	uint32_t ids[AMBIGUOUS_MAX + 1];
-	struct type_res t;
-	resolve_type(c, type, 0, M_TYPE, &t);
-	if (t.unknown) {
-		call_on_unknown(c, src, name, line, col);
-		return;
-	}
-	size_t n = t.n ? members_in_types(c, t.ids, t.n, name, ids, AMBIGUOUS_MAX + 1) : 0;
-	if (n == 1 && t.n == 1) {
-		add_edge(c, src, KBX_EDGE_CALLS, ids[0], KBX_CONF_CERTAIN, KBX_VIA_TYPE, 1, line, col);
+	size_t n = nt ? members_in_types(c, types, nt, name, ids, AMBIGUOUS_MAX + 1) : 0;
+	if (n == 1 && nt == 1) {
+		add_edge(c, src, KBX_EDGE_CALLS, ids[0], KBX_CONF_CERTAIN, via, 1, line, col);
 		return;
 	}
 	if (n) {
 		emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n < AMBIGUOUS_MAX + 1 ? n :
-				AMBIGUOUS_MAX + 1, KBX_VIA_TYPE, line, col);
+				AMBIGUOUS_MAX + 1, via, line, col);
 		return;
 	}
 	struct strbuf q = STRBUF_INIT;
 	strbuf_addf(&q, "%s.%s", type, name);
 	emit_external(c, src, KBX_EDGE_CALLS, q.failed ? name : q.buf, name, line, col);
 	strbuf_release(&q);
+}
+
+static void call_on_type(struct ctx *c, uint32_t src, const char *type, const char *name,
+			 uint32_t line, uint32_t col)
+{
+	struct type_res t;
+	resolve_type(c, type, 0, M_TYPE, &t);
+	if (t.unknown)
+		call_on_unknown(c, src, name, line, col);
+	else
+		call_in_types(c, src, t.ids, t.n, type, name, KBX_VIA_TYPE, line, col);
 }
 
 /* The members named name of the class a static import names (import
@@ -1644,6 +1650,17 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 				if (n) {
 					emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n,
 							KBX_VIA_IMPORT, line, col);
+					return;
+				}
+				uint32_t types[AMBIGUOUS_MAX + 1];
+				size_t nt = dot && !strchr(dot + 1, '.') ?
+					defs_named(c, dot + 1, M_TYPE, 0, b->targets, b->ntargets, types,
+						   AMBIGUOUS_MAX + 1) : 0;
+				if (nt) {
+					/* m.Class.f(): the method in that class of the
+					 * module, or its bases */
+					call_in_types(c, src, types, nt, rcv, name, KBX_VIA_IMPORT, line,
+						      col);
 					return;
 				}
 				if (dot) {

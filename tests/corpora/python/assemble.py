@@ -2,6 +2,7 @@
 variable there are no classes, whatever other files define under those
 names; a class factory imports from widgets is widgets' class."""
 import factory
+import widgets
 from factory import Gadget, Handle, Widget
 
 
@@ -22,3 +23,8 @@ def drive(h: Handle):
 def turn():
     g = Gadget()
     g.spin()
+
+
+def spin_through_module(g):
+    widgets.Gadget.spin(g)
+    widgets.Gadget.stop(g)
