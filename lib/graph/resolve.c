@@ -1172,6 +1172,33 @@ static uint32_t member_of(struct ctx *c, uint32_t type_id, const char *name)
 	return id;
 }
 
+/* The classes at the other end of t's INHERITS edges in dbi (edges: its
+ * bases; redges: the classes that extend it): the certain ones appended
+ * to queue (at most 64 in all), and the first other one (a base outside
+ * the repository) into *other when other is given and *other is 0. */
+static void inherits_of(struct ctx *c, MDB_dbi dbi, uint32_t t, uint32_t *queue, size_t *qt,
+			uint32_t *other)
+{
+	unsigned char start[5];
+	_kbx_put_u32(start, t);
+	start[4] = KBX_EDGE_INHERITS;
+	MDB_cursor *cur;
+	if (mdb_cursor_open(_kbx_txn(c->s), dbi, &cur))
+		return;
+	MDB_val k = { 5, start }, d;
+	int g = mdb_cursor_get(cur, &k, &d, MDB_SET_RANGE);
+	while (!g && k.mv_size == KBX_EDGE_KEY_LEN && !memcmp(k.mv_data, start, 5) && *qt < 64) {
+		const unsigned char *v = d.mv_data;
+		uint32_t to = _kbx_get_u32((const unsigned char *)k.mv_data + 5);
+		if (d.mv_size && v[0] == KBX_CONF_CERTAIN)
+			queue[(*qt)++] = to;
+		else if (other && !*other)
+			*other = to;
+		g = mdb_cursor_get(cur, &k, &d, MDB_NEXT);
+	}
+	mdb_cursor_close(cur);
+}
+
 /* Search cls and its bases, breadth first, for a member named name.
  * With skip_self, start at the bases (super). */
 static uint32_t member_in_hierarchy(struct ctx *c, uint32_t cls, const char *name, int skip_self)
@@ -1186,23 +1213,41 @@ static uint32_t member_in_hierarchy(struct ctx *c, uint32_t cls, const char *nam
 			if (m)
 				return m;
 		}
-		/* the bases: INHERITS out of t */
-		unsigned char start[5];
-		_kbx_put_u32(start, t);
-		start[4] = KBX_EDGE_INHERITS;
-		MDB_cursor *cur;
-		if (mdb_cursor_open(_kbx_txn(c->s), c->s->edges, &cur))
-			break;
-		MDB_val k = { 5, start }, d;
-		int g = mdb_cursor_get(cur, &k, &d, MDB_SET_RANGE);
-		while (!g && k.mv_size == KBX_EDGE_KEY_LEN && !memcmp(k.mv_data, start, 5) &&
-		       qt < 64) {
-			const unsigned char *v = d.mv_data;
-			if (d.mv_size && v[0] == KBX_CONF_CERTAIN)
-				queue[qt++] = _kbx_get_u32((const unsigned char *)k.mv_data + 5);
-			g = mdb_cursor_get(cur, &k, &d, MDB_NEXT);
-		}
-		mdb_cursor_close(cur);
+		inherits_of(c, c->s->edges, t, queue, &qt, NULL);
+	}
+	return 0;
+}
+
+/* The first base outside the repository of cls or of its bases,
+ * breadth first: its name as written ("string.Formatter") into out;
+ * 0 when every base is the repository's. */
+static int external_base(struct ctx *c, uint32_t cls, struct strbuf *out)
+{
+	uint32_t queue[64], ext = 0;
+	size_t qh = 0, qt = 0;
+	queue[qt++] = cls;
+	while (qh < qt && !ext)
+		inherits_of(c, c->s->edges, queue[qh++], queue, &qt, &ext);
+	struct kbx_node n;
+	if (!ext || _kbx_node_read(c->s, _kbx_txn(c->s), ext, &n) != KBX_OK ||
+	    n.kind != KBX_KIND_EXTERNAL || strncmp(n.cid, "extern:", 7))
+		return 0;
+	strbuf_addstr(out, n.cid + 7);
+	return !out->failed;
+}
+
+/* Does a class that extends cls, at any depth, have a member named name,
+ * its own or from its other bases (a hook cls calls, a mixin's partner)? */
+static int subclass_has(struct ctx *c, uint32_t cls, const char *name)
+{
+	uint32_t queue[64];
+	size_t qh = 0, qt = 0;
+	inherits_of(c, c->s->redges, cls, queue, &qt, NULL);
+	while (qh < qt) {
+		uint32_t t = queue[qh++];
+		if (member_in_hierarchy(c, t, name, 0))
+			return 1;
+		inherits_of(c, c->s->redges, t, queue, &qt, NULL);
 	}
 	return 0;
 }
@@ -1571,9 +1616,23 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 			add_edge(c, src, KBX_EDGE_CALLS, m, KBX_CONF_CERTAIN, KBX_VIA_CLASS, 1, line, col);
 			return;
 		}
-		/* self.f() that the class does not define: an attribute set
-		 * at run time, or a method of a class mixed in: not proved */
 		if (recv != KBX_RECV_NONE) {
+			/* self.f() or super().f() that neither the class nor its
+			 * bases in the repository define, with a base outside
+			 * it: that base's, unless a class extending this one
+			 * has f (a hook) */
+			struct strbuf ext = STRBUF_INIT;
+			if (cls && external_base(c, cls, &ext) && !subclass_has(c, cls, name)) {
+				strbuf_addf(&ext, ".%s", name);
+				if (!ext.failed) {
+					emit_external(c, src, KBX_EDGE_CALLS, ext.buf, name, line, col);
+					strbuf_release(&ext);
+					return;
+				}
+			}
+			strbuf_release(&ext);
+			/* else an attribute set at run time, or a method of a
+			 * class mixed in: not proved */
 			call_on_unknown(c, src, name, line, col);
 			return;
 		}
