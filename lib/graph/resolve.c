@@ -241,25 +241,34 @@ static size_t files_lower(const struct files_index *fi, const char *key)
 	return lo;
 }
 
-/* The files at the top of the repository (no '/' in their paths). */
-static size_t top_level_files(const struct files_index *fi, uint32_t *out, size_t max)
+/* Is the file at path in a language of family fam (0: any)? */
+static int in_family(const char *path, int fam)
+{
+	return !fam || _kbx_lang_family(_kbx_lang_id(_kbx_lang_for_path(path))) == fam;
+}
+
+/* The files at the top of the repository (no '/' in their paths), in
+ * languages of family fam (0: any). */
+static size_t top_level_files(const struct files_index *fi, int fam, uint32_t *out, size_t max)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < fi->n && n < max; i++)
-		if (!strchr(fi->paths[i], '/'))
+		if (!strchr(fi->paths[i], '/') && in_family(fi->paths[i], fam))
 			out[n++] = fi->ids[i];
 	return n;
 }
 
-/* Files a candidate names; returns how many were put in out. */
-static size_t files_match(const struct files_index *fi, const char *cand, uint32_t *out,
+/* Files a candidate names; returns how many were put in out.  A
+ * directory's are those in languages of family fam (0: any): a package
+ * of one language is not the other files beside it. */
+static size_t files_match(const struct files_index *fi, const char *cand, int fam, uint32_t *out,
 			  size_t max)
 {
 	size_t n = 0, len = strlen(cand);
 	if (!len)
 		return 0;
 	if (!strcmp(cand, "/"))
-		return top_level_files(fi, out, max);
+		return top_level_files(fi, fam, out, max);
 	if (cand[0] == '*') {
 		const char *suffix = cand + 1;
 		const char *b = base_of(suffix);
@@ -290,7 +299,7 @@ static size_t files_match(const struct files_index *fi, const char *cand, uint32
 			const char *p = fi->paths[i];
 			if (strncmp(p, cand, len))
 				break;
-			if (!strchr(p + len, '/'))
+			if (!strchr(p + len, '/') && in_family(p, fam))
 				out[n++] = fi->ids[i];
 		}
 		return n;
@@ -1003,7 +1012,8 @@ static void resolve_imports(struct ctx *c)
 		for (size_t j = 0; j < pl.n && !nt; j++) {
 			const char *cand = pl.paths[j];
 			int eq = cand[0] == '=';
-			nt = files_match(&c->r->fi, eq ? cand + 1 : cand, targets, MAX_TARGETS);
+			nt = files_match(&c->r->fi, eq ? cand + 1 : cand, c->fam, targets,
+					 MAX_TARGETS);
 			if (nt && eq)
 				is_module_name = 1;
 			/* a package directory is one module, however many files */
@@ -1843,8 +1853,8 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		_kbx_path_dirname(dir, sizeof(dir) - 1, c->path);
 		if (*dir)
 			strcat(dir, "/");
-		size_t nf = *dir ? files_match(&c->r->fi, dir, files, 1024)
-				 : top_level_files(&c->r->fi, files, 1024);
+		size_t nf = *dir ? files_match(&c->r->fi, dir, c->fam, files, 1024)
+				 : top_level_files(&c->r->fi, c->fam, files, 1024);
 		n = defs_named(c, name, mask, 0, files, nf, ids, AMBIGUOUS_MAX + 1);
 		if (n) {
 			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_SCOPE, line, col);
