@@ -1530,7 +1530,7 @@ static int nested_in_callable(struct ctx *c, uint32_t id)
  * Only when all n are in ids; returns how many remain. */
 static size_t drop_nested(struct ctx *c, uint32_t *ids, size_t n)
 {
-	if (n > AMBIGUOUS_MAX + 1)
+	if (n > AMBIGUOUS_MAX + 1 || !c->lang->nested_defs)
 		return n;
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
@@ -1547,6 +1547,8 @@ static uint32_t nested_def(struct ctx *c, uint32_t src, const char *name, int ma
 {
 	struct strbuf q = STRBUF_INIT;
 	uint32_t scope = src, found = 0;
+	if (!c->lang->nested_defs)
+		return 0;
 	for (int depth = 0; scope && scope != c->file && !found && depth < 64; depth++) {
 		struct kbx_node n, d;
 		if (_kbx_node_read(c->s, _kbx_txn(c->s), scope, &n) != KBX_OK ||

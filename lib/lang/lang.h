@@ -445,6 +445,12 @@ struct kbx_lang {
 	 * without imports (Go packages): the resolver tries the files of
 	 * the caller's directory before the whole repository. */
 	int dir_is_package;
+	/* Functions may be defined inside functions, and are then seen
+	 * only there (Python, JavaScript, Rust, C# local functions): the
+	 * resolver looks for a plain call's name in the caller and the
+	 * functions enclosing it first, and nowhere else finds such a
+	 * helper. */
+	int nested_defs;
 	/* Calling a type's name never constructs it (C, where a struct's
 	 * name is not a call): a plain call is then resolved to functions
 	 * alone. */
