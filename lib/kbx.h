@@ -279,6 +279,8 @@ struct kbx_node {
 				   * @Override, override) */
 #define KBX_NODE_IMPLICIT   0x08  /* called without its name: a property or accessor, or
 				   * registered by a decorator, annotation or attribute */
+#define KBX_NODE_REDEFINED  0x10  /* its file defines its qualified name more than once
+				   * (#[cfg] or #ifdef variants): the node stands for all */
 
 struct kbx_nodelist {
 	struct kbx_node *items;

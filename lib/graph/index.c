@@ -514,7 +514,7 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 	int rc = 0;
 	struct _kbx_file_rec fr = { 0 };
 	uint32_t *sym_ids = NULL, *uniq = NULL;
-	unsigned char *first = NULL;   /* the first definition of its qual name */
+	unsigned char *first = NULL;   /* the first definition of its qual name (2: of several) */
 	size_t *owner = NULL;          /* the index of that first definition */
 	struct qual_table quals = { 0 };
 	size_t nuniq = 0;
@@ -566,6 +566,7 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 		owner[i] = k;
 		if (k != i) {
 			sym_ids[i] = sym_ids[k];
+			first[k] = 2;   /* defined again */
 			continue;
 		}
 		first[i] = 1;
@@ -623,7 +624,8 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 		n.flags = (xs->flags & KBX_SYM_FILE_LOCAL ? KBX_NODE_FILE_LOCAL : 0) |
 			  (xs->flags & KBX_SYM_EXPORTED ? KBX_NODE_EXPORTED : 0) |
 			  (xs->flags & KBX_SYM_OVERRIDE ? KBX_NODE_OVERRIDE : 0) |
-			  (xs->flags & KBX_SYM_IMPLICIT ? KBX_NODE_IMPLICIT : 0);
+			  (xs->flags & KBX_SYM_IMPLICIT ? KBX_NODE_IMPLICIT : 0) |
+			  (first[i] == 2 ? KBX_NODE_REDEFINED : 0);
 		rc = _kbx_node_put(s, &n);
 		if (!rc) {
 			struct _kbx_edge_val v = { 0 };

@@ -829,6 +829,7 @@ const struct kbx_lang _kbx_lang_csharp = {
 	.end = cs_end,
 	.import_candidates = cs_import_candidates,
 	.implicit_self = 1,
+	.nested_defs = 1,
 	.scope_sep = ".",
 	.visibility = _kbx_csharp_visibility,
 };

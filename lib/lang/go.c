@@ -896,8 +896,9 @@ static const char *const go_std[] = {
 };
 
 /*
- * An import path names a package, that is a directory.  Without reading
- * go.mod we do not know which prefix is the module path, so every suffix
+ * An import path names a package, that is a directory.  The resolver maps
+ * the paths a go.mod of the repository declares (go_module_path); for any
+ * other we do not know which prefix is the module path, so every suffix
  * of the import path is a candidate directory, longest first:
  * "example.com/app/internal/util" tries "example.com/app/internal/util/",
  * "app/internal/util/", "internal/util/", "util/".
@@ -935,6 +936,39 @@ static void go_import_candidates(const char *importer, const struct kbx_ximport 
 	}
 }
 
+/* The module path of go.mod: its `module` directive, `module a/b` or
+ * `module "a/b"`, with no comment. */
+static int go_module_path(const char *text, size_t len, char *out, size_t outsz)
+{
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		const char *q = p;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (eol - q > 7 && !memcmp(q, "module", 6) && (q[6] == ' ' || q[6] == '\t')) {
+			q += 7;
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			int quoted = q < eol && (*q == '"' || *q == '`');
+			q += quoted;
+			size_t n = 0;
+			while (q + n < eol && !strchr(" \t\r\"`", q[n]) &&
+			       !(q[n] == '/' && q + n + 1 < eol && q[n + 1] == '/'))
+				n++;
+			if (!n || n >= outsz)
+				return -1;
+			memcpy(out, q, n);
+			out[n] = '\0';
+			return 0;
+		}
+		p = eol + 1;
+	}
+	return -1;
+}
+
 static const char *const go_extensions[] = { ".go", NULL };
 
 const struct kbx_lang _kbx_lang_go = {
@@ -945,6 +979,8 @@ const struct kbx_lang _kbx_lang_go = {
 	.begin = go_begin,
 	.end = go_end,
 	.import_candidates = go_import_candidates,
+	.module_file = "go.mod",
+	.module_path = go_module_path,
 	.implicit_self = 0,
 	.scope_sep = ".",
 	.dir_is_package = 1,

@@ -1733,6 +1733,7 @@ const struct kbx_lang _kbx_lang_javascript = {
 	.end = _kbx_js_end,
 	.import_candidates = _kbx_js_import_candidates,
 	.implicit_self = 0,
+	.nested_defs = 1,
 	.scope_sep = ".",
 	.visibility = _kbx_js_visibility,
 };

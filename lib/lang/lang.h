@@ -373,7 +373,8 @@ void _kbx_predef_release(struct _kbx_predef *p);
  * tried in order and the first that exists wins.  Forms:
  *   "pkg/b.py"      the file that holds the imported module
  *   "pkg/"          (trailing '/') a directory: every file directly in it
- *                   (a Go package, a Java package)
+ *                   (a Go package, a Java package); "/" is the top of the
+ *                   repository
  *   "*com/x/A.java" (leading '*') any file whose path ends in "/com/x/A.java"
  *                   or is exactly "com/x/A.java"; several matches are all kept
  *                   and calls through them become ambiguous
@@ -430,6 +431,16 @@ struct kbx_lang {
 	 * file's repository-relative path. */
 	void (*import_candidates)(const char *importer, const struct kbx_ximport *imp,
 				  struct kbx_pathlist *out);
+	/* Optional: the file that says which import path names its
+	 * directory ("go.mod"), and how to read it: module_path puts the
+	 * path that text[0..len) declares in out (size outsz) and returns
+	 * 0, else -1.  The resolver reads each such file beside and above
+	 * the language's files; an import of a declared path, or of a path
+	 * under it, then names that directory, or the one under it, and no
+	 * other (the longest declared path decides: a nested module maps
+	 * its own directory). */
+	const char *module_file;
+	int (*module_path)(const char *text, size_t len, char *out, size_t outsz);
 	/* Plain calls inside a method may call a method of the same class
 	 * without `this` (Java, C#, C++, Ruby): the resolver then tries the
 	 * enclosing class first for KBX_RECV_NONE too. */
@@ -441,6 +452,12 @@ struct kbx_lang {
 	 * without imports (Go packages): the resolver tries the files of
 	 * the caller's directory before the whole repository. */
 	int dir_is_package;
+	/* Functions may be defined inside functions, and are then seen
+	 * only there (Python, JavaScript, Rust, C# local functions): the
+	 * resolver looks for a plain call's name in the caller and the
+	 * functions enclosing it first, and nowhere else finds such a
+	 * helper. */
+	int nested_defs;
 	/* Calling a type's name never constructs it (C, where a struct's
 	 * name is not a call): a plain call is then resolved to functions
 	 * alone. */

@@ -1409,6 +1409,7 @@ const struct kbx_lang _kbx_lang_python = {
 	.end = py_end,
 	.import_candidates = py_import_candidates,
 	.implicit_self = 0,
+	.nested_defs = 1,
 	.scope_sep = ".",
 	.visibility = _kbx_python_visibility,
 };

@@ -1501,6 +1501,7 @@ const struct kbx_lang _kbx_lang_rust = {
 	.end = rust_end,
 	.import_candidates = rust_import_candidates,
 	.implicit_self = 0,
+	.nested_defs = 1,
 	.scope_sep = "::",
 	.visibility = _kbx_rust_visibility,
 };

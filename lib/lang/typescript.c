@@ -104,6 +104,7 @@ const struct kbx_lang _kbx_lang_typescript = {
 	.end = _kbx_js_end,
 	.import_candidates = _kbx_js_import_candidates,
 	.implicit_self = 0,
+	.nested_defs = 1,
 	.scope_sep = ".",
 	.visibility = _kbx_js_visibility,
 };
@@ -117,6 +118,7 @@ const struct kbx_lang _kbx_lang_tsx = {
 	.end = _kbx_js_end,
 	.import_candidates = _kbx_js_import_candidates,
 	.implicit_self = 0,
+	.nested_defs = 1,
 	.scope_sep = ".",
 	.visibility = _kbx_js_visibility,
 };

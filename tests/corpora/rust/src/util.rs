@@ -53,3 +53,46 @@ mod tests {
         assert_eq!(kib(0), 0);
     }
 }
+
+/// The length of s in bytes.
+pub fn measure(s: &str) -> usize {
+    s.len()
+}
+
+/// Helpers nested in functions, each visible only inside its own.
+pub fn width(s: &str) -> usize {
+    fn measure(s: &str) -> usize {
+        s.chars().count()
+    }
+    measure(s)
+}
+
+pub fn height(s: &str) -> usize {
+    fn imp(s: &str) -> usize {
+        s.lines().count()
+    }
+    imp(s)
+}
+
+pub fn depth(s: &str) -> usize {
+    fn imp(s: &str) -> usize {
+        s.matches('(').count()
+    }
+    fn deepest(s: &str) -> usize {
+        imp(s) + measure(s)
+    }
+    deepest(s)
+}
+
+/// The line ending, by a helper defined once per platform.
+pub fn newline() -> &'static str {
+    #[cfg(windows)]
+    fn imp() -> &'static str {
+        "\r\n"
+    }
+    #[cfg(not(windows))]
+    fn imp() -> &'static str {
+        "\n"
+    }
+    imp()
+}
