@@ -13,7 +13,8 @@
  * path and line are "-" for nodes without them.  With --sites, for the
  * accuracy bench (bench/accuracy/), N records end with one more field,
  * the node's end line ("-" without a path), and E records with the call
- * sites the store keeps for the edge, "line:col" joined by commas (at
+ * sites the store keeps for the edge, "line:col:confidence" joined by
+ * commas, each call with its own confidence (at
  * most 32 per edge: an edge with 32 may have had more).  Nodes are found by
  * asking for ids 1, 2, ... until as many as the store says it holds were
  * seen (or a long run of ids is missing).  The N records come first, then
@@ -39,7 +40,9 @@ static int put_edge(void *data, const struct kbx_edge *e)
 	if (o->sites) {
 		fputc('\t', o->f);
 		for (uint32_t i = 0; i < e->nsites; i++)
-			fprintf(o->f, "%s%u:%u", i ? "," : "", e->sites[i].line, e->sites[i].col);
+			fprintf(o->f, "%s%u:%u:%s", i ? "," : "", e->sites[i].line, e->sites[i].col,
+				kbx_confidence_str(e->sites[i].confidence ? e->sites[i].confidence
+									  : e->confidence));
 		if (!e->nsites)
 			fputc('-', o->f);
 	}

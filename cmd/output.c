@@ -783,7 +783,12 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 				json_str(site_file->path, site_file->path_len);
 			else
 				fputs("null", stdout);
-			printf(",\"line\":%u,\"col\":%u}", e->sites[i].line, e->sites[i].col);
+			printf(",\"line\":%u,\"col\":%u", e->sites[i].line, e->sites[i].col);
+			/* a call less sure than the edge's surest says so */
+			if (e->sites[i].confidence && e->sites[i].confidence != e->confidence)
+				printf(",\"confidence\":\"%s\"",
+				       kbx_confidence_str(e->sites[i].confidence));
+			putchar('}');
 		}
 		putchar(']');
 		fputs("}\n", stdout);

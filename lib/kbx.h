@@ -57,7 +57,7 @@ struct kbx_error {
 
 typedef struct kbx_store kbx_store_t;
 
-#define KBX_SCHEMA_VERSION 3
+#define KBX_SCHEMA_VERSION 4
 
 /* Edge kinds; stored on disk: only append. */
 enum kbx_edge_kind {
@@ -86,7 +86,8 @@ enum kbx_via {
 	KBX_VIA_NAME = 6,        /* several definitions share the name */
 	KBX_VIA_PATH = 7,        /* IMPORTS: the import's path names this file */
 	KBX_VIA_SCOPE = 8,       /* the definition nearest in the caller's namespaces */
-	KBX_VIA_QUALIFIED = 9    /* the only definition matching a qualified call (ns::f) */
+	KBX_VIA_QUALIFIED = 9,   /* the only definition matching a qualified call (ns::f) */
+	KBX_VIA_TYPE = 10        /* the receiver's static type, as the source states it */
 };
 
 const char *kbx_edge_kind_str(int kind);      /* "calls" */
@@ -278,6 +279,8 @@ struct kbx_node {
 				   * @Override, override) */
 #define KBX_NODE_IMPLICIT   0x08  /* called without its name: a property or accessor, or
 				   * registered by a decorator, annotation or attribute */
+#define KBX_NODE_REDEFINED  0x10  /* its file defines its qualified name more than once
+				   * (#[cfg] or #ifdef variants): the node stands for all */
 
 struct kbx_nodelist {
 	struct kbx_node *items;
@@ -318,6 +321,12 @@ kbx_status_t kbx_suggest(kbx_store_t *store, const char *symbol, size_t max,
 
 struct kbx_site {
 	uint32_t line, col;
+	/* enum kbx_confidence: this call's own.  An edge stands for every
+	 * call of its source to its target, and is as sure as its surest
+	 * one: a function may call x.f() on a receiver of known type and
+	 * y.f() on one of unknown type, certain and ambiguous.  Sites are
+	 * listed surest first.  0 when written: the edge's. */
+	int confidence;
 };
 
 /* One edge seen from the node it was asked about. */
@@ -347,7 +356,9 @@ typedef int (*kbx_edge_fn)(void *data, const struct kbx_edge *edge);
  * id; nodes without a path last), and a node reached from several
  * nodes comes with the edge from the first of them in that order: the
  * same sequence from any store of the same tree, whatever its node ids.
- * The same as kbx_walk_edges_flags() with no flags.
+ * An edge from the node to itself (a function that calls itself) is
+ * delivered at depth 1, like any direct neighbour; the walk does not go
+ * on from it.  The same as kbx_walk_edges_flags() with no flags.
  */
 kbx_status_t kbx_walk_edges(kbx_store_t *store, uint32_t id, int kind, int dir,
 			    uint32_t max_depth, kbx_edge_fn fn, void *data,

@@ -3,8 +3,10 @@ test_description='the graph of each language fixture matches its expected-graph.
 
 Each tests/corpora/<lang>/expected-graph.txt lists facts a correct index
 must hold (written by hand beside the fixture): resolved calls,
-ambiguous calls with all their candidates, unresolved calls, imports that
-resolve to files, inheritance, and what files and classes define.  Each
+ambiguous calls with all their candidates, unresolved calls, calls to an
+external Type.method (external), calls that must not exist (nocall: a
+wrong target a name alone would give), imports that resolve to files,
+inheritance, and what files and classes define.  Each
 fact is one test here, checked through the JSON output of the query
 commands.'
 
@@ -41,6 +43,16 @@ check_fact () {
 	unresolved)
 		kbx callees --format=json "$1" >out.json &&
 		grep -F "\"name\":\"$2\"," out.json >rec.tmp &&
+		grep -F '"confidence":"unresolved"' rec.tmp >/dev/null ;;
+	nocall)
+		# no call edge at all, of any confidence
+		kbx callees --format=json "$1" >out.json &&
+		! grep -F "\"id\":\"$2\"," out.json ;;
+	external)
+		# an unresolved call to extern:QUAL (a method of a type outside
+		# the repository: String.trim, Map.get)
+		kbx callees --format=json "$1" >out.json &&
+		grep -F "\"id\":\"extern:$2\"," out.json >rec.tmp &&
 		grep -F '"confidence":"unresolved"' rec.tmp >/dev/null ;;
 	imports)
 		kbx imports --format=json "$1" >out.json &&

@@ -244,6 +244,30 @@ test_expect_success 'a literal receiver is a built-in value, not a repository me
 	test_grep ! "Pool.join" out.json
 '
 
+test_expect_success 'each call site keeps its own confidence: a typed call and an untyped one' '
+	mkdir -p sites &&
+	cat >sites/a.py <<-\EOF &&
+	class Disk:
+	    def flush(self):
+	        return 1
+
+	class Cache:
+	    def flush(self):
+	        return 2
+
+	def sync(d: Disk, other):
+	    d.flush()
+	    other.flush()
+	EOF
+	(cd sites && kbx index -q && kbx callees --format=json sync >../out.json) &&
+	test_grep "\"confidence\":\"certain\",\"via\":\"type\".*\"to\":\"a.py#Disk.flush\"" out.json &&
+	grep "\"to\":\"a.py#Disk.flush\"" out.json >disk.json &&
+	test_grep "\"sites\":\[{\"path\":\"a.py\",\"line\":10,\"col\":5},{\"path\":\"a.py\",\"line\":11,\"col\":5,\"confidence\":\"ambiguous\"}\]" disk.json &&
+	grep "\"to\":\"a.py#Cache.flush\"" out.json >cache.json &&
+	test_grep "\"confidence\":\"ambiguous\"" cache.json &&
+	test_grep ! "line\":10" cache.json
+'
+
 test_expect_success 'a module-qualified name names a top-level definition' '
 	(cd py && kbx defs --format=nul src.a.main >../out) &&
 	printf "src/a.py#main\0" >expect &&
@@ -276,7 +300,7 @@ test_expect_success 'set up the Python fixture, with a call of two candidates' '
 '
 
 test_expect_success 'callees: an ambiguous call is one line, its other candidates folded' '
-	(cd fx && kbx callees --color=never main >../out) &&
+	(cd fx && kbx callees --color=never app.py#main >../out) &&
 	cat >expect <<-\EOF &&
 	callees of app.py#main (function, app.py:25)
 	  build  app.py:10  at line 32
@@ -292,7 +316,7 @@ test_expect_success 'callees: an ambiguous call is one line, its other candidate
 '
 
 test_expect_success 'callees -v: every candidate under the call, with its place' '
-	(cd fx && kbx callees --color=never -v main >../out) &&
+	(cd fx && kbx callees --color=never -v app.py#main >../out) &&
 	sed -n 4,5p out >lines &&
 	cat >expect <<-\EOF &&
 	  format_row  legacy.py:19  at line 35  ambiguous: one of 2 candidates
@@ -300,7 +324,7 @@ test_expect_success 'callees -v: every candidate under the call, with its place'
 	EOF
 	test_cmp expect lines &&
 	test_line_count = 10 out &&
-	(cd fx && kbx callees --color=never --verbose main >../out2) &&
+	(cd fx && kbx callees --color=never --verbose app.py#main >../out2) &&
 	test_cmp out out2
 '
 
@@ -326,23 +350,23 @@ test_expect_success 'callers: a call line says it is one of N candidates; -v nam
 '
 
 test_expect_success 'JSON and grep are not folded: a record and a line for every candidate' '
-	(cd fx && kbx callees --format=json main >../out.json) &&
+	(cd fx && kbx callees --format=json app.py#main >../out.json) &&
 	test_grep "\"id\":\"legacy.py#format_row\".*\"confidence\":\"ambiguous\",\"via\":\"name\",\"candidates\":2,.*\"sites\":\[{\"path\":\"app.py\",\"line\":35,\"col\":19}\]" out.json &&
 	test_grep "\"id\":\"report.py#format_row\".*\"confidence\":\"ambiguous\",\"via\":\"name\",\"candidates\":2,.*\"sites\":\[{\"path\":\"app.py\",\"line\":35,\"col\":19}\]" out.json &&
 	test_line_count = 9 out.json &&
-	(cd fx && kbx callees --format=json -v main >../out-v.json) &&
+	(cd fx && kbx callees --format=json -v app.py#main >../out-v.json) &&
 	test_cmp out.json out-v.json &&
-	(cd fx && kbx callees --format=grep main >../out.grep) &&
+	(cd fx && kbx callees --format=grep app.py#main >../out.grep) &&
 	test_grep "^legacy.py:19:1: main calls format_row (ambiguous, 2 candidates)$" out.grep &&
 	test_grep "^report.py:36:1: main calls format_row (ambiguous, 2 candidates)$" out.grep
 '
 
 test_expect_success 'callees --certain: the ambiguous call is left out, the rest as it was' '
-	(cd fx && kbx callees --color=never --certain main >../out) &&
-	(cd fx && kbx callees --color=never main >../all) &&
+	(cd fx && kbx callees --color=never --certain app.py#main >../out) &&
+	(cd fx && kbx callees --color=never app.py#main >../all) &&
 	grep -v format_row all >expect &&
 	test_cmp expect out &&
-	(cd fx && kbx callees --format=json --certain main >../out.json) &&
+	(cd fx && kbx callees --format=json --certain app.py#main >../out.json) &&
 	test_line_count = 7 out.json &&
 	test_grep ! "\"confidence\":\"ambiguous\"" out.json
 '

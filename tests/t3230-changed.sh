@@ -214,7 +214,7 @@ test_expect_success 'ignored files are not new code' '
 test_expect_success 'a store of schema 2 is refused with advice' '
 	"$KBX_TEST_UNIT/store-set-meta" plain/.kbx schema 2 &&
 	(cd plain && test_expect_code 4 kbx changed 2>../err) &&
-	test_grep "schema version 2 but this kbx uses version 3" err &&
+	test_grep "schema version 2 but this kbx uses version 4" err &&
 	(cd plain && kbx index -q --rebuild && test_expect_code 1 kbx changed)
 '
 

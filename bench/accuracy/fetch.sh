@@ -8,7 +8,8 @@
 #   src/<lang>/      the project as the oracle and kbx see it:
 #     go     Debian's golang-github-yuin-goldmark (goldmark, a Markdown
 #            parser; no dependencies outside the standard library), the
-#            whole source package but debian/ (tests included)
+#            whole source package but debian/ (tests included): its .go
+#            files and go.mod, which says the module path
 #     java   Debian's commons-io, src/main/java (the tests need JUnit 5
 #            jars that javac would have to find)
 #     py     Debian's jinja2, src/ and tests/
@@ -79,7 +80,8 @@ make_tree () {
 }
 
 say "trees: $acc/src/{go,java,py,ts,cpp}"
-(cd "$dl/goldmark" && find . \( -path ./debian -o -path ./.pc \) -prune -o -type f -name '*.go' -print0) | (cd "$dl/goldmark" && make_tree go)
+(cd "$dl/goldmark" && find . \( -path ./debian -o -path ./.pc \) -prune -o -type f \( -name '*.go' -o -name go.mod \) -print0) |
+	(cd "$dl/goldmark" && make_tree go)
 (cd "$dl/commons-io/src/main/java" && find . -type f -name '*.java' -print0) | (cd "$dl/commons-io/src/main/java" && make_tree java)
 (cd "$dl/jinja2" && find src tests -type f -name '*.py' -print0) | (cd "$dl/jinja2" && make_tree py)
 (cd "$acc/npm/node_modules/rxjs/src" && find . -type f -name '*.ts' -print0) | (cd "$acc/npm/node_modules/rxjs/src" && make_tree ts)

@@ -49,7 +49,10 @@ def main():
     def rel(f):
         if f is None:
             return None
-        p = os.path.realpath(f.name)
+        # never through the working directory, which a concurrent run
+        # of the bench may have removed
+        name = f.name if os.path.isabs(f.name) else os.path.join(root, f.name)
+        p = os.path.realpath(name)
         r = os.path.relpath(p, root)
         return None if r.startswith("..") else r
 

@@ -74,6 +74,11 @@ fi
 install_missing ${need[@]+"${need[@]}"}
 [ -x "$KBX" ] || die "no kbx binary at $KBX: run make first"
 
+# a Go tree fetched before go.mod was kept lacks the module path kbx
+# maps import paths by: fetch again
+if [ -f "$ACC/.complete" ] && [ -d "$ACC/src/go" ] && [ ! -f "$ACC/src/go/go.mod" ]; then
+	rm -f "$ACC/.complete"
+fi
 if [ ! -f "$ACC/.complete" ]; then
 	info "$ACC is not populated: fetching (network)"
 	BENCH_WORK=$WORK bash "$here/fetch.sh" || die "fetching the accuracy projects failed"

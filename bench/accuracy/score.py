@@ -116,6 +116,12 @@ class Site:
         return {self.line, self.nline}
 
 
+def site_of(text, edge_conf):
+    """line, col and the call's own confidence (older exports: the edge's)"""
+    f = text.split(":")
+    return int(f[0]), int(f[1]), f[2] if len(f) > 2 else edge_conf
+
+
 def read_kbx(path):
     nodes, edges = {}, []
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
@@ -127,7 +133,7 @@ def read_kbx(path):
             elif r[0] == "E":
                 if len(r) < 7:
                     sys.exit("score.py: the kbx export has no call sites: run kbx-export --sites")
-                sites = [] if r[6] == "-" else [tuple(int(x) for x in s.split(":")) for s in r[6].split(",")]
+                sites = [] if r[6] == "-" else [site_of(s, r[3]) for s in r[6].split(",")]
                 edges.append(Edge(nodes[int(r[1])], nodes[int(r[2])], r[3], r[4], sites))
     return nodes, edges
 
@@ -161,8 +167,8 @@ class Kbx:
         for e in edges:
             if not e.frm.path:
                 continue
-            for ln, col in e.sites:
-                self.by_line[(e.frm.path, ln)].append((e, col))
+            for ln, col, conf in e.sites:
+                self.by_line[(e.frm.path, ln)].append((e, col, conf))
             if len(e.sites) >= MAX_SITES:
                 self.full[e.frm.path].append(e)
 
@@ -180,15 +186,18 @@ class Kbx:
         return e.to.name == s.name or e.to.loc() in s.targets
 
     def joined(self, s):
+        """(edge, confidence of the call) for the edges at oracle site s"""
         got = {}
         for ln in s.lines():
-            for e, _ in self.by_line.get((s.file, ln), ()):
+            for e, _, conf in self.by_line.get((s.file, ln), ()):
                 if self.names(e, s):
-                    got[id(e)] = e
+                    old = got.get(id(e))
+                    if old is None or CONF_RANK.get(conf, 3) < CONF_RANK.get(old[1], 3):
+                        got[id(e)] = (e, conf)
         for e in self.full.get(s.file, ()):
             f = e.frm
             if f.line and f.end and f.line <= s.line <= f.end and self.names(e, s):
-                got[id(e)] = e
+                got.setdefault(id(e), (e, e.conf))
         return list(got.values())
 
 
@@ -196,9 +205,9 @@ def verdict(s, es):
     """kbx's answer for oracle site s from the joined edges es"""
     if not es:
         return "none", None
-    best = min(CONF_RANK.get(e.conf, 3) for e in es)
+    best = min(CONF_RANK.get(c, 3) for _, c in es)
     conf = {0: "certain", 1: "ambiguous", 2: "unresolved"}.get(best, "none")
-    chosen = [e for e in es if CONF_RANK.get(e.conf, 3) == best]
+    chosen = [e for e, c in es if CONF_RANK.get(c, 3) == best]
     if conf == "certain":
         right = any(e.to.loc() in s.targets for e in chosen)
         return ("certain_right" if right else "certain_wrong"), chosen
@@ -247,9 +256,9 @@ def main(argv):
         v, chosen = verdict(s, es)
         answers[s.kind][v] += 1
         if s.kind == "in":
-            if any(e.to.loc() in s.targets for e in es):
+            if any(e.to.loc() in s.targets for e, _ in es):
                 recalled += 1
-            elif any(e.to.cid == "name:" + s.name for e in es):
+            elif any(e.to.cid == "name:" + s.name for e, _ in es):
                 recalled += 1
                 by_name_node += 1
             else:
@@ -277,7 +286,9 @@ def main(argv):
     for e in edges:
         if e.conf != "certain" or not e.frm.path:
             continue
-        for ln, _ in e.sites:
+        for ln, _, conf in e.sites:
+            if conf != "certain":
+                continue
             ss = [s for s in oracle_at.get((e.frm.path, ln), ()) if Kbx.names(e, s)]
             if not ss or any(s.kind in ("virt", "dyn") for s in ss):
                 continue

@@ -350,7 +350,7 @@ static kbx_status_t content_defs(struct kbx_comparer *c, const char *path, const
 				 size_t len, struct kbx_extract *x, struct defs *out,
 				 struct kbx_error *err)
 {
-	const struct kbx_lang *lang = _kbx_lang_for_path(path);
+	const struct kbx_lang *lang = _kbx_lang_for_text(path, content, len);
 	if (!content || !lang || looks_binary(content, len))
 		return KBX_OK;
 	if (len > UINT32_MAX)

@@ -101,8 +101,13 @@ struct _kbx_resolver;
 kbx_status_t _kbx_resolver_new(struct kbx_store *s, struct _kbx_resolver **out,
 			       struct kbx_error *err);
 void _kbx_resolver_free(struct _kbx_resolver *r);
-/* Resolve the calls, imports and bases of one file again from its refs. */
-kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, uint64_t *nedges,
-			       struct _kbx_idset *orphans, struct kbx_error *err);
+/* Resolve one file's edges again from its refs, in two phases: first the
+ * imports and bases of every file to resolve (KBX_RESOLVE_BASES), then
+ * their calls (KBX_RESOLVE_CALLS), which look methods up through the
+ * bases: so the answer does not hang on the order files come in. */
+#define KBX_RESOLVE_BASES 1
+#define KBX_RESOLVE_CALLS 2
+kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, int phase,
+			       uint64_t *nedges, struct _kbx_idset *orphans, struct kbx_error *err);
 
 #endif

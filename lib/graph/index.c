@@ -46,6 +46,8 @@ enum job_state { JOB_PENDING, JOB_DONE };
 
 struct job {
 	const struct _kbx_scan_file *f;
+	/* by the path; a header's by its text too (_kbx_lang_for_text) */
+	const struct kbx_lang *lang;
 	int has_old;
 	unsigned char old_hash[16];
 	/* results */
@@ -115,11 +117,14 @@ static void run_job(struct pool *p, struct job *j, TSParser *parser, struct kbx_
 	}
 	_kbx_hash128(src.buf, src.len, j->hash);
 	if (j->has_old && !memcmp(j->hash, j->old_hash, 16)) {
+		/* the same text: the same language as then */
 		j->unchanged = 1;
 		goto out;
 	}
+	if (_kbx_lang_is_header(j->f->path))
+		j->lang = _kbx_lang_for_text(j->f->path, src.buf, src.len);
 	_kbx_cpu_slot_begin(&p->watch, slot);
-	int xr = _kbx_extract(j->f->lang, parser, j->f->path, src.buf, src.len,
+	int xr = _kbx_extract(j->lang, parser, j->f->path, src.buf, src.len,
 			      _kbx_parse_timeout_us(&p->watch, slot, p->timeout_us), &j->x);
 	int limit = _kbx_cpu_slot_end(&p->watch, slot);
 	if (xr < 0) {
@@ -139,7 +144,7 @@ static void run_job(struct pool *p, struct job *j, TSParser *parser, struct kbx_
 				 limit_str(lim, sizeof(lim), p->timeout_us));
 		else
 			snprintf(j->skip_buf, sizeof(j->skip_buf), "cannot parse as %s",
-				 j->f->lang->name);
+				 j->lang->name);
 		j->skip = j->skip_buf;
 		_kbx_extract_release(&j->x);
 	}
@@ -504,12 +509,12 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 {
 	struct kbx_store *s = r->s;
 	const char *path = j->f->path;
-	int lang = _kbx_lang_id(j->f->lang);
+	int lang = _kbx_lang_id(j->lang);
 	struct kbx_extract *x = &j->x;
 	int rc = 0;
 	struct _kbx_file_rec fr = { 0 };
 	uint32_t *sym_ids = NULL, *uniq = NULL;
-	unsigned char *first = NULL;   /* the first definition of its qual name */
+	unsigned char *first = NULL;   /* the first definition of its qual name (2: of several) */
 	size_t *owner = NULL;          /* the index of that first definition */
 	struct qual_table quals = { 0 };
 	size_t nuniq = 0;
@@ -561,6 +566,7 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 		owner[i] = k;
 		if (k != i) {
 			sym_ids[i] = sym_ids[k];
+			first[k] = 2;   /* defined again */
 			continue;
 		}
 		first[i] = 1;
@@ -582,7 +588,7 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 
 	/* Forget what the last run said, keeping surviving definitions. */
 	if (old) {
-		rc = forget_file(r, fr.id, path, fr.lang, &keep);
+		rc = forget_file(r, fr.id, path, old->lang, &keep);
 		if (rc)
 			goto out;
 	}
@@ -618,7 +624,8 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 		n.flags = (xs->flags & KBX_SYM_FILE_LOCAL ? KBX_NODE_FILE_LOCAL : 0) |
 			  (xs->flags & KBX_SYM_EXPORTED ? KBX_NODE_EXPORTED : 0) |
 			  (xs->flags & KBX_SYM_OVERRIDE ? KBX_NODE_OVERRIDE : 0) |
-			  (xs->flags & KBX_SYM_IMPLICIT ? KBX_NODE_IMPLICIT : 0);
+			  (xs->flags & KBX_SYM_IMPLICIT ? KBX_NODE_IMPLICIT : 0) |
+			  (first[i] == 2 ? KBX_NODE_REDEFINED : 0);
 		rc = _kbx_node_put(s, &n);
 		if (!rc) {
 			struct _kbx_edge_val v = { 0 };
@@ -835,18 +842,25 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 			continue;
 		}
 		MDB_val k = { strlen(f->path), f->path }, d;
+		/* a header is C or C++ by its text: as its record says, until
+		 * the text changes */
+		const struct kbx_lang *lang = f->lang;
 		if (mdb_get(s->wtxn, s->files, &k, &d) == 0 &&
 		    _kbx_file_rec_decode(d.mv_data, d.mv_size, &olds[i]) == KBX_OK) {
 			has_old[i] = 1;
+			const struct kbx_lang *then = _kbx_lang_from_id(olds[i].lang);
+			if (_kbx_lang_is_header(f->path) && then && !strcmp(then->name, "cpp"))
+				lang = then;
 			if (olds[i].size == f->size && olds[i].mtime_ns == f->mtime_ns &&
-			    olds[i].lang == _kbx_lang_id(f->lang)) {
+			    olds[i].lang == _kbx_lang_id(lang)) {
 				stats->unchanged++;
 				continue;
 			}
 		}
 		struct job *j = &jobs[njobs];
 		j->f = f;
-		j->has_old = has_old[i] && olds[i].lang == _kbx_lang_id(f->lang);
+		j->lang = lang;
+		j->has_old = has_old[i] && olds[i].lang == _kbx_lang_id(lang);
 		if (has_old[i])
 			memcpy(j->old_hash, olds[i].hash, 16);
 		job_file[njobs++] = i;
@@ -940,11 +954,13 @@ next:
 		st = _kbx_resolver_new(s, &res, r->err);
 		if (st)
 			goto fail;
-		for (size_t i = 0; i < r->resolve.n && !st; i++) {
-			st = _kbx_resolve_file(res, r->resolve.ids[i], &stats->edges, &r->orphans,
-					       r->err);
-			progress(r, "resolve", i + 1, r->resolve.n);
-		}
+		for (int phase = KBX_RESOLVE_BASES; phase <= KBX_RESOLVE_CALLS && !st; phase++)
+			for (size_t i = 0; i < r->resolve.n && !st; i++) {
+				st = _kbx_resolve_file(res, r->resolve.ids[i], phase, &stats->edges,
+						       &r->orphans, r->err);
+				progress(r, "resolve", (phase - 1) * r->resolve.n + i + 1,
+					 2 * r->resolve.n);
+			}
 		_kbx_resolver_free(res);
 		if (st)
 			goto fail;

@@ -401,7 +401,7 @@ int kbx_edge_wanted(const struct kbx_edge *e, unsigned flags)
 /* Scan one node's edges of one kind in one direction into the level. */
 static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node, uint32_t scan_id,
 			       int kind, int dir, unsigned flags, const struct _kbx_idset *seen,
-			       int via_name, struct walk_level *level)
+			       int via_name, int self, struct walk_level *level)
 {
 	MDB_txn *txn = _kbx_txn(s);
 	MDB_dbi dbi = dir == KBX_DIR_OUT ? s->edges : s->redges;
@@ -428,7 +428,9 @@ static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node,
 			continue;
 		if (via_name && _kbx_lang_family(other.lang) != _kbx_lang_family(node->lang))
 			continue;
-		if (_kbx_idset_has(seen, other_id))
+		/* seen, but for the start's edge to itself (recursion), which is
+		 * a direct neighbour like any other */
+		if (_kbx_idset_has(seen, other_id) && !(self && other_id == node->id))
 			continue;
 		st = walk_level_add(level, node, &other, &v);
 	}
@@ -492,7 +494,8 @@ kbx_status_t kbx_walk_edges_flags(kbx_store_t *s, uint32_t id, int kind, int dir
 				st = KBX_ERR_CORRUPT;
 				break;
 			}
-			st = scan_edges(s, &node, node.id, kind, dir, flags, &seen, 0, &level);
+			st = scan_edges(s, &node, node.id, kind, dir, flags, &seen, 0, depth == 1,
+					&level);
 			/* calls that could be this one among many of its name
 			 * (always ambiguous) */
 			if (!st && kind == KBX_EDGE_CALLS && dir == KBX_DIR_IN &&
@@ -502,7 +505,7 @@ kbx_status_t kbx_walk_edges_flags(kbx_store_t *s, uint32_t id, int kind, int dir
 				uint32_t nid = cid.failed ? 0 : _kbx_id_of(s, cid.buf);
 				strbuf_release(&cid);
 				if (nid)
-					st = scan_edges(s, &node, nid, kind, dir, flags, &seen, 1,
+					st = scan_edges(s, &node, nid, kind, dir, flags, &seen, 1, 0,
 							&level);
 			}
 		}

@@ -20,6 +20,9 @@
  *      outside the repository makes the call external at once
  *      (import os; os.path.join());
  *   3. same-file: Foo.f() with Foo a class of this file;
+ *   3b. scope: f() of a helper nested in the caller, or in a function or
+ *      method enclosing it (the innermost); a helper is seen from
+ *      nowhere else, so the rules below leave helpers out;
  *   4. same-file: definitions in this file;
  *   5. import: names brought in by resolved imports (from m import f,
  *      #include "x.h", wildcard imports);
@@ -52,6 +55,7 @@
 #define M_TYPE   0x04
 #define M_NS     0x08   /* Ruby modules mixed in with include */
 #define M_BASE   (M_TYPE | M_NS)
+#define M_IMPORT 0x10   /* a name a file imports ("*": a wildcard), not a definition */
 
 struct files_index {
 	char **paths;           /* sorted, as in the files table */
@@ -78,9 +82,20 @@ struct cand_cache_entry {
 	size_t n;
 };
 
+/* A directory whose module file (go.mod) declares the import path that
+ * names it. */
+struct module_dir {
+	int lang_id;
+	char *path;             /* "github.com/yuin/goldmark" */
+	char *dir;              /* "" for the top of the repository */
+};
+
 struct _kbx_resolver {
 	struct kbx_store *s;
 	struct files_index fi;
+	struct module_dir *mods;
+	size_t nmods, amods;
+	uint32_t mods_read;     /* a bit per language id: its module files are read */
 	struct file_defs *fd;   /* file id -> its definitions, open addressing */
 	size_t fd_size, fd_used;
 	struct cand_cache_entry *cache;
@@ -98,6 +113,7 @@ struct binding {
 	const char *local;
 	const char *symname;    /* NULL: the binding is the module itself */
 	const char *module;     /* as written, for externals */
+	int members;            /* a static import: methods count, not only functions */
 	uint32_t targets[MAX_TARGETS];
 	size_t ntargets;        /* 0: not a file of the repository */
 };
@@ -225,13 +241,34 @@ static size_t files_lower(const struct files_index *fi, const char *key)
 	return lo;
 }
 
-/* Files a candidate names; returns how many were put in out. */
-static size_t files_match(const struct files_index *fi, const char *cand, uint32_t *out,
+/* Is the file at path in a language of family fam (0: any)? */
+static int in_family(const char *path, int fam)
+{
+	return !fam || _kbx_lang_family(_kbx_lang_id(_kbx_lang_for_path(path))) == fam;
+}
+
+/* The files at the top of the repository (no '/' in their paths), in
+ * languages of family fam (0: any). */
+static size_t top_level_files(const struct files_index *fi, int fam, uint32_t *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < fi->n && n < max; i++)
+		if (!strchr(fi->paths[i], '/') && in_family(fi->paths[i], fam))
+			out[n++] = fi->ids[i];
+	return n;
+}
+
+/* Files a candidate names; returns how many were put in out.  A
+ * directory's are those in languages of family fam (0: any): a package
+ * of one language is not the other files beside it. */
+static size_t files_match(const struct files_index *fi, const char *cand, int fam, uint32_t *out,
 			  size_t max)
 {
 	size_t n = 0, len = strlen(cand);
 	if (!len)
 		return 0;
+	if (!strcmp(cand, "/"))
+		return top_level_files(fi, fam, out, max);
 	if (cand[0] == '*') {
 		const char *suffix = cand + 1;
 		const char *b = base_of(suffix);
@@ -262,7 +299,7 @@ static size_t files_match(const struct files_index *fi, const char *cand, uint32
 			const char *p = fi->paths[i];
 			if (strncmp(p, cand, len))
 				break;
-			if (!strchr(p + len, '/'))
+			if (!strchr(p + len, '/') && in_family(p, fam))
 				out[n++] = fi->ids[i];
 		}
 		return n;
@@ -270,16 +307,6 @@ static size_t files_match(const struct files_index *fi, const char *cand, uint32
 	size_t i = files_lower(fi, cand);
 	if (i < fi->n && !strcmp(fi->paths[i], cand))
 		out[n++] = fi->ids[i];
-	return n;
-}
-
-/* The files at the top of the repository (no '/' in their paths). */
-static size_t top_level_files(const struct files_index *fi, uint32_t *out, size_t max)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < fi->n && n < max; i++)
-		if (!strchr(fi->paths[i], '/'))
-			out[n++] = fi->ids[i];
 	return n;
 }
 
@@ -330,6 +357,11 @@ void _kbx_resolver_free(struct _kbx_resolver *r)
 	cache_release(r);
 	files_release(&r->fi);
 	file_defs_release(r);
+	for (size_t i = 0; i < r->nmods; i++) {
+		free(r->mods[i].path);
+		free(r->mods[i].dir);
+	}
+	free(r->mods);
 	free(r);
 }
 
@@ -379,7 +411,18 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 	struct _kbx_refs refs;
 	if (_kbx_refs_read(c->s, file, &refs) != KBX_OK)
 		return fd;
-	fd->defs = calloc(refs.nnodes + 1, sizeof(*fd->defs));
+	fd->defs = calloc(refs.nnodes + refs.nimports + 1, sizeof(*fd->defs));
+	for (size_t i = 0; fd->defs && i < refs.nimports; i++) {
+		/* the names it imports, which it may pass on (re-exports) */
+		const struct _kbx_ref_import *m = &refs.imports[i];
+		const char *local = m->flags & KBX_IMPORT_WILDCARD ? "*" : m->alias ? m->alias : m->name;
+		struct local_def *d = &fd->defs[fd->n];
+		if (!local || !(d->name = strdup(local)))
+			continue;
+		d->mask = M_IMPORT;
+		d->top = 1;
+		fd->n++;
+	}
 	for (size_t i = 0; fd->defs && i < refs.nnodes; i++) {
 		struct kbx_node n;
 		if (_kbx_node_read(c->s, _kbx_txn(c->s), refs.nodes[i], &n) != KBX_OK)
@@ -682,6 +725,8 @@ static int cmp_pending(const void *a, const void *b)
 		return x->kind < y->kind ? -1 : 1;
 	if (x->dst != y->dst)
 		return x->dst < y->dst ? -1 : 1;
+	if (x->conf != y->conf)
+		return x->conf < y->conf ? -1 : 1;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
 	return x->col < y->col ? -1 : x->col > y->col;
@@ -702,20 +747,18 @@ static void flush_edges(struct ctx *c, uint64_t *nedges)
 		v.confidence = c->pe[i].conf;
 		v.via = c->pe[i].via;
 		v.ncandidates = c->pe[i].ncand;
+		/* sorted surest first (cmp_pending): the first site decides
+		 * the edge's confidence, and each keeps its own */
 		for (; j < c->npe && c->pe[j].src == c->pe[i].src &&
 		       c->pe[j].kind == c->pe[i].kind && c->pe[j].dst == c->pe[i].dst;
 		     j++) {
-			/* the surest site decides the edge's confidence */
-			if (c->pe[j].conf < v.confidence) {
-				v.confidence = c->pe[j].conf;
-				v.via = c->pe[j].via;
-				v.ncandidates = c->pe[j].ncand;
-			}
-			if (v.nsites < KBX_EDGE_MAX_SITES &&
-			    (!v.nsites || v.sites[v.nsites - 1].line != c->pe[j].line ||
-			     v.sites[v.nsites - 1].col != c->pe[j].col)) {
+			int seen = 0;
+			for (uint32_t k = 0; k < v.nsites && !seen; k++)
+				seen = v.sites[k].line == c->pe[j].line && v.sites[k].col == c->pe[j].col;
+			if (!seen && v.nsites < KBX_EDGE_MAX_SITES) {
 				v.sites[v.nsites].line = c->pe[j].line;
 				v.sites[v.nsites].col = c->pe[j].col;
+				v.sites[v.nsites].confidence = c->pe[j].conf;
 				v.nsites++;
 			}
 		}
@@ -776,22 +819,24 @@ static struct binding *new_binding(struct ctx *c)
 	return b;
 }
 
-static void add_spread(struct ctx *c, uint32_t file)
+/* Add file to a list of files whose names are visible (c->spread, or
+ * c->mspread for static members), once. */
+static void add_spread(struct ctx *c, uint32_t **list, size_t *n, size_t *alloc, uint32_t file)
 {
-	for (size_t i = 0; i < c->nspread; i++)
-		if (c->spread[i] == file)
+	for (size_t i = 0; i < *n; i++)
+		if ((*list)[i] == file)
 			return;
-	if (c->nspread == c->aspread) {
-		size_t na = c->aspread ? c->aspread * 2 : 16;
-		uint32_t *p = realloc(c->spread, na * sizeof(*p));
+	if (*n == *alloc) {
+		size_t na = *alloc ? *alloc * 2 : 16;
+		uint32_t *p = realloc(*list, na * sizeof(*p));
 		if (!p) {
 			c->rc = ENOMEM;
 			return;
 		}
-		c->spread = p;
-		c->aspread = na;
+		*list = p;
+		*alloc = na;
 	}
-	c->spread[c->nspread++] = file;
+	(*list)[(*n)++] = file;
 }
 
 /* Remember an import that names no file as a namespace whose names may
@@ -840,6 +885,115 @@ static const char *module_tail(const char *m)
 	return *t ? t : m;
 }
 
+static int cmp_str_ptr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Read the module files (lang->module_file) of the directories that hold
+ * the language's files and of the directories above them, once per run. */
+static void modules_read(struct ctx *c)
+{
+	struct _kbx_resolver *r = c->r;
+	uint32_t bit = c->lang_id > 0 && c->lang_id < 32 ? 1u << c->lang_id : 0;
+	if (!bit || (r->mods_read & bit) || !c->s->root)
+		return;
+	r->mods_read |= bit;
+	char **dirs = NULL;
+	size_t nd = 0, ad = 0;
+	char prev[4096] = "", d[4096], up[4096];
+	for (size_t i = 0; i < r->fi.n; i++) {
+		if (_kbx_lang_for_path(r->fi.paths[i]) != c->lang)
+			continue;
+		_kbx_path_dirname(d, sizeof(d), r->fi.paths[i]);
+		if (nd && !strcmp(d, prev))
+			continue;   /* this directory and those above it are in */
+		strcpy(prev, d);
+		for (;;) {
+			if (nd == ad) {
+				size_t na = ad ? ad * 2 : 64;
+				char **p = realloc(dirs, na * sizeof(*p));
+				if (!p)
+					goto out;
+				dirs = p;
+				ad = na;
+			}
+			if (!(dirs[nd] = strdup(d)))
+				goto out;
+			nd++;
+			if (!*d)
+				break;
+			_kbx_path_dirname(up, sizeof(up), d);
+			strcpy(d, up);
+		}
+	}
+	if (nd)
+		qsort(dirs, nd, sizeof(*dirs), cmp_str_ptr);
+	struct strbuf rel = STRBUF_INIT, text = STRBUF_INIT;
+	for (size_t i = 0; i < nd; i++) {
+		if (i && !strcmp(dirs[i], dirs[i - 1]))
+			continue;
+		char mpath[1024];
+		strbuf_reset(&rel);
+		strbuf_addf(&rel, "%s%s%s", dirs[i], *dirs[i] ? "/" : "", c->lang->module_file);
+		strbuf_reset(&text);
+		if (rel.failed || strbuf_read_regular_at(&text, c->s->root, rel.buf, 1 << 20) != 0 ||
+		    c->lang->module_path(text.buf, text.len, mpath, sizeof(mpath)) != 0)
+			continue;
+		if (r->nmods == r->amods) {
+			size_t na = r->amods ? r->amods * 2 : 8;
+			struct module_dir *p = realloc(r->mods, na * sizeof(*p));
+			if (!p)
+				break;
+			r->mods = p;
+			r->amods = na;
+		}
+		struct module_dir *m = &r->mods[r->nmods];
+		m->lang_id = c->lang_id;
+		m->path = strdup(mpath);
+		m->dir = strdup(dirs[i]);
+		if (m->path && m->dir) {
+			r->nmods++;
+		} else {
+			free(m->path);
+			free(m->dir);
+		}
+	}
+	strbuf_release(&rel);
+	strbuf_release(&text);
+out:
+	for (size_t i = 0; i < nd; i++)
+		free(dirs[i]);
+	free(dirs);
+}
+
+/* The directory an import path names when a module file of the
+ * repository declares it or a path above it (the longest such): into
+ * out as a candidate ("parser/", "/" for the top); 0 when none does. */
+static int module_candidate(struct ctx *c, const char *module, struct kbx_pathlist *out)
+{
+	const struct module_dir *best = NULL;
+	size_t blen = 0;
+	modules_read(c);
+	for (size_t i = 0; i < c->r->nmods; i++) {
+		const struct module_dir *m = &c->r->mods[i];
+		size_t len = strlen(m->path);
+		if (m->lang_id == c->lang_id && len > blen && !strncmp(module, m->path, len) &&
+		    (!module[len] || module[len] == '/')) {
+			best = m;
+			blen = len;
+		}
+	}
+	if (!best)
+		return 0;
+	char p[4096];
+	const char *rest = module[blen] ? module + blen + 1 : "";
+	if (_kbx_path_join(p, sizeof(p), best->dir, rest) < 0)
+		return 1;   /* above the top: no directory of the repository */
+	_kbx_pathlist_addf(out, "%s/", p);
+	return 1;
+}
+
 static void resolve_imports(struct ctx *c)
 {
 	for (size_t i = 0; i < c->refs.nimports && !c->rc; i++) {
@@ -849,12 +1003,17 @@ static void resolve_imports(struct ctx *c)
 		uint32_t targets[MAX_TARGETS];
 		size_t nt = 0;
 		int is_module_name = 0, is_dir = 0;
-		if (!(m->flags & KBX_IMPORT_SYSTEM) && c->lang->import_candidates)
+		/* a package of a module the repository declares, else what
+		 * the language guesses */
+		int declared = !(m->flags & KBX_IMPORT_SYSTEM) && c->lang->module_file &&
+			       *m->module && module_candidate(c, m->module, &pl);
+		if (!declared && !(m->flags & KBX_IMPORT_SYSTEM) && c->lang->import_candidates)
 			c->lang->import_candidates(c->path, &xi, &pl);
 		for (size_t j = 0; j < pl.n && !nt; j++) {
 			const char *cand = pl.paths[j];
 			int eq = cand[0] == '=';
-			nt = files_match(&c->r->fi, eq ? cand + 1 : cand, targets, MAX_TARGETS);
+			nt = files_match(&c->r->fi, eq ? cand + 1 : cand, c->fam, targets,
+					 MAX_TARGETS);
 			if (nt && eq)
 				is_module_name = 1;
 			/* a package directory is one module, however many files */
@@ -894,9 +1053,13 @@ static void resolve_imports(struct ctx *c)
 		if (m->flags & KBX_IMPORT_WILDCARD || (!m->name && !m->alias &&
 						       (c->lang_id == _kbx_lang_id(_kbx_lang_by_name("c")) ||
 							c->lang_id == _kbx_lang_id(_kbx_lang_by_name("cpp"))))) {
-			for (size_t j = 0; j < nt; j++)
-				add_spread(c, targets[j]);
-			continue;
+			if (!(m->flags & KBX_IMPORT_STATIC)) {
+				for (size_t j = 0; j < nt; j++)
+					add_spread(c, &c->spread, &c->nspread, &c->aspread, targets[j]);
+				continue;
+			}
+			/* import static p.C.*: C's members, by any name (a binding
+			 * with no local name) */
 		}
 		if (m->flags & KBX_IMPORT_MOD) {
 			/* Rust `mod x;`: x.f() and x::f() reach into the file */
@@ -905,7 +1068,11 @@ static void resolve_imports(struct ctx *c)
 		if (!b)
 			break;
 		b->module = m->module;
-		if (m->name && !is_module_name) {
+		b->members = (m->flags & KBX_IMPORT_STATIC) != 0;
+		if (b->members && (m->flags & KBX_IMPORT_WILDCARD)) {
+			b->local = "";
+			b->symname = NULL;
+		} else if (m->name && !is_module_name) {
 			b->local = m->alias ? m->alias : m->name;
 			b->symname = m->name;
 		} else {
@@ -937,10 +1104,37 @@ static void emit_candidates(struct ctx *c, uint32_t src, int kind, const char *n
 	}
 }
 
+/* An external's name without the source text of its receiver: each
+ * argument list "(...)" or index "[...]" of a call chain is written
+ * "()" or "[]", so that yargs.command('a', 'b').command names the same
+ * external as any other command(...).command, and no string of the
+ * source becomes a name. */
+static void tidy_external(struct strbuf *out, const char *qual)
+{
+	int depth = 0;
+	for (const char *p = qual; *p; p++) {
+		if (*p == '(' || *p == '[') {
+			if (!depth++)
+				strbuf_addch(out, *p);
+		} else if (*p == ')' || *p == ']') {
+			if (depth && !--depth)
+				strbuf_addch(out, *p);
+		} else if (!depth) {
+			strbuf_addch(out, *p);
+		}
+	}
+}
+
 static void emit_external(struct ctx *c, uint32_t src, int kind, const char *qual,
 			  const char *name, uint32_t line, uint32_t col)
 {
+	struct strbuf tidy = STRBUF_INIT;
+	if (strpbrk(qual, "(["))
+		tidy_external(&tidy, qual);
+	if (tidy.len && !tidy.failed)
+		qual = tidy.buf;
 	uint32_t ext = ensure_floating(c, "extern:", qual, name, KBX_KIND_EXTERNAL);
+	strbuf_release(&tidy);
 	add_edge(c, src, kind, ext, KBX_CONF_UNRESOLVED, KBX_VIA_NONE, 0, line, col);
 }
 
@@ -953,8 +1147,66 @@ static uint32_t member_of(struct ctx *c, uint32_t type_id, const char *name)
 	struct strbuf cid = STRBUF_INIT;
 	strbuf_addf(&cid, "%s.%s", t.cid, name);
 	uint32_t id = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+	if (!id && !cid.failed && !strcmp(c->lang->name, "cpp")) {
+		/* a member defined outside its class's body, in another file
+		 * (C++ `void Foo::bar() {}`): the one definition whose
+		 * qualified name is the class's and the member's */
+		const char *qual = strchr(cid.buf, '#');
+		uint32_t cands[8];
+		size_t n = qual ? defs_filtered(c, name, M_METHOD | M_FUNC, c->fam,
+						filter_qual_equal, qual + 1, cands, 8) : 0;
+		if (n > 8)
+			n = 0;
+		/* not a member of another class of that name, one its own
+		 * file defines */
+		for (size_t i = 0; i < n && i < 8; i++) {
+			struct kbx_node d;
+			if (_kbx_node_read(c->s, _kbx_txn(c->s), cands[i], &d) != KBX_OK)
+				continue;
+			const char *dot = strrchr(d.cid, '.');
+			struct strbuf own = STRBUF_INIT;
+			if (dot)
+				strbuf_add(&own, d.cid, (size_t)(dot - d.cid));
+			uint32_t cls = dot && !own.failed ? _kbx_id_of(c->s, own.buf) : 0;
+			strbuf_release(&own);
+			if (cls && cls != type_id)
+				continue;
+			if (id) {
+				id = 0;    /* two: not proved */
+				break;
+			}
+			id = cands[i];
+		}
+	}
 	strbuf_release(&cid);
 	return id;
+}
+
+/* The classes at the other end of t's INHERITS edges in dbi (edges: its
+ * bases; redges: the classes that extend it): the certain ones appended
+ * to queue (at most 64 in all), and the first other one (a base outside
+ * the repository) into *other when other is given and *other is 0. */
+static void inherits_of(struct ctx *c, MDB_dbi dbi, uint32_t t, uint32_t *queue, size_t *qt,
+			uint32_t *other)
+{
+	unsigned char start[5];
+	_kbx_put_u32(start, t);
+	start[4] = KBX_EDGE_INHERITS;
+	MDB_cursor *cur;
+	if (mdb_cursor_open(_kbx_txn(c->s), dbi, &cur))
+		return;
+	MDB_val k = { 5, start }, d;
+	int g = mdb_cursor_get(cur, &k, &d, MDB_SET_RANGE);
+	while (!g && k.mv_size == KBX_EDGE_KEY_LEN && !memcmp(k.mv_data, start, 5) && *qt < 64) {
+		const unsigned char *v = d.mv_data;
+		uint32_t to = _kbx_get_u32((const unsigned char *)k.mv_data + 5);
+		if (d.mv_size && v[0] == KBX_CONF_CERTAIN)
+			queue[(*qt)++] = to;
+		else if (other && !*other)
+			*other = to;
+		g = mdb_cursor_get(cur, &k, &d, MDB_NEXT);
+	}
+	mdb_cursor_close(cur);
 }
 
 /* Search cls and its bases, breadth first, for a member named name.
@@ -971,23 +1223,41 @@ static uint32_t member_in_hierarchy(struct ctx *c, uint32_t cls, const char *nam
 			if (m)
 				return m;
 		}
-		/* the bases: INHERITS out of t */
-		unsigned char start[5];
-		_kbx_put_u32(start, t);
-		start[4] = KBX_EDGE_INHERITS;
-		MDB_cursor *cur;
-		if (mdb_cursor_open(_kbx_txn(c->s), c->s->edges, &cur))
-			break;
-		MDB_val k = { 5, start }, d;
-		int g = mdb_cursor_get(cur, &k, &d, MDB_SET_RANGE);
-		while (!g && k.mv_size == KBX_EDGE_KEY_LEN && !memcmp(k.mv_data, start, 5) &&
-		       qt < 64) {
-			const unsigned char *v = d.mv_data;
-			if (d.mv_size && v[0] == KBX_CONF_CERTAIN)
-				queue[qt++] = _kbx_get_u32((const unsigned char *)k.mv_data + 5);
-			g = mdb_cursor_get(cur, &k, &d, MDB_NEXT);
-		}
-		mdb_cursor_close(cur);
+		inherits_of(c, c->s->edges, t, queue, &qt, NULL);
+	}
+	return 0;
+}
+
+/* The first base outside the repository of cls or of its bases,
+ * breadth first: its name as written ("string.Formatter") into out;
+ * 0 when every base is the repository's. */
+static int external_base(struct ctx *c, uint32_t cls, struct strbuf *out)
+{
+	uint32_t queue[64], ext = 0;
+	size_t qh = 0, qt = 0;
+	queue[qt++] = cls;
+	while (qh < qt && !ext)
+		inherits_of(c, c->s->edges, queue[qh++], queue, &qt, &ext);
+	struct kbx_node n;
+	if (!ext || _kbx_node_read(c->s, _kbx_txn(c->s), ext, &n) != KBX_OK ||
+	    n.kind != KBX_KIND_EXTERNAL || strncmp(n.cid, "extern:", 7))
+		return 0;
+	strbuf_addstr(out, n.cid + 7);
+	return !out->failed;
+}
+
+/* Does a class that extends cls, at any depth, have a member named name,
+ * its own or from its other bases (a hook cls calls, a mixin's partner)? */
+static int subclass_has(struct ctx *c, uint32_t cls, const char *name)
+{
+	uint32_t queue[64];
+	size_t qh = 0, qt = 0;
+	inherits_of(c, c->s->redges, cls, queue, &qt, NULL);
+	while (qh < qt) {
+		uint32_t t = queue[qh++];
+		if (member_in_hierarchy(c, t, name, 0))
+			return 1;
+		inherits_of(c, c->s->redges, t, queue, &qt, NULL);
 	}
 	return 0;
 }
@@ -1001,94 +1271,301 @@ static uint32_t class_id(struct ctx *c, const char *class_qual)
 	return id;
 }
 
+/* What a type name, as a file writes it (a base, a declared type),
+ * stands for: in-tree types (n, the first AMBIGUOUS_MAX + 1 in ids, by
+ * the rule via), or none (n 0: outside the repository, or defined
+ * nowhere; with unknown, a name the repository binds to something that
+ * is not a type, so nothing is known of its values).  exclude is a type
+ * that cannot be meant (a class is not its own base); mask the kinds
+ * that count (M_BASE). */
+struct type_res {
+	size_t n;
+	uint32_t ids[AMBIGUOUS_MAX + 1];
+	int via;
+	int unknown;
+};
+
+/*
+ * An import binding's files do not define want as a type: is it
+ * something else there?  A function or a method of that name is; in
+ * Python, so is a name the files neither define nor import (a variable:
+ * `T = TypeVar("T")`, `Make = make_factory()`), since Python states
+ * no variable as a definition.  A name they import, or a wildcard they
+ * import, may be a type passed on (a re-export), so it is not.
+ */
+static int bound_to_non_type(struct ctx *c, const struct binding *b, const char *want)
+{
+	uint32_t one[1];
+	if (defs_named(c, want, M_FUNC | M_METHOD, 0, b->targets, b->ntargets, one, 1))
+		return 1;
+	if (!import_binds_path(c->lang))
+		return 0;
+	return !defs_named(c, want, M_TYPE | M_NS | M_IMPORT, 0, b->targets, b->ntargets, one, 1) &&
+	       !defs_named(c, "*", M_IMPORT, 0, b->targets, b->ntargets, one, 1);
+}
+
+static void resolve_type(struct ctx *c, const char *tname, uint32_t exclude, int mask,
+			 struct type_res *out)
+{
+	const char *last = strrchr(tname, '.');
+	last = last ? last + 1 : tname;
+	const char *dot = strchr(tname, '.');
+	size_t n;
+	out->n = 0;
+	out->via = KBX_VIA_NONE;
+	out->unknown = 0;
+	/* a type named through an import: m.Base or Base */
+	struct binding *b = find_binding(c, tname, dot ? (size_t)(dot - tname) : strlen(tname));
+	if (b && b->ntargets) {
+		const char *want = dot || !b->symname ? last : b->symname;
+		n = defs_named(c, want, mask, 0, b->targets, b->ntargets, out->ids,
+			       AMBIGUOUS_MAX + 1);
+		if (n) {
+			out->n = n;
+			out->via = KBX_VIA_IMPORT;
+			return;
+		}
+		/* a factory function or a variable there, however many
+		 * classes elsewhere share its name (m.Make, not m.sub.Make) */
+		if ((!dot || dot == strrchr(tname, '.')) && bound_to_non_type(c, b, want)) {
+			out->unknown = 1;
+			return;
+		}
+	} else if (b) {
+		return;   /* from outside the repository */
+	}
+	/* the same file */
+	if (!dot) {
+		n = defs_named(c, last, mask, 0, &c->file, 1, out->ids, AMBIGUOUS_MAX + 1);
+		size_t k = 0;
+		for (size_t j = 0; j < n && j < AMBIGUOUS_MAX + 1; j++)
+			if (out->ids[j] != exclude)
+				out->ids[k++] = out->ids[j];
+		if (k) {
+			out->n = k;
+			out->via = KBX_VIA_FILE;
+			return;
+		}
+	}
+	if (c->nspread) {
+		n = defs_named(c, last, mask, 0, c->spread, c->nspread, out->ids, AMBIGUOUS_MAX + 1);
+		if (n) {
+			out->n = n;
+			out->via = KBX_VIA_IMPORT;
+			return;
+		}
+	}
+	/* R.Base with R a namespace or an enclosing type */
+	if (dot) {
+		n = defs_filtered(c, last, mask, c->fam, filter_qual_suffix, tname, out->ids,
+				  AMBIGUOUS_MAX + 1);
+		if (n) {
+			out->n = n;
+			out->via = KBX_VIA_QUALIFIED;
+			return;
+		}
+	}
+	struct everywhere ev;
+	defs_everywhere(c, last, mask, c->fam, &ev);
+	const struct everywhere *e = &ev;
+	if (!e->n)
+		return;
+	size_t k = 0, stored = e->n < AMBIGUOUS_MAX + 1 ? e->n : AMBIGUOUS_MAX + 1;
+	for (size_t j = 0; j < stored; j++)
+		if (e->ids[j] != exclude)
+			out->ids[k++] = e->ids[j];
+	n = e->n - (stored - k);
+	out->via = KBX_VIA_UNIQUE;
+	if (n > 1) {
+		uint32_t nids[AMBIGUOUS_MAX + 1];
+		size_t m = narrow_candidates(c, exclude ? exclude : c->file, last, mask, nids, n,
+					     AMBIGUOUS_MAX, &out->via);
+		if (m < n) {
+			memcpy(out->ids, nids, m * sizeof(*out->ids));
+			n = m;
+		} else {
+			out->via = KBX_VIA_UNIQUE;
+		}
+	}
+	out->n = n;
+}
+
 static void resolve_inherits(struct ctx *c)
 {
-	uint32_t ids[AMBIGUOUS_MAX + 1];
 	for (size_t i = 0; i < c->refs.ninherits && !c->rc; i++) {
 		const struct _kbx_ref_inherit *h = &c->refs.inherits[i];
-		const char *base = h->base;
-		const char *last = strrchr(base, '.');
-		last = last ? last + 1 : base;
-		const char *dot = strchr(base, '.');
-		size_t n;
-		/* a base named through an import: m.Base or Base */
-		struct binding *b = find_binding(c, base, dot ? (size_t)(dot - base) : strlen(base));
-		if (b && b->ntargets) {
-			const char *want = dot || !b->symname ? last : b->symname;
-			n = defs_named(c, want, M_BASE, 0, b->targets, b->ntargets, ids,
-				       AMBIGUOUS_MAX + 1);
-			if (n) {
-				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, want, ids, n,
-						KBX_VIA_IMPORT, h->line, 1);
-				continue;
-			}
-		} else if (b) {
-			emit_external(c, h->cls, KBX_EDGE_INHERITS, base, last, h->line, 1);
-			continue;
-		}
-		/* the same file */
-		if (!dot) {
-			n = defs_named(c, last, M_BASE, 0, &c->file, 1, ids, AMBIGUOUS_MAX + 1);
-			/* a class does not inherit from itself */
-			size_t k = 0;
-			for (size_t j = 0; j < n && j < AMBIGUOUS_MAX + 1; j++)
-				if (ids[j] != h->cls)
-					ids[k++] = ids[j];
-			n = k;
-			if (n) {
-				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n,
-						KBX_VIA_FILE, h->line, 1);
-				continue;
-			}
-		}
-		if (c->nspread) {
-			n = defs_named(c, last, M_BASE, 0, c->spread, c->nspread, ids,
-				       AMBIGUOUS_MAX + 1);
-			if (n) {
-				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n,
-						KBX_VIA_IMPORT, h->line, 1);
-				continue;
-			}
-		}
-		/* R.Base with R a namespace or an enclosing type */
-		if (dot) {
-			n = defs_filtered(c, last, M_BASE, c->fam, filter_qual_suffix, base, ids,
-					  AMBIGUOUS_MAX + 1);
-			if (n) {
-				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n,
-						KBX_VIA_QUALIFIED, h->line, 1);
-				continue;
-			}
-		}
-		struct everywhere ev;
-		defs_everywhere(c, last, M_BASE, c->fam, &ev);
-		const struct everywhere *e = &ev;
-		if (e->n) {
-			size_t k = 0, stored = e->n < AMBIGUOUS_MAX + 1 ? e->n : AMBIGUOUS_MAX + 1;
-			for (size_t j = 0; j < stored; j++)
-				if (e->ids[j] != h->cls)
-					ids[k++] = e->ids[j];
-			n = e->n - (stored - k);
-			int via = KBX_VIA_UNIQUE;
-			if (n > 1) {
-				uint32_t nids[AMBIGUOUS_MAX + 1];
-				size_t m = narrow_candidates(c, h->cls, last, M_BASE, nids, n,
-							     AMBIGUOUS_MAX, &via);
-				if (m < n) {
-					memcpy(ids, nids, m * sizeof(*ids));
-					n = m;
-				} else {
-					via = KBX_VIA_UNIQUE;
-				}
-			}
-			if (n) {
-				emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, ids, n, via,
-						h->line, 1);
-				continue;
-			}
-		}
-		emit_external(c, h->cls, KBX_EDGE_INHERITS, base, last, h->line, 1);
+		const char *last = strrchr(h->base, '.');
+		last = last ? last + 1 : h->base;
+		struct type_res t;
+		resolve_type(c, h->base, h->cls, M_BASE, &t);
+		if (t.n)
+			emit_candidates(c, h->cls, KBX_EDGE_INHERITS, last, t.ids, t.n, t.via, h->line,
+					1);
+		else
+			emit_external(c, h->cls, KBX_EDGE_INHERITS, h->base, last, h->line, 1);
 	}
+}
+
+/* A receiver written as a literal value ("".join(), b"".join(), [].append(),
+ * 1.0.hex(), ()): a value of a built-in type, never of the repository. */
+static int literal_receiver(const char *rcv)
+{
+	if (!rcv || !rcv[0])
+		return 0;
+	if (strchr("\"'`[{0123456789", rcv[0]) || (rcv[0] == '(' && rcv[1] == ')'))
+		return 1;
+	/* string prefixes: b"", r'', f"", rb"", u'' */
+	size_t i = 0;
+	while (i < 2 && rcv[i] && strchr("bBrRfFuU", rcv[i]))
+		i++;
+	return i && (rcv[i] == '"' || rcv[i] == '\'');
+}
+
+/* The methods named name in the type ids[0..n) and their bases: into
+ * out (at most max), how many there are.  *open is set when one of the
+ * hierarchies has a base kbx cannot see (outside the repository), so a
+ * method missing there may be the base's. */
+static size_t members_in_types(struct ctx *c, const uint32_t *ids, size_t n, const char *name,
+			       uint32_t *out, size_t max)
+{
+	size_t found = 0;
+	for (size_t i = 0; i < n && i < AMBIGUOUS_MAX + 1; i++) {
+		uint32_t m = member_in_hierarchy(c, ids[i], name, 0);
+		if (!m)
+			continue;
+		size_t j = 0;
+		while (j < found && j < max && out[j] != m)
+			j++;
+		if (j < found)
+			continue;   /* the same method through two types */
+		if (found < max)
+			out[found] = m;
+		found++;
+	}
+	return found;
+}
+
+/* A call whose receiver kbx cannot type: each method of that name the
+ * language family defines is a candidate, and none is proved (ambiguous,
+ * even when there is one); none is an external. */
+static void call_on_unknown(struct ctx *c, uint32_t src, const char *name, uint32_t line,
+			    uint32_t col)
+{
+	struct everywhere ev;
+	defs_everywhere(c, name, M_METHOD, c->fam, &ev);
+	if (!ev.n) {
+		emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+		return;
+	}
+	if (ev.n > AMBIGUOUS_MAX) {
+		emit_candidates(c, src, KBX_EDGE_CALLS, name, ev.ids, ev.n, KBX_VIA_NAME, line, col);
+		return;
+	}
+	for (size_t i = 0; i < ev.n; i++)
+		add_edge(c, src, KBX_EDGE_CALLS, ev.ids[i], KBX_CONF_AMBIGUOUS, KBX_VIA_NAME,
+			 (uint32_t)ev.n, line, col);
+}
+
+/* A call on a receiver whose static type the source states: the method
+ * in that type and its bases (certain when one type is meant, via
+ * "type"), or an external Type.name when the type is not the
+ * repository's or does not have the method.  call_in_types does it for
+ * types already found (types[0..nt), written type), with via. */
+static void call_in_types(struct ctx *c, uint32_t src, const uint32_t *types, size_t nt,
+			  const char *type, const char *name, int via, uint32_t line, uint32_t col)
+{
+	uint32_t ids[AMBIGUOUS_MAX + 1];
+	size_t n = nt ? members_in_types(c, types, nt, name, ids, AMBIGUOUS_MAX + 1) : 0;
+	if (n == 1 && nt == 1) {
+		add_edge(c, src, KBX_EDGE_CALLS, ids[0], KBX_CONF_CERTAIN, via, 1, line, col);
+		return;
+	}
+	if (n) {
+		emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n < AMBIGUOUS_MAX + 1 ? n :
+				AMBIGUOUS_MAX + 1, via, line, col);
+		return;
+	}
+	struct strbuf q = STRBUF_INIT;
+	strbuf_addf(&q, "%s.%s", type, name);
+	emit_external(c, src, KBX_EDGE_CALLS, q.failed ? name : q.buf, name, line, col);
+	strbuf_release(&q);
+}
+
+static void call_on_type(struct ctx *c, uint32_t src, const char *type, const char *name,
+			 uint32_t line, uint32_t col)
+{
+	struct type_res t;
+	resolve_type(c, type, 0, M_TYPE, &t);
+	if (t.unknown)
+		call_on_unknown(c, src, name, line, col);
+	else
+		call_in_types(c, src, t.ids, t.n, type, name, KBX_VIA_TYPE, line, col);
+}
+
+/* The members named name of the class a static import names (import
+ * static p.C.m, import static p.C.*: the class C of the imported file),
+ * and of its bases. */
+static size_t static_members(struct ctx *c, const struct binding *b, const char *name,
+			     uint32_t *ids)
+{
+	uint32_t types[AMBIGUOUS_MAX + 1];
+	size_t nt = defs_named(c, module_tail(b->module), M_TYPE, 0, b->targets, b->ntargets,
+			       types, AMBIGUOUS_MAX + 1);
+	return members_in_types(c, types, nt, name, ids, AMBIGUOUS_MAX + 1);
+}
+
+/* Is the definition id nested in a function or a method: a helper only
+ * its enclosing definition sees? */
+static int nested_in_callable(struct ctx *c, uint32_t id)
+{
+	struct kbx_node n, p;
+	return _kbx_node_read(c->s, _kbx_txn(c->s), id, &n) == KBX_OK && n.parent &&
+	       n.parent != n.file &&
+	       _kbx_node_read(c->s, _kbx_txn(c->s), n.parent, &p) == KBX_OK &&
+	       KBX_KIND_IS_CALLABLE(p.kind);
+}
+
+/* Drop the helpers nested in functions or methods from ids[0..n): a
+ * plain call that no enclosing definition answered cannot see them.
+ * Only when all n are in ids; returns how many remain. */
+static size_t drop_nested(struct ctx *c, uint32_t *ids, size_t n)
+{
+	if (n > AMBIGUOUS_MAX + 1 || !c->lang->nested_defs)
+		return n;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!nested_in_callable(c, ids[i]))
+			ids[k++] = ids[i];
+	return k;
+}
+
+/* f() in a function or method that defines f inside it, or inside a
+ * function or method enclosing it: the innermost such f, or 0.
+ * *several is set when that scope defines f more than once. */
+static uint32_t nested_def(struct ctx *c, uint32_t src, const char *name, int mask,
+			   int *several)
+{
+	struct strbuf q = STRBUF_INIT;
+	uint32_t scope = src, found = 0;
+	if (!c->lang->nested_defs)
+		return 0;
+	for (int depth = 0; scope && scope != c->file && !found && depth < 64; depth++) {
+		struct kbx_node n, d;
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), scope, &n) != KBX_OK ||
+		    !KBX_KIND_IS_CALLABLE(n.kind))
+			break;
+		strbuf_reset(&q);
+		strbuf_addf(&q, "%s.%s", n.cid, name);
+		scope = n.parent;
+		uint32_t id = q.failed ? 0 : _kbx_id_of(c->s, q.buf);
+		if (id && _kbx_node_read(c->s, _kbx_txn(c->s), id, &d) == KBX_OK &&
+		    (kind_mask(d.kind) & mask)) {
+			found = id;
+			*several = (d.flags & KBX_NODE_REDEFINED) != 0;
+		}
+	}
+	strbuf_release(&q);
+	return found;
 }
 
 static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
@@ -1100,6 +1577,13 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	int recv = call->recv;
 	const char *rcv = call->receiver;
 	uint32_t line = call->line, col = call->col;
+
+	/* a call through a parameter or a local variable: no name proves
+	 * what it calls */
+	if (recv == KBX_RECV_VALUE) {
+		emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+		return;
+	}
 
 	/* 1. the enclosing class and its bases */
 	if (call->class_qual &&
@@ -1126,31 +1610,67 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 			}
 			strbuf_release(&q);
 		}
+		/* a plain call in a nested class reaches the enclosing classes'
+		 * methods too (Java inner classes, C# and C++ nested types) */
+		if (!m && cls && recv == KBX_RECV_NONE) {
+			struct strbuf outer = STRBUF_INIT;
+			strbuf_addstr(&outer, call->class_qual);
+			char *dot;
+			while (!m && !outer.failed && (dot = strrchr(outer.buf, '.'))) {
+				strbuf_setlen(&outer, (size_t)(dot - outer.buf));
+				uint32_t oc = class_id(c, outer.buf);
+				if (oc)
+					m = member_in_hierarchy(c, oc, name, 0);
+			}
+			strbuf_release(&outer);
+		}
 		if (m) {
 			add_edge(c, src, KBX_EDGE_CALLS, m, KBX_CONF_CERTAIN, KBX_VIA_CLASS, 1, line, col);
 			return;
 		}
+		if (recv != KBX_RECV_NONE) {
+			/* self.f() or super().f() that neither the class nor its
+			 * bases in the repository define, with a base outside
+			 * it: that base's, unless a class extending this one
+			 * has f (a hook) */
+			struct strbuf ext = STRBUF_INIT;
+			if (cls && external_base(c, cls, &ext) && !subclass_has(c, cls, name)) {
+				strbuf_addf(&ext, ".%s", name);
+				if (!ext.failed) {
+					emit_external(c, src, KBX_EDGE_CALLS, ext.buf, name, line, col);
+					strbuf_release(&ext);
+					return;
+				}
+			}
+			strbuf_release(&ext);
+			/* else an attribute set at run time, or a method of a
+			 * class mixed in: not proved */
+			call_on_unknown(c, src, name, line, col);
+			return;
+		}
 	}
-
-	/* x.f() reaches methods; a function behind a qualifier (pkg.f,
-	 * ns::f, mod::f) is found through imports or qualified names above */
-	int mask_recv = M_METHOD;
-
-	/* A literal receiver ("".join(), [].append(), 1.0.hex()) is a value
-	 * of a built-in type: never a method of the repository. */
-	if (recv == KBX_RECV_EXPR && rcv && rcv[0] && (strchr("\"'`[{0123456789", rcv[0]) ||
-					     (rcv[0] == '(' && rcv[1] == ')'))) {
-		emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+	if (recv == KBX_RECV_SELF || recv == KBX_RECV_SUPER) {
+		/* outside any class kbx knows (a Python function taking self) */
+		call_on_unknown(c, src, name, line, col);
 		return;
 	}
 
-	/* 2. a receiver that is an import: the longest dotted prefix of the
-	 * receiver that an import binds (os.path.join: "os.path", then "os") */
-	if (recv == KBX_RECV_EXPR && rcv) {
+	if (recv == KBX_RECV_EXPR) {
+		/* a literal value is of a built-in type */
+		if (literal_receiver(rcv)) {
+			emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+			return;
+		}
+
+		/* 2. a receiver that is an import: the longest dotted prefix of
+		 * the receiver that an import binds (os.path.join: "os.path",
+		 * then "os") */
 		struct binding *b = NULL;
 		const char *dot = NULL;
-		size_t flen = strlen(rcv);
-		for (;;) {
+		const char *type = call->recv_type;
+		int typed_local = type && !strcmp(type, "?");
+		size_t flen = rcv ? strlen(rcv) : 0;
+		while (rcv && !type) {
 			b = find_binding(c, rcv, flen);
 			if (b) {
 				dot = rcv[flen] ? rcv + flen : NULL;
@@ -1162,7 +1682,7 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 				break;
 			flen--;  /* the dot */
 		}
-		if (!b)
+		if (!b && rcv)
 			dot = strchr(rcv, '.');
 		if (b) {
 			if (!b->ntargets) {
@@ -1185,7 +1705,7 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 					size_t tn = defs_named(c, b->symname, M_TYPE, 0, &b->targets[j], 1,
 							       t, AMBIGUOUS_MAX + 1);
 					for (size_t q = 0; q < tn && q < AMBIGUOUS_MAX + 1; q++) {
-						uint32_t m = member_of(c, t[q], name);
+						uint32_t m = member_in_hierarchy(c, t[q], name, 0);
 						if (m && found <= AMBIGUOUS_MAX)
 							ids[found++] = m;
 					}
@@ -1203,6 +1723,17 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 							KBX_VIA_IMPORT, line, col);
 					return;
 				}
+				uint32_t types[AMBIGUOUS_MAX + 1];
+				size_t nt = dot && !strchr(dot + 1, '.') ?
+					defs_named(c, dot + 1, M_TYPE, 0, b->targets, b->ntargets, types,
+						   AMBIGUOUS_MAX + 1) : 0;
+				if (nt) {
+					/* m.Class.f(): the method in that class of the
+					 * module, or its bases */
+					call_in_types(c, src, types, nt, rcv, name, KBX_VIA_IMPORT, line,
+						      col);
+					return;
+				}
 				if (dot) {
 					/* m.sub.f() with m a module of the repository that
 					 * does not define sub: an attribute kbx cannot
@@ -1216,67 +1747,116 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 				}
 			}
 		}
-		/* 3. Foo.f() with Foo a class of this file */
-		if (!dot) {
-			struct strbuf cid = STRBUF_INIT;
-			strbuf_addf(&cid, "%s#%s.%s", c->path, rcv, name);
-			uint32_t m = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
-			strbuf_release(&cid);
-			if (m) {
-				add_edge(c, src, KBX_EDGE_CALLS, m, KBX_CONF_CERTAIN, KBX_VIA_FILE, 1,
-					 line, col);
+
+		/* 3. the receiver's static type, where the source states it */
+		if (type && !typed_local) {
+			call_on_type(c, src, type, name, line, col);
+			return;
+		}
+
+		if (rcv && !typed_local && !strchr(rcv, '(') && !strchr(rcv, '[')) {
+			/* 4. Foo.f() with Foo a class of this file */
+			if (!dot) {
+				struct strbuf cid = STRBUF_INIT;
+				strbuf_addf(&cid, "%s#%s.%s", c->path, rcv, name);
+				uint32_t m = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+				strbuf_release(&cid);
+				if (m) {
+					add_edge(c, src, KBX_EDGE_CALLS, m, KBX_CONF_CERTAIN, KBX_VIA_FILE,
+						 1, line, col);
+					return;
+				}
+			}
+			/* 5. R.f() where some definition's qualified name ends in
+			 * R.f: geo::Circle(), Type::new(), Outer.Inner.f() */
+			struct strbuf q = STRBUF_INIT;
+			strbuf_addf(&q, "%s.%s", rcv, name);
+			n = q.failed ? 0 : defs_filtered(c, name, M_FUNC | M_METHOD | M_TYPE, c->fam,
+							 filter_qual_suffix, q.buf, ids,
+							 AMBIGUOUS_MAX + 1);
+			strbuf_release(&q);
+			if (n) {
+				emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_QUALIFIED,
+						line, col);
 				return;
 			}
 		}
+
+		/* 6. a receiver kbx cannot type: the methods of that name, none
+		 * proved */
+		call_on_unknown(c, src, name, line, col);
+		return;
 	}
 
-	/* 4. the same file */
-	int mask = recv == KBX_RECV_NONE ? (M_FUNC | M_TYPE) : mask_recv;
+	/* f(): plain calls */
+	int mask = c->lang->no_type_calls ? M_FUNC : M_FUNC | M_TYPE;
+
+	/* 3b. a helper nested in the caller or in a definition enclosing it;
+	 * one defined twice there (Rust #[cfg] variants) is not proved */
+	int several = 0;
+	uint32_t helper = nested_def(c, src, name, mask, &several);
+	if (helper) {
+		add_edge(c, src, KBX_EDGE_CALLS, helper,
+			 several ? KBX_CONF_AMBIGUOUS : KBX_CONF_CERTAIN, KBX_VIA_SCOPE,
+			 several ? 2 : 1, line, col);
+		return;
+	}
+
+	/* 4. the same file, but the helpers of other definitions */
 	n = defs_named(c, name, mask, 0, &c->file, 1, ids, AMBIGUOUS_MAX + 1);
+	n = drop_nested(c, ids, n);
 	if (n) {
 		emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_FILE, line, col);
 		return;
 	}
 
 	/* 5. names brought in by imports */
-	if (recv == KBX_RECV_NONE) {
-		struct binding *b = find_binding(c, name, strlen(name));
-		if (b && b->symname) {
-			if (!b->ntargets) {
-				struct strbuf q = STRBUF_INIT;
-				strbuf_addf(&q, "%s.%s", b->module, b->symname);
-				emit_external(c, src, KBX_EDGE_CALLS, strbuf_str(&q), name, line, col);
-				strbuf_release(&q);
-				return;
-			}
-			n = defs_named(c, b->symname, M_FUNC | M_TYPE, 0, b->targets, b->ntargets,
-				       ids, AMBIGUOUS_MAX + 1);
-			if (n) {
-				emit_candidates(c, src, KBX_EDGE_CALLS, b->symname, ids, n,
-						KBX_VIA_IMPORT, line, col);
-				return;
-			}
+	struct binding *b = find_binding(c, name, strlen(name));
+	if (b && b->symname) {
+		if (!b->ntargets) {
+			struct strbuf q = STRBUF_INIT;
+			strbuf_addf(&q, "%s.%s", b->module, b->symname);
+			emit_external(c, src, KBX_EDGE_CALLS, strbuf_str(&q), name, line, col);
+			strbuf_release(&q);
+			return;
 		}
-		if (c->nspread) {
-			n = defs_named(c, name, M_FUNC | M_TYPE, 0, c->spread, c->nspread, ids,
-				       AMBIGUOUS_MAX + 1);
-			if (n) {
-				emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_IMPORT,
-						line, col);
-				return;
-			}
+		n = b->members ? static_members(c, b, b->symname, ids)
+			       : defs_named(c, b->symname, mask, 0, b->targets, b->ntargets, ids,
+					    AMBIGUOUS_MAX + 1);
+		if (n) {
+			emit_candidates(c, src, KBX_EDGE_CALLS, b->symname, ids, n, KBX_VIA_IMPORT,
+					line, col);
+			return;
+		}
+	}
+	/* import static p.C.*: the members of C */
+	for (size_t i = 0; i < c->nb; i++) {
+		if (!c->b[i].members || *c->b[i].local || !c->b[i].ntargets)
+			continue;
+		n = static_members(c, &c->b[i], name, ids);
+		if (n) {
+			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_IMPORT, line, col);
+			return;
+		}
+	}
+	if (c->nspread) {
+		n = defs_named(c, name, mask, 0, c->spread, c->nspread, ids, AMBIGUOUS_MAX + 1);
+		if (n) {
+			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_IMPORT, line,
+					col);
+			return;
 		}
 	}
 
 	/* 5b. the caller's package, where a directory is one (Go) */
-	if (c->lang->dir_is_package && recv == KBX_RECV_NONE) {
+	if (c->lang->dir_is_package) {
 		char dir[4096];
 		uint32_t files[1024];
 		_kbx_path_dirname(dir, sizeof(dir) - 1, c->path);
 		if (*dir)
 			strcat(dir, "/");
-		size_t nf = *dir ? files_match(&c->r->fi, dir, files, 1024)
-				 : top_level_files(&c->r->fi, files, 1024);
+		size_t nf = *dir ? files_match(&c->r->fi, dir, c->fam, files, 1024)
+				 : top_level_files(&c->r->fi, c->fam, files, 1024);
 		n = defs_named(c, name, mask, 0, files, nf, ids, AMBIGUOUS_MAX + 1);
 		if (n) {
 			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_SCOPE, line, col);
@@ -1284,24 +1864,11 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		}
 	}
 
-	/* 6. R.f() where some definition's qualified name ends in R.f:
-	 * geo::Circle(), Type::new(), Outer.Inner.f() */
-	if (recv == KBX_RECV_EXPR && rcv && !strchr(rcv, '(')) {
-		struct strbuf q = STRBUF_INIT;
-		strbuf_addf(&q, "%s.%s", rcv, name);
-		n = q.failed ? 0 : defs_filtered(c, name, M_FUNC | M_METHOD | M_TYPE, c->fam,
-						 filter_qual_suffix, q.buf, ids, AMBIGUOUS_MAX + 1);
-		strbuf_release(&q);
-		if (n) {
-			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_QUALIFIED, line,
-					col);
-			return;
-		}
-	}
-
-	/* 7. the whole repository */
+	/* 7. the whole repository: a plain call names a function by its
+	 * name alone, so one definition of it is the one */
 	struct everywhere ev;
 	defs_everywhere(c, name, mask, c->fam, &ev);
+	ev.n = drop_nested(c, ev.ids, ev.n);
 	const struct everywhere *e = &ev;
 	if (e->n == 1) {
 		add_edge(c, src, KBX_EDGE_CALLS, e->ids[0], KBX_CONF_CERTAIN, KBX_VIA_UNIQUE, 1,
@@ -1321,8 +1888,8 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
 }
 
-kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, uint64_t *nedges,
-			       struct _kbx_idset *orphans, struct kbx_error *err)
+kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, int phase,
+			       uint64_t *nedges, struct _kbx_idset *orphans, struct kbx_error *err)
 {
 	struct ctx c = { 0 };
 	struct kbx_node fnode;
@@ -1360,22 +1927,29 @@ kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, uint64_t 
 		free(path);
 		return KBX_OK;
 	}
-	/* what an earlier resolution wrote */
+	/* what an earlier resolution of this phase wrote */
 	int rc = 0;
 	for (int kind = KBX_EDGE_CALLS; kind <= KBX_EDGE_INHERITS && !rc; kind++) {
+		if ((kind == KBX_EDGE_CALLS) != (phase == KBX_RESOLVE_CALLS))
+			continue;
 		rc = _kbx_edges_delete_from(r->s, file, kind, orphans);
 		for (size_t i = 0; i < c.refs.nnodes && !rc; i++)
 			rc = _kbx_edges_delete_from(r->s, c.refs.nodes[i], kind, orphans);
 	}
 	c.rc = rc;
+	/* the imports bind the names both phases look up; their edges are
+	 * written by the first */
 	if (!c.rc)
 		resolve_imports(&c);
-	flush_edges(&c, nedges);
-	if (!c.rc)
-		resolve_inherits(&c);
-	flush_edges(&c, nedges);
-	for (size_t i = 0; i < c.refs.ncalls && !c.rc; i++)
-		resolve_call(&c, &c.refs.calls[i]);
+	if (phase == KBX_RESOLVE_BASES) {
+		flush_edges(&c, nedges);
+		if (!c.rc)
+			resolve_inherits(&c);
+	} else {
+		c.npe = 0;
+		for (size_t i = 0; i < c.refs.ncalls && !c.rc; i++)
+			resolve_call(&c, &c.refs.calls[i]);
+	}
 	flush_edges(&c, nedges);
 
 	st = KBX_OK;

@@ -128,6 +128,7 @@ int _kbx_x_call(struct kbx_extract *x, const char *name, int recv, const char *r
 	c->caller = caller;
 	c->line = line;
 	c->col = col;
+	c->recv_type = NULL;
 	return (int)x->ncalls++;
 }
 
@@ -281,11 +282,154 @@ const char *_kbx_field_text(struct kbx_walk *w, TSNode n, const char *field)
 	return _kbx_node_text(w, c);
 }
 
+/* ---- bindings: the static types of names in scope ---- */
+
+static void bind_at(struct kbx_walk *w, const char *name, const char *type, size_t level)
+{
+	if (!name || !*name || name == _kbx_qual_too_long)
+		return;
+	if (type && (!*type || type == _kbx_qual_too_long))
+		type = NULL;
+	/* bound at this level before: the same binding, or a conflict */
+	for (size_t i = w->nbind; i-- > 0 && w->bind[i].level >= level;) {
+		struct _kbx_binding *b = &w->bind[i];
+		if (b->level == level && !strcmp(b->name, name)) {
+			if (!b->type || !type || strcmp(b->type, type))
+				b->conflict = 1;
+			return;
+		}
+	}
+	if (grow((void **)&w->bind, &w->abind, w->nbind, sizeof(*w->bind)))
+		return;
+	/* keep the stack ordered by level: a field bound while a method's
+	 * scope is open goes below the method's bindings */
+	size_t at = w->nbind;
+	while (at > 0 && w->bind[at - 1].level > level)
+		at--;
+	memmove(w->bind + at + 1, w->bind + at, (w->nbind - at) * sizeof(*w->bind));
+	w->bind[at] = (struct _kbx_binding){ name, type, level, 0 };
+	w->nbind++;
+}
+
+void _kbx_walk_bind(struct kbx_walk *w, const char *name, const char *type)
+{
+	bind_at(w, name, type, w->nscope);
+}
+
+void _kbx_walk_bind_field(struct kbx_walk *w, const char *name, const char *type)
+{
+	for (size_t i = w->nscope; i-- > 0;) {
+		int k = w->x->syms[w->scope_sym[i]].kind;
+		if (KBX_KIND_IS_TYPE(k)) {
+			bind_at(w, name, type, i + 1);
+			return;
+		}
+	}
+}
+
+/* The scope level of the enclosing class, or 0 for none. */
+static size_t class_level(const struct kbx_walk *w)
+{
+	for (size_t i = w->nscope; i-- > 0;)
+		if (KBX_KIND_IS_TYPE(w->x->syms[w->scope_sym[i]].kind))
+			return i + 1;
+	return 0;
+}
+
+int _kbx_walk_bound(const struct kbx_walk *w, const char *name, int fields_only,
+		    const char **type)
+{
+	size_t cls = fields_only ? class_level(w) : 0;
+	if (fields_only && !cls)
+		return 0;
+	for (size_t i = w->nbind; i-- > 0;) {
+		const struct _kbx_binding *b = &w->bind[i];
+		if (fields_only && b->level != cls)
+			continue;
+		if (!strcmp(b->name, name)) {
+			*type = b->conflict ? NULL : b->type;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int _kbx_walk_is_local(const struct kbx_walk *w, const char *name)
+{
+	int caller = -1;
+	size_t level = 0;
+	for (size_t i = w->nscope; i-- > 0;)
+		if (KBX_KIND_IS_CALLABLE(w->x->syms[w->scope_sym[i]].kind)) {
+			caller = w->scope_sym[i];
+			level = i + 1;
+			break;
+		}
+	if (caller < 0)
+		return 0;
+	for (size_t i = w->nbind; i-- > 0 && w->bind[i].level >= level;)
+		if (!strcmp(w->bind[i].name, name))
+			return 1;
+	return 0;
+}
+
+int _kbx_walk_class_init(struct kbx_walk *w, TSNode at, const char *name)
+{
+	int cls = _kbx_walk_class(w);
+	if (cls < 0 || _kbx_walk_parent(w) != cls)
+		return -1;
+	int sym = -1;
+	for (size_t i = 0; i < w->ninits && sym < 0; i++)
+		if (w->inits[i].cls == cls && !strcmp(w->inits[i].name, name))
+			sym = w->inits[i].sym;
+	if (sym >= 0 && w->x->syms[sym].end_line < ts_node_end_point(at).row + 1)
+		w->x->syms[sym].end_line = ts_node_end_point(at).row + 1;
+	if (sym < 0) {
+		const struct kbx_xsym *c = &w->x->syms[cls];
+		sym = _kbx_x_sym(w->x, KBX_KIND_METHOD, name, _kbx_join(w, c->qual, ".", name), cls,
+				 _kbx_node_line(at), _kbx_node_col(at),
+				 ts_node_end_point(at).row + 1);
+		if (sym < 0 || grow((void **)&w->inits, &w->ainits, w->ninits, sizeof(*w->inits)))
+			return -1;
+		w->x->syms[sym].flags |= KBX_SYM_IMPLICIT;
+		w->inits[w->ninits++] = (struct _kbx_class_init){ cls, sym, name };
+	}
+	_kbx_walk_scope(w, sym);
+	return sym;
+}
+
+/* A receiver that is one plain name: letters, digits, '_', '$'. */
+static int plain_name(const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++)
+		if (!_kbx_word_char((unsigned char)*s) && *s != '$')
+			return 0;
+	return 1;
+}
+
+int _kbx_walk_call_typed(struct kbx_walk *w, TSNode at, const char *name, int recv,
+			 const char *receiver, const char *type)
+{
+	if (recv == KBX_RECV_NONE && _kbx_walk_is_local(w, name))
+		recv = KBX_RECV_VALUE;
+	/* a receiver that is a bound name: its type, or "?" for a variable
+	 * whose type the source does not state (it is no class or module
+	 * of that name) */
+	if (recv == KBX_RECV_EXPR && !type && plain_name(receiver) &&
+	    _kbx_walk_bound(w, receiver, 0, &type) && !type)
+		type = "?";
+	int i = _kbx_x_call(w->x, name, recv, receiver, _kbx_walk_caller(w), _kbx_node_line(at),
+			    _kbx_node_col(at));
+	if (i >= 0 && recv == KBX_RECV_EXPR)
+		w->x->calls[i].recv_type = type;
+	return i;
+}
+
 int _kbx_walk_call(struct kbx_walk *w, TSNode at, const char *name, int recv,
 		   const char *receiver)
 {
-	return _kbx_x_call(w->x, name, recv, receiver, _kbx_walk_caller(w), _kbx_node_line(at),
-			   _kbx_node_col(at));
+	return _kbx_walk_call_typed(w, at, name, recv, receiver, NULL);
 }
 
 void _kbx_walk_call_dotted(struct kbx_walk *w, TSNode at, const char *dotted)
@@ -721,8 +865,24 @@ int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path
 	if (!ts_parser_set_language(parser, lang->grammar()))
 		return -1;
 	ts_parser_set_timeout_micros(parser, timeout_us);
+	/* what the grammar cannot read, blanked in a copy that keeps every
+	 * other byte in its place */
+	char *masked = NULL;
+	if (lang->mask && len) {
+		masked = malloc(len);
+		if (!masked)
+			return -1;
+		memcpy(masked, src, len);
+		if (lang->mask(masked, len)) {
+			src = masked;
+		} else {
+			free(masked);
+			masked = NULL;
+		}
+	}
 	TSTree *tree = ts_parser_parse_string(parser, NULL, src, (uint32_t)len);
 	if (!tree) {
+		free(masked);
 		x->timed_out = 1;
 		ts_parser_reset(parser);
 		return -1;
@@ -766,6 +926,8 @@ int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path
 			body_leave(&body, x, ts_tree_cursor_current_node(&cur));
 			while (w.nscope && w.scope_depth[w.nscope - 1] >= w.depth)
 				w.nscope--;
+			while (w.nbind && w.bind[w.nbind - 1].level > w.nscope)
+				w.nbind--;
 			if (ts_tree_cursor_goto_next_sibling(&cur))
 				break;
 			if (!ts_tree_cursor_goto_parent(&cur))
@@ -779,11 +941,14 @@ done:
 		lang->end(&w);
 	free(w.scope_sym);
 	free(w.scope_depth);
+	free(w.bind);
+	free(w.inits);
 	body_release(&body);
 	/* the nodes die with the tree */
 	for (size_t i = 0; i < x->nsyms; i++)
 		memset(&x->syms[i].node, 0, sizeof(x->syms[i].node));
 	ts_tree_delete(tree);
+	free(masked);
 	return 0;
 }
 

@@ -15,20 +15,63 @@
  * (`Store{}`, `&pkg.T{}`) and `new(T)` construct T and are reported as
  * calls to it.  Embedded fields in structs and embedded interfaces are
  * inheritance.
+ *
+ * A call's receiver gets its static type (recv_type) where the source
+ * states it: a parameter or named result, `var x T`, `x := T{}`, `&T{}`,
+ * `new(T)`, `x.(T)` and the cases of a type switch, a conversion T(x) to
+ * a type of this file, the declared result of a function or method of
+ * this file (`s := NewStore()`), an element of a slice, array or map of a
+ * stated element type (`m[k]`, `for _, v := range xs`), and the fields of
+ * the struct types of this file (`s.mu.Lock()` is sync.Mutex's).  A local
+ * whose type the source does not state is "?".  Go's scopes are blocks,
+ * and a name is often declared again in the next one (`v, ok := x.(T)`),
+ * so the names live in a table of names scoped by bytes (scoped-names.h)
+ * rather than in the walker's bindings.  Calling a local, or a field of
+ * a struct of this file, is a call of a value.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "lang.h"
+#include "scoped-names.h"
 
 const TSLanguage *tree_sitter_go(void);
 
+/* Containers, as _kbx_vtype.container: slices and arrays, maps,
+ * channels. */
+#define GO_SLICE 's'
+#define GO_MAP 'm'
+#define GO_CHAN 'c'
+
+/* A name's flag: the method's receiver, through which calls are self
+ * calls. */
+#define GO_RECEIVER 1
+
+/* A field of a struct type of this file: Store.mu is sync.Mutex. */
+struct go_field {
+	const char *owner, *name;
+	struct _kbx_vtype type;
+};
+
+/* The result types of a function or method of this file ("NewStore",
+ * "Store.Lookup"), for x := NewStore() and a, err := s.Lookup(k). */
+#define GO_MAX_RESULTS 4
+struct go_results {
+	const char *qual;
+	struct _kbx_vtype type[GO_MAX_RESULTS];
+	int n;
+};
+
 struct go_state {
-	/* the method being walked and its receiver's name */
-	int method_sym;
-	const char *recv_name;
 	/* top-level type_specs defined ahead of the walk */
 	struct _kbx_predef types;
+	/* the names in scope, and the type parameters */
+	struct _kbx_scoped_names vars, tparams;
+	struct _kbx_blocks blocks;
+	struct go_field *fields;
+	size_t nfields, afields;
+	struct go_results *results;
+	size_t nresults, aresults;
 };
 
 /* How Go writes a receiver or embedded type on one line: interpreted,
@@ -87,6 +130,488 @@ static const char *embedded_name(struct kbx_walk *w, TSNode t)
 	if (_kbx_is(t, "type_identifier") || _kbx_is(t, "qualified_type"))
 		return _kbx_compact_text(w, t, COMPACT);
 	return NULL;
+}
+
+/* ---- the static types of names: the evidence for calls ---- */
+
+/* A named type as a receiver's type: "T", "pkg.T", through pointers and
+ * type arguments; NULL for a type parameter or a type without a name. */
+static const char *named_type(struct kbx_walk *w, TSNode t)
+{
+	const struct go_state *st = w->lang_state;
+	t = strip_type(t);
+	if (_kbx_is(t, "type_identifier")) {
+		const char *name = _kbx_node_text(w, t);
+		if (name && _kbx_names_find(&st->tparams, name, ts_node_start_byte(t)))
+			return NULL;
+		return name;
+	}
+	if (_kbx_is(t, "qualified_type"))
+		return _kbx_compact_text(w, t, COMPACT);
+	return NULL;
+}
+
+/* A type as declared: a named type, or a container of named types. */
+static struct _kbx_vtype declared_type(struct kbx_walk *w, TSNode t)
+{
+	struct _kbx_vtype r = { 0 };
+	t = strip_type(t);
+	if (_kbx_is(t, "slice_type") || _kbx_is(t, "array_type")) {
+		r.container = GO_SLICE;
+		r.elem = named_type(w, _kbx_field(t, "element"));
+	} else if (_kbx_is(t, "map_type")) {
+		r.container = GO_MAP;
+		r.key = named_type(w, _kbx_field(t, "key"));
+		r.elem = named_type(w, _kbx_field(t, "value"));
+	} else if (_kbx_is(t, "channel_type")) {
+		r.container = GO_CHAN;
+		r.elem = named_type(w, _kbx_field(t, "value"));
+	} else {
+		r.name = named_type(w, t);
+	}
+	return r;
+}
+
+static const struct _kbx_vtype *field_type(const struct go_state *st, const char *owner,
+					const char *name)
+{
+	if (!owner || !name)
+		return NULL;
+	for (size_t i = 0; i < st->nfields; i++)
+		if (!strcmp(st->fields[i].owner, owner) && !strcmp(st->fields[i].name, name))
+			return &st->fields[i].type;
+	return NULL;
+}
+
+static const struct go_results *results_of(const struct go_state *st, const char *qual)
+{
+	if (!qual)
+		return NULL;
+	for (size_t i = 0; i < st->nresults; i++)
+		if (!strcmp(st->results[i].qual, qual))
+			return &st->results[i];
+	return NULL;
+}
+
+/* Does this file declare a top-level type of that name? */
+static int file_type(struct kbx_walk *w, const char *name)
+{
+	const struct go_state *st = w->lang_state;
+	return name && _kbx_predef_by_qual(w, &st->types, name) >= 0;
+}
+
+/* What the source states about the type of expression e, or of its
+ * value number idx when it has several (a, err := f()).  *local is set
+ * when e is a name of this scope (or a field of one) whose type the
+ * source does not state: a value, not a package. */
+static struct _kbx_vtype value_type(struct kbx_walk *w, TSNode e, int idx, int *local, int depth)
+{
+	const struct go_state *st = w->lang_state;
+	struct _kbx_vtype none = { 0 };
+	if (ts_node_is_null(e) || depth > 8)
+		return none;
+	const char *type = ts_node_type(e);
+	if (!strcmp(type, "parenthesized_expression"))
+		return idx ? none : value_type(w, ts_node_named_child(e, 0), 0, local, depth + 1);
+	if (!strcmp(type, "composite_literal"))
+		return idx ? none : declared_type(w, _kbx_field(e, "type"));
+	if (!strcmp(type, "unary_expression")) {
+		/* &T{...} */
+		TSNode op = _kbx_field(e, "operand");
+		const char *o = _kbx_field_text(w, e, "operator");
+		if (!idx && o && !strcmp(o, "&") && _kbx_is(op, "composite_literal"))
+			return declared_type(w, _kbx_field(op, "type"));
+		return none;
+	}
+	if (!strcmp(type, "type_assertion_expression"))
+		return idx ? none : declared_type(w, _kbx_field(e, "type"));
+	if (!strcmp(type, "identifier")) {
+		const char *name = _kbx_node_text(w, e);
+		const struct _kbx_scoped_name *v = _kbx_names_find(&st->vars, name, ts_node_start_byte(e));
+		if (v && local)
+			*local = 1;
+		return v && !idx ? v->type : none;
+	}
+	if (!strcmp(type, "selector_expression")) {
+		/* x.field, with x a name of this scope */
+		int base_local = 0;
+		TSNode operand = _kbx_field(e, "operand");
+		struct _kbx_vtype o = value_type(w, operand, 0, &base_local, depth + 1);
+		if (base_local && local)
+			*local = 1;
+		const struct _kbx_vtype *f = field_type(st, o.name, _kbx_field_text(w, e, "field"));
+		return f && !idx ? *f : none;
+	}
+	if (!strcmp(type, "index_expression")) {
+		/* xs[i], m[k]; the second value of m[k] is a bool */
+		struct _kbx_vtype o = value_type(w, _kbx_field(e, "operand"), 0, NULL, depth + 1);
+		struct _kbx_vtype r = { 0 };
+		if (idx || (o.container != GO_SLICE && o.container != GO_MAP))
+			return none;
+		r.name = o.elem;
+		return r;
+	}
+	if (!strcmp(type, "call_expression")) {
+		TSNode fn = _kbx_field(e, "function");
+		TSNode args = _kbx_field(e, "arguments");
+		const char *qual = NULL;
+		if (_kbx_is(fn, "identifier")) {
+			const char *name = _kbx_node_text(w, fn);
+			if (!name || _kbx_names_find(&st->vars, name, ts_node_start_byte(fn)))
+				return none;   /* a call of a value */
+			if (!strcmp(name, "new") || !strcmp(name, "make")) {
+				TSNode arg = ts_node_is_null(args) ? args : ts_node_named_child(args, 0);
+				return idx ? none : declared_type(w, arg);
+			}
+			if (file_type(w, name)) {
+				struct _kbx_vtype r = { 0 };
+				r.name = idx ? NULL : name;   /* a conversion: T(x) */
+				return r;
+			}
+			qual = name;
+		} else if (_kbx_is(fn, "selector_expression")) {
+			/* x.M() with x of a type of this file */
+			struct _kbx_vtype o = value_type(w, _kbx_field(fn, "operand"), 0, NULL, depth + 1);
+			if (o.name && !strchr(o.name, '.'))
+				qual = _kbx_join(w, o.name, ".", _kbx_field_text(w, fn, "field"));
+		}
+		const struct go_results *r = results_of(st, qual);
+		return r && idx < r->n ? r->type[idx] : none;
+	}
+	return none;
+}
+
+/* The names a parameter or field declaration gives its type: the
+ * children of kind id ("identifier", "field_identifier") other than the
+ * type itself. */
+static uint32_t declared_names(TSNode p, TSNode type, const char *id, TSNode *out, uint32_t max)
+{
+	uint32_t k = 0, count = ts_node_named_child_count(p);
+	for (uint32_t i = 0; i < count && k < max; i++) {
+		TSNode c = ts_node_named_child(p, i);
+		if (_kbx_is(c, id) && !ts_node_eq(c, type))
+			out[k++] = c;
+	}
+	return k;
+}
+
+/* Bind the parameters of a parameter list, visible in [from, to). */
+static void bind_params(struct kbx_walk *w, TSNode list, uint32_t from, uint32_t to)
+{
+	struct go_state *st = w->lang_state;
+	uint32_t count = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode p = ts_node_named_child(list, i);
+		int variadic = _kbx_is(p, "variadic_parameter_declaration");
+		if (!variadic && !_kbx_is(p, "parameter_declaration"))
+			continue;
+		TSNode t = _kbx_field(p, "type");
+		struct _kbx_vtype type = declared_type(w, t);
+		if (variadic) {
+			/* xs ...T is a []T */
+			struct _kbx_vtype s = { 0 };
+			s.container = GO_SLICE;
+			s.elem = type.name;
+			type = s;
+		}
+		TSNode names[16];
+		uint32_t nn = declared_names(p, t, "identifier", names, 16);
+		for (uint32_t j = 0; j < nn; j++)
+			_kbx_names_push(&st->vars, _kbx_node_text(w, names[j]), &type, from, to, 0);
+	}
+}
+
+static void push_type_param(struct kbx_walk *w, TSNode id, uint32_t from, uint32_t to)
+{
+	struct go_state *st = w->lang_state;
+	_kbx_names_push(&st->tparams, _kbx_node_text(w, id), NULL, from, to, 0);
+}
+
+/* The type parameters of a function or type (and those a method's
+ * receiver names, as in func (l *List[T]) ...): no type of the
+ * repository, whatever their names. */
+static void bind_type_params(struct kbx_walk *w, TSNode n)
+{
+	uint32_t from = ts_node_start_byte(n), to = ts_node_end_byte(n);
+	TSNode list = _kbx_field(n, "type_parameters");
+	uint32_t count = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode d = ts_node_named_child(list, i);
+		uint32_t m = ts_node_named_child_count(d);
+		for (uint32_t j = 0; j < m; j++)
+			if (_kbx_is(ts_node_named_child(d, j), "identifier"))
+				push_type_param(w, ts_node_named_child(d, j), from, to);
+	}
+	TSNode recv = _kbx_field(n, "receiver");
+	TSNode param = ts_node_is_null(recv) ? recv : ts_node_named_child(recv, 0);
+	TSNode rt = _kbx_is(param, "parameter_declaration") ? _kbx_field(param, "type") : param;
+	while (_kbx_is(rt, "pointer_type") || _kbx_is(rt, "parenthesized_type"))
+		rt = ts_node_named_child(rt, 0);
+	TSNode args = _kbx_is(rt, "generic_type") ? _kbx_field(rt, "type_arguments") : rt;
+	count = _kbx_is(args, "type_arguments") ? ts_node_named_child_count(args) : 0;
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(args, i);
+		if (_kbx_is(a, "type_elem") && ts_node_named_child_count(a) == 1)
+			a = ts_node_named_child(a, 0);
+		if (_kbx_is(a, "type_identifier"))
+			push_type_param(w, a, from, to);
+	}
+}
+
+/* The names a declaration introduces: the identifiers of an
+ * expression_list (x, err := ...) or those a var or const spec lists
+ * before its type and values. */
+static uint32_t decl_names(TSNode n, TSNode *out, uint32_t max)
+{
+	uint32_t k = 0, count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count && k < max; i++) {
+		TSNode c = ts_node_named_child(n, i);
+		if (_kbx_is(c, "identifier"))
+			out[k++] = c;
+		else if (!_kbx_is(c, "comment"))
+			break;
+	}
+	return k;
+}
+
+/* Bind the names of n (var_spec, const_spec, short_var_declaration,
+ * range_clause, receive_statement), visible from its end to the end of
+ * the block; a package-level spec from the start of the file. */
+static void bind_decl(struct kbx_walk *w, TSNode n, int package_level)
+{
+	struct go_state *st = w->lang_state;
+	TSNode names[16], values[16];
+	uint32_t nn, nv = 0;
+	int spec = _kbx_is(n, "var_spec") || _kbx_is(n, "const_spec");
+	TSNode t = { 0 }, right;
+	if (spec) {
+		nn = decl_names(n, names, 16);
+		t = _kbx_field(n, "type");
+		right = _kbx_field(n, "value");
+	} else {
+		TSNode left = _kbx_field(n, "left");
+		nn = ts_node_is_null(left) ? 0 : decl_names(left, names, 16);
+		right = _kbx_field(n, "right");
+	}
+	if (_kbx_is(right, "expression_list")) {
+		uint32_t count = ts_node_named_child_count(right);
+		for (uint32_t i = 0; i < count && nv < 16; i++)
+			if (!_kbx_is(ts_node_named_child(right, i), "comment"))
+				values[nv++] = ts_node_named_child(right, i);
+	} else if (!ts_node_is_null(right)) {
+		values[nv++] = right;
+	}
+	/* a range clause or a receive of `=` declares nothing */
+	if (_kbx_is(n, "range_clause") || _kbx_is(n, "receive_statement")) {
+		TSNode left = _kbx_field(n, "left");
+		TSNode op = ts_node_is_null(left) ? left : ts_node_next_sibling(left);
+		if (ts_node_is_null(op) || strcmp(ts_node_type(op), ":="))
+			return;
+	}
+	uint32_t from = package_level ? 0 : ts_node_end_byte(n);
+	uint32_t to = _kbx_blocks_end(&st->blocks);
+	struct _kbx_vtype ranged = { 0 };
+	if (_kbx_is(n, "range_clause") && nv == 1)
+		ranged = value_type(w, values[0], 0, NULL, 0);
+	for (uint32_t i = 0; i < nn; i++) {
+		struct _kbx_vtype type = { 0 };
+		const char *name = _kbx_node_text(w, names[i]);
+		if (!name)
+			continue;
+		if (!ts_node_is_null(t)) {
+			type = declared_type(w, t);
+		} else if (_kbx_is(n, "range_clause")) {
+			/* for k, v := range m; for i, x := range xs; for x := range ch */
+			if (ranged.container == GO_MAP)
+				type.name = i ? ranged.elem : ranged.key;
+			else if (ranged.container == GO_SLICE && i == 1)
+				type.name = ranged.elem;
+			else if (ranged.container == GO_CHAN && i == 0)
+				type.name = ranged.elem;
+		} else if (_kbx_is(n, "receive_statement")) {
+			/* v, ok := <-ch: not followed */
+		} else if (nv == nn) {
+			type = value_type(w, values[i], 0, NULL, 0);
+		} else if (nv == 1) {
+			type = value_type(w, values[0], (int)i, NULL, 0);
+		}
+		/* x, err := f() where x was declared in this block: x keeps
+		 * its type (it is assigned, not declared) */
+		const struct _kbx_scoped_name *old =
+			_kbx_names_find(&st->vars, name, ts_node_start_byte(n));
+		if (!package_level && _kbx_is(n, "short_var_declaration") && old && old->to == to)
+			continue;
+		_kbx_names_push(&st->vars, name, &type, from, to, 0);
+	}
+}
+
+/* switch v := x.(type): in each case v has the case's type when it
+ * names one, else x's (not followed). */
+static void bind_type_switch(struct kbx_walk *w, TSNode n)
+{
+	struct go_state *st = w->lang_state;
+	TSNode alias = _kbx_field(n, "alias");
+	TSNode names[1];
+	if (ts_node_is_null(alias) || decl_names(alias, names, 1) != 1)
+		return;
+	const char *name = _kbx_node_text(w, names[0]);
+	/* the cases in reverse, so that the first to end is on top */
+	for (uint32_t i = ts_node_named_child_count(n); i-- > 0;) {
+		TSNode c = ts_node_named_child(n, i);
+		struct _kbx_vtype type = { 0 };
+		if (_kbx_is(c, "type_case")) {
+			/* the types are the named children before the ':' */
+			uint32_t ntypes = 0, count = ts_node_child_count(c);
+			TSNode first = { 0 };
+			for (uint32_t j = 0; j < count; j++) {
+				TSNode k = ts_node_child(c, j);
+				if (!strcmp(ts_node_type(k), ":"))
+					break;
+				if (ts_node_is_named(k) && !_kbx_is(k, "comment") && !ntypes++)
+					first = k;
+			}
+			if (ntypes == 1)
+				type = declared_type(w, first);
+		} else if (!_kbx_is(c, "default_case")) {
+			continue;
+		}
+		_kbx_names_push(&st->vars, name, &type, ts_node_start_byte(c), ts_node_end_byte(c), 0);
+	}
+}
+
+/* A function's, method's or function literal's receiver, parameters and
+ * named results. */
+static void bind_function(struct kbx_walk *w, TSNode n, const char *recv_type)
+{
+	struct go_state *st = w->lang_state;
+	uint32_t from = ts_node_start_byte(n), to = ts_node_end_byte(n);
+	bind_type_params(w, n);
+	TSNode recv = _kbx_field(n, "receiver");
+	TSNode param = ts_node_is_null(recv) ? recv : ts_node_named_child(recv, 0);
+	if (_kbx_is(param, "parameter_declaration")) {
+		struct _kbx_vtype type = { 0 };
+		type.name = recv_type;
+		_kbx_names_push(&st->vars, _kbx_field_text(w, param, "name"), &type, from, to,
+				recv_type ? GO_RECEIVER : 0);
+	}
+	bind_params(w, _kbx_field(n, "parameters"), from, to);
+	TSNode result = _kbx_field(n, "result");
+	if (_kbx_is(result, "parameter_list"))
+		bind_params(w, result, from, to);
+}
+
+/* The fields of a struct type of the file. */
+static void predefine_fields(struct kbx_walk *w, TSNode spec)
+{
+	struct go_state *st = w->lang_state;
+	TSNode type = _kbx_field(spec, "type");
+	TSNode list = _kbx_is(type, "struct_type") ? ts_node_named_child(type, 0) : type;
+	const char *owner = _kbx_field_text(w, spec, "name");
+	if (!owner || !_kbx_is(list, "field_declaration_list"))
+		return;
+	size_t tparams = st->tparams.n;
+	bind_type_params(w, spec);
+	uint32_t count = ts_node_named_child_count(list);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode f = ts_node_named_child(list, i);
+		TSNode ft = _kbx_field(f, "type");
+		if (!_kbx_is(f, "field_declaration") || ts_node_is_null(ft))
+			continue;
+		struct _kbx_vtype t = declared_type(w, ft);
+		TSNode names[16];
+		uint32_t nn = declared_names(f, ft, "field_identifier", names, 16);
+		if (!nn) {
+			/* an embedded T or pkg.T is the field T */
+			TSNode e = strip_type(ft);
+			if (_kbx_is(e, "qualified_type"))
+				e = _kbx_field(e, "name");
+			if (!_kbx_is(e, "type_identifier"))
+				continue;
+			names[nn++] = e;
+		}
+		for (uint32_t j = 0; j < nn; j++) {
+			const char *name = _kbx_node_text(w, names[j]);
+			if (name && !_kbx_grow((void **)&st->fields, &st->afields, st->nfields,
+					       sizeof(*st->fields), 16))
+				st->fields[st->nfields++] = (struct go_field){ owner, name, t };
+		}
+	}
+	_kbx_names_truncate(&st->tparams, tparams);
+}
+
+/* The result types of a function or method of the file. */
+static void predefine_results(struct kbx_walk *w, TSNode decl)
+{
+	struct go_state *st = w->lang_state;
+	const char *name = _kbx_field_text(w, decl, "name");
+	TSNode recv = _kbx_field(decl, "receiver");
+	if (!ts_node_is_null(recv)) {
+		TSNode p = ts_node_named_child(recv, 0);
+		TSNode rt = _kbx_is(p, "parameter_declaration") ? strip_type(_kbx_field(p, "type")) : p;
+		name = _kbx_is(rt, "type_identifier") ?
+			_kbx_join(w, _kbx_node_text(w, rt), ".", name) : NULL;
+	}
+	TSNode result = _kbx_field(decl, "result");
+	if (!name || name == _kbx_qual_too_long || ts_node_is_null(result) ||
+	    _kbx_grow((void **)&st->results, &st->aresults, st->nresults, sizeof(*st->results), 16))
+		return;
+	size_t tparams = st->tparams.n;
+	bind_type_params(w, decl);
+	struct go_results *r = &st->results[st->nresults++];
+	memset(r, 0, sizeof(*r));
+	r->qual = name;
+	if (!_kbx_is(result, "parameter_list"))
+		r->type[r->n++] = declared_type(w, result);
+	uint32_t count = _kbx_is(result, "parameter_list") ? ts_node_named_child_count(result) : 0;
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode p = ts_node_named_child(result, i);
+		if (!_kbx_is(p, "parameter_declaration"))
+			continue;
+		/* (a, b T) is two results */
+		TSNode t = _kbx_field(p, "type"), names[GO_MAX_RESULTS];
+		uint32_t nn = declared_names(p, t, "identifier", names, GO_MAX_RESULTS);
+		struct _kbx_vtype type = declared_type(w, t);
+		for (uint32_t j = 0; j < (nn ? nn : 1) && r->n < GO_MAX_RESULTS; j++)
+			r->type[r->n++] = type;
+	}
+	_kbx_names_truncate(&st->tparams, tparams);
+}
+
+/* The fields of the struct types, the results of the functions and
+ * methods, and the package-level variables of the file, before the
+ * walk: a function may come before what it uses. */
+static void predefine_evidence(struct kbx_walk *w, TSNode file)
+{
+	uint32_t n = ts_node_named_child_count(file);
+	for (uint32_t i = 0; i < n; i++) {
+		TSNode decl = ts_node_named_child(file, i);
+		if (_kbx_is(decl, "type_declaration")) {
+			uint32_t m = ts_node_named_child_count(decl);
+			for (uint32_t j = 0; j < m; j++)
+				if (_kbx_is(ts_node_named_child(decl, j), "type_spec"))
+					predefine_fields(w, ts_node_named_child(decl, j));
+		} else if (_kbx_is(decl, "function_declaration") ||
+			   _kbx_is(decl, "method_declaration")) {
+			predefine_results(w, decl);
+		}
+	}
+	/* the package-level variables, once the results are known */
+	for (uint32_t i = 0; i < n; i++) {
+		TSNode decl = ts_node_named_child(file, i);
+		if (!_kbx_is(decl, "var_declaration") && !_kbx_is(decl, "const_declaration"))
+			continue;
+		uint32_t m = ts_node_named_child_count(decl);
+		for (uint32_t j = 0; j < m; j++) {
+			TSNode spec = ts_node_named_child(decl, j);
+			int list = _kbx_is(spec, "var_spec_list") || _kbx_is(spec, "const_spec_list");
+			uint32_t k = list ? ts_node_named_child_count(spec) : 1;
+			for (uint32_t q = 0; q < k; q++) {
+				TSNode one = list ? ts_node_named_child(spec, q) : spec;
+				if (_kbx_is(one, "var_spec") || _kbx_is(one, "const_spec"))
+					bind_decl(w, one, 1);
+			}
+		}
+	}
 }
 
 static void visit_type_spec(struct kbx_walk *w, TSNode n)
@@ -150,6 +675,8 @@ static void visit_method(struct kbx_walk *w, TSNode n)
 		/* no receiver we can read: still a method, by its own name */
 		int sym = _kbx_x_sym_at(w->x, KBX_KIND_METHOD, name, name, -1, n);
 		_kbx_walk_scope(w, sym);
+		if (st)
+			bind_function(w, n, NULL);
 		return;
 	}
 	const char *tname = _kbx_node_text(w, rtype);
@@ -163,32 +690,50 @@ static void visit_method(struct kbx_walk *w, TSNode n)
 		return;
 	int sym = _kbx_x_sym_at(w->x, KBX_KIND_METHOD, name, qual, parent, n);
 	_kbx_walk_scope(w, sym);
-	if (st && sym >= 0) {
-		st->method_sym = sym;
-		st->recv_name = _kbx_field_text(w, param, "name");
-	}
+	if (st)
+		bind_function(w, n, tname);
 }
 
-/* A call of name through receiver node recv (null for a plain call). */
+/* A call of name through receiver node recv (null for a plain call),
+ * with the receiver's type where the source states it. */
 static void add_call(struct kbx_walk *w, TSNode at, const char *name, TSNode recv)
 {
 	struct go_state *st = w->lang_state;
-	int caller = _kbx_walk_caller(w);
 	if (!name)
 		return;
 	if (ts_node_is_null(recv)) {
-		_kbx_walk_call(w, at, name, KBX_RECV_NONE, NULL);
+		/* f() with f a parameter or a local: a call through a value */
+		int value = st && _kbx_names_find(&st->vars, name, ts_node_start_byte(at));
+		_kbx_walk_call(w, at, name, value ? KBX_RECV_VALUE : KBX_RECV_NONE, NULL);
 		return;
 	}
-	if (_kbx_is(recv, "identifier") && st && st->recv_name && caller >= 0 &&
-	    caller == st->method_sym) {
+	if (!st) {
+		_kbx_walk_call(w, at, name, KBX_RECV_EXPR, _kbx_compact_text(w, recv, COMPACT));
+		return;
+	}
+	int local = 0;
+	struct _kbx_vtype t = value_type(w, recv, 0, &local, 0);
+	/* what a call or an index gives is a value too, never a package */
+	if (_kbx_is(recv, "call_expression") || _kbx_is(recv, "index_expression") ||
+	    _kbx_is(recv, "slice_expression"))
+		local = 1;
+	/* x.f() with f a field of x's struct: a value of function type */
+	if (field_type(st, t.name, name)) {
+		_kbx_walk_call(w, at, name, KBX_RECV_VALUE, NULL);
+		return;
+	}
+	/* a call through the method's own receiver is a self call */
+	if (_kbx_is(recv, "identifier")) {
 		const char *r = _kbx_node_text(w, recv);
-		if (r && !strcmp(r, st->recv_name)) {
+		const struct _kbx_scoped_name *v =
+			_kbx_names_find(&st->vars, r, ts_node_start_byte(recv));
+		if (v && (v->flags & GO_RECEIVER)) {
 			_kbx_walk_call(w, at, name, KBX_RECV_SELF, NULL);
 			return;
 		}
 	}
-	_kbx_walk_call(w, at, name, KBX_RECV_EXPR, _kbx_compact_text(w, recv, COMPACT));
+	_kbx_walk_call_typed(w, at, name, KBX_RECV_EXPR, _kbx_compact_text(w, recv, COMPACT),
+			     t.name ? t.name : local ? "?" : NULL);
 }
 
 /* A call to a type: T, pkg.T, T[int] (a generic call or construction). */
@@ -243,8 +788,42 @@ static void visit_import_spec(struct kbx_walk *w, TSNode n)
 	_kbx_x_import(w->x, module, NULL, alias, 0, flags, _kbx_node_line(n));
 }
 
+/* The nodes whose end ends the scope of a name declared in them: blocks,
+ * and the statements and clauses that are implicit blocks. */
+static const char *const go_blocks[] = {
+	"block", "communication_case", "default_case", "expression_case",
+	"expression_switch_statement", "for_statement", "func_literal", "function_declaration",
+	"if_statement", "method_declaration", "select_statement", "source_file", "type_case",
+	"type_switch_statement", NULL
+};
+
+/* Names, types and blocks as the walk enters node n. */
+static void visit_scope(struct kbx_walk *w, TSNode n, const char *type)
+{
+	struct go_state *st = w->lang_state;
+	uint32_t pos = ts_node_start_byte(n);
+	_kbx_names_leave(&st->vars, pos);
+	_kbx_names_leave(&st->tparams, pos);
+	_kbx_blocks_visit(&st->blocks, n, type, go_blocks);
+	if (!strcmp(type, "short_var_declaration") || !strcmp(type, "range_clause") ||
+	    !strcmp(type, "receive_statement"))
+		bind_decl(w, n, 0);
+	else if ((!strcmp(type, "var_spec") || !strcmp(type, "const_spec")) && st->blocks.n > 1)
+		bind_decl(w, n, 0);   /* the package-level ones are predefined */
+	else if (!strcmp(type, "type_switch_statement"))
+		bind_type_switch(w, n);
+	else if (!strcmp(type, "func_literal") || !strcmp(type, "function_declaration"))
+		bind_function(w, n, NULL);
+	else if (!strcmp(type, "source_file"))
+		predefine_evidence(w, n);
+}
+
 static int go_visit(struct kbx_walk *w, TSNode n, const char *type)
 {
+	if (!strcmp(type, "source_file"))
+		predefine_types(w, n);
+	if (w->lang_state)
+		visit_scope(w, n, type);
 	switch (type[0]) {
 	case 'c':
 		if (!strcmp(type, "call_expression"))
@@ -266,10 +845,6 @@ static int go_visit(struct kbx_walk *w, TSNode n, const char *type)
 		if (!strcmp(type, "method_declaration"))
 			visit_method(w, n);
 		break;
-	case 's':
-		if (!strcmp(type, "source_file"))
-			predefine_types(w, n);
-		break;
 	case 't':
 		if (!strcmp(type, "type_spec"))
 			visit_type_spec(w, n);
@@ -287,8 +862,10 @@ static int go_visit(struct kbx_walk *w, TSNode n, const char *type)
 static void go_begin(struct kbx_walk *w)
 {
 	struct go_state *st = calloc(1, sizeof(*st));
-	if (st)
-		st->method_sym = -1;
+	if (st) {
+		_kbx_names_init(&st->vars);
+		_kbx_names_init(&st->tparams);
+	}
 	w->lang_state = st;
 }
 
@@ -297,6 +874,11 @@ static void go_end(struct kbx_walk *w)
 	struct go_state *st = w->lang_state;
 	if (st) {
 		_kbx_predef_release(&st->types);
+		_kbx_names_release(&st->vars);
+		_kbx_names_release(&st->tparams);
+		_kbx_blocks_release(&st->blocks);
+		free(st->fields);
+		free(st->results);
 		free(st);
 	}
 	w->lang_state = NULL;
@@ -314,8 +896,9 @@ static const char *const go_std[] = {
 };
 
 /*
- * An import path names a package, that is a directory.  Without reading
- * go.mod we do not know which prefix is the module path, so every suffix
+ * An import path names a package, that is a directory.  The resolver maps
+ * the paths a go.mod of the repository declares (go_module_path); for any
+ * other we do not know which prefix is the module path, so every suffix
  * of the import path is a candidate directory, longest first:
  * "example.com/app/internal/util" tries "example.com/app/internal/util/",
  * "app/internal/util/", "internal/util/", "util/".
@@ -353,6 +936,39 @@ static void go_import_candidates(const char *importer, const struct kbx_ximport 
 	}
 }
 
+/* The module path of go.mod: its `module` directive, `module a/b` or
+ * `module "a/b"`, with no comment. */
+static int go_module_path(const char *text, size_t len, char *out, size_t outsz)
+{
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		const char *q = p;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (eol - q > 7 && !memcmp(q, "module", 6) && (q[6] == ' ' || q[6] == '\t')) {
+			q += 7;
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			int quoted = q < eol && (*q == '"' || *q == '`');
+			q += quoted;
+			size_t n = 0;
+			while (q + n < eol && !strchr(" \t\r\"`", q[n]) &&
+			       !(q[n] == '/' && q + n + 1 < eol && q[n + 1] == '/'))
+				n++;
+			if (!n || n >= outsz)
+				return -1;
+			memcpy(out, q, n);
+			out[n] = '\0';
+			return 0;
+		}
+		p = eol + 1;
+	}
+	return -1;
+}
+
 static const char *const go_extensions[] = { ".go", NULL };
 
 const struct kbx_lang _kbx_lang_go = {
@@ -363,6 +979,8 @@ const struct kbx_lang _kbx_lang_go = {
 	.begin = go_begin,
 	.end = go_end,
 	.import_candidates = go_import_candidates,
+	.module_file = "go.mod",
+	.module_path = go_module_path,
 	.implicit_self = 0,
 	.scope_sep = ".",
 	.dir_is_package = 1,

@@ -48,6 +48,82 @@ static void add_bases(struct kbx_walk *w, int sym, TSNode clause)
 	}
 }
 
+/* ---- the static types of names: the evidence for calls ---- */
+
+/* A declared type as recv_type wants it: "java.util.Map" for
+ * java.util.Map<K, V>; "var" is no type. */
+static const char *type_text(struct kbx_walk *w, TSNode t)
+{
+	const char *s = _kbx_jsc_clean_text(w, t, KBX_JSC_STRIP_GENERICS);
+	return s && strcmp(s, "var") ? s : NULL;
+}
+
+/* The type an initializer states: new T(...) */
+static const char *value_type(struct kbx_walk *w, TSNode v)
+{
+	if (!ts_node_is_null(v) && !strcmp(ts_node_type(v), "object_creation_expression"))
+		return type_text(w, _kbx_field(v, "type"));
+	return NULL;
+}
+
+/* Bind the declarators of a declaration with a "type" field (fields,
+ * locals) to that type; var takes its initializer's. */
+static void bind_declarators(struct kbx_walk *w, TSNode decl, int field)
+{
+	const char *type = type_text(w, _kbx_field(decl, "type"));
+	uint32_t count = ts_node_named_child_count(decl);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode d = ts_node_named_child(decl, i);
+		if (strcmp(ts_node_type(d), "variable_declarator"))
+			continue;
+		const char *name = _kbx_field_text(w, d, "name");
+		const char *t = type ? type : value_type(w, _kbx_field(d, "value"));
+		if (field)
+			_kbx_walk_bind_field(w, name, t);
+		else
+			_kbx_walk_bind(w, name, t);
+	}
+}
+
+/* A parameter-like node: a type and a name (parameters, for-each
+ * variables, resources, catch parameters). */
+static void bind_typed_name(struct kbx_walk *w, TSNode n)
+{
+	TSNode t = _kbx_field(n, "type");
+	if (ts_node_is_null(t))
+		t = _kbx_child_of_type(n, "catch_type");
+	const char *type = ts_node_is_null(t) ? NULL : type_text(w, t);
+	if (!type)
+		type = value_type(w, _kbx_field(n, "value"));
+	TSNode name = _kbx_field(n, "name");
+	if (ts_node_is_null(name))
+		name = _kbx_child_of_type(n, "identifier");
+	if (!ts_node_is_null(name))
+		_kbx_walk_bind(w, _kbx_node_text(w, name), type);
+}
+
+/* The fields of a class, bound when its scope opens: a method may come
+ * before the field it uses.  Record components are fields too. */
+static void bind_fields(struct kbx_walk *w, TSNode type_decl)
+{
+	TSNode params = _kbx_field(type_decl, "parameters");
+	uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+	for (uint32_t i = 0; i < np; i++) {
+		TSNode p = ts_node_named_child(params, i);
+		if (!strcmp(ts_node_type(p), "formal_parameter"))
+			_kbx_walk_bind_field(w, _kbx_field_text(w, p, "name"),
+					     type_text(w, _kbx_field(p, "type")));
+	}
+	TSNode body = _kbx_field(type_decl, "body");
+	uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode m = ts_node_named_child(body, i);
+		if (!strcmp(ts_node_type(m), "field_declaration") ||
+		    !strcmp(ts_node_type(m), "constant_declaration"))
+			bind_declarators(w, m, 1);
+	}
+}
+
 static void define_type(struct kbx_walk *w, TSNode n, int kind)
 {
 	int sym = _kbx_walk_define(w, n, kind, _kbx_field_text(w, n, "name"), 1);
@@ -56,6 +132,7 @@ static void define_type(struct kbx_walk *w, TSNode n, int kind)
 	add_bases(w, sym, _kbx_field(n, "superclass"));
 	add_bases(w, sym, _kbx_field(n, "interfaces"));
 	add_bases(w, sym, _kbx_child_of_type(n, "extends_interfaces"));
+	bind_fields(w, n);
 }
 
 static void visit_invocation(struct kbx_walk *w, TSNode n)
@@ -78,7 +155,15 @@ static void visit_invocation(struct kbx_walk *w, TSNode n)
 		else
 			return;
 	}
-	_kbx_walk_call(w, n, name, recv, text);
+	/* the receiver's type where the source states it: a typed name
+	 * (the walker looks it up), this.field, new T() */
+	const char *type = NULL;
+	if (recv == KBX_RECV_EXPR && !strcmp(ts_node_type(obj), "field_access") &&
+	    !ts_node_is_null(_kbx_child_of_type(obj, "this")))
+		_kbx_walk_bound(w, _kbx_field_text(w, obj, "field"), 1, &type);
+	else if (recv == KBX_RECV_EXPR)
+		type = value_type(w, obj);
+	_kbx_walk_call_typed(w, n, name, recv, text, type);
 }
 
 /* new Foo(), new a.b.Foo<>(): a call to the class, qualified by what
@@ -99,22 +184,66 @@ static void visit_import(struct kbx_walk *w, TSNode n)
 	if (!text)
 		return;
 	uint32_t line = _kbx_node_line(n);
+	/* import static brings a class's static members, to be called
+	 * without a qualifier */
+	int flags = 0;
+	for (uint32_t i = 0; i < ts_node_child_count(n); i++)
+		if (!strcmp(ts_node_type(ts_node_child(n, i)), "static"))
+			flags |= KBX_IMPORT_STATIC;
 	if (!ts_node_is_null(_kbx_child_of_type(n, "asterisk"))) {
-		_kbx_x_import(w->x, text, NULL, NULL, 0, KBX_IMPORT_WILDCARD, line);
+		_kbx_x_import(w->x, text, NULL, NULL, 0, KBX_IMPORT_WILDCARD | flags, line);
 		return;
 	}
 	const char *dot = strrchr(text, '.');
 	if (!dot) {
-		_kbx_x_import(w->x, text, NULL, NULL, 0, 0, line);
+		_kbx_x_import(w->x, text, NULL, NULL, 0, flags, line);
 		return;
 	}
 	_kbx_x_import(w->x, _kbx_arena_strndup(&w->x->arena, text, (size_t)(dot - text)),
-		      dot + 1, NULL, 0, 0, line);
+		      dot + 1, NULL, 0, flags, line);
+}
+
+/* Does a declaration's modifiers node say static? */
+static int is_static(TSNode decl)
+{
+	TSNode mods = _kbx_child_of_type(decl, "modifiers");
+	uint32_t count = ts_node_is_null(mods) ? 0 : ts_node_child_count(mods);
+	for (uint32_t i = 0; i < count; i++)
+		if (!strcmp(ts_node_type(ts_node_child(mods, i)), "static"))
+			return 1;
+	return 0;
+}
+
+/* Does a field declaration give one of its variables a value? */
+static int has_initializer(TSNode decl)
+{
+	uint32_t count = ts_node_named_child_count(decl);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode d = ts_node_named_child(decl, i);
+		if (!strcmp(ts_node_type(d), "variable_declarator") &&
+		    !ts_node_is_null(_kbx_field(d, "value")))
+			return 1;
+	}
+	return 0;
+}
+
+/* Code that runs when the class is loaded (static field initialisers,
+ * static blocks, enum constants' arguments) belongs to "<clinit>", code
+ * that runs with every constructor (instance field initialisers and
+ * blocks) to "<init>": methods of the class, resolved in its scope. */
+static void class_init_scope(struct kbx_walk *w, TSNode n, int is_class_load)
+{
+	_kbx_walk_class_init(w, n, is_class_load ? "<clinit>" : "<init>");
 }
 
 static int java_visit(struct kbx_walk *w, TSNode n, const char *type)
 {
 	switch (type[0]) {
+	case 'b':
+		if (!strcmp(type, "block") && _kbx_is(ts_node_parent(n), "class_body") &&
+		    !in_anonymous_body(n))
+			class_init_scope(w, n, 0);
+		break;
 	case 'a':
 		if (!strcmp(type, "annotation_type_declaration"))
 			define_type(w, n, KBX_KIND_INTERFACE);
@@ -122,12 +251,19 @@ static int java_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 'c':
 		if (!strcmp(type, "class_declaration"))
 			define_type(w, n, KBX_KIND_CLASS);
+		else if (!strcmp(type, "catch_formal_parameter"))
+			bind_typed_name(w, n);
 		else if (!strcmp(type, "constructor_declaration") ||
 			 !strcmp(type, "compact_constructor_declaration"))
 			_kbx_walk_define(w, n, KBX_KIND_METHOD, "constructor", 1);
 		break;
 	case 'e':
-		if (!strcmp(type, "enum_declaration")) {
+		if (!strcmp(type, "enum_constant") &&
+		    !ts_node_is_null(_kbx_child_of_type(n, "argument_list"))) {
+			class_init_scope(w, n, 1);
+		} else if (!strcmp(type, "enhanced_for_statement")) {
+			bind_typed_name(w, n);
+		} else if (!strcmp(type, "enum_declaration")) {
 			define_type(w, n, KBX_KIND_ENUM);
 		} else if (!strcmp(type, "explicit_constructor_invocation")) {
 			/* this(...) or super(...) */
@@ -136,6 +272,29 @@ static int java_visit(struct kbx_walk *w, TSNode n, const char *type)
 				_kbx_walk_call(w, n, "constructor",
 					       strcmp(ts_node_type(c), "super") ? KBX_RECV_SELF :
 					       KBX_RECV_SUPER, NULL);
+		}
+		break;
+	case 'f':
+		if (!strcmp(type, "formal_parameter"))
+			bind_typed_name(w, n);
+		else if (!strcmp(type, "field_declaration") && !in_anonymous_body(n) &&
+			 has_initializer(n))
+			class_init_scope(w, n, is_static(n));
+		break;
+	case 'l':
+		if (!strcmp(type, "local_variable_declaration")) {
+			bind_declarators(w, n, 0);
+		} else if (!strcmp(type, "lambda_expression")) {
+			/* untyped parameters: values of unknown type */
+			TSNode ps = _kbx_field(n, "parameters");
+			if (!ts_node_is_null(ps) && !strcmp(ts_node_type(ps), "identifier"))
+				_kbx_walk_bind(w, _kbx_node_text(w, ps), NULL);
+			uint32_t np = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps);
+			for (uint32_t i = 0; i < np; i++) {
+				TSNode p = ts_node_named_child(ps, i);
+				if (!strcmp(ts_node_type(p), "identifier"))
+					_kbx_walk_bind(w, _kbx_node_text(w, p), NULL);
+			}
 		}
 		break;
 	case 'i':
@@ -167,6 +326,14 @@ static int java_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 'r':
 		if (!strcmp(type, "record_declaration"))
 			define_type(w, n, KBX_KIND_CLASS);
+		else if (!strcmp(type, "resource"))
+			bind_typed_name(w, n);
+		break;
+	case 's':
+		if (!strcmp(type, "spread_parameter"))
+			bind_typed_name(w, n);
+		else if (!strcmp(type, "static_initializer"))
+			class_init_scope(w, n, 1);
 		break;
 	}
 	return KBX_WALK_CONTINUE;

@@ -14,9 +14,17 @@
 /* The JavaScript visitor; TypeScript calls it for every node type the two
  * grammars have in common. */
 int _kbx_js_visit(struct kbx_walk *w, TSNode n, const char *type);
-/* Set up and free the per-file state _kbx_js_visit needs in lang_state. */
+/* Set up and free the per-file state _kbx_js_visit needs in lang_state;
+ * _kbx_ts_begin for TypeScript and TSX, whose annotations and declared
+ * fields state types that JavaScript leaves to the run time. */
 void _kbx_js_begin(struct kbx_walk *w);
+void _kbx_ts_begin(struct kbx_walk *w);
 void _kbx_js_end(struct kbx_walk *w);
+/* To be called first on entering every node (_kbx_js_visit does): ends
+ * what the walk has left behind, the bindings of an anonymous function
+ * (which opens no scope of its own) and the type parameters of a
+ * generic declaration. */
+void _kbx_js_enter(struct kbx_walk *w, TSNode n);
 /* Define a class (CLASS, or INTERFACE for TypeScript interfaces) called
  * name at node at, and report the bases listed in the class_heritage or
  * extends_type_clause children of cls (usually at itself). */
@@ -48,6 +56,40 @@ const char *_kbx_jsc_clean_text(struct kbx_walk *w, TSNode n, int flags);
 /* The text of a string literal node without its quotes (and without a Ruby
  * or C# prefix such as @ or $); NULL if it is not a plain literal. */
 const char *_kbx_jsc_string_value(struct kbx_walk *w, TSNode n);
+
+/*
+ * The type parameters in scope (class C<T>, function f<T>(), M<T>()), so
+ * that a declared type that is one (T) is not taken for a class of that
+ * name.  Each is pushed when the walk enters the declaration that lists
+ * it, and dropped once the walk is past that declaration's end.
+ */
+struct _kbx_jsc_tparams {
+	struct _kbx_jsc_tparam { const char *name; uint32_t end; } *v;
+	size_t n, alloc;
+};
+/* Push the names that list (type_parameters, type_parameter_list) gives
+ * the declaration decl. */
+void _kbx_jsc_tparams_push(struct kbx_walk *w, struct _kbx_jsc_tparams *tp, TSNode decl,
+			   TSNode list);
+/* Is name a type parameter in scope at node at? */
+int _kbx_jsc_tparams_has(struct _kbx_jsc_tparams *tp, TSNode at, const char *name);
+void _kbx_jsc_tparams_release(struct _kbx_jsc_tparams *tp);
+
+/*
+ * The bindings made inside a construct that is no scope of the walker's
+ * (an anonymous function, a C# block): each construct pushed is
+ * remembered with the number of bindings before it, and what was bound
+ * since is dropped once the walk is past its end.
+ */
+struct _kbx_jsc_unbinds {
+	struct _kbx_jsc_unbind { uint32_t end; size_t nbind; } *v;
+	size_t n, alloc;
+};
+/* Drop what is bound from here on at the end of node n. */
+void _kbx_jsc_unbind_at_end(struct kbx_walk *w, struct _kbx_jsc_unbinds *u, TSNode n);
+/* Entering node at: drop the bindings of the constructs it is past. */
+void _kbx_jsc_unbind_leave(struct kbx_walk *w, struct _kbx_jsc_unbinds *u, TSNode at);
+void _kbx_jsc_unbinds_release(struct _kbx_jsc_unbinds *u);
 
 /*
  * Define a symbol whose name is written qualified ("Foo.Bar", "A::B") inside

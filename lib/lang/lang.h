@@ -69,13 +69,16 @@ enum kbx_recv {
 	KBX_RECV_NONE = 0,  /* foo() */
 	KBX_RECV_SELF = 1,  /* self.foo(), this.foo(), this->foo(), @foo, Self::foo() */
 	KBX_RECV_EXPR = 2,  /* obj.foo(), pkg.foo(), Type::foo(): receiver holds the text */
-	KBX_RECV_SUPER = 3  /* super().foo(), super.foo(), base.Foo() */
+	KBX_RECV_SUPER = 3, /* super().foo(), super.foo(), base.Foo() */
+	KBX_RECV_VALUE = 4  /* foo() where foo is a parameter or a local variable: a call
+			     * through a value, which no name of the repository proves */
 };
 
 /* Flags on an import. */
 #define KBX_IMPORT_SYSTEM   0x01  /* #include <x.h>: never a file of this repository */
 #define KBX_IMPORT_WILDCARD 0x02  /* from m import *, import pkg.*, use m::* */
 #define KBX_IMPORT_MOD      0x04  /* Rust `mod name;` declaration */
+#define KBX_IMPORT_STATIC   0x08  /* Java import static: a class's members, not a type */
 
 struct kbx_xsym {
 	int kind;            /* enum kbx_kind */
@@ -116,6 +119,17 @@ struct kbx_xcall {
 	int caller;           /* index in syms of the innermost enclosing function or
 	                       * method; -1 for file-level code */
 	uint32_t line, col;
+	/* For KBX_RECV_EXPR: the receiver's static type where the source
+	 * states it (a declared type of the local, parameter or field it
+	 * names, new T(), T{}, T::new()), '.'-qualified as written, without
+	 * generic arguments, pointers or references ("Map", "sync.Mutex",
+	 * "geo.Circle"); "?" for a variable whose type the source does not
+	 * state (so the receiver is no class or module of that name); NULL
+	 * when the source does not say.  The resolver
+	 * finds the method in that type and its bases, or calls it an
+	 * external Type.name; without it a receiver's call is never
+	 * certain (kbx-graph(7)). */
+	const char *recv_type;
 };
 
 struct kbx_ximport {
@@ -178,6 +192,20 @@ int _kbx_x_inherit(struct kbx_extract *x, int sym, const char *base, uint32_t li
 #define KBX_WALK_CONTINUE 0
 #define KBX_WALK_SKIP     1
 
+/* A name in scope and its static type, as a language binds it while it
+ * walks declarations (_kbx_walk_bind). */
+struct _kbx_binding {
+	const char *name;
+	const char *type;      /* NULL: the source does not say */
+	size_t level;          /* the scope depth (nscope) it was bound at */
+	int conflict;          /* bound again at this level with another type */
+};
+
+struct _kbx_class_init {
+	int cls, sym;
+	const char *name;
+};
+
 struct kbx_walk {
 	struct kbx_extract *x;
 	const char *src;       /* the file's bytes */
@@ -189,12 +217,48 @@ struct kbx_walk {
 	uint32_t *scope_depth;
 	size_t nscope, ascope;
 	uint32_t depth;        /* depth of the node being visited */
+	/* the names bound in the open scopes, innermost last; maintained
+	 * by the walker with the scopes */
+	struct _kbx_binding *bind;
+	size_t nbind, abind;
+	/* the class initialisers made so far: (class sym, name, init sym) */
+	struct _kbx_class_init *inits;
+	size_t ninits, ainits;
 };
 
 /* Open a scope for sym (an index in x->syms) covering the current node. */
 void _kbx_walk_scope(struct kbx_walk *w, int sym);
 /* The innermost enclosing function or method, or -1 (file level). */
 int _kbx_walk_caller(const struct kbx_walk *w);
+
+/*
+ * Types of names in scope, the evidence that proves a call's target (see
+ * kbx_xcall.recv_type).  A language binds each parameter, local and
+ * field it sees declared with _kbx_walk_bind (in the innermost open
+ * scope) or _kbx_walk_bind_field (in the enclosing class, so that its
+ * methods see it; bind a class's fields when its scope opens, since a
+ * method may come before a field).  type is as for recv_type, or NULL
+ * for a variable whose type the source does not state (it still hides
+ * the outer bindings of the name).  A name bound twice in one scope
+ * with two types is unknown.  Bindings close with their scope.
+ */
+void _kbx_walk_bind(struct kbx_walk *w, const char *name, const char *type);
+void _kbx_walk_bind_field(struct kbx_walk *w, const char *name, const char *type);
+/* What was bound for name, innermost first: 1 with *type (NULL when
+ * unknown), 0 when name is bound nowhere.  With fields_only, only the
+ * enclosing class's fields count (this.x, self.x). */
+int _kbx_walk_bound(const struct kbx_walk *w, const char *name, int fields_only,
+		    const char **type);
+/* Is name a parameter or local of the innermost function? */
+int _kbx_walk_is_local(const struct kbx_walk *w, const char *name);
+
+/* Open, for the node at, the scope of an initialiser of the enclosing
+ * class: a method named name (Java's "<clinit>" and "<init>") that the
+ * language calls, made the first time the class needs it, so that the
+ * calls of field initialisers and initialiser blocks belong to the class
+ * (resolved in its scope) rather than to the file.  Returns its sym, or
+ * -1 outside a class. */
+int _kbx_walk_class_init(struct kbx_walk *w, TSNode at, const char *name);
 /* The innermost enclosing class/struct/interface/trait/enum, or -1. */
 int _kbx_walk_class(const struct kbx_walk *w);
 /* The innermost enclosing definition of any kind, or -1. */
@@ -232,9 +296,16 @@ int _kbx_word_char(unsigned char c);
  * function defined here is a method). */
 int _kbx_walk_in_type(const struct kbx_walk *w);
 /* Report a call of name at node at, from the innermost enclosing function
- * or method.  receiver is used for KBX_RECV_EXPR only.  As _kbx_x_call. */
+ * or method.  receiver is used for KBX_RECV_EXPR only.  As _kbx_x_call.
+ * What the bindings know is used: a receiver that is a bound name gets
+ * its type as recv_type, and a plain call of a parameter or local
+ * becomes KBX_RECV_VALUE. */
 int _kbx_walk_call(struct kbx_walk *w, TSNode at, const char *name, int recv,
 		   const char *receiver);
+/* The same with the receiver's type given by the language (new T().m(),
+ * this.field.m(), a chain it could follow); type NULL: as _kbx_walk_call. */
+int _kbx_walk_call_typed(struct kbx_walk *w, TSNode at, const char *name, int recv,
+			 const char *receiver, const char *type);
 /* Report a call to a dotted name at node at: "a.b.f" is f with the
  * receiver "a.b", "f" a plain call.  Nothing for NULL or "". */
 void _kbx_walk_call_dotted(struct kbx_walk *w, TSNode at, const char *dotted);
@@ -302,7 +373,8 @@ void _kbx_predef_release(struct _kbx_predef *p);
  * tried in order and the first that exists wins.  Forms:
  *   "pkg/b.py"      the file that holds the imported module
  *   "pkg/"          (trailing '/') a directory: every file directly in it
- *                   (a Go package, a Java package)
+ *                   (a Go package, a Java package); "/" is the top of the
+ *                   repository
  *   "*com/x/A.java" (leading '*') any file whose path ends in "/com/x/A.java"
  *                   or is exactly "com/x/A.java"; several matches are all kept
  *                   and calls through them become ambiguous
@@ -334,6 +406,13 @@ void _kbx_c_visit_include(struct kbx_walk *w, TSNode n);
 /* The name `typedef struct { ... } name_t;` gives the anonymous struct,
  * union or enum n, or NULL. */
 const char *_kbx_c_typedef_name(struct kbx_walk *w, TSNode n);
+/* Blank the export macros of a C or C++ text (kbx_lang's mask): an
+ * all-capital name between `class`, `struct` or `union` and the type's
+ * name (`class LEVELDB_EXPORT Status {`), and anywhere an all-capital
+ * name ending in _EXPORT, _API, _DLL, _PUBLIC, _VISIBLE or _EXTERN not
+ * called like a function (`LEVELDB_EXPORT Status DestroyDB(...);`).
+ * Comments, literals and preprocessor lines are left as they are. */
+size_t _kbx_c_mask_macros(char *text, size_t len);
 /* #include "x.h": next to the includer, from the root, then by suffix. */
 void _kbx_c_import_candidates(const char *importer, const struct kbx_ximport *imp,
 			      struct kbx_pathlist *out);
@@ -352,6 +431,16 @@ struct kbx_lang {
 	 * file's repository-relative path. */
 	void (*import_candidates)(const char *importer, const struct kbx_ximport *imp,
 				  struct kbx_pathlist *out);
+	/* Optional: the file that says which import path names its
+	 * directory ("go.mod"), and how to read it: module_path puts the
+	 * path that text[0..len) declares in out (size outsz) and returns
+	 * 0, else -1.  The resolver reads each such file beside and above
+	 * the language's files; an import of a declared path, or of a path
+	 * under it, then names that directory, or the one under it, and no
+	 * other (the longest declared path decides: a nested module maps
+	 * its own directory). */
+	const char *module_file;
+	int (*module_path)(const char *text, size_t len, char *out, size_t outsz);
 	/* Plain calls inside a method may call a method of the same class
 	 * without `this` (Java, C#, C++, Ruby): the resolver then tries the
 	 * enclosing class first for KBX_RECV_NONE too. */
@@ -363,6 +452,20 @@ struct kbx_lang {
 	 * without imports (Go packages): the resolver tries the files of
 	 * the caller's directory before the whole repository. */
 	int dir_is_package;
+	/* Functions may be defined inside functions, and are then seen
+	 * only there (Python, JavaScript, Rust, C# local functions): the
+	 * resolver looks for a plain call's name in the caller and the
+	 * functions enclosing it first, and nowhere else finds such a
+	 * helper. */
+	int nested_defs;
+	/* Calling a type's name never constructs it (C, where a struct's
+	 * name is not a call): a plain call is then resolved to functions
+	 * alone. */
+	int no_type_calls;
+	/* Optional: blank, with spaces, what the grammar cannot read in a
+	 * copy of the text (C and C++ export macros: `class API_EXPORT
+	 * Store {`), every other byte where it was; how many bytes. */
+	size_t (*mask)(char *text, size_t len);
 	/* Optional: called after visit() for each definition it made (sym),
 	 * with the node visited, to set KBX_SYM_EXPORTED and
 	 * KBX_SYM_OVERRIDE (lib/lang/visibility.c). */
@@ -384,6 +487,13 @@ void _kbx_rust_visibility(struct kbx_walk *w, TSNode n, int sym);
 extern const struct kbx_lang *const _kbx_languages[];
 /* The language for a path by extension or file name, or NULL. */
 const struct kbx_lang *_kbx_lang_for_path(const char *path);
+/* A ".h" file is C or C++, and only its text says which: a header whose
+ * text has a construct C does not (a namespace, a class with a body, a
+ * template, an access label, "::", an extensionless standard include
+ * such as <string>) is C++.  _kbx_lang_for_text gives the language for
+ * a path and its text; _kbx_lang_is_header: may the text change it? */
+const struct kbx_lang *_kbx_lang_for_text(const char *path, const char *text, size_t len);
+int _kbx_lang_is_header(const char *path);
 const struct kbx_lang *_kbx_lang_by_name(const char *name);
 /* An id stored on disk for a language: its position in the table, plus 1. */
 int _kbx_lang_id(const struct kbx_lang *lang);

@@ -24,6 +24,7 @@ static int visit_namespace(struct kbx_walk *w, TSNode n)
 
 static int ts_visit(struct kbx_walk *w, TSNode n, const char *type)
 {
+	_kbx_js_enter(w, n);
 	switch (type[0]) {
 	case 'a':
 		if (!strcmp(type, "abstract_class_declaration")) {
@@ -99,10 +100,11 @@ const struct kbx_lang _kbx_lang_typescript = {
 	.extensions = typescript_extensions,
 	.grammar = tree_sitter_typescript,
 	.visit = ts_visit,
-	.begin = _kbx_js_begin,
+	.begin = _kbx_ts_begin,
 	.end = _kbx_js_end,
 	.import_candidates = _kbx_js_import_candidates,
 	.implicit_self = 0,
+	.nested_defs = 1,
 	.scope_sep = ".",
 	.visibility = _kbx_js_visibility,
 };
@@ -112,10 +114,11 @@ const struct kbx_lang _kbx_lang_tsx = {
 	.extensions = tsx_extensions,
 	.grammar = tree_sitter_tsx,
 	.visit = ts_visit,
-	.begin = _kbx_js_begin,
+	.begin = _kbx_ts_begin,
 	.end = _kbx_js_end,
 	.import_candidates = _kbx_js_import_candidates,
 	.implicit_self = 0,
+	.nested_defs = 1,
 	.scope_sep = ".",
 	.visibility = _kbx_js_visibility,
 };

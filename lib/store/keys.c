@@ -95,9 +95,10 @@ void _kbx_edge_val_encode(struct strbuf *out, const struct _kbx_edge_val *v)
 	_kbx_put_u32(h + 6, ns);
 	strbuf_add(out, h, sizeof(h));
 	for (uint32_t i = 0; i < ns; i++) {
-		unsigned char s[8];
+		unsigned char s[9];
 		_kbx_put_u32(s, v->sites[i].line);
 		_kbx_put_u32(s + 4, v->sites[i].col);
+		s[8] = (unsigned char)(v->sites[i].confidence ? v->sites[i].confidence : v->confidence);
 		strbuf_add(out, s, sizeof(s));
 	}
 }
@@ -111,11 +112,15 @@ kbx_status_t _kbx_edge_val_decode(const void *data, size_t len, struct _kbx_edge
 	v->via = p[1];
 	v->ncandidates = _kbx_get_u32(p + 2);
 	v->nsites = _kbx_get_u32(p + 6);
-	if (v->nsites > KBX_EDGE_MAX_SITES || len != 10 + (size_t)v->nsites * 8)
+	if (v->nsites > KBX_EDGE_MAX_SITES || len != 10 + (size_t)v->nsites * 9)
 		return KBX_ERR_CORRUPT;
 	for (uint32_t i = 0; i < v->nsites; i++) {
-		v->sites[i].line = _kbx_get_u32(p + 10 + i * 8);
-		v->sites[i].col = _kbx_get_u32(p + 14 + i * 8);
+		const unsigned char *s = p + 10 + i * 9;
+		v->sites[i].line = _kbx_get_u32(s);
+		v->sites[i].col = _kbx_get_u32(s + 4);
+		v->sites[i].confidence = s[8];
+		if (s[8] < KBX_CONF_CERTAIN || s[8] > KBX_CONF_UNRESOLVED)
+			return KBX_ERR_CORRUPT;
 	}
 	return KBX_OK;
 }
@@ -189,6 +194,7 @@ const char *kbx_via_str(int via)
 	case KBX_VIA_PATH: return "path";
 	case KBX_VIA_SCOPE: return "scope";
 	case KBX_VIA_QUALIFIED: return "qualified";
+	case KBX_VIA_TYPE: return "type";
 	}
 	return "none";
 }

@@ -5,7 +5,7 @@
  *
  * Layout (integers big-endian u32 unless said):
  *   version(=1) lang nnodes node-ids...
- *   ncalls  { caller line col recv(u8) name receiver class_qual }
+ *   ncalls  { caller line col recv(u8) name receiver class_qual recv_type }
  *   nimports { flags(u8) level(u8) line module name alias }
  *   ninherits { class line base }
  * where a string is a u32 length (0xffffffff for none) and its bytes.
@@ -15,7 +15,7 @@
 
 #include "store/store.h"
 
-#define REFS_VERSION 1
+#define REFS_VERSION 2   /* 2: recv_type */
 #define NO_STR 0xffffffffu
 
 static void put32(struct strbuf *sb, uint32_t v)
@@ -94,6 +94,7 @@ void _kbx_refs_encode(struct strbuf *out, const struct kbx_extract *x, const uin
 		putstr(out, c->name);
 		putstr(out, c->receiver);
 		const char *cq = NULL;
+		struct strbuf t = STRBUF_INIT;
 		if (c->caller >= 0) {
 			cq = class_qual(x, cls, c->caller);
 			if (!cq && x->syms[c->caller].kind == KBX_KIND_METHOD) {
@@ -101,15 +102,14 @@ void _kbx_refs_encode(struct strbuf *out, const struct kbx_extract *x, const uin
 				const char *q = x->syms[c->caller].qual;
 				const char *dot = strrchr(q, '.');
 				if (dot) {
-					struct strbuf t = STRBUF_INIT;
 					strbuf_add(&t, q, (size_t)(dot - q));
-					putstr(out, strbuf_str(&t));
-					strbuf_release(&t);
-					continue;
+					cq = strbuf_str(&t);
 				}
 			}
 		}
 		putstr(out, cq);
+		strbuf_release(&t);
+		putstr(out, c->recv_type);
 	}
 	free(cls);
 	put32(out, (uint32_t)x->nimports);
@@ -225,6 +225,7 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 		c->name = getstr(&r);
 		c->receiver = getstr(&r);
 		c->class_qual = getstr(&r);
+		c->recv_type = getstr(&r);
 	}
 	out->ncalls = n;
 

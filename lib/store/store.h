@@ -213,6 +213,8 @@ struct _kbx_ref_call {
 	uint8_t recv;
 	const char *name, *receiver;
 	const char *class_qual;   /* qualified name of the caller's class, or NULL */
+	const char *recv_type;    /* the receiver's static type as the source states
+				   * it (struct kbx_xcall), or NULL */
 };
 struct _kbx_ref_import {
 	uint8_t flags, level;

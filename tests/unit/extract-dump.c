@@ -6,8 +6,8 @@
  *
  * Each line is one of
  *   def KIND QUAL LINE [in PARENT]
- *   call CALLER NAME LINE [self|super|recv=TEXT]
- *   import MODULE [name=N] [as=A] [level=L] [system] [wildcard] [mod] LINE
+ *   call CALLER NAME LINE [self|super|value|recv=TEXT [type=TYPE]]
+ *   import MODULE [name=N] [as=A] [level=L] [system] [wildcard] [mod] [static] LINE
  *   inherit CLASS BASE LINE
  * where CALLER is the qualified name of the enclosing function or "<file>".
  */
@@ -60,6 +60,8 @@ int main(int argc, char **argv)
 			status = 2;
 			continue;
 		}
+		/* a header is C or C++ by its text, as kbx index reads it */
+		lang = _kbx_lang_for_text(path, src, len);
 		struct kbx_extract x = KBX_EXTRACT_INIT;
 		if (_kbx_extract(lang, parser, path, src, len, 0, &x) < 0) {
 			fprintf(stderr, "error: cannot parse '%s'\n", path);
@@ -82,8 +84,12 @@ int main(int argc, char **argv)
 				printf(" self");
 			else if (c->recv == KBX_RECV_SUPER)
 				printf(" super");
+			else if (c->recv == KBX_RECV_VALUE)
+				printf(" value");
 			else if (c->recv == KBX_RECV_EXPR)
 				printf(" recv=%s", c->receiver ? c->receiver : "?");
+			if (c->recv_type)
+				printf(" type=%s", c->recv_type);
 			putchar('\n');
 		}
 		for (size_t j = 0; j < x.nimports; j++) {
@@ -101,6 +107,8 @@ int main(int argc, char **argv)
 				printf(" wildcard");
 			if (m->flags & KBX_IMPORT_MOD)
 				printf(" mod");
+			if (m->flags & KBX_IMPORT_STATIC)
+				printf(" static");
 			printf(" %u\n", m->line);
 		}
 		for (size_t j = 0; j < x.ninherits; j++) {

@@ -78,10 +78,17 @@ static void test_edge_value(void)
 	v.sites[0].col = 9;
 	v.sites[1].line = 12;
 	v.sites[1].col = 1;
+	v.sites[1].confidence = KBX_CONF_UNRESOLVED;
 	_kbx_edge_val_encode(&sb, &v);
 	ok(_kbx_edge_val_decode(sb.buf, sb.len, &d) == KBX_OK && d.confidence == v.confidence &&
 		   d.via == v.via && d.ncandidates == 3 && d.nsites == 2 && d.sites[1].line == 12,
 	   "edge value round trip");
+	ok(d.sites[0].confidence == KBX_CONF_AMBIGUOUS && d.sites[1].confidence == KBX_CONF_UNRESOLVED,
+	   "each site keeps its own confidence; an unset one is the edge's");
+	sb.buf[10 + 8] = 7;
+	ok(_kbx_edge_val_decode(sb.buf, sb.len, &d) == KBX_ERR_CORRUPT,
+	   "a site's confidence out of range is corrupt");
+	sb.buf[10 + 8] = KBX_CONF_AMBIGUOUS;
 	ok(_kbx_edge_val_decode(sb.buf, sb.len - 1, &d) == KBX_ERR_CORRUPT,
 	   "a truncated edge value is corrupt");
 	strbuf_release(&sb);

@@ -26,7 +26,20 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	restock(store, []string{"sample"})
 	report(store, stock)
+}
+
+// restock puts one of each name into whatever keeps them.
+func restock(dst interface{}, names []string) {
+	for _, name := range names {
+		switch d := dst.(type) {
+		case *catalog.Store:
+			d.Add(catalog.Item{Name: name})
+		case *inv.Stock:
+			d.Add(name, 1)
+		}
+	}
 }
 
 func report(s *catalog.Store, st *inv.Stock) {

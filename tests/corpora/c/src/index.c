@@ -37,6 +37,21 @@ void index_build(struct kv_index *ix, const struct kv_store *s, size_t limit)
 	qsort(ix->keys, ix->n, sizeof(*ix->keys), compare_keys);
 }
 
+/* NULL when the index is empty or memory ran out. */
+struct link *index_chain(const struct kv_index *ix)
+{
+	struct link *head = NULL;
+	for (size_t i = ix->n; i-- > 0;) {
+		struct link *l = malloc(sizeof(*l));
+		if (!l)
+			break;
+		l->key = ix->keys[i];
+		l->next = head;
+		head = l;
+	}
+	return head;
+}
+
 void index_release(struct kv_index *ix)
 {
 	index_clear(ix);

@@ -9,7 +9,14 @@ struct kv_index {
 	size_t n, alloc;
 };
 
+/* The keys of an index as a list, for callers that stream them. */
+struct link {
+	const char *key;
+	struct link *next;
+};
+
 void index_build(struct kv_index *ix, const struct kv_store *s, size_t limit);
+struct link *index_chain(const struct kv_index *ix);
 void index_release(struct kv_index *ix);
 
 #endif

@@ -9,6 +9,8 @@
 
 #define MAX_LISTED 100
 
+int compat_level(void);
+
 void fatal(const char *fmt, ...)
 {
 	va_list ap;
@@ -23,6 +25,8 @@ void fatal(const char *fmt, ...)
 static void usage(void)
 {
 	fputs("usage: kv FILE get KEY | put KEY VALUE | list [N]\n", stderr);
+	if (compat_level() > 2)
+		fputs("kv: built with newer sources\n", stderr);
 	exit(2);
 }
 

@@ -86,6 +86,18 @@ void store_stats(const struct kv_store *s, kv_stats_t *st)
 	}
 }
 
+/* Call visit for each entry until it returns non-zero: that value, or 0. */
+int store_each(const struct kv_store *s, int (*visit)(const char *key, const char *value))
+{
+	for (size_t i = 0; i < s->nbuckets; i++)
+		for (const struct kv_entry *e = s->buckets[i]; e; e = e->next) {
+			int rc = visit(e->key, e->value);
+			if (rc)
+				return rc;
+		}
+	return 0;
+}
+
 void store_close(struct kv_store *s)
 {
 	if (s->ops && s->ops->flush(s) < 0)

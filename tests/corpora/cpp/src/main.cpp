@@ -3,6 +3,7 @@
 #include <string>
 
 #include "canvas.hpp"
+#include "ledger.h"
 #include "geo/shape.hpp"
 #include "util.hpp"
 
@@ -14,10 +15,12 @@ int main(int argc, char **argv)
     geo::Circle circle(scale(2.0, factor));
     std::unique_ptr<geo::Shape> rect(new geo::Rect(scale(3.0, factor), 4.0));
     geo::Square square(2.0);
+    book::Ledger ledger;
+    ledger.add(factor);
     const geo::Shape *shapes[] = { &circle, rect.get(), &square };
     for (const geo::Shape *s : shapes) {
         canvas.draw(*s);
         std::cout << canvas.str();
     }
-    return 0;
+    return ledger.total() > 0 ? 0 : 1;
 }

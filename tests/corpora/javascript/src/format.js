@@ -10,3 +10,10 @@ export function formatMoney(amount) {
 }
 
 export const roundCents = (amount) => Math.round(amount * 100) / 100;
+
+// Timers a test can replace; each calls the global function of its name.
+export const timers = {
+  setTimeout(fn, ms) {
+    return setTimeout(fn, ms);
+  },
+};

@@ -5,8 +5,15 @@ export function logEvent(message) {
   console.error(message);
 }
 
-export function printAll(documents) {
+// The documents worth printing, one at a time.
+function* printable(documents) {
   for (const doc of documents) {
+    if (doc) yield doc;
+  }
+}
+
+export function printAll(documents) {
+  for (const doc of printable(documents)) {
     console.log(doc.render());
   }
   logEvent(`printed ${documents.length}`);

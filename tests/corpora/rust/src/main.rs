@@ -16,6 +16,16 @@ fn open_backend(cfg: &config::Config) -> Box<dyn Backend> {
     }
 }
 
+/// Copies what the disk store holds into a fresh memory store.
+fn load_into_memory(cfg: &config::Config) -> MemoryStore {
+    let disk = storage::disk::DiskStore::open(&cfg.path);
+    let mut mem = MemoryStore::new();
+    for (k, v) in disk.entries() {
+        mem.put(&k, &v);
+    }
+    mem
+}
+
 fn main() {
     let dir = data_dir();
     let cfg = load(&dir.join("kvs.toml"));
@@ -30,5 +40,11 @@ fn main() {
         }
     }
     let summary = store.describe();
-    eprintln!("{}", summary);
+    let kind = if cfg.in_memory {
+        storage::Kind::Memory(load_into_memory(&cfg))
+    } else {
+        storage::Kind::Disk(storage::disk::DiskStore::open(&cfg.path))
+    };
+    let name = storage::kind_name(&kind);
+    eprintln!("{} ({})", summary, name);
 }

@@ -38,6 +38,7 @@ struct kv_store *store_open(const char *path, const struct kv_ops *ops);
 const char *store_get(struct kv_store *s, const char *key);
 enum kv_status store_put(struct kv_store *s, const char *key, const char *value);
 void store_stats(const struct kv_store *s, kv_stats_t *st);
+int store_each(const struct kv_store *s, int (*visit)(const char *key, const char *value));
 void store_close(struct kv_store *s);
 
 /* Provided by each program: print a message and exit. */

@@ -5,6 +5,8 @@ import (
 	"bufio"
 	"os"
 	"sort"
+	"strconv"
+	"sync"
 )
 
 type Item struct {
@@ -19,6 +21,7 @@ func (it Item) String() string {
 // Store is a named collection of items, indexed by name.
 type Store struct {
 	Named
+	mu    sync.Mutex
 	items map[string]Item
 }
 
@@ -27,6 +30,8 @@ func NewStore(name string) *Store {
 }
 
 func (s *Store) Add(it Item) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.index(it)
 }
 
@@ -56,4 +61,13 @@ func Load(path string) ([]Item, error) {
 		items = append(items, Item{Name: sc.Text()})
 	}
 	return items, sc.Err()
+}
+
+// ParseError is a line of a catalog file that does not parse.
+type ParseError struct {
+	Line int
+}
+
+func (e *ParseError) Error() string {
+	return "catalog: bad line " + strconv.Itoa(e.Line)
 }

@@ -29,6 +29,15 @@ func (s *Stock) Add(name string, n int) {
 	e.Count = clamp(e.Count + n)
 }
 
+// Names lists what is stocked, as the catalog prints it.
+func (s *Stock) Names() []string {
+	var names []string
+	for _, e := range s.entries {
+		names = append(names, e.String())
+	}
+	return names
+}
+
 func (s *Stock) Count(name string) int {
 	if e := s.entries[name]; e != nil {
 		return e.Count

@@ -4,11 +4,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::Backend;
-use crate::util::{checksum, MAX_RECORD};
+use crate::util::{checksum, Log, MAX_RECORD};
 
 pub struct DiskStore {
     path: PathBuf,
     cache: Vec<(String, String)>,
+    log: Log,
 }
 
 impl DiskStore {
@@ -22,7 +23,13 @@ impl DiskStore {
         DiskStore {
             path: path.to_path_buf(),
             cache: Vec::new(),
+            log: Log::default(),
         }
+    }
+
+    /// Every record read back or written, oldest first.
+    pub fn entries(&self) -> Vec<(String, String)> {
+        self.cache.clone()
     }
 }
 
@@ -58,13 +65,28 @@ impl Backend for DiskStore {
 }
 
 impl DiskStore {
-    fn append(&self, key: &str, value: &str) {
+    fn append(&mut self, key: &str, value: &str) {
         let record = format!("{}={}", key, value);
         if record.len() > MAX_RECORD {
             return;
         }
+        self.log.push(&record);
         let sum = checksum(&record);
         let mut f = OpenOptions::new().create(true).append(true).open(&self.path).unwrap();
         writeln!(f, "{} {}", sum, record).unwrap();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse_record, DiskStore};
+    use std::path::Path;
+
+    #[test]
+    fn a_bad_record_is_skipped() {
+        let mut store = DiskStore::with_path(Path::new("unused"));
+        store.append("k", "v");
+        let record = parse_record("0 k=v");
+        assert!(record.is_none());
     }
 }

@@ -43,3 +43,16 @@ impl Backend for MemoryStore {
 fn normalize_key(key: &str) -> String {
     key.trim().to_lowercase()
 }
+
+/// The backend a configuration chose.
+pub enum Kind {
+    Memory(MemoryStore),
+    Disk(disk::DiskStore),
+}
+
+pub fn kind_name(kind: &Kind) -> &str {
+    match kind {
+        Kind::Memory(m) => m.name(),
+        Kind::Disk(d) => d.name(),
+    }
+}

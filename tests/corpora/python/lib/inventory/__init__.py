@@ -1,0 +1,1 @@
+"""Checks over a whole inventory."""
