@@ -178,11 +178,25 @@ static void bind_names(struct kbx_walk *w, TSNode decl)
 	}
 }
 
+/* Does the declarator declare a function (a parameter list somewhere
+ * on the way to its name)?  `namespace kv {`, which C's grammar reads as
+ * a definition of kv, does not. */
+static int declares_function(TSNode d)
+{
+	for (int guard = 0; guard < 64 && !ts_node_is_null(d); guard++) {
+		if (_kbx_is(d, "function_declarator"))
+			return 1;
+		d = _kbx_is(d, "parenthesized_declarator") ? ts_node_named_child(d, 0)
+							   : _kbx_field(d, "declarator");
+	}
+	return 0;
+}
+
 static void visit_function(struct kbx_walk *w, TSNode n)
 {
 	TSNode d = _kbx_field(n, "declarator");
 	TSNode name = declarator_name(d);
-	if (ts_node_is_null(name))
+	if (ts_node_is_null(name) || !declares_function(d))
 		return;
 	int sym = _kbx_walk_define(w, n, KBX_KIND_FUNCTION, _kbx_node_text(w, name), 1);
 	if (sym < 0)
@@ -279,7 +293,11 @@ static int c_visit(struct kbx_walk *w, TSNode n, const char *type)
 			visit_type(w, n, KBX_KIND_ENUM);
 		break;
 	case 'f':
-		if (!strcmp(type, "function_definition"))
+		/* C has no functions in functions (but GCC's, which are
+		 * rare): one inside a body is a macro the grammar misread,
+		 * `vmcase(OP_MOVE) { ... }`, whose calls are the enclosing
+		 * function's; no definition that other files' calls reach */
+		if (!strcmp(type, "function_definition") && _kbx_walk_caller(w) < 0)
 			visit_function(w, n);
 		break;
 	case 'p':
