@@ -958,8 +958,11 @@ next:
 			for (size_t i = 0; i < r->resolve.n && !st; i++) {
 				st = _kbx_resolve_file(res, r->resolve.ids[i], phase, &stats->edges,
 						       &r->orphans, r->err);
-				progress(r, "resolve", (phase - 1) * r->resolve.n + i + 1,
-					 2 * r->resolve.n);
+				/* files, as the other phases count: the calls'
+				 * pass, the long one (the bases' is a look-up a
+				 * file) */
+				if (phase == KBX_RESOLVE_CALLS)
+					progress(r, "resolve", i + 1, r->resolve.n);
 			}
 		_kbx_resolver_free(res);
 		if (st)

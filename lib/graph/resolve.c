@@ -1496,6 +1496,15 @@ static void call_on_type(struct ctx *c, uint32_t src, const char *type, const ch
 {
 	struct type_res t;
 	resolve_type(c, type, 0, M_TYPE, &t);
+	/* JavaScript's constructor functions are its classes before `class`:
+	 * new Widget() is a Widget whose methods are this.run = function ...
+	 * and Widget.prototype.run = ... */
+	if (!t.n && !t.unknown && !strcmp(c->lang->name, "javascript")) {
+		struct type_res f;
+		resolve_type(c, type, 0, M_TYPE | M_FUNC, &f);
+		if (f.n)
+			t = f;
+	}
 	if (t.unknown)
 		call_on_unknown(c, src, name, line, col);
 	else

@@ -178,11 +178,25 @@ static void bind_names(struct kbx_walk *w, TSNode decl)
 	}
 }
 
+/* Does the declarator declare a function (a parameter list somewhere
+ * on the way to its name)?  `namespace kv {`, which C's grammar reads as
+ * a definition of kv, does not. */
+static int declares_function(TSNode d)
+{
+	for (int guard = 0; guard < 64 && !ts_node_is_null(d); guard++) {
+		if (_kbx_is(d, "function_declarator"))
+			return 1;
+		d = _kbx_is(d, "parenthesized_declarator") ? ts_node_named_child(d, 0)
+							   : _kbx_field(d, "declarator");
+	}
+	return 0;
+}
+
 static void visit_function(struct kbx_walk *w, TSNode n)
 {
 	TSNode d = _kbx_field(n, "declarator");
 	TSNode name = declarator_name(d);
-	if (ts_node_is_null(name))
+	if (ts_node_is_null(name) || !declares_function(d))
 		return;
 	int sym = _kbx_walk_define(w, n, KBX_KIND_FUNCTION, _kbx_node_text(w, name), 1);
 	if (sym < 0)
@@ -279,7 +293,11 @@ static int c_visit(struct kbx_walk *w, TSNode n, const char *type)
 			visit_type(w, n, KBX_KIND_ENUM);
 		break;
 	case 'f':
-		if (!strcmp(type, "function_definition"))
+		/* C has no functions in functions (but GCC's, which are
+		 * rare): one inside a body is a macro the grammar misread,
+		 * `vmcase(OP_MOVE) { ... }`, whose calls are the enclosing
+		 * function's; no definition that other files' calls reach */
+		if (!strcmp(type, "function_definition") && _kbx_walk_caller(w) < 0)
 			visit_function(w, n);
 		break;
 	case 'p':
@@ -356,6 +374,53 @@ static const char *skip_space(const char *p, const char *end)
 	return p;
 }
 
+/* Clang's thread-safety annotations, by the names projects give their
+ * macros (also with abseil's ABSL_ in front): they follow a declarator
+ * (`void f() LOCKS_EXCLUDED(mu_);`, `int n_ GUARDED_BY(mu_);`) or come
+ * before a class's name (`class LOCKABLE Mutex`), and the grammar
+ * cannot read them there. */
+static const char *const annotations[] = {
+	"GUARDED_BY", "PT_GUARDED_BY", "ACQUIRED_AFTER", "ACQUIRED_BEFORE",
+	"EXCLUSIVE_LOCKS_REQUIRED", "SHARED_LOCKS_REQUIRED", "LOCKS_EXCLUDED", "LOCK_RETURNED",
+	"LOCKABLE", "SCOPED_LOCKABLE", "EXCLUSIVE_LOCK_FUNCTION", "SHARED_LOCK_FUNCTION",
+	"UNLOCK_FUNCTION", "EXCLUSIVE_TRYLOCK_FUNCTION", "SHARED_TRYLOCK_FUNCTION",
+	"ASSERT_EXCLUSIVE_LOCK", "ASSERT_SHARED_LOCK", "NO_THREAD_SAFETY_ANALYSIS",
+	"LOCKS_REQUIRED", NULL,
+};
+
+static int annotation(const char *w, size_t n)
+{
+	if (n > 5 && !memcmp(w, "ABSL_", 5)) {
+		w += 5;
+		n -= 5;
+	}
+	for (size_t i = 0; annotations[i]; i++)
+		if (strlen(annotations[i]) == n && !memcmp(w, annotations[i], n))
+			return 1;
+	return 0;
+}
+
+/* Blank from p to the parenthesis that closes the one at p, new lines
+ * kept (they number the lines); where it ends. */
+static char *blank_parens(char *p, char *end, size_t *blanked)
+{
+	int depth = 0;
+	for (; p < end; p++) {
+		char c = *p;
+		if (c == '(')
+			depth++;
+		else if (c == ')')
+			depth--;
+		if (c != '\n') {
+			*p = ' ';
+			(*blanked)++;
+		}
+		if (!depth)
+			return p + 1;
+	}
+	return p;
+}
+
 /* Does p start a type's name and then its body or bases, `Name {`,
  * `Name final :`?  (Not `struct TAG var;`, where the capital name is
  * the tag.) */
@@ -422,6 +487,13 @@ size_t _kbx_c_mask_macros(char *text, size_t len)
 						 (prevn == 6 && !memcmp(prev, "struct", 6)) ||
 						 (prevn == 5 && !memcmp(prev, "union", 5)));
 			int blank = 0;
+			if (annotation(w, n)) {
+				memset(w, ' ', n);
+				blanked += n;
+				if (next < end && *next == '(')
+					p = blank_parens((char *)next, end, &blanked);
+				continue;
+			}
 			if (all_caps(w, n) && next < end && *next != '(') {
 				if (after_tag && ident_char(*next))
 					blank = type_head(next, end);    /* class MACRO Name { */

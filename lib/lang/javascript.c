@@ -1471,6 +1471,23 @@ static void visit_assignment(struct kbx_walk *w, TSNode n)
 		define_value(w, n, right, KBX_KIND_FUNCTION, name);
 		return;
 	}
+	/* obj.x = function () {}, self.x = function y() {}, this.x = () =>
+	 * ...: a method named by the property it is assigned to (y is a
+	 * name only inside its own body), which obj.x() may call */
+	if (!strcmp(ts_node_type(obj), "identifier") && _kbx_walk_parent(w) < 0 &&
+	    !is_class_value(right)) {
+		/* at file level, a member of that object: "panel.close" */
+		mark_named(w, right);
+		int sym = _kbx_x_sym_at(w->x, KBX_KIND_METHOD, name, _kbx_join(w, ot, ".", name), -1,
+					n);
+		_kbx_walk_scope(w, sym);
+		named_as(w, sym);
+		return;
+	}
+	if (!strcmp(ts_node_type(obj), "identifier") || !strcmp(ts_node_type(obj), "this")) {
+		define_value(w, n, right, KBX_KIND_METHOD, name);
+		return;
+	}
 	if (strcmp(ts_node_type(obj), "member_expression"))
 		return;
 	const char *proto = _kbx_field_text(w, obj, "property");

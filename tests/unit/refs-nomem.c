@@ -35,17 +35,18 @@ static unsigned char *put32(unsigned char *p, uint32_t v)
 	return p + 4;
 }
 
-/* The record as lib/store/refs.c writes it: version, a word, the node ids,
- * then the calls (caller, line, column, receiver kind, three strings),
- * imports and bases; a string is its length and bytes, or 0xffffffff. */
+/* The record as lib/store/refs.c writes it (version 2): version, a word,
+ * the node ids, then the calls (caller, line, column, receiver kind, four
+ * strings: name, receiver, class, receiver's type), imports and bases; a
+ * string is its length and bytes, or 0xffffffff. */
 static unsigned char *make_record(uint32_t ncalls, size_t *len)
 {
-	size_t call_len = 4 + 4 + 4 + 1 + (4 + 3) + 4 + 4;
+	size_t call_len = 4 + 4 + 4 + 1 + (4 + 3) + 4 + 4 + 4;
 	*len = 4 * 3 + 4 + (size_t)ncalls * call_len + 4 + 4;
 	unsigned char *rec = malloc(*len), *p = rec;
 	if (!rec)
 		return NULL;
-	p = put32(p, 1);
+	p = put32(p, 2);
 	p = put32(p, 0);
 	p = put32(p, 0);                /* no node ids */
 	p = put32(p, ncalls);
@@ -58,6 +59,7 @@ static unsigned char *make_record(uint32_t ncalls, size_t *len)
 		p = put32(p, 3);
 		memcpy(p, "run", 3);
 		p += 3;
+		p = put32(p, 0xffffffffu);
 		p = put32(p, 0xffffffffu);
 		p = put32(p, 0xffffffffu);
 	}

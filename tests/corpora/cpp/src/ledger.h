@@ -4,6 +4,7 @@
 #pragma once
 
 #define BOOK_EXPORT __attribute__((visibility("default")))
+#define LOCKS_EXCLUDED(...)
 
 namespace book {
 
@@ -11,6 +12,7 @@ class BOOK_EXPORT Ledger {
 public:
     void add(double v);
     double total() const;
+    void reset() LOCKS_EXCLUDED(mu_) { sum_ = 0; }
 
 private:
     double sum_ = 0;

@@ -16,6 +16,7 @@ int main(int argc, char **argv)
     std::unique_ptr<geo::Shape> rect(new geo::Rect(scale(3.0, factor), 4.0));
     geo::Square square(2.0);
     book::Ledger ledger;
+    ledger.reset();
     ledger.add(factor);
     const geo::Shape *shapes[] = { &circle, rect.get(), &square };
     for (const geo::Shape *s : shapes) {
