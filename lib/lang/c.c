@@ -374,6 +374,98 @@ static const char *skip_space(const char *p, const char *end)
 	return p;
 }
 
+/* Past the comment or the string or character literal that starts at p
+ * (p itself when none does), never past end. */
+static const char *skip_comment_or_literal(const char *p, const char *end)
+{
+	if (*p == '/' && p + 1 < end && p[1] == '/') {
+		while (p < end && *p != '\n')
+			p++;
+		return p;
+	}
+	if (*p == '/' && p + 1 < end && p[1] == '*') {
+		for (p += 2; p + 1 < end && !(p[0] == '*' && p[1] == '/'); p++)
+			;
+		return p + 2 < end ? p + 2 : end;
+	}
+	if (*p == '"' || *p == '\'') {
+		char q = *p;
+		for (p++; p < end && *p != q && *p != '\n'; p++)
+			if (*p == '\\' && p + 1 < end)
+				p++;
+		return p < end ? p + 1 : end;
+	}
+	return p;
+}
+
+/* Is the word at w (of length n) a C++ construct, by what follows it? */
+static int cpp_word(const char *w, size_t n, const char *end)
+{
+	const char *p = skip_space(w + n, end);
+	if (n == 9 && !memcmp(w, "namespace", 9))
+		return p < end && (*p == '{' || ident_char(*p));
+	if (n == 8 && !memcmp(w, "template", 8))
+		return p < end && *p == '<';
+	if ((n == 6 && !memcmp(w, "public", 6)) || (n == 7 && !memcmp(w, "private", 7)) ||
+	    (n == 9 && !memcmp(w, "protected", 9)))
+		return p < end && *p == ':' && (p + 1 >= end || p[1] != ':');
+	if (n == 5 && !memcmp(w, "class", 5)) {
+		/* class Name [final] [: bases] {   (not a variable named class) */
+		if (p >= end || !ident_char(*p))
+			return 0;
+		while (p < end && ident_char(*p))
+			p++;
+		for (int k = 0; k < 200 && p < end; k++, p++)
+			if (*p == '{' || *p == ';' || *p == '(' || *p == ')' || *p == '=')
+				return *p == '{';
+	}
+	return 0;
+}
+
+int _kbx_c_looks_cpp(const char *s, size_t len)
+{
+	const char *p = s, *end = s + (len > 262144 ? 262144 : len);
+	int line_start = 1;
+	while (p < end) {
+		const char *past = skip_comment_or_literal(p, end);
+		if (past != p) {
+			p = past;
+			continue;
+		}
+		char c = *p;
+		if (c == '#' && line_start) {
+			/* #include <string>: a standard header with no extension */
+			const char *q = skip_space(p + 1, end);
+			if (end - q > 7 && !memcmp(q, "include", 7)) {
+				q = skip_space(q + 7, end);
+				if (q < end && *q == '<') {
+					const char *r = q + 1;
+					while (r < end && *r != '>' && *r != '\n' && *r != '.')
+						r++;
+					if (r < end && *r == '>' && r > q + 1)
+						return 1;
+				}
+			}
+		}
+		if (c == ':' && p + 1 < end && p[1] == ':')
+			return 1;
+		if (c == '\n')
+			line_start = 1;
+		else if (c != ' ' && c != '\t')
+			line_start = 0;
+		if (ident_char(c) && (p == s || !ident_char(p[-1]))) {
+			const char *w = p;
+			while (p < end && ident_char(*p))
+				p++;
+			if (cpp_word(w, (size_t)(p - w), end))
+				return 1;
+			continue;
+		}
+		p++;
+	}
+	return 0;
+}
+
 /* Clang's thread-safety annotations, by the names projects give their
  * macros (also with abseil's ABSL_ in front): they follow a declarator
  * (`void f() LOCKS_EXCLUDED(mu_);`, `int n_ GUARDED_BY(mu_);`) or come
@@ -444,24 +536,11 @@ size_t _kbx_c_mask_macros(char *text, size_t len)
 	size_t prevn = 0;
 	while (p < end) {
 		char c = *p;
-		if (c == '/' && p + 1 < end && (p[1] == '/' || p[1] == '*')) {
-			if (p[1] == '/') {
-				while (p < end && *p != '\n')
-					p++;
-			} else {
-				for (p += 2; p + 1 < end && !(p[0] == '*' && p[1] == '/'); p++)
-					;
-				p = p + 2 < end ? p + 2 : end;
-			}
-			continue;
-		}
-		if (c == '"' || c == '\'') {
-			for (p++; p < end && *p != c && *p != '\n'; p++)
-				if (*p == '\\' && p + 1 < end)
-					p++;
-			if (p < end)
-				p++;
-			prev = NULL;
+		char *past = (char *)skip_comment_or_literal(p, end);
+		if (past != p) {
+			if (c == '"' || c == '\'')
+				prev = NULL;
+			p = past;
 			continue;
 		}
 		if (c == '#' && line_start) {

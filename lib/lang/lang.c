@@ -48,106 +48,11 @@ int _kbx_lang_is_header(const char *path)
 	return n > 2 && !strcmp(path + n - 2, ".h") && _kbx_lang_for_path(path) == &_kbx_lang_c;
 }
 
-static int word_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-static const char *skip_blank(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	return p;
-}
-
-/* Is the word at p (of length n) a C++ construct, by what follows it? */
-static int cpp_word(const char *w, size_t n, const char *end)
-{
-	const char *p = skip_blank(w + n, end);
-	if (n == 9 && !memcmp(w, "namespace", 9))
-		return p < end && (*p == '{' || word_char(*p));
-	if (n == 8 && !memcmp(w, "template", 8))
-		return p < end && *p == '<';
-	if ((n == 6 && !memcmp(w, "public", 6)) || (n == 7 && !memcmp(w, "private", 7)) ||
-	    (n == 9 && !memcmp(w, "protected", 9)))
-		return p < end && *p == ':' && (p + 1 >= end || p[1] != ':');
-	if (n == 5 && !memcmp(w, "class", 5)) {
-		/* class Name [final] [: bases] {   (not a variable named class) */
-		if (p >= end || !word_char(*p))
-			return 0;
-		while (p < end && word_char(*p))
-			p++;
-		for (int k = 0; k < 200 && p < end; k++, p++)
-			if (*p == '{' || *p == ';' || *p == '(' || *p == ')' || *p == '=')
-				return *p == '{';
-	}
-	return 0;
-}
-
-/* Does a header's text use C++?  Comments, strings and character
- * literals are skipped; the first 256 KiB are enough. */
-static int looks_cpp(const char *s, size_t len)
-{
-	const char *p = s, *end = s + (len > 262144 ? 262144 : len);
-	int line_start = 1;
-	while (p < end) {
-		char c = *p;
-		if (c == '/' && p + 1 < end && p[1] == '/') {
-			while (p < end && *p != '\n')
-				p++;
-			continue;
-		}
-		if (c == '/' && p + 1 < end && p[1] == '*') {
-			const char *q = p + 2;
-			while (q + 1 < end && !(q[0] == '*' && q[1] == '/'))
-				q++;
-			p = q + 2;
-			continue;
-		}
-		if (c == '"' || c == '\'') {
-			for (p++; p < end && *p != c && *p != '\n'; p++)
-				if (*p == '\\')
-					p++;
-			p++;
-			continue;
-		}
-		if (c == '#' && line_start) {
-			/* #include <string>: a standard header with no extension */
-			const char *q = skip_blank(p + 1, end);
-			if (end - q > 7 && !memcmp(q, "include", 7)) {
-				q = skip_blank(q + 7, end);
-				if (q < end && *q == '<') {
-					const char *r = q + 1;
-					while (r < end && *r != '>' && *r != '\n' && *r != '.')
-						r++;
-					if (r < end && *r == '>' && r > q + 1)
-						return 1;
-				}
-			}
-		}
-		if (c == ':' && p + 1 < end && p[1] == ':')
-			return 1;
-		if (c == '\n')
-			line_start = 1;
-		else if (c != ' ' && c != '\t')
-			line_start = 0;
-		if (word_char(c) && (p == s || !word_char(p[-1]))) {
-			const char *w = p;
-			while (p < end && word_char(*p))
-				p++;
-			if (cpp_word(w, (size_t)(p - w), end))
-				return 1;
-			continue;
-		}
-		p++;
-	}
-	return 0;
-}
-
 const struct kbx_lang *_kbx_lang_for_text(const char *path, const char *text, size_t len)
 {
 	const struct kbx_lang *l = _kbx_lang_for_path(path);
-	if (l == &_kbx_lang_c && text && _kbx_lang_is_header(path) && looks_cpp(text, len))
+	if (l == &_kbx_lang_c && text && _kbx_lang_is_header(path) &&
+	    _kbx_c_looks_cpp(text, len))
 		return &_kbx_lang_cpp;
 	return l;
 }

@@ -413,6 +413,9 @@ const char *_kbx_c_typedef_name(struct kbx_walk *w, TSNode n);
  * called like a function (`LEVELDB_EXPORT Status DestroyDB(...);`).
  * Comments, literals and preprocessor lines are left as they are. */
 size_t _kbx_c_mask_macros(char *text, size_t len);
+/* Does a header's text use C++ (see _kbx_lang_for_text)?  Comments and
+ * literals are skipped; the first 256 KiB are enough. */
+int _kbx_c_looks_cpp(const char *text, size_t len);
 /* #include "x.h": next to the includer, from the root, then by suffix. */
 void _kbx_c_import_candidates(const char *importer, const struct kbx_ximport *imp,
 			      struct kbx_pathlist *out);
