@@ -120,6 +120,37 @@ test_expect_success 'setup: a generated tree of 401 files, indexed' '
 	test_cmp expect actual
 '
 
+# A run killed between putting its vector file in place and recording it
+# (lib/search/sync.c, mark_vectors_built), made by hand: the store records
+# generation 1, the file is of generation 2 and its stamp is only the
+# next one, and chunks have changed since (the search generation is 5).
+# A search uses the file and the delta; the next run builds the file again
+# and records it.
+test_expect_success 'a vector file put in place but not recorded: searches use it, the next run records one' '
+	git init -q mark &&
+	"$TEST_DIRECTORY"/hostile/make-tree.sh mark 20 5 &&
+	"$TEST_DIRECTORY"/hostile/make-tree.sh --touch mark 0 $(tree_modules 20) &&
+	kbx -C mark index -q &&
+	kbx -C mark status --format=json >mark.status &&
+	test_grep "\"search_generation\":2," mark.status &&
+	stamp=$(stat -c "%s:%.9Y:%i:%d" mark/.kbx/vectors.kbxv) &&
+	"$KBX_TEST_UNIT"/store-set-meta mark/.kbx vectors 1 &&
+	"$KBX_TEST_UNIT"/store-set-meta mark/.kbx vector_file 0:0.000000000:0:0 &&
+	"$KBX_TEST_UNIT"/store-set-meta mark/.kbx vector_file_next "$stamp" &&
+	"$KBX_TEST_UNIT"/store-set-meta mark/.kbx search_generation 5 &&
+	kbx -C mark search --mode=vector --format=nul --limit=5 "function calls" >mark.out 2>mark.err &&
+	test_must_be_empty mark.err &&
+	test -s mark.out &&
+	kbx -C mark index --format=json >mark.json &&
+	test_grep "\"vectors_rebuilt\":true" mark.json &&
+	kbx -C mark status --format=json >mark.status &&
+	test_grep "\"search_generation\":5," mark.status &&
+	test_grep "\"vectors_state\":\"current\"" mark.status &&
+	kbx -C mark search --mode=vector --format=nul --limit=5 "function calls" >mark.out 2>mark.err &&
+	test_must_be_empty mark.err &&
+	test -s mark.out
+'
+
 test_expect_success 'readers during repeated rebuilds see one complete version' '
 	rm -f writer.done writer.bad writer.committed r-* &&
 	echo 0 >writer.committed &&

@@ -403,11 +403,23 @@ static kbx_status_t scan_delta(struct kbx_store *s, MDB_txn *txn,
 		free(c);
 		return _kbx_fail_mdb(err, rc, "cannot read the vector delta");
 	}
+	/* the file's hits, by id: a file built after the delta began holds
+	 * some of its chunks (run_vector) */
+	uint32_t *given = malloc((out->n + 1) * sizeof(*given));
+	if (!given) {
+		free(c);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	for (size_t i = 0; i < out->n; i++)
+		given[i] = out->ids[i];
+	qsort(given, out->n, sizeof(*given), _kbx_cmp_u32);
 	size_t scanned = 0;
 	for (rc = mdb_cursor_get(cur, &k, &d, MDB_FIRST); !rc; rc = mdb_cursor_get(cur, &k, &d, MDB_NEXT)) {
 		if (k.mv_size != 4 || d.mv_size != 24)
 			continue;
 		uint32_t id = _kbx_get_u32(k.mv_data);
+		if (out->n && bsearch(&id, given, out->n, sizeof(*given), _kbx_cmp_u32))
+			continue;
 		MDB_val vk = { 24, d.mv_data }, vv;
 		if (mdb_get(txn, s->vcache, &vk, &vv) || vv.mv_size != dim * sizeof(float))
 			continue;
@@ -423,6 +435,7 @@ static kbx_status_t scan_delta(struct kbx_store *s, MDB_txn *txn,
 		n++;
 	}
 	mdb_cursor_close(cur);
+	free(given);
 	keep_best(c, n, depth, out);
 	rep->candidates += scanned;
 	free(c);
@@ -569,19 +582,24 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 	uint64_t fgen = 0, sgen = 0;
 	int vr = ops->open(path, KBX_VEC_OPEN_MMAP | KBX_VEC_OPEN_GENERATION, gen, 0, &ix, &fgen,
 			   msg, sizeof(msg));
-	/* A file stamped with the search generation of this snapshot holds
-	 * its chunks, every one: kbx index has put it in place and not yet
-	 * recorded it as the current one ("vectors"; mark_vectors_built in
-	 * lib/search/sync.c), or was killed in between.  The delta,
-	 * the chunks added since the file recorded, is not needed then.
-	 * Every change of the chunks, or of the embedder, moves the
-	 * generation on (lib/search/sync.c). */
+	/* A file stamped with a later generation than the one recorded, but
+	 * not later than this snapshot's, was put in place by a kbx index
+	 * that has not yet recorded it as the current one ("vectors";
+	 * mark_vectors_built in lib/search/sync.c), or was killed in
+	 * between.  It holds the chunks of its generation: those removed
+	 * since are looked up and left out, those added since are in the
+	 * delta, which holds every chunk added since the recorded
+	 * generation (scan_delta leaves out the ones the file gave).  A
+	 * file of this snapshot's generation holds its chunks, every one,
+	 * and the delta is not needed.  Every change of the chunks, or of
+	 * the embedder, moves the generation on (lib/search/sync.c). */
 	int whole = 0;
-	if (vr == KBX_VEC_ERR_STALE && fgen &&
-	    _kbx_meta_get_u64(s, txn, "search_generation", &sgen) == KBX_OK && fgen == sgen) {
-		vr = ops->open(path, KBX_VEC_OPEN_MMAP | KBX_VEC_OPEN_GENERATION, sgen, 0, &ix,
+	if (vr == KBX_VEC_ERR_STALE && fgen > gen &&
+	    _kbx_meta_get_u64(s, txn, "search_generation", &sgen) == KBX_OK && fgen <= sgen) {
+		uint64_t want = fgen;
+		vr = ops->open(path, KBX_VEC_OPEN_MMAP | KBX_VEC_OPEN_GENERATION, want, 0, &ix,
 			       &fgen, msg, sizeof(msg));
-		whole = !vr;
+		whole = !vr && want == sgen;
 	}
 	if (vr == KBX_VEC_ERR_STALE) {
 		snprintf(rep->note, sizeof(rep->note),

@@ -1247,15 +1247,17 @@ int _kbx_vector_file_stamp(const char *path, char *out, size_t outsz)
 	return 0;
 }
 
-static int stamp_recorded(struct kbx_store *s, MDB_txn *txn, const char *now)
+static int stamp_is(struct kbx_store *s, MDB_txn *txn, const char *key, const char *now)
 {
 	char then[128];
+	return _kbx_meta_get_str(s, txn, key, then, sizeof(then)) == KBX_OK && !strcmp(now, then);
+}
+
+static int stamp_recorded(struct kbx_store *s, MDB_txn *txn, const char *now)
+{
 	/* the current file, or the next one while it is put in place
 	 * (mark_vectors_built) */
-	return (_kbx_meta_get_str(s, txn, "vector_file", then, sizeof(then)) == KBX_OK &&
-		!strcmp(now, then)) ||
-	       (_kbx_meta_get_str(s, txn, "vector_file_next", then, sizeof(then)) == KBX_OK &&
-		!strcmp(now, then));
+	return stamp_is(s, txn, "vector_file", now) || stamp_is(s, txn, "vector_file_next", now);
 }
 
 /*
@@ -1308,10 +1310,16 @@ static int vectors_current(struct kbx_store *s, MDB_txn *txn, const char *ident,
 	char *path = kbx_search_vector_path(s);
 	uint64_t nchunks = 0;
 	_kbx_meta_get_u64(s, txn, "chunks", &nchunks);
-	int ok = path ? _kbx_vector_file_recorded(s, txn, path) : 0;
+	/* the file recorded as the current one: one that is only the next
+	 * is of a run killed before it recorded the file, and "vectors"
+	 * is not its generation; it is built again */
+	char now[128];
+	int ok = -1;
+	if (path && !_kbx_vector_file_stamp(path, now, sizeof(now)))
+		ok = stamp_is(s, txn, "vector_file", now);
 	if (ok < 0)
 		/* no chunks: no file is right */
-		ok = !nchunks && errno == ENOENT;
+		ok = path && !nchunks && errno == ENOENT;
 	free(path);
 	return ok;
 }
