@@ -277,7 +277,8 @@ struct kbx_node {
 				   * (non-static C, Go capitals, pub, public, export) */
 #define KBX_NODE_OVERRIDE   0x04  /* a method that says it overrides (impl Trait for T,
 				   * @Override, override) */
-#define KBX_NODE_IMPLICIT   0x08  /* called without its name: a property or accessor, or
+#define KBX_NODE_IMPLICIT   0x08  /* called without its name: a property or accessor, a
+				   * named function expression used as a value, or
 				   * registered by a decorator, annotation or attribute */
 #define KBX_NODE_REDEFINED  0x10  /* its file defines its qualified name more than once
 				   * (#[cfg] or #ifdef variants): the node stands for all */

@@ -1558,9 +1558,15 @@ static void visit_function_value(struct kbx_walk *w, TSNode n, int arrow)
 		scoped = st->named_scoped;
 	else if (arrow)
 		scoped = 0;
-	else
-		scoped = _kbx_walk_define(w, n, KBX_KIND_FUNCTION, _kbx_field_text(w, n, "name"),
-					  1) >= 0;
+	else {
+		int sym = _kbx_walk_define(w, n, KBX_KIND_FUNCTION, _kbx_field_text(w, n, "name"), 1);
+		/* a named function expression is a value (an argument, a
+		 * return value): its name is seen only inside it, and it is
+		 * called through where the value goes */
+		if (sym >= 0)
+			w->x->syms[sym].flags |= KBX_SYM_IMPLICIT;
+		scoped = sym >= 0;
+	}
 	enter_function(w, n, scoped, arrow ? THIS_INHERITED : THIS_OTHER);
 }
 

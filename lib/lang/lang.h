@@ -107,8 +107,8 @@ struct kbx_xsym {
 #define KBX_SYM_EXPORTED   0x02
 #define KBX_SYM_OVERRIDE   0x04
 /* Called by the language or a framework rather than by its name: a
- * property or accessor, or a function a decorator, annotation or
- * attribute registers. */
+ * property or accessor, a function a decorator, annotation or attribute
+ * registers, or a named function expression used as a value. */
 #define KBX_SYM_IMPLICIT   0x08
 
 struct kbx_xcall {
