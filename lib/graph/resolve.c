@@ -1549,7 +1549,8 @@ static size_t drop_nested(struct ctx *c, uint32_t *ids, size_t n)
 }
 
 /* f() in a function or method that defines f inside it, or inside a
- * function or method enclosing it: the innermost such f, or 0.
+ * function or method enclosing it (through a class defined in one): the
+ * innermost such f, or 0.
  * *several is set when that scope defines f more than once. */
 static uint32_t nested_def(struct ctx *c, uint32_t src, const char *name, int mask,
 			   int *several)
@@ -1560,8 +1561,15 @@ static uint32_t nested_def(struct ctx *c, uint32_t src, const char *name, int ma
 		return 0;
 	for (int depth = 0; scope && scope != c->file && !found && depth < 64; depth++) {
 		struct kbx_node n, d;
-		if (_kbx_node_read(c->s, _kbx_txn(c->s), scope, &n) != KBX_OK ||
-		    !KBX_KIND_IS_CALLABLE(n.kind))
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), scope, &n) != KBX_OK)
+			break;
+		/* a class inside a function: its methods see the function's
+		 * helpers (not the class's own names: self.f() reaches those) */
+		if (KBX_KIND_IS_TYPE(n.kind) && n.parent && n.parent != c->file) {
+			scope = n.parent;
+			continue;
+		}
+		if (!KBX_KIND_IS_CALLABLE(n.kind))
 			break;
 		strbuf_reset(&q);
 		strbuf_addf(&q, "%s.%s", n.cid, name);
