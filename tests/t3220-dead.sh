@@ -400,4 +400,179 @@ test_expect_success 'exit 1 when nothing is dead' '
 	test_must_be_empty out
 '
 
+# What real projects hide from the graph: each function below is used
+# without a call kbx can bind to it, beside one nothing uses, which must
+# still be reported.
+test_expect_success 'set up a repository of what real projects do' '
+	git init -q real &&
+	mkdir -p real/py real/web real/cpp real/rs &&
+	cat >real/py/visit.py <<-\EOF &&
+	class Visitor:
+	    def visit(self, node):
+	        return getattr(self, f"visit_{type(node).__name__}")(node)
+
+	    def visit_Name(self, node):
+	        return 1
+
+
+	class Parser:
+	    def parse(self, token):
+	        return getattr(self, "parse_%s" % token)()
+
+	    def parse_set(self):
+	        return 3
+
+	    def unused_method(self):
+	        return 4
+
+
+	def make_logged(base):
+	    def _log(obj):
+	        return obj
+
+	    class Logged(base):
+	        def __str__(self):
+	            _log(self)
+	            return ""
+
+	    return Logged
+	EOF
+	cat >real/web/errors.ts <<-\EOF &&
+	function createErrorClass(impl: any) {
+	  return impl(Error);
+	}
+	export const AppError = createErrorClass((_super: any) =>
+	  function AppErrorImpl(this: any, message: string) {
+	    this.message = message;
+	  });
+	function pipe(fns: any[]) {
+	  return function piped(x: any) {
+	    return fns.reduce((p, f) => f(p), x);
+	  };
+	}
+	export function run() {
+	  return pipe([])(1);
+	}
+	class Events {
+	  handleClick() {
+	    return 1;
+	  }
+	  emitChange() {
+	    return 2;
+	  }
+	  unusedEvent() {
+	    return 3;
+	  }
+	}
+	export function dispatch(e: Events, name: string) {
+	  e["handle" + name]();
+	  return (e as any)[`emit${name}`]();
+	}
+	EOF
+	cat >real/cpp/shape.h <<-\EOF &&
+	namespace geo {
+	class Shape {
+	 public:
+	  virtual ~Shape() {}
+	  virtual double Area() const = 0;
+	};
+	class Square : public Shape {
+	 public:
+	  double Area() const override;
+	  double Side() const;
+	};
+	struct Point {
+	  int x;
+	};
+	bool operator==(const Point& a, const Point& b);
+	}  // namespace geo
+	EOF
+	cat >real/cpp/shape.cc <<-\EOF &&
+	#include "shape.h"
+	namespace geo {
+	double Square::Area() const { return 4.0; }
+	double Square::Side() const { return 2.0; }
+	bool operator==(const Point& a, const Point& b) { return a.x == b.x; }
+	}  // namespace geo
+	EOF
+	cat >real/cpp/main.cc <<-\EOF &&
+	#include "shape.h"
+	static double Total(const geo::Shape& s) { return s.Area(); }
+	static double Unused() { return 0; }
+	int main() {
+	  geo::Square q;
+	  geo::Point a{1}, b{2};
+	  return (a == b) + static_cast<int>(Total(q));
+	}
+	EOF
+	cat >real/rs/lib.rs <<-\EOF &&
+	pub struct Lits {
+	    v: Vec<u8>,
+	}
+
+	impl Lits {
+	    fn all_complete(&self) -> bool {
+	        self.v.is_empty()
+	    }
+
+	    fn never(&self) -> bool {
+	        false
+	    }
+	}
+
+	macro_rules! check {
+	    ($l:expr) => {{
+	        let l = $l;
+	        assert!(l.all_complete());
+	    }};
+	}
+
+	pub fn run(l: Lits) {
+	    check!(l);
+	}
+	EOF
+	(cd real && git add . && git commit -qm base && kbx index -q) &&
+	(cd real && kbx dead --include-exported --explain --format=json >../real.json 2>/dev/null)
+'
+
+# reason ID: the reason kbx dead gives for the function of id ID
+reason () {
+	awk -v id="\"id\":\"$1\"," 'index($0, id) {
+		sub(/.*"reason":"/, ""); sub(/".*/, ""); print }' real.json
+}
+
+test_expect_success 'a name a string builds at run time is referenced' '
+	test "$(reason "py/visit.py#Visitor.visit_Name")" = referenced &&
+	test "$(reason "py/visit.py#Parser.parse_set")" = referenced &&
+	test "$(reason "web/errors.ts#Events.handleClick")" = referenced &&
+	test "$(reason "web/errors.ts#Events.emitChange")" = referenced &&
+	test_grep "py/visit.py builds names that start with .visit_." real.json &&
+	test "$(reason "py/visit.py#Parser.unused_method")" = dead &&
+	test "$(reason "web/errors.ts#Events.unusedEvent")" = dead
+'
+
+test_expect_success 'a method of a class in a function calls the function'\''s helpers' '
+	(cd real && kbx callers --format=nul "py/visit.py#make_logged._log" >../out) &&
+	printf "py/visit.py#make_logged.Logged.__str__\0" >expect &&
+	test_cmp expect out &&
+	test "$(reason "py/visit.py#make_logged._log")" = ""
+'
+
+test_expect_success 'a named function expression is a value, not dead' '
+	test "$(reason "web/errors.ts#AppErrorImpl")" = entry-point &&
+	test "$(reason "web/errors.ts#pipe.piped")" = entry-point
+'
+
+test_expect_success 'C++: a method defined outside its class file overrides, operators are called' '
+	test "$(reason "cpp/shape.cc#geo.Square.Area")" = override &&
+	test "$(reason "cpp/shape.cc#geo.operator==")" = entry-point &&
+	test "$(reason "cpp/shape.cc#geo.Square.Side")" = dead &&
+	test "$(reason "cpp/main.cc#Unused")" = dead
+'
+
+test_expect_success 'Rust: a name in a macro_rules! body is referenced' '
+	test "$(reason "rs/lib.rs#Lits.all_complete")" = referenced &&
+	test "$(reason "rs/lib.rs#Lits.never")" = dead
+'
+
 test_done

@@ -23,7 +23,9 @@
  * languages that still have candidates and keeps alive every candidate
  * whose name appears there, outside comments, other than before a '('
  * (a call or a definition): "referenced".  A name in a string counts
- * too (getattr(obj, "name")).  This reads the working tree, which may
+ * too (getattr(obj, "name")), and so does the start of a name a string
+ * builds at run time (getattr(self, f"visit_{kind}")) for every
+ * candidate it starts.  This reads the working tree, which may
  * have changed since the index was built; a file that cannot be read is
  * passed over.
  */
@@ -160,6 +162,15 @@ static uint32_t hmap_get(const struct hmap *m, uint64_t h)
 	return 0;
 }
 
+/* The start of a name a program builds at run time, written in a string
+ * that the rest is joined to: getattr(self, f"visit_{kind}"),
+ * "visit_%s" % kind, this["handle" + name], `emit${name}`. */
+struct prefix {
+	int fam;
+	uint32_t file;
+	char text[64];
+};
+
 struct dead_ctx {
 	struct kbx_node *fns;   /* every function and method, in id order */
 	size_t nfns, afns;
@@ -180,6 +191,9 @@ struct dead_ctx {
 	struct hset cands;      /* (family, name) of the functions nothing calls */
 	struct hmap refs;       /* (family, name) -> the id of a file naming it */
 	struct hmap hdr;        /* (family, name) -> the header defining a static one */
+	struct hmap type_quals; /* (family, qualified name) -> the type's id */
+	struct prefix *prefixes; /* names built at run time: their written start */
+	size_t nprefixes, aprefixes;
 	int nomem;
 };
 
@@ -275,6 +289,23 @@ static const struct kbx_node *find_node(const struct kbx_node *v, size_t n, uint
 	return NULL;
 }
 
+/* The type a method belongs to: its parent, or for a C++ method defined
+ * outside its class (`void DBImpl::Get() {}` in a file other than the
+ * class's), the type its qualified name is in. */
+static const struct kbx_node *type_of(const struct dead_ctx *c, const struct kbx_node *n)
+{
+	const struct kbx_node *p = find_node(c->types, c->ntypes, n->parent);
+	if (p || n->kind != KBX_KIND_METHOD)
+		return p;
+	size_t ql = strlen(n->qual), nl = strlen(n->name);
+	if (ql <= nl + 1 || n->qual[ql - nl - 1] != '.' || strcmp(n->qual + ql - nl, n->name))
+		return NULL;
+	uint64_t h = XXH3_64bits_withSeed(n->qual, ql - nl - 1,
+					  (uint64_t)_kbx_lang_family(n->lang));
+	uint32_t id = hmap_get(&c->type_quals, h);
+	return id ? find_node(c->types, c->ntypes, id) : NULL;
+}
+
 static int by_cls(const void *a, const void *b)
 {
 	const struct base *x = a, *y = b;
@@ -323,6 +354,8 @@ static int in_list(const char *name, const char *const *list)
 	return 0;
 }
 
+static int word_char(unsigned char ch);
+
 static const char *const ruby_hooks[] = {
 	"initialize", "method_missing", "respond_to_missing?", "to_s", "to_str", "inspect",
 	"hash", "eql?", "==", "<=>", "each", "coerce", "call", NULL
@@ -333,10 +366,9 @@ static const char *entry_point(const struct dead_ctx *c, const struct kbx_node *
 			       size_t size)
 {
 	const char *lang = lang_name(n->lang), *name = n->name;
-	const struct kbx_node *p = n->kind == KBX_KIND_METHOD ?
-		find_node(c->types, c->ntypes, n->parent) : NULL;
+	const struct kbx_node *p = n->kind == KBX_KIND_METHOD ? type_of(c, n) : NULL;
 	if (n->flags & KBX_NODE_IMPLICIT) {
-		snprintf(buf, size, "called without its name: a property or accessor, or registered by a decorator, annotation or attribute");
+		snprintf(buf, size, "called without its name: a property or accessor, a function expression used as a value, or registered by a decorator, annotation or attribute");
 		return buf;
 	}
 	if (!strcmp(name, "main") || (!strcmp(lang, "csharp") && !strcmp(name, "Main")) ||
@@ -348,6 +380,12 @@ static const char *entry_point(const struct dead_ctx *c, const struct kbx_node *
 	if (!strcmp(lang, "python") && len > 4 && !strncmp(name, "__", 2) &&
 	    !strcmp(name + len - 2, "__")) {
 		snprintf(buf, size, "an entry point: Python calls %s itself", name);
+		return buf;
+	}
+	/* operator==(a, b) at namespace scope is called as a == b */
+	if ((!strcmp(lang, "cpp") || !strcmp(lang, "csharp")) && !strncmp(name, "operator", 8) &&
+	    !word_char((unsigned char)name[8])) {
+		snprintf(buf, size, "an entry point: %s calls %s implicitly (an operator)", lang, name);
 		return buf;
 	}
 	if (n->kind == KBX_KIND_METHOD &&
@@ -375,7 +413,7 @@ static const char *override_of(const struct dead_ctx *c, const struct kbx_node *
 	}
 	/* Go types implement interfaces without saying so; a method outside
 	 * its type's file has the file for a parent */
-	const struct kbx_node *p = find_node(c->types, c->ntypes, n->parent);
+	const struct kbx_node *p = type_of(c, n);
 	if (is_lang(n->lang, "go") && (!p || p->kind != KBX_KIND_INTERFACE) &&
 	    hset_has(&c->ifaces, pair_hash((uint32_t)_kbx_lang_family(n->lang), n->name))) {
 		snprintf(buf, size, "may implement an interface: an interface in the index declares %s",
@@ -388,7 +426,7 @@ static const char *override_of(const struct dead_ctx *c, const struct kbx_node *
 	uint32_t queue[64];
 	size_t head = 0, tail = 0;
 	const char *ext = NULL;
-	queue[tail++] = n->parent;
+	queue[tail++] = p->id;
 	while (head < tail) {
 		uint32_t t = queue[head++];
 		for (size_t i = first_base(c, t); i < c->nbases && c->bases[i].cls == t; i++) {
@@ -491,16 +529,71 @@ static int word_char(unsigned char ch)
 	       (ch >= 'A' && ch <= 'Z') || ch >= 0x80;
 }
 
+/* Is the word s[start, end), which opens a string (quoted by quote), the
+ * start of a name built at run time: followed by an interpolation (an
+ * f-string's `{`, a template's `${`, `%s`) or by the string's end and a
+ * '+'?  Then note it. */
+static int add_prefix(struct dead_ctx *c, const char *s, size_t len, size_t start, size_t end,
+		      char quote, uint32_t file, int fam)
+{
+	if (end < len && s[end - 1] == '$' && s[end] == '{')
+		end--;  /* `emit${name}`: '$' is a name's character elsewhere */
+	size_t l = end - start, k = end;
+	if (l < 3 || l >= sizeof(c->prefixes->text) || k >= len)
+		return 0;
+	int fstring = start >= 2 && (s[start - 2] == 'f' || s[start - 2] == 'F');
+	int joined = 0;
+	if ((s[k] == '{' && fstring) || (quote == '`' && s[k] == '$' && k + 1 < len && s[k + 1] == '{'))
+		joined = 1;
+	else if (s[k] == '%' && k + 1 < len && (s[k + 1] == 's' || s[k + 1] == '('))
+		joined = 1;
+	else if (s[k] == quote) {
+		for (k++; k < len && (s[k] == ' ' || s[k] == '\t'); k++)
+			;
+		joined = k < len && s[k] == '+';
+	}
+	if (!joined)
+		return 0;
+	for (size_t i = 0; i < c->nprefixes; i++)
+		if (c->prefixes[i].fam == fam && strlen(c->prefixes[i].text) == l &&
+		    !memcmp(c->prefixes[i].text, s + start, l))
+			return 0;
+	if (grow((void **)&c->prefixes, &c->aprefixes, c->nprefixes, sizeof(*c->prefixes)))
+		return -1;
+	struct prefix *p = &c->prefixes[c->nprefixes++];
+	p->fam = fam;
+	p->file = file;
+	memcpy(p->text, s + start, l);
+	p->text[l] = '\0';
+	return 0;
+}
+
+/* The prefix a name built at run time may make n's name with, or NULL. */
+static const struct prefix *built_name(const struct dead_ctx *c, const struct kbx_node *n)
+{
+	int fam = _kbx_lang_family(n->lang);
+	for (size_t i = 0; i < c->nprefixes; i++) {
+		const struct prefix *p = &c->prefixes[i];
+		size_t l = strlen(p->text);
+		if (p->fam == fam && strlen(n->name) > l && !memcmp(n->name, p->text, l))
+			return p;
+	}
+	return NULL;
+}
+
 /* Note in c->refs the candidates that file (of id file, family fam) names
  * other than before a '(' (a call or a definition), outside comments.
  * hash_comments: '#' starts a comment (Python, Ruby); else a #define
  * line is C's, and every name in it counts, called or not, as the macro
- * may be expanded anywhere.  quote_char: '\'' quotes strings too. */
+ * may be expanded anywhere.  quote_char: '\'' quotes strings too.
+ * macro_rules: the same for the body of a Rust macro_rules!. */
 static int scan_source(struct dead_ctx *c, const char *s, size_t len, uint32_t file, int fam,
-		       int hash_comments, int quote_char)
+		       int hash_comments, int quote_char, int macro_rules)
 {
 	size_t i = 0;
+	int macro = 0;          /* macro_rules: 1 before its body, then 1 + depth */
 	char quote = 0;         /* inside a string literal: its quote */
+	size_t qstart = 0;      /* where its text starts */
 	int in_define = 0;      /* inside a #define, to the end of its last line */
 	int line_start = 1;
 	while (i < len) {
@@ -524,6 +617,7 @@ static int scan_source(struct dead_ctx *c, const char *s, size_t len, uint32_t f
 			}
 		} else if (ch == '"' || (ch == '\'' && quote_char) || ch == '`') {
 			quote = (char)ch;
+			qstart = i + 1;
 			i++;
 			line_start = 0;
 			continue;
@@ -549,6 +643,13 @@ static int scan_source(struct dead_ctx *c, const char *s, size_t len, uint32_t f
 		if (ch != ' ' && ch != '\t')
 			line_start = 0;
 		if (!word_char(ch)) {
+			/* a Rust macro_rules! body is token trees, expanded
+			 * where the macro is used: as a #define's */
+			if (macro && !quote && (ch == '{' || ch == '(' || ch == '['))
+				macro++;
+			else if (macro > 1 && !quote && (ch == '}' || ch == ')' || ch == ']') &&
+				 --macro == 1)
+				macro = 0;
 			i++;
 			continue;
 		}
@@ -558,13 +659,18 @@ static int scan_source(struct dead_ctx *c, const char *s, size_t len, uint32_t f
 		size_t j = i;
 		while (j < len && (s[j] == ' ' || s[j] == '\t'))
 			j++;
-		int called = !in_define && !quote && j < len && s[j] == '(';
+		if (macro_rules && !quote && !macro && i - start == 11 &&
+		    !memcmp(s + start, "macro_rules", 11) && j < len && s[j] == '!')
+			macro = 1;
+		int called = !in_define && !macro && !quote && j < len && s[j] == '(';
 		char name[256];
 		size_t l = i - start;
 		if (l >= sizeof(name) || (s[start] >= '0' && s[start] <= '9'))
 			continue;
 		memcpy(name, s + start, l);
 		name[l] = '\0';
+		if (quote && start == qstart && add_prefix(c, s, len, start, i, quote, file, fam))
+			return -1;
 		uint64_t h = pair_hash((uint32_t)fam, name);
 		/* a static function of a header is called from its includers,
 		 * which the resolver does not link to it: a call there counts */
@@ -601,7 +707,7 @@ static kbx_status_t find_references(struct dead_ctx *c, kbx_store_t *store, cons
 		int hash_comments = lang && (!strcmp(lang, "python") || !strcmp(lang, "ruby"));
 		int quote_char = !lang || strcmp(lang, "rust");  /* 'a is a lifetime */
 		if (scan_source(c, strbuf_str(&text), text.len, f->id, fam, hash_comments,
-				quote_char)) {
+				quote_char, !quote_char)) {
 			c->nomem = 1;
 			break;
 		}
@@ -648,6 +754,13 @@ static int decide(const struct dead_ctx *c, const struct kbx_dead_opts *o,
 		const struct kbx_node *f = find_node(c->files, c->nfiles, ref);
 		snprintf(buf, size, "referenced: %s names it other than in a call (a callback, a function pointer, a value)",
 			 f ? f->path : "a file");
+		return KBX_DEAD_REFERENCED;
+	}
+	const struct prefix *pre = built_name(c, n);
+	if (pre) {
+		const struct kbx_node *f = find_node(c->files, c->nfiles, pre->file);
+		snprintf(buf, size, "referenced: %s builds names that start with '%s' at run time (getattr(obj, f\"%s{...}\"), \"%s\" + name)",
+			 f ? f->path : "a file", pre->text, pre->text, pre->text);
 		return KBX_DEAD_REFERENCED;
 	}
 	int test_file = n->path && kbx_is_test_path(n->path, n->path_len);
@@ -700,6 +813,12 @@ kbx_status_t kbx_dead_scan(kbx_store_t *store, const struct kbx_dead_opts *opts,
 	if (!st) {
 		if (c.nbases > 1)
 			qsort(c.bases, c.nbases, sizeof(*c.bases), by_cls);
+		for (size_t i = 0; i < c.ntypes && !c.nomem; i++) {
+			const struct kbx_node *t = &c.types[i];
+			if (hmap_put(&c.type_quals, pair_hash((uint32_t)_kbx_lang_family(t->lang), t->qual),
+				     t->id))
+				c.nomem = 1;
+		}
 		for (size_t i = 0; i < c.nfns && !c.nomem; i++) {
 			const struct kbx_node *n = &c.fns[i];
 			const struct kbx_node *p = find_node(c.types, c.ntypes, n->parent);
@@ -768,5 +887,8 @@ kbx_status_t kbx_dead_scan(kbx_store_t *store, const struct kbx_dead_opts *opts,
 	free(c.refs.v);
 	free(c.hdr.k);
 	free(c.hdr.v);
+	free(c.prefixes);
+	free(c.type_quals.k);
+	free(c.type_quals.v);
 	return st;
 }
