@@ -532,6 +532,39 @@ if any(f"accuracy.{l}.project" in rec for l, _, _ in ACC_LANGS):
     w("")
 
 # ---------------------------------------------------------------------------
+if any(f"accuracy.{l}.dead.default.reported" in rec for l, _, _ in ACC_LANGS):
+    w("## kbx dead against the compilers (bench/accuracy/dead.sh)")
+    w("")
+    w("On each project of the accuracy section, `kbx dead` runs as a library's user runs it "
+      "(the default: exported functions left out) and as an application's (`--include-exported`), "
+      "and `bench/accuracy/dead.py` checks every function it reports.  **used**: the oracle binds a "
+      "call to it (from elsewhere than the function itself, or an overload, which shares its node); "
+      "**referenced**: else its name is written outside comments somewhere in the tree's files of "
+      "its language other than in its own lines, a definition or declaration of that name, or a call "
+      "the oracle binds elsewhere; or it is a method named like one the oracle binds a call to "
+      "through a base (`virt`), a name a string builds at run time (`f\"visit_{kind}\"`), or a "
+      "JavaScript or TypeScript function expression: to be looked at by hand; **dead**: neither, "
+      "confirmed dead.  **precision**: dead / reported; **lenient**: (dead + referenced) / reported.  "
+      "Each verdict: `bench/work/results/out/accuracy-LANG.dead.tsv`.")
+    w("")
+    rows = []
+    for l, name, oracle in ACC_LANGS:
+        p = f"accuracy.{l}.dead."
+        if p + "default.reported" not in rec:
+            continue
+        row = [name, rec.get(f"accuracy.{l}.project", "")]
+        for mode in ("default", "exported"):
+            q = p + mode + "."
+            row.append(" / ".join(kfmt(num(q + k)) for k in ("reported", "used", "referenced", "dead")))
+            row.append("n/a" if num(q + "precision") is None else
+                       f"{num(q + 'precision'):.3f} ({num(q + 'precision_lenient'):.3f})")
+        rows.append(row)
+    table(["language", "project", "default: reported / used / referenced / dead", "precision (lenient)",
+           "--include-exported: reported / used / referenced / dead", "precision (lenient)"], rows)
+    w("Goal: precision at least 0.95 on every project.")
+    w("")
+
+# ---------------------------------------------------------------------------
 if targets:
     w("## Targets (reported, not asserted)")
     w("")

@@ -33,7 +33,8 @@
 #                TypeScript, C++ and Rust and Python's ast on real
 #                projects (goldmark, commons-io, rxjs, leveldb,
 #                regex-syntax, jinja2): recall, precision of certain
-#                edges, confidently wrong calls.
+#                edges, confidently wrong calls; and the precision of
+#                kbx dead there (bench/accuracy/dead.sh).
 #   9. report    bench/report.py writes bench/results.md.
 #
 # Environment:

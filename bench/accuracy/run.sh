@@ -31,6 +31,10 @@
 # "go java py ts cpp rs"), BENCH_INSTALL=1 (apt-get install what is
 # missing).  Every miss and every wrong certain edge, with its source
 # line, is kept in $RES/out/accuracy-LANG.errors.tsv.
+#
+# On the same index, dead.sh checks what `kbx dead` reports: each
+# function against the oracle's calls, then a search of the tree
+# (verdicts in $RES/out/accuracy-LANG.dead.tsv).
 
 set -u
 set -o pipefail
@@ -133,6 +137,12 @@ measure () {
 		"$out.oracle.tsv" "$out.kbx.tsv" >"$out.score" ||
 		{ warn "accuracy $lang: score.py failed"; return 0; }
 	cat "$out.score" >>"$RES/records.tsv"
+	# kbx dead on the same index, each function it reports checked
+	# against the oracle's calls and a search of the tree
+	KBX=$KBX PY=$PY bash "$here/dead.sh" "$lang" "$T" "$out.oracle.tsv" "$out" \
+		>"$out.dead.score" 2>"$out.dead.err" &&
+		cat "$out.dead.score" >>"$RES/records.tsv" ||
+		warn "accuracy $lang: dead.sh failed: $(head -c 500 "$out.dead.err")"
 	info "$(awk -F'\t' '{ sub(/^accuracy\.[a-z]+\./, "", $1); v[$1] = $2 }
 		END { printf "in %d, virt %d, ext %d, dyn %d; recall %s, certain precision %s, certain wrong on names defined 2+ times %s, ambiguous %s, unresolved %s",
 			v["sites.in"], v["sites.virt"], v["sites.ext"], v["sites.dyn"], v["recall"], v["certain_precision"],
