@@ -53,6 +53,15 @@ void search_embed_config(struct kbx_ctx *ctx, struct kbx_embed_config *ec)
 	NUM("search.retries", retries);
 #undef STR
 #undef NUM
+	/* A repository's model for a provider it may not choose (http,
+	 * command: kbx ignored it) is not the builtin one's: left out, so
+	 * that the builtin embedding does not fail on a name it does not
+	 * know.  The user's own settings still do. */
+	if ((!ec->provider || !strcmp(ec->provider, "builtin")) && ec->model &&
+	    strcmp(ec->model, "words") && strcmp(ec->model, "hash") &&
+	    kbx_config_get(ctx->config, "search.model", &v, NULL) == KBX_OK &&
+	    v.scope == KBX_CONFIG_REPO)
+		ec->model = NULL;
 }
 
 static int parse_double(const char *opt, const char *s, double lo, double hi, double *out)
