@@ -131,6 +131,7 @@ endif
 KBX_CPPFLAGS = -Ilib -Icmd -Ibuild/grammars-include \
 	-DKBX_VERSION='"$(KBX_VERSION)"' \
 	-DKBX_MODULE_DIR='"$(libexecdir)"' \
+	-DKBX_DATA_DIR='"$(datadir)/kbx"' \
 	-DKBX_MANDIR='"$(mandir)"' \
 	$(TS_CFLAGS) $(LMDB_CFLAGS) $(YAML_CFLAGS) $(CMARK_CFLAGS) \
 	$(PCRE2_CFLAGS) $(XXHASH_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) $(CPPFLAGS)
@@ -368,7 +369,18 @@ fuzz: fuzz-build
 # ---------------------------------------------------------------------------
 # Goals
 
-all: $(LIBGRAMMARS) $(GRAMMAR_HEADER) $(if $(LIB_SRCS),$(LIBKBX)) $(PROGRAM) $(MODULE) $(MAN_PAGES)
+# The builtin embedding's word vectors: the tree carries them
+# (models/words/build.sh learns them again from pinned inputs); kbx finds
+# them in build/ next to the binary, as it finds its modules.
+WORDS := $(if $(wildcard models/words/kbx-words.bin),build/kbx-words.bin)
+build/kbx-words.bin: models/words/kbx-words.bin
+	@mkdir -p build
+	$(QUIET_GEN)cp $< $@
+
+model-words: build/tests/unit/embed-tool
+	bash models/words/build.sh
+
+all: $(LIBGRAMMARS) $(GRAMMAR_HEADER) $(if $(LIB_SRCS),$(LIBKBX)) $(PROGRAM) $(MODULE) $(WORDS) $(MAN_PAGES)
 
 unit-tests: $(UNIT_PROGS) $(FUZZ_REPLAY_PROGS)
 
@@ -409,6 +421,10 @@ ifneq ($(MODULE),)
 	$(INSTALL) -d -m 755 '$(DESTDIR)$(libexecdir)'
 	$(INSTALL) -m 755 $(MODULE) '$(DESTDIR)$(libexecdir)/'
 endif
+ifneq ($(WORDS),)
+	$(INSTALL) -d -m 755 '$(DESTDIR)$(datadir)/kbx'
+	$(INSTALL) -m 644 $(WORDS) '$(DESTDIR)$(datadir)/kbx/'
+endif
 	$(Q)for page in $(MAN_PAGES); do \
 		dir='$(DESTDIR)$(mandir)'/man$${page##*.}; \
 		echo "$(INSTALL) -m 644 $$page $$dir/"; \
@@ -425,8 +441,8 @@ endif
 
 uninstall:
 	rm -f '$(DESTDIR)$(bindir)/kbx' '$(DESTDIR)$(libexecdir)/kbx-vector.so' \
-		'$(DESTDIR)$(libexecdir)/kbx-embed.so'
-	-rmdir '$(DESTDIR)$(libexecdir)' 2>/dev/null
+		'$(DESTDIR)$(libexecdir)/kbx-embed.so' '$(DESTDIR)$(datadir)/kbx/kbx-words.bin'
+	-rmdir '$(DESTDIR)$(libexecdir)' '$(DESTDIR)$(datadir)/kbx' 2>/dev/null
 	$(Q)for page in $(MAN_SRCS:man/%.md=%); do \
 		f='$(DESTDIR)$(mandir)'/man$${page##*.}/$$page; \
 		echo "rm -f $$f"; rm -f "$$f"; \
@@ -444,5 +460,5 @@ distclean: clean
 help:
 	@sed -n '1,/^$$/ s/^# \{0,1\}//p' Makefile
 
-.PHONY: all unit-tests check bench install uninstall clean distclean help FORCE \
+.PHONY: all unit-tests check bench install uninstall clean distclean help FORCE model-words \
 	fuzz fuzz-build fuzz-no-cc

@@ -454,6 +454,29 @@ static void json_list(struct out *o, const char *key, const char *csv)
 	out_json_end(o);
 }
 
+/* Where a document's section says something: past the lines that
+ * repeat its title and headings (a chunk's text starts with them, for
+ * the search's sake) and past blank lines. */
+static size_t body_start(const struct kbx_chunk *c)
+{
+	size_t i = 0, len = c->text_len;
+	const char *t = c->text;
+	while (i < len) {
+		size_t e = i;
+		while (e < len && t[e] != '\n')
+			e++;
+		size_t l = e - i;
+		if (l && t[i + l - 1] == '\r')
+			l--;
+		int same = (l == strlen(c->title) && !memcmp(t + i, c->title, l)) ||
+			   (l == strlen(c->heading) && !memcmp(t + i, c->heading, l));
+		if (l && !same && t[i] != '#')
+			break;
+		i = e < len ? e + 1 : e;
+	}
+	return i;
+}
+
 void out_search_hit(struct out *o, size_t rank, const struct kbx_search_hit *h,
 		    const struct kbx_search_results *r, const char *query, int explain)
 {
@@ -495,6 +518,8 @@ void out_search_hit(struct out *o, size_t rank, const struct kbx_search_hit *h,
 		out_json_int(o, "end_line", c->end_line);
 		out_json_str(o, "lang", *c->lang ? c->lang : NULL);
 		json_list(o, "tags", c->tags);
+		json_member(o, "text");
+		json_str(c->text, c->text_len);
 		if (c->type == KBX_CHUNK_ERROR) {
 			out_json_str(o, "error_type", c->title);
 			out_json_str(o, "severity", c->severity);
@@ -566,8 +591,11 @@ void out_search_hit(struct out *o, size_t rank, const struct kbx_search_hit *h,
 		text_lines(c->cause, strlen(c->cause), 3, 100, "     ");
 		printf("   %sfix:%s\n", col(o, C_HEAD), col(o, C_RESET));
 		text_lines(c->fix, strlen(c->fix), 8, 100, "     ");
+	} else if (c->type == KBX_CHUNK_CODE) {
+		text_lines(c->text, c->text_len, 4, 100, "   | ");
 	} else {
-		text_lines(c->text, c->text_len, c->type == KBX_CHUNK_CODE ? 4 : 3, 100, "   | ");
+		size_t skip = body_start(c);
+		text_lines(c->text + skip, c->text_len - skip, 4, 100, "   | ");
 	}
 	if (explain) {
 		printf("   %sscore%s %.4f:", col(o, C_HEAD), col(o, C_RESET), h->score);

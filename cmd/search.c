@@ -53,6 +53,15 @@ void search_embed_config(struct kbx_ctx *ctx, struct kbx_embed_config *ec)
 	NUM("search.retries", retries);
 #undef STR
 #undef NUM
+	/* A repository's model for a provider it may not choose (http,
+	 * command: kbx ignored it) is not the builtin one's: left out, so
+	 * that the builtin embedding does not fail on a name it does not
+	 * know.  The user's own settings still do. */
+	if ((!ec->provider || !strcmp(ec->provider, "builtin")) && ec->model &&
+	    strcmp(ec->model, "words") && strcmp(ec->model, "hash") &&
+	    kbx_config_get(ctx->config, "search.model", &v, NULL) == KBX_OK &&
+	    v.scope == KBX_CONFIG_REPO)
+		ec->model = NULL;
 }
 
 static int parse_double(const char *opt, const char *s, double lo, double hi, double *out)
@@ -317,6 +326,9 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		if (q.scope)
 			out_note(o, "scope    %s: %s", kbx_scope_plan_str(res.scope_plan),
 				 out_esc(res.scope_why));
+		if (res.lang[0])
+			out_note(o, "language %s (from %s): entries of other languages weigh half",
+				 res.lang, out_esc(res.lang_why));
 		if (q.fusion == KBX_FUSION_LINEAR)
 			out_note(o, "fusion   linear, vector weight %.2f", q.vector_weight < 0 ? 0.7 : q.vector_weight);
 		else
@@ -332,6 +344,12 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		out_field_num(o, "rrf_k", q.rrf_k > 0 ? q.rrf_k : 60.0);
 		out_field_num(o, "vector_weight", q.vector_weight < 0 ? 0.7 : q.vector_weight);
 		out_field_int(o, "chunks", (int64_t)res.chunks);
+		if (res.lang[0]) {
+			out_json_begin(o, "language", 0);
+			out_json_str(o, "name", res.lang);
+			out_json_str(o, "from", res.lang_why);
+			out_json_end(o);
+		}
 		if (q.scope) {
 			out_json_begin(o, "scope", 0);
 			out_json_str(o, "plan", kbx_scope_plan_str(res.scope_plan));

@@ -114,11 +114,48 @@ test_expect_success 'every byte value is safe; bytes >= 0x80 are letters' '
 
 test_expect_success 'builtin: identity and dimension' '
 	"$tool" --identity --print=none >out &&
+	grep -E "^identity builtin/words-[0-9a-f]{16}/356$" out &&
+	grep "^dim 356$" out &&
+	"$tool" --identity --print=none --dim=384 >out &&
+	grep -E "^identity builtin/words-[0-9a-f]{16}/484$" out &&
+	"$tool" --identity --print=none --model=hash >out &&
 	test_write_lines "identity builtin/v1/256" "dim 256" >expect &&
 	test_cmp expect out &&
-	"$tool" --identity --print=none --dim=384 >out &&
+	"$tool" --identity --print=none --model=hash --dim=384 >out &&
 	test_write_lines "identity builtin/v1/384" "dim 384" >expect &&
 	test_cmp expect out
+'
+
+test_expect_success 'builtin: an unknown model is refused' '
+	test_expect_code 2 "$tool" --model=glove x 2>err &&
+	test_grep "unknown model '\''glove'\''; use words" err
+'
+
+test_expect_success 'builtin: missing or damaged word vectors are named, with what to do' '
+	test_expect_code 2 env KBX_WORDS_PATH="$PWD/none.bin" "$tool" x 2>err &&
+	test_grep "none.bin" err &&
+	test_grep "search.model=hash" err &&
+	printf "KBXWORDS\001\000\000\000" >short.bin &&
+	head -c 100 /dev/zero >>short.bin &&
+	test_expect_code 2 env KBX_WORDS_PATH="$PWD/short.bin" "$tool" x 2>err &&
+	test_grep "is not a word-vector file of this kbx" err &&
+	head -c 64 "$KBX_WORDS_PATH" >cut.bin &&
+	test_expect_code 2 env KBX_WORDS_PATH="$PWD/cut.bin" "$tool" x 2>err &&
+	test_grep "is not a word-vector file" err
+'
+
+# Words that the hashing cannot relate, since they share no letters or
+# stems: the learned vectors were trained on documentation where they
+# are said of the same things.
+test_expect_success 'builtin: learned vectors relate words of one meaning' '
+	"$tool" --print=cosine "the request timed out" "deadline expired" \
+		"colour of the button" >words &&
+	"$tool" --model=hash --print=cosine "the request timed out" "deadline expired" \
+		"colour of the button" >hash &&
+	near=$(awk "NR == 1 { print \$2 }" words) &&
+	far=$(awk "NR == 2 { print \$2 }" words) &&
+	hashed=$(awk "NR == 1 { print \$2 }" hash) &&
+	awk -v a="$near" -v b="$far" -v h="$hashed" "BEGIN { exit !(a > b + 0.1 && a > h + 0.1) }"
 '
 
 test_expect_success 'builtin: a dimension out of range is refused' '
@@ -137,7 +174,7 @@ test_expect_success 'builtin: the same text gives the same vector' '
 	"$tool" "unrelated words" \
 		"def connect(host, port): return socket.create_connection((host, port))" >two &&
 	sed -n 1p one >a && sed -n 2p two >b && test_cmp a b &&
-	test $(wc -w <a) = 256
+	test $(wc -w <a) = 356
 '
 
 test_expect_success 'builtin: queries and documents are treated alike' '

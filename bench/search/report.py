@@ -156,6 +156,28 @@ elif se:
             w("</details>")
             w("")
 
+# --- question sets ---------------------------------------------------------
+qs = {k: jrec(k) for k in rec if k.startswith("quality.sets.") and k != "quality.sets.skipped"}
+if rec.get("quality.sets.skipped") or qs:
+    w("## Questions of meaning (bench/search/sets/)")
+    w("")
+    if rec.get("quality.sets.skipped"):
+        w(f"Skipped: {rec['quality.sets.skipped']}.")
+    else:
+        w("Questions written for this bench over the third-party registry, worded away from their answers; "
+          "`held` questions were never used to choose a setting.  Top-1 / top-3 / MRR@10 of the hits as "
+          "`kbx search -n 10` lists them, with the builtin embedding's learned vectors (`words`) and without "
+          "them (`hash`).")
+        w("")
+        rows = []
+        for k in sorted(qs):
+            _, _, sname, model, mode = k.split(".")
+            for split, f in sorted((qs[k] or {}).items()):
+                rows.append([sname, split, f["n"], mode, model,
+                             f"{f['top1']:.3f} / {f['top3']:.3f} / {f['mrr10']:.3f}"])
+        table(["set", "split", "questions", "mode", "model", "top-1 / top-3 / MRR@10"], rows)
+    w("")
+
 # --- latency ---------------------------------------------------------------
 sizes = sorted({int(k.split(".")[1]) for k in rec if k.startswith("latency.") and k.endswith(".index_ms")})
 if sizes:

@@ -3,6 +3,7 @@
 # bench/search/run.sh: every search benchmark, then the report.
 #
 #   quality-code.sh    MRR@10 / recall on the docstring-stripped stdlib
+#   quality-sets.sh    top-1 / top-3 on questions of meaning (bench/search/sets/)
 #   quality-errors.sh  MRR@10 / recall on real error messages against the
 #                      third-party kb-registry (skipped when absent)
 #   recall.sh          recall@10 of the chosen vector index against exact
@@ -24,7 +25,7 @@ SEARCH_RESET=1		# lib.sh starts the records afresh
 . "$(dirname "$0")/lib.sh"
 t0=$(date +%s)
 rc=0
-for s in quality-code quality-errors recall throughput latency; do
+for s in quality-code quality-errors quality-sets recall throughput latency; do
 	bash "$shere/$s.sh" || { printf 'bench/search: %s.sh failed\n' "$s" >&2; rc=1; }
 done
 if [ -n "${SEARCH_TYPES-}" ]; then

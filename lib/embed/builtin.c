@@ -30,6 +30,7 @@
 #include <xxhash.h>
 
 #include "embed/builtin.h"
+#include "embed/words.h"
 #include "text/tokenize.h"
 
 enum feature_kind { F_WORD, F_COMPOUND, F_NGRAM, F_BIGRAM, F__COUNT };
@@ -61,6 +62,7 @@ struct _kbx_builtin {
 	double (*term_weight)(void *data, const char *tok, size_t len);
 	void *term_data;
 	float cur_w;            /* the weight of the token being added */
+	float *learned;         /* the learned part, words' dim */
 };
 
 void _kbx_builtin_defaults(struct _kbx_builtin_params *p, uint32_t dim)
@@ -70,6 +72,14 @@ void _kbx_builtin_defaults(struct _kbx_builtin_params *p, uint32_t dim)
 	p->compound = 0.5f;
 	p->ngram = 0.5f;
 	p->bigram = 0.0f;
+	p->words = NULL;
+	/* chosen on the dev questions of bench/search/sets/ */
+	p->learned = 0.4f;
+}
+
+uint32_t _kbx_builtin_dim(const struct _kbx_builtin_params *p)
+{
+	return p->dim + (p->words ? _kbx_words_dim(p->words) : 0);
 }
 
 struct _kbx_builtin *_kbx_builtin_new(const struct _kbx_builtin_params *p)
@@ -87,7 +97,9 @@ struct _kbx_builtin *_kbx_builtin_new(const struct _kbx_builtin_params *p)
 	b->cap = 2048;
 	b->table = calloc(b->cap, sizeof(*b->table));
 	b->feat = malloc(b->cap / 2 * sizeof(*b->feat));
-	if (!b->tok || !b->table || !b->feat) {
+	if (p->words)
+		b->learned = malloc(_kbx_words_dim(p->words) * sizeof(float));
+	if (!b->tok || !b->table || !b->feat || (p->words && !b->learned)) {
 		_kbx_builtin_free(b);
 		return NULL;
 	}
@@ -101,6 +113,7 @@ void _kbx_builtin_free(struct _kbx_builtin *b)
 	_kbx_tokenizer_free(b->tok);
 	free(b->table);
 	free(b->feat);
+	free(b->learned);
 	free(b);
 }
 
@@ -237,6 +250,12 @@ static int on_token(void *data, const char *tok, size_t len, int kind)
 	uint64_t h = XXH3_64bits(tok, len);
 
 	b->cur_w = b->term_weight ? (float)b->term_weight(b->term_data, tok, len) : 1.0f;
+	if (b->p.words) {
+		long i = _kbx_words_find(b->p.words, tok, len);
+
+		if (i >= 0)
+			_kbx_words_add(b->p.words, i, _kbx_words_weight(b->p.words, i), b->learned);
+	}
 	if (kind == KBX_TOK_COMPOUND) {
 		if (b->weight[F_COMPOUND] != 0.0f)
 			add_feature(b, h, F_COMPOUND);
@@ -261,11 +280,14 @@ int _kbx_builtin_embed_weighted(struct _kbx_builtin *b, const char *text, size_t
 				double (*term_weight)(void *data, const char *tok, size_t len),
 				void *data, float *out)
 {
-	uint32_t dim = b->p.dim, i;
+	uint32_t dim = b->p.dim, ldim = b->p.words ? _kbx_words_dim(b->p.words) : 0, i;
 	size_t j;
-	double norm = 0.0;
+	double norm = 0.0, lnorm = 0.0;
+	float *hashed = out + ldim;
 
-	memset(out, 0, dim * sizeof(*out));
+	memset(out, 0, (ldim + dim) * sizeof(*out));
+	if (ldim)
+		memset(b->learned, 0, ldim * sizeof(float));
 	if (++b->gen == 0) {    /* wrapped: forget every slot */
 		memset(b->table, 0, b->cap * sizeof(*b->table));
 		b->gen = 1;
@@ -290,15 +312,33 @@ int _kbx_builtin_embed_weighted(struct _kbx_builtin *b, const char *text, size_t
 		h = mix64(f->hash);
 		/* the high half picks the coordinate, the lowest bit the sign */
 		i = (uint32_t)(((h >> 32) * (uint64_t)dim) >> 32);
-		out[i] += (h & 1) ? w : -w;
+		hashed[i] += (h & 1) ? w : -w;
 	}
 	for (i = 0; i < dim; i++)
-		norm += (double)out[i] * out[i];
+		norm += (double)hashed[i] * hashed[i];
+	if (ldim) {
+		_kbx_words_finish(b->p.words, b->learned);
+		for (i = 0; i < ldim; i++)
+			lnorm += (double)b->learned[i] * b->learned[i];
+	}
+	/* each part of unit length times the root of its share, and the
+	 * whole of unit length again when one part is empty */
+	double hs = ldim ? 1.0 - b->p.learned : 1.0, ls = ldim ? b->p.learned : 0.0;
+	if (norm <= 0.0 || lnorm <= 0.0) {
+		hs = norm > 0.0;
+		ls = lnorm > 0.0;
+	}
 	if (norm > 0.0) {
-		float scale = (float)inv_sqrt(norm);
+		float scale = (float)(inv_sqrt(norm) * inv_sqrt(1.0 / hs));
 
 		for (i = 0; i < dim; i++)
-			out[i] *= scale;
+			hashed[i] *= scale;
+	}
+	if (lnorm > 0.0) {
+		float scale = (float)(inv_sqrt(lnorm) * inv_sqrt(1.0 / ls));
+
+		for (i = 0; i < ldim; i++)
+			out[i] = b->learned[i] * scale;
 	}
 	return 0;
 }

@@ -22,14 +22,26 @@ struct _kbx_builtin_params {
 	float compound;         /* whole identifiers of several parts */
 	float ngram;            /* character 3- and 4-grams of words */
 	float bigram;           /* pairs of consecutive words */
+	/* learned word vectors (embed/words.h), or NULL: then the vector
+	 * is the hashed features alone */
+	const struct _kbx_words *words;
+	float learned;          /* the share of the cosine the learned part
+				 * gives, in (0, 1) */
 };
 
 #define KBX_BUILTIN_VERSION "v1"
 
-/* The defaults, for a dimension (0: KBX_BUILTIN_DIM). */
+/* The defaults, for a dimension (0: KBX_BUILTIN_DIM) of the hashed
+ * part.  With words, the vector is the learned part (its dimension)
+ * followed by the hashed part, each of unit length times the square
+ * root of its share, so that the cosine of two texts is the shares'
+ * mix of the two parts' cosines. */
 void _kbx_builtin_defaults(struct _kbx_builtin_params *p, uint32_t dim);
 
 struct _kbx_builtin;
+
+/* The whole vector's dimension. */
+uint32_t _kbx_builtin_dim(const struct _kbx_builtin_params *p);
 
 /* NULL when out of memory.  The dimension must lie in
  * [KBX_BUILTIN_DIM_MIN, KBX_BUILTIN_DIM_MAX] (the caller checks). */

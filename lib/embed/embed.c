@@ -26,6 +26,7 @@
 #include "embed/builtin.h"
 #include "embed/embed.h"
 #include "embed/module.h"
+#include "embed/words.h"
 #include "util/modload.h"
 
 #ifndef PATH_MAX
@@ -44,6 +45,7 @@ struct kbx_embedder {
 	struct strbuf model;    /* or the command, for the identity */
 	struct strbuf doc_prefix;
 	struct _kbx_builtin *builtin;
+	struct _kbx_words *words;       /* builtin's learned part, or NULL */
 	const struct kbx_embed_ops *ops;
 	struct kbx_embed_provider *mod;
 };
@@ -92,7 +94,9 @@ static void set_identity(kbx_embedder_t *e)
 	static const char *const names[] = { "builtin", "http", "command" };
 
 	strbuf_reset(&e->identity);
-	if (e->provider == P_BUILTIN)
+	if (e->provider == P_BUILTIN && e->words)
+		strbuf_addf(&e->identity, "builtin/words-%s/%u", _kbx_words_name(e->words), e->dim);
+	else if (e->provider == P_BUILTIN)
 		strbuf_addf(&e->identity, "builtin/%s/%u", KBX_BUILTIN_VERSION, e->dim);
 	else
 		strbuf_addf(&e->identity, "%s/%s/%u", names[e->provider], strbuf_str(&e->model), e->dim);
@@ -138,7 +142,27 @@ kbx_status_t _kbx_embedder_open(const struct kbx_embed_config *cfg, kbx_embedder
 			goto fail;
 		}
 		_kbx_builtin_defaults(&p, c.dim);
-		e->dim = p.dim;
+		const char *model = c.model && *c.model ? c.model : "words";
+		if (!strcmp(model, "words")) {
+			char path[PATH_MAX], msg[sizeof(err->msg)];
+
+			if (_kbx_file_find("the builtin embedding's word vectors", "KBX_WORDS_PATH",
+					   KBX_DATA_DIR, "kbx-words.bin", path, sizeof(path), msg,
+					   sizeof(msg)) ||
+			    _kbx_words_open(path, &e->words, msg, sizeof(msg))) {
+				st = _kbx_fail(err, KBX_ERR_IO,
+					       "builtin embedding: %s (or set search.model=hash for the embedding without learned vectors)",
+					       msg);
+				goto fail;
+			}
+			p.words = e->words;
+		} else if (strcmp(model, "hash")) {
+			st = _kbx_fail(err, KBX_ERR_USAGE,
+				       "builtin embedding: unknown model '%s'; use words (learned word vectors, the default) or hash",
+				       model);
+			goto fail;
+		}
+		e->dim = _kbx_builtin_dim(&p);
 		e->builtin = _kbx_builtin_new(&p);
 		if (!e->builtin) {
 			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
@@ -200,6 +224,7 @@ void _kbx_embedder_close(kbx_embedder_t *e)
 	if (!e)
 		return;
 	_kbx_builtin_free(e->builtin);
+	_kbx_words_close(e->words);
 	if (e->mod)
 		e->ops->close(e->mod);
 	strbuf_release(&e->identity);

@@ -28,7 +28,9 @@
 
 struct kbx_embed_config {
 	const char *provider;      /* "builtin" (also for NULL), "http", "command" */
-	const char *model;         /* http: the model name sent; builtin: ignored */
+	const char *model;         /* http: the model name sent; builtin: "words"
+				    * (also for NULL: learned word vectors and
+				    * hashed features) or "hash" (hashed alone) */
 	const char *url;           /* http: base URL or full .../v1/embeddings URL */
 	const char *key_env;       /* http: name of the environment variable that
 				    * holds the API key; NULL or "": no key */

@@ -179,6 +179,10 @@ struct kbx_search_results {
 	uint64_t scope_chunks;          /* their code chunks (graph-first) */
 	uint64_t code_chunks;           /* code chunks in the collection */
 	char scope_why[256];            /* why this plan, in words */
+	/* the language the query is about, when it says and --lang does
+	 * not: entries of other languages weigh less */
+	char lang[16];
+	char lang_why[64];              /* what said it */
 };
 
 /* Run a query.  KBX_NOT_FOUND when nothing matched.  A signal that cannot

@@ -28,6 +28,8 @@
 #define DEFAULT_LIMIT 10
 #define DEFAULT_RRF_K 60.0
 #define DEFAULT_VECTOR_WEIGHT 0.7
+/* the fused score of an entry of another language than the query's */
+#define OTHER_LANG_WEIGHT 0.5
 
 const char *kbx_signal_str(int sig)
 {
@@ -886,6 +888,25 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 				     norm[KBX_SIG_PATTERN];
 		} else {
 			f[j].score = kbx_rrf(f[j].rank, KBX_SIG__COUNT, q.rrf_k);
+		}
+	}
+	/* a query about one language: the entries of another weigh less
+	 * (JavaScript's count for TypeScript: its runtime errors are
+	 * JavaScript's) */
+	const char *ql = NULL;
+	if (!q.lang && !q.scope)
+		ql = _kbx_query_lang(q.text, q.len, out->lang_why, sizeof(out->lang_why));
+	if (ql) {
+		snprintf(out->lang, sizeof(out->lang), "%s", ql);
+		for (size_t j = 0; j < nf; j++) {
+			struct _kbx_chunk_view v;
+			if (_kbx_chunk_get(s, txn, f[j].id, &v))
+				continue;
+			const char *cl = v.c.lang;
+			if (!*cl || !strcmp(cl, "all") || !strcmp(cl, ql) ||
+			    (!strcmp(ql, "typescript") && !strcmp(cl, "javascript")))
+				continue;
+			f[j].score *= OTHER_LANG_WEIGHT;
 		}
 	}
 	if (nf)

@@ -139,6 +139,11 @@ void _kbx_vector_kind_name(int kind, uint32_t param, char *out, size_t outsz);
  * Returns 0, or -1 with a message in err (offset included). */
 int _kbx_pattern_compile(const char *pattern, struct strbuf *out, char *errbuf, size_t errsz);
 
+/* The language a query is about (lib/search/query-lang.c): "python",
+ * "javascript", "typescript", "go", "rust", "java", "csharp", or NULL;
+ * why gets what said it. */
+const char *_kbx_query_lang(const char *text, size_t len, char *why, size_t whysz);
+
 struct _kbx_pattern_hit {
 	uint32_t id;
 	double specificity;

@@ -51,9 +51,8 @@ static int open_file(const char *what, const char *file, const char *symbol, voi
 	return 0;
 }
 
-int _kbx_module_open(const char *what, const char *env_var, const char *file,
-		     const char *symbol, void **sym, char *path, size_t pathsz, char *err,
-		     size_t errsz)
+int _kbx_file_find(const char *what, const char *env_var, const char *dir, const char *file,
+		   char *path, size_t pathsz, char *err, size_t errsz)
 {
 	const char *env = getenv(env_var);
 	char cand[2][PATH_MAX];
@@ -66,17 +65,17 @@ int _kbx_module_open(const char *what, const char *env_var, const char *file,
 			return -1;
 		}
 		snprintf(path, pathsz, "%s", env);
-		return open_file(what, env, symbol, sym, err, errsz);
+		return 0;
 	}
 	if (exe_relative(file, cand[n], sizeof(cand[n])))
 		n++;
-	snprintf(cand[n], sizeof(cand[n]), "%s/%s", KBX_MODULE_DIR, file);
+	snprintf(cand[n], sizeof(cand[n]), "%s/%s", dir, file);
 	n++;
 	for (int i = 0; i < n; i++) {
 		if (access(cand[i], F_OK) != 0)
 			continue;
 		snprintf(path, pathsz, "%s", cand[i]);
-		return open_file(what, cand[i], symbol, sym, err, errsz);
+		return 0;
 	}
 	if (n == 2)
 		snprintf(err, errsz, "%s not found: tried '%s' and '%s'; build it with 'make' or set %s",
@@ -85,4 +84,13 @@ int _kbx_module_open(const char *what, const char *env_var, const char *file,
 		snprintf(err, errsz, "%s not found: tried '%s'; build it with 'make' or set %s", what,
 			 cand[0], env_var);
 	return -1;
+}
+
+int _kbx_module_open(const char *what, const char *env_var, const char *file,
+		     const char *symbol, void **sym, char *path, size_t pathsz, char *err,
+		     size_t errsz)
+{
+	if (_kbx_file_find(what, env_var, KBX_MODULE_DIR, file, path, pathsz, err, errsz))
+		return -1;
+	return open_file(what, path, symbol, sym, err, errsz);
 }

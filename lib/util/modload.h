@@ -1,6 +1,6 @@
 /*
  * Finding and opening kbx's run-time modules (kbx-vector.so,
- * kbx-embed.so): the libraries that only some commands need and that the
+ * kbx-embed.so) and finding its data files (kbx-words.bin): the libraries that only some commands need and that the
  * kbx binary must not link (see vecmod.h and embed/embed.h).
  */
 #ifndef KBX_MODLOAD_H
@@ -32,5 +32,15 @@
 int _kbx_module_open(const char *what, const char *env_var, const char *file,
 		     const char *symbol, void **sym, char *path, size_t pathsz, char *err,
 		     size_t errsz);
+
+#ifndef KBX_DATA_DIR
+#define KBX_DATA_DIR "/usr/local/share/kbx"
+#endif
+
+/* The same search for a file that is only read (the builtin embedding's
+ * word vectors), with dir in place of KBX_MODULE_DIR: 0 with its path,
+ * or -1 with a message. */
+int _kbx_file_find(const char *what, const char *env_var, const char *dir, const char *file,
+		   char *path, size_t pathsz, char *err, size_t errsz);
 
 #endif

@@ -1,0 +1,183 @@
+/*
+ * Learned word vectors for the builtin embedding: a file made by
+ * models/words/build.sh (word2vec-style skip-gram vectors, learned by
+ * fastText from Debian's programming documentation, tokenized as kbx
+ * tokenizes), mapped read-only.
+ *
+ * The file, little-endian:
+ *
+ *   header, 64 bytes:
+ *     "KBXWORDS", u32 version (1), u32 dim, u32 nwords, u32 pool bytes
+ *     (a multiple of 4), u32 body bytes, 16 hex digits of the body's
+ *     SHA-256 (the model's name in the embedder identity), zeros
+ *   body:
+ *     u32 off[nwords + 1]     word i is pool[off[i] .. off[i + 1]),
+ *                             words sorted bytewise
+ *     pool
+ *     f32 scale[nwords]       word i's vector is scale[i] * vec[i]
+ *     f32 weight[nwords]      a / (a + p(word)): smooth inverse frequency
+ *     f32 common[dim]         the direction every text shares
+ *     i8  vec[nwords][dim]
+ *
+ * Every offset is checked when the file is opened, so that a lookup
+ * needs no check of its own.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "embed/words.h"
+
+#define HEADER 64
+
+struct _kbx_words {
+	void *map;
+	size_t size;
+	uint32_t dim, n;
+	const uint32_t *off;
+	const unsigned char *pool;
+	const float *scale, *weight, *common;
+	const signed char *vec;
+	char name[17];
+};
+
+static uint32_t get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+int _kbx_words_open(const char *path, struct _kbx_words **out, char *msg, size_t msgsz)
+{
+	struct _kbx_words *w = NULL;
+	struct stat sb;
+	int fd;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(msg, msgsz, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || sb.st_size < HEADER) {
+		snprintf(msg, msgsz, "'%s' is not a word-vector file", path);
+		close(fd);
+		return -1;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		snprintf(msg, msgsz, "out of memory");
+		close(fd);
+		return -1;
+	}
+	w->size = (size_t)sb.st_size;
+	w->map = mmap(NULL, w->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (w->map == MAP_FAILED) {
+		snprintf(msg, msgsz, "cannot map '%s': %s", path, strerror(errno));
+		free(w);
+		return -1;
+	}
+	const unsigned char *h = w->map;
+	uint32_t version = get_u32(h + 8), pool, body;
+	w->dim = get_u32(h + 12);
+	w->n = get_u32(h + 16);
+	pool = get_u32(h + 20);
+	body = get_u32(h + 24);
+	uint64_t need = 4ull * (w->n + 1) + pool + 8ull * w->n + 4ull * w->dim +
+			(uint64_t)w->n * w->dim;
+	if (memcmp(h, "KBXWORDS", 8) || version != 1 || !w->dim || w->dim > 4096 || !w->n ||
+	    pool % 4 || need != body || HEADER + (uint64_t)body != w->size) {
+		snprintf(msg, msgsz, "'%s' is not a word-vector file of this kbx (version 1)", path);
+		goto bad;
+	}
+	memcpy(w->name, h + 28, 16);
+	w->name[16] = '\0';
+	const unsigned char *p = h + HEADER;
+	w->off = (const uint32_t *)p;
+	w->pool = p + 4ull * (w->n + 1);
+	w->scale = (const float *)(w->pool + pool);
+	w->weight = w->scale + w->n;
+	w->common = w->weight + w->n;
+	w->vec = (const signed char *)(w->common + w->dim);
+	/* offsets rise within the pool: lookups trust them */
+	for (uint32_t i = 0; i < w->n; i++)
+		if (w->off[i] > w->off[i + 1] || w->off[i + 1] > pool) {
+			snprintf(msg, msgsz, "'%s' is damaged (word %u)", path, i);
+			goto bad;
+		}
+	*out = w;
+	return 0;
+bad:
+	munmap(w->map, w->size);
+	free(w);
+	return -1;
+}
+
+void _kbx_words_close(struct _kbx_words *w)
+{
+	if (!w)
+		return;
+	munmap(w->map, w->size);
+	free(w);
+}
+
+uint32_t _kbx_words_dim(const struct _kbx_words *w)
+{
+	return w->dim;
+}
+
+const char *_kbx_words_name(const struct _kbx_words *w)
+{
+	return w->name;
+}
+
+long _kbx_words_find(const struct _kbx_words *w, const char *tok, size_t len)
+{
+	uint32_t lo = 0, hi = w->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const unsigned char *s = w->pool + w->off[mid];
+		size_t sl = w->off[mid + 1] - w->off[mid];
+		int c = memcmp(s, tok, sl < len ? sl : len);
+
+		if (!c)
+			c = sl < len ? -1 : sl > len;
+		if (!c)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+float _kbx_words_weight(const struct _kbx_words *w, long i)
+{
+	return w->weight[i];
+}
+
+void _kbx_words_add(const struct _kbx_words *w, long i, float k, float *acc)
+{
+	const signed char *v = w->vec + (size_t)i * w->dim;
+
+	k *= w->scale[i];
+	for (uint32_t j = 0; j < w->dim; j++)
+		acc[j] += k * (float)v[j];
+}
+
+void _kbx_words_finish(const struct _kbx_words *w, float *acc)
+{
+	float d = 0.0f;
+
+	for (uint32_t j = 0; j < w->dim; j++)
+		d += acc[j] * w->common[j];
+	for (uint32_t j = 0; j < w->dim; j++)
+		acc[j] -= d * w->common[j];
+}
