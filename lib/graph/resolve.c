@@ -1163,6 +1163,14 @@ static void tidy_external(struct strbuf *out, const char *qual)
 	}
 }
 
+/* Does the language write a path to an external with "::" (Rust's
+ * std::process::exit, C++'s std::vector::push_back)?  Ruby's scope_sep
+ * is "::" too, but its methods are called with '.' (File.read). */
+static int external_scoped(const struct kbx_lang *lang)
+{
+	return !strcmp(lang->name, "rust") || !strcmp(lang->name, "cpp");
+}
+
 static void emit_external(struct ctx *c, uint32_t src, int kind, const char *qual,
 			  const char *name, uint32_t line, uint32_t col)
 {
@@ -1171,7 +1179,20 @@ static void emit_external(struct ctx *c, uint32_t src, int kind, const char *qua
 		tidy_external(&tidy, qual);
 	if (tidy.len && !tidy.failed)
 		qual = tidy.buf;
+	/* the path as the language writes it: extern:std::process::exit
+	 * (kbx_lookup takes either separator) */
+	struct strbuf scoped = STRBUF_INIT;
+	if (external_scoped(c->lang) && strchr(qual, '.')) {
+		for (const char *p = qual; *p; p++)
+			if (*p == '.')
+				strbuf_addstr(&scoped, "::");
+			else
+				strbuf_addch(&scoped, *p);
+		if (!scoped.failed)
+			qual = scoped.buf;
+	}
 	uint32_t ext = ensure_floating(c, "extern:", qual, name, KBX_KIND_EXTERNAL);
+	strbuf_release(&scoped);
 	strbuf_release(&tidy);
 	add_edge(c, src, kind, ext, KBX_CONF_UNRESOLVED, KBX_VIA_NONE, 0, line, col);
 }
