@@ -80,6 +80,10 @@ int load_settings(struct kbx_ctx *ctx, const char *kbx_dir, struct kbx_config **
 /* The warnings of load_settings, for settings read otherwise. */
 void warn_refused_settings(const struct kbx_config *cfg);
 
+/* The headers whose language the settings index.cHeaders and
+ * index.cppHeaders set; the strings stay valid while cfg does. */
+void header_langs_setting(const struct kbx_config *cfg, struct kbx_header_langs *out);
+
 /* Does the user's safe.directory setting in cfg vouch for the store in
  * kbx_dir, of the repository root (either may be NULL)?  Then it is
  * opened with KBX_OPEN_TRUSTED. */

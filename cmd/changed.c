@@ -202,8 +202,12 @@ static int compare_worktree(struct kbx_ctx *ctx, uint64_t max, struct kbx_change
 	struct kbx_error err = KBX_ERROR_INIT;
 	kbx_comparer_t *cmp = NULL;
 	int rc = 0;
+	struct kbx_header_langs headers;
+	header_langs_setting(ctx->config, &headers);
 	if (kbx_worktree_changes(ctx->store, max, &files, &err) ||
-	    kbx_comparer_new(ctx->store, KBX_INDEX_IS_OLD, &cmp, &err)) {
+	    kbx_comparer_new(ctx->store, KBX_INDEX_IS_OLD, &cmp, &err) ||
+	    kbx_comparer_set_headers(cmp, &headers, &err)) {
+		kbx_comparer_free(cmp);
 		kbx_file_changes_release(&files);
 		return die_status(&err);
 	}
@@ -396,7 +400,10 @@ static int compare_revision(struct kbx_ctx *ctx, const char *rev, uint64_t max,
 		}
 	}
 
-	if (kbx_comparer_new(ctx->store, KBX_INDEX_IS_NEW, &cmp, &err)) {
+	struct kbx_header_langs headers;
+	header_langs_setting(ctx->config, &headers);
+	if (kbx_comparer_new(ctx->store, KBX_INDEX_IS_NEW, &cmp, &err) ||
+	    kbx_comparer_set_headers(cmp, &headers, &err)) {
 		rc = die_status(&err);
 		goto out;
 	}

@@ -482,6 +482,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 	io.max_file_size = max_size;
 	io.threads = (int)threads;
 	io.parse_timeout_us = parse_timeout_ms * 1000;
+	header_langs_setting(ctx->config, &io.headers);
 	io.notify = on_note;
 	io.notify_data = &state;
 	struct kbx_index_stats stats;

@@ -220,6 +220,16 @@ int load_settings(struct kbx_ctx *ctx, const char *kbx_dir, struct kbx_config **
 	return 0;
 }
 
+void header_langs_setting(const struct kbx_config *cfg, struct kbx_header_langs *out)
+{
+	struct kbx_config_value v;
+	out->c = out->cpp = NULL;
+	if (cfg && kbx_config_get(cfg, "index.cHeaders", &v, NULL) == KBX_OK)
+		out->c = v.text;
+	if (cfg && kbx_config_get(cfg, "index.cppHeaders", &v, NULL) == KBX_OK)
+		out->cpp = v.text;
+}
+
 void warn_refused_settings(const struct kbx_config *cfg)
 {
 	const struct kbx_config_refusal *r;

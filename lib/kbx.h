@@ -185,6 +185,17 @@ struct kbx_note {
 	const char *what;
 };
 
+/* Which .h headers are C and which C++ whatever their text says (the
+ * settings index.cHeaders and index.cppHeaders): each a list of globs
+ * separated by blanks, as a .gitignore writes them, matched against the
+ * repository-relative path and the directories above it; NULL or "" for
+ * none.  A header both lists match is C++.  Any other header is C++ when
+ * its text has C++ syntax, else C (kbx-graph(7), LANGUAGES). */
+struct kbx_header_langs {
+	const char *c;
+	const char *cpp;
+};
+
 struct kbx_index_opts {
 	int rebuild;                    /* drop everything and index from scratch */
 	const char *const *paths;       /* limit the scan to these repository paths */
@@ -192,6 +203,10 @@ struct kbx_index_opts {
 	uint64_t max_file_size;         /* bytes; 0 means the default (1 MiB) */
 	int threads;                    /* parser threads; 0: one per core */
 	uint64_t parse_timeout_us;      /* per file; 0: the default (10 s) */
+	/* Headers whose language is set.  When it differs from the last
+	 * run's over the whole tree, every header is read again and its
+	 * language decided anew. */
+	struct kbx_header_langs headers;
 	void (*notify)(void *data, const struct kbx_note *note);
 	void *notify_data;
 };
@@ -462,6 +477,10 @@ typedef struct kbx_comparer kbx_comparer_t;
 kbx_status_t kbx_comparer_new(kbx_store_t *store, int index_side, kbx_comparer_t **out,
 			      struct kbx_error *err);
 void kbx_comparer_free(kbx_comparer_t *c);
+/* Decide the language of .h headers as kbx index does with these
+ * settings (the default: by their text alone).  The strings are copied. */
+kbx_status_t kbx_comparer_set_headers(kbx_comparer_t *c, const struct kbx_header_langs *h,
+				      struct kbx_error *err);
 
 /*
  * Compare the definitions the index holds for index_path (NULL, or a

@@ -145,7 +145,9 @@ test_expect_success '--list --defaults lists every key' '
 	color.ui
 	core.pager
 	dead.ignore
+	index.cHeaders
 	index.codeChunks
+	index.cppHeaders
 	index.markdown
 	index.maxFileSize
 	index.parseTimeout
@@ -396,6 +398,78 @@ test_expect_success SCRIPT 'color.ui=auto colours a terminal, unless NO_COLOR; n
 	test_grep ! "$(printf "\033")" tty.out &&
 	(cd keys && TERM=xterm script -qec "kbx --no-pager defs --color=always small" /dev/null >../tty.out </dev/null) &&
 	test_grep "$(printf "\033")" tty.out
+'
+
+test_expect_success 'setup: a C++ header whose text C could read' '
+	mkdir -p hdr/lib hdr/c &&
+	printf "struct Counter {\n\tint n;\n\tint next() { return ++n; }\n};\n" >hdr/lib/counter.h &&
+	printf "#include \"../lib/counter.h\"\nint main() { Counter c = {0}; return c.next(); }\n" >hdr/main.cpp &&
+	printf "struct Node {\n\tint value;\n};\nint size(struct Node *n);\n" >hdr/c/node.h &&
+	(cd hdr && kbx index -q)
+'
+
+test_expect_success 'without a setting a header is C++ only by its text' '
+	(cd hdr && kbx defs --format=json Counter) >out &&
+	test_grep "\"lang\":\"c\"" out &&
+	(cd hdr && kbx defs --format=json Counter.next) >out &&
+	test_grep ! "\"kind\":\"method\"" out
+'
+
+test_expect_success 'index.cppHeaders makes the headers it names C++ on the next run' '
+	(cd hdr && kbx config index.cppHeaders "lib/" && kbx index --format=json) >out &&
+	test_grep "\"parsed\":1" out &&
+	(cd hdr && kbx defs --format=json Counter.next) >out &&
+	test_grep "\"lang\":\"cpp\"" out &&
+	test_grep "\"path\":\"lib/counter.h\"" out &&
+	(cd hdr && kbx defs --format=json Node) >out &&
+	test_grep "\"lang\":\"c\"" out &&
+	(cd hdr && kbx index --format=json) >out &&
+	test_grep "\"parsed\":0" out
+'
+
+test_expect_success 'a glob without a slash matches a header in any directory' '
+	(cd hdr && kbx config index.cppHeaders "*.h" && kbx index -q) &&
+	(cd hdr && kbx defs --format=json Node) >out &&
+	test_grep "\"lang\":\"cpp\"" out
+'
+
+test_expect_success 'index.cHeaders: a header both name is C++; the others named are C' '
+	(cd hdr && kbx config index.cHeaders "*.h" && kbx index -q) &&
+	(cd hdr && kbx defs --format=json Node) >out &&
+	test_grep "\"lang\":\"cpp\"" out &&
+	(cd hdr && kbx config index.cppHeaders "lib/counter.h" && kbx index -q) &&
+	(cd hdr && kbx defs --format=json Node) >out &&
+	test_grep "\"lang\":\"c\"" out &&
+	(cd hdr && kbx defs --format=json Counter.next) >out &&
+	test_grep "\"kind\":\"method\"" out
+'
+
+test_expect_success 'a run over part of the tree leaves the others to the next whole run' '
+	(cd hdr && kbx config --unset index.cppHeaders && kbx config --unset index.cHeaders) &&
+	(cd hdr && kbx index --format=json c) >out &&
+	test_grep "\"parsed\":0" out &&
+	(cd hdr && kbx defs --format=json Counter.next) >out &&
+	test_grep "\"kind\":\"method\"" out &&
+	(cd hdr && kbx index --format=json) >out &&
+	test_grep "\"parsed\":1" out &&
+	(cd hdr && kbx defs --format=json Counter.next) >out &&
+	test_grep ! "\"kind\":\"method\"" out
+'
+
+test_expect_success 'kbx changed reads a header as kbx index would' '
+	printf "struct Gauge {\n\tint level() { return 0; }\n};\n" >>hdr/lib/counter.h &&
+	(cd hdr && kbx changed) >out &&
+	test_grep "Gauge" out &&
+	test_grep ! "Gauge.level" out &&
+	(cd hdr && kbx -c index.cppHeaders=lib/ changed) >out &&
+	test_grep "Gauge.level" out
+'
+
+test_expect_success 'a repository may set the header keys' '
+	(cd hdr && kbx config --repo index.cppHeaders "lib/") &&
+	(cd hdr && kbx config --show-origin index.cppHeaders) >out &&
+	test_grep "lib/" out &&
+	(cd hdr && kbx config --unset index.cppHeaders)
 '
 
 test_done

@@ -256,6 +256,7 @@ struct kbx_comparer {
 	struct kbx_store *s;
 	int index_side;
 	TSParser *parser;
+	struct kbx_header_langs headers;   /* strings owned */
 };
 
 kbx_status_t kbx_comparer_new(kbx_store_t *s, int index_side, kbx_comparer_t **out,
@@ -272,11 +273,30 @@ kbx_status_t kbx_comparer_new(kbx_store_t *s, int index_side, kbx_comparer_t **o
 	return KBX_OK;
 }
 
+kbx_status_t kbx_comparer_set_headers(kbx_comparer_t *c, const struct kbx_header_langs *h,
+				      struct kbx_error *err)
+{
+	char *lc = h && h->c ? strdup(h->c) : NULL;
+	char *lcpp = h && h->cpp ? strdup(h->cpp) : NULL;
+	if ((h && h->c && !lc) || (h && h->cpp && !lcpp)) {
+		free(lc);
+		free(lcpp);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	free((char *)c->headers.c);
+	free((char *)c->headers.cpp);
+	c->headers.c = lc;
+	c->headers.cpp = lcpp;
+	return KBX_OK;
+}
+
 void kbx_comparer_free(kbx_comparer_t *c)
 {
 	if (!c)
 		return;
 	ts_parser_delete(c->parser);
+	free((char *)c->headers.c);
+	free((char *)c->headers.cpp);
 	free(c);
 }
 
@@ -350,7 +370,7 @@ static kbx_status_t content_defs(struct kbx_comparer *c, const char *path, const
 				 size_t len, struct kbx_extract *x, struct defs *out,
 				 struct kbx_error *err)
 {
-	const struct kbx_lang *lang = _kbx_lang_for_text(path, content, len);
+	const struct kbx_lang *lang = _kbx_header_lang(&c->headers, path, content, len);
 	if (!content || !lang || looks_binary(content, len))
 		return KBX_OK;
 	if (len > UINT32_MAX)

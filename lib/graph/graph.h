@@ -62,6 +62,16 @@ int _kbx_scan_would_index(const char *root, const char *rel, int missing_ok);
 int _kbx_ignore_match(const char *text, size_t len, const char *base, const char *rel,
 		      int is_dir);
 
+/* Does a glob of list (globs separated by blanks, as a .gitignore
+ * writes them; no '!') match the repository path rel or a directory
+ * above it? */
+int _kbx_globs_match(const char *list, const char *rel);
+/* The language of the file at path, whose text is text[0..len): a .h
+ * header's as h sets it (h may be NULL), else as _kbx_lang_for_text
+ * decides.  kbx index, kbx changed and extract-dump all ask here. */
+const struct kbx_lang *_kbx_header_lang(const struct kbx_header_langs *h, const char *path,
+					const char *text, size_t len);
+
 /* Append n to l unless a node with its id is there already (query.c). */
 kbx_status_t _kbx_nodelist_add(struct kbx_nodelist *l, const struct kbx_node *n);
 

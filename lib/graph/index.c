@@ -49,6 +49,7 @@ struct job {
 	/* by the path; a header's by its text too (_kbx_lang_for_text) */
 	const struct kbx_lang *lang;
 	int has_old;
+	int old_lang;           /* the language the index has for it */
 	unsigned char old_hash[16];
 	/* results */
 	int state;
@@ -67,6 +68,7 @@ struct pool {
 	const char *root;
 	uint64_t timeout_us;    /* of the parsing thread's CPU time */
 	uint64_t max_size;
+	const struct kbx_header_langs *headers;
 	struct kbx_cpu_watch watch;
 };
 
@@ -116,13 +118,14 @@ static void run_job(struct pool *p, struct job *j, TSParser *parser, struct kbx_
 		goto out;
 	}
 	_kbx_hash128(src.buf, src.len, j->hash);
-	if (j->has_old && !memcmp(j->hash, j->old_hash, 16)) {
-		/* the same text: the same language as then */
+	if (_kbx_lang_is_header(j->f->path))
+		j->lang = _kbx_header_lang(p->headers, j->f->path, src.buf, src.len);
+	if (j->has_old && !memcmp(j->hash, j->old_hash, 16) &&
+	    j->old_lang == _kbx_lang_id(j->lang)) {
+		/* the same text read as the same language */
 		j->unchanged = 1;
 		goto out;
 	}
-	if (_kbx_lang_is_header(j->f->path))
-		j->lang = _kbx_lang_for_text(j->f->path, src.buf, src.len);
 	_kbx_cpu_slot_begin(&p->watch, slot);
 	int xr = _kbx_extract(j->lang, parser, j->f->path, src.buf, src.len,
 			      _kbx_parse_timeout_us(&p->watch, slot, p->timeout_us), &j->x);
@@ -687,6 +690,25 @@ out:
 	return rc;
 }
 
+/* The header settings as the meta table keeps them: a hash of both
+ * lists, "" when neither is set (as an index from before them). */
+static void header_langs_key(const struct kbx_header_langs *h, char out[33])
+{
+	const char *c = h->c ? h->c : "", *cpp = h->cpp ? h->cpp : "";
+	out[0] = '\0';
+	if (!*c && !*cpp)
+		return;
+	struct strbuf b = STRBUF_INIT;
+	strbuf_addf(&b, "c=%s", c);
+	strbuf_addch(&b, '\0');
+	strbuf_addf(&b, "cpp=%s", cpp);
+	unsigned char hash[16];
+	_kbx_hash128(b.buf ? b.buf : "", b.len, hash);
+	for (int i = 0; i < 16; i++)
+		snprintf(out + 2 * i, 3, "%02x", hash[i]);
+	strbuf_release(&b);
+}
+
 /* Files whose refs mention a changed name need resolving again. */
 static int collect_affected(struct run *r)
 {
@@ -819,6 +841,18 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 		}
 	}
 
+	/* Headers whose language a setting decides are all read again
+	 * when the settings differ from the last run's over the whole tree
+	 * (the run that records them). */
+	char headers_now[33], headers_then[64];
+	header_langs_key(&o->headers, headers_now);
+	if (_kbx_meta_get_str(s, s->wtxn, KBX_META_HEADER_LANGS, headers_then,
+			      sizeof(headers_then)) == KBX_ERR_STORE) {
+		_kbx_fail(r->err, KBX_ERR_STORE, "cannot read the index's metadata");
+		goto fail;
+	}
+	int redecide = strcmp(headers_now, headers_then) != 0;
+
 	/* which scanned files need reading */
 	jobs = calloc(scan->n + 1, sizeof(*jobs));
 	olds = calloc(scan->n + 1, sizeof(*olds));
@@ -849,10 +883,11 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 		    _kbx_file_rec_decode(d.mv_data, d.mv_size, &olds[i]) == KBX_OK) {
 			has_old[i] = 1;
 			const struct kbx_lang *then = _kbx_lang_from_id(olds[i].lang);
-			if (_kbx_lang_is_header(f->path) && then && !strcmp(then->name, "cpp"))
+			int header = _kbx_lang_is_header(f->path);
+			if (header && then && !strcmp(then->name, "cpp"))
 				lang = then;
 			if (olds[i].size == f->size && olds[i].mtime_ns == f->mtime_ns &&
-			    olds[i].lang == _kbx_lang_id(lang)) {
+			    olds[i].lang == _kbx_lang_id(lang) && !(header && redecide)) {
 				stats->unchanged++;
 				continue;
 			}
@@ -860,9 +895,11 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 		struct job *j = &jobs[njobs];
 		j->f = f;
 		j->lang = lang;
-		j->has_old = has_old[i] && olds[i].lang == _kbx_lang_id(lang);
-		if (has_old[i])
+		j->has_old = has_old[i];
+		if (has_old[i]) {
+			j->old_lang = olds[i].lang;
 			memcpy(j->old_hash, olds[i].hash, 16);
+		}
 		job_file[njobs++] = i;
 	}
 
@@ -876,6 +913,7 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 	pool.root = s->root;
 	pool.timeout_us = o->parse_timeout_us ? o->parse_timeout_us : DEFAULT_PARSE_TIMEOUT_US;
 	pool.max_size = o->max_file_size ? o->max_file_size : DEFAULT_MAX_FILE_SIZE;
+	pool.headers = &o->headers;
 	int want = o->threads > 0 ? o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (want < 1)
 		want = 1;
@@ -985,6 +1023,9 @@ next:
 		rc = _kbx_meta_put_u64(s, s->wtxn, "updated", (uint64_t)time(NULL));
 	if (!rc && s->root)
 		rc = _kbx_meta_put_str(s, s->wtxn, "root", s->root);
+	/* a run over part of the tree has not read every header again */
+	if (!rc && redecide && path_selected(o, ""))
+		rc = _kbx_meta_put_str(s, s->wtxn, KBX_META_HEADER_LANGS, headers_now);
 	if (rc) {
 		mdb_fail(r, rc, "cannot write the index's metadata");
 		goto fail;

@@ -47,6 +47,29 @@ static int by_cid(const void *a, const void *b)
 	return strcmp(x->cid, y->cid);
 }
 
+/* Is qual (written with '.') the qualified name nq, or its end after a
+ * separator?  nq may separate with "::" (an external of Rust or C++:
+ * std::process::exit). */
+static int qual_matches(const char *nq, const char *qual)
+{
+	char buf[512];
+	if (strstr(nq, "::")) {
+		size_t o = 0;
+		for (const char *p = nq; *p && o + 1 < sizeof(buf); p++) {
+			buf[o++] = *p;
+			if (p[0] == ':' && p[1] == ':') {
+				buf[o - 1] = '.';
+				p++;
+			}
+		}
+		buf[o] = '\0';
+		nq = buf;
+	}
+	size_t ql = strlen(qual), nl = strlen(nq);
+	return (nl == ql && !strcmp(nq, qual)) ||
+	       (nl > ql && nq[nl - ql - 1] == '.' && !strcmp(nq + nl - ql, qual));
+}
+
 /* Append every node named name whose qualified name is qual or ends in
  * "." qual (qual NULL: any). */
 static kbx_status_t add_named(struct kbx_store *s, const char *name, const char *qual,
@@ -66,12 +89,8 @@ static kbx_status_t add_named(struct kbx_store *s, const char *name, const char 
 		struct kbx_node n;
 		if (d.mv_size != 4 || _kbx_node_read(s, _kbx_txn(s), _kbx_get_u32(d.mv_data), &n))
 			continue;
-		if (qual) {
-			size_t ql = strlen(qual), nl = strlen(n.qual);
-			if (!(nl == ql && !strcmp(n.qual, qual)) &&
-			    !(nl > ql && n.qual[nl - ql - 1] == '.' && !strcmp(n.qual + nl - ql, qual)))
-				continue;
-		}
+		if (qual && !qual_matches(n.qual, qual))
+			continue;
 		st = _kbx_nodelist_add(out, &n);
 	}
 	mdb_cursor_close(c);
@@ -148,6 +167,29 @@ kbx_status_t kbx_lookup(kbx_store_t *s, const char *symbol, struct kbx_nodelist 
 	if (id) {
 		struct kbx_node n;
 		if (_kbx_node_read(s, _kbx_txn(s), id, &n) == KBX_OK)
+			return _kbx_nodelist_add(out, &n);
+	}
+	/* extern:std.process.exit is extern:std::process::exit, and the
+	 * other way round (an index from before Rust and C++ externals
+	 * were written with "::") */
+	if (!strncmp(symbol, "extern:", 7) && !strchr(symbol, '#')) {
+		struct strbuf alt = STRBUF_INIT;
+		int colons = strstr(symbol + 7, "::") != NULL;
+		strbuf_addstr(&alt, "extern:");
+		for (const char *p = symbol + 7; *p; p++) {
+			if (colons && p[0] == ':' && p[1] == ':') {
+				strbuf_addch(&alt, '.');
+				p++;
+			} else if (!colons && *p == '.') {
+				strbuf_addstr(&alt, "::");
+			} else {
+				strbuf_addch(&alt, *p);
+			}
+		}
+		uint32_t aid = alt.failed ? 0 : _kbx_id_of(s, alt.buf);
+		strbuf_release(&alt);
+		struct kbx_node n;
+		if (aid && _kbx_node_read(s, _kbx_txn(s), aid, &n) == KBX_OK)
 			return _kbx_nodelist_add(out, &n);
 	}
 	if (strchr(symbol, '#')) {

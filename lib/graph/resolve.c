@@ -994,6 +994,40 @@ static int module_candidate(struct ctx *c, const char *module, struct kbx_pathli
 	return 1;
 }
 
+/* Go's standard library in the repository: the tree of a Go release
+ * declares `module std` in src/go.mod, and its packages are imported by
+ * their directory under src ("fmt", "internal/abi"), from any module of
+ * the release (the directory above src).  The files of the package
+ * module names in each such tree the importer is in, into out[0..max);
+ * *ndirs: how many trees hold it (one proves the import). */
+static size_t std_packages(struct ctx *c, const char *module, uint32_t *out, size_t max,
+			   size_t *ndirs)
+{
+	size_t n = 0;
+	*ndirs = 0;
+	size_t first = strcspn(module, "/");
+	if (strcmp(c->lang->name, "go") || !first || memchr(module, '.', first))
+		return 0;
+	modules_read(c);
+	for (size_t i = 0; i < c->r->nmods && n < max; i++) {
+		const struct module_dir *m = &c->r->mods[i];
+		char p[4096], root[4096];
+		_kbx_path_dirname(root, sizeof(root), m->dir);
+		size_t rl = strlen(root);
+		if (rl && (strncmp(c->path, root, rl) || c->path[rl] != '/'))
+			continue;
+		if (m->lang_id != c->lang_id || strcmp(m->path, "std") ||
+		    _kbx_path_join(p, sizeof(p) - 1, m->dir, module) < 0 || !*p)
+			continue;
+		strcat(p, "/");
+		size_t k = files_match(&c->r->fi, p, c->fam, out + n, max - n);
+		if (k)
+			(*ndirs)++;
+		n += k;
+	}
+	return n;
+}
+
 static void resolve_imports(struct ctx *c)
 {
 	for (size_t i = 0; i < c->refs.nimports && !c->rc; i++) {
@@ -1003,10 +1037,14 @@ static void resolve_imports(struct ctx *c)
 		uint32_t targets[MAX_TARGETS];
 		size_t nt = 0;
 		int is_module_name = 0, is_dir = 0;
+		size_t std_dirs = 0;
+		if (!(m->flags & KBX_IMPORT_SYSTEM) && *m->module)
+			nt = std_packages(c, m->module, targets, MAX_TARGETS, &std_dirs);
+		is_dir = std_dirs == 1;
 		/* a package of a module the repository declares, else what
 		 * the language guesses */
-		int declared = !(m->flags & KBX_IMPORT_SYSTEM) && c->lang->module_file &&
-			       *m->module && module_candidate(c, m->module, &pl);
+		int declared = nt || (!(m->flags & KBX_IMPORT_SYSTEM) && c->lang->module_file &&
+				      *m->module && module_candidate(c, m->module, &pl));
 		if (!declared && !(m->flags & KBX_IMPORT_SYSTEM) && c->lang->import_candidates)
 			c->lang->import_candidates(c->path, &xi, &pl);
 		for (size_t j = 0; j < pl.n && !nt; j++) {
@@ -1125,6 +1163,14 @@ static void tidy_external(struct strbuf *out, const char *qual)
 	}
 }
 
+/* Does the language write a path to an external with "::" (Rust's
+ * std::process::exit, C++'s std::vector::push_back)?  Ruby's scope_sep
+ * is "::" too, but its methods are called with '.' (File.read). */
+static int external_scoped(const struct kbx_lang *lang)
+{
+	return !strcmp(lang->name, "rust") || !strcmp(lang->name, "cpp");
+}
+
 static void emit_external(struct ctx *c, uint32_t src, int kind, const char *qual,
 			  const char *name, uint32_t line, uint32_t col)
 {
@@ -1133,7 +1179,20 @@ static void emit_external(struct ctx *c, uint32_t src, int kind, const char *qua
 		tidy_external(&tidy, qual);
 	if (tidy.len && !tidy.failed)
 		qual = tidy.buf;
+	/* the path as the language writes it: extern:std::process::exit
+	 * (kbx_lookup takes either separator) */
+	struct strbuf scoped = STRBUF_INIT;
+	if (external_scoped(c->lang) && strchr(qual, '.')) {
+		for (const char *p = qual; *p; p++)
+			if (*p == '.')
+				strbuf_addstr(&scoped, "::");
+			else
+				strbuf_addch(&scoped, *p);
+		if (!scoped.failed)
+			qual = scoped.buf;
+	}
 	uint32_t ext = ensure_floating(c, "extern:", qual, name, KBX_KIND_EXTERNAL);
+	strbuf_release(&scoped);
 	strbuf_release(&tidy);
 	add_edge(c, src, kind, ext, KBX_CONF_UNRESOLVED, KBX_VIA_NONE, 0, line, col);
 }

@@ -370,6 +370,68 @@ int _kbx_ignore_match(const char *text, size_t len, const char *base, const char
 	return m;
 }
 
+/* Does one pattern of a glob list match the file rel, or the directory
+ * rel[0..len) above it (is_dir)?  As in a .gitignore: a pattern with a
+ * '/' before its end is matched against the whole path from the root
+ * (a leading '/' dropped), any other against the last component; a
+ * trailing '/' matches directories only. */
+static int glob_matches(const char *pat, size_t plen, const char *rel, size_t len, int is_dir)
+{
+	char p[1024], path[4096];
+	if (plen >= sizeof(p) || len >= sizeof(path))
+		return 0;
+	memcpy(p, pat, plen);
+	p[plen] = '\0';
+	memcpy(path, rel, len);
+	path[len] = '\0';
+	int dir_only = plen > 1 && p[plen - 1] == '/';
+	if (dir_only)
+		p[--plen] = '\0';
+	if (dir_only && !is_dir)
+		return 0;
+	int anchored = strchr(p, '/') != NULL;
+	const char *pp = p[0] == '/' ? p + 1 : p;
+	const char *sub = path;
+	if (!anchored) {
+		const char *slash = strrchr(path, '/');
+		sub = slash ? slash + 1 : path;
+	}
+	return wild_match(pp, sub);
+}
+
+int _kbx_globs_match(const char *list, const char *rel)
+{
+	if (!list)
+		return 0;
+	for (const char *g = list; *g;) {
+		while (*g == ' ' || *g == '\t')
+			g++;
+		size_t plen = strcspn(g, " \t");
+		if (plen) {
+			/* the file, then each directory above it */
+			if (glob_matches(g, plen, rel, strlen(rel), 0))
+				return 1;
+			for (const char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/'))
+				if (glob_matches(g, plen, rel, (size_t)(s - rel), 1))
+					return 1;
+		}
+		g += plen;
+	}
+	return 0;
+}
+
+const struct kbx_lang *_kbx_header_lang(const struct kbx_header_langs *h, const char *path,
+					const char *text, size_t len)
+{
+	if (h && _kbx_lang_is_header(path)) {
+		if (_kbx_globs_match(h->cpp, path))
+			return _kbx_lang_by_name("cpp");
+		if (_kbx_globs_match(h->c, path))
+			return _kbx_lang_by_name("c");
+	}
+	return _kbx_lang_for_text(path, text, len);
+}
+
 struct walker {
 	const char *root;
 	uint64_t max_size;

@@ -895,23 +895,60 @@ static const char *const go_std[] = {
 	"unicode", "unique", "unsafe", "C", NULL
 };
 
+/* The package directories `vendor/PATH/` of the importer's directory and
+ * of each above it, nearest first, as the go command looks for a vendored
+ * package; then, for a path like the standard library's ("fmt",
+ * "internal/abi"), PATH/ under each directory named src above the
+ * importer (the tree of a Go release without its src/go.mod, or a
+ * GOPATH). */
+static void go_vendor_candidates(const char *importer, const char *m, int std_like,
+				 struct kbx_pathlist *out)
+{
+	char dir[4096], up[4096], p[4096];
+	_kbx_path_dirname(dir, sizeof(dir), importer);
+	for (int src = 0; src < 1 + std_like; src++) {
+		char d[4096];
+		strcpy(d, dir);
+		for (;;) {
+			const char *base = strrchr(d, '/');
+			base = base ? base + 1 : d;
+			if (!src && snprintf(p, sizeof(p), "%s%svendor/%s", d, *d ? "/" : "", m) <
+					    (int)sizeof(p) &&
+			    _kbx_path_join(up, sizeof(up), "", p) == 0)
+				_kbx_pathlist_addf(out, "%s/", up);
+			if (src && !strcmp(base, "src") && _kbx_path_join(up, sizeof(up), d, m) == 0)
+				_kbx_pathlist_addf(out, "%s/", up);
+			if (!*d)
+				break;
+			_kbx_path_dirname(up, sizeof(up), d);
+			strcpy(d, up);
+		}
+	}
+}
+
 /*
  * An import path names a package, that is a directory.  The resolver maps
- * the paths a go.mod of the repository declares (go_module_path); for any
- * other we do not know which prefix is the module path, so every suffix
- * of the import path is a candidate directory, longest first:
+ * the paths a go.mod of the repository declares (go_module_path), and
+ * the standard library's to the tree declaring `module std`; for any
+ * other, a vendored copy (go_vendor_candidates) comes first, then, since
+ * we do not know which prefix is the module path, every suffix of the
+ * import path is a candidate directory, longest first:
  * "example.com/app/internal/util" tries "example.com/app/internal/util/",
- * "app/internal/util/", "internal/util/", "util/".
+ * "app/internal/util/", "internal/util/", "util/".  A path of the
+ * standard library has no other candidate than vendored ones and a src
+ * tree's.
  */
 static void go_import_candidates(const char *importer, const struct kbx_ximport *imp,
 				 struct kbx_pathlist *out)
 {
-	(void)importer;
 	const char *m = imp->module;
 	if (!m || !*m)
 		return;
 	size_t first = strcspn(m, "/");
-	if (!memchr(m, '.', first)) {
+	int std_like = !memchr(m, '.', first);
+	if (m[0] != '.' && m[0] != '/')
+		go_vendor_candidates(importer, m, std_like, out);
+	if (std_like) {
 		for (size_t i = 0; go_std[i]; i++)
 			if (strlen(go_std[i]) == first && !strncmp(m, go_std[i], first))
 				return;

@@ -52,7 +52,11 @@ static void split_cid(struct kbx_node *n)
 		const char *colon = strchr(cid, ':');
 		n->qual = n->name = colon ? colon + 1 : cid;
 		if (n->kind == KBX_KIND_EXTERNAL) {
+			/* "os.path.join", "std::process::exit" */
 			const char *dot = strrchr(n->qual, '.');
+			const char *colon = strrchr(n->qual, ':');
+			if (colon && (!dot || colon > dot))
+				dot = colon;
 			if (dot && dot[1])
 				n->name = dot + 1;
 		}

@@ -26,7 +26,7 @@ kbx_status_t _kbx_fail_mdb(struct kbx_error *err, int rc, const char *what);
  * The LMDB environment and its named databases.
  *
  *   meta      "schema", "generation", "root", "created", "updated", "next_id",
- *             KBX_META_REBUILD_CODE_CHUNKS (below)
+ *             KBX_META_REBUILD_CODE_CHUNKS, KBX_META_HEADER_LANGS (below)
  *   files     path -> struct file_rec
  *   nodes     id (u32 BE) -> node record (see keys.c)
  *   ids       canonical id -> id (u32 BE)
@@ -77,6 +77,12 @@ struct kbx_store {
  * between the two commits (killed, or out of disk) leaves the rest of
  * the rebuild to the next run. */
 #define KBX_META_REBUILD_CODE_CHUNKS "rebuild_code_chunks"
+
+/* In meta: a hash of the settings that chose the language of .h headers
+ * (struct kbx_header_langs) in the last index run over the whole tree;
+ * absent while none is set.  A run with other settings reads every
+ * header again. */
+#define KBX_META_HEADER_LANGS "header_langs"
 
 /* The transaction queries run in: the write one during an index run. */
 static inline MDB_txn *_kbx_txn(const struct kbx_store *s)

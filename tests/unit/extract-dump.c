@@ -2,7 +2,10 @@
  * extract-dump: print what a language extractor finds in files, one fact a
  * line, in a stable order, for the fixture tests under tests/corpora/.
  *
- *   extract-dump FILE...
+ *   extract-dump [--c-headers=GLOBS] [--cpp-headers=GLOBS] FILE...
+ *
+ * The options set the language of .h headers as the settings
+ * index.cHeaders and index.cppHeaders do for kbx index.
  *
  * Each line is one of
  *   def KIND QUAL LINE [in PARENT]
@@ -15,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lang/lang.h"
+#include "graph/graph.h"
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -45,7 +48,19 @@ int main(int argc, char **argv)
 {
 	int status = 0;
 	TSParser *parser = ts_parser_new();
-	for (int i = 1; i < argc; i++) {
+	struct kbx_header_langs headers = { NULL, NULL };
+	int first = 1;
+	for (; first < argc && !strncmp(argv[first], "--", 2); first++) {
+		if (!strncmp(argv[first], "--c-headers=", 12))
+			headers.c = argv[first] + 12;
+		else if (!strncmp(argv[first], "--cpp-headers=", 14))
+			headers.cpp = argv[first] + 14;
+		else {
+			fprintf(stderr, "error: unknown option '%s'\n", argv[first]);
+			return 2;
+		}
+	}
+	for (int i = first; i < argc; i++) {
 		const char *path = argv[i];
 		const struct kbx_lang *lang = _kbx_lang_for_path(path);
 		if (!lang) {
@@ -60,14 +75,14 @@ int main(int argc, char **argv)
 			status = 2;
 			continue;
 		}
-		/* a header is C or C++ by its text, as kbx index reads it */
-		lang = _kbx_lang_for_text(path, src, len);
+		/* a header is C or C++ as kbx index reads it */
+		lang = _kbx_header_lang(&headers, path, src, len);
 		struct kbx_extract x = KBX_EXTRACT_INIT;
 		if (_kbx_extract(lang, parser, path, src, len, 0, &x) < 0) {
 			fprintf(stderr, "error: cannot parse '%s'\n", path);
 			status = 2;
 		}
-		if (argc > 2)
+		if (argc - first > 1)
 			printf("# %s\n", path);
 		for (size_t j = 0; j < x.nsyms; j++) {
 			const struct kbx_xsym *s = &x.syms[j];

@@ -1,0 +1,6 @@
+package objabi
+
+// Flagparse reads the tool's flags.
+func Flagparse(usage string) {
+	_ = usage
+}

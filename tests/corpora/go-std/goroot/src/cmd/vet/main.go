@@ -1,0 +1,10 @@
+package main
+
+import (
+	"cmd/internal/objabi"
+	"fmt"
+)
+
+func main() {
+	objabi.Flagparse(fmt.Sprint(3))
+}
