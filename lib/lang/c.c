@@ -672,6 +672,8 @@ static int pasted(const struct macro_body *b, uint32_t s, uint32_t e)
 	return (s > 0 && b->text[s - 1] == '#') || (e < b->len && b->text[e] == '#');
 }
 
+static int macro_keyword(const char *w, size_t n);
+
 /* A call in a macro's value, reported from the macro at its place in
  * the file: f(x) as a call of f, or of a value when f is a parameter;
  * p->f(x) and s.f(x) as calls of a value (a function pointer, as in C
@@ -695,6 +697,8 @@ static void macro_call(struct kbx_walk *w, int sym, struct macro_body *b, TSNode
 	if (_kbx_is(fn, "identifier") || _kbx_is(fn, "field_identifier")) {
 		if (pasted(b, s, e))
 			return;
+		if (macro_keyword(b->text + s, e - s))
+			return;     /* throw(x), which C's grammar reads as a call */
 		name = _kbx_arena_strndup(a, b->text + s, e - s);
 		if (name && macro_param(b, name))
 			recv = KBX_RECV_VALUE;
