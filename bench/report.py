@@ -479,6 +479,7 @@ if "analytics.nx.nodes" in rec:
 # ---------------------------------------------------------------------------
 ACC_LANGS = [("go", "Go", "go/types (golang-go)"), ("java", "Java", "javac 17, com.sun.source Trees API"),
              ("ts", "TypeScript", "the TypeScript checker"), ("cpp", "C++", "clang 14 (libclang)"),
+             ("c", "C", "clang 14 (libclang), C"),
              ("rs", "Rust", "rustc 1.63 -Zsave-analysis"),
              ("py", "Python", "ast, binding rules only")]
 if any(f"accuracy.{l}.project" in rec for l, _, _ in ACC_LANGS):
@@ -522,6 +523,23 @@ if any(f"accuracy.{l}.project" in rec for l, _, _ in ACC_LANGS):
     table(["language", "project", "version", "files", "lines", "oracle", "calls in / virt / ext / dyn",
            "recall", "certain precision (edges)", "certain wrong, dup names", "ambiguous", "unresolved",
            "no edge", "misses inside the callee's own node", "oracle / kbx index"], rows)
+    mrows = []
+    for l, name, _ in ACC_LANGS:
+        p = f"accuracy.{l}."
+        if p + "sites.in_macro" in rec:
+            mrows.append([name, f"{kfmt(num(p + 'sites.in_macro'))} / {kfmt(num(p + 'sites.ext_macro'))}",
+                          rat(p + "recall_macros"), rat(p + "certain_precision_macros"),
+                          pct(p + "dup_certain_wrong_macros"), pct(p + "in_macro.certain_right"),
+                          pct(p + "in_macro.ambiguous"), pct(p + "in_macro.none")])
+    if mrows:
+        w("Calls made by a macro of the project (C, `oracle-cpp.py --macros`), left out of the table "
+          "above, are scored through the macro: kbx must have a call of the macro where it is used and "
+          "a chain of calls from the macro, through macros only, to the declaration (score.py's header). "
+          "The ratios below count every call, written or made by a macro.")
+        w("")
+        table(["language", "calls made by a macro, in / ext", "recall, all calls",
+               "certain precision, all calls", "certain wrong, dup names, all calls",
+               "macro calls certain and right", "macro calls ambiguous", "macro calls missed"], mrows)
     w("Goal (the resolver's next step): recall at least 0.95, certain precision at least 0.98, "
       "certain wrong on names defined twice or more at most 0.5%, in every language.  "
       f"Section run time: {rec.get('accuracy.runtime_s', '?')} s ({rec.get('meta.date', '')}; "

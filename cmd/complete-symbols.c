@@ -107,7 +107,7 @@ static unsigned parse_kinds(const char *list)
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		int k = _kbx_kind_from_name(t);
 		if (!k) {
-			fprintf(stderr, "error: --kind does not know '%s': use file, class, struct, interface, trait, enum, function, method, namespace, module, external\n",
+			fprintf(stderr, "error: --kind does not know '%s': use file, class, struct, interface, trait, enum, function, method, namespace, macro, module, external\n",
 				out_esc(t));
 			free(copy);
 			return (unsigned)-1;

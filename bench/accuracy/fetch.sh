@@ -16,7 +16,12 @@
 #     ts     rxjs's sources (the src/ folder its npm package ships)
 #     cpp    Debian's leveldb: every .cc and .h but the Windows port and
 #            the two benchmarks against sqlite3 and Kyoto Cabinet
+#     c      Debian's lua5.4: src/, every .c and .h (the interpreter
+#            lua.c and the compiler luac.c included; the oracle compiles
+#            every .c file, as Lua's own makefile does)
 #   cpp-gen/         port/port_config.h, which leveldb's CMake would write
+#   c-gen/           lua5.4-deb-multiarch.h, which Debian's rules write for
+#                    luaconf.h
 #   npm/             typescript and rxjs from npm, pinned below (npm
 #                    install --ignore-scripts, with its package-lock.json)
 #   MANIFEST         what was fetched: source package, version, SHA-256 of
@@ -25,7 +30,8 @@
 # Source packages come through bench/debsrc.sh's private sources list
 # (the system's apt state is not touched).  The versions are the mirror's
 # current ones unless pinned, e.g. BENCH_ACC_JINJA2=3.1.2-1+deb12u3;
-# BENCH_ACC_GOLDMARK, BENCH_ACC_COMMONS_IO, BENCH_ACC_LEVELDB likewise.
+# BENCH_ACC_GOLDMARK, BENCH_ACC_COMMONS_IO, BENCH_ACC_LEVELDB and
+# BENCH_ACC_LUA likewise.
 
 set -eu
 set -o pipefail
@@ -52,6 +58,7 @@ fetch_src "golang-github-yuin-goldmark${BENCH_ACC_GOLDMARK:+=$BENCH_ACC_GOLDMARK
 fetch_src "commons-io${BENCH_ACC_COMMONS_IO:+=$BENCH_ACC_COMMONS_IO}" "$dl/commons-io" "$man"
 fetch_src "jinja2${BENCH_ACC_JINJA2:+=$BENCH_ACC_JINJA2}" "$dl/jinja2" "$man"
 fetch_src "leveldb${BENCH_ACC_LEVELDB:+=$BENCH_ACC_LEVELDB}" "$dl/leveldb" "$man"
+fetch_src "lua5.4${BENCH_ACC_LUA:+=$BENCH_ACC_LUA}" "$dl/lua5.4" "$man"
 
 say "npm: typescript@$TS_VERSION rxjs@$RXJS_VERSION into $acc/npm"
 command -v npm >/dev/null || die "npm is missing: apt-get install npm"
@@ -79,7 +86,7 @@ make_tree () {
 	mv "$acc/src/$1.tmp" "$acc/src/$1"
 }
 
-say "trees: $acc/src/{go,java,py,ts,cpp}"
+say "trees: $acc/src/{go,java,py,ts,cpp,c}"
 (cd "$dl/goldmark" && find . \( -path ./debian -o -path ./.pc \) -prune -o -type f \( -name '*.go' -o -name go.mod \) -print0) |
 	(cd "$dl/goldmark" && make_tree go)
 (cd "$dl/commons-io/src/main/java" && find . -type f -name '*.java' -print0) | (cd "$dl/commons-io/src/main/java" && make_tree java)
@@ -88,10 +95,15 @@ say "trees: $acc/src/{go,java,py,ts,cpp}"
 (cd "$dl/leveldb" && find . \( -path ./debian -o -path ./.pc -o -path ./third_party \) -prune -o -type f \
 	\( -name '*.cc' -o -name '*.h' \) ! -name '*windows*' ! -name db_bench_sqlite3.cc ! -name db_bench_tree_db.cc \
 	-print0) | (cd "$dl/leveldb" && make_tree cpp)
+(cd "$dl/lua5.4/src" && find . -type f \( -name '*.c' -o -name '*.h' \) -print0) |
+	(cd "$dl/lua5.4/src" && make_tree c)
 mkdir -p "$acc/cpp-gen/port"
 # what leveldb's CMake finds on Debian 12 (snappy from libsnappy-dev)
 printf '%s\n' '#define HAVE_FDATASYNC 1' '#define HAVE_FULLFSYNC 0' '#define HAVE_O_CLOEXEC 1' \
 	'#define HAVE_CRC32C 0' '#define HAVE_SNAPPY 1' '#define HAVE_ZSTD 0' >"$acc/cpp-gen/port/port_config.h"
+
+mkdir -p "$acc/c-gen"
+printf '%s\n' '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' >"$acc/c-gen/lua5.4-deb-multiarch.h"
 
 mv "$man" "$acc/MANIFEST"
 touch "$acc/.complete"

@@ -19,6 +19,11 @@
 #   py     jinja2          ast, binding rules only           oracle-python.py
 #   ts     rxjs            the TypeScript checker (npm)      oracle-ts.js
 #   cpp    leveldb         clang 14 (python3-clang-14)       oracle-cpp.py
+#   c      lua 5.4         clang 14, C, --macros              oracle-cpp.py
+#          (every .c of src/, lua.c and luac.c too, with the flags of
+#          Lua's own `make linux` and Debian's -std=gnu99: -DLUA_USE_LINUX
+#          -DLUA_COMPAT_5_3; calls made through Lua's macros are scored
+#          through the macro, see score.py)
 #   rs     regex-syntax    rustc 1.63 -Zsave-analysis        oracle-rust.py
 #          (the crate's source as Debian's librust-regex-syntax-dev
 #          installs it under /usr/share/cargo/registry)
@@ -28,7 +33,7 @@
 #   BENCH_WORK=bench/work bash bench/accuracy/run.sh
 # Environment: KBX (default ./kbx), EXPORT (a built kbx-export; built
 # from KBX_BUILD_DIR's libraries when unset), BENCH_ACC_LANGS (default
-# "go java py ts cpp rs"), BENCH_INSTALL=1 (apt-get install what is
+# "go java py ts cpp c rs"), BENCH_INSTALL=1 (apt-get install what is
 # missing).  Every miss and every wrong certain edge, with its source
 # line, is kept in $RES/out/accuracy-LANG.errors.tsv.
 #
@@ -47,7 +52,7 @@ ACC=$WORK/accuracy
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
 RES=${RES:-$WORK/results}
-LANGS=${BENCH_ACC_LANGS:-go java py ts cpp rs}
+LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs}
 PY=/usr/bin/python3          # Debian's python3, with Debian's python3-clang-14
 RS_CRATE=/usr/share/cargo/registry/regex-syntax-0.6.27
 export RES
@@ -67,8 +72,10 @@ if has_lang rs; then
 	[ -x /usr/bin/rustc ] || need+=(rustc)
 	[ -d "$RS_CRATE" ] || need+=(librust-regex-syntax-dev)
 fi
-if has_lang cpp; then
+if has_lang cpp || has_lang c; then
 	$PY -c 'import clang.cindex' 2>/dev/null || need+=(python3-clang-14)
+fi
+if has_lang cpp; then
 	# what leveldb's tests, benchmarks and headers include
 	[ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
 	[ -f /usr/include/gmock/gmock.h ] || need+=(libgmock-dev)
@@ -79,8 +86,12 @@ install_missing ${need[@]+"${need[@]}"}
 [ -x "$KBX" ] || die "no kbx binary at $KBX: run make first"
 
 # a Go tree fetched before go.mod was kept lacks the module path kbx
-# maps import paths by: fetch again
+# maps import paths by, one fetched before Lua was added lacks Lua:
+# fetch again
 if [ -f "$ACC/.complete" ] && [ -d "$ACC/src/go" ] && [ ! -f "$ACC/src/go/go.mod" ]; then
+	rm -f "$ACC/.complete"
+fi
+if [ -f "$ACC/.complete" ] && has_lang c && [ ! -f "$ACC/c-gen/lua5.4-deb-multiarch.h" ]; then
 	rm -f "$ACC/.complete"
 fi
 if [ ! -f "$ACC/.complete" ]; then
@@ -100,7 +111,7 @@ fi
 has_lang java && record meta.javac "$(javac -version 2>&1)"
 has_lang ts && record meta.node "node $(node --version)"
 has_lang rs && record meta.rustc "$(/usr/bin/rustc --version)"
-has_lang cpp && record meta.libclang "$(dpkg-query -W -f='python3-clang-14 ${Version}' python3-clang-14 2>/dev/null)"
+{ has_lang cpp || has_lang c; } && record meta.libclang "$(dpkg-query -W -f='python3-clang-14 ${Version}' python3-clang-14 2>/dev/null)"
 while read -r pkg ver rest; do
 	record "accuracy.manifest.$pkg" "$ver"
 done <"$ACC/MANIFEST"
@@ -175,6 +186,13 @@ if has_lang cpp; then
 		sh -c 'exec "$0" "$1" . -x c++ -std=c++14 -I. -Iinclude -I"$2" \
 			-DLEVELDB_PLATFORM_POSIX=1 -DLEVELDB_HAS_PORT_CONFIG_H=1 <"$3"' \
 		$PY "$here/oracle-cpp.py" "$ACC/cpp-gen" "$ACC/cpp.files"
+fi
+if has_lang c; then
+	(cd "$ACC/src/c" && find . -type f -name '*.c' | sed 's|^\./||' | LC_ALL=C sort) >"$ACC/c.files"
+	measure c lua "$(version_of lua5.4)" 'c\|h' \
+		sh -c 'exec "$0" "$1" --macros . -x c -std=gnu99 -DLUA_USE_LINUX -DLUA_COMPAT_5_3 \
+			-I"$2" <"$3"' \
+		$PY "$here/oracle-cpp.py" "$ACC/c-gen" "$ACC/c.files"
 fi
 if has_lang rs; then
 	rm -rf "$ACC/src/rs" && mkdir -p "$ACC/src" && cp -a "$RS_CRATE" "$ACC/src/rs"

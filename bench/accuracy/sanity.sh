@@ -48,6 +48,8 @@ oracle () {
 		(cd "$S/ts" && NODE_PATH=$WORK/accuracy/npm/node_modules node "$here/oracle-ts.js" .) ;;
 	(cpp)
 		(cd "$S/cpp" && echo cart.cc | $PY "$here/oracle-cpp.py" . -x c++ -std=c++14 -I.) ;;
+	(c)
+		(cd "$S/c" && echo calc.c | $PY "$here/oracle-cpp.py" --macros . -x c -std=gnu99 -I.) ;;
 	(rs)
 		(cd "$S/rs" && $PY "$here/oracle-rust.py" . shop 2018) ;;
 	esac
@@ -59,7 +61,7 @@ available () {
 	(java) command -v java ;;
 	(py) command -v $PY ;;
 	(ts) command -v node && [ -d "$WORK/accuracy/npm/node_modules/typescript" ] ;;
-	(cpp) $PY -c 'import clang.cindex' ;;
+	(cpp|c) $PY -c 'import clang.cindex' ;;
 	(rs) [ -x /usr/bin/rustc ] ;;
 	esac >/dev/null 2>&1
 }
@@ -76,7 +78,7 @@ check () {
 	fi
 }
 
-for lang in go java py ts cpp rs; do
+for lang in go java py ts cpp c rs; do
 	if ! available $lang; then
 		echo "ok - $lang # SKIP the oracle's tools are missing"
 		skip=$((skip + 1))

@@ -31,6 +31,9 @@ each language, bench/accuracy/oracle-*):
   caller      optional: the places of the declaration the call is written
               in, as targets (else the kbx definition whose lines hold
               the call stands for it)
+  macro       optional (C, oracle-cpp.py --macros): the call is written
+              in the body of this macro of the project, and the site is
+              where the macro is used (name is still the function called)
 
 KBX.tsv is `kbx-export --sites` of the same tree (N and E records).
 
@@ -69,13 +72,29 @@ Printed, as KEY<TAB>VALUE lines (with --lang L, keys start with L.):
   in.none                    how kbx answered the `in` sites (shares)
   ext.certain_wrong ...      the same for the `ext` sites
 
+Calls made through a macro (a site with a macro) are left out of all of
+the above, which count the calls written where they are.  They are
+scored through the macro, and counted in the keys ending in _macros,
+which cover every site (written or made through a macro): at such a
+site kbx must have a call of the macro (an edge, on the site's line, to
+a node of that name), and from that macro a chain of calls to the
+declaration, going only through macros (a macro that uses another
+macro), at most 8 steps: the answer is the weakest confidence along the
+chain, the surest chain counting.  A certain chain is right when it ends
+at one of the oracle's places, wrong when it ends at another node of the
+called name.  Such sites count in certain_precision_macros one each.
+
+  sites.in_macro, sites.ext_macro   the oracle's sites made by a macro
+  recall_macros, certain_precision_macros, dup_certain_wrong_macros,
+  in_macro.certain_right ...        as above, over every site
+
 With --errors FILE, every wrong certain answer and every missed `in` site
 is written to FILE (TSV, with the source line when --tree is given).
 """
 import sys
 from collections import defaultdict
 
-DEF_KINDS = {"function", "method", "class", "struct", "interface", "trait", "enum"}
+DEF_KINDS = {"function", "method", "class", "struct", "interface", "trait", "enum", "macro"}
 CONF_RANK = {"certain": 0, "ambiguous": 1, "unresolved": 2}
 MAX_SITES = 32
 
@@ -102,7 +121,8 @@ class Edge:
 
 
 class Site:
-    __slots__ = ("file", "line", "col", "nline", "ncol", "name", "kind", "targets", "what", "caller")
+    __slots__ = ("file", "line", "col", "nline", "ncol", "name", "kind", "targets", "what", "caller",
+                 "macro")
 
     def __init__(self, r):
         self.file = r[0]
@@ -111,6 +131,7 @@ class Site:
         self.targets = set() if r[7] == "-" else set(r[7].split(","))
         self.what = r[8] if len(r) > 8 else ""
         self.caller = set(r[9].split(",")) if len(r) > 9 and r[9] != "-" else set()
+        self.macro = r[10] if len(r) > 10 and r[10] != "-" else None
 
     def lines(self):
         return {self.line, self.nline}
@@ -159,12 +180,14 @@ class Kbx:
         self.full = defaultdict(list)      # path -> edges holding MAX_SITES sites
         self.ndefs = defaultdict(int)      # name -> definitions in the tree
         self.defs = defaultdict(list)      # path -> definitions with lines
+        self.out = defaultdict(list)       # node id -> its call edges
         for n in nodes.values():
             if n.kind in DEF_KINDS and n.path:
                 self.ndefs[n.name] += 1
                 if n.line and n.end:
                     self.defs[n.path].append(n)
         for e in edges:
+            self.out[e.frm.id].append(e)
             if not e.frm.path:
                 continue
             for ln, col, conf in e.sites:
@@ -199,6 +222,44 @@ class Kbx:
             if f.line and f.end and f.line <= s.line <= f.end and self.names(e, s):
                 got.setdefault(id(e), (e, e.conf))
         return list(got.values())
+
+
+def through_macro(kbx, s):
+    """kbx's answer for oracle site s, a call made by macro s.macro:
+    (verdict, recalled, the calls of the macro at the site)"""
+    start = []
+    for ln in s.lines():
+        for e, _, conf in kbx.by_line.get((s.file, ln), ()):
+            if e.to.name == s.macro and e.to.kind == "macro":
+                start.append((e, conf))
+    for e in kbx.full.get(s.file, ()):
+        f = e.frm
+        if f.line and f.end and f.line <= s.line <= f.end and e.to.name == s.macro and \
+                e.to.kind == "macro" and all(e is not x for x, _ in start):
+            start.append((e, e.conf))
+    # the surest chain to each node: rank of its weakest step
+    best = {}
+    todo = [(e.to, CONF_RANK.get(c, 3), 1) for e, c in start]
+    while todo:
+        n, rank, depth = todo.pop()
+        if n.id in best and best[n.id][1] <= rank:
+            continue
+        best[n.id] = (n, rank)
+        if n.kind != "macro" or depth > 8:
+            continue
+        for e in kbx.out.get(n.id, ()):
+            todo.append((e.to, max(rank, CONF_RANK.get(e.conf, 3)), depth + 1))
+    ends = [(n, r) for n, r in best.values() if n.loc() in s.targets or
+            (n.name == s.name and n.kind != "macro")]
+    if not ends:
+        return "none", False, start
+    recalled = any(n.loc() in s.targets for n, _ in ends)
+    top = min(r for _, r in ends)
+    conf = {0: "certain", 1: "ambiguous", 2: "unresolved"}.get(top, "none")
+    if conf == "certain":
+        right = any(n.loc() in s.targets for n, r in ends if r == top)
+        return ("certain_right" if right else "certain_wrong"), recalled, start
+    return conf, recalled, start
 
 
 def verdict(s, es):
@@ -239,6 +300,8 @@ def main(argv):
 
     out = []
     put = lambda k, v: out.append(f"{lang}{k}\t{v}")
+    msites = [s for s in sites if s.macro]
+    sites = [s for s in sites if not s.macro]
     kinds = defaultdict(int)
     for s in sites:
         kinds[s.kind] += 1
@@ -297,6 +360,38 @@ def main(argv):
 
     n_in = kinds["in"]
     ratio = lambda a, b: f"{a / b:.4f}" if b else "n/a"
+    macro_out = []
+    if msites:
+        mk = defaultdict(int)
+        manswers = defaultdict(int)
+        mrec = mcert = mright = mdup = mdup_wrong = 0
+        for s in msites:
+            mk[s.kind] += 1
+            if s.kind not in ("in", "ext"):
+                continue
+            v, rec, start = through_macro(kbx, s)
+            if s.kind == "in":
+                manswers[v] += 1
+                mrec += rec
+                if not rec:
+                    wrong_rows.append(("missed-macro", s, v, [e for e, _ in start]))
+            if v.startswith("certain"):
+                mcert += 1
+                mright += v == "certain_right"
+            if v == "certain_wrong":
+                wrong_rows.append(("certain-wrong-macro", s, v, [e for e, _ in start]))
+            if kbx.ndefs.get(s.name, 0) >= 2:
+                mdup += 1
+                mdup_wrong += v == "certain_wrong"
+        mput = lambda k, v: macro_out.append(f"{lang}{k}\t{v}")
+        mput("sites.in_macro", mk["in"])
+        mput("sites.ext_macro", mk["ext"])
+        mput("recall_macros", ratio(recalled + mrec, n_in + mk["in"]))
+        mput("certain_precision_macros", ratio(cert_right + mright, cert + mcert))
+        mput("dup_certain_wrong_macros", ratio(dup_wrong + mdup_wrong, dup + mdup))
+        for v in ("certain_right", "certain_wrong", "ambiguous", "unresolved", "none"):
+            mput(f"in_macro.{v}", ratio(manswers[v], mk["in"]))
+            mput(f"in_macro.{v}_n", manswers[v])
     put("recall", ratio(recalled, n_in))
     put("recalled", recalled)
     put("recall_name_node", by_name_node)
@@ -312,7 +407,7 @@ def main(argv):
         for v in ("certain_right", "certain_wrong", "ambiguous", "unresolved", "none"):
             put(f"{k}.{v}", ratio(answers[k][v], tot))
             put(f"{k}.{v}_n", answers[k][v])
-    print("\n".join(out))
+    print("\n".join(out + macro_out))
 
     if errors:
         write_errors(errors, wrong_rows, tree)
@@ -338,7 +433,8 @@ def write_errors(path, rows, tree):
             kt = ",".join(sorted(e.to.cid for e in chosen)) if chosen else "-"
             kv = ",".join(sorted({e.via for e in chosen})) if chosen else "-"
             tg = ",".join(sorted(s.targets)) or "-"
-            o.write(f"{what}\t{s.file}:{s.nline}\t{s.name}\t{s.kind}\t{tg}\t{s.what}\t{v}\t{kt}\t{kv}\t"
+            name = f"{s.macro}>{s.name}" if s.macro else s.name
+            o.write(f"{what}\t{s.file}:{s.nline}\t{name}\t{s.kind}\t{tg}\t{s.what}\t{v}\t{kt}\t{kv}\t"
                     f"{text(s.file, s.nline)}\n")
 
 

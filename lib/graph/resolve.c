@@ -56,6 +56,7 @@
 #define M_NS     0x08   /* Ruby modules mixed in with include */
 #define M_BASE   (M_TYPE | M_NS)
 #define M_IMPORT 0x10   /* a name a file imports ("*": a wildcard), not a definition */
+#define M_MACRO  0x20   /* a C or C++ macro: what a plain call may name too */
 
 struct files_index {
 	char **paths;           /* sorted, as in the files table */
@@ -162,6 +163,8 @@ static int kind_mask(int kind)
 		return M_TYPE;
 	if (kind == KBX_KIND_NAMESPACE)
 		return M_NS;
+	if (kind == KBX_KIND_MACRO)
+		return M_MACRO;
 	return 0;
 }
 
@@ -565,11 +568,13 @@ static const struct cand_cache_entry *cands_of(struct ctx *c, const char *name)
 	return e;
 }
 
+#define ANY_FILE (-1)
+
 /*
  * The definitions named name of the kinds in mask, in languages of family
  * fam (0: any), that filter accepts (NULL: all).  A file-local definition
  * (C static) counts only for calls from its own file, or never with
- * global_only.  At most max ids go to out; the return value counts them
+ * global_only, or from any file with global_only ANY_FILE.  At most max ids go to out; the return value counts them
  * all.
  */
 static size_t defs_select(struct ctx *c, const char *name, int mask, int fam, int global_only,
@@ -580,7 +585,8 @@ static size_t defs_select(struct ctx *c, const char *name, int mask, int fam, in
 	for (size_t i = 0; e && i < e->n; i++) {
 		const struct cand *d = &e->c[i];
 		if (!(d->mask & mask) || (fam && d->fam != fam) ||
-		    ((d->flags & KBX_NODE_FILE_LOCAL) && (global_only || d->file != c->file)) ||
+		    ((d->flags & KBX_NODE_FILE_LOCAL) && global_only != ANY_FILE &&
+		     (global_only || d->file != c->file)) ||
 		    (filter && !filter(fdata, d->qual)))
 			continue;
 		if (n < max)
@@ -1584,6 +1590,12 @@ static size_t static_members(struct ctx *c, const struct binding *b, const char 
 
 /* Is the definition id nested in a function or a method: a helper only
  * its enclosing definition sees? */
+static int kind_of(struct ctx *c, uint32_t id)
+{
+	struct kbx_node n;
+	return _kbx_node_read(c->s, _kbx_txn(c->s), id, &n) == KBX_OK ? n.kind : 0;
+}
+
 static int nested_in_callable(struct ctx *c, uint32_t id)
 {
 	struct kbx_node n, p;
@@ -1864,13 +1876,17 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		return;
 	}
 
-	/* f(): plain calls */
-	int mask = c->lang->no_type_calls ? M_FUNC : M_FUNC | M_TYPE;
+	/* f(): plain calls, of a function or of a macro (only C and C++
+	 * define macros) by the same rules; a bare name as a statement
+	 * can only be a macro */
+	int mask = (c->lang->no_type_calls ? M_FUNC : M_FUNC | M_TYPE) | M_MACRO;
+	if (recv == KBX_RECV_MACRO)
+		mask = M_MACRO;
 
 	/* 3b. a helper nested in the caller or in a definition enclosing it;
 	 * one defined twice there (Rust #[cfg] variants) is not proved */
 	int several = 0;
-	uint32_t helper = nested_def(c, src, name, mask, &several);
+	uint32_t helper = recv == KBX_RECV_MACRO ? 0 : nested_def(c, src, name, mask, &several);
 	if (helper) {
 		add_edge(c, src, KBX_EDGE_CALLS, helper,
 			 several ? KBX_CONF_AMBIGUOUS : KBX_CONF_CERTAIN, KBX_VIA_SCOPE,
@@ -1878,9 +1894,17 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		return;
 	}
 
-	/* 4. the same file, but the helpers of other definitions */
+	/* 4. the same file, but the helpers of other definitions; a macro
+	 * of the file that a header it includes defines too (#undef and
+	 * #define again, or #ifdef) is either */
 	n = defs_named(c, name, mask, 0, &c->file, 1, ids, AMBIGUOUS_MAX + 1);
 	n = drop_nested(c, ids, n);
+	if (n && n <= AMBIGUOUS_MAX && c->nspread &&
+	    defs_named(c, name, M_MACRO, 0, &c->file, 1, NULL, 0)) {
+		size_t more = defs_named(c, name, M_MACRO, 0, c->spread, c->nspread, ids + n,
+					 AMBIGUOUS_MAX + 1 - n);
+		n += more < AMBIGUOUS_MAX + 1 - n ? more : AMBIGUOUS_MAX + 1 - n;
+	}
 	if (n) {
 		emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_FILE, line, col);
 		return;
@@ -1945,6 +1969,14 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	struct everywhere ev;
 	defs_everywhere(c, name, mask, c->fam, &ev);
 	ev.n = drop_nested(c, ev.ids, ev.n);
+	if (!ev.n && src != c->file && kind_of(c, src) == KBX_KIND_MACRO) {
+		/* a macro's body is read where the macro is used: a header's
+		 * macro may call what a source file including it defines for
+		 * itself (static functions, its own macros) */
+		ev.n = defs_select(c, name, mask, c->fam, ANY_FILE, NULL, NULL, ev.ids,
+				   AMBIGUOUS_MAX + 1);
+		ev.n = drop_nested(c, ev.ids, ev.n);
+	}
 	const struct everywhere *e = &ev;
 	if (e->n == 1) {
 		add_edge(c, src, KBX_EDGE_CALLS, e->ids[0], KBX_CONF_CERTAIN, KBX_VIA_UNIQUE, 1,
@@ -1961,6 +1993,10 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		emit_candidates(c, src, KBX_EDGE_CALLS, name, e->ids, e->n, KBX_VIA_UNIQUE, line, col);
 		return;
 	}
+	/* a bare name that is no macro of the repository: a statement that
+	 * does nothing, or a macro of a system header */
+	if (recv == KBX_RECV_MACRO)
+		return;
 	emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
 }
 

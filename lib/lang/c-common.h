@@ -22,4 +22,21 @@ TSNode _kbx_c_declared_name(struct kbx_walk *w, TSNode parent, TSNode d, int vex
  * several), at most max into out; how many. */
 uint32_t _kbx_c_declarators(TSNode n, TSNode *out, uint32_t max);
 
+/*
+ * #define NAME value and #define NAME(params) value (preproc_def,
+ * preproc_function_def of either grammar): a definition of kind macro at
+ * the top of the file, whatever #if or function it is written in; one
+ * defined in a source file (not a header) is file-local.  An object-like
+ * define without a value (`#define LUA_H`) defines nothing: no call can
+ * name it.  The calls in the value are the macro's: the value is parsed
+ * with grammar as the body of a function (see macro_body_calls() in
+ * lib/lang/c.c).
+ */
+void _kbx_c_visit_define(struct kbx_walk *w, TSNode n, const TSLanguage *grammar);
+/* An expression statement that is a bare name, `vmbreak;`, in a
+ * function, the name bound to no parameter or local: a use of an
+ * object-like macro (nothing else does anything there), reported as a
+ * call of kind KBX_RECV_MACRO. */
+void _kbx_c_visit_bare_name(struct kbx_walk *w, TSNode n);
+
 #endif

@@ -10,8 +10,9 @@
  * variable is a call through a function pointer, reported as a call of a
  * value with the member's or variable's name; calls through `(*fp)()`
  * are skipped.  Macro
- * invocations look like calls and are reported as such: the resolver
- * finds no definition for them.
+ * invocations look like calls and are reported as such; a #define with
+ * a value or parameters is a definition of kind macro, which the
+ * resolver binds them to, and the calls in its value are its own.
  */
 #include <string.h>
 
@@ -291,6 +292,8 @@ static int c_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 'e':
 		if (!strcmp(type, "enum_specifier"))
 			visit_type(w, n, KBX_KIND_ENUM);
+		else if (!strcmp(type, "expression_statement"))
+			_kbx_c_visit_bare_name(w, n);
 		break;
 	case 'f':
 		/* C has no functions in functions (but GCC's, which are
@@ -303,6 +306,10 @@ static int c_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 'p':
 		if (!strcmp(type, "preproc_include")) {
 			_kbx_c_visit_include(w, n);
+			return KBX_WALK_SKIP;
+		}
+		if (!strcmp(type, "preproc_def") || !strcmp(type, "preproc_function_def")) {
+			_kbx_c_visit_define(w, n, tree_sitter_c());
 			return KBX_WALK_SKIP;
 		}
 		break;
@@ -593,6 +600,427 @@ size_t _kbx_c_mask_macros(char *text, size_t len)
 		p++;
 	}
 	return blanked;
+}
+
+/* ---- macros ---- */
+
+#define MACRO_PARAMS_MAX 64
+#define MACRO_BODY_MAX (64 * 1024)
+
+/* The text a macro's value is put in to be parsed: the value is then
+ * the statements of a function's body, which is what most values are
+ * (an expression, a statement, `do { ... } while (0)`, a block). */
+static const char macro_head[] = "void m(void){";
+static const char macro_tail[] = "\n;}";
+
+/* Does a file of this name hold macros other files see by including it
+ * (a header, or a file without an extension)?  A source file's macros
+ * are its own. */
+static int shares_macros(const char *path)
+{
+	static const char *const sources[] = { ".c", ".cc", ".cpp", ".cxx", ".c++", ".C", NULL };
+	const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+	if (!dot || (slash && dot < slash))
+		return 1;
+	for (size_t i = 0; sources[i]; i++)
+		if (!strcmp(dot, sources[i]))
+			return 0;
+	return 1;
+}
+
+struct macro_body {
+	const char *text;       /* macro_head, the value, macro_tail */
+	size_t len;
+	TSPoint at;             /* where the value starts in the file */
+	const char *params[MACRO_PARAMS_MAX + 1];
+	size_t nparams;
+	/* where the names the parse explained start: the calls it found,
+	 * the functions it saw defined */
+	uint32_t *seen;
+	size_t nseen, aseen;
+};
+
+static void macro_seen(struct macro_body *b, uint32_t at)
+{
+	if (!_kbx_grow((void **)&b->seen, &b->aseen, b->nseen, sizeof(*b->seen), 16))
+		b->seen[b->nseen++] = at;
+}
+
+static int macro_was_seen(const struct macro_body *b, uint32_t at)
+{
+	for (size_t i = 0; i < b->nseen; i++)
+		if (b->seen[i] == at)
+			return 1;
+	return 0;
+}
+
+static int macro_param(const struct macro_body *b, const char *name)
+{
+	for (size_t i = 0; i < b->nparams; i++)
+		if (!strcmp(b->params[i], name))
+			return 1;
+	return 0;
+}
+
+/* Is the name at [s, e) of the body pasted to another token with ##? */
+static int pasted(const struct macro_body *b, uint32_t s, uint32_t e)
+{
+	while (s > 0 && (b->text[s - 1] == ' ' || b->text[s - 1] == '\t'))
+		s--;
+	while (e < b->len && (b->text[e] == ' ' || b->text[e] == '\t'))
+		e++;
+	return (s > 0 && b->text[s - 1] == '#') || (e < b->len && b->text[e] == '#');
+}
+
+static int macro_keyword(const char *w, size_t n);
+
+/* A call in a macro's value, reported from the macro at its place in
+ * the file: f(x) as a call of f, or of a value when f is a parameter;
+ * p->f(x) and s.f(x) as calls of a value (a function pointer, as in C
+ * code outside macros); ns::f(x) with its scope as the receiver. */
+static void macro_call(struct kbx_walk *w, int sym, struct macro_body *b, TSNode call)
+{
+	TSNode fn = _kbx_field(call, "function");
+	if (ts_node_is_null(fn))
+		return;
+	struct _kbx_arena *a = &w->x->arena;
+	int recv = KBX_RECV_NONE;
+	const char *name = NULL, *receiver = NULL;
+	if (_kbx_is(fn, "field_expression")) {
+		fn = _kbx_field(fn, "field");
+		recv = KBX_RECV_VALUE;
+	}
+	uint32_t s = ts_node_start_byte(fn), e = ts_node_end_byte(fn);
+	if (e > b->len || s >= e)
+		return;
+	macro_seen(b, s);
+	if (_kbx_is(fn, "identifier") || _kbx_is(fn, "field_identifier")) {
+		if (pasted(b, s, e))
+			return;
+		if (macro_keyword(b->text + s, e - s))
+			return;     /* throw(x), which C's grammar reads as a call */
+		name = _kbx_arena_strndup(a, b->text + s, e - s);
+		if (name && macro_param(b, name))
+			recv = KBX_RECV_VALUE;
+	} else if (_kbx_is(fn, "qualified_identifier")) {
+		/* ns::f, ::f; not a template's f<T> */
+		const char *t = b->text + s, *end = b->text + e, *last = NULL;
+		if (memchr(t, '<', e - s) || pasted(b, s, e))
+			return;
+		if (end - t > 2 && t[0] == ':' && t[1] == ':')
+			t += 2;
+		for (const char *p = t; p + 1 < end; p++)
+			if (p[0] == ':' && p[1] == ':')
+				last = p;
+		name = _kbx_arena_strndup(a, last ? last + 2 : t, (size_t)(end - (last ? last + 2 : t)));
+		if (last) {
+			char *r = (char *)_kbx_arena_strndup(a, t, (size_t)(last - t));
+			size_t k = 0;
+			for (size_t i = 0; r && r[i]; i++) {
+				if (r[i] == ':' && r[i + 1] == ':')
+					i++, r[k++] = '.';
+				else if (r[i] != ' ' && r[i] != '\t')
+					r[k++] = r[i];
+			}
+			if (r)
+				r[k] = 0;
+			receiver = r;
+			recv = KBX_RECV_EXPR;
+		}
+	} else {
+		return;
+	}
+	if (!name || !*name)
+		return;
+	TSPoint p = ts_node_start_point(call);
+	size_t head = sizeof(macro_head) - 1;
+	if (!p.row && p.column < head)
+		return;
+	uint32_t line = b->at.row + p.row + 1;
+	uint32_t col = p.row ? p.column + 1 : b->at.column + (uint32_t)(p.column - head) + 1;
+	_kbx_x_call(w->x, name, recv, receiver, sym, line, col);
+}
+
+static const char *skip_blank(const char *p, const char *end)
+{
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p + 1 < end && p[0] == '\\' && p[1] == '\n')
+			p += 2;
+		else if (p + 2 < end && p[0] == '\\' && p[1] == '\r' && p[2] == '\n')
+			p += 3;
+		else
+			return p;
+	}
+}
+
+static const char *skip_ident(const char *p, const char *end)
+{
+	while (p < end && ident_char(*p))
+		p++;
+	return p;
+}
+
+/* Words that a '(' follows without a call (and those of
+ * macro_skips_args). */
+static int macro_keyword(const char *w, size_t n)
+{
+	static const char *const words[] = {
+		"if", "while", "for", "switch", "return", "sizeof", "do", "else", "case",
+		"defined", "typeof", "__typeof__", "__typeof", "_Alignof", "alignof", "__alignof__",
+		"_Generic", "__extension__", "_Static_assert", "static_assert", "decltype",
+		"noexcept", "throw", "catch", "void", "int", "char", "short", "long",
+		"unsigned", "signed", "float", "double", "const", "volatile", "struct", "union",
+		"enum", "operator", "new", "delete", "__VA_OPT__", NULL,
+	};
+	for (size_t i = 0; words[i]; i++)
+		if (strlen(words[i]) == n && !memcmp(words[i], w, n))
+			return 1;
+	return 0;
+}
+
+/* Words whose parenthesized arguments hold no calls. */
+static int macro_skips_args(const char *w, size_t n)
+{
+	static const char *const words[] = {
+		"__attribute__", "__attribute", "__declspec", "asm", "__asm__", "__asm",
+		"alignas", "_Alignas", NULL,
+	};
+	for (size_t i = 0; words[i]; i++)
+		if (strlen(words[i]) == n && !memcmp(words[i], w, n))
+			return 1;
+	return 0;
+}
+
+/* What the parse did not read as a call, read as the preprocessor
+ * would: a name followed by '(' (a value's text is often no valid C:
+ * `if keyiswhite(n) mark(g, n);`, `cast(t *, f(x))`).  Not a keyword,
+ * a member (after '.', "->", "::"), a name pasted with ##, or one the
+ * parse explained (a call found, a function defined). */
+static void macro_scan_calls(struct kbx_walk *w, int sym, struct macro_body *b)
+{
+	size_t head = sizeof(macro_head) - 1, tail = sizeof(macro_tail) - 1;
+	const char *t = b->text, *p = t + head, *end = t + b->len - tail;
+	uint32_t row = 0;
+	const char *line = t;     /* where the row starts */
+	while (p < end) {
+		const char *past = skip_comment_or_literal(p, end);
+		if (past != p) {
+			for (const char *q = p; q < past; q++)
+				if (*q == '\n') {
+					row++;
+					line = q + 1;
+				}
+			p = past;
+			continue;
+		}
+		if (*p == '\n') {
+			row++;
+			line = ++p;
+			continue;
+		}
+		if (!ident_char(*p) || (*p >= '0' && *p <= '9') || (p > t && ident_char(p[-1]))) {
+			p++;
+			continue;
+		}
+		const char *name = p;
+		p = skip_ident(p, end);
+		size_t n = (size_t)(p - name);
+		const char *next = skip_blank(p, end);
+		const char *prev = name;
+		while (prev > t + head && (prev[-1] == ' ' || prev[-1] == '\t'))
+			prev--;
+		int member = prev > t + head && (prev[-1] == '.' || prev[-1] == '#' ||
+						  (prev[-1] == '>' && prev - 1 > t + head && prev[-2] == '-') ||
+						  (prev[-1] == ':' && prev - 1 > t + head && prev[-2] == ':'));
+		if (next < end && *next == '(' && macro_skips_args(name, n)) {
+			/* __attribute__((visibility("default"))): no calls */
+			const char *q = next;
+			for (int depth = 0; q < end; q++) {
+				if (*q == '\n') {
+					row++;
+					line = q + 1;
+				}
+				depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+				if (!depth)
+					break;
+			}
+			p = q < end ? q + 1 : end;
+			continue;
+		}
+		if (next >= end || *next != '(' || member || macro_keyword(name, n) ||
+		    macro_was_seen(b, (uint32_t)(name - t)))
+			continue;
+		const char *text = _kbx_arena_strndup(&w->x->arena, name, n);
+		if (!text)
+			return;
+		uint32_t col = (uint32_t)(name - line);
+		uint32_t fline = b->at.row + row + 1;
+		uint32_t fcol = row ? col + 1 : b->at.column + (uint32_t)(col - head) + 1;
+		_kbx_x_call(w->x, text, macro_param(b, text) ? KBX_RECV_VALUE : KBX_RECV_NONE, NULL,
+			    sym, fline, fcol);
+	}
+}
+
+/* The calls in a macro's value (text[0..len), which starts at point at
+ * of the file): first as the grammar reads the value as the body of a
+ * function (what the preprocessor would put where the macro is used),
+ * then, for what that did not read as a call, by the names followed by
+ * '(' (macro_scan_calls).  A name pasted with ## names no function as
+ * written and is left out. */
+static void macro_body_calls(struct kbx_walk *w, int sym, struct macro_body *b,
+			     const char *value, size_t len, const TSLanguage *grammar)
+{
+	size_t head = sizeof(macro_head) - 1, tail = sizeof(macro_tail) - 1;
+	if (!len || len > MACRO_BODY_MAX)
+		return;
+	char *text = malloc(head + len + tail);
+	if (!text)
+		return;
+	memcpy(text, macro_head, head);
+	memcpy(text + head, value, len);
+	memcpy(text + head + len, macro_tail, tail);
+	b->text = text;
+	b->len = head + len + tail;
+	if (!w->aux_parser)
+		w->aux_parser = ts_parser_new();
+	TSTree *tree = NULL;
+	if (w->aux_parser && ts_parser_set_language(w->aux_parser, grammar))
+		tree = ts_parser_parse_string(w->aux_parser, NULL, text, (uint32_t)b->len);
+	if (tree) {
+		TSNode root = ts_tree_root_node(tree);
+		TSTreeCursor cur = ts_tree_cursor_new(root);
+		for (int more = 1; more;) {
+			TSNode n = ts_tree_cursor_current_node(&cur);
+			if (_kbx_is(n, "call_expression")) {
+				macro_call(w, sym, b, n);
+			} else if (_kbx_is(n, "function_definition") &&
+				   !ts_node_eq(n, ts_node_named_child(root, 0))) {
+				/* a function the value defines: not a call */
+				TSNode name = declarator_name(_kbx_field(n, "declarator"));
+				if (!ts_node_is_null(name))
+					macro_seen(b, ts_node_start_byte(name));
+			}
+			/* attributes and asm hold no calls (the scan below
+			 * skips them too) */
+			int skip = _kbx_is(n, "attribute_specifier") || _kbx_is(n, "attribute_declaration") ||
+				   _kbx_is(n, "ms_declspec_modifier") || _kbx_is(n, "gnu_asm_expression");
+			if (!skip && ts_tree_cursor_goto_first_child(&cur))
+				continue;
+			while (!ts_tree_cursor_goto_next_sibling(&cur))
+				if (!ts_tree_cursor_goto_parent(&cur)) {
+					more = 0;
+					break;
+				}
+		}
+		ts_tree_cursor_delete(&cur);
+		ts_tree_delete(tree);
+	}
+	macro_scan_calls(w, sym, b);
+	free(b->seen);
+	free(text);
+}
+
+/* The end of a #define's value starting at p: the first new line that
+ * no backslash continues, outside comments and literals.  Read from the
+ * text rather than from the grammar's node, which a comment inside a
+ * value continued over several lines breaks. */
+static const char *define_end(const char *p, const char *end)
+{
+	const char *start = p;
+	while (p < end && *p != '\n') {
+		const char *past = skip_comment_or_literal(p, end);
+		if (past != p) {
+			p = past;
+			continue;
+		}
+		if (*p == '\\' && p + 1 < end && (p[1] == '\n' || (p[1] == '\r' && p + 2 < end &&
+								    p[2] == '\n')))
+			p += p[1] == '\n' ? 2 : 3;
+		else
+			p++;
+	}
+	while (p > start && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\r'))
+		p--;
+	return p;
+}
+
+/* The file's point at byte b, counting from the node n before it. */
+static TSPoint point_at(struct kbx_walk *w, TSNode n, const char *b)
+{
+	TSPoint pt = ts_node_start_point(n);
+	for (const char *p = w->src + ts_node_start_byte(n); p < b; p++) {
+		if (*p == '\n') {
+			pt.row++;
+			pt.column = 0;
+		} else {
+			pt.column++;
+		}
+	}
+	return pt;
+}
+
+void _kbx_c_visit_bare_name(struct kbx_walk *w, TSNode n)
+{
+	TSNode id = ts_node_named_child(n, 0);
+	const char *type;
+	if (ts_node_named_child_count(n) != 1 || !_kbx_is(id, "identifier") ||
+	    _kbx_walk_caller(w) < 0)
+		return;
+	const char *name = _kbx_node_text(w, id);
+	if (name && !_kbx_walk_bound(w, name, 0, &type))
+		_kbx_x_call(w->x, name, KBX_RECV_MACRO, NULL, _kbx_walk_caller(w), _kbx_node_line(id),
+			    _kbx_node_col(id));
+}
+
+void _kbx_c_visit_define(struct kbx_walk *w, TSNode n, const TSLanguage *grammar)
+{
+	struct macro_body b = { 0 };
+	const char *end = w->src + w->len, *p = w->src + ts_node_start_byte(n);
+	if (ts_node_start_byte(n) >= w->len || *p != '#')
+		return;
+	/* # define NAME(a, b) value  or  # define NAME value */
+	p = skip_blank(p + 1, end);
+	if (end - p < 7 || memcmp(p, "define", 6) || !(p[6] == ' ' || p[6] == '\t' || p[6] == '\\'))
+		return;
+	p = skip_blank(p + 6, end);
+	const char *name = p;
+	p = skip_ident(p, end);
+	if (p == name || (*name >= '0' && *name <= '9'))
+		return;
+	const char *text = _kbx_arena_strndup(&w->x->arena, name, (size_t)(p - name));
+	int function_like = p < end && *p == '(';
+	if (function_like) {
+		for (p = skip_blank(p + 1, end); p < end && *p != ')' && *p != '\n';) {
+			const char *q = skip_ident(p, end);
+			if (q > p && b.nparams < MACRO_PARAMS_MAX)
+				b.params[b.nparams++] = _kbx_arena_strndup(&w->x->arena, p, (size_t)(q - p));
+			p = q > p ? q : p + 1;
+			p = skip_blank(p, end);
+		}
+		if (p >= end || *p != ')')
+			return;
+		b.params[b.nparams++] = "__VA_ARGS__";
+		p++;
+	}
+	const char *value = skip_blank(p, end);
+	const char *vend = define_end(value, end);
+	if (!text || (!function_like && vend == value))
+		return;     /* #define GUARD_H: nothing calls it */
+	for (size_t i = 0; i < b.nparams; i++)
+		if (!b.params[i])
+			return;
+	TSPoint last = point_at(w, n, vend);
+	int sym = _kbx_x_sym(w->x, KBX_KIND_MACRO, text, text, -1, _kbx_node_line(n),
+			     _kbx_node_col(n), last.row + 1);
+	if (sym < 0)
+		return;
+	w->x->syms[sym].node = n;
+	if (!shares_macros(w->path))
+		w->x->syms[sym].flags |= KBX_SYM_FILE_LOCAL;
+	b.at = point_at(w, n, value);
+	macro_body_calls(w, sym, &b, value, (size_t)(vend - value), grammar);
 }
 
 static const char *const c_extensions[] = { ".c", ".h", NULL };

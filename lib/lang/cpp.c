@@ -914,6 +914,8 @@ static int cpp_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 'e':
 		if (!strcmp(type, "enum_specifier"))
 			visit_type(w, n, KBX_KIND_ENUM);
+		else if (!strcmp(type, "expression_statement"))
+			_kbx_c_visit_bare_name(w, n);
 		break;
 	case 'f':
 		if (!strcmp(type, "function_definition"))
@@ -939,6 +941,10 @@ static int cpp_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 'p':
 		if (!strcmp(type, "preproc_include")) {
 			_kbx_c_visit_include(w, n);
+			return KBX_WALK_SKIP;
+		}
+		if (!strcmp(type, "preproc_def") || !strcmp(type, "preproc_function_def")) {
+			_kbx_c_visit_define(w, n, tree_sitter_cpp());
 			return KBX_WALK_SKIP;
 		}
 		break;

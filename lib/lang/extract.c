@@ -943,6 +943,8 @@ done:
 	free(w.scope_depth);
 	free(w.bind);
 	free(w.inits);
+	if (w.aux_parser)
+		ts_parser_delete(w.aux_parser);
 	body_release(&body);
 	/* the nodes die with the tree */
 	for (size_t i = 0; i < x->nsyms; i++)

@@ -94,6 +94,7 @@ static const char *const kind_names[KBX_KIND__COUNT] = {
 	[KBX_KIND_EXTERNAL] = "external",
 	[KBX_KIND_NAMESPACE] = "namespace",
 	[KBX_KIND_NAMEREF] = "name",
+	[KBX_KIND_MACRO] = "macro",
 };
 
 const char *_kbx_kind_name(int kind)

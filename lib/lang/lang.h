@@ -53,6 +53,7 @@ enum kbx_kind {
 	KBX_KIND_NAMESPACE = 11, /* C++ namespace, Rust mod, Ruby module, C# namespace */
 	KBX_KIND_NAMEREF = 12,   /* calls on an unknown receiver whose name has too
 				  * many definitions to list one by one */
+	KBX_KIND_MACRO = 13,     /* a C or C++ #define with a value or parameters */
 	KBX_KIND__COUNT
 };
 
@@ -70,8 +71,11 @@ enum kbx_recv {
 	KBX_RECV_SELF = 1,  /* self.foo(), this.foo(), this->foo(), @foo, Self::foo() */
 	KBX_RECV_EXPR = 2,  /* obj.foo(), pkg.foo(), Type::foo(): receiver holds the text */
 	KBX_RECV_SUPER = 3, /* super().foo(), super.foo(), base.Foo() */
-	KBX_RECV_VALUE = 4  /* foo() where foo is a parameter or a local variable: a call
+	KBX_RECV_VALUE = 4, /* foo() where foo is a parameter or a local variable: a call
 			     * through a value, which no name of the repository proves */
+	KBX_RECV_MACRO = 5  /* C and C++: a bare name as a statement (`vmbreak;`), which
+			     * does something only as an object-like macro: resolved to
+			     * macros alone, and dropped when none is found */
 };
 
 /* Flags on an import. */
@@ -224,6 +228,10 @@ struct kbx_walk {
 	/* the class initialisers made so far: (class sym, name, init sym) */
 	struct _kbx_class_init *inits;
 	size_t ninits, ainits;
+	/* a second parser for pieces of the file read on their own (a C
+	 * macro's body): made by the language when it needs one, deleted
+	 * by the walker at the end */
+	TSParser *aux_parser;
 };
 
 /* Open a scope for sym (an index in x->syms) covering the current node. */

@@ -101,6 +101,8 @@ int main(int argc, char **argv)
 				printf(" super");
 			else if (c->recv == KBX_RECV_VALUE)
 				printf(" value");
+			else if (c->recv == KBX_RECV_MACRO)
+				printf(" macro");
 			else if (c->recv == KBX_RECV_EXPR)
 				printf(" recv=%s", c->receiver ? c->receiver : "?");
 			if (c->recv_type)

@@ -9,8 +9,14 @@ Canvas::Canvas(int width, int height)
     resize(width, height);
 }
 
+void check_failed(const char *what)
+{
+    log_line(std::string("check failed: ") + what);
+}
+
 void Canvas::resize(int width, int height)
 {
+    RENDER_CHECK(width >= 0 && height >= 0);
     width_ = width;
     height_ = height;
     cells_.assign(static_cast<size_t>(width * height), Cell{});
