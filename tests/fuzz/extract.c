@@ -73,7 +73,7 @@ static void check_extract(const struct kbx_extract *x, const char *path,
 		const struct kbx_xcall *c = &x->calls[i];
 		FUZZ_ASSERT(c->name);
 		FUZZ_ASSERT(c->caller >= -1 && c->caller < (int)x->nsyms);
-		FUZZ_ASSERT(c->recv >= KBX_RECV_NONE && c->recv <= KBX_RECV_VALUE);
+		FUZZ_ASSERT(c->recv >= KBX_RECV_NONE && c->recv <= KBX_RECV_MACRO);
 		FUZZ_ASSERT(!c->recv_type || *c->recv_type);
 	}
 	for (size_t i = 0; i < x->ninherits; i++) {
