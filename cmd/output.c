@@ -391,6 +391,20 @@ void out_set_repo(struct out *o, const char *name, const char *root, size_t rank
 	o->repo_rank = name ? rank : 0;
 }
 
+/* The length of the line of text[0..len) that starts at i, without its
+ * "\r\n" or "\n"; *end gets where its newline is (or len). */
+static size_t line_at(const char *text, size_t len, size_t i, size_t *end)
+{
+	size_t e = i;
+	while (e < len && text[e] != '\n')
+		e++;
+	*end = e;
+	size_t l = e - i;
+	if (l && text[i + l - 1] == '\r')
+		l--;
+	return l;
+}
+
 /* Up to max_lines lines of text, each cut at width, indented, escaped
  * but for tabs (the text is code or prose: a tab is harmless, and code
  * is indented with them). */
@@ -403,12 +417,7 @@ static void text_lines(const char *text, size_t len, int max_lines, size_t width
 	while (i < len && (text[i] == '\n' || text[i] == '\r'))
 		i++;
 	while (i < len && lines < max_lines) {
-		size_t e = i;
-		while (e < len && text[e] != '\n')
-			e++;
-		size_t l = e - i;
-		if (l && text[i + l - 1] == '\r')
-			l--;
+		size_t e, l = line_at(text, len, i, &e);
 		if (l > width) {
 			/* cut at a UTF-8 boundary */
 			l = width;
@@ -462,12 +471,7 @@ static size_t body_start(const struct kbx_chunk *c)
 	size_t i = 0, len = c->text_len;
 	const char *t = c->text;
 	while (i < len) {
-		size_t e = i;
-		while (e < len && t[e] != '\n')
-			e++;
-		size_t l = e - i;
-		if (l && t[i + l - 1] == '\r')
-			l--;
+		size_t e, l = line_at(t, len, i, &e);
 		int same = (l == strlen(c->title) && !memcmp(t + i, c->title, l)) ||
 			   (l == strlen(c->heading) && !memcmp(t + i, c->heading, l));
 		if (l && !same && t[i] != '#')
