@@ -20,7 +20,8 @@
  *  - A chunk's heading is its first section's path, or the path of a
  *    subsection merged into it when every section merged so far is an
  *    ancestor of that one ("Solution" + "Solution > Retries" gives
- *    "Solution > Retries"; "Status" + "Context" stays "Status").
+ *    "Solution > Retries"); sections side by side are all named, joined
+ *    with "; " ("Status" + "Context" gives "Status; Context").
  *  - A chunk's text is the title, its heading path, and the Markdown
  *    source of its lines (code included); its lines are file lines.
  *
@@ -329,15 +330,40 @@ static int emit(struct mdoc *m, size_t b0, size_t b1, uint32_t seq, const char *
 	return m->sink->chunk(m->sink->data, &c) ? -1 : 0;
 }
 
+/* Name one more section side by side in a chunk's heading: "A; B".
+ * *joined is the heading's memory when it is not a section's path.
+ * Returns 1 when out of memory. */
+static int join_heading(const char **heading, char **joined, const char *path)
+{
+	if (!*path)
+		return 0;
+	size_t hl = strlen(*heading), pl = strlen(path);
+	char *j = malloc(hl + pl + 3);
+	if (!j)
+		return 1;
+	memcpy(j, *heading, hl);
+	if (hl) {
+		memcpy(j + hl, "; ", 2);
+		hl += 2;
+	}
+	memcpy(j + hl, path, pl + 1);
+	free(*joined);
+	*joined = j;
+	*heading = j;
+	return 0;
+}
+
 /* Pack the blocks into chunks and send them.  0, -1 stopped, -2 no memory. */
 static int make_chunks(struct mdoc *m)
 {
 	struct chunk_run {
 		size_t b0, b1, bytes;
 		const char *heading;
+		char *joined;   /* owned: the headings of sections side by side */
 	} *runs = calloc(m->nblocks, sizeof(*runs));
 	if (!runs)
 		return -2;
+	int nomem = 0;
 	size_t nruns = 0;
 	int chain = 0;          /* the merged sections so far are ancestors of each other */
 	for (size_t i = 0; i < m->nblocks; i++) {
@@ -357,10 +383,12 @@ static int make_chunks(struct mdoc *m)
 			cur->heading = path;
 			chain = 1;
 		} else if (b->heading) {
-			if (chain && path_within(cur->heading, path))
+			if (chain && path_within(cur->heading, path)) {
 				cur->heading = path;
-			else
+			} else {
 				chain = 0;
+				nomem |= join_heading(&cur->heading, &cur->joined, path);
+			}
 		}
 		cur->b1 = i;
 		cur->bytes += bytes;
@@ -368,13 +396,18 @@ static int make_chunks(struct mdoc *m)
 	if (nruns > 1 && runs[nruns - 1].bytes < KBX_MD_MIN &&
 	    runs[nruns - 2].bytes + runs[nruns - 1].bytes <= KBX_MD_MAX) {
 		runs[nruns - 2].b1 = runs[nruns - 1].b1;
+		nomem |= join_heading(&runs[nruns - 2].heading, &runs[nruns - 2].joined,
+				      runs[nruns - 1].heading);
+		free(runs[nruns - 1].joined);
 		nruns--;
 	}
 	struct strbuf text = STRBUF_INIT;
-	int rc = 0;
+	int rc = nomem ? -2 : 0;
 	for (size_t r = 0; r < nruns && !rc; r++)
 		rc = emit(m, runs[r].b0, runs[r].b1, (uint32_t)r, runs[r].heading, &text);
 	strbuf_release(&text);
+	for (size_t r = 0; r < nruns; r++)
+		free(runs[r].joined);
 	free(runs);
 	return rc;
 }
