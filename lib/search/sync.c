@@ -59,6 +59,7 @@ struct sync {
 	/* the source being parsed */
 	const struct _kbx_scan *markdown;  /* the repository's Markdown files */
 	const char *source_path;
+	const char *source_rel;     /* a registry file's path in its registry */
 	int source_skipped;     /* the whole file */
 	int source_partial;     /* some entries: read it again next time */
 	kbx_status_t sink_status;
@@ -94,6 +95,14 @@ static int sink_chunk(void *data, const struct kbx_chunk *c)
 {
 	struct sync *y = data;
 	const char *dup = NULL;
+	/* a registry document that names no id is known by its path within
+	 * the registry, never by a path of this machine */
+	struct kbx_chunk rel;
+	if (y->source_rel && c->doc_id == c->path) {
+		rel = *c;
+		rel.doc_id = y->source_rel;
+		c = &rel;
+	}
 	kbx_status_t st = _kbx_cw_add(y->w, c, &dup);
 	if (st) {
 		y->sink_status = st;
@@ -511,7 +520,8 @@ static kbx_status_t sync_code(struct sync *y)
  * repository) the file read is root/shown, opened without following
  * links, else (a registry's file) abs. */
 static kbx_status_t parse_source(struct sync *y, const char *key, const char *shown,
-				 const char *root, const char *abs, int kind, const char *lang, int type,
+				 const char *rel, const char *root, const char *abs, int kind,
+				 const char *lang, int type,
 				 const struct stat *stp)
 {
 	struct _kbx_source_rec sr = { 0 };
@@ -563,6 +573,7 @@ static kbx_status_t parse_source(struct sync *y, const char *key, const char *sh
 	}
 	struct kbx_chunk_sink sink = { y, sink_chunk, sink_note };
 	y->source_path = shown;
+	y->source_rel = rel;
 	y->source_skipped = y->source_partial = 0;
 	y->sink_status = KBX_OK;
 	struct kbx_error perr = KBX_ERROR_INIT;
@@ -718,7 +729,8 @@ static kbx_status_t walk_registry(struct sync *y, const char *root, const char *
 			st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
 			break;
 		}
-		st = parse_source(y, key.buf, abs.buf, NULL, abs.buf, kind, langbuf, type, &sb);
+		st = parse_source(y, key.buf, abs.buf, r.buf, NULL, abs.buf, kind, langbuf, type,
+				  &sb);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
@@ -836,7 +848,8 @@ static kbx_status_t sync_markdown(struct sync *y, const struct _kbx_scan *scan)
 		struct stat sb;
 		if (stat(abs.buf, &sb) < 0)
 			continue;
-		st = parse_source(y, key.buf, p, s->root, abs.buf, KBX_REG_MARKDOWN, "", KBX_CHUNK_DOC, &sb);
+		st = parse_source(y, key.buf, p, NULL, s->root, abs.buf, KBX_REG_MARKDOWN, "",
+				  KBX_CHUNK_DOC, &sb);
 	}
 	if (!st)
 		st = remove_unseen(y, "m:", &seen);
