@@ -8,6 +8,7 @@
 #include "lang/lang.h"
 #include "output.h"
 #include "search/kbx-search.h"
+#include "util/util.h"
 #include "pager.h"
 #include "util/quote.h"
 #include "util/strbuf.h"
@@ -391,19 +392,6 @@ void out_set_repo(struct out *o, const char *name, const char *root, size_t rank
 	o->repo_rank = name ? rank : 0;
 }
 
-/* The length of the line of text[0..len) that starts at i, without its
- * "\r\n" or "\n"; *end gets where its newline is (or len). */
-static size_t line_at(const char *text, size_t len, size_t i, size_t *end)
-{
-	size_t e = i;
-	while (e < len && text[e] != '\n')
-		e++;
-	*end = e;
-	size_t l = e - i;
-	if (l && text[i + l - 1] == '\r')
-		l--;
-	return l;
-}
 
 /* Up to max_lines lines of text, each cut at width, indented, escaped
  * but for tabs (the text is code or prose: a tab is harmless, and code
@@ -417,7 +405,7 @@ static void text_lines(const char *text, size_t len, int max_lines, size_t width
 	while (i < len && (text[i] == '\n' || text[i] == '\r'))
 		i++;
 	while (i < len && lines < max_lines) {
-		size_t e, l = line_at(text, len, i, &e);
+		size_t e, l = _kbx_line_at(text, len, i, &e);
 		if (l > width) {
 			/* cut at a UTF-8 boundary */
 			l = width;
@@ -471,7 +459,7 @@ static size_t body_start(const struct kbx_chunk *c)
 	size_t i = 0, len = c->text_len;
 	const char *t = c->text;
 	while (i < len) {
-		size_t e, l = line_at(t, len, i, &e);
+		size_t e, l = _kbx_line_at(t, len, i, &e);
 		int same = (l == strlen(c->title) && !memcmp(t + i, c->title, l)) ||
 			   (l == strlen(c->heading) && !memcmp(t + i, c->heading, l));
 		if (l && !same && t[i] != '#')
@@ -539,6 +527,20 @@ void out_search_hit(struct out *o, size_t rank, const struct kbx_search_hit *h,
 			out_json_str(o, "category", *c->category ? c->category : NULL);
 		}
 		out_json_num(o, "score", h->score);
+		out_json_num(o, "confidence", h->confidence);
+		if (h->nsections) {
+			out_json_begin(o, "sections", 1);
+			for (size_t i = 0; i < h->nsections; i++) {
+				out_json_begin(o, NULL, 0);
+				out_json_int(o, "chunk", h->sections[i].id);
+				out_json_str(o, "heading", h->sections[i].heading);
+				out_json_int(o, "line", h->sections[i].line);
+				out_json_int(o, "end_line", h->sections[i].end_line);
+				out_json_end(o);
+			}
+			out_json_end(o);
+			out_json_int(o, "more_sections", (int64_t)h->more_sections);
+		}
 		out_json_begin(o, "signals", 0);
 		for (int sg = 0; sg < KBX_SIG__COUNT; sg++) {
 			if (!r->sig[sg].used)
@@ -547,6 +549,8 @@ void out_search_hit(struct out *o, size_t rank, const struct kbx_search_hit *h,
 			if (h->sig[sg].rank) {
 				out_json_int(o, "rank", h->sig[sg].rank);
 				out_json_num(o, "score", h->sig[sg].score);
+				if (sg == KBX_SIG_LEXICAL)
+					out_json_num(o, "share", h->lexical_share);
 				if (sg == KBX_SIG_PATTERN && query && h->match_len) {
 					json_member(o, "match");
 					json_str(query + h->match_off, h->match_len);
@@ -601,7 +605,22 @@ void out_search_hit(struct out *o, size_t rank, const struct kbx_search_hit *h,
 		size_t skip = body_start(c);
 		text_lines(c->text + skip, c->text_len - skip, 4, 100, "   | ");
 	}
+	for (size_t i = 0; i < h->nsections; i++) {
+		const struct kbx_hit_section *hs = &h->sections[i];
+		printf("   %salso%s %s", col(o, C_HEAD), col(o, C_RESET),
+		       *hs->heading ? out_esc(hs->heading) : "(the top)");
+		if (hs->line)
+			printf("  :%u", hs->line);
+		putchar('\n');
+	}
+	if (h->more_sections)
+		printf("   %salso%s %zu more section%s\n", col(o, C_HEAD), col(o, C_RESET),
+		       h->more_sections, h->more_sections == 1 ? "" : "s");
 	if (explain) {
+		printf("   %sconfidence%s %.2f", col(o, C_HEAD), col(o, C_RESET), h->confidence);
+		if (r->sig[KBX_SIG_LEXICAL].used)
+			printf(" (BM25 share of the query %.2f)", h->lexical_share);
+		putchar('\n');
 		printf("   %sscore%s %.4f:", col(o, C_HEAD), col(o, C_RESET), h->score);
 		for (int sg = 0; sg < KBX_SIG__COUNT; sg++) {
 			if (!r->sig[sg].used)

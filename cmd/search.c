@@ -81,7 +81,7 @@ static int parse_double(const char *opt, const char *s, double lo, double hi, do
 int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	struct output_opts oo = OUTPUT_OPTS_INIT;
-	int mode = -1, fusion = -1, explain = 0, all_repos = 0;
+	int mode = -1, fusion = -1, explain = 0, all_repos = 0, every_section = 0;
 	long limit = -1, candidates = 0, ef_search = -1, nprobe = -1, depth = 0;
 	int plan = 0;
 	const char *vector_weight = NULL, *min_score = NULL, *lang = NULL, *severity = NULL,
@@ -106,7 +106,10 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		{ OPT_STRING, 0, "path", &path, "PATH", "only under this path, or matching this glob",
 		  NULL, 0, "path" },
 		OPT_INT_F('n', "limit", &limit, "N", "show at most N results (default 10)"),
-		OPT_STRING_F(0, "min-score", &min_score, "SCORE", "drop results whose fused score is lower"),
+		OPT_STRING_F(0, "min-score", &min_score, "C",
+			     "drop results whose confidence (0 to 1) is lower"),
+		OPT_BOOL_F(0, "every-section", &every_section,
+			   "list each section of a document apart, not one hit per document"),
 		OPT_INT_F(0, "candidates", &candidates, "N",
 			  "candidates taken from each signal (default max(100, 5 x limit))"),
 		{ OPT_STRING, 0, "within", &within, "SYMBOL|PATH",
@@ -155,10 +158,9 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 	}
 	if (rrf_k && parse_double("--rrf-k", rrf_k, 1, 1e6, &q.rrf_k))
 		goto out;
-	if (min_score && parse_double("--min-score", min_score, -1e9, 1e9, &q.min_score))
+	if (min_score && parse_double("--min-score", min_score, 0, 1, &q.min_score))
 		goto out;
-	else if (!min_score)
-		q.min_score = -1e300;
+	q.every_section = every_section;
 	if (limit == -1)
 		limit = kbx_config_get(ctx->config, "search.limit", &v, NULL) == KBX_OK ? v.number : 10;
 	if (limit < 1 || limit > 10000) {
@@ -317,12 +319,24 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		for (int sg = 0; sg < KBX_SIG__COUNT; sg++) {
 			if (!res.sig[sg].used)
 				continue;
-			out_note(o, "%-8s %llu candidate%s in %.2f ms%s%s", kbx_signal_str(sg),
+			char pass[96] = "";
+			if (res.sig[sg].passed != res.sig[sg].candidates)
+				snprintf(pass, sizeof(pass), ", %s%llu after the filters",
+					 res.sig[sg].passed_exact ? "" : "at least ",
+					 (unsigned long long)res.sig[sg].passed);
+			out_note(o, "%-8s %llu candidate%s%s in %.2f ms%s%s", kbx_signal_str(sg),
 				 (unsigned long long)res.sig[sg].candidates,
-				 res.sig[sg].candidates == 1 ? "" : "s", res.sig[sg].ms,
+				 res.sig[sg].candidates == 1 ? "" : "s", pass, res.sig[sg].ms,
 				 sg == KBX_SIG_VECTOR ? ", index " : "",
 				 sg == KBX_SIG_VECTOR ? res.vector_kind : "");
 		}
+		if (res.focused)
+			out_note(o, "focus    an error message: its exception lines weigh most, "
+				    "frames are cut (the patterns see it whole)");
+		if (res.folded)
+			out_note(o, "folded   %zu more section%s into their document's hit "
+				    "(--every-section lists them apart)",
+				 res.folded, res.folded == 1 ? "" : "s");
 		if (q.scope)
 			out_note(o, "scope    %s: %s", kbx_scope_plan_str(res.scope_plan),
 				 out_esc(res.scope_why));
@@ -332,9 +346,16 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		if (q.fusion == KBX_FUSION_LINEAR)
 			out_note(o, "fusion   linear, vector weight %.2f", q.vector_weight < 0 ? 0.7 : q.vector_weight);
 		else
-			out_note(o, "fusion   reciprocal rank, k = %g", q.rrf_k > 0 ? q.rrf_k : 60.0);
+			out_note(o, "fusion   reciprocal rank, k = %g, vector ranks weigh %g",
+				 q.rrf_k > 0 ? q.rrf_k : 60.0, KBX_RRF_VECTOR_WEIGHT);
 		printf("\n");
 	}
+	/* a weak best: say so rather than let the first hit pass for an
+	 * answer */
+	if (res.n && res.hits[0].confidence < KBX_WEAK_CONFIDENCE && out_format(o) == FMT_TEXT)
+		fprintf(stderr, "note: no entry matches well: the best has confidence %.2f "
+				"(under %.2f); try other words, or --explain\n",
+			res.hits[0].confidence, KBX_WEAK_CONFIDENCE);
 	for (size_t i = 0; i < res.n; i++)
 		out_search_hit(o, i + 1, &res.hits[i], &res, q.text, explain);
 	if (out_format(o) == FMT_JSON && explain) {
@@ -344,6 +365,10 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		out_field_num(o, "rrf_k", q.rrf_k > 0 ? q.rrf_k : 60.0);
 		out_field_num(o, "vector_weight", q.vector_weight < 0 ? 0.7 : q.vector_weight);
 		out_field_int(o, "chunks", (int64_t)res.chunks);
+		out_field_num(o, "rrf_vector_weight", KBX_RRF_VECTOR_WEIGHT);
+		out_json_bool(o, "focused", res.focused);
+		out_field_int(o, "folded", (int64_t)res.folded);
+		out_json_bool(o, "weak", res.n && res.hits[0].confidence < KBX_WEAK_CONFIDENCE);
 		if (res.lang[0]) {
 			out_json_begin(o, "language", 0);
 			out_json_str(o, "name", res.lang);
@@ -364,6 +389,8 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 			out_json_begin(o, kbx_signal_str(sg), 0);
 			out_json_bool(o, "used", res.sig[sg].used);
 			out_json_int(o, "candidates", (int64_t)res.sig[sg].candidates);
+			out_json_int(o, "passed", (int64_t)res.sig[sg].passed);
+			out_json_bool(o, "passed_exact", res.sig[sg].passed_exact);
 			out_json_num(o, "ms", res.sig[sg].ms);
 			if (res.sig[sg].note[0])
 				out_json_str(o, "note", res.sig[sg].note);

@@ -123,14 +123,14 @@ test_expect_success 'text output shows an error entry with its cause and fix' '
 	test_grep "/errors/python/builtin.yml:[0-9]" out
 '
 
-test_expect_success PYTHON3 'RRF: every fused score is the sum of 1/(60 + rank)' '
+test_expect_success PYTHON3 'RRF: every fused score is the sum of w/(60 + rank), w 0.5 for vectors' '
 	(cd repo && kbx search --format=json "retry with a timeout" >../out.json) &&
 	python3 -c "
 import json, sys
 n = 0
 for line in open(\"out.json\"):
     h = json.loads(line)
-    want = sum(1.0 / (60 + s[\"rank\"]) for s in h[\"signals\"].values() if s.get(\"rank\"))
+    want = sum((0.5 if k == \"vector\" else 1.0) / (60 + s[\"rank\"]) for k, s in h[\"signals\"].items() if s.get(\"rank\"))
     assert abs(h[\"score\"] - want) < 1e-9, (h[\"id\"], h[\"score\"], want)
     n += 1
 assert n > 1
@@ -143,7 +143,7 @@ test_expect_success PYTHON3 '--rrf-k changes the constant' '
 import json
 for line in open(\"out.json\"):
     h = json.loads(line)
-    want = sum(1.0 / (1 + s[\"rank\"]) for s in h[\"signals\"].values() if s.get(\"rank\"))
+    want = sum((0.5 if k == \"vector\" else 1.0) / (1 + s[\"rank\"]) for k, s in h[\"signals\"].items() if s.get(\"rank\"))
     assert abs(h[\"score\"] - want) < 1e-9
 "
 '

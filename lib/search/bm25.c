@@ -7,7 +7,16 @@
  *
  *   idf(t)   = ln(1 + (N - df + 0.5) / (df + 0.5))
  *   score(d) = sum over t of  qtf(t) * idf(t) * tf (k1 + 1) / (tf + k1 (1 - b + b dl / avgdl))
+ *
+ * Two words of the query written apart ("log out", "set up", "time
+ * out") are also looked up written together ("logout", "setup",
+ * "timeout"), as one more term; a pair that no chunk holds costs one
+ * lookup.  The bound, sum over the terms some chunk holds of
+ * qtf(t) * idf(t) * (k1 + 1), is what a chunk would score that held every
+ * one of them often: a score divided by it says how much of the query a
+ * chunk answers (the hit's confidence, lib/search/search.c).
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +26,14 @@
 #define K1 1.2
 #define B 0.75
 #define MAX_QUERY_TERMS 256
+#define MAX_JOINED_PAIRS 64   /* "log out" -> logout: the first pairs */
+#define MAX_JOINED_WORD 16    /* longer words are not halves of one */
 
 struct qterm {
 	char term[KBX_TOKEN_MAX + 1];
 	size_t len;
 	uint32_t qtf;
+	int joined;     /* two words of the query written together */
 };
 
 struct qterms {
@@ -48,6 +60,62 @@ static int add_qterm(void *data, const char *tok, size_t len, int kind)
 	q->t[q->n].qtf = 1;
 	q->n++;
 	return 0;
+}
+
+static int is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* The query's adjacent words (letters only, one space or hyphen apart)
+ * written together, each cut by the tokenizer as the index cuts text, as
+ * more terms.  A joined pair equal to a term already there adds nothing. */
+static void add_joined_pairs(kbx_tokenizer_t *tok, const char *text, size_t len,
+			     struct qterms *q)
+{
+	size_t i = 0, pairs = 0;
+	size_t prev_off = 0, prev_len = 0;
+	while (i < len && pairs < MAX_JOINED_PAIRS) {
+		if (!is_alpha((unsigned char)text[i])) {
+			i++;
+			continue;
+		}
+		size_t start = i;
+		while (i < len && is_alpha((unsigned char)text[i]))
+			i++;
+		size_t wl = i - start;
+		/* a word right after a letter or digit is part of a token */
+		int whole = (!start || (!isalnum((unsigned char)text[start - 1]) &&
+					text[start - 1] != '_')) &&
+			    (i == len || (!isalnum((unsigned char)text[i]) && text[i] != '_'));
+		if (!whole || wl > MAX_JOINED_WORD) {
+			prev_len = 0;
+			continue;
+		}
+		if (prev_len && start == prev_off + prev_len + 1 &&
+		    (text[start - 1] == ' ' || text[start - 1] == '-')) {
+			char buf[2 * MAX_JOINED_WORD + 1];
+			memcpy(buf, text + prev_off, prev_len);
+			memcpy(buf + prev_len, text + start, wl);
+			struct qterms one = { .n = 0 };
+			_kbx_tokenize(tok, buf, prev_len + wl, add_qterm, &one);
+			/* only a pair the tokenizer keeps whole is a word */
+			if (one.n == 1) {
+				size_t k;
+				for (k = 0; k < q->n; k++)
+					if (q->t[k].len == one.t[0].len &&
+					    !memcmp(q->t[k].term, one.t[0].term, one.t[0].len))
+						break;
+				if (k == q->n && q->n < MAX_QUERY_TERMS) {
+					q->t[q->n] = one.t[0];
+					q->t[q->n++].joined = 1;
+				}
+			}
+			pairs++;
+		}
+		prev_off = start;
+		prev_len = wl;
+	}
 }
 
 static int cmp_scored(const void *a, const void *b)
@@ -127,14 +195,17 @@ static int posting_of(MDB_cursor *c, MDB_val *k, uint32_t id, unsigned char p[KB
 
 kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		       const char *text, size_t len, const uint32_t *subset, size_t nsubset,
-		       struct _kbx_scored **out, size_t *n, struct kbx_error *err)
+		       struct _kbx_scored **out, size_t *n, double *bound, struct kbx_error *err)
 {
 	*out = NULL;
 	*n = 0;
+	if (bound)
+		*bound = 0;
 	struct qterms *q = calloc(1, sizeof(*q));
 	if (!q)
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	_kbx_tokenize(tok, text, len, add_qterm, q);
+	add_joined_pairs(tok, text, len, q);
 	if (!q->n) {
 		free(q);
 		return KBX_OK;
@@ -166,8 +237,15 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 	for (size_t i = 0; i < q->n && !st; i++) {
 		MDB_val k = { q->t[i].len, q->t[i].term }, d;
 		rc = mdb_cursor_get(c, &k, &d, MDB_SET_KEY);
-		if (rc == MDB_NOTFOUND)
+		if (rc == MDB_NOTFOUND) {
+			/* a word of the query no chunk holds: a chunk answers
+			 * that much less of it (a joined pair is no word of
+			 * the query) */
+			if (bound && !q->t[i].joined)
+				*bound += log(1.0 + ((double)nchunks + 0.5) / 0.5) * q->t[i].qtf *
+					  (K1 + 1);
 			continue;
+		}
 		if (rc) {
 			st = _kbx_fail_mdb(err, rc, "cannot read the postings");
 			break;
@@ -176,6 +254,8 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		mdb_cursor_count(c, &df);
 		double idf = log(1.0 + ((double)nchunks - (double)df + 0.5) / ((double)df + 0.5));
 		double w = idf * q->t[i].qtf;
+		if (bound)
+			*bound += w * (K1 + 1);
 		if (subset) {
 			/* graph-first: a seek per chunk of the subset, not the
 			 * whole range */

@@ -105,7 +105,8 @@ struct kbx_search_query {
 	double vector_weight;           /* linear fusion; < 0: 0.7 */
 	double rrf_k;                   /* <= 0: 60 */
 	size_t limit;                   /* 0: 10 */
-	double min_score;               /* drop fused scores below it */
+	double min_score;               /* drop hits whose confidence is lower */
+	int every_section;              /* not one hit per document */
 	size_t depth;                   /* candidates per signal; 0: max(100, 5 * limit) */
 	/* filters (NULL or 0: none) */
 	unsigned types;                 /* bit (1 << enum kbx_chunk_type) */
@@ -150,10 +151,32 @@ struct kbx_signal_score {
 	double score;                   /* cosine, BM25, or specificity */
 };
 
+#define KBX_HIT_SECTIONS 3
+/* a vector rank's weight against a BM25 or pattern rank's in reciprocal
+ * rank fusion */
+#define KBX_RRF_VECTOR_WEIGHT 0.5
+/* a first hit less confident than this: "no entry matches well" */
+#define KBX_WEAK_CONFIDENCE 0.5
+
+/* Another section of a hit's document that ranked too, further down. */
+struct kbx_hit_section {
+	uint32_t id;                    /* chunk id */
+	const char *heading;            /* into the store */
+	uint32_t line, end_line;
+};
+
 struct kbx_search_hit {
 	uint32_t id;                    /* chunk id */
 	struct kbx_chunk chunk;         /* strings point into the store */
 	double score;                   /* fused */
+	/* how likely the hit answers the query, in [0, 1], from its BM25
+	 * share of the query, its cosine and a pattern match (calibrated on
+	 * question sets: see hit_confidence() in lib/search/search.c) */
+	double confidence;
+	double lexical_share;           /* BM25 score / the query's bound */
+	struct kbx_hit_section sections[KBX_HIT_SECTIONS];
+	size_t nsections;
+	size_t more_sections;           /* that ranked beyond those */
 	struct kbx_signal_score sig[KBX_SIG__COUNT];
 	/* pattern signal: where the pattern matched in the query */
 	size_t match_off, match_len;
@@ -161,7 +184,9 @@ struct kbx_search_hit {
 
 struct kbx_signal_report {
 	int used;                       /* the signal ran */
-	uint64_t candidates;            /* hits before the depth cut */
+	uint64_t candidates;            /* hits before the filters and the depth cut */
+	uint64_t passed;                /* of them, those the filters let through */
+	int passed_exact;               /* 0: passed is a lower bound */
 	double ms;
 	char note[1600];                /* why it did not run, or a warning */
 };
@@ -183,6 +208,10 @@ struct kbx_search_results {
 	 * not: entries of other languages weigh less */
 	char lang[16];
 	char lang_why[64];              /* what said it */
+	/* a pasted error message searched for its exception lines */
+	int focused;
+	/* sections folded into their document's hit */
+	size_t folded;
 };
 
 /* Run a query.  KBX_NOT_FOUND when nothing matched.  A signal that cannot

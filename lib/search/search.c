@@ -9,8 +9,15 @@
  * Filters apply inside each signal, so that a rank is a rank among the
  * chunks the user asked for.  Each list is cut at the depth (candidates
  * per signal) and the lists are fused: reciprocal rank fusion by default,
- * sum of 1 / (k + rank) with k = 60, or a linear mix of min-max
- * normalised scores.
+ * sum of w / (k + rank) with k = 60 and w 1 for BM25 and patterns,
+ * KBX_RRF_VECTOR_WEIGHT for vectors, or a linear mix of min-max normalised
+ * scores.  A pasted error message is searched for its exception lines
+ * (query-focus.c); the patterns see it as pasted.
+ *
+ * The fused list is then cut to one hit per document (a registry
+ * document's best section, with up to KBX_HIT_SECTIONS more of its
+ * sections that also ranked), unless the query asks for every section,
+ * and each hit gets a confidence in [0, 1] (hit_confidence()).
  */
 #include <fnmatch.h>
 #include <math.h>
@@ -30,6 +37,14 @@
 #define DEFAULT_VECTOR_WEIGHT 0.7
 /* the fused score of an entry of another language than the query's */
 #define OTHER_LANG_WEIGHT 0.5
+/* how far a filtered BM25 list is checked to count what passes */
+#define COUNT_FILTERED_MAX 50000
+/* hit_confidence(): bias, BM25 share, cosine, pattern, first; fitted by
+ * bench/search/calibrate.py on the dev halves (the README's "Search
+ * quality" gives the held-out calibration) */
+#define CALIB_ALL -4.77, 5.68, 1.38, 4.10, 3.06
+#define CALIB_LEXICAL -4.53, 6.13, 0.00, 4.26, 3.11
+#define CALIB_VECTOR -4.15, 0.00, 3.71, 3.85, 3.43
 
 const char *kbx_signal_str(int sig)
 {
@@ -241,7 +256,7 @@ static int keep(struct kbx_store *s, MDB_txn *txn, const struct kbx_search_query
 static kbx_status_t run_lexical(struct kbx_store *s, MDB_txn *txn,
 				const struct kbx_search_query *q, const struct _kbx_u32s *subset,
 				size_t depth, struct slist *out, struct kbx_signal_report *rep,
-				struct kbx_error *err)
+				double *bound, struct kbx_error *err)
 {
 	kbx_tokenizer_t *tok = _kbx_tokenizer_new();
 	if (!tok)
@@ -249,7 +264,7 @@ static kbx_status_t run_lexical(struct kbx_store *s, MDB_txn *txn,
 	struct _kbx_scored *sc = NULL;
 	size_t n = 0;
 	kbx_status_t st = _kbx_bm25(s, txn, tok, q->text, q->len, subset ? subset->v : NULL,
-				    subset ? subset->n : 0, &sc, &n, err);
+				    subset ? subset->n : 0, &sc, &n, bound, err);
 	_kbx_tokenizer_free(tok);
 	if (st)
 		return st;
@@ -278,6 +293,18 @@ static kbx_status_t run_lexical(struct kbx_store *s, MDB_txn *txn,
 		}
 		next++;
 	}
+	/* the count after the filters: the rest checked too, up to a bound */
+	rep->passed = out->n;
+	rep->passed_exact = 1;
+	for (; filtered && next < n; next++) {
+		if (next >= COUNT_FILTERED_MAX) {
+			rep->passed_exact = 0;
+			break;
+		}
+		rep->passed += keep(s, txn, q, filtered, sc[next].id);
+	}
+	if (!filtered)
+		rep->passed = n;
 	free(sc);
 	return KBX_OK;
 }
@@ -310,6 +337,8 @@ static kbx_status_t run_pattern(struct kbx_store *s, MDB_txn *txn,
 		out->match_len[out->n] = h[i].len;
 		out->n++;
 	}
+	rep->passed = out->n;
+	rep->passed_exact = out->n < depth;
 	free(h);
 	return KBX_OK;
 }
@@ -571,8 +600,11 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 		}
 		st = scan_subset(s, txn, q, subset, XXH3_64bits(stored, strlen(stored)), qv,
 				 _kbx_embedder_dim(e), depth, out, rep, err);
-		if (!st)
+		if (!st) {
 			rep->used = 1;
+			rep->passed = out->n;
+			rep->passed_exact = out->n < depth;
+		}
 		goto out;
 	}
 	path = kbx_search_vector_path(s);
@@ -701,6 +733,9 @@ embed_failed:
 	if (st)
 		goto out;
 	rep->used = 1;
+	/* a full list may have left more behind than it holds */
+	rep->passed = out->n;
+	rep->passed_exact = out->n < depth;
 out:
 	if (ix)
 		ops->free_index(ix);
@@ -727,7 +762,12 @@ static int cmp_fused(const void *a, const void *b)
 	const struct fused *x = a, *y = b;
 	if (x->score != y->score)
 		return x->score > y->score ? -1 : 1;
-	/* ties: the better best rank, then the id */
+	/* ties: the more specific pattern that matched, the better best
+	 * rank, then the id */
+	double px = x->rank[KBX_SIG_PATTERN] ? x->sig[KBX_SIG_PATTERN] : -1;
+	double py = y->rank[KBX_SIG_PATTERN] ? y->sig[KBX_SIG_PATTERN] : -1;
+	if (px != py)
+		return px > py ? -1 : 1;
 	int bx = 0, by = 0;
 	for (int i = 0; i < KBX_SIG__COUNT; i++) {
 		if (x->rank[i] && (!bx || x->rank[i] < bx))
@@ -738,6 +778,38 @@ static int cmp_fused(const void *a, const void *b)
 	if (bx != by)
 		return bx < by ? -1 : 1;
 	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * A hit's confidence: a logistic function of what the signals say of the
+ * hit itself: the share of the query's BM25 bound it scores, its cosine
+ * with the query, whether an error pattern matched, and whether it is the
+ * first hit (the one the fusion put first is right more often than a
+ * later one of the same scores).  The coefficients are fitted by
+ * bench/search/calibrate.py on the dev halves of the question sets (the
+ * first five hits of each question, right or not); a model per set of
+ * signals that ran.  Read as a probability: of the held-out hits given
+ * about 0.7, about seven in ten were right.
+ */
+struct calib {
+	double bias, lexical, vector, pattern, first;
+};
+
+static const struct calib calib_all = { CALIB_ALL };
+static const struct calib calib_lexical = { CALIB_LEXICAL };
+static const struct calib calib_vector = { CALIB_VECTOR };
+
+static double hit_confidence(const struct fused *f, double bound, int lex_used, int vec_used,
+			     double vec_floor, int first)
+{
+	const struct calib *c = lex_used && vec_used ? &calib_all : lex_used ? &calib_lexical :
+				&calib_vector;
+	double share = bound > 0 && f->rank[KBX_SIG_LEXICAL] ? f->sig[KBX_SIG_LEXICAL] / bound : 0;
+	/* below the vector list's cut: no better than its last */
+	double cosv = f->rank[KBX_SIG_VECTOR] ? f->sig[KBX_SIG_VECTOR] : vec_floor;
+	double z = c->bias + c->lexical * share + c->vector * cosv +
+		   c->pattern * (f->rank[KBX_SIG_PATTERN] ? 1 : 0) + c->first * (first ? 1 : 0);
+	return 1.0 / (1.0 + exp(-z));
 }
 
 /* Choose how a scoped search runs (see enum kbx_scope_plan), and find
@@ -802,6 +874,20 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 	struct timespec t0;
 
 	struct _kbx_u32s scoped = { 0 }, *subset = NULL;
+	/* what BM25 and the embedding see: a pasted error's exception
+	 * lines weighed more; the patterns see the text as it is */
+	struct kbx_search_query qs = q;
+	char *focus = NULL;
+	size_t focus_len = 0;
+	double bound = 0;
+	int fr = _kbx_query_focus(q.text, q.len, &focus, &focus_len);
+	if (fr < 0)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	if (fr) {
+		qs.text = focus;
+		qs.len = focus_len;
+		out->focused = 1;
+	}
 
 	_kbx_meta_get_u64(s, txn, "chunks", &out->chunks);
 	if (q.scope) {
@@ -813,8 +899,8 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 	}
 	if (q.mode != KBX_MODE_VECTOR) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		st = run_lexical(s, txn, &q, subset, depth, &L[KBX_SIG_LEXICAL],
-				 &out->sig[KBX_SIG_LEXICAL], err);
+		st = run_lexical(s, txn, &qs, subset, depth, &L[KBX_SIG_LEXICAL],
+				 &out->sig[KBX_SIG_LEXICAL], &bound, err);
 		out->sig[KBX_SIG_LEXICAL].ms = ms_since(&t0);
 		/* patterns are error entries', never in a graph scope */
 		if (!st && !q.scope) {
@@ -826,7 +912,7 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 	}
 	if (!st && q.mode != KBX_MODE_LEXICAL) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		st = run_vector(s, txn, &q, subset, depth, &L[KBX_SIG_VECTOR],
+		st = run_vector(s, txn, &qs, subset, depth, &L[KBX_SIG_VECTOR],
 				&out->sig[KBX_SIG_VECTOR], out->vector_kind, sizeof(out->vector_kind),
 				err);
 		out->sig[KBX_SIG_VECTOR].ms = ms_since(&t0);
@@ -887,7 +973,11 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 			f[j].score = w * norm[KBX_SIG_VECTOR] + (1 - w) * norm[KBX_SIG_LEXICAL] +
 				     norm[KBX_SIG_PATTERN];
 		} else {
-			f[j].score = kbx_rrf(f[j].rank, KBX_SIG__COUNT, q.rrf_k);
+			f[j].score = 0;
+			for (int sg = 0; sg < KBX_SIG__COUNT; sg++)
+				if (f[j].rank[sg])
+					f[j].score += (sg == KBX_SIG_VECTOR ? KBX_RRF_VECTOR_WEIGHT : 1.0) /
+						      (q.rrf_k + f[j].rank[sg]);
 		}
 	}
 	/* a query about one language: the entries of another weigh less
@@ -918,16 +1008,46 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 		goto done;
 	}
+	int lex_used = out->sig[KBX_SIG_LEXICAL].used, vec_used = out->sig[KBX_SIG_VECTOR].used;
+	double vec_floor = L[KBX_SIG_VECTOR].n ? L[KBX_SIG_VECTOR].scores[L[KBX_SIG_VECTOR].n - 1] : 0;
+	size_t ndocs = 0;
 	for (size_t j = 0; j < nf && out->n < q.limit; j++) {
-		if (f[j].score < q.min_score)
-			break;
 		struct _kbx_chunk_view v;
 		if (_kbx_chunk_get(s, txn, f[j].id, &v))
+			continue;
+		/* one hit per registry document: its best section, and the
+		 * others that ranked listed under it */
+		struct kbx_search_hit *doc = NULL;
+		if (!q.every_section && v.c.type != KBX_CHUNK_CODE && v.c.type != KBX_CHUNK_ERROR)
+			for (size_t k = 0; k < out->n && !doc; k++) {
+				const struct kbx_chunk *o = &out->hits[k].chunk;
+				if (o->type == v.c.type && !strcmp(o->doc_id, v.c.doc_id) &&
+				    !strcmp(o->path, v.c.path))
+					doc = &out->hits[k];
+			}
+		if (doc) {
+			out->folded++;
+			if (doc->nsections < KBX_HIT_SECTIONS) {
+				struct kbx_hit_section *hs = &doc->sections[doc->nsections++];
+				hs->id = f[j].id;
+				hs->heading = v.c.heading;
+				hs->line = v.c.line;
+				hs->end_line = v.c.end_line;
+			} else {
+				doc->more_sections++;
+			}
+			continue;
+		}
+		double conf = hit_confidence(&f[j], bound, lex_used, vec_used, vec_floor, !ndocs++);
+		if (conf < q.min_score)
 			continue;
 		struct kbx_search_hit *h = &out->hits[out->n++];
 		h->id = f[j].id;
 		h->chunk = v.c;
 		h->score = f[j].score;
+		h->confidence = conf;
+		h->lexical_share = bound > 0 && f[j].rank[KBX_SIG_LEXICAL] ?
+					   f[j].sig[KBX_SIG_LEXICAL] / bound : 0;
 		for (int sg = 0; sg < KBX_SIG__COUNT; sg++) {
 			h->sig[sg].rank = f[j].rank[sg];
 			h->sig[sg].score = f[j].sig[sg];
@@ -942,6 +1062,7 @@ done:
 	for (int i = 0; i < KBX_SIG__COUNT; i++)
 		slist_release(&L[i]);
 	free(scoped.v);
+	free(focus);
 	return st;
 }
 

@@ -143,6 +143,11 @@ int _kbx_pattern_compile(const char *pattern, struct strbuf *out, char *errbuf, 
  * "javascript", "typescript", "go", "rust", "java", "csharp", or NULL;
  * why gets what said it. */
 const char *_kbx_query_lang(const char *text, size_t len, char *why, size_t whysz);
+/* A pasted error message with its exception lines weighed more and its
+ * frames cut (query-focus.c): 1 and *out (malloc()ed, NUL-terminated)
+ * when the text has such lines, 0 when it is to be searched as it is,
+ * -1 when out of memory. */
+int _kbx_query_focus(const char *text, size_t len, char **out, size_t *outlen);
 
 struct _kbx_pattern_hit {
 	uint32_t id;
@@ -163,10 +168,12 @@ struct _kbx_scored {
 /* Score every chunk holding a query term into *out (malloc()ed), in no
  * order: _kbx_scored_top() sorts the best of them.  With subset (chunk
  * ids, any order), only those chunks are scored, by a seek per chunk and
- * term instead of a scan of each term's postings: the graph-first plan. */
+ * term instead of a scan of each term's postings: the graph-first plan.
+ * *bound (when not NULL): the score of a chunk that held every query term
+ * often, the scale of a score's share of the query (0: no term known). */
 kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		       const char *text, size_t len, const uint32_t *subset, size_t nsubset,
-		       struct _kbx_scored **out, size_t *n, struct kbx_error *err);
+		       struct _kbx_scored **out, size_t *n, double *bound, struct kbx_error *err);
 /* Put the k best of a[0..n) first, best first (ties by id). */
 void _kbx_scored_top(struct _kbx_scored *a, size_t n, size_t k);
 

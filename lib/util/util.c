@@ -310,3 +310,15 @@ void _kbx_idset_release(struct _kbx_idset *s)
 	free(s->ids);
 	memset(s, 0, sizeof(*s));
 }
+
+size_t _kbx_line_at(const char *text, size_t len, size_t i, size_t *end)
+{
+	size_t e = i;
+	while (e < len && text[e] != '\n')
+		e++;
+	*end = e;
+	size_t l = e - i;
+	if (l && text[i + l - 1] == '\r')
+		l--;
+	return l;
+}

@@ -83,4 +83,9 @@ int _kbx_idset_add(struct _kbx_idset *s, uint32_t id);
 int _kbx_idset_has(const struct _kbx_idset *s, uint32_t id);
 void _kbx_idset_release(struct _kbx_idset *s);
 
+/* ---- lines of text (util.c) ---- */
+/* The length of the line of text[0..len) that starts at i, without its
+ * "\r\n" or "\n"; *end gets where its newline is (or len). */
+size_t _kbx_line_at(const char *text, size_t len, size_t i, size_t *end);
+
 #endif
