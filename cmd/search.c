@@ -81,7 +81,7 @@ static int parse_double(const char *opt, const char *s, double lo, double hi, do
 int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	struct output_opts oo = OUTPUT_OPTS_INIT;
-	int mode = -1, fusion = -1, explain = 0, all_repos = 0, every_section = 0;
+	int mode = -1, fusion = -1, explain = 0, all_repos = 0, every_section = 0, expand = 0;
 	long limit = -1, candidates = 0, ef_search = -1, nprobe = -1, depth = 0;
 	int plan = 0;
 	const char *vector_weight = NULL, *min_score = NULL, *lang = NULL, *severity = NULL,
@@ -110,6 +110,8 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 			     "drop results whose confidence (0 to 1) is lower"),
 		OPT_BOOL_F(0, "every-section", &every_section,
 			   "list each section of a document apart, not one hit per document"),
+		OPT_BOOL_F(0, "expand", &expand,
+			   "BM25 also looks up the words nearest the query's in the learned vectors"),
 		OPT_INT_F(0, "candidates", &candidates, "N",
 			  "candidates taken from each signal (default max(100, 5 x limit))"),
 		{ OPT_STRING, 0, "within", &within, "SYMBOL|PATH",
@@ -161,6 +163,7 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 	if (min_score && parse_double("--min-score", min_score, 0, 1, &q.min_score))
 		goto out;
 	q.every_section = every_section;
+	q.expand = expand;
 	if (limit == -1)
 		limit = kbx_config_get(ctx->config, "search.limit", &v, NULL) == KBX_OK ? v.number : 10;
 	if (limit < 1 || limit > 10000) {
@@ -330,6 +333,11 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 				 sg == KBX_SIG_VECTOR ? ", index " : "",
 				 sg == KBX_SIG_VECTOR ? res.vector_kind : "");
 		}
+		if (res.sig[KBX_SIG_LEXICAL].expanded)
+			out_note(o, "expand   BM25 looked up %zu word%s near the query's too: %s",
+				 res.sig[KBX_SIG_LEXICAL].expanded,
+				 res.sig[KBX_SIG_LEXICAL].expanded == 1 ? "" : "s",
+				 out_esc(res.sig[KBX_SIG_LEXICAL].expanded_words));
 		if (res.focused)
 			out_note(o, "focus    an error message: its exception lines weigh most, "
 				    "frames are cut (the patterns see it whole)");
@@ -391,6 +399,8 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 			out_json_int(o, "candidates", (int64_t)res.sig[sg].candidates);
 			out_json_int(o, "passed", (int64_t)res.sig[sg].passed);
 			out_json_bool(o, "passed_exact", res.sig[sg].passed_exact);
+			if (sg == KBX_SIG_LEXICAL && res.sig[sg].expanded)
+				out_json_str(o, "expanded", res.sig[sg].expanded_words);
 			out_json_num(o, "ms", res.sig[sg].ms);
 			if (res.sig[sg].note[0])
 				out_json_str(o, "note", res.sig[sg].note);

@@ -214,4 +214,11 @@ assert lx[\"passed\"] < lx[\"candidates\"], lx
 "
 '
 
+test_expect_success '--expand looks up the words near the query'"'"'s, and says which' '
+	(cd repo && kbx search --mode=lexical --expand --explain "the request times out") >out &&
+	grep "^expand   BM25 looked up [1-9][0-9]* words\{0,1\} near" out &&
+	(cd repo && kbx search --mode=lexical --explain "the request times out") >out &&
+	! grep "^expand" out
+'
+
 test_done

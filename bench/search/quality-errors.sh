@@ -105,3 +105,11 @@ $PY "$shere/score.py" "$E/truth.tsv" lexical="$SRES/errors-lexical.jsonl" \
 	"BM25 alone (from the hybrid run)=$SRES/errors-hybrid.jsonl:lexical" \
 	"patterns alone (from the hybrid run)=$SRES/errors-hybrid.jsonl:pattern" \
 	--json "$SRES/errors-scores.json" | sed 's/^/    /'
+
+ssay "errors: the confidence, fitted again on the dev halves (calibrate.py)"
+srecord_cmd quality.errors.calibration "calibrate.py --dir INDEX --captured CAPTURED truth.tsv sets/doc-questions.tsv sets/error-plain.tsv -- kbx"
+out=$($PY "$shere/calibrate.py" --dir "$I" --captured "$C" "$E/truth.tsv" \
+	"$shere/sets/doc-questions.tsv" "$shere/sets/error-plain.tsv" -- "$KBX") ||
+	sdie "calibrate.py failed"
+printf '%s\n' "$out" | sed 's/^/    /'
+srecord quality.errors.calibration "$(printf '%s' "$out" | tr '\n' ' ')"

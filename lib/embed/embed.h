@@ -83,4 +83,11 @@ kbx_status_t _kbx_embed_query(kbx_embedder_t *e, const char *text, size_t len,
 			      double (*term_weight)(void *data, const char *tok, size_t len),
 			      void *data, float *out, struct kbx_error *err);
 
+/* Words near the query's words in the builtin embedding's learned
+ * vectors (expand.c): fn(data, word, len, cosine) for each.  Returns how
+ * many, 0 for a query too long to expand, -1 when the vectors cannot be
+ * read. */
+typedef void (*_kbx_expand_fn)(void *data, const char *word, size_t len, float cos);
+int _kbx_expand_query(const char *text, size_t len, _kbx_expand_fn fn, void *data);
+
 #endif

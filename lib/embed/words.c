@@ -25,6 +25,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -180,4 +181,49 @@ void _kbx_words_finish(const struct _kbx_words *w, float *acc)
 		d += acc[j] * w->common[j];
 	for (uint32_t j = 0; j < w->dim; j++)
 		acc[j] -= d * w->common[j];
+}
+
+const char *_kbx_words_word(const struct _kbx_words *w, long i, size_t *len)
+{
+	*len = w->off[i + 1] - w->off[i];
+	return (const char *)w->pool + w->off[i];
+}
+
+size_t _kbx_words_near(const struct _kbx_words *w, long i, size_t k, float min_cos, long *idx,
+		       float *cos)
+{
+	const signed char *a = w->vec + (size_t)i * w->dim;
+	int32_t na = 0;
+	size_t n = 0;
+
+	for (uint32_t d = 0; d < w->dim; d++)
+		na += (int32_t)a[d] * a[d];
+	if (!na || !k)
+		return 0;
+	for (uint32_t j = 0; j < w->n; j++) {
+		const signed char *b = w->vec + (size_t)j * w->dim;
+		int32_t dot = 0, nb = 0;
+
+		if ((long)j == i)
+			continue;
+		for (uint32_t d = 0; d < w->dim; d++) {
+			dot += (int32_t)a[d] * b[d];
+			nb += (int32_t)b[d] * b[d];
+		}
+		if (dot <= 0 || !nb)
+			continue;
+		float c = (float)dot / (sqrtf((float)na) * sqrtf((float)nb));
+		if (c < min_cos || (n == k && c <= cos[n - 1]))
+			continue;
+		/* insert, best first */
+		size_t at = n < k ? n++ : k - 1;
+		while (at > 0 && cos[at - 1] < c) {
+			cos[at] = cos[at - 1];
+			idx[at] = idx[at - 1];
+			at--;
+		}
+		cos[at] = c;
+		idx[at] = (long)j;
+	}
+	return n;
 }

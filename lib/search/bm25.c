@@ -32,8 +32,9 @@
 struct qterm {
 	char term[KBX_TOKEN_MAX + 1];
 	size_t len;
-	uint32_t qtf;
+	double qtf;     /* times in the query; an expansion's weight */
 	int joined;     /* two words of the query written together */
+	int expansion;  /* a word near the query's, not of it */
 };
 
 struct qterms {
@@ -195,6 +196,7 @@ static int posting_of(MDB_cursor *c, MDB_val *k, uint32_t id, unsigned char p[KB
 
 kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		       const char *text, size_t len, const uint32_t *subset, size_t nsubset,
+		       const struct _kbx_bm25_term *extra, size_t nextra,
 		       struct _kbx_scored **out, size_t *n, double *bound, struct kbx_error *err)
 {
 	*out = NULL;
@@ -206,6 +208,20 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	_kbx_tokenize(tok, text, len, add_qterm, q);
 	add_joined_pairs(tok, text, len, q);
+	for (size_t i = 0; i < nextra && q->n < MAX_QUERY_TERMS; i++) {
+		size_t k, l = extra[i].len > KBX_TOKEN_MAX ? KBX_TOKEN_MAX : extra[i].len;
+		for (k = 0; k < q->n; k++)
+			if (q->t[k].len == l && !memcmp(q->t[k].term, extra[i].term, l))
+				break;
+		if (k < q->n)
+			continue;
+		memcpy(q->t[q->n].term, extra[i].term, l);
+		q->t[q->n].term[l] = '\0';
+		q->t[q->n].len = l;
+		q->t[q->n].qtf = extra[i].weight;
+		q->t[q->n].expansion = 1;
+		q->n++;
+	}
 	if (!q->n) {
 		free(q);
 		return KBX_OK;
@@ -241,7 +257,7 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 			/* a word of the query no chunk holds: a chunk answers
 			 * that much less of it (a joined pair is no word of
 			 * the query) */
-			if (bound && !q->t[i].joined)
+			if (bound && !q->t[i].joined && !q->t[i].expansion)
 				*bound += log(1.0 + ((double)nchunks + 0.5) / 0.5) * q->t[i].qtf *
 					  (K1 + 1);
 			continue;
@@ -254,7 +270,7 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		mdb_cursor_count(c, &df);
 		double idf = log(1.0 + ((double)nchunks - (double)df + 0.5) / ((double)df + 0.5));
 		double w = idf * q->t[i].qtf;
-		if (bound)
+		if (bound && !q->t[i].expansion)
 			*bound += w * (K1 + 1);
 		if (subset) {
 			/* graph-first: a seek per chunk of the subset, not the

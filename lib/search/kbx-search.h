@@ -107,6 +107,7 @@ struct kbx_search_query {
 	size_t limit;                   /* 0: 10 */
 	double min_score;               /* drop hits whose confidence is lower */
 	int every_section;              /* not one hit per document */
+	int expand;                     /* BM25 looks up words near the query's too */
 	size_t depth;                   /* candidates per signal; 0: max(100, 5 * limit) */
 	/* filters (NULL or 0: none) */
 	unsigned types;                 /* bit (1 << enum kbx_chunk_type) */
@@ -187,6 +188,8 @@ struct kbx_signal_report {
 	uint64_t candidates;            /* hits before the filters and the depth cut */
 	uint64_t passed;                /* of them, those the filters let through */
 	int passed_exact;               /* 0: passed is a lower bound */
+	size_t expanded;                /* lexical: words near the query's looked up too */
+	char expanded_words[256];       /* the first of them, space-separated */
 	double ms;
 	char note[1600];                /* why it did not run, or a warning */
 };

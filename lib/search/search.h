@@ -171,8 +171,16 @@ struct _kbx_scored {
  * term instead of a scan of each term's postings: the graph-first plan.
  * *bound (when not NULL): the score of a chunk that held every query term
  * often, the scale of a score's share of the query (0: no term known). */
+struct _kbx_bm25_term {
+	const char *term;       /* a token, as the tokenizer gives them */
+	size_t len;
+	double weight;          /* in place of a query word's count */
+};
+/* extra[0..nextra): terms looked up besides the query's (words near its
+ * words), left out of the bound. */
 kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		       const char *text, size_t len, const uint32_t *subset, size_t nsubset,
+		       const struct _kbx_bm25_term *extra, size_t nextra,
 		       struct _kbx_scored **out, size_t *n, double *bound, struct kbx_error *err);
 /* Put the k best of a[0..n) first, best first (ties by id). */
 void _kbx_scored_top(struct _kbx_scored *a, size_t n, size_t k);
