@@ -327,6 +327,41 @@ test_expect_success 'kbx repos with an empty list exits 1' '
 	test_path_is_missing none
 '
 
+test_expect_success PYTHON3 'a registry entry that two repositories index is one hit, counted once' '
+	XDG_CONFIG_HOME="$TRASH_DIRECTORY/shared-config" &&
+	export XDG_CONFIG_HOME &&
+	mkdir -p shared-kb/errors/python &&
+	cat >shared-kb/errors/python/walrus.yml <<-\EOF &&
+	- id: "walrus-001"
+	  error_type: "WalrusError"
+	  severity: "low"
+	  pattern: "WalrusError: tusks"
+	  cause: "a walrus was found"
+	  fix_template: "move the walrus"
+	EOF
+	make_repo sh/one one.py "def walrus_walrus_walrus_one():
+    \"\"\"walrus walrus walrus walrus\"\"\"
+    return 1" &&
+	make_repo sh/two two.py "def walrus_walrus_walrus_two():
+    \"\"\"walrus walrus walrus walrus\"\"\"
+    return 2" &&
+	for r in one two
+	do
+		(cd sh/$r && kbx registry add ../../shared-kb && kbx index -q) || return 1
+	done &&
+	kbx search --all-repos --mode=lexical --format=json walrus >out &&
+	unset XDG_CONFIG_HOME &&
+	python3 -c "
+import json
+hits = [json.loads(l) for l in open(\"out\")]
+ids = [h[\"id\"] for h in hits if h[\"type\"] == \"hit\"]
+assert ids.count(\"walrus-001\") == 1, ids
+# each repository ranks its own function first and the shared entry
+# second: counted once, the entry is third, not first by the sum
+assert ids.index(\"walrus-001\") == 2, ids
+"
+'
+
 test_lazy_prereq BASH '
 	bash -c "test \${BASH_VERSINFO[0]} -ge 4"
 '

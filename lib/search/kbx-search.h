@@ -226,11 +226,12 @@ struct kbx_repos_fused {
 
 /*
  * Fuse nlists ranked lists (counts[i] results each, best first) by
- * reciprocal rank fusion with k (<= 0: 60): a result scores
- * kbx_rrf() of its ranks in the lists.  key(data, list, item) names a
- * result; results of the same key in several lists are one (the one of
- * the best rank is kept); NULL key, or a NULL key returned, makes every
- * result its own.  Ties go to tie(data, list, item) (larger first; may
+ * reciprocal rank fusion with k (<= 0: 60): a result of rank r scores
+ * 1 / (k + r).  key(data, list, item) names a result; results of the
+ * same key in several lists are one, counted once: the one of the best
+ * rank is kept and scores by that rank alone (nlists says how many
+ * lists held it); NULL key, or a NULL key returned, makes every result
+ * its own.  Ties go to tie(data, list, item) (larger first; may
  * be NULL), then to the earlier list.  *out is malloc()ed (the caller
  * frees it), *nout entries, best first.
  */

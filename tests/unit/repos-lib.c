@@ -170,17 +170,19 @@ static void test_fuse(void)
 	size_t counts[] = { 3, 3, 2 };
 	ok(kbx_repos_fuse(3, counts, 60, key_of, tie_of, &d, &f, &n, &err) == KBX_OK && n == 7,
 	   "eight results with one key twice fuse to seven");
-	int r[3] = { 3, 2, 0 };
-	ok(f && f[0].nlists == 2 && f[0].list == 1 && f[0].item == 1 &&
-		   fabs(f[0].score - kbx_rrf(r, 3, 60)) < 1e-12,
-	   "a key in two lists scores the sum of both ranks (3 and 2), and beats one rank 1");
+	ok(f && f[0].list == 1 && f[0].item == 0 && f[1].list == 2 && f[1].item == 0 &&
+		   f[2].list == 0 && f[2].item == 0,
+	   "the rank-1 results first, ties by their own score (0.03, 0.02, 0.01)");
+	ok(n == 7 && f[3].list == 1 && f[3].item == 1 && f[3].nlists == 2 &&
+		   fabs(f[3].score - 1.0 / 62) < 1e-12,
+	   "a key in two lists (ranks 3 and 2) counts once: its best rank alone, 1/(60+2), not the sum");
+	ok(n == 7 && f[4].list == 2 && f[4].item == 1 && f[5].list == 0 && f[5].item == 1 &&
+		   f[4].score == f[3].score && f[5].score == f[3].score,
+	   "so it ties with the other rank-2 results and goes first by its own score (0.02, 0.01, 0.009)");
 	size_t single = 0;
-	for (size_t i = 1; i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		single += f[i].nlists == 1;
 	ok(single == n - 1, "every other result is in one list");
-	ok(f[1].list == 1 && f[1].item == 0 && f[2].list == 2 && f[2].item == 0 && f[3].list == 0 &&
-		   f[3].item == 0,
-	   "then the rank-1 results, ties by their own score (0.03, 0.02, 0.01)");
 	ok(f[n - 1].list == 1 && f[n - 1].item == 2, "the worst rank with the lowest own score is last");
 	free(f);
 
