@@ -503,7 +503,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 		return rc;
 	}
 	/* the graph is committed: the store is one to know by name */
-	repo_register_store(ctx, quiet || oo.format == FMT_JSON, stats.generation == 1 || rebuild);
+	repo_register_store(ctx);
 
 	/* the retrieval layer: code chunks after the graph they come from,
 	 * then the registries and the Markdown (not for a run limited to

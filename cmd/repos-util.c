@@ -140,7 +140,7 @@ int repo_scan_args(int argc, const char **argv, const char *global, const char *
 /* repos.register, as kbx_config_keys words it */
 enum { REGISTER_AUTO, REGISTER_ALWAYS, REGISTER_NEVER, REGISTER_TRUE, REGISTER_FALSE };
 
-void repo_register_store(struct kbx_ctx *ctx, int quiet, int first)
+void repo_register_store(struct kbx_ctx *ctx)
 {
 	struct kbx_config_value v;
 	struct kbx_error err = KBX_ERROR_INIT;
@@ -171,8 +171,6 @@ void repo_register_store(struct kbx_ctx *ctx, int quiet, int first)
 		fprintf(stderr, "warning: the index is not in the list of repositories: %s\n"
 			"hint: set repos.register to never to stop listing indexes ('kbx config --user repos.register never')\n",
 			out_esc(err.msg));
-	else if (!name && first && !quiet)
-		fprintf(stderr, "note: not listed for --repo and --all-repos: the repository has no remote; 'kbx repos add .' lists it\n");
 	free(name);
 	free(path);
 }

@@ -33,10 +33,8 @@ int repo_scan_args(int argc, const char **argv, const char *global, const char *
 /* After a successful 'kbx index': list the store in the user's list of
  * repositories as the repos.register setting says (auto: when it has a
  * remote on another machine, or is listed already; always; never).  A
- * failure is a warning; nothing here changes the exit code.  first: the
- * index was just built, and (unless quiet) a note says when it is not
- * listed. */
-void repo_register_store(struct kbx_ctx *ctx, int quiet, int first);
+ * failure is a warning; nothing here changes the exit code. */
+void repo_register_store(struct kbx_ctx *ctx);
 
 /* Drop from the user's list the repositories that are gone (their root
  * and their index both deleted), each with a note on stderr; a list

@@ -1,5 +1,6 @@
 /* kbx repos: list and name the repositories kbx knows. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,22 @@ static const char *probe(const struct kbx_ctx *ctx, const struct kbx_repo *r,
 	case KBX_ERR_UNSAFE: return "refused";
 	default: return "error";
 	}
+}
+
+/* Run in a repository with an index that is not listed (repos.register
+ * left it out: it has no remote), say how to list it. */
+static void hint_unlisted(const struct kbx_repo_list *l)
+{
+	struct kbx_error err = KBX_ERROR_INIT;
+	char *kbx_dir = NULL, *root = NULL;
+	char dir[PATH_MAX];
+	struct stat sb;
+	if (!kbx_store_locate(".", 0, &kbx_dir, &root, &err) && realpath(kbx_dir, dir) &&
+	    stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) && !kbx_repo_list_find_dir(l, dir))
+		fprintf(stderr, "note: the repository here, '%s', is not listed: 'kbx repos add .' lists it (see repos.register in kbx-settings(7))\n",
+			out_esc(root));
+	free(kbx_dir);
+	free(root);
 }
 
 static int repos_list(const struct kbx_ctx *ctx, const struct output_opts *oo, int names_only)
@@ -165,6 +182,8 @@ static int repos_list(const struct kbx_ctx *ctx, const struct output_opts *oo, i
 		strbuf_release(&sb);
 	}
 	size_t n = l.n;
+	if (!names_only)
+		hint_unlisted(&l);
 	kbx_repo_list_release(&l);
 	if (out_finish(o))
 		return KBX_EXIT_IO;
