@@ -2,9 +2,10 @@
 
 test_description='several repositories: the list kbx index keeps, kbx repos, --repo, search --all-repos
 
-kbx index lists each store it builds in $XDG_CONFIG_HOME/kbx/repos (else
-~/.config/kbx/repos); kbx repos lists, adds, removes, renames and prunes
-them; --repo=NAME, before a command or among its options, runs a query
+kbx index lists the stores it builds in $XDG_CONFIG_HOME/kbx/repos (else
+~/.config/kbx/repos), by default those of repositories with a remote
+elsewhere (repos.register); kbx repos lists, adds, removes, renames and
+prunes them, and drops those whose directory is gone; --repo=NAME, before a command or among its options, runs a query
 against another store; kbx search --all-repos searches every store and
 fuses the lists, naming the repository of each hit.  HOME is the trash
 directory (test-lib.sh), so the real home is never written.'
