@@ -1,7 +1,8 @@
 /*
  * The list of repositories kbx knows (see repos.h): reading and writing
- * the file under its lock, naming stores, and fusing the ranked lists of
- * several stores.
+ * the file under its lock, naming stores, telling a repository worth
+ * listing (a remote on another machine) and one that is gone.  Fusing
+ * the ranked lists of several stores is lib/search/fuse.c.
  */
 #include <errno.h>
 #include <fcntl.h>
