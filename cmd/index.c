@@ -218,13 +218,16 @@ static void json_summary(struct out *o, const struct kbx_index_stats *stats,
 		out_json_int(o, "chunks_removed", (int64_t)ss->chunks_removed);
 		out_json_int(o, "files_skipped", (int64_t)ss->files_skipped);
 		out_json_int(o, "entries_skipped", (int64_t)ss->entries_skipped);
+		out_json_int(o, "docs_skipped", (int64_t)ss->docs_skipped);
 		out_json_int(o, "warnings", (int64_t)ss->warnings);
 		out_json_begin(o, "reasons", 0);
 		for (size_t i = 0; is && i < is->nreasons; i++)
 			out_json_int(o, is->reasons[i].reason, (int64_t)is->reasons[i].n);
 		out_json_end(o);
 		out_json_int(o, "embedded", (int64_t)ss->embedded);
-		out_json_int(o, "embed_cached", (int64_t)ss->embed_cached);
+		out_json_int(o, "embed_repeated", (int64_t)ss->embed_repeated);
+		/* version 1 counts the repeated texts among the cached ones */
+		out_json_int(o, "embed_cached", (int64_t)(ss->embed_cached + ss->embed_repeated));
 		out_json_int(o, "vectors", (int64_t)ss->vectors);
 		out_json_str(o, "vector_index", ss->vector_kind[0] ? ss->vector_kind : NULL);
 		out_json_bool(o, "vectors_rebuilt", ss->vectors_rebuilt);
@@ -239,9 +242,17 @@ static void json_summary(struct out *o, const struct kbx_index_stats *stats,
 	out_record_end(o);
 }
 
+static const char *plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 /* The search part of the text summary: what is indexed, what changed,
- * what was skipped and why. */
-static void search_summary(const struct kbx_search_index_stats *ss, const struct index_state *is)
+ * what became of the vectors, what was left out and why.  Each number
+ * is of what was done: failed says the run ended in an error (printed
+ * above), after which only what was committed is counted. */
+static void search_summary(const struct kbx_search_index_stats *ss, const struct index_state *is,
+			   int failed)
 {
 	struct strbuf sb = STRBUF_INIT;
 	for (int t = 1; t < KBX_CHUNK__COUNT; t++) {
@@ -250,28 +261,71 @@ static void search_summary(const struct kbx_search_index_stats *ss, const struct
 		strbuf_addf(&sb, "%s%llu %s", sb.len ? ", " : "",
 			    (unsigned long long)ss->chunks_by_type[t], kbx_chunk_type_str(t));
 	}
-	fprintf(stderr, "search: %llu chunks%s%s%s (%llu added, %llu removed)",
-		(unsigned long long)ss->chunks, sb.len ? " (" : "", sb.len ? sb.buf : "",
-		sb.len ? ")" : "", (unsigned long long)ss->chunks_added,
-		(unsigned long long)ss->chunks_removed);
-	if (ss->vectors_rebuilt && ss->vectors)
-		fprintf(stderr, "; %llu vectors, %s index (%llu embedded, %llu cached) in %.2f s",
-			(unsigned long long)ss->vectors, ss->vector_kind,
-			(unsigned long long)ss->embedded, (unsigned long long)ss->embed_cached,
-			ss->seconds_embed + ss->seconds_vectors);
-	fputc('\n', stderr);
-	if (ss->files_skipped || ss->entries_skipped || ss->warnings) {
-		strbuf_reset(&sb);
+	struct strbuf types = STRBUF_INIT;
+	if (sb.len)
+		strbuf_addf(&types, " (%s)", sb.buf);
+	if (failed && !ss->committed) {
+		fprintf(stderr, "search: not updated (see the error above); %llu %s%s as before\n",
+			(unsigned long long)ss->chunks, plural(ss->chunks, "chunk", "chunks"),
+			strbuf_str(&types));
+	} else {
+		fprintf(stderr, "search: %llu %s%s: %llu added, %llu removed",
+			(unsigned long long)ss->chunks, plural(ss->chunks, "chunk", "chunks"),
+			strbuf_str(&types), (unsigned long long)ss->chunks_added,
+			(unsigned long long)ss->chunks_removed);
+		uint64_t needed = ss->embedded + ss->embed_repeated + ss->embed_cached;
+		if (needed || ss->vectors_rebuilt) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%llu embedded", (unsigned long long)ss->embedded);
+			if (ss->embed_repeated)
+				strbuf_addf(&sb, ", %llu repeated %s", (unsigned long long)ss->embed_repeated,
+					    plural(ss->embed_repeated, "text", "texts"));
+			if (ss->embed_cached)
+				strbuf_addf(&sb, ", %llu from the cache", (unsigned long long)ss->embed_cached);
+			fprintf(stderr, "; vectors: %s", strbuf_str(&sb));
+			if (ss->vectors_rebuilt && ss->vectors)
+				fprintf(stderr, "; %s index of %llu written in %.2f s", ss->vector_kind,
+					(unsigned long long)ss->vectors,
+					ss->seconds_embed + ss->seconds_vectors);
+			else if (ss->vectors_rebuilt)
+				fprintf(stderr, "; no vector index (no chunk)");
+			else if (failed)
+				fprintf(stderr, "; the vector index is not written (see the error above)");
+			else if (ss->vectors)
+				fprintf(stderr, "; %llu searched beside the %s index of %llu until it is built again",
+					(unsigned long long)ss->vector_delta, ss->vector_kind,
+					(unsigned long long)ss->vectors);
+			else
+				fprintf(stderr, "; %llu searched without a vector index until one is built",
+					(unsigned long long)ss->vector_delta);
+		}
+		fputc('\n', stderr);
+	}
+	/* what was left out: only the counts that are not 0 */
+	strbuf_reset(&sb);
+	if (ss->files_skipped)
+		strbuf_addf(&sb, "%llu registry %s", (unsigned long long)ss->files_skipped,
+			    plural(ss->files_skipped, "file", "files"));
+	if (ss->entries_skipped)
+		strbuf_addf(&sb, "%s%llu %s", sb.len ? " and " : "", (unsigned long long)ss->entries_skipped,
+			    plural(ss->entries_skipped, "entry", "entries"));
+	if (sb.len)
+		strbuf_addstr(&sb, " skipped");
+	if (ss->docs_skipped)
+		strbuf_addf(&sb, "%s%llu Markdown %s left out", sb.len ? ", " : "",
+			    (unsigned long long)ss->docs_skipped, plural(ss->docs_skipped, "file", "files"));
+	if (ss->warnings)
+		strbuf_addf(&sb, "%s%llu %s", sb.len ? ", " : "", (unsigned long long)ss->warnings,
+			    plural(ss->warnings, "warning", "warnings"));
+	if (sb.len) {
+		fprintf(stderr, "search: %s", sb.buf);
 		for (size_t i = 0; i < is->nreasons; i++)
-			strbuf_addf(&sb, "%s%s %llu", i ? ", " : "", is->reasons[i].reason,
-				    (unsigned long long)is->reasons[i].n);
-		fprintf(stderr, "search: skipped %llu file%s and %llu entr%s, %llu warning%s%s%s%s\n",
-			(unsigned long long)ss->files_skipped, ss->files_skipped == 1 ? "" : "s",
-			(unsigned long long)ss->entries_skipped, ss->entries_skipped == 1 ? "y" : "ies",
-			(unsigned long long)ss->warnings, ss->warnings == 1 ? "" : "s",
-			sb.len ? " (" : "", sb.len ? sb.buf : "", sb.len ? ")" : "");
+			fprintf(stderr, "%s%s %llu", i ? ", " : " (", is->reasons[i].reason,
+				(unsigned long long)is->reasons[i].n);
+		fprintf(stderr, "%s\n", is->nreasons ? ")" : "");
 	}
 	strbuf_release(&sb);
+	strbuf_release(&types);
 }
 
 /* ---- --watch ---- */
@@ -557,7 +611,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 			(unsigned long long)stats.skipped, (unsigned long long)stats.removed,
 			(unsigned long long)stats.reresolved, (unsigned long long)stats.symbols,
 			(unsigned long long)stats.edges);
-		search_summary(&ss, &state);
+		search_summary(&ss, &state, sst != KBX_OK);
 	}
 	if (out_finish(o))
 		return KBX_EXIT_IO;

@@ -137,11 +137,17 @@ int repo_scan_args(int argc, const char **argv, const char *global, const char *
 	return 0;
 }
 
+/* repos.register, as kbx_config_keys words it */
+enum { REGISTER_AUTO, REGISTER_ALWAYS, REGISTER_NEVER, REGISTER_TRUE, REGISTER_FALSE };
+
 void repo_register_store(struct kbx_ctx *ctx)
 {
 	struct kbx_config_value v;
 	struct kbx_error err = KBX_ERROR_INIT;
-	if (kbx_config_get(ctx->config, "repos.register", &v, NULL) == KBX_OK && !v.number)
+	long mode = REGISTER_AUTO;
+	if (kbx_config_get(ctx->config, "repos.register", &v, NULL) == KBX_OK)
+		mode = (long)v.number;
+	if (mode == REGISTER_NEVER || mode == REGISTER_FALSE)
 		return;
 	char *path = NULL;
 	kbx_status_t st = kbx_repos_path(&path, &err);
@@ -153,15 +159,41 @@ void repo_register_store(struct kbx_ctx *ctx)
 		snprintf(err.msg, sizeof(err.msg), "cannot resolve '%s': %s", ctx->kbx_dir,
 			 strerror(errno));
 	}
+	/* auto: a repository with a remote elsewhere is worth knowing by
+	 * name; a local clone or a scratch directory is listed only when
+	 * the user says so (kbx repos add), and then kept */
+	int may_add = mode != REGISTER_AUTO || (!st && kbx_repo_has_remote(root, NULL, 0));
 	char *name = NULL;
 	int added = 0;
 	if (!st)
-		st = kbx_repos_register(path, dir, root, &name, &added, &err);
+		st = kbx_repos_register(path, dir, root, may_add, &name, &added, &err);
 	if (st)
 		fprintf(stderr, "warning: the index is not in the list of repositories: %s\n"
-			"hint: set repos.register to false to stop listing indexes ('kbx config --user repos.register false')\n",
+			"hint: set repos.register to never to stop listing indexes ('kbx config --user repos.register never')\n",
 			out_esc(err.msg));
 	free(name);
+	free(path);
+}
+
+void repo_prune_gone(void)
+{
+	struct kbx_error err = KBX_ERROR_INIT;
+	struct kbx_repo_list dropped = KBX_REPO_LIST_INIT;
+	char *path = NULL;
+	kbx_status_t st = kbx_repos_path(&path, &err);
+	if (st == KBX_NOT_FOUND) {
+		free(path);
+		return;
+	}
+	if (!st)
+		st = kbx_repos_prune(path, kbx_repo_gone, 0, &dropped, &err);
+	if (st)
+		fprintf(stderr, "warning: cannot drop the repositories that are gone from the list: %s\n",
+			out_esc(err.msg));
+	for (size_t i = 0; i < dropped.n; i++)
+		fprintf(stderr, "note: dropped '%s' from the list of repositories: '%s' is gone\n",
+			out_esc(dropped.items[i].name), out_esc(dropped.items[i].root));
+	kbx_repo_list_release(&dropped);
 	free(path);
 }
 
@@ -182,6 +214,7 @@ void repo_stores_close(struct repo_stores *rs)
 int repo_stores_open(struct kbx_ctx *ctx, struct repo_stores *rs)
 {
 	struct kbx_error err = KBX_ERROR_INIT;
+	repo_prune_gone();
 	kbx_status_t st = kbx_repos_read(&rs->list, &err);
 	if (st)
 		return die_status(&err);

@@ -31,9 +31,16 @@ int repo_scan_args(int argc, const char **argv, const char *global, const char *
 		   int *all_repos);
 
 /* After a successful 'kbx index': list the store in the user's list of
- * repositories unless the repos.register setting is false.  A failure
- * is a warning; nothing here changes the exit code. */
+ * repositories as the repos.register setting says (auto: when it has a
+ * remote on another machine, or is listed already; always; never).  A
+ * failure is a warning; nothing here changes the exit code. */
 void repo_register_store(struct kbx_ctx *ctx);
+
+/* Drop from the user's list the repositories that are gone (their root
+ * and their index both deleted), each with a note on stderr; a list
+ * that cannot be changed is a warning.  kbx repos list and --all-repos
+ * do it before they read the list. */
+void repo_prune_gone(void);
 
 /* ---- every registered store at once ---- */
 

@@ -1,5 +1,6 @@
 /* kbx repos: list and name the repositories kbx knows. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,10 +75,29 @@ static const char *probe(const struct kbx_ctx *ctx, const struct kbx_repo *r,
 	}
 }
 
+/* Run in a repository with an index that is not listed (repos.register
+ * left it out: it has no remote), say how to list it. */
+static void hint_unlisted(const struct kbx_repo_list *l)
+{
+	struct kbx_error err = KBX_ERROR_INIT;
+	char *kbx_dir = NULL, *root = NULL;
+	char dir[PATH_MAX];
+	struct stat sb;
+	if (!kbx_store_locate(".", 0, &kbx_dir, &root, &err) && realpath(kbx_dir, dir) &&
+	    stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) && !kbx_repo_list_find_dir(l, dir))
+		fprintf(stderr, "note: the repository here, '%s', is not listed: 'kbx repos add .' lists it (see repos.register in kbx-settings(7))\n",
+			out_esc(root));
+	free(kbx_dir);
+	free(root);
+}
+
 static int repos_list(const struct kbx_ctx *ctx, const struct output_opts *oo, int names_only)
 {
 	struct kbx_error err = KBX_ERROR_INIT;
 	struct kbx_repo_list l = KBX_REPO_LIST_INIT;
+	/* not for the completions' --names: they must be quick and quiet */
+	if (!names_only)
+		repo_prune_gone();
 	kbx_status_t st = kbx_repos_read(&l, &err);
 	if (st) {
 		kbx_repo_list_release(&l);
@@ -162,6 +182,8 @@ static int repos_list(const struct kbx_ctx *ctx, const struct output_opts *oo, i
 		strbuf_release(&sb);
 	}
 	size_t n = l.n;
+	if (!names_only)
+		hint_unlisted(&l);
 	kbx_repo_list_release(&l);
 	if (out_finish(o))
 		return KBX_EXIT_IO;
@@ -293,31 +315,18 @@ static int repos_rename(const char *old, const char *new)
 
 static int repos_prune(int dry_run)
 {
-	struct kbx_repos_edit e = KBX_REPOS_EDIT_INIT;
-	int rc = edit_begin(&e);
-	if (rc)
-		return rc;
-	size_t dropped = 0;
-	for (size_t i = 0; i < e.list.n;) {
-		struct stat sb;
-		const struct kbx_repo *r = &e.list.items[i];
-		if (stat(r->kbx_dir, &sb) == 0 || errno != ENOENT) {
-			i++;
-			continue;
-		}
+	struct kbx_error err = KBX_ERROR_INIT;
+	struct kbx_repo_list dropped = KBX_REPO_LIST_INIT;
+	char *path = NULL;
+	kbx_status_t st = kbx_repos_path(&path, &err);
+	if (!st)
+		st = kbx_repos_prune(path, kbx_repo_store_gone, dry_run, &dropped, &err);
+	free(path);
+	for (size_t i = 0; i < dropped.n; i++)
 		fprintf(stderr, "%s '%s': '%s' is gone\n", dry_run ? "would drop" : "dropped",
-			out_esc(r->name), out_esc(r->kbx_dir));
-		dropped++;
-		if (dry_run)
-			i++;
-		else
-			kbx_repo_list_remove(&e.list, i);
-	}
-	if (dry_run || !dropped) {
-		kbx_repos_edit_end(&e);
-		return KBX_EXIT_OK;
-	}
-	return edit_commit(&e);
+			out_esc(dropped.items[i].name), out_esc(dropped.items[i].kbx_dir));
+	kbx_repo_list_release(&dropped);
+	return st ? die_status(&err) : KBX_EXIT_OK;
 }
 
 int cmd_repos(int argc, const char **argv, struct kbx_ctx *ctx)

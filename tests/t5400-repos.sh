@@ -2,9 +2,10 @@
 
 test_description='several repositories: the list kbx index keeps, kbx repos, --repo, search --all-repos
 
-kbx index lists each store it builds in $XDG_CONFIG_HOME/kbx/repos (else
-~/.config/kbx/repos); kbx repos lists, adds, removes, renames and prunes
-them; --repo=NAME, before a command or among its options, runs a query
+kbx index lists the stores it builds in $XDG_CONFIG_HOME/kbx/repos (else
+~/.config/kbx/repos), by default those of repositories with a remote
+elsewhere (repos.register); kbx repos lists, adds, removes, renames and
+prunes them, and drops those whose directory is gone; --repo=NAME, before a command or among its options, runs a query
 against another store; kbx search --all-repos searches every store and
 fuses the lists, naming the repository of each hit.  HOME is the trash
 directory (test-lib.sh), so the real home is never written.'
@@ -13,10 +14,13 @@ directory (test-lib.sh), so the real home is never written.'
 
 LIST=$HOME/.config/kbx/repos
 
-# make_repo DIR FILE TEXT: a git repository with one source file.
+# make_repo DIR FILE TEXT: a git repository with one source file and a
+# remote on another machine, as a clone of a project has (kbx index
+# lists those by default: repos.register=auto).
 make_repo () {
 	mkdir -p "$1" &&
 	git init -q "$1" &&
+	git -C "$1" remote add origin "https://example.org/$1.git" &&
 	printf "%s\n" "$3" >"$1/$2"
 }
 
@@ -60,9 +64,7 @@ test_expect_success 'a name that is taken gets the parent directory in front, th
 	names &&
 	test_write_lines api work-api >expect &&
 	test_cmp expect names &&
-	mkdir -p other/work &&
-	git init -q other/work/api &&
-	echo "x = 1" >other/work/api/x.py &&
+	make_repo other/work/api x.py "x = 1" &&
 	(cd other/work/api && kbx index -q) &&
 	names &&
 	test_write_lines api work-api api-2 >expect &&
@@ -232,7 +234,7 @@ test_expect_success 'states: missing, no-index and schema; search --all-repos sk
 	kbx repos add --name=blank empty &&
 	(cd tools/web && kbx index -q) &&
 	"$KBX_TEST_UNIT/store-set-meta" tools/web/.kbx schema 999 &&
-	rm -rf other &&
+	rm -rf other/work/api/.kbx &&
 	kbx repos >out &&
 	test_grep "^mine  *missing " out &&
 	test_grep "is gone: .kbx repos prune. drops it" out &&
@@ -257,6 +259,85 @@ test_expect_success 'kbx repos prune drops what is gone, and --dry-run drops not
 	names &&
 	test_write_lines api work-api blank web >expect &&
 	test_cmp expect names
+'
+
+test_expect_success 'a repository that is gone is dropped when the list is shown, with a note' '
+	make_repo gone/soon s.py "def soon(): pass" &&
+	(cd gone/soon && kbx index -q) &&
+	test_grep "^soon	" "$LIST" &&
+	rm -rf gone &&
+	kbx repos >out 2>err &&
+	test_grep "note: dropped .soon. from the list of repositories: .$TRASH_DIRECTORY/gone/soon. is gone" err &&
+	test_grep ! "^soon" out &&
+	test_grep ! "^soon	" "$LIST" &&
+	kbx repos >out 2>err &&
+	test_must_be_empty err
+'
+
+test_expect_success 'and when search --all-repos reads it' '
+	make_repo gone/later l.py "def later(): pass" &&
+	(cd gone/later && kbx index -q) &&
+	rm -rf gone &&
+	kbx search --all-repos "configuration file" >out 2>err &&
+	test_grep "note: dropped .later. from the list" err &&
+	test_grep ! "skipping .later." err &&
+	test_grep ! "^later	" "$LIST"
+'
+
+test_expect_success 'repos.register=auto: a repository without a remote elsewhere is not listed' '
+	cp "$LIST" before &&
+	mkdir scratch &&
+	(cd scratch && git init -q && echo "def s(): pass" >s.py && kbx index -q) &&
+	test_cmp before "$LIST" &&
+	(cd scratch && kbx repos >../out 2>../err) &&
+	test_grep "note: the repository here, .$TRASH_DIRECTORY/scratch., is not listed: .kbx repos add .. lists it" err &&
+	(cd src/api && kbx repos >../../out 2>../../err) &&
+	test_must_be_empty err &&
+	git clone -q src/api local-clone &&
+	(cd local-clone && kbx index -q) &&
+	test_cmp before "$LIST" &&
+	mkdir plain-dir &&
+	echo "def p(): pass" >plain-dir/p.py &&
+	(cd plain-dir && kbx index -q) &&
+	test_cmp before "$LIST"
+'
+
+test_expect_success 'a repository kbx repos add listed stays listed under auto' '
+	kbx repos add scratch 2>err &&
+	test_grep "added .scratch." err &&
+	cp "$LIST" before &&
+	(cd scratch && kbx index -q) &&
+	test_cmp before "$LIST"
+'
+
+test_expect_success 'repos.register=always lists every index, never none' '
+	kbx config --user repos.register always &&
+	(cd local-clone && kbx index -q) &&
+	test_grep "^local-clone	" "$LIST" &&
+	kbx config --user repos.register never &&
+	make_repo with/remote r.py "def r(): pass" &&
+	cp "$LIST" before &&
+	(cd with/remote && kbx index -q) &&
+	test_cmp before "$LIST" &&
+	kbx config --user --unset repos.register &&
+	kbx repos remove local-clone
+'
+
+test_expect_success 'a repository'"'"'s own settings may keep it out of the list, not put it in' '
+	cp "$LIST" before &&
+	(cd plain-dir && kbx config --repo repos.register never) &&
+	test_expect_code 2 kbx -C plain-dir config --repo repos.register always 2>err &&
+	test_grep "can keep it out of the user.s list of repositories (never), not put it in" err &&
+	printf "repos.register = always\n" >plain-dir/.kbx/config &&
+	(cd plain-dir && kbx index -q 2>../err) &&
+	test_grep "warning: ignoring repos.register in .*plain-dir/.kbx/config" err &&
+	test_cmp before "$LIST" &&
+	printf "repos.register = never\n" >with/remote/.kbx/config &&
+	kbx config --user repos.register always &&
+	(cd with/remote && kbx index -q 2>../../err) &&
+	test_must_be_empty err &&
+	test_cmp before "$LIST" &&
+	kbx config --user --unset repos.register
 '
 
 test_expect_success 'repos.register=false: kbx index leaves the list alone' '
@@ -325,6 +406,41 @@ test_expect_success 'kbx repos with an empty list exits 1' '
 	test_expect_code 1 env XDG_CONFIG_HOME="$TRASH_DIRECTORY/none" kbx repos >out &&
 	test_must_be_empty out &&
 	test_path_is_missing none
+'
+
+test_expect_success PYTHON3 'a registry entry that two repositories index is one hit, counted once' '
+	XDG_CONFIG_HOME="$TRASH_DIRECTORY/shared-config" &&
+	export XDG_CONFIG_HOME &&
+	mkdir -p shared-kb/errors/python &&
+	cat >shared-kb/errors/python/walrus.yml <<-\EOF &&
+	- id: "walrus-001"
+	  error_type: "WalrusError"
+	  severity: "low"
+	  pattern: "WalrusError: tusks"
+	  cause: "a walrus was found"
+	  fix_template: "move the walrus"
+	EOF
+	make_repo sh/one one.py "def walrus_walrus_walrus_one():
+    \"\"\"walrus walrus walrus walrus\"\"\"
+    return 1" &&
+	make_repo sh/two two.py "def walrus_walrus_walrus_two():
+    \"\"\"walrus walrus walrus walrus\"\"\"
+    return 2" &&
+	for r in one two
+	do
+		(cd sh/$r && kbx registry add ../../shared-kb && kbx index -q) || return 1
+	done &&
+	kbx search --all-repos --mode=lexical --format=json walrus >out &&
+	unset XDG_CONFIG_HOME &&
+	python3 -c "
+import json
+hits = [json.loads(l) for l in open(\"out\")]
+ids = [h[\"id\"] for h in hits if h[\"type\"] == \"hit\"]
+assert ids.count(\"walrus-001\") == 1, ids
+# each repository ranks its own function first and the shared entry
+# second: counted once, the entry is third, not first by the sum
+assert ids.index(\"walrus-001\") == 2, ids
+"
 '
 
 test_lazy_prereq BASH '

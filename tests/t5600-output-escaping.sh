@@ -283,6 +283,7 @@ test_expect_success PYTHON3 'kbx check --format=json and sarif: valid JSON' '
 test_expect_success 'a repository under a hostile directory: kbx status and kbx repos' '
 	dir=$(printf "evil\033]0;root\007dir") &&
 	git init -q "$dir" &&
+	git -C "$dir" remote add origin https://example.org/evil.git &&
 	cp repo/lib.py "$dir/" &&
 	kbx -C "$dir" index >out 2>err &&
 	clean out && clean err &&

@@ -132,9 +132,26 @@ test_expect_success 'setup: the user, a canary, a listener' '
 	echo "# .bashrc" >outside/bashrc &&
 	cp outside/bashrc bashrc.before &&
 	test -n "$PORT" &&
+	: the user lists every repository they index, the clones below too, so that --all-repos reaches them &&
+	kbx config --user repos.register always &&
 	: the user has indexed a repository of their own before &&
 	mkdir mine &&
 	(cd mine && git init -q && printf "def helper():\n    pass\n" >m.py && kbx index -q)
+'
+
+test_expect_success 'a checkout cannot put itself in the user'"'"'s list of repositories' '
+	test_when_finished "kbx config --user repos.register always" &&
+	kbx config --user repos.register auto &&
+	evil list &&
+	mkdir evil-list/.kbx &&
+	printf "repos.register = always\n" >evil-list/.kbx/config &&
+	commit_all list &&
+	cp .config/kbx/repos repos.before &&
+	kbx_in list index &&
+	test_grep "ignoring repos.register in .*clone-list/\.kbx/config" out/list.err &&
+	test_cmp repos.before .config/kbx/repos &&
+	kbx_in list repos &&
+	test_grep ! "clone-list" out/list.out
 '
 
 test_expect_success 'the user'"'"'s store key is private' '

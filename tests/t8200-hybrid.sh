@@ -300,6 +300,8 @@ test_expect_success '--all-repos: every listed repository asked, the answers fus
 	def double(x):
 	    return add(x, x)
 	EOF
+	: a repository without a remote is listed when the user says so &&
+	kbx config --user repos.register always &&
 	(cd other && git init -q && kbx index -q) &&
 	(cd repo && kbx index -q) &&
 	kbx repos --names | sort >names &&

@@ -2,6 +2,12 @@
  * Fusing the ranked lists of several stores (kbx search --all-repos,
  * kbx hybrid --all-repos) by reciprocal rank fusion: the same result
  * from several repositories counts once.
+ *
+ * Once means once: a registry that two repositories index is one source,
+ * not two votes, so its entry scores as the best of its ranks and not as
+ * their sum.  Summing would rank a registry shared by two clones above
+ * everything each repository found alone, only because it was indexed
+ * twice.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -90,13 +96,15 @@ kbx_status_t kbx_repos_fuse(size_t nlists, const size_t *counts, double k,
 		size_t holders = 0;
 		for (size_t j = a; j < b; j++)
 			if (!ranks[items[j].list]) {
-				/* a key twice in one list: its best rank counts */
 				ranks[items[j].list] = (int)items[j].item + 1;
 				holders++;
 			}
+		/* the same key sorts best rank first: items[a] is the one
+		 * kept, and its rank alone is scored */
+		int best = (int)items[a].item + 1;
 		res[nres].f.list = items[a].list;
 		res[nres].f.item = items[a].item;
-		res[nres].f.score = kbx_rrf(ranks, nlists, k > 0 ? k : 60.0);
+		res[nres].f.score = kbx_rrf(&best, 1, k > 0 ? k : 60.0);
 		res[nres].f.nlists = holders;
 		res[nres].tie = items[a].tie;
 		nres++;

@@ -57,15 +57,22 @@ struct kbx_search_index_stats {
 	uint64_t sources_removed;
 	uint64_t files_skipped;         /* registry files skipped whole */
 	uint64_t entries_skipped;       /* entries or documents skipped */
+	uint64_t docs_skipped;          /* the repository's Markdown files left
+					 * out (too large, unreadable) */
 	uint64_t warnings;
 	uint64_t chunks_added, chunks_removed;
 	uint64_t chunks_by_type[KBX_CHUNK__COUNT];   /* in the store after the run */
 	uint64_t chunks;
+	/* the chunks of this run that needed a vector: each was embedded,
+	 * or has the text of another one of this run (embedded once), or
+	 * found its vector in the cache that earlier runs filled */
 	uint64_t embedded;              /* texts sent to the embedding provider */
-	uint64_t embed_cached;          /* vectors found in the cache */
-	uint64_t vectors;               /* in the vector index */
+	uint64_t embed_repeated;        /* the same text as another chunk of the run */
+	uint64_t embed_cached;          /* vectors from an earlier run's cache */
+	/* the vector index after the run, whether or not this run built it */
+	uint64_t vectors;               /* in the vector file; 0 when there is none */
 	char vector_kind[24];           /* "flat", "hnsw32", "ivf1024", or "" */
-	int vectors_rebuilt;
+	int vectors_rebuilt;            /* this run wrote the file */
 	uint64_t vector_delta;          /* chunks added since the vector file was
 					 * built, searched beside it */
 	uint64_t generation;            /* the search generation */
@@ -258,11 +265,12 @@ struct kbx_repos_fused {
 
 /*
  * Fuse nlists ranked lists (counts[i] results each, best first) by
- * reciprocal rank fusion with k (<= 0: 60): a result scores
- * kbx_rrf() of its ranks in the lists.  key(data, list, item) names a
- * result; results of the same key in several lists are one (the one of
- * the best rank is kept); NULL key, or a NULL key returned, makes every
- * result its own.  Ties go to tie(data, list, item) (larger first; may
+ * reciprocal rank fusion with k (<= 0: 60): a result of rank r scores
+ * 1 / (k + r).  key(data, list, item) names a result; results of the
+ * same key in several lists are one, counted once: the one of the best
+ * rank is kept and scores by that rank alone (nlists says how many
+ * lists held it); NULL key, or a NULL key returned, makes every result
+ * its own.  Ties go to tie(data, list, item) (larger first; may
  * be NULL), then to the earlier list.  *out is malloc()ed (the caller
  * frees it), *nout entries, best first.
  */

@@ -135,13 +135,23 @@ kbx_status_t kbx_search_info(kbx_store_t *s, struct kbx_search_info *info,
 {
 	MDB_txn *txn = _kbx_txn(s);
 	MDB_txn *own = NULL;
-	memset(info, 0, sizeof(*info));
 	if (!txn) {
 		int rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &own);
-		if (rc)
+		if (rc) {
+			memset(info, 0, sizeof(*info));
 			return _kbx_fail_mdb(err, rc, "cannot begin a read transaction");
+		}
 		txn = own;
 	}
+	_kbx_search_info_txn(s, txn, info);
+	if (own)
+		mdb_txn_abort(own);
+	return KBX_OK;
+}
+
+void _kbx_search_info_txn(struct kbx_store *s, MDB_txn *txn, struct kbx_search_info *info)
+{
+	memset(info, 0, sizeof(*info));
 	_kbx_meta_get_u64(s, txn, "chunks", &info->chunks);
 	for (int t = 1; t < KBX_CHUNK__COUNT; t++) {
 		char key[32];
@@ -167,8 +177,6 @@ kbx_status_t kbx_search_info(kbx_store_t *s, struct kbx_search_info *info,
 	char *path = kbx_search_vector_path(s);
 	/* the file the last build wrote, not one put there since */
 	int recorded = path ? _kbx_vector_file_recorded(s, txn, path) : -1;
-	if (own)
-		mdb_txn_abort(own);
 	if (recorded >= 0) {
 		info->vector_generation = built;
 		info->vector_state = have_built && recorded ? 1 : 2;
@@ -177,5 +185,4 @@ kbx_status_t kbx_search_info(kbx_store_t *s, struct kbx_search_info *info,
 		info->vectors = 0;
 	}
 	free(path);
-	return KBX_OK;
 }

@@ -129,6 +129,9 @@ int _kbx_vector_file_stamp(const char *path, char *out, size_t outsz);
  * regular file at path (errno says why).  Nothing of a file that is not
  * the recorded one is ever read: its contents are untrusted. */
 int _kbx_vector_file_recorded(struct kbx_store *s, MDB_txn *txn, const char *path);
+/* kbx_search_info in the transaction txn (a run's own read of what it
+ * committed). */
+void _kbx_search_info_txn(struct kbx_store *s, MDB_txn *txn, struct kbx_search_info *info);
 /* "flat", "hnsw32", "ivf1024": an index kind and its parameter. */
 void _kbx_vector_kind_name(int kind, uint32_t param, char *out, size_t outsz);
 

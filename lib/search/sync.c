@@ -907,6 +907,57 @@ static kbx_status_t embed_pending(struct sync *y, kbx_embedder_t *e, struct pend
 	return st;
 }
 
+/* The keys of the texts embedded in this run, to tell a text seen again
+ * (embed_repeated) from a vector an earlier run left in the cache
+ * (embed_cached): open addressing over the keys' hash bytes, an all-zero
+ * slot free (a key is a 128-bit hash: never all zero in practice, and a
+ * miss would only move one count). */
+struct textset {
+	unsigned char (*k)[KBX_VCACHE_KEY_LEN];
+	size_t n, cap;          /* cap: a power of two, or 0 */
+};
+
+static const unsigned char no_key[KBX_VCACHE_KEY_LEN];
+
+static size_t textset_slot(const struct textset *ks, const unsigned char *key)
+{
+	uint64_t h;
+	memcpy(&h, key + 8, sizeof(h));
+	size_t i = (size_t)h & (ks->cap - 1);
+	while (memcmp(ks->k[i], no_key, KBX_VCACHE_KEY_LEN) &&
+	       memcmp(ks->k[i], key, KBX_VCACHE_KEY_LEN))
+		i = (i + 1) & (ks->cap - 1);
+	return i;
+}
+
+static int textset_has(const struct textset *ks, const unsigned char *key)
+{
+	return ks->cap && !memcmp(ks->k[textset_slot(ks, key)], key, KBX_VCACHE_KEY_LEN);
+}
+
+/* Remember key.  Out of memory, it is not remembered: a repeat of it
+ * then counts as cached, a count and never a vector. */
+static void textset_add(struct textset *ks, const unsigned char *key)
+{
+	if (2 * (ks->n + 1) > ks->cap) {
+		struct textset bigger = { NULL, ks->n, ks->cap ? 2 * ks->cap : 1024 };
+		bigger.k = calloc(bigger.cap, sizeof(*bigger.k));
+		if (!bigger.k)
+			return;
+		for (size_t i = 0; i < ks->cap; i++)
+			if (memcmp(ks->k[i], no_key, KBX_VCACHE_KEY_LEN))
+				memcpy(bigger.k[textset_slot(&bigger, ks->k[i])], ks->k[i],
+				       KBX_VCACHE_KEY_LEN);
+		free(ks->k);
+		*ks = bigger;
+	}
+	size_t i = textset_slot(ks, key);
+	if (memcmp(ks->k[i], key, KBX_VCACHE_KEY_LEN)) {
+		memcpy(ks->k[i], key, KBX_VCACHE_KEY_LEN);
+		ks->n++;
+	}
+}
+
 /* Make sure chunks have a vector in the cache, for embedder e: the ids
  * given, or every chunk when ids is NULL. */
 static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint32_t *ids,
@@ -932,6 +983,7 @@ static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint
 	kbx_status_t st = KBX_OK;
 	uint64_t total = 0, done = 0;
 	size_t next_id = 0;
+	struct textset seen = { NULL, 0, 0 };
 	_kbx_meta_get_u64(s, s->wtxn, "chunks", &total);
 	if (ids)
 		total = nids;
@@ -967,19 +1019,27 @@ static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint
 		MDB_val ck = { 24, key }, cv;
 		if (++done % 1024 == 0 && total > 1)
 			progress(y, "embed", done, total);
+		/* the same text as a chunk before it in this run: embedded
+		 * once, for both */
+		if (textset_has(&seen, key)) {
+			y->stats->embed_repeated++;
+			continue;
+		}
 		if (mdb_get(s->wtxn, s->vcache, &ck, &cv) == 0) {
 			y->stats->embed_cached++;
 			continue;
 		}
-		/* the same text twice in one batch is embedded once */
+		/* the same text twice in one batch, when seen could not
+		 * grow, is still embedded once */
 		int again = 0;
 		for (size_t i = 0; i < p.n; i++)
 			if (!memcmp(p.keys[i], key, 24))
 				again = 1;
 		if (again) {
-			y->stats->embed_cached++;
+			y->stats->embed_repeated++;
 			continue;
 		}
+		textset_add(&seen, key);
 		/* copy: the cursor's page may move when the cache is written */
 		free(owned[p.n]);
 		owned[p.n] = malloc(v.c.text_len + 1);
@@ -1011,6 +1071,7 @@ static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint
 	free(p.texts);
 	free(p.lens);
 	free(p.keys);
+	free(seen.k);
 	return st;
 }
 
@@ -1785,6 +1846,23 @@ static kbx_status_t mark_vectors_built(struct kbx_store *s, uint64_t gen,
 	return _kbx_store_write_commit(s, err);
 }
 
+/* The notes of the scan of the repository's Markdown, passed on and
+ * counted: the summary says how many files it left out. */
+struct markdown_notes {
+	void (*notify)(void *data, const struct kbx_note *note);
+	void *data;
+	uint64_t skipped;
+};
+
+static void markdown_note(void *data, const struct kbx_note *n)
+{
+	struct markdown_notes *m = data;
+	if (n->kind == KBX_NOTE_SKIPPED)
+		m->skipped++;
+	if (m->notify)
+		m->notify(m->data, n);
+}
+
 kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts *o,
 			      struct kbx_search_index_stats *stats, struct kbx_error *err)
 {
@@ -1819,9 +1897,11 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 	 * and for every attempt of the run */
 	unsigned parts = o->parts ? o->parts : KBX_SEARCH_PART_CODE | KBX_SEARCH_PART_REGISTRY;
 	struct _kbx_scan md = { 0 };
+	struct markdown_notes mn = { o->notify, o->notify_data, 0 };
 	if ((parts & KBX_SEARCH_PART_REGISTRY) && o->markdown) {
 		uint64_t max = o->max_file_size ? o->max_file_size : DEFAULT_MAX_FILE_SIZE;
-		st = _kbx_scan_markdown(s->root, max, o->notify, o->notify_data, &md, err);
+		st = _kbx_scan_markdown(s->root, max, markdown_note, &mn, &md, err);
+		stats->docs_skipped = mn.skipped;
 		if (st) {
 			_kbx_scan_release(&md);
 			_kbx_embedder_close(e);
@@ -1841,6 +1921,7 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 	for (int attempt = 0;; attempt++) {
 		struct kbx_search_index_stats zero = { 0 };
 		*stats = zero;
+		stats->docs_skipped = mn.skipped;
 		err->status = KBX_OK;
 		err->msg[0] = '\0';
 		ist = index_once(&y, e, &rebuild, &gen);
@@ -1871,10 +1952,14 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 			_kbx_meta_get_u64(s, txn, key, &stats->chunks_by_type[t]);
 		}
 		_kbx_meta_get_u64(s, txn, "search_generation", &stats->generation);
-		/* a run that did not commit left the delta as it was */
-		MDB_stat ms;
-		if (!stats->committed && mdb_stat(txn, s->vdelta, &ms) == 0)
-			stats->vector_delta = ms.ms_entries;
+		/* the vector index as it is now, whether this run built it,
+		 * added to its delta, or failed to write it */
+		struct kbx_search_info info;
+		_kbx_search_info_txn(s, txn, &info);
+		stats->vectors = info.vectors;
+		stats->vector_delta = info.vector_delta;
+		snprintf(stats->vector_kind, sizeof(stats->vector_kind), "%s",
+			 info.vector_state ? info.vector_kind : "");
 		mdb_txn_abort(txn);
 	}
 	stats->seconds = (double)(now_ns() - t0) / 1e9;

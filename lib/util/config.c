@@ -24,6 +24,8 @@ static const char *const fusion_words[] = { "rrf", "linear", NULL };
 static const char *const index_words[] = { "auto", "flat", "hnsw", "ivf", NULL };
 static const char *const mode_words[] = { "hybrid", "vector", "lexical", NULL };
 static const char *const provider_words[] = { "builtin", "http", "command", NULL };
+/* true and false are what earlier versions took: always and never */
+static const char *const register_words[] = { "auto", "always", "never", "true", "false", NULL };
 
 const struct kbx_config_key kbx_config_keys[] = {
 	{ "color.ui", KBX_CONFIG_KEYWORD, "auto", color_words, 0, 0,
@@ -59,9 +61,9 @@ const struct kbx_config_key kbx_config_keys[] = {
 	{ "pager.enabled", KBX_CONFIG_BOOL, "true", NULL, 0, 0,
 	  "page long text output on a terminal (kbx --no-pager wins)",
 	  KBX_CONFIG_ANYWHERE, 0 },
-	{ "repos.register", KBX_CONFIG_BOOL, "true", NULL, 0, 0,
-	  "kbx index lists the repository in the user's list of repositories (kbx repos)",
-	  KBX_CONFIG_ANYWHERE, 0 },
+	{ "repos.register", KBX_CONFIG_KEYWORD, "auto", register_words, 0, 0,
+	  "which repositories kbx index lists for --repo and --all-repos: auto (those with a remote), always or never",
+	  KBX_CONFIG_USER_LIST, 0 },
 	{ "safe.directory", KBX_CONFIG_STRING, "", NULL, 0, 0,
 	  "repositories whose index kbx opens though another user owns it or kbx did not build it: absolute paths separated by ':', or '*'",
 	  KBX_CONFIG_GRANTS_TRUST, 0 },
@@ -211,6 +213,11 @@ const char *kbx_config_repo_refusal(const struct kbx_config_key *key, const char
 		return "a repository's settings cannot choose a credential to send";
 	case KBX_CONFIG_GRANTS_TRUST:
 		return "a repository's settings cannot say what kbx trusts";
+	case KBX_CONFIG_USER_LIST:
+		/* leaving itself out is the one change a checkout may make */
+		if (value && (!strcasecmp(value, "never") || !strcasecmp(value, "false")))
+			return NULL;
+		return "a repository's settings can keep it out of the user's list of repositories (never), not put it in";
 	}
 	return "a repository's settings cannot set it";
 }

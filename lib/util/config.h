@@ -62,7 +62,10 @@ enum kbx_config_reach {
 	KBX_CONFIG_RUNS_PROGRAM,    /* its value is, or selects, a program to run */
 	KBX_CONFIG_NAMES_ADDRESS,   /* a network address kbx connects to */
 	KBX_CONFIG_NAMES_CREDENTIAL,/* where a secret is read from */
-	KBX_CONFIG_GRANTS_TRUST     /* what kbx trusts (safe.directory) */
+	KBX_CONFIG_GRANTS_TRUST,    /* what kbx trusts (safe.directory) */
+	KBX_CONFIG_USER_LIST        /* what goes into the user's list of repositories
+				     * (repos.register): a repository may only
+				     * keep itself out */
 };
 
 struct kbx_config_key {

@@ -1,7 +1,8 @@
 /*
  * The list of repositories kbx knows (see repos.h): reading and writing
- * the file under its lock, naming stores, and fusing the ranked lists of
- * several stores.
+ * the file under its lock, naming stores, telling a repository worth
+ * listing (a remote on another machine) and one that is gone.  Fusing
+ * the ranked lists of several stores is lib/search/fuse.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "util/strbuf.h"
 #include "util/util.h"
 #include "util/repos.h"
 
@@ -483,7 +486,7 @@ void kbx_repos_edit_end(struct kbx_repos_edit *e)
 }
 
 kbx_status_t kbx_repos_register(const char *path, const char *kbx_dir, const char *root,
-				char **name_out, int *added, struct kbx_error *err)
+				int may_add, char **name_out, int *added, struct kbx_error *err)
 {
 	struct kbx_repo_list l = KBX_REPO_LIST_INIT;
 	kbx_status_t st;
@@ -500,13 +503,19 @@ kbx_status_t kbx_repos_register(const char *path, const char *kbx_dir, const cha
 		kbx_repo_list_release(&l);
 		return st;
 	}
+	int listed = r != NULL;
 	kbx_repo_list_release(&l);
-	if (st)
+	if (st || (!listed && !may_add))
 		return st;
 
 	struct kbx_repos_edit e = KBX_REPOS_EDIT_INIT;
-	size_t i;
+	size_t i = 0;
 	st = kbx_repos_edit_begin(&e, path, err);
+	/* another writer may have dropped it meanwhile: the rule holds */
+	if (!st && !may_add && !kbx_repo_list_find_dir(&e.list, kbx_dir)) {
+		kbx_repos_edit_end(&e);
+		return KBX_OK;
+	}
 	if (!st)
 		st = kbx_repo_list_add(&e.list, kbx_dir, root, NULL, &i, added, err);
 	if (!st)
@@ -525,4 +534,191 @@ kbx_status_t kbx_repos_read(struct kbx_repo_list *out, struct kbx_error *err)
 		st = kbx_repos_load(path, out, err);
 	free(path);
 	return st == KBX_NOT_FOUND ? KBX_OK : st;
+}
+
+/* ---- what is listed, and what is gone ---- */
+
+#define GIT_CONFIG_MAX (1u << 20)
+
+/* Does url name another machine?  A scheme with "//" other than file,
+ * or scp's host:path (a ':' before any '/'). */
+static int url_has_host(const char *url, size_t len)
+{
+	const char *colon = memchr(url, ':', len);
+	if (!colon)
+		return 0;
+	size_t before = (size_t)(colon - url);
+	if (len - before >= 3 && !memcmp(colon, "://", 3))
+		return !(before == 4 && !strncasecmp(url, "file", 4));
+	return before > 0 && !memchr(url, '/', before);
+}
+
+/* The remotes' URLs in a git config file's text: 1 when one has a host
+ * (copied into url). */
+static int config_has_remote(const char *text, size_t len, char *url, size_t n)
+{
+	const char *p = text, *end = text + len;
+	int in_remote = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		while (p < eol && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < eol && *p == '[') {
+			in_remote = eol - p > 8 && !strncasecmp(p, "[remote ", 8);
+		} else if (in_remote && eol - p > 3 && !strncasecmp(p, "url", 3)) {
+			const char *v = p + 3;
+			while (v < eol && (*v == ' ' || *v == '\t'))
+				v++;
+			if (v < eol && *v == '=') {
+				v++;
+				while (v < eol && (*v == ' ' || *v == '\t'))
+					v++;
+				const char *ve = eol;
+				while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t' || ve[-1] == '\r'))
+					ve--;
+				if (ve - v >= 2 && *v == '"' && ve[-1] == '"') {
+					v++;
+					ve--;
+				}
+				if (url_has_host(v, (size_t)(ve - v))) {
+					if (url && n) {
+						size_t l = (size_t)(ve - v) < n - 1 ? (size_t)(ve - v) : n - 1;
+						memcpy(url, v, l);
+						url[l] = '\0';
+					}
+					return 1;
+				}
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+/* Read the git config of the repository whose .git is at git (a
+ * directory, or a file naming one); 1 when a remote has a host. */
+static int git_dir_has_remote(const char *git, const struct stat *st, char *url, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT, dir = STRBUF_INIT, cfg = STRBUF_INIT;
+	int found = 0;
+	if (S_ISDIR(st->st_mode)) {
+		strbuf_addstr(&dir, git);
+	} else if (strbuf_read_regular_file(&sb, git, 4096) == 0 && sb.len > 8 &&
+		   !strncmp(sb.buf, "gitdir: ", 8)) {
+		/* a worktree or a submodule: "gitdir: <path>" */
+		size_t l = sb.len - 8;
+		const char *g = sb.buf + 8;
+		while (l && (g[l - 1] == '\n' || g[l - 1] == '\r'))
+			l--;
+		if (*g != '/') {
+			const char *slash = strrchr(git, '/');
+			strbuf_add(&dir, git, slash ? (size_t)(slash - git) + 1 : 0);
+		}
+		strbuf_add(&dir, g, l);
+		/* a worktree's config is the common directory's */
+		strbuf_reset(&sb);
+		strbuf_addf(&cfg, "%s/commondir", dir.buf);
+		if (!cfg.failed && strbuf_read_regular_file(&sb, cfg.buf, 4096) == 0 && sb.len) {
+			while (sb.len && (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == '\r'))
+				strbuf_setlen(&sb, sb.len - 1);
+			if (sb.buf[0] == '/') {
+				strbuf_reset(&dir);
+				strbuf_addstr(&dir, sb.buf);
+			} else {
+				strbuf_addf(&dir, "/%s", sb.buf);
+			}
+		}
+	}
+	if (dir.len && !dir.failed) {
+		strbuf_reset(&cfg);
+		strbuf_addf(&cfg, "%s/config", dir.buf);
+		strbuf_reset(&sb);
+		if (!cfg.failed && strbuf_read_regular_file(&sb, cfg.buf, GIT_CONFIG_MAX) == 0)
+			found = config_has_remote(sb.buf, sb.len, url, n);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&dir);
+	strbuf_release(&cfg);
+	return found;
+}
+
+int kbx_repo_has_remote(const char *root, char *url, size_t n)
+{
+	struct strbuf p = STRBUF_INIT;
+	int found = 0;
+	if (url && n)
+		url[0] = '\0';
+	strbuf_addstr(&p, root);
+	while (p.len > 1 && p.buf[p.len - 1] == '/')
+		strbuf_setlen(&p, p.len - 1);
+	/* the nearest .git at or above root, as git finds it */
+	while (!p.failed) {
+		size_t len = p.len;
+		struct stat st;
+		strbuf_addstr(&p, len == 1 ? ".git" : "/.git");
+		if (!p.failed && stat(p.buf, &st) == 0) {
+			found = git_dir_has_remote(p.buf, &st, url, n);
+			break;
+		}
+		strbuf_setlen(&p, len);
+		char *slash = strrchr(p.buf, '/');
+		if (!slash || len == 1)
+			break;
+		strbuf_setlen(&p, slash == p.buf ? 1 : (size_t)(slash - p.buf));
+	}
+	strbuf_release(&p);
+	return found;
+}
+
+static int missing(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) < 0 && errno == ENOENT;
+}
+
+int kbx_repo_gone(const struct kbx_repo *r)
+{
+	return missing(r->root) && missing(r->kbx_dir);
+}
+
+int kbx_repo_store_gone(const struct kbx_repo *r)
+{
+	return missing(r->kbx_dir);
+}
+
+kbx_status_t kbx_repos_prune(const char *path, int (*gone)(const struct kbx_repo *),
+			     int dry_run, struct kbx_repo_list *dropped, struct kbx_error *err)
+{
+	struct kbx_repo_list l = KBX_REPO_LIST_INIT;
+	/* the common case, nothing gone, takes no lock and writes nothing */
+	kbx_status_t st = kbx_repos_load(path, &l, err);
+	size_t ngone = 0;
+	for (size_t i = 0; !st && i < l.n; i++)
+		ngone += gone(&l.items[i]) != 0;
+	kbx_repo_list_release(&l);
+	if (st || !ngone)
+		return st;
+	struct kbx_repos_edit e = KBX_REPOS_EDIT_INIT;
+	st = kbx_repos_edit_begin(&e, path, err);
+	size_t n = 0;
+	for (size_t i = 0; !st && i < e.list.n;) {
+		const struct kbx_repo *r = &e.list.items[i];
+		if (!gone(r)) {
+			i++;
+			continue;
+		}
+		if (list_push(dropped, r->name, strlen(r->name), r->kbx_dir, strlen(r->kbx_dir),
+			      r->root, strlen(r->root)))
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		n++;
+		if (dry_run)
+			i++;
+		else
+			kbx_repo_list_remove(&e.list, i);
+	}
+	if (!st && n && !dry_run)
+		st = kbx_repos_edit_commit(&e, err);
+	kbx_repos_edit_end(&e);
+	return st;
 }

@@ -105,10 +105,43 @@ void kbx_repos_edit_end(struct kbx_repos_edit *e);
 
 /*
  * Register a store in the list at path, as 'kbx index' does: nothing is
- * written when it is listed already.  *name_out (when not NULL) gets its
+ * written when it is listed already (with that root).  A store that is
+ * not listed is added only when may_add is set; otherwise nothing is
+ * written and *name_out is NULL.  *name_out (when not NULL) gets its
  * name, malloc()ed; *added says whether it is new.
  */
 kbx_status_t kbx_repos_register(const char *path, const char *kbx_dir, const char *root,
-				char **name_out, int *added, struct kbx_error *err);
+				int may_add, char **name_out, int *added, struct kbx_error *err);
+
+/*
+ * Has the git repository holding root (root or a directory above it) a
+ * remote on another machine: a URL with a host (https://, ssh://,
+ * git://, host:path)?  1 or 0; 0 too when there is no git repository,
+ * when its remotes are paths on this machine (a clone of a local
+ * directory, file://), or when its config cannot be read.  Reads the
+ * config file (.git/config, or the one a .git file names, at most
+ * 1 MiB, regular files only); runs no git.  *url (when not NULL) gets
+ * the first such URL, up to n bytes with its NUL.
+ */
+int kbx_repo_has_remote(const char *root, char *url, size_t n);
+
+/*
+ * Is the entry gone: its root and its store directory both missing
+ * (ENOENT), as when the repository was deleted?  A directory that
+ * cannot be looked at for another reason (EACCES, EIO) is not gone.
+ */
+int kbx_repo_gone(const struct kbx_repo *r);
+/* Is its store directory missing (ENOENT)?  What 'kbx repos prune'
+ * drops: the repository may be there, its index is not. */
+int kbx_repo_store_gone(const struct kbx_repo *r);
+
+/*
+ * Drop from the list at path, under its lock, every entry for which
+ * gone(entry) is true; the entries dropped are appended to dropped
+ * (release it).  With dry_run nothing is written.  A list that does not
+ * exist is left so.  The other entries keep their order and names.
+ */
+kbx_status_t kbx_repos_prune(const char *path, int (*gone)(const struct kbx_repo *),
+			     int dry_run, struct kbx_repo_list *dropped, struct kbx_error *err);
 
 #endif

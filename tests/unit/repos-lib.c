@@ -89,15 +89,15 @@ static void test_file(const char *dir)
 
 	char *name = NULL;
 	int added = 0;
-	ok(kbx_repos_register(path, "/r/one/.kbx", "/r/one", &name, &added, &err) == KBX_OK &&
+	ok(kbx_repos_register(path, "/r/one/.kbx", "/r/one", 1, &name, &added, &err) == KBX_OK &&
 		   added && name && !strcmp(name, "one"),
 	   "register creates the directory and the file");
 	free(name);
-	ok(kbx_repos_register(path, "/s/one/.kbx", "/s/one", &name, &added, &err) == KBX_OK &&
+	ok(kbx_repos_register(path, "/s/one/.kbx", "/s/one", 1, &name, &added, &err) == KBX_OK &&
 		   added && !strcmp(name, "s-one"),
 	   "a second store of the same name is told apart");
 	free(name);
-	ok(kbx_repos_register(path, "/r/one/.kbx", "/r/one", &name, &added, &err) == KBX_OK &&
+	ok(kbx_repos_register(path, "/r/one/.kbx", "/r/one", 1, &name, &added, &err) == KBX_OK &&
 		   !added && !strcmp(name, "one"),
 	   "registering again adds nothing");
 	free(name);
@@ -170,17 +170,19 @@ static void test_fuse(void)
 	size_t counts[] = { 3, 3, 2 };
 	ok(kbx_repos_fuse(3, counts, 60, key_of, tie_of, &d, &f, &n, &err) == KBX_OK && n == 7,
 	   "eight results with one key twice fuse to seven");
-	int r[3] = { 3, 2, 0 };
-	ok(f && f[0].nlists == 2 && f[0].list == 1 && f[0].item == 1 &&
-		   fabs(f[0].score - kbx_rrf(r, 3, 60)) < 1e-12,
-	   "a key in two lists scores the sum of both ranks (3 and 2), and beats one rank 1");
+	ok(f && f[0].list == 1 && f[0].item == 0 && f[1].list == 2 && f[1].item == 0 &&
+		   f[2].list == 0 && f[2].item == 0,
+	   "the rank-1 results first, ties by their own score (0.03, 0.02, 0.01)");
+	ok(n == 7 && f[3].list == 1 && f[3].item == 1 && f[3].nlists == 2 &&
+		   fabs(f[3].score - 1.0 / 62) < 1e-12,
+	   "a key in two lists (ranks 3 and 2) counts once: its best rank alone, 1/(60+2), not the sum");
+	ok(n == 7 && f[4].list == 2 && f[4].item == 1 && f[5].list == 0 && f[5].item == 1 &&
+		   f[4].score == f[3].score && f[5].score == f[3].score,
+	   "so it ties with the other rank-2 results and goes first by its own score (0.02, 0.01, 0.009)");
 	size_t single = 0;
-	for (size_t i = 1; i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		single += f[i].nlists == 1;
 	ok(single == n - 1, "every other result is in one list");
-	ok(f[1].list == 1 && f[1].item == 0 && f[2].list == 2 && f[2].item == 0 && f[3].list == 0 &&
-		   f[3].item == 0,
-	   "then the rank-1 results, ties by their own score (0.03, 0.02, 0.01)");
 	ok(f[n - 1].list == 1 && f[n - 1].item == 2, "the worst rank with the lowest own score is last");
 	free(f);
 
@@ -194,6 +196,112 @@ static void test_fuse(void)
 	   "empty lists fuse to nothing");
 }
 
+/* Write text to dir/rel, making the directories. */
+static void put(const char *dir, const char *rel, const char *text)
+{
+	char path[4096], cmd[4500];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	if (system(cmd) != 0)
+		return;
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void test_remote(const char *dir)
+{
+	static const struct {
+		const char *config;
+		int want;
+		const char *desc;
+	} cases[] = {
+		{ "[core]\n\tbare = false\n", 0, "no remote" },
+		{ "[remote \"origin\"]\n\turl = https://example.org/ann/api.git\n", 1, "an https remote" },
+		{ "[remote \"origin\"]\n\turl = git@example.org:ann/api.git\n", 1, "an scp-style remote" },
+		{ "[Remote \"up\"]\n  URL=ssh://git@example.org/api\n", 1, "key and section in any case" },
+		{ "[remote \"origin\"]\n\turl = /home/ann/src/api\n", 0, "a clone of a local directory" },
+		{ "[remote \"origin\"]\n\turl = ../api\n", 0, "a relative path" },
+		{ "[remote \"origin\"]\n\turl = file:///home/ann/api\n", 0, "file://" },
+		{ "[branch \"main\"]\n\turl = https://example.org/x\n", 0, "a url outside a remote section" },
+		{ "[remote \"a\"]\n\turl = /tmp/a\n[remote \"b\"]\n\turl = \"https://example.org/b\"\n", 1,
+		  "one remote elsewhere among local ones (quoted)" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char root[4096], rel[64], url[256];
+		snprintf(rel, sizeof(rel), "remote%zu/.git/config", i);
+		put(dir, rel, cases[i].config);
+		snprintf(root, sizeof(root), "%s/remote%zu", dir, i);
+		ok(kbx_repo_has_remote(root, url, sizeof(url)) == cases[i].want &&
+			   (!cases[i].want || strstr(url, "example.org")),
+		   cases[i].desc);
+	}
+	char root[4096];
+	/* a directory inside a repository: the .git above it */
+	put(dir, "remote1/src/deep/x.py", "x = 1\n");
+	snprintf(root, sizeof(root), "%s/remote1/src/deep", dir);
+	ok(kbx_repo_has_remote(root, NULL, 0) == 1, "a directory below the repository's root");
+	/* a worktree: .git is a file, the config is the common directory's */
+	put(dir, "main/.git/config", "[remote \"origin\"]\n\turl = https://example.org/m\n");
+	put(dir, "main/.git/worktrees/wt/commondir", "../..\n");
+	char text[4200];
+	snprintf(text, sizeof(text), "gitdir: %s/main/.git/worktrees/wt\n", dir);
+	put(dir, "wt/.git", text);
+	snprintf(root, sizeof(root), "%s/wt", dir);
+	ok(kbx_repo_has_remote(root, NULL, 0) == 1, "a worktree reads its common directory's config");
+	snprintf(root, sizeof(root), "%s/nowhere", dir);
+	ok(kbx_repo_has_remote(root, NULL, 0) == 0, "no git repository: no remote");
+}
+
+static void test_prune(const char *dir)
+{
+	char path[4096], live[4096], store[4200];
+	struct kbx_error err = KBX_ERROR_INIT;
+	snprintf(path, sizeof(path), "%s/prune/repos", dir);
+	snprintf(live, sizeof(live), "%s/prune/live", dir);
+	snprintf(store, sizeof(store), "%s/.kbx", live);
+	put(dir, "prune/live/.kbx/x", "");
+	put(dir, "prune/noindex/x", "");
+	char noindex[4096], noindex_store[4200];
+	snprintf(noindex, sizeof(noindex), "%s/prune/noindex", dir);
+	snprintf(noindex_store, sizeof(noindex_store), "%s/.kbx", noindex);
+	int added;
+	ok(kbx_repos_register(path, store, live, 1, NULL, &added, &err) == KBX_OK && added &&
+		   kbx_repos_register(path, "/gone/a/.kbx", "/gone/a", 1, NULL, &added, &err) == KBX_OK &&
+		   kbx_repos_register(path, noindex_store, noindex, 1, NULL, &added, &err) == KBX_OK,
+	   "three repositories listed: one there, one gone, one without its index");
+	char *name = NULL;
+	ok(kbx_repos_register(path, "/other/b/.kbx", "/other/b", 0, &name, &added, &err) == KBX_OK &&
+		   !added && !name,
+	   "without may_add a store that is not listed stays out");
+	ok(kbx_repos_register(path, store, live, 0, &name, &added, &err) == KBX_OK && !added && name &&
+		   !strcmp(name, "live"),
+	   "without may_add a listed store keeps its entry");
+	free(name);
+
+	struct kbx_repo_list dropped = KBX_REPO_LIST_INIT, l = KBX_REPO_LIST_INIT;
+	ok(kbx_repos_prune(path, kbx_repo_gone, 1, &dropped, &err) == KBX_OK && dropped.n == 1 &&
+		   !strcmp(dropped.items[0].name, "a") && kbx_repos_load(path, &l, &err) == KBX_OK &&
+		   l.n == 3,
+	   "a dry run names what is gone and drops nothing");
+	kbx_repo_list_release(&dropped);
+	kbx_repo_list_release(&l);
+	ok(kbx_repos_prune(path, kbx_repo_gone, 0, &dropped, &err) == KBX_OK && dropped.n == 1 &&
+		   kbx_repos_load(path, &l, &err) == KBX_OK && l.n == 2 &&
+		   !strcmp(l.items[0].name, "live") && !strcmp(l.items[1].name, "noindex"),
+	   "gone: root and store both missing; a repository without its index stays");
+	kbx_repo_list_release(&dropped);
+	kbx_repo_list_release(&l);
+	ok(kbx_repos_prune(path, kbx_repo_store_gone, 0, &dropped, &err) == KBX_OK && dropped.n == 1 &&
+		   !strcmp(dropped.items[0].name, "noindex") && kbx_repos_load(path, &l, &err) == KBX_OK &&
+		   l.n == 1,
+	   "store gone: what kbx repos prune drops");
+	kbx_repo_list_release(&dropped);
+	kbx_repo_list_release(&l);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -203,6 +311,8 @@ int main(int argc, char **argv)
 	test_names();
 	test_file(argv[1]);
 	test_fuse();
+	test_remote(argv[1]);
+	test_prune(argv[1]);
 	printf("1..%d\n", tests);
 	return failures ? 1 : 0;
 }
