@@ -305,7 +305,7 @@ test_expect_success 'a long section is cut at blocks, a huge code block at lines
 	  lines: 329-428
 	  heading: Part
 	  lines: 429-528
-	  heading: Part
+	  heading: Part; Tail
 	  lines: 529-630
 	EOT
 	test_cmp expect fields &&
