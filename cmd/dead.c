@@ -106,17 +106,7 @@ nomem:
 
 static int by_place(const void *a, const void *b)
 {
-	const struct kbx_node *x = &((const struct item *)a)->node;
-	const struct kbx_node *y = &((const struct item *)b)->node;
-	size_t l = x->path_len < y->path_len ? x->path_len : y->path_len;
-	int c = memcmp(x->path, y->path, l);
-	if (c)
-		return c;
-	if (x->path_len != y->path_len)
-		return x->path_len < y->path_len ? -1 : 1;
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	return kbx_node_place_cmp(&((const struct item *)a)->node, &((const struct item *)b)->node);
 }
 
 static void print_item(struct out *o, const struct item *it)

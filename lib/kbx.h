@@ -392,6 +392,10 @@ kbx_status_t kbx_walk_edges(kbx_store_t *store, uint32_t id, int kind, int dir,
 /* Whether a query asking for flags (KBX_WALK_*) takes edge e. */
 int kbx_edge_wanted(const struct kbx_edge *e, unsigned flags);
 
+/* The order results are listed in: nodes of a file first, by path,
+ * line, column, then canonical id (a total order); qsort style. */
+int kbx_node_place_cmp(const struct kbx_node *a, const struct kbx_node *b);
+
 /* kbx_walk_edges(), with flags: KBX_WALK_CERTAIN walks and delivers only
  * the edges kbx_edge_wanted() takes, so a node that only an ambiguous
  * edge reaches is neither delivered nor walked from. */

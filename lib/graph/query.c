@@ -376,9 +376,7 @@ static kbx_status_t walk_level_add(struct walk_level *l, const struct kbx_node *
 
 #define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
 
-/* Nodes by where they are: those with a path first, by path, line,
- * column, then canonical id (unique: the order is total). */
-static int node_place_cmp(const struct kbx_node *a, const struct kbx_node *b)
+int kbx_node_place_cmp(const struct kbx_node *a, const struct kbx_node *b)
 {
 	if (!a->path != !b->path)
 		return a->path ? -1 : 1;
@@ -402,13 +400,13 @@ static int pending_cmp(const void *pa, const void *pb, void *sites)
 {
 	const struct pending_edge *a = pa, *b = pb;
 	const struct kbx_site *sort_sites = sites;
-	int c = node_place_cmp(&a->other, &b->other);
+	int c = kbx_node_place_cmp(&a->other, &b->other);
 	if (c)
 		return c;
 	/* the same node reached twice: the edge from the first neighbour,
 	 * the surest edge, then by its sites, so that the edge reported
 	 * does not depend on the order of the scan either */
-	c = node_place_cmp(&a->near, &b->near);
+	c = kbx_node_place_cmp(&a->near, &b->near);
 	if (c)
 		return c;
 	if (a->confidence != b->confidence)
