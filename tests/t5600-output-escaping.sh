@@ -193,7 +193,8 @@ test_expect_success 'kbx dead --explain: text, grep and JSON' '
 	test_line_count = 13 dead.grep &&
 	test_grep -F "\"web\\033[31m.js\":1:1: dead function webHandler" dead.grep &&
 	kbx -C repo dead --explain --format=json >dead.json 2>dead.err &&
-	test_line_count = 13 dead.json
+	test_line_count = 14 dead.json &&
+	tail -n 1 dead.json | grep "^{\"type\":\"summary\","
 '
 
 test_expect_success PYTHON3 'kbx dead --format=json is valid JSON' '
