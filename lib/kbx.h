@@ -331,7 +331,22 @@ kbx_status_t kbx_ids_with_prefix(kbx_store_t *store, const char *prefix, size_t 
 				 void (*fn)(void *data, const char *id, size_t len, int kind),
 				 void *data, struct kbx_error *err);
 
-/* Up to max names closest to symbol by edit distance, for "did you mean". */
+/*
+ * "Class.method" where Class defines no method of that name but a base
+ * does: the method of the nearest base that defines it (several when
+ * several classes have the name, or a class has several bases at that
+ * distance), appended to out.  KBX_NOT_FOUND when symbol is not of that
+ * shape or no base defines it.  kbx_lookup() does not do this: its
+ * caller says that the answer is inherited.
+ */
+kbx_status_t kbx_lookup_inherited(kbx_store_t *store, const char *symbol,
+				  struct kbx_nodelist *out, struct kbx_error *err);
+
+/* Up to max definitions nearest to symbol, best first, for "did you
+ * mean": by edit distance of the last part of the name, and of a
+ * qualified name each part of the qualifier too ("Sesion.send" finds
+ * Session.send); the methods a class near the qualifier inherits count
+ * as its own.  KBX_NOT_FOUND when none is near. */
 kbx_status_t kbx_suggest(kbx_store_t *store, const char *symbol, size_t max,
 			 struct kbx_nodelist *out, struct kbx_error *err);
 
