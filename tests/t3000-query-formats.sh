@@ -91,6 +91,13 @@ test_expect_success 'depth is reported for indirect results' '
 	test_grep "\"id\":\"src/util.c#twice\".*\"depth\":1" t.json
 '
 
+test_expect_success 'text: an indirect result says what it is linked to, the right way round' '
+	(cd repo && kbx callers --color=never --depth=2 printf >../out) &&
+	test_grep "^    src/main.c:[0-9]*  main (function)  \[depth 2, calls report\]  (2 sites)$" out &&
+	(cd repo && kbx callees --color=never --depth=2 main >../out) &&
+	test_grep "^    printf  (external)  at line 6  \[depth 2, called by report\]$" out
+'
+
 test_expect_success '-z prints NUL-separated ids' '
 	(cd repo && kbx callers -z twice >../out) &&
 	printf "src/main.c#main\0" >expect &&
