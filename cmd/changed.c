@@ -32,7 +32,7 @@
 extern char **environ;
 
 static const char *const changed_usage[] = {
-	"kbx changed [--callers] [--depth=<n>] [--moved] [--format=<format>] [<rev>]",
+	"kbx changed [--callers [--depth=<n> | --transitive]] [--moved] [--format=<format>] [<rev>]",
 	NULL
 };
 
@@ -553,12 +553,15 @@ static int seed_callers(struct kbx_ctx *ctx, struct dependents *dep, const struc
 
 int cmd_changed(int argc, const char **argv, struct kbx_ctx *ctx)
 {
-	int callers = 0, moved = 0;
-	long depth = 0;
+	int callers = 0, moved = 0, transitive = 0;
+	long depth = 1;
 	struct output_opts oo = OUTPUT_OPTS_INIT;
 	struct option opts[] = {
-		OPT_BOOL_F(0, "callers", &callers, "add the transitive callers of what changed or was removed"),
-		OPT_INT_F('d', "depth", &depth, "N", "with --callers, follow callers N hops (default: all)"),
+		OPT_BOOL_F(0, "callers", &callers, "add who calls what changed or was removed"),
+		OPT_INT_F('d', "depth", &depth, "N",
+			  "with --callers, follow callers N hops (default 1: direct callers; 0: all)"),
+		OPT_BOOL_F('t', "transitive", &transitive,
+			   "with --callers, follow callers as far as they go (--depth=0)"),
 		OPT_BOOL_F(0, "moved", &moved, "also list definitions that only moved (same body, another line or file)"),
 		OPT_OUTPUT_COMMON(&oo),
 		OPT_END_F(),
@@ -601,7 +604,7 @@ int cmd_changed(int argc, const char **argv, struct kbx_ctx *ctx)
 
 	struct dependents *dep = NULL;
 	if (callers) {
-		dep = dependents_new(ctx->store, (uint32_t)depth, 0);
+		dep = dependents_new(ctx->store, transitive ? 0 : (uint32_t)depth, 0);
 		if (!dep) {
 			kbx_changes_release(&changes);
 			fprintf(stderr, "fatal: out of memory\n");

@@ -8,7 +8,9 @@
  * function only guesses reach is reported, saying so); entry points,
  * overrides, tests, exported API and
  * the names of dead.ignore and --ignore are left out, each counted in a
- * summary line on stderr and shown one by one with --explain.  The work
+ * summary (a line under the text, a record in JSON, a line on stderr
+ * for grep and nul, whose output is only results) and shown one by one
+ * with --explain.  The work
  * is one pass over the graph (kbx_dead_scan in lib/analysis/dead.c).
  */
 #include <stdio.h>
@@ -106,17 +108,7 @@ nomem:
 
 static int by_place(const void *a, const void *b)
 {
-	const struct kbx_node *x = &((const struct item *)a)->node;
-	const struct kbx_node *y = &((const struct item *)b)->node;
-	size_t l = x->path_len < y->path_len ? x->path_len : y->path_len;
-	int c = memcmp(x->path, y->path, l);
-	if (c)
-		return c;
-	if (x->path_len != y->path_len)
-		return x->path_len < y->path_len ? -1 : 1;
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
+	return kbx_node_place_cmp(&((const struct item *)a)->node, &((const struct item *)b)->node);
 }
 
 static void print_item(struct out *o, const struct item *it)
@@ -166,8 +158,26 @@ static void print_item(struct out *o, const struct item *it)
 	}
 }
 
-/* "12 entry points, 40 exported, ..." for the summary line. */
-static void summary(const struct dead *d, size_t shown)
+/* The summary as a JSON record: the counts of the line, each reason's
+ * under its name in kbx_dead_reason_str(). */
+static void summary_record(struct out *o, const struct dead *d, size_t shown, size_t left)
+{
+	out_record_begin(o, "summary");
+	out_field_int(o, "dead", (int64_t)d->counts[KBX_DEAD]);
+	out_field_int(o, "shown", (int64_t)shown);
+	out_field_int(o, "only_ambiguous", (int64_t)d->guessed);
+	out_field_int(o, "left_out", (int64_t)left);
+	out_json_begin(o, "reasons", 0);
+	for (int r = 1; r < KBX_DEAD__COUNT; r++)
+		out_json_int(o, kbx_dead_reason_str(r), (int64_t)d->counts[r]);
+	out_json_end(o);
+	out_record_end(o);
+}
+
+/* "15 dead; 26 functions left out: 12 entry points, 40 exported, ...":
+ * under the text, which it sums up; on stderr for grep and nul, whose
+ * output is results only; in JSON, a summary record. */
+static void summary(struct out *o, const struct dead *d, size_t shown)
 {
 	static const char *const words[KBX_DEAD__COUNT][2] = {
 		{ "", "" },
@@ -183,6 +193,10 @@ static void summary(const struct dead *d, size_t shown)
 	size_t left = 0;
 	for (int r = 1; r < KBX_DEAD__COUNT; r++)
 		left += d->counts[r];
+	if (out_format(o) == FMT_JSON) {
+		summary_record(o, d, shown, left);
+		return;
+	}
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "%zu dead", d->counts[KBX_DEAD]);
 	if (shown < d->counts[KBX_DEAD])
@@ -200,7 +214,9 @@ static void summary(const struct dead *d, size_t shown)
 	}
 	if (left && !d->explain)
 		strbuf_addstr(&sb, " (--explain lists them)");
-	if (!sb.failed)
+	if (!sb.failed && out_format(o) == FMT_TEXT)
+		out_note(o, "%s%s", d->n ? "\n" : "", sb.buf);
+	else if (!sb.failed)
 		fprintf(stderr, "%s\n", sb.buf);
 	strbuf_release(&sb);
 }
@@ -247,7 +263,7 @@ int cmd_dead(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_CERTAIN_F(&certain),
 		OPT_INT_F('n', "limit", &limit, "N", "report at most N (default: all)"),
 		OPT_BOOL_F(0, "explain", &explain, "list what is left out too, each with its reason"),
-		OPT_BOOL_F('q', "quiet", &quiet, "no summary line on stderr"),
+		OPT_BOOL_F('q', "quiet", &quiet, "no summary (line or JSON record)"),
 		OPT_OUTPUT_COMMON(&oo),
 		OPT_END_F(),
 	};
@@ -315,10 +331,10 @@ int cmd_dead(int argc, const char **argv, struct kbx_ctx *ctx)
 			shown++;
 		print_item(o, &d.items[i]);
 	}
+	if (!quiet)
+		summary(o, &d, shown);
 	if (out_finish(o))
 		rc = KBX_EXIT_IO;
-	if (!quiet)
-		summary(&d, shown);
 	if (!rc)
 		rc = d.counts[KBX_DEAD] ? KBX_EXIT_OK : KBX_EXIT_NOT_FOUND;
 	goto out;

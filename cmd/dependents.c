@@ -18,6 +18,8 @@ struct hit {
 	uint32_t distance;
 	uint32_t seed;          /* the changed node it is reached from */
 	int confidence;         /* the weakest edge on the way (ambiguous counts) */
+	int kind;               /* the edge that reached it: KBX_EDGE_CALLS or _IMPORTS */
+	int weak_kind;          /* when ambiguous: the kind of the first guessed edge */
 	struct kbx_node node;   /* valid while the store is open */
 };
 
@@ -49,18 +51,29 @@ static int index_hits(struct dependents *im)
 	return 0;
 }
 
-static int add_hit(struct dependents *im, const struct kbx_node *n, uint32_t distance,
-		   uint32_t seed, int confidence)
+/* How it was reached: the edge's kind, and which kind of edge was the
+ * guess when the way is ambiguous. */
+struct reached {
+	uint32_t distance, seed;
+	int confidence, kind, weak_kind;
+};
+
+static void set_reached(struct hit *h, const struct reached *r)
+{
+	h->distance = r->distance;
+	h->seed = r->seed;
+	h->confidence = r->confidence;
+	h->kind = r->kind;
+	h->weak_kind = r->weak_kind;
+}
+
+static int add_hit(struct dependents *im, const struct kbx_node *n, const struct reached *r)
 {
 	struct hit *h = find_hit(im, n->id);
 	if (h) {
-		if (distance < h->distance) {
-			h->distance = distance;
-			h->seed = seed;
-			h->confidence = confidence;
-		} else if (distance == h->distance && confidence < h->confidence) {
-			h->confidence = confidence;
-		}
+		if (r->distance < h->distance ||
+		    (r->distance == h->distance && r->confidence < h->confidence))
+			set_reached(h, r);
 		return 0;
 	}
 	if (im->n == im->alloc) {
@@ -75,9 +88,7 @@ static int add_hit(struct dependents *im, const struct kbx_node *n, uint32_t dis
 		return -1;
 	h = &im->hits[im->n++];
 	h->id = n->id;
-	h->distance = distance;
-	h->seed = seed;
-	h->confidence = confidence;
+	set_reached(h, r);
 	h->node = *n;
 	return 0;
 }
@@ -88,20 +99,27 @@ static int on_edge(void *data, const struct kbx_edge *e)
 	/* the caller or importer is the edge's source, one hop further than
 	 * its target: the way is as weak as its weakest edge */
 	const struct hit *near = find_hit(im, e->to.id);
-	int conf = kbx_edge_wanted(e, KBX_WALK_CERTAIN) &&
-		(!near || near->confidence == KBX_CONF_CERTAIN) ? KBX_CONF_CERTAIN
-								: KBX_CONF_AMBIGUOUS;
-	return add_hit(im, &e->from, im->base + e->depth, im->seed, conf);
+	struct reached r = { im->base + e->depth, im->seed, KBX_CONF_CERTAIN, e->kind, 0 };
+	if (near && near->confidence != KBX_CONF_CERTAIN) {
+		r.confidence = KBX_CONF_AMBIGUOUS;
+		r.weak_kind = near->weak_kind;
+	} else if (!kbx_edge_wanted(e, KBX_WALK_CERTAIN)) {
+		r.confidence = KBX_CONF_AMBIGUOUS;
+		r.weak_kind = e->kind;
+	}
+	return add_hit(im, &e->from, &r);
 }
 
 kbx_status_t dependents_walk(struct dependents *im, const struct kbx_node *n,
 			     struct kbx_error *err)
 {
 	kbx_status_t st = KBX_OK;
+	struct reached start = { 0, n->id, KBX_CONF_CERTAIN, 0, 0 };
 	im->seed = n->id;
 	im->base = 0;
-	if (add_hit(im, n, 0, n->id, KBX_CONF_CERTAIN))
+	if (add_hit(im, n, &start))
 		return KBX_ERR_NOMEM;
+
 	st = kbx_walk_edges_flags(im->store, n->id, KBX_EDGE_CALLS, KBX_DIR_IN, im->max_depth,
 				  im->walk_flags, on_edge, im, err);
 	if (!st && (n->kind == KBX_KIND_FILE || n->kind == KBX_KIND_MODULE))
@@ -135,13 +153,54 @@ size_t dependents_count(const struct dependents *d)
 	return d->n;
 }
 
-/* nearest first, then by id, for a stable order */
+/* nearest first, then by place (path, line, id), as kbx callers lists
+ * them; nodes of no file (modules, externals) after those of files */
 static int by_distance(const void *a, const void *b)
 {
 	const struct hit *x = a, *y = b;
 	if (x->distance != y->distance)
 		return x->distance < y->distance ? -1 : 1;
-	return strcmp(x->node.cid, y->node.cid);
+	return kbx_node_place_cmp(&x->node, &y->node);
+}
+
+/* How a node reads in text: a file by its path, the rest by qualified
+ * name. */
+static const char *shown_name(const struct kbx_node *n)
+{
+	return n->kind == KBX_KIND_FILE ? n->cid : n->qual;
+}
+
+/* The heading over the nodes at one distance, saying what the number
+ * means: "distance 1: direct callers", "distance 2: their callers and
+ * importers".  kinds: bit 0 a call reached some, bit 1 an import. */
+static void distance_heading(struct out *o, uint32_t distance, unsigned kinds)
+{
+	static const char *const what[] = { "callers", "callers", "importers",
+					     "callers and importers" };
+	if (!distance)
+		out_heading(o, "changed");
+	else
+		out_heading(o, "distance %u: %s %s", distance, distance == 1 ? "direct" : "their",
+			    what[kinds & 3]);
+}
+
+/* The kinds of edge that reached the nodes at hits[i]'s distance. */
+static unsigned kinds_at(const struct hit *hits, size_t n, size_t i)
+{
+	unsigned kinds = 0;
+	for (size_t k = i; k < n && hits[k].distance == hits[i].distance; k++)
+		kinds |= hits[k].kind == KBX_EDGE_IMPORTS ? 2 : 1;
+	return kinds;
+}
+
+/* How a starting node is named after "depends on": by its qualified
+ * name, or its id when another start has the same one. */
+static const char *seed_name(const struct dependents *im, const struct kbx_node *s)
+{
+	for (size_t i = 0; i < im->n && !im->hits[i].distance; i++)
+		if (im->hits[i].id != s->id && !strcmp(shown_name(&im->hits[i].node), shown_name(s)))
+			return s->cid;
+	return shown_name(s);
 }
 
 void dependents_print(struct out *o, struct dependents *im, int skip_start)
@@ -152,6 +211,11 @@ void dependents_print(struct out *o, struct dependents *im, int skip_start)
 	 * below; without a table (out of memory) each shows itself */
 	if (index_hits(im))
 		_kbx_idmap_release(&im->map);
+	/* the starts come first, at distance 0: with one, "depends on"
+	 * would say the same thing on every line */
+	size_t nseeds = 0;
+	while (nseeds < im->n && !im->hits[nseeds].distance)
+		nseeds++;
 	uint32_t last = (uint32_t)-1;
 	for (size_t i = 0; i < im->n; i++) {
 		const struct hit *h = &im->hits[i];
@@ -169,8 +233,8 @@ void dependents_print(struct out *o, struct dependents *im, int skip_start)
 				printf("%s:%u:%u: %s %s (distance %u)\n",
 				       out_grep_path(NULL, n->path, n->path_len),
 				       n->line ? n->line : 1, n->col ? n->col : 1,
-				       h->distance ? "affected" : "changed",
-				       out_esc(n->kind == KBX_KIND_FILE ? n->cid : n->qual), h->distance);
+				       h->distance ? "affected" : "changed", out_esc(shown_name(n)),
+				       h->distance);
 			break;
 		case FMT_JSON:
 			out_record_begin(o, h->distance ? "affected" : "changed");
@@ -193,22 +257,20 @@ void dependents_print(struct out *o, struct dependents *im, int skip_start)
 			break;
 		default:
 			if (h->distance != last) {
-				out_heading(o, h->distance ? "distance %u" : "changed", h->distance);
+				distance_heading(o, h->distance, kinds_at(im->hits, im->n, i));
 				last = h->distance;
 			}
 			if (n->path)
 				printf("  %s:%u  %s (%s)", out_escn(n->path, n->path_len), n->line,
-				       out_esc(n->kind == KBX_KIND_FILE ? n->cid : n->qual),
-				       kbx_kind_str(n->kind));
+				       out_esc(shown_name(n)), kbx_kind_str(n->kind));
 			else
-				printf("  %s (%s)", out_esc(n->qual), kbx_kind_str(n->kind));
-			if (h->distance && seed)
-				printf("  <- %s", out_esc(seed->node.kind == KBX_KIND_FILE
-							  ? seed->node.cid : seed->node.qual));
+				printf("  %s (%s)", out_esc(shown_name(n)), kbx_kind_str(n->kind));
+			if (h->distance && seed && nseeds > 1)
+				printf("  depends on %s", out_esc(seed_name(im, &seed->node)));
 			if (h->confidence == KBX_CONF_AMBIGUOUS)
-				printf("  (through an ambiguous call)");
+				printf("  (through an ambiguous %s)",
+				       h->weak_kind == KBX_EDGE_IMPORTS ? "import" : "call");
 			putchar('\n');
 		}
 	}
 }
-

@@ -8,27 +8,59 @@
 #include "lang/lang.h"
 #include "output.h"
 #include "parse-options.h"
+#include "util/strbuf.h"
+
+/* Where a node is, for a message: "method, src/a.py:12", "file" or
+ * "external". */
+static void node_place(const struct kbx_node *n, struct strbuf *sb)
+{
+	strbuf_addstr(sb, kbx_kind_str(n->kind));
+	if (n->path && n->kind != KBX_KIND_FILE)
+		strbuf_addf(sb, ", %s:%u", out_escn(n->path, n->path_len), n->line);
+}
 
 int lookup_symbol(struct kbx_ctx *ctx, const char *sym, struct kbx_nodelist *out)
 {
 	struct kbx_error err = KBX_ERROR_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	kbx_status_t st = kbx_lookup(ctx->store, sym, out, &err);
 	if (st == KBX_OK)
 		return 0;
 	if (st != KBX_NOT_FOUND)
 		return die_status(&err);
+	/* Session.send, where send is Base's: answer for Base.send */
+	struct kbx_error e2 = KBX_ERROR_INIT;
+	size_t start = out->n;
+	st = kbx_lookup_inherited(ctx->store, sym, out, &e2);
+	if (st == KBX_OK) {
+		for (size_t i = start; i < out->n; i++) {
+			strbuf_reset(&sb);
+			node_place(&out->items[i], &sb);
+			fprintf(stderr, "note: '%s' is inherited: answering for %s (%s)\n",
+				out_esc(sym), out_esc(out->items[i].cid), strbuf_str(&sb));
+		}
+		strbuf_release(&sb);
+		return 0;
+	}
+	if (st != KBX_NOT_FOUND) {
+		strbuf_release(&sb);
+		return die_status(&e2);
+	}
 	fprintf(stderr, "error: %s\n", out_esc(err.msg));
 	struct kbx_nodelist near = KBX_NODELIST_INIT;
-	struct kbx_error e2 = KBX_ERROR_INIT;
 	if (kbx_suggest(ctx->store, sym, 5, &near, &e2) == KBX_OK && near.n) {
-		fprintf(stderr, "\nthe nearest names are\n");
+		fprintf(stderr, "\ndid you mean one of these?\n");
 		for (size_t i = 0; i < near.n; i++) {
 			const struct kbx_node *n = &near.items[i];
-			fprintf(stderr, "\t%s\t(%s %s)\n", out_esc(n->name), kbx_kind_str(n->kind),
-				out_esc(n->cid));
+			strbuf_reset(&sb);
+			node_place(n, &sb);
+			fprintf(stderr, "\t%s\t(%s)\n",
+				out_esc(n->kind == KBX_KIND_FILE || !n->path ? n->cid : n->qual),
+				strbuf_str(&sb));
 		}
 	}
 	kbx_nodelist_release(&near);
+	strbuf_release(&sb);
 	return KBX_EXIT_NOT_FOUND;
 }
 

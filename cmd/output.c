@@ -759,6 +759,24 @@ static void text_indent(uint32_t depth)
 		printf("%*s", (int)(depth - 1) * 2, "");
 }
 
+/* Beyond the direct neighbours, what a result is linked to, in words
+ * that read the right way: "[depth 2, calls run_edge_query]" under
+ * callers, "[depth 2, called by Loader.run]" under callees. */
+static void text_link(struct out *o, const struct kbx_edge *e, int dir)
+{
+	const char *verb;
+	switch (e->kind) {
+	case KBX_EDGE_CALLS: verb = dir == KBX_DIR_IN ? "calls" : "called by"; break;
+	case KBX_EDGE_IMPORTS: verb = dir == KBX_DIR_IN ? "imports" : "imported by"; break;
+	case KBX_EDGE_INHERITS: verb = dir == KBX_DIR_IN ? "extends" : "extended by"; break;
+	default: verb = dir == KBX_DIR_IN ? "defines" : "in"; break;
+	}
+	const struct kbx_node *near = dir == KBX_DIR_IN ? &e->to : &e->from;
+	printf("  [depth %u, %s ", e->depth, verb);
+	text_name(o, near);
+	putchar(']');
+}
+
 void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 	      const struct kbx_edge *e, int dir, unsigned folded)
 {
@@ -862,7 +880,7 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 			printf("  at line %u", site_line);
 	}
 	if (e->depth > 1)
-		printf("  [depth %u]", e->depth);
+		text_link(o, e, dir);
 	if (e->confidence == KBX_CONF_AMBIGUOUS)
 		printf("  %sambiguous%s: one of %u candidates", col(o, C_WARN), col(o, C_RESET),
 		       e->ncandidates);

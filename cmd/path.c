@@ -630,6 +630,12 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 			fprintf(stderr, "no %s path from %s to %s%s\n",
 				kind == KBX_EDGE_CALLS ? "call" : "import", out_esc(a.cid),
 				out_esc(b.cid), certain ? " of certain edges" : "");
+		/* the order of the two is easy to mistake */
+		if (a.id != b.id)
+			fprintf(stderr, "note: the first is %s; 'kbx path %s %s' asks the other way round\n",
+				kind == KBX_EDGE_CALLS ? "the caller, the second the callee"
+						       : "the importer, the second the file imported",
+				out_esc(argv[1]), out_esc(argv[0]));
 	}
 	free(meet);
 	side_release(&q.fwd);

@@ -284,11 +284,20 @@ _kbx ()
 	return 0
 }
 
-# No space after "--name=" or a directory, so that the value or the rest
-# of the path can follow.
+# Each candidate once: a file operand is offered from the index and from
+# the disk, which name the same files.  No space after "--name=" or a
+# directory, so that the value or the rest of the path can follow.
 _kbx_finish ()
 {
 	local c
+	local -A seen=()
+	local -a once=()
+	for c in "${COMPREPLY[@]}"; do
+		[[ -n ${seen["x$c"]+set} ]] && continue
+		seen["x$c"]=1
+		once+=("$c")
+	done
+	COMPREPLY=("${once[@]}")
 	for c in "${COMPREPLY[@]}"; do
 		if [[ $c == *= || $c == */ ]]; then
 			compopt -o nospace 2>/dev/null

@@ -331,7 +331,22 @@ kbx_status_t kbx_ids_with_prefix(kbx_store_t *store, const char *prefix, size_t 
 				 void (*fn)(void *data, const char *id, size_t len, int kind),
 				 void *data, struct kbx_error *err);
 
-/* Up to max names closest to symbol by edit distance, for "did you mean". */
+/*
+ * "Class.method" where Class defines no method of that name but a base
+ * does: the method of the nearest base that defines it (several when
+ * several classes have the name, or a class has several bases at that
+ * distance), appended to out.  KBX_NOT_FOUND when symbol is not of that
+ * shape or no base defines it.  kbx_lookup() does not do this: its
+ * caller says that the answer is inherited.
+ */
+kbx_status_t kbx_lookup_inherited(kbx_store_t *store, const char *symbol,
+				  struct kbx_nodelist *out, struct kbx_error *err);
+
+/* Up to max definitions nearest to symbol, best first, for "did you
+ * mean": by edit distance of the last part of the name, and of a
+ * qualified name each part of the qualifier too ("Sesion.send" finds
+ * Session.send); the methods a class near the qualifier inherits count
+ * as its own.  KBX_NOT_FOUND when none is near. */
 kbx_status_t kbx_suggest(kbx_store_t *store, const char *symbol, size_t max,
 			 struct kbx_nodelist *out, struct kbx_error *err);
 
@@ -391,6 +406,10 @@ kbx_status_t kbx_walk_edges(kbx_store_t *store, uint32_t id, int kind, int dir,
 #define KBX_WALK_CERTAIN 0x01
 /* Whether a query asking for flags (KBX_WALK_*) takes edge e. */
 int kbx_edge_wanted(const struct kbx_edge *e, unsigned flags);
+
+/* The order results are listed in: nodes of a file first, by path,
+ * line, column, then canonical id (a total order); qsort style. */
+int kbx_node_place_cmp(const struct kbx_node *a, const struct kbx_node *b);
 
 /* kbx_walk_edges(), with flags: KBX_WALK_CERTAIN walks and delivers only
  * the edges kbx_edge_wanted() takes, so a node that only an ambiguous

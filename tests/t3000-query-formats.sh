@@ -91,6 +91,13 @@ test_expect_success 'depth is reported for indirect results' '
 	test_grep "\"id\":\"src/util.c#twice\".*\"depth\":1" t.json
 '
 
+test_expect_success 'text: an indirect result says what it is linked to, the right way round' '
+	(cd repo && kbx callers --color=never --depth=2 printf >../out) &&
+	test_grep "^    src/main.c:[0-9]*  main (function)  \[depth 2, calls report\]  (2 sites)$" out &&
+	(cd repo && kbx callees --color=never --depth=2 main >../out) &&
+	test_grep "^    printf  (external)  at line 6  \[depth 2, called by report\]$" out
+'
+
 test_expect_success '-z prints NUL-separated ids' '
 	(cd repo && kbx callers -z twice >../out) &&
 	printf "src/main.c#main\0" >expect &&
@@ -112,6 +119,59 @@ test_expect_success 'nothing found exits 1, and an unknown name suggests near on
 	test_grep "no symbol .twise." err &&
 	test_grep "twice" err &&
 	(cd repo && test_expect_code 1 kbx callers main >../out 2>/dev/null)
+'
+
+test_expect_success 'set up classes whose methods come from their bases' '
+	mkdir -p inh &&
+	cat >inh/sessions.py <<-\EOF &&
+	class RedirectMixin:
+	    def resolve_redirects(self, resp):
+	        return resp
+
+	    def send(self, req):
+	        return req
+
+
+	class BaseSession(RedirectMixin):
+	    def send(self, req):
+	        return self.resolve_redirects(req)
+
+	    def sender(self):
+	        return 1
+
+
+	class Session(BaseSession):
+	    def request(self, req):
+	        return self.send(req)
+
+
+	def handle(s: Session):
+	    return s.resolve_redirects(None)
+	EOF
+	(cd inh && kbx index -q)
+'
+
+test_expect_success 'a method asked for through a subclass is its base'"'"'s, and kbx says so' '
+	(cd inh && kbx callers --format=grep Session.resolve_redirects >../out 2>../err) &&
+	test_grep "^note: .Session.resolve_redirects. is inherited: answering for sessions.py#RedirectMixin.resolve_redirects (method, sessions.py:2)$" err &&
+	test_grep "^sessions.py:[0-9]*:[0-9]*: BaseSession.send calls RedirectMixin.resolve_redirects" out &&
+	(cd inh && kbx defs Session::send >../out 2>../err) &&
+	test_grep "sessions.py#BaseSession.send" err &&
+	test_grep "BaseSession.send (method)" out &&
+	test_grep ! "RedirectMixin.send" out
+'
+
+test_expect_success 'suggestions: each part of a qualified name by edit distance, best first' '
+	(cd inh && test_expect_code 1 kbx callers Sesion.send 2>../err) &&
+	test_grep "no symbol .Sesion.send." err &&
+	sed -n "/did you mean/{n;p;}" err >first &&
+	printf "\tBaseSession.send\t(method, sessions.py:10)\n" >expect &&
+	test_cmp expect first &&
+	(cd inh && test_expect_code 1 kbx callers Session.sned 2>../err) &&
+	sed -n "/did you mean/{n;p;}" err >first &&
+	test_cmp expect first &&
+	(cd inh && test_expect_code 1 kbx callers Session.resolve_redirect 2>../err) &&
+	test_grep "RedirectMixin.resolve_redirects	(method, sessions.py:2)" err
 '
 
 test_expect_success 'a symbol that does not parse is a usage error (exit 2)' '

@@ -105,7 +105,7 @@ test_expect_success 'a way through an ambiguous call is ambiguous at every dista
 	test_grep "\"id\":\"app.py#main\".*\"distance\":1,.*\"confidence\":\"ambiguous\"" out.json &&
 	test_grep "\"id\":\"app.py\".*\"distance\":2,.*\"confidence\":\"ambiguous\"" out.json &&
 	(cd amb && kbx impact legacy.py#format_row >../out) &&
-	test_grep "^  app.py:1  app.py (file)  <- format_row  (through an ambiguous call)" out
+	test_grep "^  app.py:1  app.py (file)  (through an ambiguous call)$" out
 '
 
 test_expect_success 'a call to a name defined nowhere in the repository is not a guess' '
@@ -123,18 +123,18 @@ test_expect_success '--certain follows no ambiguous call, nor anything beyond on
 	changed
 	  report.py:36  format_row (function)
 
-	distance 1
-	  report.py:24  LowStockReport.rows (method)  <- format_row
-	  report.py:10  Report.rows (method)  <- format_row
+	distance 1: direct callers
+	  report.py:10  Report.rows (method)
+	  report.py:24  LowStockReport.rows (method)
 
-	distance 2
-	  report.py:13  Report.render (method)  <- format_row
+	distance 2: their callers
+	  report.py:13  Report.render (method)
 
-	distance 3
-	  app.py:25  main (function)  <- format_row
+	distance 3: their callers
+	  app.py:25  main (function)
 
-	distance 4
-	  app.py:1  app.py (file)  <- format_row
+	distance 4: their callers
+	  app.py:1  app.py (file)
 	EOF
 	test_cmp expect out &&
 	(cd amb && kbx impact --format=json report.py#format_row >../all.json) &&
@@ -154,6 +154,51 @@ test_expect_success '--certain with a diff' '
 	(cd amb && kbx impact --diff-file=../amb.diff --certain --format=nul >../out) &&
 	tr "\0" "\n" <out >ids &&
 	test_grep ! "^app.py" ids
+'
+
+test_expect_success 'text: headings say what a distance is; one start is not repeated on each line' '
+	(cd repo && kbx impact --color=never load >../out) &&
+	cat >expect <<-\EOF &&
+	changed
+	  pkg/core.py:5  load (function)
+
+	distance 1: direct callers
+	  app.py:4  run (function)
+
+	distance 2: their callers
+	  app.py:8  main (function)
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success 'text: with several starts each line says which one it depends on' '
+	(cd repo && kbx impact --color=never --depth=1 parse run >../out) &&
+	cat >expect <<-\EOF &&
+	changed
+	  app.py:4  run (function)
+	  pkg/core.py:1  parse (function)
+
+	distance 1: direct callers
+	  app.py:8  main (function)  depends on run
+	  pkg/core.py:5  load (function)  depends on parse
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success 'text: a way through an include kbx could not pin down says import, not call' '
+	mkdir -p inc/a inc/b &&
+	echo "int h(void);" >inc/a/x.h &&
+	cp inc/a/x.h inc/b/x.h &&
+	printf "#include \"x.h\"\nint main(void) { return h(); }\n" >inc/m.c &&
+	(cd inc && kbx index -q && kbx impact --color=never a/x.h >../out) &&
+	cat >expect <<-\EOF &&
+	changed
+	  a/x.h:1  a/x.h (file)
+
+	distance 1: direct importers
+	  m.c:1  m.c (file)  (through an ambiguous import)
+	EOF
+	test_cmp expect out
 '
 
 test_done

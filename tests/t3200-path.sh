@@ -197,7 +197,8 @@ test_expect_success '--max-depth bounds the length' '
 test_expect_success 'no path: exit 1, and the message names both ends' '
 	(cd repo && test_expect_code 1 kbx path parse_num src/main.c#main >../out 2>../err) &&
 	test_must_be_empty out &&
-	test_grep "no call path from src/util.c#parse_num to src/main.c#main" err
+	test_grep "no call path from src/util.c#parse_num to src/main.c#main" err &&
+	test_grep "^note: the first is the caller, the second the callee; .kbx path src/main.c#main .*parse_num. asks the other way round$" err
 '
 
 test_expect_success 'a self-recursive function is a path of 0 steps to itself' '

@@ -297,9 +297,9 @@ test_expect_success '--certain marks them in text and grep; JSON records keep th
 	test_grep "^  app/core.py:42  _private_dead (function)$" out &&
 	(cd repo && kbx dead --certain --format=grep >../out 2>/dev/null) &&
 	test_grep "^app/ticks.py:2:5: dead method T0._tick (only ambiguous calls may reach it)$" out &&
-	(cd repo && kbx dead --certain --format=json >../out.json 2>/dev/null) &&
+	(cd repo && kbx dead -q --certain --format=json >../out.json 2>/dev/null) &&
 	test_grep "^{\"type\":\"dead\",\"id\":\"app/core.py#Walker._step\",.*\"reason\":\"dead\",\"why\":null}$" out.json &&
-	(cd repo && kbx dead --format=json >../plain.json 2>/dev/null) &&
+	(cd repo && kbx dead -q --format=json >../plain.json 2>/dev/null) &&
 	grep -v "\"id\":\"app/[a-z]*.py#\(Walker\|Runner\|T[0-9]*\)\._" out.json >rest.json &&
 	test_cmp plain.json rest.json
 '
@@ -363,7 +363,11 @@ test_expect_success 'dead.ignore and --ignore leave names out' '
 	test_grep "\"id\":\"app/core.py#_legacy_thing\".*\"reason\":\"ignored\".*_legacy_\*" out.json &&
 	test_grep "\"id\":\"app/core.py#Child._unused_helper\".*\"reason\":\"ignored\"" out.json &&
 	test_grep "\"id\":\"app/core.py#_old_report\".*\"reason\":\"ignored\"" out.json &&
-	test_grep "3 configured" err &&
+	test_grep "^{\"type\":\"summary\",.*\"reasons\":{\"ignored\":3," out.json &&
+	test_must_be_empty err &&
+	(cd repo && kbx dead --ignore="app/core.py#_old_*" >../out 2>../err) &&
+	test_grep "^12 dead; .* 3 configured" out &&
+	test_must_be_empty err &&
 	(cd repo && kbx config --unset dead.ignore)
 '
 
@@ -393,6 +397,28 @@ test_expect_success 'text and grep formats, and --limit' '
 	test_cmp expect out &&
 	(cd repo && kbx dead --explain --color=never csrc >../out 2>/dev/null) &&
 	test_grep "csrc/util.c:8  compare (function)  (left out: referenced: csrc/util.c names it" out
+'
+
+test_expect_success 'the summary: under the text on stdout, a JSON record, stderr for grep' '
+	(cd repo && kbx dead --color=never java >../out 2>../err) &&
+	cat >expect <<-\EOF &&
+	  java/Zoo.java:2  Animal.speak (method)
+	  java/Zoo.java:11  Dog.secret (method)
+
+	2 dead; 5 functions left out: 2 entry points, 2 overrides, 1 exported (--explain lists them)
+	EOF
+	test_cmp expect out &&
+	test_must_be_empty err &&
+	(cd repo && kbx dead --format=json java >../out.json 2>../err) &&
+	tail -n 1 out.json >last &&
+	echo "{\"type\":\"summary\",\"dead\":2,\"shown\":2,\"only_ambiguous\":0,\"left_out\":5,\"reasons\":{\"ignored\":0,\"entry-point\":2,\"override\":2,\"referenced\":0,\"test\":0,\"exported\":1}}" >expect &&
+	test_cmp expect last &&
+	test_must_be_empty err &&
+	(cd repo && kbx dead --format=grep java >../out 2>../err) &&
+	test_line_count = 2 out &&
+	test_grep "^2 dead; 5 functions left out" err &&
+	(cd repo && kbx dead -q --format=json java >../out.json) &&
+	test_grep ! summary out.json
 '
 
 test_expect_success 'exit 1 when nothing is dead' '

@@ -148,15 +148,15 @@ test_expect_success 'a revision: a stale index is compared as it is, with a warn
 	test_cmp expect out
 '
 
-test_expect_success '--callers: transitive callers of changed functions' '
-	(cd repo && kbx changed HEAD --callers --format=json >../out.json) &&
+test_expect_success '--callers --transitive: transitive callers of changed functions' '
+	(cd repo && kbx changed HEAD --callers --transitive --format=json >../out.json) &&
 	test_grep "\"type\":\"affected\",\"id\":\"core.py#load\".*\"distance\":1.*\"from\":\"core.py#parse\"" out.json &&
 	test_grep "\"type\":\"affected\",\"id\":\"app.py#run\".*\"distance\":2" out.json &&
 	test_grep "\"type\":\"affected\",\"id\":\"app.py#main\".*\"distance\":3" out.json
 '
 
-test_expect_success '--callers --depth=1 and the text format' '
-	(cd repo && kbx changed HEAD --callers --depth=1 >../out) &&
+test_expect_success '--callers: the direct callers by default, and the text format' '
+	(cd repo && kbx changed HEAD --callers >../out) &&
 	cat >expect <<-\EOF &&
 	changed
 	  core.py:1  parse (function)
@@ -167,16 +167,29 @@ test_expect_success '--callers --depth=1 and the text format' '
 	removed
 	  core.py:10  spare (function)
 
-	distance 1
-	  core.py:6  load (function)  <- parse
+	distance 1: direct callers
+	  core.py:6  load (function)
 	EOF
-	test_cmp expect out
+	test_cmp expect out &&
+	(cd repo && kbx changed HEAD --callers --depth=1 >../out1) &&
+	test_cmp expect out1
+'
+
+test_expect_success '--callers --depth=2, and --depth=0 as --transitive' '
+	(cd repo && kbx changed HEAD --callers --depth=2 --format=grep >../out) &&
+	test_grep "^core.py:6:1: affected load (distance 1)" out &&
+	test_grep "^app.py:[0-9]*:1: affected run (distance 2)" out &&
+	test_grep ! "(distance 3)" out &&
+	(cd repo && kbx changed HEAD --callers --depth=0 --format=grep >../all) &&
+	(cd repo && kbx changed HEAD --callers -t --format=grep >../t) &&
+	test_cmp all t &&
+	test_grep "affected main (distance 3)" all
 '
 
 test_expect_success '--callers of a function removed from the index: who still calls its name' '
 	(cd repo && git commit -qm second && kbx index -q &&
 	 sed "/^def load/,\$d" core.py >tmp && mv tmp core.py && kbx index -q &&
-	 kbx changed HEAD --callers --format=grep >../out) &&
+	 kbx changed HEAD --callers --depth=2 --format=grep >../out) &&
 	test_grep "^core.py:6:1: removed function load" out &&
 	test_grep "^app.py:8:1: affected run (distance 1)" out &&
 	test_grep "^app.py:4:1: affected main (distance 2)" out

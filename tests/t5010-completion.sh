@@ -314,6 +314,17 @@ test_expect_success BASH 'bash: config keys, help topics, files by kind' '
 	test_grep ! "pets.py#" repo/complete.out
 '
 
+test_expect_success BASH 'bash: a file the index and the disk both offer is offered once' '
+	(cd repo && complete_bash kbx imports src/) &&
+	sort repo/complete.out >all &&
+	sort -u repo/complete.out >once &&
+	test_cmp once all &&
+	(cd repo && complete_bash kbx importers r) &&
+	grep -c "^run.py$" repo/complete.out >count &&
+	echo 1 >expect &&
+	test_cmp expect count
+'
+
 test_expect_success FISH 'fish: config keys and help topics' '
 	(cd repo && fish -N -c "source \"$COMPLETIONS/kbx.fish\"; complete -C\"kbx config color\"") >actual &&
 	test_grep "^color.ui" actual &&

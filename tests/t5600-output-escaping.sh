@@ -178,7 +178,8 @@ test_expect_success PYTHON3 'kbx callers --format=json: valid, and the paths dec
 test_expect_success 'kbx callers of an unknown name: the nearest names on stderr, escaped' '
 	test_expect_code 1 kbx -C repo callers osc_titel >out 2>err &&
 	clean err &&
-	test_grep "nearest names" err
+	test_grep "did you mean one of these?" err &&
+	test_grep -F "osc_title	(function, title\\033]0;pwned\\007.py:4)" err
 '
 
 # the Python functions are exported, so left out: --explain lists them
@@ -193,7 +194,8 @@ test_expect_success 'kbx dead --explain: text, grep and JSON' '
 	test_line_count = 13 dead.grep &&
 	test_grep -F "\"web\\033[31m.js\":1:1: dead function webHandler" dead.grep &&
 	kbx -C repo dead --explain --format=json >dead.json 2>dead.err &&
-	test_line_count = 13 dead.json
+	test_line_count = 14 dead.json &&
+	tail -n 1 dead.json | grep "^{\"type\":\"summary\","
 '
 
 test_expect_success PYTHON3 'kbx dead --format=json is valid JSON' '

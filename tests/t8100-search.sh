@@ -393,4 +393,20 @@ test_expect_success 'kbx registry add refuses what is not a directory' '
 	test_grep "does not exist" err
 '
 
+test_expect_success 'kbx registry add refuses a directory that holds no registry content' '
+	mkdir -p empty/notes kb/errors/python &&
+	echo "just text" >empty/notes/readme.txt &&
+	echo "# hidden" >empty/.hidden.md &&
+	printf -- "- id: e1\n" >kb/errors/python/base.yml &&
+	(cd repo && test_expect_code 2 kbx registry add ../empty 2>../err) &&
+	test_grep "^error: .\.\./empty. holds nothing a registry indexes: a registry is a directory of error entries (errors/<language>/\*\.yml) and Markdown documents" err &&
+	(cd repo && test_expect_code 2 kbx registry add ../kb/errors/python 2>../err) &&
+	test_grep "give the directory that holds errors/" err &&
+	(cd repo && test_expect_code 1 kbx registry list >../out) &&
+	test_must_be_empty out &&
+	(cd repo && kbx registry add ../kb 2>../err) &&
+	test_grep "^added" err &&
+	(cd repo && kbx registry remove ../kb 2>/dev/null)
+'
+
 test_done

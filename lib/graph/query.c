@@ -138,6 +138,20 @@ static kbx_status_t add_module_qualified(struct kbx_store *s, const char *qs, co
 	return st;
 }
 
+/* "Foo::bar" and "Foo->bar" are "Foo.bar": symbol as kbx_lookup reads
+ * a qualified name, into q. */
+static void qualified_form(const char *symbol, struct strbuf *q)
+{
+	for (const char *p = symbol; *p; p++) {
+		if ((p[0] == ':' && p[1] == ':') || (p[0] == '-' && p[1] == '>')) {
+			strbuf_addch(q, '.');
+			p++;
+		} else {
+			strbuf_addch(q, *p);
+		}
+	}
+}
+
 kbx_status_t kbx_lookup(kbx_store_t *s, const char *symbol, struct kbx_nodelist *out,
 			struct kbx_error *err)
 {
@@ -202,19 +216,8 @@ kbx_status_t kbx_lookup(kbx_store_t *s, const char *symbol, struct kbx_nodelist 
 		return _kbx_fail(err, KBX_NOT_FOUND, "no symbol '%s' in the index", symbol);
 	}
 
-	/* "Foo::bar" and "Foo->bar" are "Foo.bar" */
 	struct strbuf q = STRBUF_INIT;
-	for (const char *p = symbol; *p; p++) {
-		if (p[0] == ':' && p[1] == ':') {
-			strbuf_addch(&q, '.');
-			p++;
-		} else if (p[0] == '-' && p[1] == '>') {
-			strbuf_addch(&q, '.');
-			p++;
-		} else {
-			strbuf_addch(&q, *p);
-		}
-	}
+	qualified_form(symbol, &q);
 	if (q.failed) {
 		strbuf_release(&q);
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
@@ -255,63 +258,318 @@ kbx_status_t kbx_lookup(kbx_store_t *s, const char *symbol, struct kbx_nodelist 
 	return KBX_OK;
 }
 
+/* ---- inherited methods ---- */
+
+/* The nodes a walk reached, each with its depth, in the walk's order. */
+struct reached_nodes {
+	struct kbx_node *nodes;
+	uint32_t *depth;
+	size_t n, alloc;
+	int nomem;
+};
+
+static int collect_reached(void *data, const struct kbx_edge *e)
+{
+	struct reached_nodes *r = data;
+	if (r->n == r->alloc) {
+		size_t na = r->alloc ? r->alloc * 2 : 16;
+		struct kbx_node *pn = realloc(r->nodes, na * sizeof(*pn));
+		if (pn)
+			r->nodes = pn;
+		uint32_t *pd = pn ? realloc(r->depth, na * sizeof(*pd)) : NULL;
+		if (!pd) {
+			r->nomem = 1;
+			return 1;
+		}
+		r->depth = pd;
+		r->alloc = na;
+	}
+	r->nodes[r->n] = e->to;
+	r->depth[r->n++] = e->depth;
+	return 0;
+}
+
+static void reached_release(struct reached_nodes *r)
+{
+	free(r->nodes);
+	free(r->depth);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The nodes c leads to by edges of kind, up to depth hops (0: all),
+ * nearest first, into r: its bases (KBX_EDGE_INHERITS, 0), what it
+ * defines (KBX_EDGE_DEFINES, 1). */
+static kbx_status_t reached_from(struct kbx_store *s, const struct kbx_node *c, int kind,
+				 uint32_t depth, struct reached_nodes *r, struct kbx_error *err)
+{
+	kbx_status_t st = kbx_walk_edges(s, c->id, kind, KBX_DIR_OUT, depth, collect_reached, r,
+					 err);
+	if (!st && r->nomem)
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	return st;
+}
+
+kbx_status_t kbx_lookup_inherited(kbx_store_t *s, const char *symbol, struct kbx_nodelist *out,
+				  struct kbx_error *err)
+{
+	struct strbuf q = STRBUF_INIT;
+	qualified_form(symbol, &q);
+	if (q.failed) {
+		strbuf_release(&q);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	char *dot = strrchr(q.buf, '.');
+	if (!dot || dot == q.buf || !dot[1] || strchr(q.buf, '#')) {
+		strbuf_release(&q);
+		return KBX_NOT_FOUND;
+	}
+	*dot = '\0';
+	const char *cls = q.buf, *method = dot + 1;
+	const char *cls_last = strrchr(cls, '.');
+	struct kbx_nodelist classes = KBX_NODELIST_INIT;
+	kbx_status_t st = add_named(s, cls_last ? cls_last + 1 : cls, cls_last ? cls : NULL,
+				    &classes);
+	uint32_t best = UINT32_MAX;  /* the depth of the nearest base found */
+	size_t start = out->n;
+	for (size_t i = 0; i < classes.n && !st; i++) {
+		if (!KBX_KIND_IS_TYPE(classes.items[i].kind))
+			continue;
+		struct reached_nodes bases = { 0 };
+		st = reached_from(s, &classes.items[i], KBX_EDGE_INHERITS, 0, &bases, err);
+		for (size_t b = 0; b < bases.n && !st && bases.depth[b] <= best; b++) {
+			struct reached_nodes m = { 0 };
+			st = reached_from(s, &bases.nodes[b], KBX_EDGE_DEFINES, 1, &m, err);
+			for (size_t k = 0; k < m.n && !st; k++) {
+				if (strcmp(m.nodes[k].name, method))
+					continue;
+				if (bases.depth[b] < best) {
+					out->n = start;  /* a nearer base hides them */
+					best = bases.depth[b];
+				}
+				st = _kbx_nodelist_add(out, &m.nodes[k]);
+			}
+			reached_release(&m);
+		}
+		reached_release(&bases);
+	}
+	kbx_nodelist_release(&classes);
+	strbuf_release(&q);
+	if (st)
+		return st;
+	if (out->n == start)
+		return KBX_NOT_FOUND;
+	qsort(out->items + start, out->n - start, sizeof(*out->items), by_cid);
+	return KBX_OK;
+}
+
+/* ---- suggestions ---- */
+
+/* How far a name may be from what was typed and still be suggested. */
+static size_t typo_limit(size_t len)
+{
+	return len < 4 ? 1 : len < 8 ? 2 : 3;
+}
+
+/* The distance of name from the typed word, or limit + 1: a name that
+ * starts with a word of 3 or more characters is as near as the limit. */
+static size_t word_distance(const char *typed, const char *name)
+{
+	size_t len = strlen(typed), limit = typo_limit(len);
+	size_t d = _kbx_edit_distance(typed, name, limit);
+	if (d > limit && len >= 3 && !strncmp(name, typed, len))
+		d = limit;
+	return d;
+}
+
+/* The up to max nearest suggestions, best first. */
+struct suggestions {
+	struct sugg {
+		size_t dist;
+		struct kbx_node node;
+	} *best;
+	size_t n, max;
+};
+
+static int sugg_cmp(const struct sugg *a, const struct sugg *b)
+{
+	if (a->dist != b->dist)
+		return a->dist < b->dist ? -1 : 1;
+	return strcmp(a->node.cid, b->node.cid);
+}
+
+static void sugg_add(struct suggestions *sg, const struct kbx_node *n, size_t dist)
+{
+	struct sugg nw = { dist, *n };
+	for (size_t i = 0; i < sg->n; i++) {
+		if (sg->best[i].node.id != n->id)
+			continue;
+		if (sugg_cmp(&nw, &sg->best[i]) >= 0)
+			return;
+		memmove(sg->best + i, sg->best + i + 1, (sg->n - i - 1) * sizeof(*sg->best));
+		sg->n--;
+		break;
+	}
+	size_t pos = sg->n;
+	while (pos > 0 && sugg_cmp(&nw, &sg->best[pos - 1]) < 0)
+		pos--;
+	if (pos >= sg->max)
+		return;
+	if (sg->n < sg->max)
+		sg->n++;
+	memmove(sg->best + pos + 1, sg->best + pos, (sg->n - pos - 1) * sizeof(*sg->best));
+	sg->best[pos] = nw;
+}
+
+/* The distance of a node's qualifier (its qualified name without the
+ * last part) from the typed one, part by part from the right, or
+ * (size_t)-1 when a part is too far or missing. */
+static size_t qualifier_distance(char **typed, size_t ntyped, const char *qual)
+{
+	char buf[512];
+	size_t ql = strlen(qual);
+	if (ql >= sizeof(buf))
+		return (size_t)-1;
+	memcpy(buf, qual, ql + 1);
+	char *end = strrchr(buf, '.');
+	if (!end)
+		return (size_t)-1;
+	*end = '\0';
+	size_t sum = 0;
+	for (size_t i = ntyped; i-- > 0;) {
+		char *dot = strrchr(buf, '.');
+		const char *part = dot ? dot + 1 : buf;
+		if (!*buf)
+			return (size_t)-1;
+		size_t d = word_distance(typed[i], part);
+		if (d > typo_limit(strlen(typed[i])))
+			return (size_t)-1;
+		sum += d;
+		if (dot)
+			*dot = '\0';
+		else
+			*buf = '\0';
+	}
+	return sum;
+}
+
+/* Suggest the methods a class near the typed one has or inherits whose
+ * name is near the typed method: "Sesion.send" finds Session, whose
+ * base defines send. */
+static kbx_status_t suggest_members(struct kbx_store *s, const struct kbx_node *cls,
+				    size_t cls_dist, const char *method,
+				    struct suggestions *sg, struct kbx_error *err)
+{
+	struct reached_nodes bases = { 0 };
+	kbx_status_t st = reached_from(s, cls, KBX_EDGE_INHERITS, 0, &bases, err);
+	for (size_t b = 0; b <= bases.n && !st; b++) {
+		struct reached_nodes m = { 0 };
+		st = reached_from(s, b ? &bases.nodes[b - 1] : cls, KBX_EDGE_DEFINES, 1, &m, err);
+		for (size_t k = 0; k < m.n && !st; k++) {
+			size_t d = word_distance(method, m.nodes[k].name);
+			if (d <= typo_limit(strlen(method)) && cls_dist + d)
+				sugg_add(sg, &m.nodes[k], cls_dist + d);
+		}
+		reached_release(&m);
+	}
+	reached_release(&bases);
+	return st;
+}
+
 kbx_status_t kbx_suggest(kbx_store_t *s, const char *symbol, size_t max,
 			 struct kbx_nodelist *out, struct kbx_error *err)
 {
-	const char *last = symbol;
-	for (const char *p = symbol; *p; p++)
-		if (*p == '.' || *p == ':' || *p == '#' || *p == '/' || *p == '>')
-			last = p + 1;
-	if (!*last || !max)
-		return KBX_NOT_FOUND;
-	size_t len = strlen(last);
-	size_t limit = len < 4 ? 1 : len < 8 ? 2 : 3;
-	struct cand {
-		size_t dist;
-		uint32_t id;
-	} *best = calloc(max, sizeof(*best));
-	size_t nbest = 0;
-	if (!best)
+	/* the qualified name: after an id's '#', else after a path's '/' */
+	const char *text = symbol;
+	const char *hash = strrchr(symbol, '#');
+	if (hash)
+		text = hash + 1;
+	else if (strrchr(symbol, '/'))
+		text = strrchr(symbol, '/') + 1;
+	struct strbuf q = STRBUF_INIT;
+	qualified_form(text, &q);
+	if (q.failed) {
+		strbuf_release(&q);
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	/* its parts; a path's "name.py" is one */
+	char *parts[16];
+	size_t np = 0;
+	char *save = NULL;
+	if (!hash && strchr(symbol, '/'))
+		parts[np++] = q.buf;
+	else
+		for (char *t = strtok_r(q.buf, ".", &save); t && np < 16;
+		     t = strtok_r(NULL, ".", &save))
+			parts[np++] = t;
+	if (!np || !max) {
+		strbuf_release(&q);
+		return KBX_NOT_FOUND;
+	}
+	const char *last = parts[np - 1];
+	const char *qlast = np > 1 ? parts[np - 2] : NULL;
+	size_t limit = typo_limit(strlen(last));
+	struct suggestions sg = { calloc(max, sizeof(struct sugg)), 0, max };
+	if (!sg.best) {
+		strbuf_release(&q);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	kbx_status_t st = KBX_OK;
 	MDB_cursor *c;
 	MDB_val k, d;
 	if (mdb_cursor_open(_kbx_txn(s), s->names, &c)) {
-		free(best);
+		free(sg.best);
+		strbuf_release(&q);
 		return _kbx_fail(err, KBX_ERR_STORE, "cannot read the name index");
 	}
 	char buf[512];
-	for (int g = mdb_cursor_get(c, &k, &d, MDB_FIRST); !g;
+	for (int g = mdb_cursor_get(c, &k, &d, MDB_FIRST); !g && !st;
 	     g = mdb_cursor_get(c, &k, &d, MDB_NEXT_NODUP)) {
 		if (k.mv_size >= sizeof(buf) || d.mv_size != 4)
 			continue;
 		memcpy(buf, k.mv_data, k.mv_size);
 		buf[k.mv_size] = '\0';
-		size_t dist = _kbx_edit_distance(last, buf, limit);
-		/* a name that starts with what was typed is close too */
-		if (dist > limit && len >= 3 && !strncmp(buf, last, len))
-			dist = limit;
-		if (dist > limit || dist == 0)
+		size_t dist = word_distance(last, buf);
+		size_t qdist = qlast ? word_distance(qlast, buf) : (size_t)-1;
+		if (!qlast && (dist > limit || !dist))
 			continue;
-		size_t pos = nbest;
-		while (pos > 0 && best[pos - 1].dist > dist)
-			pos--;
-		if (pos >= max)
+		if (qlast && dist > limit && qdist > typo_limit(strlen(qlast)))
 			continue;
-		if (nbest < max)
-			nbest++;
-		memmove(best + pos + 1, best + pos, (nbest - pos - 1) * sizeof(*best));
-		best[pos].dist = dist;
-		best[pos].id = _kbx_get_u32(d.mv_data);
+		/* every node of the name: a bare name needs only the first */
+		MDB_cursor *dc;
+		if (mdb_cursor_open(_kbx_txn(s), s->names, &dc)) {
+			st = _kbx_fail(err, KBX_ERR_STORE, "cannot read the name index");
+			break;
+		}
+		MDB_val dk = k, dd;
+		for (int h = mdb_cursor_get(dc, &dk, &dd, MDB_SET_KEY); !h && !st;
+		     h = qlast ? mdb_cursor_get(dc, &dk, &dd, MDB_NEXT_DUP) : MDB_NOTFOUND) {
+			struct kbx_node n;
+			if (dd.mv_size != 4 || _kbx_node_read(s, _kbx_txn(s), _kbx_get_u32(dd.mv_data), &n))
+				continue;
+			if (!qlast) {
+				sugg_add(&sg, &n, dist);
+				continue;
+			}
+			/* "Sesion.sned": the name near the method, its qualifier
+			 * near the rest, part by part */
+			size_t qd = dist <= limit ? qualifier_distance(parts, np - 1, n.qual) : (size_t)-1;
+			if (qd != (size_t)-1 && dist + qd)
+				sugg_add(&sg, &n, dist + qd);
+			/* a class near the qualifier: its methods and its bases' */
+			if (qdist <= typo_limit(strlen(qlast)) && KBX_KIND_IS_TYPE(n.kind))
+				st = suggest_members(s, &n, qdist, last, &sg, err);
+		}
+		mdb_cursor_close(dc);
 	}
 	mdb_cursor_close(c);
-	kbx_status_t st = KBX_OK;
-	for (size_t i = 0; i < nbest && !st; i++) {
-		struct kbx_node n;
-		if (_kbx_node_read(s, _kbx_txn(s), best[i].id, &n) == KBX_OK)
-			st = _kbx_nodelist_add(out, &n);
-	}
-	free(best);
-	return nbest ? st : KBX_NOT_FOUND;
+	for (size_t i = 0; i < sg.n && !st; i++)
+		st = _kbx_nodelist_add(out, &sg.best[i].node);
+	size_t found = sg.n;
+	free(sg.best);
+	strbuf_release(&q);
+	if (st)
+		return st;
+	return found ? KBX_OK : KBX_NOT_FOUND;
 }
 
 /*
@@ -376,9 +634,7 @@ static kbx_status_t walk_level_add(struct walk_level *l, const struct kbx_node *
 
 #define CMP(a, b) ((a) < (b) ? -1 : (a) > (b))
 
-/* Nodes by where they are: those with a path first, by path, line,
- * column, then canonical id (unique: the order is total). */
-static int node_place_cmp(const struct kbx_node *a, const struct kbx_node *b)
+int kbx_node_place_cmp(const struct kbx_node *a, const struct kbx_node *b)
 {
 	if (!a->path != !b->path)
 		return a->path ? -1 : 1;
@@ -402,13 +658,13 @@ static int pending_cmp(const void *pa, const void *pb, void *sites)
 {
 	const struct pending_edge *a = pa, *b = pb;
 	const struct kbx_site *sort_sites = sites;
-	int c = node_place_cmp(&a->other, &b->other);
+	int c = kbx_node_place_cmp(&a->other, &b->other);
 	if (c)
 		return c;
 	/* the same node reached twice: the edge from the first neighbour,
 	 * the surest edge, then by its sites, so that the edge reported
 	 * does not depend on the order of the scan either */
-	c = node_place_cmp(&a->near, &b->near);
+	c = kbx_node_place_cmp(&a->near, &b->near);
 	if (c)
 		return c;
 	if (a->confidence != b->confidence)

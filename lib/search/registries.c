@@ -3,14 +3,17 @@
  * added with 'kbx registry add', kept in the store's registries table
  * (which 'kbx index --rebuild' keeps), and the store's search summary.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "search/search.h"
+#include "registry/registry.h"
 
 kbx_status_t kbx_registry_list(kbx_store_t *s,
 			       void (*fn)(void *data, const char *path, int64_t added),
@@ -91,6 +94,55 @@ static kbx_status_t write_one(kbx_store_t *s, const char *key, int add, int *exi
 	return _kbx_store_write_commit(s, err);
 }
 
+/* What a look into a directory found: whether it holds a file a
+ * registry indexes, and YAML files outside an errors/ directory (the
+ * mistake of giving errors/ or errors/<language>/ itself). */
+struct content {
+	int found, stray_yaml;
+};
+
+/* Look through root/rel as 'kbx index' walks a registry (names that
+ * start with '.' left out, symbolic links not followed), until a file
+ * it indexes is found. */
+static void look_for_content(const char *root, const char *rel, int depth, struct content *c)
+{
+	char dir[PATH_MAX];
+	if (depth > 64 || (size_t)snprintf(dir, sizeof(dir), "%s%s%s", root, *rel ? "/" : "", rel) >=
+			  sizeof(dir))
+		return;
+	DIR *dh = opendir(dir);
+	if (!dh)
+		return;
+	struct dirent *de;
+	while (!c->found && (de = readdir(dh))) {
+		char r[PATH_MAX], full[PATH_MAX];
+		struct stat sb;
+		if (de->d_name[0] == '.' ||
+		    (size_t)snprintf(r, sizeof(r), "%s%s%s", rel, *rel ? "/" : "", de->d_name) >=
+			    sizeof(r) ||
+		    (size_t)snprintf(full, sizeof(full), "%s/%s", root, r) >= sizeof(full) ||
+		    lstat(full, &sb) < 0)
+			continue;
+		if (S_ISDIR(sb.st_mode)) {
+			look_for_content(root, r, depth + 1, c);
+			continue;
+		}
+		const char *lang;
+		size_t lang_len;
+		int type;
+		if (!S_ISREG(sb.st_mode))
+			continue;
+		if (_kbx_registry_classify(r, &lang, &lang_len, &type) != KBX_REG_NONE) {
+			c->found = 1;
+		} else {
+			size_t l = strlen(r);
+			if ((l > 4 && !strcmp(r + l - 4, ".yml")) || (l > 5 && !strcmp(r + l - 5, ".yaml")))
+				c->stray_yaml = 1;
+		}
+	}
+	closedir(dh);
+}
+
 kbx_status_t kbx_registry_add(kbx_store_t *s, const char *path, int *was_there,
 			      struct kbx_error *err)
 {
@@ -105,6 +157,12 @@ kbx_status_t kbx_registry_add(kbx_store_t *s, const char *path, int *was_there,
 	if (stat(abs, &sb) < 0 || !S_ISDIR(sb.st_mode))
 		return _kbx_fail(err, KBX_ERR_USAGE, "'%s' is not a directory: give a registry directory",
 				 path);
+	struct content c = { 0, 0 };
+	look_for_content(abs, "", 0, &c);
+	if (!c.found)
+		return _kbx_fail(err, KBX_ERR_USAGE,
+				 "'%s' holds nothing a registry indexes: a registry is a directory of error entries (errors/<language>/*.yml) and Markdown documents (*.md, as in patterns/ or docs/)%s; see kbx-registries(7)",
+				 path, c.stray_yaml ? "; its YAML files are not under an errors/ directory: give the directory that holds errors/" : "");
 	int existed = 0;
 	st = write_one(s, abs, 1, &existed, err);
 	if (was_there)
