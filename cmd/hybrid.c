@@ -452,9 +452,12 @@ static size_t print_docs_all_repos(struct out *o, const struct repo_stores *rs,
 				   int explain)
 {
 	size_t printed = 0, nseen = 0;
+	int capped = 0;
 	const struct kbx_search_hit **seen = NULL;
 	for (size_t i = 0; i < rs->n; i++) {
-		for (size_t j = 0; ok[i] && j < res[i].docs.n; j++) {
+		capped |= ok[i] && res[i].docs_capped;
+		/* past docs.n, the hits the limit left out, to count them */
+		for (size_t j = 0; ok[i] && j < res[i].docs_total; j++) {
 			const struct kbx_search_hit *h = &res[i].docs.hits[j];
 			size_t k;
 			for (k = 0; k < nseen; k++)
@@ -478,7 +481,7 @@ static size_t print_docs_all_repos(struct out *o, const struct repo_stores *rs,
 		}
 	}
 	out_set_repo(o, NULL, NULL, 0);
-	print_more(o, printed, nseen, "documents", 0);
+	print_more(o, printed, nseen, "documents", capped);
 	free(seen);
 	return printed;
 }
@@ -543,7 +546,11 @@ static int hybrid_all_repos(struct kbx_ctx *ctx, const struct kbx_hybrid_opts *h
 		rc = die_status(&err);
 		goto out;
 	}
+	/* each repository's results before the limit cut them */
 	size_t nall = nfused;
+	for (size_t i = 0; i < rs.n; i++)
+		if (ok[i])
+			nall += res[i].total - res[i].n;
 	if (nfused > ho_in->limit)
 		nfused = ho_in->limit;
 	struct out *o = out_new(oo);

@@ -262,4 +262,16 @@ test_expect_success 'results the limit leaves out are counted' '
 	test_grep "more documents; --limit to see them$" out
 '
 
+test_expect_success '--all-repos: the documents of every repository, a shared registry entry once' '
+	(cd nocode && kbx index -q) &&
+	kbx hybrid --all-repos --format=json -n 20 retry a flaky call with backoff >out &&
+	TYPE=hit jfields id seq <out | sort | uniq -d >twice &&
+	test_must_be_empty twice &&
+	TYPE=hit jfields id <out >hits &&
+	test_grep "^pat-retry$" hits &&
+	kbx hybrid --all-repos -n 1 how do I add a timeout to an async call >text &&
+	test_grep "^1\. \[[a-z]*\] error py-timeout-001" text &&
+	test_grep "more documents; --limit to see them$" text
+'
+
 test_done

@@ -213,8 +213,9 @@ struct kbx_hybrid_results {
 	struct kbx_hybrid_result *items;
 	size_t n;
 	size_t total;                   /* results before the limit cut them */
-	struct kbx_search_results docs; /* the registry's hits, best first, at
-					 * most the limit */
+	struct kbx_search_results docs; /* the registry's hits, best first: n of
+					 * them within the limit, and hits[]
+					 * holds docs_total */
 	size_t docs_total;              /* hits before the limit */
 	int docs_capped;                /* the search stopped at three times the
 					 * limit: there may be more */
