@@ -332,9 +332,16 @@ static void print_plan_text(struct out *o, const struct kbx_hybrid_results *r)
 /* One result; repo and root name its repository (--all-repos), else
  * NULL. */
 static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_result *h,
-			 int explain, const char *repo, const char *root)
+			 const struct kbx_hybrid_weights *w, int explain, const char *repo,
+			 const char *root)
 {
 	const struct kbx_node *n = &h->node;
+	/* format version 1 counted a named seed's similarity as 1 */
+	double sim = h->similarity, score = h->score;
+	if (out_version(o) < 2 && h->similarity_from == KBX_SIM_NONE) {
+		sim = 1;
+		score += w->similarity;
+	}
 	char tag[80] = "";
 	if (repo)
 		snprintf(tag, sizeof(tag), "[%s] ", out_esc(repo));
@@ -348,7 +355,7 @@ static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_res
 			out_line(o, "%s:%u:%u: %s (%s, score %.3f)",
 				 out_grep_path(root, n->path, n->path_len), n->line ? n->line : 1,
 				 n->col ? n->col : 1, out_esc(shown(n)), kbx_kind_str(n->kind),
-				 h->score);
+				 score);
 		return;
 	case FMT_JSON: {
 		out_record_begin(o, "result");
@@ -358,9 +365,9 @@ static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_res
 			out_field_str(o, "repo_root", root);
 		}
 		out_json_node_ref(o, n);
-		out_field_num(o, "score", h->score);
+		out_field_num(o, "score", score);
 		out_json_begin(o, "factors", 0);
-		out_json_num(o, "similarity", h->similarity);
+		out_json_num(o, "similarity", sim);
 		out_json_num(o, "graph", h->graph);
 		out_json_num(o, "importance", h->importance);
 		out_json_num(o, "recency", h->recency);
@@ -573,8 +580,8 @@ static int hybrid_all_repos(struct kbx_ctx *ctx, const struct kbx_hybrid_opts *h
 			 asked == 1 ? "y" : "ies");
 	for (size_t f = 0; f < nfused; f++) {
 		const struct repo_store *s = &rs.items[fused[f].list];
-		print_result(o, f + 1, &res[fused[f].list].items[fused[f].item], explain, s->repo->name,
-			     s->repo->root);
+		print_result(o, f + 1, &res[fused[f].list].items[fused[f].item], &res[fused[f].list].plan.w,
+			     explain, s->repo->name, s->repo->root);
 	}
 	print_more(o, nfused, nall, NULL, 0);
 	size_t ndocs = print_docs_all_repos(o, &rs, res, ok, ho_in->limit, explain);
@@ -697,7 +704,7 @@ int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 	if (both)
 		out_heading(o, "code");
 	for (size_t i = 0; i < res.n; i++)
-		print_result(o, i + 1, &res.items[i], explain, NULL, NULL);
+		print_result(o, i + 1, &res.items[i], &res.plan.w, explain, NULL, NULL);
 	print_more(o, res.n, res.total, NULL, 0);
 	if (res.plan.docs_why == KBX_DOCS_FALLBACK)
 		print_docs(o, &res, explain);

@@ -249,6 +249,21 @@ test_expect_success 'a similarity with no signal behind it is not printed as a p
 	test_grep "similarity [0-9.]* (vector [0-9.]*, lexical [0-9.]*)" out
 '
 
+test_expect_success 'format version 1 keeps the old similarity of a named seed, and its score' '
+	(cd repo && kbx hybrid --format=json what calls issue_jwt) >v2 &&
+	(cd repo && kbx hybrid --format=json --format-version=1 what calls issue_jwt) >v1 &&
+	TYPE=result jfields factors.similarity <v1 >sim &&
+	echo 1 >expect &&
+	test_cmp expect sim &&
+	python3 -c "
+import json
+v1 = [json.loads(l) for l in open(\"v1\")]
+v2 = [json.loads(l) for l in open(\"v2\")]
+w = v2[0][\"weights\"][\"similarity\"]
+assert abs(v1[1][\"score\"] - (v2[1][\"score\"] + w)) < 1e-9, (v1, v2)
+"
+'
+
 test_expect_success 'results the limit leaves out are counted' '
 	(cd repo && kbx hybrid -n 1 subclasses of Handler) >out &&
 	test_grep "^1 more; --limit to see them$" out &&
