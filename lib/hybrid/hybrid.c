@@ -160,7 +160,7 @@ static int id_matches(const char *glob, const char *id, size_t len, int kind)
 	const char *whole = hash ? hash + 1 : buf;
 	const char *base = whole;
 	/* the whole qualified name or path when the glob has a separator
-	 * ("HttpClient.*", "src/*.py"); else "Http*" would take the
+	 * ("HttpClient.*", "src/auth*"); else "Http*" would take the
 	 * methods of HttpClient too */
 	if (strpbrk(glob, hash ? ".:" : "/"))
 		return !fnmatch(glob, whole, 0);
