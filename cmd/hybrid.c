@@ -432,12 +432,17 @@ static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_res
 	       h->callers == 1 ? "" : "s", h->recency);
 }
 
-/* "N more; --limit to see them" under results the limit cut. */
+/* "N more; --limit to see them" under results the limit cut; what is
+ * a noun in the singular, or NULL. */
 static void print_more(struct out *o, size_t shown_n, size_t total, const char *what, int at_least)
 {
+	size_t more = total - shown_n;
 	if (total > shown_n)
-		out_note(o, "%s%zu more%s%s; --limit to see them", at_least ? "at least " : "",
-			 total - shown_n, what ? " " : "", what ? what : "");
+		out_note(o, "%s%zu more%s%s%s; --limit to see them", at_least ? "at least " : "", more,
+			 what ? " " : "", what ? what : "", what && more > 1 ? "s" : "");
+	else if (at_least)
+		out_note(o, "there may be more%s%s%s; --limit to see them", what ? " " : "",
+			 what ? what : "", what ? "s" : "");
 }
 
 /* The registry's hits of a plan, under their heading. */
@@ -448,7 +453,7 @@ static void print_docs(struct out *o, const struct kbx_hybrid_results *r, int ex
 	out_heading(o, "documents");
 	for (size_t i = 0; i < r->docs.n; i++)
 		out_search_hit(o, i + 1, &r->docs.hits[i], &r->docs, r->plan.docs_text, explain);
-	print_more(o, r->docs.n, r->docs_total, "documents", r->docs_capped);
+	print_more(o, r->docs.n, r->docs_total, "document", r->docs_capped);
 }
 
 /* --all-repos: the registry's hits of every repository, each repository's
@@ -488,7 +493,7 @@ static size_t print_docs_all_repos(struct out *o, const struct repo_stores *rs,
 		}
 	}
 	out_set_repo(o, NULL, NULL, 0);
-	print_more(o, printed, nseen, "documents", capped);
+	print_more(o, printed, nseen, "document", capped);
 	free(seen);
 	return printed;
 }
