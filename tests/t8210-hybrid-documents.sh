@@ -217,6 +217,10 @@ test_expect_success 'a question about code is not a question for documents' '
 	TYPE=plan jfields documents <out >plan &&
 	echo - >expect &&
 	test_cmp expect plan &&
+	(cd repo && kbx hybrid --format=json rules that call issue_jwt >../rules 2>/dev/null;
+	 test $? -le 1) &&
+	TYPE=plan jfields documents <rules >plan &&
+	test_cmp expect plan &&
 	TYPE=hit jfields id <out >hits &&
 	test_must_be_empty hits
 '

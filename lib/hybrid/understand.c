@@ -322,20 +322,20 @@ static void read_similar(struct words *ws, struct _kbx_question *q)
 		   1u << KBX_CHUNK_BEHAVIORAL)
 #define REGISTRY_TYPES (DOC_TYPES | 1u << KBX_CHUNK_ERROR)
 
+/* Nouns that name what the registry holds; not "rules", "notes" or
+ * "exceptions", which name code as often. */
 static const struct {
 	const char *words;
 	unsigned types;
 } doc_nouns[] = {
 	{ "documentation", DOC_TYPES }, { "documents", DOC_TYPES }, { "docs", DOC_TYPES },
-	{ "guides", DOC_TYPES }, { "notes", DOC_TYPES },
+	{ "guides", DOC_TYPES },
 	{ "best practices", 1u << KBX_CHUNK_PATTERN }, { "patterns", 1u << KBX_CHUNK_PATTERN },
 	{ "practices", 1u << KBX_CHUNK_PATTERN }, { "idioms", 1u << KBX_CHUNK_PATTERN },
 	{ "error entries", 1u << KBX_CHUNK_ERROR }, { "errors", 1u << KBX_CHUNK_ERROR },
-	{ "exceptions", 1u << KBX_CHUNK_ERROR },
 	{ "decision records", 1u << KBX_CHUNK_ADR }, { "decisions", 1u << KBX_CHUNK_ADR },
 	{ "adrs", 1u << KBX_CHUNK_ADR },
 	{ "guidelines", 1u << KBX_CHUNK_BEHAVIORAL }, { "instructions", 1u << KBX_CHUNK_BEHAVIORAL },
-	{ "rules", 1u << KBX_CHUNK_BEHAVIORAL },
 	{ NULL, 0 }
 };
 
