@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "text/chunk.h"
 #include "util/config.h"
 #include "hybrid/kbx-hybrid.h"
 #include "lang/lang.h"
@@ -54,6 +55,47 @@ static int parse_weight(const char *arg, struct kbx_hybrid_weights *w)
 static const char *shown(const struct kbx_node *n)
 {
 	return n->kind == KBX_KIND_FILE || !n->qual || !*n->qual ? n->cid : n->qual;
+}
+
+/* The chunk types of a set, "pattern, doc", into buf. */
+static const char *types_str(unsigned types, char *buf, size_t size)
+{
+	size_t l = 0;
+	buf[0] = '\0';
+	for (int t = 1; t < KBX_CHUNK__COUNT && l < size; t++)
+		if (types & (1u << t))
+			l += (size_t)snprintf(buf + l, size - l, "%s%s", l ? ", " : "",
+					      kbx_chunk_type_str(t));
+	return buf;
+}
+
+static void print_docs_plan_json(struct out *o, const struct kbx_hybrid_results *r)
+{
+	const struct kbx_hybrid_plan *p = &r->plan;
+	if (!p->docs_why) {
+		out_json_str(o, "documents", NULL);
+		return;
+	}
+	out_json_begin(o, "documents", 0);
+	out_json_str(o, "why", kbx_hybrid_docs_why_str(p->docs_why));
+	out_json_str(o, "words", p->docs_words);
+	out_json_begin(o, "types", 1);
+	for (int t = 1; t < KBX_CHUNK__COUNT; t++)
+		if (p->docs_types & (1u << t))
+			out_json_str(o, NULL, kbx_chunk_type_str(t));
+	out_json_end(o);
+	out_json_str(o, "hop", kbx_hybrid_hop_str(p->docs_hop));
+	out_json_str(o, "hop_words", p->docs_hop_words);
+	out_json_int(o, "hop_from", (int64_t)p->docs_from);
+	out_json_begin(o, "names", 1);
+	for (size_t i = 0; i < p->ndocs_names; i++)
+		out_json_str(o, NULL, p->docs_names[i]);
+	out_json_end(o);
+	out_json_str(o, "search_text", p->docs_text);
+	out_json_int(o, "total", (int64_t)r->docs_total);
+	out_json_bool(o, "capped", r->docs_capped);
+	out_json_num(o, "ms", p->ms_docs);
+	out_json_end(o);
 }
 
 static void print_plan_json(struct out *o, const struct kbx_hybrid_results *r, const char *question,
@@ -126,6 +168,8 @@ static void print_plan_json(struct out *o, const struct kbx_hybrid_results *r, c
 	}
 	out_json_end(o);
 	out_field_int(o, "candidates", (int64_t)p->candidates);
+	out_field_int(o, "results_total", (int64_t)r->total);
+	print_docs_plan_json(o, r);
 	out_json_begin(o, "weights", 0);
 	out_json_num(o, "similarity", p->w.similarity);
 	out_json_num(o, "graph", p->w.graph);
@@ -157,6 +201,57 @@ static void print_notes(const struct kbx_hybrid_plan *p, const char *repo)
 				repo ? ": " : "", out_esc(p->sig[sg].note));
 }
 
+/* Why the registry was searched, and the hop step by step. */
+static void print_docs_plan_text(struct out *o, const struct kbx_hybrid_results *r)
+{
+	const struct kbx_hybrid_plan *p = &r->plan;
+	char types[96];
+	if (!p->docs_why)
+		return;
+	types_str(p->docs_types, types, sizeof(types));
+	if (p->docs_why == KBX_DOCS_FALLBACK)
+		out_note(o, "documents  %s: the code part found nothing for the words, so the registry is searched",
+			 types);
+	else
+		out_note(o, "documents  %s (from '%s'): %s", types, out_esc(p->docs_words),
+			 p->docs_why == KBX_DOCS_HOWTO ? "a how-to question, answered by documents and code"
+						       : "the question asks for them");
+	if (p->docs_hop && p->docs_from) {
+		const char *target = NULL;
+		for (size_t i = 0; i < p->nterms; i++)
+			if (!strcmp(p->terms[i].role, "target"))
+				target = p->terms[i].text;
+		if (p->relation && r->total)
+			out_note(o, "step 1     '%s %s': %zu result%s", out_esc(p->relation_words),
+				 target ? out_esc(target) : "", r->total, r->total == 1 ? "" : "s");
+		else if (p->relation)
+			out_note(o, "step 1     '%s %s': nothing; its %zu seed%s stand%s in", out_esc(p->relation_words),
+				 target ? out_esc(target) : "", p->nseeds, p->nseeds == 1 ? "" : "s",
+				 p->nseeds == 1 ? "s" : "");
+		else
+			out_note(o, "step 1     '%s', named in the question: %zu node%s",
+				 target ? out_esc(target) : "", p->nseeds, p->nseeds == 1 ? "" : "s");
+		struct strbuf sb = STRBUF_INIT;
+		for (size_t i = 0; i < p->ndocs_names && i < 12; i++)
+			strbuf_addf(&sb, "%s%s", i ? ", " : "", p->docs_names[i]);
+		if (p->ndocs_names > 12)
+			strbuf_addf(&sb, ", ... (%zu in all)", p->ndocs_names);
+		if (p->docs_hop == KBX_HOP_USES)
+			out_note(o, "step 2     what the first %zu use (from '%s'), the functions they call and the modules their files import: %s",
+				 p->docs_from, p->docs_hop_words ? out_esc(p->docs_hop_words) : "",
+				 sb.len ? out_esc(sb.buf) : "none");
+		else
+			out_note(o, "step 2     the names of the first %zu: %s", p->docs_from,
+				 sb.len ? out_esc(sb.buf) : "none");
+		strbuf_release(&sb);
+		out_note(o, "step 3     the registry's %s searched for them: %s%zu hit%s", types,
+			 r->docs_capped ? "at least " : "", r->docs_total,
+			 r->docs_total == 1 ? "" : "s");
+	}
+	if (p->docs_text)
+		out_note(o, "           searched for '%s'", out_esc(p->docs_text));
+}
+
 static void print_plan_text(struct out *o, const struct kbx_hybrid_results *r)
 {
 	const struct kbx_hybrid_plan *p = &r->plan;
@@ -179,6 +274,7 @@ static void print_plan_text(struct out *o, const struct kbx_hybrid_results *r)
 		out_note(o, "search     code similar to that of %s", out_esc(p->similar_to));
 	else if (p->search_text)
 		out_note(o, "search     '%s'", out_esc(p->search_text));
+	print_docs_plan_text(o, r);
 	if (p->kind_words)
 		out_note(o, "kinds      %s (from '%s')",
 			 p->kinds & (1u << KBX_KIND_FUNCTION) ? "functions and methods"
@@ -222,17 +318,30 @@ static void print_plan_text(struct out *o, const struct kbx_hybrid_results *r)
 		 p->candidates == 1 ? "" : "s");
 	out_note(o, "ranking    %.2f similarity + %.2f graph + %.2f importance + %.2f recency",
 		 p->w.similarity, p->w.graph, p->w.importance, p->w.recency);
-	out_note(o, "time       plan %.2f ms, seeds %.2f ms, expansion %.2f ms, ranking %.2f ms",
-		 p->ms_plan, p->ms_search, p->ms_expand, p->ms_rank);
-	printf("\n");
+	if (p->docs_text)
+		out_note(o, "time       plan %.2f ms, seeds %.2f ms, expansion %.2f ms, ranking %.2f ms, documents %.2f ms",
+			 p->ms_plan, p->ms_search, p->ms_expand, p->ms_rank, p->ms_docs);
+	else
+		out_note(o, "time       plan %.2f ms, seeds %.2f ms, expansion %.2f ms, ranking %.2f ms",
+			 p->ms_plan, p->ms_search, p->ms_expand, p->ms_rank);
+	/* a heading that follows puts its own blank line */
+	if (!r->docs.n)
+		printf("\n");
 }
 
 /* One result; repo and root name its repository (--all-repos), else
  * NULL. */
 static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_result *h,
-			 int explain, const char *repo, const char *root)
+			 const struct kbx_hybrid_weights *w, int explain, const char *repo,
+			 const char *root)
 {
 	const struct kbx_node *n = &h->node;
+	/* format version 1 counted a named seed's similarity as 1 */
+	double sim = h->similarity, score = h->score;
+	if (out_version(o) < 2 && h->similarity_from == KBX_SIM_NONE) {
+		sim = 1;
+		score += w->similarity;
+	}
 	char tag[80] = "";
 	if (repo)
 		snprintf(tag, sizeof(tag), "[%s] ", out_esc(repo));
@@ -246,7 +355,7 @@ static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_res
 			out_line(o, "%s:%u:%u: %s (%s, score %.3f)",
 				 out_grep_path(root, n->path, n->path_len), n->line ? n->line : 1,
 				 n->col ? n->col : 1, out_esc(shown(n)), kbx_kind_str(n->kind),
-				 h->score);
+				 score);
 		return;
 	case FMT_JSON: {
 		out_record_begin(o, "result");
@@ -256,13 +365,14 @@ static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_res
 			out_field_str(o, "repo_root", root);
 		}
 		out_json_node_ref(o, n);
-		out_field_num(o, "score", h->score);
+		out_field_num(o, "score", score);
 		out_json_begin(o, "factors", 0);
-		out_json_num(o, "similarity", h->similarity);
+		out_json_num(o, "similarity", sim);
 		out_json_num(o, "graph", h->graph);
 		out_json_num(o, "importance", h->importance);
 		out_json_num(o, "recency", h->recency);
 		out_json_end(o);
+		out_field_str(o, "similarity_from", kbx_hybrid_sim_str(h->similarity_from));
 		out_json_begin(o, "signals", 0);
 		out_json_num(o, "vector", h->vector);
 		out_json_num(o, "lexical", h->lexical);
@@ -306,10 +416,86 @@ static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_res
 		}
 		putchar('\n');
 	}
-	if (explain)
-		printf("     similarity %.3f (vector %.3f, lexical %.3f)  graph %.3f (%u hop%s)  importance %.3f (%u caller%s)  recency %.3f\n",
-		       h->similarity, h->vector, h->lexical, h->graph, h->hops, h->hops == 1 ? "" : "s",
-		       h->importance, h->callers, h->callers == 1 ? "" : "s", h->recency);
+	if (!explain)
+		return;
+	/* a similarity says what is behind it: a factor with no signal is
+	 * not a perfect match */
+	if (h->similarity_from == KBX_SIM_NONE)
+		printf("     similarity none (no text to compare: its seed was named in the question)");
+	else if (h->similarity_from == KBX_SIM_SEED)
+		printf("     similarity %.3f (the search score of its seed)", h->similarity);
+	else
+		printf("     similarity %.3f (vector %.3f, lexical %.3f)", h->similarity, h->vector,
+		       h->lexical);
+	printf("  graph %.3f (%u hop%s)  importance %.3f (%u caller%s)  recency %.3f\n", h->graph,
+	       h->hops, h->hops == 1 ? "" : "s", h->importance, h->callers,
+	       h->callers == 1 ? "" : "s", h->recency);
+}
+
+/* "N more; --limit to see them" under results the limit cut; what is
+ * a noun in the singular, or NULL. */
+static void print_more(struct out *o, size_t shown_n, size_t total, const char *what, int at_least)
+{
+	size_t more = total - shown_n;
+	if (total > shown_n)
+		out_note(o, "%s%zu more%s%s%s; --limit to see them", at_least ? "at least " : "", more,
+			 what ? " " : "", what ? what : "", what && more > 1 ? "s" : "");
+	else if (at_least)
+		out_note(o, "there may be more%s%s%s; --limit to see them", what ? " " : "",
+			 what ? what : "", what ? "s" : "");
+}
+
+/* The registry's hits of a plan, under their heading. */
+static void print_docs(struct out *o, const struct kbx_hybrid_results *r, int explain)
+{
+	if (!r->docs.n)
+		return;
+	out_heading(o, "documents");
+	for (size_t i = 0; i < r->docs.n; i++)
+		out_search_hit(o, i + 1, &r->docs.hits[i], &r->docs, r->plan.docs_text, explain);
+	print_more(o, r->docs.n, r->docs_total, "document", r->docs_capped);
+}
+
+/* --all-repos: the registry's hits of every repository, each repository's
+ * best first, a registry entry two repositories share once; at most
+ * limit.  Returns how many were printed. */
+static size_t print_docs_all_repos(struct out *o, const struct repo_stores *rs,
+				   const struct kbx_hybrid_results *res, const char *ok, size_t limit,
+				   int explain)
+{
+	size_t printed = 0, nseen = 0;
+	int capped = 0;
+	const struct kbx_search_hit **seen = NULL;
+	for (size_t i = 0; i < rs->n; i++) {
+		capped |= ok[i] && res[i].docs_capped;
+		/* past docs.n, the hits the limit left out, to count them */
+		for (size_t j = 0; ok[i] && j < res[i].docs_total; j++) {
+			const struct kbx_search_hit *h = &res[i].docs.hits[j];
+			size_t k;
+			for (k = 0; k < nseen; k++)
+				if (!strcmp(seen[k]->chunk.doc_id, h->chunk.doc_id) &&
+				    seen[k]->chunk.seq == h->chunk.seq &&
+				    !strcmp(seen[k]->chunk.path, h->chunk.path))
+					break;
+			if (k < nseen)
+				continue;
+			const struct kbx_search_hit **v = realloc(seen, (nseen + 1) * sizeof(*v));
+			if (!v)
+				break;
+			seen = v;
+			seen[nseen++] = h;
+			if (printed == limit)
+				continue;
+			if (!printed)
+				out_heading(o, "documents");
+			out_set_repo(o, rs->items[i].repo->name, rs->items[i].repo->root, j + 1);
+			out_search_hit(o, ++printed, h, &res[i].docs, res[i].plan.docs_text, explain);
+		}
+	}
+	out_set_repo(o, NULL, NULL, 0);
+	print_more(o, printed, nseen, "document", capped);
+	free(seen);
+	return printed;
 }
 
 static double result_score(void *data, size_t list, size_t item)
@@ -372,6 +558,11 @@ static int hybrid_all_repos(struct kbx_ctx *ctx, const struct kbx_hybrid_opts *h
 		rc = die_status(&err);
 		goto out;
 	}
+	/* each repository's results before the limit cut them */
+	size_t nall = nfused;
+	for (size_t i = 0; i < rs.n; i++)
+		if (ok[i])
+			nall += res[i].total - res[i].n;
 	if (nfused > ho_in->limit)
 		nfused = ho_in->limit;
 	struct out *o = out_new(oo);
@@ -394,10 +585,12 @@ static int hybrid_all_repos(struct kbx_ctx *ctx, const struct kbx_hybrid_opts *h
 			 asked == 1 ? "y" : "ies");
 	for (size_t f = 0; f < nfused; f++) {
 		const struct repo_store *s = &rs.items[fused[f].list];
-		print_result(o, f + 1, &res[fused[f].list].items[fused[f].item], explain, s->repo->name,
-			     s->repo->root);
+		print_result(o, f + 1, &res[fused[f].list].items[fused[f].item], &res[fused[f].list].plan.w,
+			     explain, s->repo->name, s->repo->root);
 	}
-	rc = out_finish(o) ? KBX_EXIT_IO : nfused ? KBX_EXIT_OK : KBX_EXIT_NOT_FOUND;
+	print_more(o, nfused, nall, NULL, 0);
+	size_t ndocs = print_docs_all_repos(o, &rs, res, ok, ho_in->limit, explain);
+	rc = out_finish(o) ? KBX_EXIT_IO : nfused || ndocs ? KBX_EXIT_OK : KBX_EXIT_NOT_FOUND;
 out:
 	free(fused);
 	for (size_t i = 0; res && i < rs.n; i++)
@@ -508,13 +701,23 @@ int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 		print_plan_text(o, &res);
 	if (out_format(o) == FMT_JSON)
 		print_plan_json(o, &res, question.buf, NULL);
+	/* documents first when the question asks for them, and under
+	 * their own heading when code is shown too */
+	int both = res.n && res.docs.n;
+	if (res.plan.docs_why != KBX_DOCS_FALLBACK)
+		print_docs(o, &res, explain);
+	if (both)
+		out_heading(o, "code");
 	for (size_t i = 0; i < res.n; i++)
-		print_result(o, i + 1, &res.items[i], explain, NULL, NULL);
+		print_result(o, i + 1, &res.items[i], &res.plan.w, explain, NULL, NULL);
+	print_more(o, res.n, res.total, NULL, 0);
+	if (res.plan.docs_why == KBX_DOCS_FALLBACK)
+		print_docs(o, &res, explain);
 	/* a name that stands for nothing is an error; a plan that ran and
 	 * found nothing is only said */
 	if (st == KBX_NOT_FOUND)
 		fprintf(stderr, "%s%s\n", res.plan.nseeds ? "" : "error: ", out_esc(err.msg));
-	rc = out_finish(o) ? KBX_EXIT_IO : res.n ? KBX_EXIT_OK : KBX_EXIT_NOT_FOUND;
+	rc = out_finish(o) ? KBX_EXIT_IO : res.n || res.docs.n ? KBX_EXIT_OK : KBX_EXIT_NOT_FOUND;
 out:
 	kbx_hybrid_release(&res);
 	strbuf_release(&question);

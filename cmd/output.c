@@ -82,6 +82,11 @@ int out_format(const struct out *o)
 	return o->format;
 }
 
+int out_version(const struct out *o)
+{
+	return o->version;
+}
+
 int out_finish(struct out *o)
 {
 	free(o);

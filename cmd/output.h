@@ -19,7 +19,7 @@
 
 #include "kbx.h"
 
-#define OUTPUT_FORMAT_VERSION 1
+#define OUTPUT_FORMAT_VERSION 2
 #define OUTPUT_FORMAT_VERSION_MIN 1
 
 enum output_format { FMT_TEXT, FMT_JSON, FMT_GREP, FMT_NUL };
@@ -50,6 +50,8 @@ struct out *out_new(const struct output_opts *opts);
  * disk, a closed pipe other than a reader that went away). */
 int out_finish(struct out *o);
 int out_format(const struct out *o);
+/* The machine formats' version being printed (--format-version). */
+int out_version(const struct out *o);
 
 /*
  * Text from the repository (names, paths, headings, code; a message that

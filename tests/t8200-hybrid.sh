@@ -3,28 +3,9 @@ test_description='kbx hybrid: questions over the graph and the search, plans, ra
 
 . "$(dirname "$0")"/test-lib.sh
 
-# Fields of JSON Lines on stdin: "field field ..." per record (a.b for
-# nested fields), records of one type only when TYPE= is set.
+# Fields of JSON Lines records on stdin (see lib/jfields.py).
 jfields () {
-	python3 -c '
-import json, os, sys
-keys = sys.argv[1:]
-want = os.environ.get("TYPE")
-for line in sys.stdin:
-    r = json.loads(line)
-    if want and r.get("type") != want:
-        continue
-    out = []
-    for k in keys:
-        v = r
-        for part in k.split("."):
-            if isinstance(v, list):
-                v = v[int(part)] if int(part) < len(v) else None
-            else:
-                v = v.get(part) if isinstance(v, dict) else None
-        out.append("-" if v is None else str(v))
-    print(" ".join(out))
-' "$@"
+	python3 "$TEST_DIRECTORY/lib/jfields.py" "$@"
 }
 
 # The ids kbx hybrid answers, sorted.

@@ -3,6 +3,7 @@
  * what it names, find seeds, expand them over the graph, rank.
  */
 #include <ctype.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,7 +38,28 @@ const char *kbx_hybrid_how_str(int how)
 	case KBX_HOW_FILE: return "file";
 	case KBX_HOW_DIRECTORY: return "directory";
 	case KBX_HOW_SEARCH: return "search";
+	case KBX_HOW_GLOB: return "glob";
 	default: return "unresolved";
+	}
+}
+
+const char *kbx_hybrid_sim_str(int from)
+{
+	return from == KBX_SIM_SEED ? "seed" : from == KBX_SIM_NONE ? "none" : "search";
+}
+
+const char *kbx_hybrid_hop_str(int hop)
+{
+	return hop == KBX_HOP_ABOUT ? "about" : hop == KBX_HOP_USES ? "uses" : "none";
+}
+
+const char *kbx_hybrid_docs_why_str(int why)
+{
+	switch (why) {
+	case KBX_DOCS_ASKED: return "asked";
+	case KBX_DOCS_HOWTO: return "how-to";
+	case KBX_DOCS_FALLBACK: return "fallback";
+	default: return "none";
 	}
 }
 
@@ -117,13 +139,57 @@ struct prefix_ctx {
 	struct kbx_nodelist *out;
 	size_t count;
 	int files_only;
+	const char *glob;        /* only ids whose name matches it */
 };
+
+/* Does canonical id match glob (lower-cased): a definition by its name,
+ * or its qualified name when the glob has a '.' or "::"; a file by its
+ * base name or one of its directories, or its path when the glob has a
+ * '/'; case aside (both sides lower-cased: fnmatch's
+ * FNM_CASEFOLD is not POSIX). */
+static int id_matches(const char *glob, const char *id, size_t len, int kind)
+{
+	char buf[1100];
+	if (len >= sizeof(buf) || kind == KBX_KIND_NAMEREF || kind == KBX_KIND_EXTERNAL ||
+	    kind == KBX_KIND_MODULE)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (char)tolower((unsigned char)id[i]);
+	buf[len] = '\0';
+	char *hash = strchr(buf, '#');
+	const char *whole = hash ? hash + 1 : buf;
+	const char *base = whole;
+	/* the whole qualified name or path when the glob has a separator
+	 * ("HttpClient.*", "src/auth*"); else "Http*" would take the
+	 * methods of HttpClient too */
+	if (strpbrk(glob, hash ? ".:" : "/"))
+		return !fnmatch(glob, whole, 0);
+	if (!hash) {
+		/* a file: its base name or a directory on its path ("auth*"
+		 * takes the files under src/auth) */
+		for (char *part = buf, *slash; part; part = slash ? slash + 1 : NULL) {
+			slash = strchr(part, '/');
+			if (slash)
+				*slash = '\0';
+			if (!fnmatch(glob, part, 0))
+				return 1;
+		}
+		return 0;
+	}
+	for (const char *p = whole; *p; p++)
+		if (*p == '.')
+			base = p + 1;
+		else if (*p == ':' && p[1] == ':')
+			base = p + 2;
+	return !fnmatch(glob, base, 0);
+}
 
 static void add_prefixed(void *data, const char *id, size_t len, int kind)
 {
 	struct prefix_ctx *c = data;
-	(void)len;
 	if (c->files_only && kind != KBX_KIND_FILE)
+		return;
+	if (c->glob && !id_matches(c->glob, id, len, kind))
 		return;
 	uint32_t nid = 0;
 	char *cid = strndup(id, len);
@@ -310,6 +376,22 @@ static kbx_status_t resolve(struct kbx_store *s, const struct kbx_hybrid_opts *o
 	t->role = role;
 	if (!t->text)
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	if (strpbrk(text, "*?[") && !strchr(text, ' ')) {
+		/* "auth*": every name it matches */
+		char *glob = strdup(text);
+		if (!glob)
+			return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		for (char *c = glob; *c; c++)
+			*c = (char)tolower((unsigned char)*c);
+		struct prefix_ctx pc = { s, &t->nodes, 0, 0, glob };
+		kbx_status_t st = kbx_ids_with_prefix(s, "", 0, add_prefixed, &pc, &e);
+		free(glob);
+		if (st)
+			return _kbx_fail(err, st, "%s", e.msg);
+		if (pc.count)
+			t->how = KBX_HOW_GLOB;
+		return KBX_OK;
+	}
 	if (!looks_like_path(text) && !strchr(text, ' ')) {
 		kbx_status_t st = kbx_lookup(s, text, &t->nodes, &e);
 		if (st == KBX_OK) {
@@ -767,6 +849,243 @@ static kbx_status_t similarity(struct kbx_store *s, const struct kbx_hybrid_opts
 	return KBX_OK;
 }
 
+/* ---- the registry's documents ---- */
+
+#define HOP_FROM_MAX 50          /* results a hop starts from */
+#define HOP_NAMES_MAX 64         /* names it collects */
+
+struct names {
+	struct kbx_hybrid_plan *p;
+	struct _kbx_u32s *skip;  /* the results and their members: not "used" */
+	int failed;
+};
+
+static void add_name(struct names *nm, const char *name, size_t len)
+{
+	struct kbx_hybrid_plan *p = nm->p;
+	if (!len || p->ndocs_names >= HOP_NAMES_MAX)
+		return;
+	for (size_t i = 0; i < p->ndocs_names; i++)
+		if (strlen(p->docs_names[i]) == len && !memcmp(p->docs_names[i], name, len))
+			return;
+	char **v = realloc(p->docs_names, (p->ndocs_names + 1) * sizeof(*v));
+	if (!v || !(v[p->ndocs_names] = strndup(name, len))) {
+		if (v)
+			p->docs_names = v;
+		nm->failed = 1;
+		return;
+	}
+	p->docs_names = v;
+	p->ndocs_names++;
+}
+
+/* The name a node is used by: a file's base name without its extension
+ * ("retry" for http/retry.py), a module's name, a definition's qualified
+ * name. */
+static void add_node_name(struct names *nm, const struct kbx_node *n)
+{
+	if (n->kind == KBX_KIND_FILE && n->path) {
+		const char *b = n->path + n->path_len;
+		while (b > n->path && b[-1] != '/')
+			b--;
+		const char *dot = memchr(b, '.', (size_t)(n->path + n->path_len - b));
+		add_name(nm, b, (size_t)((dot ? dot : n->path + n->path_len) - b));
+		return;
+	}
+	/* "OrderService.process": the class says what the method is about */
+	const char *name = n->qual && *n->qual ? n->qual : n->name;
+	if (name)
+		add_name(nm, name, strlen(name));
+}
+
+static int on_used(void *data, const struct kbx_edge *e)
+{
+	struct names *nm = data;
+	if (!_kbx_u32s_has(nm->skip, e->to.id))
+		add_node_name(nm, &e->to);
+	return nm->failed;
+}
+
+/* Names for the documents to be about: of the n nodes (ABOUT), or of
+ * what they use (USES): the functions their functions and methods call,
+ * and what their files import. */
+static kbx_status_t hop_names(struct kbx_store *s, struct kbx_hybrid_plan *p, int hop,
+			      const struct kbx_node *const *nodes, size_t n, struct kbx_error *err)
+{
+	struct names nm = { p, NULL, 0 };
+	struct _kbx_u32s from = { 0 }, files = { 0 };
+	kbx_status_t st = KBX_OK;
+	if (n > HOP_FROM_MAX)
+		n = HOP_FROM_MAX;
+	p->docs_from = n;
+	if (hop != KBX_HOP_USES) {
+		for (size_t i = 0; i < n; i++)
+			add_node_name(&nm, nodes[i]);
+		return nm.failed ? _kbx_fail(err, KBX_ERR_NOMEM, "out of memory") : KBX_OK;
+	}
+	for (size_t i = 0; i < n && !st; i++) {
+		const struct kbx_node *r = nodes[i];
+		if (_kbx_u32s_add(&from, r->id))
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		if (!st && !KBX_KIND_IS_CALLABLE(r->kind))
+			st = members(s, r->id, CALLABLES, &from, err);
+		uint32_t file = r->kind == KBX_KIND_FILE ? r->id : r->file;
+		if (!st && file && _kbx_u32s_add(&files, file))
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	_kbx_u32s_settle(&from);
+	_kbx_u32s_settle(&files);
+	nm.skip = &from;
+	/* what they call first, then what their files import */
+	for (size_t i = 0; i < from.n && !st && !nm.failed; i++)
+		st = kbx_walk_edges(s, from.v[i], KBX_EDGE_CALLS, KBX_DIR_OUT, 1, on_used, &nm, err);
+	for (size_t i = 0; i < files.n && !st && !nm.failed; i++)
+		st = kbx_walk_edges(s, files.v[i], KBX_EDGE_IMPORTS, KBX_DIR_OUT, 1, on_used, &nm,
+				    err);
+	free(from.v);
+	free(files.v);
+	if (!st && nm.failed)
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	return st;
+}
+
+/* Search the registry for the plan's documents (p->docs_text, of
+ * p->docs_types) into out->docs, at most limit kept. */
+static kbx_status_t search_docs(struct kbx_store *s, const struct kbx_hybrid_opts *o,
+				struct kbx_hybrid_results *out, size_t limit, struct kbx_error *err)
+{
+	struct kbx_hybrid_plan *p = &out->plan;
+	struct kbx_search_query q = { 0 };
+	struct kbx_error e = KBX_ERROR_INIT;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	q.text = p->docs_text;
+	q.mode = o->mode;
+	q.fusion = o->fusion;
+	q.vector_weight = -1;
+	/* three times the limit, as for the code: enough to say how many
+	 * more there are, or that there are many */
+	q.limit = limit * 3;
+	q.types = p->docs_types;
+	q.embed = o->embed;
+	kbx_status_t st = kbx_search(s, &q, &out->docs, &e);
+	memcpy(p->docs_sig, out->docs.sig, sizeof(p->docs_sig));
+	p->ms_docs = ms_since(&t0);
+	if (st == KBX_NOT_FOUND) {
+		kbx_search_results_release(&out->docs);
+		struct kbx_search_info info;
+		uint64_t docs = 0;
+		if (kbx_search_info(s, &info, &e) == KBX_OK)
+			for (int t = 0; t < KBX_CHUNK__COUNT; t++)
+				if (t != KBX_CHUNK_CODE)
+					docs += info.by_type[t];
+		if (!docs)
+			note(p, "the index holds no registry documents: add a registry with 'kbx registry add DIR', then run 'kbx index'");
+		return KBX_OK;
+	}
+	if (st)
+		return _kbx_fail(err, st, "%s", e.msg);
+	out->docs_capped = out->docs.n >= q.limit;
+	/* one hit per document, its best section: the sections of one
+	 * document would otherwise fill the answer */
+	size_t kept = 0;
+	for (size_t i = 0; i < out->docs.n; i++) {
+		size_t k;
+		for (k = 0; k < kept; k++)
+			if (out->docs.hits[k].chunk.type == out->docs.hits[i].chunk.type &&
+			    !strcmp(out->docs.hits[k].chunk.doc_id, out->docs.hits[i].chunk.doc_id))
+				break;
+		if (k == kept)
+			out->docs.hits[kept++] = out->docs.hits[i];
+	}
+	out->docs.n = kept;
+	out->docs_total = out->docs.n;
+	if (out->docs.n > limit)
+		out->docs.n = limit;
+	return KBX_OK;
+}
+
+/* The text the documents are searched with: the hop's names, then the
+ * question's own words. */
+static kbx_status_t docs_text(struct kbx_hybrid_plan *p, const char *words, struct kbx_error *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < p->ndocs_names; i++) {
+		if (sb.len)
+			strbuf_addch(&sb, ' ');
+		strbuf_addstr(&sb, p->docs_names[i]);
+	}
+	if (words) {
+		if (sb.len)
+			strbuf_addch(&sb, ' ');
+		strbuf_addstr(&sb, words);
+	}
+	if (sb.failed) {
+		strbuf_release(&sb);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	free(p->docs_text);
+	p->docs_text = sb.len ? strbuf_detach(&sb, NULL) : NULL;
+	strbuf_release(&sb);
+	return KBX_OK;
+}
+
+/*
+ * The registry's part of a plan, once the code's results are ranked
+ * (out->items, out->total of them): the documents the question asks for,
+ * about the results or what they use when there is a hop, or, for a
+ * search of words that found no code, the documents for those words.
+ */
+static kbx_status_t documents(struct kbx_store *s, const struct kbx_hybrid_opts *o,
+			      struct kbx_hybrid_results *out, const struct _kbx_question *q,
+			      const char *search_text, int have_scope, size_t limit,
+			      struct kbx_error *err)
+{
+	struct kbx_hybrid_plan *p = &out->plan;
+	kbx_status_t st = KBX_OK;
+	if (!p->docs_why) {
+		/* nothing asked for documents; a search of words that found
+		 * no code may still find them */
+		if (out->total || q->relation || have_scope || !search_text)
+			return KBX_OK;
+		p->docs_why = KBX_DOCS_FALLBACK;
+		p->docs_types = 1u << KBX_CHUNK_ERROR | 1u << KBX_CHUNK_PATTERN |
+				1u << KBX_CHUNK_DOC | 1u << KBX_CHUNK_ADR | 1u << KBX_CHUNK_BEHAVIORAL;
+		st = docs_text(p, search_text, err);
+	} else if (p->docs_hop && (out->total || p->nseeds)) {
+		/* the hop: from the results, or from the seeds when the graph
+		 * found nothing */
+		size_t n = out->total ? out->total : p->nseeds;
+		const struct kbx_node **nodes = calloc(n + 1, sizeof(*nodes));
+		if (!nodes)
+			return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		for (size_t i = 0; i < n; i++)
+			nodes[i] = out->total ? &out->items[i].node : &p->seeds[i].node;
+		if (!out->total && q->relation)
+			note(p, "the graph found nothing: the documents are about what the question named");
+		st = hop_names(s, p, p->docs_hop, nodes, n, err);
+		if (!st && !p->ndocs_names && p->docs_hop == KBX_HOP_USES) {
+			note(p, "the %zu result%s use%s nothing kbx knows of: the documents are about %s",
+			     p->docs_from, p->docs_from == 1 ? "" : "s", p->docs_from == 1 ? "s" : "",
+			     p->docs_from == 1 ? "it" : "them");
+			p->docs_hop = KBX_HOP_ABOUT;
+			st = hop_names(s, p, p->docs_hop, nodes, n, err);
+		}
+		free(nodes);
+		if (!st)
+			st = docs_text(p, p->docs_text ? p->docs_text : search_text, err);
+	} else if (!p->docs_text) {
+		st = docs_text(p, search_text, err);
+	}
+	if (st || !p->docs_text)
+		return st;
+	st = search_docs(s, o, out, limit, err);
+	if (!st && p->docs_why == KBX_DOCS_FALLBACK && out->docs.n)
+		note(p, "no code matches '%s': the registry's documents for it are shown",
+		     search_text);
+	return st;
+}
+
 /* ---- the plan ---- */
 
 static double weight(double given, double def)
@@ -832,6 +1151,10 @@ static kbx_status_t unresolved(struct kbx_store *s, const char *text, struct kbx
 	}
 	kbx_nodelist_release(&near);
 	char c[64];
+	if (strpbrk(text, "*?[") && !strchr(text, ' '))
+		return _kbx_fail(err, KBX_NOT_FOUND,
+				 "'%s' matches no name of a symbol or file in the index (a glob: * ? [...], case aside)",
+				 clip(text, c));
 	return _kbx_fail(err, KBX_NOT_FOUND, "'%s' names no symbol, file or directory in the index%s%s",
 			 clip(text, c), strchr(text, ' ') ? ", and no code matches it" : "", hint);
 }
@@ -858,11 +1181,20 @@ static kbx_status_t constraint(struct kbx_store *s, const struct kbx_hybrid_opts
 		return unresolved(s, text, err);
 	}
 	char c[64];
+	if (t.how == KBX_HOW_GLOB)
+		note(p, "'%s' is a glob: %zu name%s in the index match%s it", clip(text, c), t.nodes.n,
+		     t.nodes.n == 1 ? "" : "s", t.nodes.n == 1 ? "es" : "");
 	if (t.nodes.n > 1 && t.how == KBX_HOW_SYMBOL)
 		note(p, "'%s' is ambiguous: %zu definitions; all of them are taken", clip(text, c),
 		     t.nodes.n);
 	struct _kbx_u32s part = { 0 };
-	if (!strcmp(role, "within"))
+	if (!strcmp(role, "matching")) {
+		/* the names themselves */
+		for (size_t i = 0; i < t.nodes.n && !st; i++)
+			if (_kbx_u32s_add(&part, t.nodes.items[i].id))
+				st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		_kbx_u32s_settle(&part);
+	} else if (!strcmp(role, "within"))
 		st = scope_within(s, &t, &part, err);
 	else
 		st = scope_calls(s, &t, !strcmp(role, "calls") ? KBX_DIR_IN : KBX_DIR_OUT, depth,
@@ -900,6 +1232,8 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 	char *search_text = NULL;
 	uint32_t exclude = 0;
 	char cbuf[64];
+	int seeds_searched = 0;         /* the target was found by a search */
+	int code = 1;                   /* the code is searched for the words */
 
 	if (!err)
 		err = &local;
@@ -923,8 +1257,17 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 	/* files answer "what imports", never "methods" */
 	if (q.relation == KBX_REL_IMPORTS || q.relation == KBX_REL_IMPORTERS)
 		p->kinds = 0;
+	if (q.doc_types) {
+		p->docs_why = q.doc_head ? KBX_DOCS_ASKED : KBX_DOCS_HOWTO;
+		p->docs_types = q.doc_types;
+		p->docs_words = dup_or_null(q.doc_words);
+		p->docs_hop_words = dup_or_null(q.doc_hop_words);
+		/* "docs ... what calls X": about the answer, unless "used by" */
+		p->docs_hop = q.doc_hop ? q.doc_hop : q.relation ? KBX_HOP_ABOUT : KBX_HOP_NONE;
+	}
 
-	if (!q.relation && !q.similar && !q.rest && !q.within && !q.called_by && !q.calls) {
+	if (!q.relation && !q.similar && !q.rest && !q.within && !q.called_by && !q.calls &&
+	    !q.glob) {
 		st = _kbx_fail(err, KBX_ERR_USAGE,
 			       "'%s' has no words to search or follow: ask for example 'what calls add', 'methods in a.py' or 'code similar to retry with backoff'",
 			       clip(o->query, cbuf));
@@ -939,6 +1282,8 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 		st = constraint(s, o, p, q.called_by, "called-by", cdepth, &scope, &have_scope, err);
 	if (!st && q.calls)
 		st = constraint(s, o, p, q.calls, "calls", cdepth, &scope, &have_scope, err);
+	if (!st && q.glob)
+		st = constraint(s, o, p, q.glob, "matching", cdepth, &scope, &have_scope, err);
 	if (st)
 		goto done;
 
@@ -965,6 +1310,36 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 	} else if (q.rest) {
 		search_text = strdup(q.rest);
 	}
+	if (q.doc_head && !q.relation && search_text) {
+		/* "patterns used by HttpClient": a name is where the hop
+		 * starts; other words are the documents' search, not the
+		 * code's */
+		struct kbx_nodelist l = KBX_NODELIST_INIT;
+		struct kbx_error e = KBX_ERROR_INIT;
+		if (p->docs_hop && !strchr(search_text, ' ') && !p->similar_to &&
+		    kbx_lookup(s, search_text, &l, &e) == KBX_OK) {
+			struct kbx_hybrid_term t = { 0 };
+			t.text = strdup(search_text);
+			t.role = "target";
+			t.how = l.items[0].kind == KBX_KIND_FILE ? KBX_HOW_FILE : KBX_HOW_SYMBOL;
+			t.nodes = l;
+			for (size_t i = 0; i < l.n && !st; i++)
+				st = add_seed(p, &l.items[i], "symbol", 1.0, err);
+			if (!st)
+				st = t.text ? add_term(p, &t, err)
+					    : _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+			else
+				term_release(&t);
+			if (st)
+				goto done;
+		} else {
+			kbx_nodelist_release(&l);
+			p->docs_text = strdup(search_text);
+		}
+		code = 0;
+		free(search_text);
+		search_text = NULL;
+	}
 	p->search_text = dup_or_null(p->similar_to ? NULL : search_text);
 	p->ms_plan = ms_since(&t0);
 
@@ -982,12 +1357,18 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 			term_release(&t);
 			goto done;
 		}
-		if (t.nodes.n > 1 && t.how != KBX_HOW_SEARCH && t.how != KBX_HOW_DIRECTORY)
+		if (t.nodes.n > 1 && t.how != KBX_HOW_SEARCH && t.how != KBX_HOW_DIRECTORY &&
+		    t.how != KBX_HOW_GLOB)
 			note(p, "'%s' is ambiguous: %zu definitions; each is a starting point",
 			     clip(q.target, cbuf), t.nodes.n);
 		if (t.how == KBX_HOW_SEARCH)
 			note(p, "'%s' names no symbol: the %zu code chunk%s the search finds for it are the starting points",
 			     clip(q.target, cbuf), t.nodes.n, t.nodes.n == 1 ? "" : "s");
+		if (t.how == KBX_HOW_GLOB)
+			note(p, "'%s' is a glob: the %zu name%s it matches %s the starting point%s",
+			     clip(q.target, cbuf), t.nodes.n, t.nodes.n == 1 ? "" : "s",
+			     t.nodes.n == 1 ? "is" : "are", t.nodes.n == 1 ? "" : "s");
+		seeds_searched = t.how == KBX_HOW_SEARCH;
 		for (size_t i = 0; i < t.nodes.n && !st; i++)
 			st = add_seed(p, &t.nodes.items[i], t.how == KBX_HOW_SEARCH ? "search" : "symbol",
 				      t.scores ? t.scores[i] : 1.0, err);
@@ -1016,15 +1397,16 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 		st = _kbx_fail(err, KBX_ERR_USAGE, "'%s' needs a name after it",
 			       clip(q.relation_words ? q.relation_words : "", cbuf));
 		goto done;
-	} else {
+	} else if (code) {
 		/* no traversal: the search's hits are the seeds */
 		if (!search_text && have_scope) {
-			/* "functions within src/auth": the scope itself */
+			/* "functions within src/auth": the scope itself; a
+			 * glob's files too */
 			for (size_t i = 0; i < scope.n && !st; i++) {
 				struct kbx_node n;
 				if (_kbx_node_read(s, _kbx_txn(s), scope.v[i], &n) == KBX_OK &&
-				    n.kind != KBX_KIND_FILE)
-					st = add_seed(p, &n, "scope", 1.0, err);
+				    (n.kind != KBX_KIND_FILE || q.glob))
+					st = add_seed(p, &n, q.glob ? "glob" : "scope", 1.0, err);
 			}
 		} else if (search_text) {
 			struct kbx_search_query sq = code_query(o, search_text, limit * 3);
@@ -1115,7 +1497,11 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 		h->node = r->node;
 		h->hops = r->hops;
 		h->confidence = r->confidence;
-		h->similarity = search_text ? 0 : r->seed_score;
+		/* with no text, a seed found by a search passes its score
+		 * on; a seed the question named has no similarity to speak of */
+		h->similarity_from = search_text ? KBX_SIM_SEARCH
+				   : seeds_searched ? KBX_SIM_SEED : KBX_SIM_NONE;
+		h->similarity = h->similarity_from == KBX_SIM_SEED ? r->seed_score : 0;
 		/* a way through a call kbx could not pin down counts half */
 		h->graph = (r->confidence == KBX_CONF_AMBIGUOUS ? 0.5 : 1.0) / (1.0 + r->hops);
 	}
@@ -1146,6 +1532,13 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 	}
 	if (nres)
 		qsort(res, nres, sizeof(*res), cmp_result);
+	out->total = nres;
+	p->ms_rank = ms_since(&t0);
+	out->items = res;
+	st = documents(s, o, out, &q, search_text, have_scope, limit, err);
+	if (st)
+		goto done;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (nres > limit)
 		nres = limit;
 	/* the way from each result back to its seed */
@@ -1170,10 +1563,9 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 		}
 		h->via_line[0] = 0;
 	}
-	out->items = res;
 	out->n = nres;
-	p->ms_rank = ms_since(&t0);
-	if (!st && !nres)
+	p->ms_rank += ms_since(&t0);
+	if (!st && !nres && !out->docs.n)
 		st = _kbx_fail(err, KBX_NOT_FOUND, "nothing found for '%s'", clip(o->query, cbuf));
 done:
 	free(search_text);
@@ -1181,6 +1573,13 @@ done:
 	free(scope.v);
 	_kbx_question_release(&q);
 	return st;
+}
+
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }
 
 void kbx_hybrid_release(struct kbx_hybrid_results *r)
@@ -1196,13 +1595,16 @@ void kbx_hybrid_release(struct kbx_hybrid_results *r)
 	free(p->search_text);
 	free(p->similar_to);
 	free(p->kind_words);
+	free(p->docs_words);
+	free(p->docs_hop_words);
+	free(p->docs_text);
+	free_strings(p->docs_names, p->ndocs_names);
+	kbx_search_results_release(&r->docs);
 	for (size_t i = 0; i < p->nterms; i++)
 		term_release(&p->terms[i]);
 	free(p->terms);
 	free(p->seeds);
-	for (size_t i = 0; i < p->nnotes; i++)
-		free(p->notes[i]);
-	free(p->notes);
+	free_strings(p->notes, p->nnotes);
 	kbx_nodelist_release(&r->strings);
 	memset(r, 0, sizeof(*r));
 }

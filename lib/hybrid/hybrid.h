@@ -28,6 +28,16 @@ struct _kbx_question {
 	char *depth_words;
 	unsigned kinds;          /* 1 << enum kbx_kind; 0: any */
 	char *kind_words;
+	/* registry documents asked for: "patterns used by classes extending
+	 * X", "documentation about ...", "how do I ..." */
+	unsigned doc_types;      /* 1 << enum kbx_chunk_type; 0: none asked */
+	char *doc_words;         /* "patterns", "how do I" */
+	int doc_head;            /* documents are what the question asks for:
+				  * no code search of their words */
+	int doc_hop;             /* enum kbx_hybrid_hop: what of the graph's
+				  * results the documents are about */
+	char *doc_hop_words;     /* "used by", "about" */
+	char *glob;              /* "matching 'auth*'": a glob over names */
 };
 
 /* Read a question (understand.c).  Returns 0, or -1 when memory runs

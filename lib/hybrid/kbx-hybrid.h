@@ -19,7 +19,13 @@
  *   3. expand: the traversal from every seed, breadth first, keeping for
  *      each node the fewest hops and the path it was reached by;
  *   4. rank: score = w_s similarity + w_g graph + w_i importance +
- *      w_r recency (each factor in [0, 1], see struct kbx_hybrid_result).
+ *      w_r recency (each factor in [0, 1], see struct kbx_hybrid_result);
+ *   5. documents: when the question asks for the registry's documents
+ *      ("patterns used by classes extending X", "docs about ...", "how
+ *      do I ..."), or when the code part found nothing for its words,
+ *      the registry is searched too, with the words or with the names of
+ *      what the graph's results use (the hop, see struct
+ *      kbx_hybrid_plan).
  *
  * Same conventions as kbx.h: a quiet library, status codes, struct
  * kbx_error.  Everything returned is owned by the result and freed by
@@ -87,7 +93,8 @@ enum kbx_hybrid_how {
 	KBX_HOW_VARIANT,        /* a spelling of its words ("HTTP client": HttpClient) */
 	KBX_HOW_FILE,           /* a file, by path or by its name */
 	KBX_HOW_DIRECTORY,      /* the files under a directory */
-	KBX_HOW_SEARCH          /* no symbol: the search's best code chunks */
+	KBX_HOW_SEARCH,         /* no symbol: the search's best code chunks */
+	KBX_HOW_GLOB            /* a glob over names ("auth*") */
 };
 const char *kbx_hybrid_how_str(int how);
 
@@ -109,11 +116,20 @@ struct kbx_hybrid_seed {
 	double score;                   /* the search's similarity; 1 for symbols */
 };
 
+/* Where a result's similarity comes from. */
+enum kbx_hybrid_sim {
+	KBX_SIM_SEARCH = 0,     /* its code against the search text */
+	KBX_SIM_SEED,           /* the search that found its seed */
+	KBX_SIM_NONE            /* no text: its seed was named (0) */
+};
+const char *kbx_hybrid_sim_str(int from);   /* "search", "seed", "none" */
+
 /* One result.  Factors (each in [0, 1]):
  *   similarity  the node's code against the search text: the mean of its
  *               vector cosine and its BM25 score, each relative to the
  *               best among the candidates; when the text named the
- *               starting point instead (a search seed), the seed's
+ *               starting point instead (a search seed), the seed's; 0
+ *               when there is no text (the seed was named)
  *   graph       1 / (1 + hops) from the nearest seed, halved when the
  *               way passes through an ambiguous call
  *   importance  ln(1 + callers) / ln(1 + most callers among the candidates)
@@ -122,6 +138,7 @@ struct kbx_hybrid_result {
 	struct kbx_node node;
 	double score;
 	double similarity, graph, importance, recency;
+	int similarity_from;            /* enum kbx_hybrid_sim */
 	double vector, lexical;         /* the raw signals (0: not found by it) */
 	uint32_t hops;
 	uint32_t callers;               /* direct callers (certain and ambiguous) */
@@ -134,6 +151,21 @@ struct kbx_hybrid_result {
 	uint32_t *via_line;
 	size_t nvia;
 };
+
+/* What the registry's documents are about, after a traversal:
+ * ABOUT its results, or what they USE (their callees and the imports of
+ * their files). */
+enum kbx_hybrid_hop { KBX_HOP_NONE = 0, KBX_HOP_ABOUT, KBX_HOP_USES };
+const char *kbx_hybrid_hop_str(int hop);    /* "none", "about", "uses" */
+
+/* Why the registry was searched. */
+enum kbx_hybrid_docs_why {
+	KBX_DOCS_NOT = 0,       /* it was not */
+	KBX_DOCS_ASKED,         /* the question asks for documents ("patterns ...") */
+	KBX_DOCS_HOWTO,         /* a how-to question: documents and code */
+	KBX_DOCS_FALLBACK       /* the code part found nothing for the words */
+};
+const char *kbx_hybrid_docs_why_str(int why);  /* "asked", "how-to", "fallback" */
 
 struct kbx_hybrid_plan {
 	int relation;                   /* enum kbx_hybrid_rel */
@@ -158,6 +190,18 @@ struct kbx_hybrid_plan {
 	struct kbx_signal_report sig[KBX_SIG__COUNT];  /* of the last search */
 	uint64_t candidates;            /* nodes reached before the cut */
 	struct kbx_hybrid_weights w;
+	/* the registry's documents */
+	int docs_why;                   /* enum kbx_hybrid_docs_why */
+	unsigned docs_types;            /* 1 << enum kbx_chunk_type */
+	char *docs_words;               /* the words that asked, or NULL */
+	int docs_hop;                   /* enum kbx_hybrid_hop */
+	char *docs_hop_words;
+	size_t docs_from;               /* results of the graph the hop started from */
+	char **docs_names;              /* the names the hop collected */
+	size_t ndocs_names;
+	char *docs_text;                /* the text searched */
+	struct kbx_signal_report docs_sig[KBX_SIG__COUNT];
+	double ms_docs;
 	char **notes;                   /* what the user should know: an
 					 * ambiguous name, a skipped signal */
 	size_t nnotes;
@@ -168,10 +212,18 @@ struct kbx_hybrid_results {
 	struct kbx_hybrid_plan plan;
 	struct kbx_hybrid_result *items;
 	size_t n;
+	size_t total;                   /* results before the limit cut them */
+	struct kbx_search_results docs; /* the registry's hits, best first: n of
+					 * them within the limit, and hits[]
+					 * holds docs_total */
+	size_t docs_total;              /* hits before the limit */
+	int docs_capped;                /* the search stopped at three times the
+					 * limit: there may be more */
 	struct kbx_nodelist strings;    /* owns the node strings of via[] */
 };
 
 /* Answer a question.  KBX_NOT_FOUND when the plan ran and found nothing
+ * (no result and no document)
  * (the plan is still filled, for --explain); KBX_ERR_USAGE when the
  * question has no words kbx can use (the message says what it
  * understands). */

@@ -10,7 +10,14 @@
  *                directly, N hops, N levels, depth N
  *   constraints  within|inside|under P;  (that|which) (is|are) called
  *                (by|from) X;  (that|which) call(s) X;  calling X
+ *   documents    at the head: documentation, docs, patterns, errors,
+ *                adrs, guidelines (what the registry holds), then "used
+ *                by" (what the graph's answer uses) or "about", "for",
+ *                "relevant to" (the answer itself);  how do I, how to
+ *   depth, constraints, ... as above
  *   similarity   similar to S;  like S
+ *   names        matching G, named G (a glob: * ? [...]); a word with
+ *                glob characters left over is one too
  *   traversal    "what calls X", "callers of X", "subclasses of X",
  *                "what does X call", "methods in X", ... (the table below)
  *
@@ -25,6 +32,7 @@
 
 #include "hybrid/hybrid.h"
 #include "lang/lang.h"
+#include "text/chunk.h"
 #include "util/strbuf.h"
 
 #define MAX_WORDS 128
@@ -44,7 +52,7 @@ struct words {
 static const char *const boundaries[] = {
 	"that", "which", "within", "inside", "under", "similar", "like", "transitively",
 	"recursively", "indirectly", "directly", "with", "and", "or", "whose", "where", "calling",
-	"?", NULL
+	"matching", "named", "?", NULL
 };
 
 /* Words that mean nothing on their own, dropped from what is left. */
@@ -52,7 +60,8 @@ static const char *const fillers[] = {
 	"a", "an", "the", "all", "any", "code", "find", "show", "me", "list", "please", "what",
 	"which", "who", "where", "is", "are", "of", "in", "that", "to", "for", "some", "every",
 	"functions", "function", "methods", "method", "classes", "class", "files", "file",
-	"does", "do", "give", "get", "i", "want", "need", NULL
+	"does", "do", "give", "get", "i", "want", "need", "this", "these", "my", "our",
+	"components", "component", "symbols", "symbol", "names", "things", NULL
 };
 
 static int in_set(const char *const *set, const char *w)
@@ -307,6 +316,165 @@ static void read_similar(struct words *ws, struct _kbx_question *q)
 		}
 }
 
+/* ---- registry documents ---- */
+
+#define DOC_TYPES (1u << KBX_CHUNK_DOC | 1u << KBX_CHUNK_PATTERN | 1u << KBX_CHUNK_ADR | \
+		   1u << KBX_CHUNK_BEHAVIORAL)
+#define REGISTRY_TYPES (DOC_TYPES | 1u << KBX_CHUNK_ERROR)
+
+/* Nouns that name what the registry holds; not "rules", "notes" or
+ * "exceptions", which name code as often. */
+static const struct {
+	const char *words;
+	unsigned types;
+} doc_nouns[] = {
+	{ "documentation", DOC_TYPES }, { "documents", DOC_TYPES }, { "docs", DOC_TYPES },
+	{ "guides", DOC_TYPES },
+	{ "best practices", 1u << KBX_CHUNK_PATTERN }, { "patterns", 1u << KBX_CHUNK_PATTERN },
+	{ "practices", 1u << KBX_CHUNK_PATTERN }, { "idioms", 1u << KBX_CHUNK_PATTERN },
+	{ "error entries", 1u << KBX_CHUNK_ERROR }, { "errors", 1u << KBX_CHUNK_ERROR },
+	{ "decision records", 1u << KBX_CHUNK_ADR }, { "decisions", 1u << KBX_CHUNK_ADR },
+	{ "adrs", 1u << KBX_CHUNK_ADR },
+	{ "guidelines", 1u << KBX_CHUNK_BEHAVIORAL }, { "instructions", 1u << KBX_CHUNK_BEHAVIORAL },
+	{ NULL, 0 }
+};
+
+/* What the documents are about: what the graph's answer uses, or the
+ * answer itself. */
+static const struct {
+	const char *words;
+	int hop;
+} doc_hops[] = {
+	{ "that are used by", KBX_HOP_USES }, { "that is used by", KBX_HOP_USES },
+	{ "used by", KBX_HOP_USES }, { "used in", KBX_HOP_USES }, { "applied by", KBX_HOP_USES },
+	{ "applied in", KBX_HOP_USES }, { "followed by", KBX_HOP_USES },
+	{ "relevant to", KBX_HOP_ABOUT }, { "related to", KBX_HOP_ABOUT },
+	{ "about", KBX_HOP_ABOUT }, { "for", KBX_HOP_ABOUT }, { "on", KBX_HOP_ABOUT },
+	{ "concerning", KBX_HOP_ABOUT }, { "regarding", KBX_HOP_ABOUT },
+	{ "covering", KBX_HOP_ABOUT }, { "describing", KBX_HOP_ABOUT },
+	{ "that apply to", KBX_HOP_ABOUT }, { "that explain", KBX_HOP_ABOUT },
+	{ NULL, 0 }
+};
+
+/* Words that may come before the question's head ("show me the docs
+ * about ...", "are there patterns for ..."). */
+static const char *const leads[] = {
+	"show", "me", "find", "list", "the", "a", "an", "any", "all", "some", "which", "what",
+	"are", "there", "is", "give", "get", "i", "want", "need", "please", "registry", NULL
+};
+
+static void add_words(struct strbuf *sb, const struct words *ws, size_t from, size_t n)
+{
+	for (size_t i = from; i < from + n && i < ws->n; i++) {
+		if (sb->len)
+			strbuf_addch(sb, ' ');
+		strbuf_addstr(sb, ws->w[i].text);
+	}
+}
+
+/*
+ * The registry's documents, when the question asks for them: a document
+ * noun at its head ("patterns used by classes extending X",
+ * "documentation relevant to this bug", "docs and patterns about ..."),
+ * then what they are about; or a how-to question ("how do I add a
+ * timeout"), which asks for documents and code both.  Runs first: "used
+ * by" would otherwise read as a "called by" constraint.
+ */
+static void read_docs(struct words *ws, struct _kbx_question *q)
+{
+	static const char *const howto[] = { "how do i", "how do we", "how do you", "how can i",
+					     "how can we", "how should i", "how should we",
+					     "how does one", "how to", NULL };
+	size_t i = 0, m;
+	for (const char *const *h = howto; *h; h++)
+		for (size_t k = 0; k < ws->n && k < 3; k++)
+			if ((m = match(ws, k, *h))) {
+				q->doc_types = 1u << KBX_CHUNK_ERROR | DOC_TYPES;
+				q->doc_words = joined(ws, k, m);
+				use(ws, k, m);
+				return;
+			}
+	while (i < ws->n && i < 6 && !ws->w[i].literal && in_set(leads, ws->w[i].text))
+		i++;
+	struct strbuf sb = STRBUF_INIT;
+	size_t start = i;
+	unsigned types = 0;
+	for (;;) {
+		size_t hm = 0;
+		for (size_t k = 0; doc_nouns[k].words; k++)
+			if ((hm = match(ws, i, doc_nouns[k].words))) {
+				types |= doc_nouns[k].types;
+				break;
+			}
+		if (!hm)
+			break;
+		add_words(&sb, ws, i, hm);
+		i += hm;
+		/* "docs and patterns", "errors or patterns" */
+		if (i + 1 < ws->n && (match(ws, i, "and") || match(ws, i, "or"))) {
+			size_t k;
+			for (k = 0; doc_nouns[k].words; k++)
+				if (match(ws, i + 1, doc_nouns[k].words))
+					break;
+			if (doc_nouns[k].words) {
+				i++;
+				continue;
+			}
+		}
+		break;
+	}
+	/* a noun of the registry is the head when what follows it says
+	 * what the documents are about, or starts a clause: in "error
+	 * handling code" the noun is a modifier */
+	static const char *const follows[] = { "that", "which", "with", "from", "similar", "like",
+					       "within", "under", "inside", "?", NULL };
+	size_t k;
+	m = 0;
+	for (k = 0; types && doc_hops[k].words; k++)
+		if ((m = match(ws, i, doc_hops[k].words)))
+			break;
+	if (!types || sb.failed ||
+	    (!m && i < ws->n && (ws->w[i].literal || !in_set(follows, ws->w[i].text)))) {
+		strbuf_release(&sb);
+		return;
+	}
+	q->doc_types = types;
+	q->doc_head = 1;
+	q->doc_words = strbuf_detach(&sb, NULL);
+	use(ws, start, i - start);
+	if (m) {
+		q->doc_hop = doc_hops[k].hop;
+		q->doc_hop_words = joined(ws, i, m);
+		use(ws, i, m);
+	}
+}
+
+/* ---- names by glob ---- */
+
+static int has_glob(const char *w)
+{
+	return strpbrk(w, "*?[") != NULL;
+}
+
+/* "matching 'auth*'", "named get_*": the word after the cue, as written
+ * (a word with glob characters that no cue took is read with the rest). */
+static void read_glob(struct words *ws, struct _kbx_question *q)
+{
+	static const char *const cues[] = { "whose names match", "whose name matches",
+					    "with names matching", "with a name matching",
+					    "that match", "that matches", "which match", "matching",
+					    "named", NULL };
+	for (size_t i = 0; i < ws->n; i++)
+		for (const char *const *c = cues; *c; c++) {
+			size_t m = match(ws, i, *c);
+			if (!m || i + m >= ws->n || ws->w[i + m].used)
+				continue;
+			q->glob = strdup(ws->w[i + m].text);
+			use(ws, i, m + 1);
+			return;
+		}
+}
+
 /* ---- traversals ---- */
 
 struct cue {
@@ -502,6 +670,17 @@ static int wordy(const char *w)
 	return 0;
 }
 
+/* A word with glob characters and a letter or digit ("auth*", not "*"),
+ * left over by every cue, is a glob over names. */
+static void read_bare_glob(struct words *ws, struct _kbx_question *q)
+{
+	for (size_t i = 0; i < ws->n && !q->glob; i++)
+		if (!ws->w[i].used && has_glob(ws->w[i].text) && wordy(ws->w[i].text)) {
+			q->glob = strdup(ws->w[i].text);
+			use(ws, i, 1);
+		}
+}
+
 static char *leftover(struct words *ws)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -535,9 +714,12 @@ int _kbx_understand(const char *query, struct _kbx_question *q)
 		if (!ws->w[i].literal)
 			read_kind(ws->w[i].text, q);
 	read_depth(ws, q);
+	read_docs(ws, q);
+	read_glob(ws, q);
 	read_constraints(ws, q);
 	read_relation(ws, q);
 	read_similar(ws, q);
+	read_bare_glob(ws, q);
 	q->rest = leftover(ws);
 	words_release(ws);
 	free(ws);
@@ -555,5 +737,8 @@ void _kbx_question_release(struct _kbx_question *q)
 	free(q->rest);
 	free(q->depth_words);
 	free(q->kind_words);
+	free(q->doc_words);
+	free(q->doc_hop_words);
+	free(q->glob);
 	memset(q, 0, sizeof(*q));
 }

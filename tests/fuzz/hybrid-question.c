@@ -3,8 +3,9 @@
  * the words, the cues, the phrases they take.  The input is the question
  * (up to its first NUL byte).  Checked: the traversal is one kbx knows,
  * a depth is either unset or from 1 up, every phrase is non-empty and
- * made of the question's own bytes, and a head noun comes with the kinds
- * it stands for.
+ * made of the question's own bytes, a head noun comes with the kinds
+ * it stands for, and documents asked for come with the words that
+ * asked.
  */
 #include <string.h>
 
@@ -42,6 +43,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_phrase(x.calls, q);
 		check_phrase(x.similar, q);
 		check_phrase(x.rest, q);
+		/* the registry's documents: asked for with the words that
+		 * asked, a hop with the words that said it */
+		FUZZ_ASSERT(!x.doc_words == !x.doc_types);
+		FUZZ_ASSERT(!x.doc_head || x.doc_types);
+		FUZZ_ASSERT(!x.doc_hop == !x.doc_hop_words);
+		FUZZ_ASSERT(x.doc_hop >= KBX_HOP_NONE && x.doc_hop <= KBX_HOP_USES);
+		check_phrase(x.doc_words, q);
+		check_phrase(x.doc_hop_words, q);
+		check_phrase(x.glob, q);
 		_kbx_question_release(&x);
 	}
 	free(q);
