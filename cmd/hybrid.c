@@ -332,7 +332,7 @@ static void print_plan_text(struct out *o, const struct kbx_hybrid_results *r)
 /* One result; repo and root name its repository (--all-repos), else
  * NULL. */
 static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_result *h,
-			 const struct kbx_hybrid_weights *w, int explain, const char *repo,
+			 const struct kbx_hybrid_weights *w, int rel, int explain, const char *repo,
 			 const char *root)
 {
 	const struct kbx_node *n = &h->node;
@@ -406,9 +406,15 @@ static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_res
 		printf("  (through an ambiguous call)");
 	putchar('\n');
 	if (h->nvia > 1) {
+		/* "A -> B" reads "A calls (imports, extends) B": a way from
+		 * the seed against the edges (callers, importers, subclasses,
+		 * impact) is printed from the result back to the seed */
+		int back = rel == KBX_REL_CALLERS || rel == KBX_REL_IMPORTERS ||
+			   rel == KBX_REL_SUBCLASSES || rel == KBX_REL_IMPACT;
 		printf("     ");
-		for (size_t i = 0; i < h->nvia; i++) {
-			if (i)
+		for (size_t k = 0; k < h->nvia; k++) {
+			size_t i = back ? h->nvia - 1 - k : k;
+			if (k)
 				printf(" -> ");
 			printf("%s", out_esc(shown(&h->via[i])));
 			if (explain && i && h->via_line[i])
@@ -586,6 +592,7 @@ static int hybrid_all_repos(struct kbx_ctx *ctx, const struct kbx_hybrid_opts *h
 	for (size_t f = 0; f < nfused; f++) {
 		const struct repo_store *s = &rs.items[fused[f].list];
 		print_result(o, f + 1, &res[fused[f].list].items[fused[f].item], &res[fused[f].list].plan.w,
+			     res[fused[f].list].plan.relation,
 			     explain, s->repo->name, s->repo->root);
 	}
 	print_more(o, nfused, nall, NULL, 0);
@@ -709,7 +716,7 @@ int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 	if (both)
 		out_heading(o, "code");
 	for (size_t i = 0; i < res.n; i++)
-		print_result(o, i + 1, &res.items[i], &res.plan.w, explain, NULL, NULL);
+		print_result(o, i + 1, &res.items[i], &res.plan.w, res.plan.relation, explain, NULL, NULL);
 	print_more(o, res.n, res.total, NULL, 0);
 	if (res.plan.docs_why == KBX_DOCS_FALLBACK)
 		print_docs(o, &res, explain);

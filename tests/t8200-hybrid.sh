@@ -19,7 +19,7 @@ test_expect_success 'index the fixture tree' '
 	(cd repo && git init -q && kbx index -q)
 '
 
-test_expect_success 'what calls X: the callers, ranked, each with its path from X' '
+test_expect_success 'what calls X: the callers, ranked, each with its path to X, read as calls' '
 	(cd repo && ids what calls add) >actual &&
 	cat >expect <<-\EOF &&
 	math_utils.py#Calculator.total
@@ -28,7 +28,7 @@ test_expect_success 'what calls X: the callers, ranked, each with its path from 
 	test_cmp expect actual &&
 	(cd repo && kbx hybrid what calls add) >out &&
 	test_grep "orders.py:15  OrderService.process (method)" out &&
-	test_grep "add -> OrderService.process" out
+	test_grep "OrderService.process -> add$" out
 '
 
 test_expect_success 'methods in FILE: what the file defines, at two levels, functions and methods only' '
@@ -175,7 +175,7 @@ test_expect_success '--explain: the plan, the paths and the factors' '
 	test_grep "^resolved   target .add. by symbol: 1 node" out &&
 	test_grep "math_utils.py#add  (symbol, score 1.000)" out &&
 	test_grep "^ranking    0.50 similarity + 0.30 graph + 0.10 importance + 0.10 recency" out &&
-	test_grep "add -> OrderService.process \[line 18\]" out &&
+	test_grep "OrderService.process \[line 18\] -> add$" out &&
 	test_grep "graph 0.500 (1 hop)  importance 1.000 (1 caller)" out
 '
 

@@ -200,7 +200,7 @@ test_expect_success 'the graph finds nothing: the documents are about what the q
 '
 
 test_expect_success 'one hit per document: its best section' '
-	(cd repo && kbx search --format=nul --type=pattern retry a flaky call with backoff jitter) >raw &&
+	(cd repo && kbx search --format=nul --every-section --type=pattern retry a flaky call with backoff jitter) >raw &&
 	tr "\0" "\n" <raw | grep -c "^pat-retry$" >sections &&
 	echo 2 >expect &&
 	test_cmp expect sections &&
@@ -307,7 +307,8 @@ test_expect_success 'results the limit leaves out are counted' '
 '
 
 test_expect_success '--all-repos: the documents of every repository, a shared registry entry once' '
-	(cd nocode && kbx index -q) &&
+	(cd repo && kbx repos add .) &&
+	(cd nocode && kbx index -q && kbx repos add .) &&
 	kbx hybrid --all-repos --format=json -n 20 retry a flaky call with backoff >out &&
 	TYPE=hit jfields id seq <out | sort | uniq -d >twice &&
 	test_must_be_empty twice &&
