@@ -490,12 +490,13 @@ static void score_codes(const int8_t *restrict qc, const int8_t *restrict codes,
 
 /*
  * Exact scores of the rows of x at pos[0..n) (rows 0..n when pos is
- * NULL): the inner product with q, or the squared distance.  Eight
+ * NULL): the inner product with q, or the squared distance.  Sixteen
  * partial sums, added in a fixed order at the end: a sum the compiler
  * may vectorise without reordering additions (one running sum it must
- * leave alone without -ffast-math).
+ * leave alone without -ffast-math); sixteen rather than eight keep two
+ * AVX2 or four SSE2 sums going at once.
  */
-#define LANES 8
+#define LANES 16
 
 SCAN_CLONES
 static void score_exact(const float *restrict q, const float *restrict x,
@@ -525,8 +526,11 @@ static void score_exact(const float *restrict q, const float *restrict x,
 			for (; j < dim; j++)
 				tail += q[j] * row[j];
 		}
-		out[i] = ((acc[0] + acc[4]) + (acc[1] + acc[5])) +
-			 ((acc[2] + acc[6]) + (acc[3] + acc[7])) + tail;
+		/* pairs of partial sums, halving, in a fixed order */
+		for (l = LANES / 2; l; l /= 2)
+			for (j = 0; j < l; j++)
+				acc[j] += acc[j + l];
+		out[i] = acc[0] + tail;
 	}
 }
 
