@@ -327,11 +327,19 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 				snprintf(pass, sizeof(pass), ", %s%llu after the filters",
 					 res.sig[sg].passed_exact ? "" : "at least ",
 					 (unsigned long long)res.sig[sg].passed);
-			out_note(o, "%-8s %llu candidate%s%s in %.2f ms%s%s", kbx_signal_str(sg),
+			/* the vector module's load is no part of the search */
+			char load[96] = "";
+			if (sg == KBX_SIG_VECTOR && res.sig[sg].module)
+				snprintf(load, sizeof(load), " (+ %.2f ms loading the vector module)",
+					 res.sig[sg].load_ms);
+			else if (sg == KBX_SIG_VECTOR)
+				snprintf(load, sizeof(load), ", no module loaded");
+			out_note(o, "%-8s %llu candidate%s%s in %.2f ms%s%s%s", kbx_signal_str(sg),
 				 (unsigned long long)res.sig[sg].candidates,
-				 res.sig[sg].candidates == 1 ? "" : "s", pass, res.sig[sg].ms,
+				 res.sig[sg].candidates == 1 ? "" : "s", pass,
+				 res.sig[sg].ms - res.sig[sg].load_ms,
 				 sg == KBX_SIG_VECTOR ? ", index " : "",
-				 sg == KBX_SIG_VECTOR ? res.vector_kind : "");
+				 sg == KBX_SIG_VECTOR ? res.vector_kind : "", load);
 		}
 		if (res.sig[KBX_SIG_LEXICAL].expanded)
 			out_note(o, "expand   BM25 looked up %zu word%s near the query's too: %s",
@@ -406,6 +414,10 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 				out_json_str(o, "note", res.sig[sg].note);
 			if (sg == KBX_SIG_VECTOR && res.vector_kind[0])
 				out_json_str(o, "index", res.vector_kind);
+			if (sg == KBX_SIG_VECTOR) {
+				out_json_bool(o, "module", res.sig[sg].module);
+				out_json_num(o, "load_ms", res.sig[sg].load_ms);
+			}
 			out_json_end(o);
 		}
 		out_json_end(o);

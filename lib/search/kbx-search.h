@@ -198,6 +198,10 @@ struct kbx_signal_report {
 	size_t expanded;                /* lexical: words near the query's looked up too */
 	char expanded_words[256];       /* the first of them, space-separated */
 	double ms;
+	/* vector: the module was used (a flat index is searched without
+	 * it), and the part of ms spent loading it */
+	int module;
+	double load_ms;
 	char note[1600];                /* why it did not run, or a warning */
 };
 

@@ -567,11 +567,10 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 			       size_t depth, struct slist *out, struct kbx_signal_report *rep,
 			       char *kind_out, size_t kind_sz, struct kbx_error *err)
 {
-	const struct kbx_vector_ops *ops;
+	struct _kbx_vsearch vs = { 0 };
 	char msg[512];
 	kbx_status_t st = KBX_OK;
 	kbx_embedder_t *e = NULL;
-	kbx_vector_index_t *ix = NULL;
 	float *qv = NULL;
 	int64_t *ids = NULL;
 	float *dist = NULL;
@@ -585,10 +584,6 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 		if (q->mode == KBX_MODE_VECTOR)
 			snprintf(rep->note, sizeof(rep->note),
 				 "the search index is empty: add a registry or index some code");
-		goto out;
-	}
-	if (_kbx_vector_load(&ops, msg, sizeof(msg))) {
-		snprintf(rep->note, sizeof(rep->note), "no vector search: %s", msg);
 		goto out;
 	}
 	/* the generation the vector file was built at; chunks added since
@@ -656,8 +651,9 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 		goto out;
 	}
 	uint64_t fgen = 0, sgen = 0;
-	int vr = ops->open(path, KBX_VEC_OPEN_MMAP | KBX_VEC_OPEN_GENERATION, gen, 0, &ix, &fgen,
-			   msg, sizeof(msg));
+	/* a flat file is searched here, anything else by the module
+	 * (vecmod.c), which then has to be loaded */
+	int vr = _kbx_vsearch_open(path, gen, &vs, &fgen, msg, sizeof(msg));
 	/* A file stamped with a later generation than the one recorded, but
 	 * not later than this snapshot's, was put in place by a kbx index
 	 * that has not yet recorded it as the current one ("vectors";
@@ -673,8 +669,10 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 	if (vr == KBX_VEC_ERR_STALE && fgen > gen &&
 	    _kbx_meta_get_u64(s, txn, "search_generation", &sgen) == KBX_OK && fgen <= sgen) {
 		uint64_t want = fgen;
-		vr = ops->open(path, KBX_VEC_OPEN_MMAP | KBX_VEC_OPEN_GENERATION, want, 0, &ix,
-			       &fgen, msg, sizeof(msg));
+		double loaded = vs.load_ms;
+		_kbx_vsearch_close(&vs);
+		vr = _kbx_vsearch_open(path, want, &vs, &fgen, msg, sizeof(msg));
+		vs.load_ms += loaded;
 		whole = !vr && want == sgen;
 	}
 	if (vr == KBX_VEC_ERR_STALE) {
@@ -683,12 +681,15 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 			 (unsigned long long)fgen, (unsigned long long)gen);
 		goto out;
 	}
+	if (vr == KBX_VEC_ERR_MODULE) {
+		snprintf(rep->note, sizeof(rep->note), "no vector search: %s", msg);
+		goto out;
+	}
 	if (vr) {
 		snprintf(rep->note, sizeof(rep->note), "cannot open the vector index: %s", msg);
 		goto out;
 	}
-	struct kbx_vector_info info;
-	ops->info(ix, &info);
+	struct kbx_vector_info info = vs.info;
 	_kbx_vector_kind_name(info.kind, info.param, kind_out, kind_sz);
 	uint32_t dim = info.dim;
 	qv = malloc(dim * sizeof(float));
@@ -742,7 +743,7 @@ embed_failed:
 			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 			goto out;
 		}
-		vr = k ? ops->search(ix, 1, dim, qv, k, &params, ids, dist, msg, sizeof(msg)) : 0;
+		vr = k ? _kbx_vsearch_search(&vs, qv, k, &params, ids, dist, msg, sizeof(msg)) : 0;
 		if (vr) {
 			st = _kbx_fail(err, KBX_ERR_INTERNAL, "vector search failed: %s", msg);
 			goto out;
@@ -779,8 +780,9 @@ embed_failed:
 	rep->passed = out->n;
 	rep->passed_exact = out->n < depth;
 out:
-	if (ix)
-		ops->free_index(ix);
+	rep->module = vs.ops != NULL;
+	rep->load_ms = vs.load_ms;
+	_kbx_vsearch_close(&vs);
 	_kbx_embedder_close(e);
 	free(qv);
 	free(ids);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/modload.h"
@@ -95,4 +96,72 @@ const char *_kbx_vector_module_path(void)
 	path = loaded_ops ? loaded_path : NULL;
 	pthread_mutex_unlock(&load_lock);
 	return path;
+}
+
+/* Does the environment send flat files through the module? */
+static int flat_via_module(void)
+{
+	const char *v = getenv("KBX_VECTOR_FLAT");
+
+	return v && !strcmp(v, "module");
+}
+
+static double ms_between(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) / 1e6;
+}
+
+int _kbx_vsearch_open(const char *path, uint64_t expect_generation, struct _kbx_vsearch *h,
+		      uint64_t *generation, char *err, size_t errsz)
+{
+	struct timespec t0, t1;
+	int rc;
+
+	memset(h, 0, sizeof(*h));
+	if (!flat_via_module()) {
+		rc = _kbx_vflat_open(path, 1, expect_generation, &h->flat, generation, err, errsz);
+		if (rc != KBX_VF_NOT_FLAT) {
+			if (rc)
+				return rc;
+			h->info.kind = KBX_VEC_FLAT;
+			h->info.metric = h->flat.metric;
+			h->info.dim = h->flat.dim;
+			h->info.ntotal = h->flat.n;
+			h->info.generation = h->flat.generation;
+			h->info.is_trained = 1;
+			h->info.read_only = 1;
+			return KBX_VEC_OK;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rc = _kbx_vector_load(&h->ops, err, errsz);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	h->load_ms = ms_between(&t0, &t1);
+	if (rc) {
+		h->ops = NULL;
+		return rc;
+	}
+	rc = h->ops->open(path, KBX_VEC_OPEN_MMAP | KBX_VEC_OPEN_GENERATION, expect_generation, 0,
+			  &h->ix, generation, err, errsz);
+	if (!rc)
+		h->ops->info(h->ix, &h->info);
+	return rc;
+}
+
+int _kbx_vsearch_search(struct _kbx_vsearch *h, const float *qv, size_t k,
+			const struct kbx_vector_search_params *params, int64_t *ids, float *dist,
+			char *err, size_t errsz)
+{
+	if (h->ops)
+		return h->ops->search(h->ix, 1, h->info.dim, qv, k, params, ids, dist, err, errsz);
+	return _kbx_vflat_search(&h->flat, 1, qv, k, params ? params->rerank : 0, ids, dist, err,
+				 errsz);
+}
+
+void _kbx_vsearch_close(struct _kbx_vsearch *h)
+{
+	if (h->ops && h->ix)
+		h->ops->free_index(h->ix);
+	h->ix = NULL;
+	_kbx_vflat_unmap(&h->flat);
 }

@@ -128,19 +128,6 @@ int _kbx_vec_flat_open(int fd, const char *path, uint64_t payload, uint32_t dim,
 _KBX_VEC_PRIVATE
 void _kbx_vec_flat_free(struct _kbx_vec_flat *fl);
 
-/* faiss_extra.cpp: the k nearest of each of nx queries x among the ny
- * vectors y, by FAISS's exact kernel; labels are positions in y, -1
- * where there are fewer than k. */
-_KBX_VEC_PRIVATE
-int _kbx_vec_knn(int metric, const float *x, size_t nx, const float *y, size_t ny,
-		 size_t d, size_t k, float *dist, int64_t *labels, char *err, size_t errsz);
-/* The same for one query x among the nsubset vectors of y at the
- * positions subset[]. */
-_KBX_VEC_PRIVATE
-int _kbx_vec_knn_subset(int metric, const float *x, const float *y, const int64_t *subset,
-			size_t nsubset, size_t d, size_t k, float *dist, int64_t *labels,
-			char *err, size_t errsz);
-
 /* faiss_extra.cpp: after a mapped open of an IVF index, stop FAISS from
  * starting reader threads for every search (they cost more than the
  * page faults they save when the file is in the page cache). */
@@ -150,21 +137,6 @@ void _kbx_vec_ivf_no_prefetch(FaissIndex *f);
 /* index.c */
 _KBX_VEC_PRIVATE
 int _kbx_vec_choose(uint64_t n, uint32_t dim, struct kbx_vector_spec *spec);
-
-/* The files' little-endian integers: n bytes of v at p, and back. */
-static inline void put_le(unsigned char *p, uint64_t v, int n)
-{
-	for (int i = 0; i < n; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static inline uint64_t get_le(const unsigned char *p, int n)
-{
-	uint64_t v = 0;
-	for (int i = n - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #include <faiss/c_api/error_c.h>
 
 #include "internal.h"
+#include "util/vflat.h"
 
 static const char *status_str(int status)
 {
@@ -31,11 +32,9 @@ int _kbx_vec_fail(char *err, size_t errsz, int status, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (err && errsz) {
-		va_start(ap, fmt);
-		vsnprintf(err, errsz, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	status = _kbx_vf_vfail(err, errsz, status, fmt, ap);
+	va_end(ap);
 	return status;
 }
 

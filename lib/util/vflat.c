@@ -1,0 +1,778 @@
+/*
+ * kbx's vector index files without the vector module: the trailer, and
+ * the flat layout mapped and searched.  See vflat.h for why.
+ *
+ * The trailer ends every index file, after a payload that is a plain
+ * FAISS index file (HNSW, IVF, factory indexes) or kbx's flat layout
+ * below.  It sits at the end so that a FAISS payload stays a plain FAISS
+ * file (FAISS's own tools read it and ignore what follows), and so that
+ * FAISS can map an IVF file's inverted lists at their natural offsets.
+ * All fields are little-endian:
+ *
+ *    0  8  magic "kbx-vec\n"
+ *    8  4  trailer format, 2 (format 1, read still, has no layout byte)
+ *   12  4  trailer size, 64
+ *   16  8  generation stamp
+ *   24  8  size of the payload before the trailer
+ *   32  8  number of vectors
+ *   40  4  dimension
+ *   44  1  kind (enum kbx_vector_kind)
+ *   45  1  metric (enum kbx_vector_metric)
+ *   46  1  flags: bit 0 set when the index is trained
+ *   47  1  payload layout: 0 FAISS, 1 kbx flat (always 0 in format 1)
+ *   48  4  kind's parameter (HNSW m, IVF nlist) or 0
+ *   52  4  zero
+ *   56  8  FNV-1a 64 hash of bytes 0..55
+ *
+ * A file is read through one descriptor, trailer first, so that a save
+ * renaming a new file into place meanwhile cannot pair one file's
+ * trailer with another's index.
+ *
+ * The flat layout (why it is mapped, and why codes: lib/vector/flat.c),
+ * little-endian too:
+ *
+ *    0  8  magic "kbx-flat"
+ *    8  4  layout version, 2 (version 1 had 1-bit codes; no longer read)
+ *   12  4  dimension d
+ *   16  8  number of vectors n
+ *   24  8  offset of the factors: 64
+ *   32  8  offset of the ids: 64 + 8 n
+ *   40  8  offset of the codes: ids + 8 n rounded up to a multiple of 64
+ *   48  8  offset of the vectors: codes + s n rounded up to 4096
+ *   56  4  s, bytes per code: d rounded up to a multiple of 32
+ *   60  4  zero
+ *   64     n pairs of floats: the scale of the vector's code (its
+ *          coordinates are about code x scale) and its squared length
+ *          n ids, int64
+ *          n codes of s signed bytes, zero after the first d
+ *          n vectors of d floats (IEEE float32), row after row
+ *   each part zero-padded up to the next one's offset
+ *
+ * The vectors start on a page boundary, so that mapped rows are aligned.
+ * The layout is read as is on little-endian machines only.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/vflat.h"
+
+#define TRAILER_FORMAT 2
+#define TRAILER_FORMAT_OLDEST 1
+static const unsigned char trailer_magic[8] = { 'k', 'b', 'x', '-', 'v', 'e', 'c', '\n' };
+
+#define FLAT_VERSION 2
+#define FLAT_PAGE 4096
+/* Code bytes are a multiple of this, so that the scan's loop has no
+ * remainder to handle for the usual dimensions. */
+#define CODE_ALIGN 32
+#define CODE_MAX 127
+static const unsigned char flat_magic[8] = { 'k', 'b', 'x', '-', 'f', 'l', 'a', 't' };
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HOST_LITTLE_ENDIAN 1
+#else
+#define HOST_LITTLE_ENDIAN 0
+#endif
+
+int _kbx_vf_vfail(char *err, size_t errsz, int status, const char *fmt, va_list ap)
+{
+	if (err && errsz)
+		vsnprintf(err, errsz, fmt, ap);
+	return status;
+}
+
+static int fail(char *err, size_t errsz, int status, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(char *err, size_t errsz, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	status = _kbx_vf_vfail(err, errsz, status, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+static void put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint64_t fnv1a64(const unsigned char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (n--) {
+		h ^= *p++;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+int _kbx_vf_read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t got = pread(fd, p, len, (off_t)off);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			if (!got)
+				errno = EIO;
+			return -1;
+		}
+		p += got;
+		len -= (size_t)got;
+		off += (uint64_t)got;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The trailer */
+
+void _kbx_vf_trailer_encode(unsigned char out[KBX_VF_TRAILER_SIZE],
+			    const struct kbx_vf_trailer *t)
+{
+	memset(out, 0, KBX_VF_TRAILER_SIZE);
+	memcpy(out, trailer_magic, sizeof(trailer_magic));
+	put_le(out + 8, TRAILER_FORMAT, 4);
+	put_le(out + 12, KBX_VF_TRAILER_SIZE, 4);
+	put_le(out + 16, t->generation, 8);
+	put_le(out + 24, t->payload, 8);
+	put_le(out + 32, t->ntotal, 8);
+	put_le(out + 40, t->dim, 4);
+	out[44] = t->kind;
+	out[45] = t->metric;
+	out[46] = t->flags;
+	out[47] = t->layout;
+	put_le(out + 48, t->param, 4);
+	put_le(out + 56, fnv1a64(out, 56), 8);
+}
+
+/* Read and check the trailer of the open file fd (of size size). */
+static int trailer_read(int fd, const char *path, off_t size, struct kbx_vf_trailer *t,
+			char *err, size_t errsz)
+{
+	unsigned char buf[KBX_VF_TRAILER_SIZE];
+	ssize_t got;
+
+	if (size < KBX_VF_TRAILER_SIZE)
+		return fail(err, errsz, KBX_VF_FORMAT,
+			    "'%s' is not a kbx vector index: only %lld bytes long", path,
+			    (long long)size);
+	do
+		got = pread(fd, buf, KBX_VF_TRAILER_SIZE, size - KBX_VF_TRAILER_SIZE);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return fail(err, errsz, KBX_VF_IO, "cannot read '%s': %s", path, strerror(errno));
+	if (got != KBX_VF_TRAILER_SIZE)
+		return fail(err, errsz, KBX_VF_IO, "cannot read '%s': file shrank while being read",
+			    path);
+	if (memcmp(buf, trailer_magic, sizeof(trailer_magic)) != 0)
+		return fail(err, errsz, KBX_VF_FORMAT,
+			    "'%s' is not a kbx vector index, or is truncated", path);
+	t->format = (uint32_t)get_le(buf + 8, 4);
+	if (t->format < TRAILER_FORMAT_OLDEST || t->format > TRAILER_FORMAT ||
+	    get_le(buf + 12, 4) != KBX_VF_TRAILER_SIZE)
+		return fail(err, errsz, KBX_VF_FORMAT,
+			    "'%s' is a vector index of format %u, which this kbx cannot read", path,
+			    t->format);
+	if (get_le(buf + 56, 8) != fnv1a64(buf, 56))
+		return fail(err, errsz, KBX_VF_FORMAT,
+			    "vector index '%s' is damaged: its trailer does not match its checksum",
+			    path);
+	t->generation = get_le(buf + 16, 8);
+	t->payload = get_le(buf + 24, 8);
+	t->ntotal = get_le(buf + 32, 8);
+	t->dim = (uint32_t)get_le(buf + 40, 4);
+	t->kind = buf[44];
+	t->metric = buf[45];
+	t->flags = buf[46];
+	t->layout = buf[47];
+	t->param = (uint32_t)get_le(buf + 48, 4);
+	if (t->payload != (uint64_t)size - KBX_VF_TRAILER_SIZE)
+		return fail(err, errsz, KBX_VF_FORMAT,
+			    "vector index '%s' is damaged: %llu bytes of index data expected, %lld found",
+			    path, (unsigned long long)t->payload,
+			    (long long)(size - KBX_VF_TRAILER_SIZE));
+	if (t->dim < 1 || t->dim > 65536 || t->kind < KBX_VF_KIND_FLAT ||
+	    t->kind > KBX_VF_KIND_LAST || t->metric > KBX_VF_METRIC_L2 ||
+	    t->layout > KBX_VF_LAYOUT_FLAT || (t->format == 1 && t->layout != KBX_VF_LAYOUT_FAISS) ||
+	    (t->layout == KBX_VF_LAYOUT_FLAT && t->kind != KBX_VF_KIND_FLAT))
+		return fail(err, errsz, KBX_VF_FORMAT, "vector index '%s' has an invalid trailer",
+			    path);
+	return KBX_VF_OK;
+}
+
+int _kbx_vf_open_file(const char *path, int *fd, struct kbx_vf_trailer *t, char *err,
+		      size_t errsz)
+{
+	struct stat st;
+	int rc;
+
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (*fd < 0)
+		return fail(err, errsz, KBX_VF_IO, "cannot open vector index '%s': %s", path,
+			    strerror(errno));
+	if (fstat(*fd, &st) < 0) {
+		rc = fail(err, errsz, KBX_VF_IO, "cannot stat '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = fail(err, errsz, KBX_VF_FORMAT,
+			  "'%s' is not a kbx vector index: not a regular file", path);
+		goto fail;
+	}
+	rc = trailer_read(*fd, path, st.st_size, t, err, errsz);
+	if (rc)
+		goto fail;
+	return KBX_VF_OK;
+fail:
+	close(*fd);
+	*fd = -1;
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The flat layout */
+
+static uint64_t round_up(uint64_t v, uint64_t to)
+{
+	return (v + to - 1) / to * to;
+}
+
+uint32_t _kbx_vflat_stride(uint32_t dim)
+{
+	return (uint32_t)round_up(dim, CODE_ALIGN);
+}
+
+int _kbx_vflat_layout(uint32_t dim, uint64_t n, struct kbx_vflat_layout *l)
+{
+	l->stride = _kbx_vflat_stride(dim);
+	if (n > (UINT64_MAX >> 1) / ((uint64_t)dim * sizeof(float) + l->stride + 8 + 8 + 64))
+		return 0;
+	l->factors = KBX_VFLAT_HEADER_SIZE;
+	l->ids = l->factors + 8 * n;
+	l->codes = round_up(l->ids + 8 * n, 64);
+	l->vectors = round_up(l->codes + (uint64_t)l->stride * n, FLAT_PAGE);
+	l->end = l->vectors + 4ull * dim * n;
+	return 1;
+}
+
+void _kbx_vflat_header(unsigned char head[KBX_VFLAT_HEADER_SIZE], uint32_t dim, uint64_t n,
+		       const struct kbx_vflat_layout *l)
+{
+	memset(head, 0, KBX_VFLAT_HEADER_SIZE);
+	memcpy(head, flat_magic, sizeof(flat_magic));
+	put_le(head + 8, FLAT_VERSION, 4);
+	put_le(head + 12, dim, 4);
+	put_le(head + 16, n, 8);
+	put_le(head + 24, l->factors, 8);
+	put_le(head + 32, l->ids, 8);
+	put_le(head + 40, l->codes, 8);
+	put_le(head + 48, l->vectors, 8);
+	put_le(head + 56, l->stride, 4);
+}
+
+int _kbx_vflat_check(int fd, const char *path, uint64_t payload, uint32_t dim,
+		     uint64_t ntotal, struct kbx_vflat_layout *l, char *err, size_t errsz)
+{
+	unsigned char head[KBX_VFLAT_HEADER_SIZE];
+	uint64_t n;
+
+	if (!HOST_LITTLE_ENDIAN)
+		return fail(err, errsz, KBX_VF_FORMAT,
+			    "cannot read vector index '%s': kbx's flat layout is read on little-endian machines only",
+			    path);
+	if (payload < KBX_VFLAT_HEADER_SIZE)
+		return fail(err, errsz, KBX_VF_FORMAT,
+			    "vector index '%s' is damaged: %llu bytes are too few for a flat index",
+			    path, (unsigned long long)payload);
+	if (_kbx_vf_read_at(fd, head, sizeof(head), 0) < 0)
+		return fail(err, errsz, KBX_VF_IO, "cannot read '%s': %s", path, strerror(errno));
+	if (memcmp(head, flat_magic, sizeof(flat_magic)) != 0)
+		return fail(err, errsz, KBX_VF_FORMAT,
+			    "vector index '%s' is damaged: no flat index header", path);
+	if (get_le(head + 8, 4) < FLAT_VERSION)
+		return fail(err, errsz, KBX_VF_FORMAT,
+			    "vector index '%s' has the flat layout %u of an older kbx: rebuild it ('kbx index --rebuild')",
+			    path, (unsigned)get_le(head + 8, 4));
+	if (get_le(head + 8, 4) != FLAT_VERSION)
+		return fail(err, errsz, KBX_VF_FORMAT,
+			    "vector index '%s' has flat layout %u, which this kbx cannot read", path,
+			    (unsigned)get_le(head + 8, 4));
+	n = get_le(head + 16, 8);
+	/* Every offset follows from d and n; the file must agree, and its
+	 * size must be exactly what they give. */
+	if (get_le(head + 12, 4) != dim || n != ntotal || !_kbx_vflat_layout(dim, n, l) ||
+	    get_le(head + 24, 8) != l->factors || get_le(head + 32, 8) != l->ids ||
+	    get_le(head + 40, 8) != l->codes || get_le(head + 48, 8) != l->vectors ||
+	    get_le(head + 56, 4) != l->stride || get_le(head + 60, 4) != 0 || l->end != payload)
+		return fail(err, errsz, KBX_VF_FORMAT,
+			    "vector index '%s' is damaged: its flat index header does not match its trailer or size",
+			    path);
+	if (payload > SIZE_MAX)
+		return fail(err, errsz, KBX_VF_NOMEM,
+			    "vector index '%s' is too large for this machine", path);
+	return KBX_VF_OK;
+}
+
+int _kbx_vflat_map(int fd, const char *path, uint64_t payload, const struct kbx_vflat_layout *l,
+		   uint32_t dim, uint64_t n, int metric, struct kbx_vflat *v, char *err,
+		   size_t errsz)
+{
+	void *m = mmap(NULL, (size_t)payload, PROT_READ, MAP_SHARED, fd, 0);
+	const char *base = m;
+
+	if (m == MAP_FAILED)
+		return fail(err, errsz, errno == ENOMEM ? KBX_VF_NOMEM : KBX_VF_IO,
+			    "cannot map '%s': %s", path, strerror(errno));
+	memset(v, 0, sizeof(*v));
+	v->metric = metric;
+	v->dim = dim;
+	v->stride = l->stride;
+	v->n = n;
+	v->map = m;
+	v->map_len = (size_t)payload;
+	v->factors = (const float *)(base + l->factors);
+	v->ids = (const int64_t *)(base + l->ids);
+	v->codes = (const int8_t *)(base + l->codes);
+	v->x = (const float *)(base + l->vectors);
+	v->codes_ok = 1;
+	return KBX_VF_OK;
+}
+
+void _kbx_vflat_unmap(struct kbx_vflat *v)
+{
+	if (v && v->map) {
+		munmap(v->map, v->map_len);
+		v->map = NULL;
+	}
+}
+
+int _kbx_vflat_open(const char *path, int check_generation, uint64_t expect_generation,
+		    struct kbx_vflat *v, uint64_t *generation, char *err, size_t errsz)
+{
+	struct kbx_vf_trailer t;
+	struct kbx_vflat_layout l;
+	int fd, rc;
+
+	rc = _kbx_vf_open_file(path, &fd, &t, err, errsz);
+	if (rc)
+		return rc;
+	if (generation)
+		*generation = t.generation;
+	if (check_generation && t.generation != expect_generation)
+		rc = fail(err, errsz, KBX_VF_STALE,
+			  "vector index '%s' is stale: it has generation %llu, %llu expected", path,
+			  (unsigned long long)t.generation, (unsigned long long)expect_generation);
+	else if (t.layout != KBX_VF_LAYOUT_FLAT)
+		rc = KBX_VF_NOT_FLAT;
+	else if (!(rc = _kbx_vflat_check(fd, path, t.payload, t.dim, t.ntotal, &l, err, errsz)))
+		rc = _kbx_vflat_map(fd, path, t.payload, &l, t.dim, t.ntotal, t.metric, v, err,
+				    errsz);
+	close(fd);      /* a mapping outlives the descriptor */
+	if (!rc)
+		v->generation = t.generation;
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Codes */
+
+/*
+ * The code of v[0..dim) into code[0..stride): v / scale rounded, where
+ * scale makes the largest coordinate +-CODE_MAX; the rest of the stride
+ * zero.  Returns the scale, 0 for a vector of zeros (or of NaNs and
+ * infinities, which no code describes: they score 0 and are left to the
+ * exact pass).
+ */
+float _kbx_vflat_encode(const float *v, uint32_t dim, uint32_t stride, int8_t *code)
+{
+	float m = 0, inv, scale;
+	uint32_t j;
+
+	for (j = 0; j < dim; j++) {
+		float a = v[j] < 0 ? -v[j] : v[j];
+
+		if (a > m)
+			m = a;
+	}
+	memset(code, 0, stride);
+	scale = m / CODE_MAX;
+	if (!(m > 0) || !(m <= 3.4e38f) || !(scale > 0))
+		return 0;
+	inv = 1 / scale;
+	for (j = 0; j < dim; j++) {
+		float t = v[j] * inv;
+
+		/* written so that a NaN falls through to 0 */
+		if (t >= 0.5f)
+			code[j] = (int8_t)(t >= CODE_MAX - 0.5f ? CODE_MAX : (int)(t + 0.5f));
+		else if (t <= -0.5f)
+			code[j] = (int8_t)(t <= 0.5f - CODE_MAX ? -CODE_MAX : -(int)(0.5f - t));
+	}
+	return scale;
+}
+
+/* ------------------------------------------------------------------ */
+/* Scoring */
+
+/*
+ * The compiler vectorises the inner loops below (GCC at -O2 since version
+ * 12: check with -fopt-info-vec); target_clones adds an AVX2 copy, picked
+ * at load time where the CPU has it, which is twice as fast as the SSE2
+ * baseline.  Both copies add the same numbers in the same order, so the
+ * scores do not depend on the CPU.
+ */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 6 && defined(__x86_64__) && \
+	!defined(__SANITIZE_ADDRESS__)
+#define SCAN_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SCAN_CLONES
+#endif
+
+/*
+ * The coarse score of each code, larger is nearer: the dot product of the
+ * query's code qc with the vector's, turned into inner product (times the
+ * query's scale, the same for every vector, so left out) or into minus
+ * the squared distance without the query's length (l2_a = 2 x the
+ * query's scale).  The integer sums are exact: 127 x 127 x 65536 < 2^31.
+ */
+SCAN_CLONES
+static void score_codes(const int8_t *restrict qc, const int8_t *restrict codes,
+			const float *restrict factors, uint64_t n, uint32_t stride, int l2,
+			float l2_a, float *restrict out)
+{
+	uint64_t i;
+	uint32_t b, j;
+
+	for (i = 0; i < n; i++) {
+		const int8_t *c = codes + i * stride;
+		int32_t dot = 0;
+
+		/* blocks of a fixed count, which GCC vectorises at -O2
+		 * where it would leave a loop of `stride` alone */
+		for (b = 0; b < stride; b += CODE_ALIGN) {
+			const int8_t *qb = qc + b, *cb = c + b;
+
+			for (j = 0; j < CODE_ALIGN; j++)
+				dot += qb[j] * cb[j];
+		}
+		out[i] = l2 ? l2_a * factors[2 * i] * (float)dot - factors[2 * i + 1]
+			    : factors[2 * i] * (float)dot;
+	}
+}
+
+/*
+ * Exact scores of the rows of x at pos[0..n) (rows 0..n when pos is
+ * NULL): the inner product with q, or the squared distance.  Sixteen
+ * partial sums, added in a fixed order at the end: a sum the compiler
+ * may vectorise without reordering additions (one running sum it must
+ * leave alone without -ffast-math); sixteen rather than eight keep two
+ * AVX2 or four SSE2 sums going at once.
+ */
+#define LANES 16
+
+SCAN_CLONES
+static void score_exact(const float *restrict q, const float *restrict x,
+			const int64_t *restrict pos, uint64_t n, uint32_t dim, int l2,
+			float *restrict out)
+{
+	uint64_t i;
+	uint32_t j, l;
+
+	for (i = 0; i < n; i++) {
+		const float *row = x + (uint64_t)(pos ? pos[i] : (int64_t)i) * dim;
+		float acc[LANES] = { 0 }, tail = 0;
+
+		if (l2) {
+			for (j = 0; j + LANES <= dim; j += LANES)
+				for (l = 0; l < LANES; l++) {
+					float t = q[j + l] - row[j + l];
+
+					acc[l] += t * t;
+				}
+			for (; j < dim; j++)
+				tail += (q[j] - row[j]) * (q[j] - row[j]);
+		} else {
+			for (j = 0; j + LANES <= dim; j += LANES)
+				for (l = 0; l < LANES; l++)
+					acc[l] += q[j + l] * row[j + l];
+			for (; j < dim; j++)
+				tail += q[j] * row[j];
+		}
+		/* pairs of partial sums, halving, in a fixed order */
+		for (l = LANES / 2; l; l /= 2)
+			for (j = 0; j < l; j++)
+				acc[j] += acc[j + l];
+		out[i] = acc[0] + tail;
+	}
+}
+
+/*
+ * One thread cannot keep up with the memory a scan of many vectors reads
+ * (nor with the page faults of a freshly mapped file): above this many
+ * bytes a second thread scores half of them (starting it costs some 50
+ * us, the scan of 8 MB some 0.5 ms).
+ */
+#define SPLIT_BYTES (8u << 20)
+
+struct score_job {
+	int exact;
+	const int8_t *qc;
+	const float *q;
+	const struct kbx_vflat *v;
+	uint64_t from, n;
+	float l2_a;
+	float *out;             /* scores of from .. from + n */
+};
+
+static void *score_job_run(void *arg)
+{
+	struct score_job *job = arg;
+	const struct kbx_vflat *v = job->v;
+	int l2 = v->metric == KBX_VF_METRIC_L2;
+
+	if (job->exact)
+		score_exact(job->q, v->x + job->from * v->dim, NULL, job->n, v->dim, l2, job->out);
+	else
+		score_codes(job->qc, v->codes + job->from * v->stride, v->factors + 2 * job->from,
+			    job->n, v->stride, l2, job->l2_a, job->out);
+	return NULL;
+}
+
+static void score_all(const struct score_job *all, uint64_t row_bytes)
+{
+	struct score_job mine = *all, other = *all;
+	pthread_t thread;
+	uint64_t half = all->n / 2;
+
+	if (all->n * row_bytes >= SPLIT_BYTES && half) {
+		other.from = all->from + half;
+		other.n = all->n - half;
+		other.out = all->out + half;
+		if (pthread_create(&thread, NULL, score_job_run, &other) == 0) {
+			mine.n = half;
+			score_job_run(&mine);
+			pthread_join(thread, NULL);
+			return;
+		}
+	}
+	score_job_run(&mine);
+}
+
+/*
+ * The positions of the r largest of score[0..n) (r <= n) into pos[0..r),
+ * in no particular order: a min-heap of the best so far, whose top is
+ * the score to beat.  In a collection in no order of score, the top is
+ * beaten some r ln(n / r) times, so the pass costs little more than
+ * reading the scores.  A NaN score never beats the top.
+ */
+static void heap_down(const float *score, int64_t *pos, size_t r, size_t i)
+{
+	int64_t p = pos[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= r)
+			break;
+		if (c + 1 < r && score[pos[c + 1]] < score[pos[c]])
+			c++;
+		if (!(score[pos[c]] < score[p]))
+			break;
+		pos[i] = pos[c];
+		i = c;
+	}
+	pos[i] = p;
+}
+
+static void select_best(const float *score, int64_t *pos, uint64_t n, size_t r)
+{
+	uint64_t j;
+	size_t i;
+
+	for (i = 0; i < r; i++)
+		pos[i] = (int64_t)i;
+	for (i = r / 2; i-- > 0;)
+		heap_down(score, pos, r, i);
+	for (j = r; j < n; j++) {
+		if (score[j] > score[pos[0]]) {
+			pos[0] = (int64_t)j;
+			heap_down(score, pos, r, 0);
+		}
+	}
+}
+
+/* An exactly scored vector: how good (larger is nearer, a NaN is the
+ * worst) and where it is in the index. */
+struct cand {
+	float good;
+	int64_t pos;
+};
+
+/* Is a before b in the answer?  Better first, then earlier in the index. */
+static int before(const struct cand *a, const struct cand *b)
+{
+	return a->good > b->good || (a->good == b->good && a->pos < b->pos);
+}
+
+static int cmp_cand(const void *pa, const void *pb)
+{
+	const struct cand *a = pa, *b = pb;
+
+	return before(a, b) ? -1 : before(b, a);
+}
+
+/* heap[0..k) with the last in answer order on top. */
+static void cand_down(struct cand *heap, size_t k, size_t i)
+{
+	struct cand c = heap[i];
+
+	for (;;) {
+		size_t ch = 2 * i + 1;
+
+		if (ch >= k)
+			break;
+		if (ch + 1 < k && before(&heap[ch], &heap[ch + 1]))
+			ch++;
+		if (!before(&c, &heap[ch]))
+			break;
+		heap[i] = heap[ch];
+		i = ch;
+	}
+	heap[i] = c;
+}
+
+/*
+ * The k first in answer order of the m scored vectors at pos[j] (j when
+ * pos is NULL), sorted, into best[0..*got).
+ */
+static void keep_first(const float *score, const int64_t *pos, uint64_t m, int l2, size_t k,
+		       struct cand *best, size_t *got)
+{
+	size_t have = 0, i;
+	uint64_t j;
+
+	for (j = 0; j < m; j++) {
+		struct cand c;
+
+		c.good = l2 ? -score[j] : score[j];
+		if (c.good != c.good)
+			c.good = -INFINITY;
+		c.pos = pos ? pos[j] : (int64_t)j;
+		if (have < k) {
+			best[have++] = c;
+			if (have == k)
+				for (i = k / 2; i-- > 0;)
+					cand_down(best, k, i);
+		} else if (before(&c, &best[0])) {
+			best[0] = c;
+			cand_down(best, k, 0);
+		}
+	}
+	qsort(best, have, sizeof(*best), cmp_cand);
+	*got = have;
+}
+
+int _kbx_vflat_search(const struct kbx_vflat *v, size_t nq, const float *q, size_t k,
+		      size_t rerank, int64_t *ids, float *dist, char *err, size_t errsz)
+{
+	size_t r = rerank ? rerank : KBX_VFLAT_DEFAULT_RERANK;
+	int l2 = v->metric == KBX_VF_METRIC_L2;
+	int exact;
+	size_t qi, i, got;
+	uint64_t m;
+	float *score = NULL, *fine = NULL;
+	int8_t *qc = NULL;
+	int64_t *pos = NULL;
+	struct cand *best = NULL;
+	struct score_job job;
+	int rc = KBX_VF_OK;
+
+	if (r < k)
+		r = k;
+	exact = !v->codes_ok || (uint64_t)r > v->n / 4;
+	m = exact ? v->n : r;
+	score = malloc((size_t)v->n * sizeof(*score) + 1);
+	best = malloc(k * sizeof(*best) + 1);
+	if (!exact) {
+		qc = malloc(v->stride);
+		pos = malloc(r * sizeof(*pos));
+		fine = malloc(r * sizeof(*fine));
+	}
+	if (!score || !best || (!exact && (!qc || !pos || !fine))) {
+		rc = fail(err, errsz, KBX_VF_NOMEM, "out of memory");
+		goto out;
+	}
+	memset(&job, 0, sizeof(job));
+	job.exact = exact;
+	job.v = v;
+	job.n = v->n;
+	job.out = score;
+	job.qc = qc;
+	for (qi = 0; qi < nq; qi++) {
+		const float *qv = q + qi * v->dim;
+		int64_t *qids = ids + qi * k;
+		float *qdist = dist + qi * k;
+
+		job.q = qv;
+		if (exact) {
+			score_all(&job, (uint64_t)v->dim * sizeof(float));
+			keep_first(score, NULL, m, l2, k, best, &got);
+		} else {
+			job.l2_a = 2 * _kbx_vflat_encode(qv, v->dim, v->stride, qc);
+			score_all(&job, v->stride);
+			select_best(score, pos, v->n, r);
+			score_exact(qv, v->x, pos, r, v->dim, l2, fine);
+			keep_first(fine, pos, m, l2, k, best, &got);
+		}
+		for (i = 0; i < k; i++) {
+			if (i >= got) {
+				qids[i] = -1;
+				qdist[i] = l2 ? INFINITY : -INFINITY;
+				continue;
+			}
+			qids[i] = v->ids[best[i].pos];
+			qdist[i] = l2 ? -best[i].good : best[i].good;
+			if (qids[i] < 0) {
+				rc = fail(err, errsz, KBX_VF_FORMAT,
+					  "vector index is damaged: position %lld holds id %lld",
+					  (long long)best[i].pos, (long long)qids[i]);
+				goto out;
+			}
+		}
+	}
+out:
+	free(score);
+	free(fine);
+	free(qc);
+	free(pos);
+	free(best);
+	return rc;
+}
