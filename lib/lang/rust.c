@@ -159,7 +159,8 @@ static struct _kbx_vtype declared_type(struct kbx_walk *w, TSNode t, int depth)
 		return r;
 	TSNode base = _kbx_field(t, "type");
 	TSNode args = _kbx_field(t, "type_arguments");
-	TSNode a[2] = { { 0 }, { 0 } };
+	TSNode a[2];
+	memset(a, 0, sizeof(a));
 	uint32_t na = 0, count = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
 	for (uint32_t i = 0; i < count && na < 2; i++) {
 		TSNode c = ts_node_named_child(args, i);
