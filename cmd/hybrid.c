@@ -403,7 +403,10 @@ static void print_result(struct out *o, size_t rank, const struct kbx_hybrid_res
 		printf("%3zu  %s%s (%s)  %.3f", rank, tag, out_esc(shown(n)), kbx_kind_str(n->kind),
 		       h->score);
 	if (h->confidence == KBX_CONF_AMBIGUOUS)
-		printf("  (through an ambiguous call)");
+		printf("  (through an ambiguous %s)",
+		       rel == KBX_REL_IMPORTS || rel == KBX_REL_IMPORTERS ? "import" :
+		       rel == KBX_REL_SUBCLASSES || rel == KBX_REL_SUPERCLASSES ? "base" :
+		       rel == KBX_REL_IMPACT ? "call or import" : "call");
 	putchar('\n');
 	if (h->nvia > 1) {
 		/* "A -> B" reads "A calls (imports, extends) B": a way from
