@@ -219,7 +219,7 @@ int repo_stores_open(struct kbx_ctx *ctx, struct repo_stores *rs)
 	if (st)
 		return die_status(&err);
 	if (!rs->list.n) {
-		fprintf(stderr, "error: kbx knows no repositories: 'kbx index' in one lists it (see 'kbx repos')\n");
+		fprintf(stderr, "error: kbx knows no repositories: run 'kbx repos add .' in one ('kbx index' lists a repository with a remote by itself; see 'kbx repos')\n");
 		return KBX_EXIT_NO_INDEX;
 	}
 	rs->items = calloc(rs->list.n, sizeof(*rs->items));
