@@ -495,6 +495,11 @@ kbx_status_t kbx_suggest(kbx_store_t *s, const char *symbol, size_t max,
 	char *parts[16];
 	size_t np = 0;
 	char *save = NULL;
+	if (!q.buf || !*q.buf) {
+		/* nothing after the '/' or '#' ("src/"): no name to be near */
+		strbuf_release(&q);
+		return KBX_NOT_FOUND;
+	}
 	if (!hash && strchr(symbol, '/'))
 		parts[np++] = q.buf;
 	else
