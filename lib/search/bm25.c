@@ -11,10 +11,11 @@
  * Two words of the query written apart ("log out", "set up", "time
  * out") are also looked up written together ("logout", "setup",
  * "timeout"), as one more term; a pair that no chunk holds costs one
- * lookup.  The bound, sum over the terms some chunk holds of
- * qtf(t) * idf(t) * (k1 + 1), is what a chunk would score that held every
- * one of them often: a score divided by it says how much of the query a
- * chunk answers (the hit's confidence, lib/search/search.c).
+ * lookup.  The bound, sum over the query's terms of qtf(t) * idf(t) *
+ * (k1 + 1) (a word no chunk holds with df 0; a joined pair only when some
+ * chunk holds it; expansions left out), is what a chunk would score that
+ * held every one of them often: a score divided by it says how much of
+ * the query a chunk answers (the hit's confidence, lib/search/search.c).
  */
 #include <ctype.h>
 #include <math.h>
@@ -42,25 +43,46 @@ struct qterms {
 	size_t n;
 };
 
+/* The query term equal to tok[0..len), or NULL. */
+static struct qterm *find_qterm(struct qterms *q, const char *tok, size_t len)
+{
+	for (size_t i = 0; i < q->n; i++)
+		if (q->t[i].len == len && !memcmp(q->t[i].term, tok, len))
+			return &q->t[i];
+	return NULL;
+}
+
+/* A new term of weight qtf, or NULL when the query has all it can hold
+ * (a pasted log: the first 256 distinct terms decide). */
+static struct qterm *append_qterm(struct qterms *q, const char *tok, size_t len, double qtf)
+{
+	if (q->n == MAX_QUERY_TERMS)
+		return NULL;
+	struct qterm *t = &q->t[q->n++];
+	memcpy(t->term, tok, len);
+	t->term[len] = '\0';
+	t->len = len;
+	t->qtf = qtf;
+	return t;
+}
+
 static int add_qterm(void *data, const char *tok, size_t len, int kind)
 {
 	struct qterms *q = data;
 	(void)kind;
 	if (len > KBX_TOKEN_MAX)
 		len = KBX_TOKEN_MAX;
-	for (size_t i = 0; i < q->n; i++)
-		if (q->t[i].len == len && !memcmp(q->t[i].term, tok, len)) {
-			q->t[i].qtf++;
-			return 0;
-		}
-	if (q->n == MAX_QUERY_TERMS)
-		return 0;   /* a pasted log: the first 256 distinct terms decide */
-	memcpy(q->t[q->n].term, tok, len);
-	q->t[q->n].term[len] = '\0';
-	q->t[q->n].len = len;
-	q->t[q->n].qtf = 1;
-	q->n++;
+	struct qterm *t = find_qterm(q, tok, len);
+	if (t)
+		t->qtf++;
+	else
+		append_qterm(q, tok, len, 1);
 	return 0;
+}
+
+static double idf_of(uint64_t nchunks, size_t df)
+{
+	return log(1.0 + ((double)nchunks - (double)df + 0.5) / ((double)df + 0.5));
 }
 
 static int is_alpha(int c)
@@ -101,17 +123,11 @@ static void add_joined_pairs(kbx_tokenizer_t *tok, const char *text, size_t len,
 			struct qterms one = { .n = 0 };
 			_kbx_tokenize(tok, buf, prev_len + wl, add_qterm, &one);
 			/* only a pair the tokenizer keeps whole is a word */
-			if (one.n == 1) {
-				size_t k;
-				for (k = 0; k < q->n; k++)
-					if (q->t[k].len == one.t[0].len &&
-					    !memcmp(q->t[k].term, one.t[0].term, one.t[0].len))
-						break;
-				if (k == q->n && q->n < MAX_QUERY_TERMS) {
-					q->t[q->n] = one.t[0];
-					q->t[q->n++].joined = 1;
-				}
-			}
+			struct qterm *t = NULL;
+			if (one.n == 1 && !find_qterm(q, one.t[0].term, one.t[0].len))
+				t = append_qterm(q, one.t[0].term, one.t[0].len, 1);
+			if (t)
+				t->joined = 1;
 			pairs++;
 		}
 		prev_off = start;
@@ -208,19 +224,13 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	_kbx_tokenize(tok, text, len, add_qterm, q);
 	add_joined_pairs(tok, text, len, q);
-	for (size_t i = 0; i < nextra && q->n < MAX_QUERY_TERMS; i++) {
-		size_t k, l = extra[i].len > KBX_TOKEN_MAX ? KBX_TOKEN_MAX : extra[i].len;
-		for (k = 0; k < q->n; k++)
-			if (q->t[k].len == l && !memcmp(q->t[k].term, extra[i].term, l))
-				break;
-		if (k < q->n)
-			continue;
-		memcpy(q->t[q->n].term, extra[i].term, l);
-		q->t[q->n].term[l] = '\0';
-		q->t[q->n].len = l;
-		q->t[q->n].qtf = extra[i].weight;
-		q->t[q->n].expansion = 1;
-		q->n++;
+	for (size_t i = 0; i < nextra; i++) {
+		size_t l = extra[i].len > KBX_TOKEN_MAX ? KBX_TOKEN_MAX : extra[i].len;
+		struct qterm *t = NULL;
+		if (!find_qterm(q, extra[i].term, l))
+			t = append_qterm(q, extra[i].term, l, extra[i].weight);
+		if (t)
+			t->expansion = 1;
 	}
 	if (!q->n) {
 		free(q);
@@ -258,8 +268,7 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 			 * that much less of it (a joined pair is no word of
 			 * the query) */
 			if (bound && !q->t[i].joined && !q->t[i].expansion)
-				*bound += log(1.0 + ((double)nchunks + 0.5) / 0.5) * q->t[i].qtf *
-					  (K1 + 1);
+				*bound += idf_of(nchunks, 0) * q->t[i].qtf * (K1 + 1);
 			continue;
 		}
 		if (rc) {
@@ -268,8 +277,7 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		}
 		size_t df = 0;
 		mdb_cursor_count(c, &df);
-		double idf = log(1.0 + ((double)nchunks - (double)df + 0.5) / ((double)df + 0.5));
-		double w = idf * q->t[i].qtf;
+		double w = idf_of(nchunks, df) * q->t[i].qtf;
 		if (bound && !q->t[i].expansion)
 			*bound += w * (K1 + 1);
 		if (subset) {
