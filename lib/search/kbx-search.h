@@ -239,6 +239,9 @@ void kbx_search_results_release(struct kbx_search_results *r);
 /* The fused score of ranks (1-based, 0 = absent) under RRF with k: sum of
  * 1 / (k + rank).  Exposed for tests. */
 double kbx_rrf(const int *ranks, size_t n, double k);
+/* The same with a weight per list (weights[i] / (k + ranks[i])); NULL:
+ * every weight 1. */
+double kbx_rrf_weighted(const int *ranks, const double *weights, size_t n, double k);
 
 /* Where the store's vector index lives: "<kbx_dir>/vectors.kbxv". */
 char *kbx_search_vector_path(kbx_store_t *store);

@@ -52,15 +52,20 @@ const char *kbx_signal_str(int sig)
 	return sig >= 0 && sig < KBX_SIG__COUNT ? names[sig] : NULL;
 }
 
-double kbx_rrf(const int *ranks, size_t n, double k)
+double kbx_rrf_weighted(const int *ranks, const double *weights, size_t n, double k)
 {
 	double s = 0;
 	if (k <= 0)
 		k = DEFAULT_RRF_K;
 	for (size_t i = 0; i < n; i++)
 		if (ranks[i] > 0)
-			s += 1.0 / (k + ranks[i]);
+			s += (weights ? weights[i] : 1.0) / (k + ranks[i]);
 	return s;
+}
+
+double kbx_rrf(const int *ranks, size_t n, double k)
+{
+	return kbx_rrf_weighted(ranks, NULL, n, k);
 }
 
 static double ms_since(const struct timespec *t0)
@@ -843,12 +848,11 @@ static const struct calib calib_all = { CALIB_ALL };
 static const struct calib calib_lexical = { CALIB_LEXICAL };
 static const struct calib calib_vector = { CALIB_VECTOR };
 
-static double hit_confidence(const struct fused *f, double bound, int lex_used, int vec_used,
+static double hit_confidence(const struct fused *f, double share, int lex_used, int vec_used,
 			     double vec_floor, int first)
 {
 	const struct calib *c = lex_used && vec_used ? &calib_all : lex_used ? &calib_lexical :
 				&calib_vector;
-	double share = bound > 0 && f->rank[KBX_SIG_LEXICAL] ? f->sig[KBX_SIG_LEXICAL] / bound : 0;
 	/* below the vector list's cut: no better than its last */
 	double cosv = f->rank[KBX_SIG_VECTOR] ? f->sig[KBX_SIG_VECTOR] : vec_floor;
 	double z = c->bias + c->lexical * share + c->vector * cosv +
@@ -1017,11 +1021,12 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 			f[j].score = w * norm[KBX_SIG_VECTOR] + (1 - w) * norm[KBX_SIG_LEXICAL] +
 				     norm[KBX_SIG_PATTERN];
 		} else {
-			f[j].score = 0;
-			for (int sg = 0; sg < KBX_SIG__COUNT; sg++)
-				if (f[j].rank[sg])
-					f[j].score += (sg == KBX_SIG_VECTOR ? KBX_RRF_VECTOR_WEIGHT : 1.0) /
-						      (q.rrf_k + f[j].rank[sg]);
+			static const double weights[KBX_SIG__COUNT] = {
+				[KBX_SIG_VECTOR] = KBX_RRF_VECTOR_WEIGHT,
+				[KBX_SIG_LEXICAL] = 1.0,
+				[KBX_SIG_PATTERN] = 1.0,
+			};
+			f[j].score = kbx_rrf_weighted(f[j].rank, weights, KBX_SIG__COUNT, q.rrf_k);
 		}
 	}
 	/* a query about one language: the entries of another weigh less
@@ -1082,7 +1087,10 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 			}
 			continue;
 		}
-		double conf = hit_confidence(&f[j], bound, lex_used, vec_used, vec_floor, !ndocs++);
+		/* the share of the query's BM25 bound the hit scores */
+		double share = bound > 0 && f[j].rank[KBX_SIG_LEXICAL] ?
+				       f[j].sig[KBX_SIG_LEXICAL] / bound : 0;
+		double conf = hit_confidence(&f[j], share, lex_used, vec_used, vec_floor, !ndocs++);
 		if (conf < q.min_score)
 			continue;
 		struct kbx_search_hit *h = &out->hits[out->n++];
@@ -1090,8 +1098,7 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 		h->chunk = v.c;
 		h->score = f[j].score;
 		h->confidence = conf;
-		h->lexical_share = bound > 0 && f[j].rank[KBX_SIG_LEXICAL] ?
-					   f[j].sig[KBX_SIG_LEXICAL] / bound : 0;
+		h->lexical_share = share;
 		for (int sg = 0; sg < KBX_SIG__COUNT; sg++) {
 			h->sig[sg].rank = f[j].rank[sg];
 			h->sig[sg].score = f[j].sig[sg];
