@@ -38,15 +38,6 @@ static int starts(const char *p, size_t n, const char *w)
 	return n >= l && !memcmp(p, w, l);
 }
 
-static int contains(const char *p, size_t n, const char *w)
-{
-	size_t l = strlen(w);
-	for (size_t i = 0; i + l <= n; i++)
-		if (!memcmp(p + i, w, l))
-			return 1;
-	return 0;
-}
-
 /* "ValueError: x", "asyncio.exceptions.TimeoutError", "KeyError: 'a'",
  * "java.lang.IllegalStateException: x", "TypeError [ERR_X]: y": a dotted
  * name ending in Error, Exception, Warning, Exit, Interrupt or Fault,
@@ -91,8 +82,8 @@ static enum line_kind classify(const char *p, size_t n, int *in_file_frame)
 	if (starts(b, bn, "Caused by: ") || starts(b, bn, "Exception in thread ") ||
 	    starts(b, bn, "panic: ") || starts(b, bn, "fatal error: ") ||
 	    starts(b, bn, "error[E") || starts(b, bn, "error: ") ||
-	    contains(b, bn, ": error TS") || contains(b, bn, ": error: ") ||
-	    contains(b, bn, "): error CS") || starts(b, bn, "Unhandled exception. "))
+	    _kbx_text_has(b, bn, ": error TS") || _kbx_text_has(b, bn, ": error: ") ||
+	    _kbx_text_has(b, bn, "): error CS") || starts(b, bn, "Unhandled exception. "))
 		return L_EXCEPTION;
 	return exception_name(b, bn) ? L_EXCEPTION : L_OTHER;
 }

@@ -57,7 +57,7 @@ static const struct word words[] = {
 	{ "csharp", "csharp" }, { "dotnet", "csharp" }, { "c#", "csharp" },
 };
 
-static int has(const char *text, size_t len, const char *needle)
+int _kbx_text_has(const char *text, size_t len, const char *needle)
 {
 	size_t n = strlen(needle);
 	for (size_t i = 0; i + n <= len; i++)
@@ -70,7 +70,8 @@ const char *_kbx_query_lang(const char *text, size_t len, char *why, size_t whys
 {
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 		const struct shape *s = &shapes[i];
-		if (has(text, len, s->needle) && (!s->also || has(text, len, s->also))) {
+		if (_kbx_text_has(text, len, s->needle) &&
+		    (!s->also || _kbx_text_has(text, len, s->also))) {
 			snprintf(why, whysz, "%s", s->why);
 			return s->lang;
 		}

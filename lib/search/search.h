@@ -146,6 +146,8 @@ int _kbx_pattern_compile(const char *pattern, struct strbuf *out, char *errbuf, 
  * "javascript", "typescript", "go", "rust", "java", "csharp", or NULL;
  * why gets what said it. */
 const char *_kbx_query_lang(const char *text, size_t len, char *why, size_t whysz);
+/* Whether needle occurs in text[0..len) (query-lang.c). */
+int _kbx_text_has(const char *text, size_t len, const char *needle);
 /* A pasted error message with its exception lines weighed more and its
  * frames cut (query-focus.c): 1 and *out (malloc()ed, NUL-terminated)
  * when the text has such lines, 0 when it is to be searched as it is,
