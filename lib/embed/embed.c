@@ -144,12 +144,9 @@ kbx_status_t _kbx_embedder_open(const struct kbx_embed_config *cfg, kbx_embedder
 		_kbx_builtin_defaults(&p, c.dim);
 		const char *model = c.model && *c.model ? c.model : "words";
 		if (!strcmp(model, "words")) {
-			char path[PATH_MAX], msg[sizeof(err->msg)];
+			char msg[sizeof(err->msg)];
 
-			if (_kbx_file_find("the builtin embedding's word vectors", "KBX_WORDS_PATH",
-					   KBX_DATA_DIR, "kbx-words.bin", path, sizeof(path), msg,
-					   sizeof(msg)) ||
-			    _kbx_words_open(path, &e->words, msg, sizeof(msg))) {
+			if (_kbx_words_load(&e->words, msg, sizeof(msg))) {
 				st = _kbx_fail(err, KBX_ERR_IO,
 					       "builtin embedding: %s (or set search.model=hash for the embedding without learned vectors)",
 					       msg);

@@ -9,12 +9,9 @@
  * word every text has (its SIF weight is low), and at most
  * KBX_EXPAND_WORDS of a query's words (a pasted log is not expanded).
  */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/util.h"
-#include "util/modload.h"
 #include "text/tokenize.h"
 #include "embed/embed.h"
 #include "embed/words.h"
@@ -50,11 +47,9 @@ static int add_word(void *data, const char *tok, size_t len, int kind)
 
 int _kbx_expand_query(const char *text, size_t len, _kbx_expand_fn fn, void *data)
 {
-	char path[PATH_MAX], msg[512];
+	char msg[512];
 	struct _kbx_words *w = NULL;
-	if (_kbx_file_find("the builtin embedding's word vectors", "KBX_WORDS_PATH", KBX_DATA_DIR,
-			   "kbx-words.bin", path, sizeof(path), msg, sizeof(msg)) ||
-	    _kbx_words_open(path, &w, msg, sizeof(msg)))
+	if (_kbx_words_load(&w, msg, sizeof(msg)))
 		return -1;
 	kbx_tokenizer_t *t = _kbx_tokenizer_new();
 	struct qwords *q = calloc(1, sizeof(*q));

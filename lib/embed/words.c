@@ -24,6 +24,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/modload.h"
 #include "embed/words.h"
 
 #define HEADER 64
@@ -117,6 +119,17 @@ bad:
 	munmap(w->map, w->size);
 	free(w);
 	return -1;
+}
+
+int _kbx_words_load(struct _kbx_words **out, char *msg, size_t msgsz)
+{
+	char path[PATH_MAX];
+
+	*out = NULL;
+	if (_kbx_file_find("the builtin embedding's word vectors", "KBX_WORDS_PATH", KBX_DATA_DIR,
+			   "kbx-words.bin", path, sizeof(path), msg, msgsz))
+		return -1;
+	return _kbx_words_open(path, out, msg, msgsz);
 }
 
 void _kbx_words_close(struct _kbx_words *w)

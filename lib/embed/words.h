@@ -14,6 +14,9 @@ struct _kbx_words;
 /* Map the file at path; -1 with a message when it cannot be read or is
  * not a word-vector file of this kbx. */
 int _kbx_words_open(const char *path, struct _kbx_words **out, char *msg, size_t msgsz);
+/* Find the installed file (KBX_WORDS_PATH, build/ beside the program,
+ * the data directory) and map it; -1 with a message as above. */
+int _kbx_words_load(struct _kbx_words **out, char *msg, size_t msgsz);
 void _kbx_words_close(struct _kbx_words *w);
 
 uint32_t _kbx_words_dim(const struct _kbx_words *w);
