@@ -368,7 +368,8 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 	}
 	/* a weak best: say so rather than let the first hit pass for an
 	 * answer */
-	if (res.n && res.hits[0].confidence < KBX_WEAK_CONFIDENCE && out_format(o) == FMT_TEXT)
+	int weak = res.n && res.hits[0].confidence < KBX_WEAK_CONFIDENCE;
+	if (weak && out_format(o) == FMT_TEXT)
 		fprintf(stderr, "note: no entry matches well: the best has confidence %.2f "
 				"(under %.2f); try other words, or --explain\n",
 			res.hits[0].confidence, KBX_WEAK_CONFIDENCE);
@@ -384,7 +385,7 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		out_field_num(o, "rrf_vector_weight", KBX_RRF_VECTOR_WEIGHT);
 		out_json_bool(o, "focused", res.focused);
 		out_field_int(o, "folded", (int64_t)res.folded);
-		out_json_bool(o, "weak", res.n && res.hits[0].confidence < KBX_WEAK_CONFIDENCE);
+		out_json_bool(o, "weak", weak);
 		if (res.lang[0]) {
 			out_json_begin(o, "language", 0);
 			out_json_str(o, "name", res.lang);

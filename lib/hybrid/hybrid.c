@@ -986,19 +986,8 @@ static kbx_status_t search_docs(struct kbx_store *s, const struct kbx_hybrid_opt
 	if (st)
 		return _kbx_fail(err, st, "%s", e.msg);
 	out->docs_capped = out->docs.n >= q.limit;
-	/* one hit per document, its best section: the sections of one
-	 * document would otherwise fill the answer */
-	size_t kept = 0;
-	for (size_t i = 0; i < out->docs.n; i++) {
-		size_t k;
-		for (k = 0; k < kept; k++)
-			if (out->docs.hits[k].chunk.type == out->docs.hits[i].chunk.type &&
-			    !strcmp(out->docs.hits[k].chunk.doc_id, out->docs.hits[i].chunk.doc_id))
-				break;
-		if (k == kept)
-			out->docs.hits[kept++] = out->docs.hits[i];
-	}
-	out->docs.n = kept;
+	/* one hit per document, its best section: kbx_search folds a
+	 * document's other sections into it */
 	out->docs_total = out->docs.n;
 	if (out->docs.n > limit)
 		out->docs.n = limit;
