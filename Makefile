@@ -16,6 +16,7 @@
 #   lib/<layer>/*.c             -> build/libkbx.a (all objects -fPIC), for each
 #                                  layer of LIB_LAYERS: util text lang store
 #                                  graph analysis registry embed search hybrid
+#                                  context
 #   cmd/*.c                     -> ./kbx
 #   lib/vector/*.c *.cpp        -> build/kbx-vector.so, loaded at run time
 #                                  (faiss_shim.cpp only when FAISS_C_SHIM=yes)
@@ -86,7 +87,7 @@ KBX_VERSION := $(or $(strip $(shell \
 # Sources
 
 # lib/ by layer, from the bottom (the README's "The tree" says what each holds)
-LIB_LAYERS := util text lang store graph analysis registry embed search hybrid
+LIB_LAYERS := util text lang store graph analysis registry embed search hybrid context
 LIB_SRCS := $(foreach d,$(LIB_LAYERS),$(wildcard lib/$(d)/*.c))
 CMD_SRCS := $(wildcard cmd/*.c)
 VECTOR_SRCS := $(wildcard lib/vector/*.c)

@@ -94,6 +94,7 @@ int cmd_callers(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_changed(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_check(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_complete_symbols(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_context(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_config(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_cycles(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_dead(int argc, const char **argv, struct kbx_ctx *ctx);
@@ -118,6 +119,25 @@ int cmd_version(int argc, const char **argv, struct kbx_ctx *ctx);
  * strings belong to ctx->config (cmd/search.c). */
 struct kbx_embed_config;
 void search_embed_config(struct kbx_ctx *ctx, struct kbx_embed_config *ec);
+
+/* The search filters, the same for every command that searches (search,
+ * context): --type, --lang, --tag, --severity, --path, for an option
+ * table of parse-options.h.  search_parse_types() reads the --type
+ * words into a set of 1 << enum kbx_chunk_type; 0, or an exit code after
+ * printing the error. */
+extern const char *const search_type_names[];
+struct opt_list;
+int search_parse_types(const struct opt_list *types, unsigned *out);
+#define OPT_SEARCH_FILTERS_F(types, lang, tags, severity, path) \
+	{ OPT_STRING_LIST, 0, "type", (types), "TYPE", \
+	  "only these: error, pattern, doc, adr, behavioral, code (repeatable, or comma-separated)", \
+	  search_type_names, 0, NULL }, \
+	OPT_STRING_F(0, "lang", (lang), "LANG", \
+		     "only this language (entries for all languages match too)"), \
+	OPT_STRING_LIST_F(0, "tag", (tags), "TAG", "only entries with this tag (repeatable: all of them)"), \
+	OPT_STRING_F(0, "severity", (severity), "SEVERITY", "only error entries of this severity"), \
+	{ OPT_STRING, 0, "path", (path), "PATH", "only under this path, or matching this glob", \
+	  NULL, 0, "path" }
 
 /* Shared by commands that walk one kind of edge from a symbol
  * (cmd/graph-query.c). */

@@ -25,7 +25,28 @@ static const char *const fusion_names[] = { "rrf", "linear", NULL };
 /* enum kbx_scope_plan */
 static const char *const plan_names[] = { "auto", "graph-first", "vector-first", NULL };
 /* what --type completes to (kbx_chunk_type_parse() checks the words) */
-static const char *const type_names[] = { "error", "pattern", "doc", "adr", "behavioral", "code", NULL };
+const char *const search_type_names[] = { "error", "pattern", "doc", "adr", "behavioral", "code", NULL };
+
+int search_parse_types(const struct opt_list *types, unsigned *out)
+{
+	for (int i = 0; i < types->n; i++) {
+		char *copy = strdup(types->items[i]);
+		if (!copy)
+			return KBX_EXIT_INTERNAL;
+		for (char *save = NULL, *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			int t = kbx_chunk_type_parse(w);
+			if (!t) {
+				fprintf(stderr, "error: unknown --type '%s': use error, pattern, doc, adr, behavioral or code\n",
+					out_esc(w));
+				free(copy);
+				return KBX_EXIT_USAGE;
+			}
+			*out |= 1u << t;
+		}
+		free(copy);
+	}
+	return 0;
+}
 
 /* The largest query read from stdin: a long stack trace fits. */
 #define MAX_STDIN_QUERY (1u << 20)
@@ -96,15 +117,7 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_STRING_F(0, "vector-weight", &vector_weight, "W",
 			     "linear fusion: weight of the vector list, 0 to 1 (default 0.7)"),
 		OPT_STRING_F(0, "rrf-k", &rrf_k, "K", "reciprocal rank fusion's k (default 60)"),
-		{ OPT_STRING_LIST, 0, "type", &types, "TYPE",
-		  "only these: error, pattern, doc, adr, behavioral, code (repeatable, or comma-separated)",
-		  type_names, 0, NULL },
-		OPT_STRING_F(0, "lang", &lang, "LANG",
-			     "only this language (entries for all languages match too)"),
-		OPT_STRING_LIST_F(0, "tag", &tags, "TAG", "only entries with this tag (repeatable: all of them)"),
-		OPT_STRING_F(0, "severity", &severity, "SEVERITY", "only error entries of this severity"),
-		{ OPT_STRING, 0, "path", &path, "PATH", "only under this path, or matching this glob",
-		  NULL, 0, "path" },
+		OPT_SEARCH_FILTERS_F(&types, &lang, &tags, &severity, &path),
 		OPT_INT_F('n', "limit", &limit, "N", "show at most N results (default 10)"),
 		OPT_STRING_F(0, "min-score", &min_score, "C",
 			     "drop results whose confidence (0 to 1) is lower"),
@@ -199,24 +212,10 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 	}
 	q.ef_search = (uint32_t)ef_search;
 	q.nprobe = (uint32_t)nprobe;
-	for (int i = 0; i < types.n; i++) {
-		char *copy = strdup(types.items[i]);
-		if (!copy) {
-			rc = KBX_EXIT_INTERNAL;
-			goto out;
-		}
-		for (char *save = NULL, *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-			int t = kbx_chunk_type_parse(w);
-			if (!t) {
-				fprintf(stderr, "error: unknown --type '%s': use error, pattern, doc, adr, behavioral or code\n",
-					out_esc(w));
-				free(copy);
-				goto out;
-			}
-			q.types |= 1u << t;
-		}
-		free(copy);
-	}
+	rc = search_parse_types(&types, &q.types);
+	if (rc)
+		goto out;
+	rc = KBX_EXIT_USAGE;
 	q.lang = lang;
 	q.severity = severity;
 	if (tags.n) {

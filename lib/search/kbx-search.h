@@ -236,6 +236,11 @@ kbx_status_t kbx_search(kbx_store_t *store, const struct kbx_search_query *q,
 			struct kbx_search_results *out, struct kbx_error *err);
 void kbx_search_results_release(struct kbx_search_results *r);
 
+/* Does chunk c pass the filters of q (types, lang, tags, severity, path;
+ * not its scope)?  For results found otherwise that the same filters
+ * must hold for (kbx context's hybrid step). */
+int kbx_search_passes(const struct kbx_search_query *q, const struct kbx_chunk *c);
+
 /* The fused score of ranks (1-based, 0 = absent) under RRF with k: sum of
  * 1 / (k + rank).  Exposed for tests. */
 double kbx_rrf(const int *ranks, size_t n, double k);

@@ -148,6 +148,13 @@ static int passes(const struct kbx_search_query *q, const struct kbx_chunk *c)
 	return 1;
 }
 
+int kbx_search_passes(const struct kbx_search_query *q, const struct kbx_chunk *c)
+{
+	struct kbx_search_query f = *q;
+	f.scope = NULL;
+	return passes(&f, c);
+}
+
 static int has_filters(const struct kbx_search_query *q)
 {
 	return q->types || (q->lang && *q->lang) || q->ntags || (q->severity && *q->severity) ||
