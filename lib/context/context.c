@@ -546,8 +546,7 @@ static int line_has(const struct cached_file *f, uint32_t line, const char *word
 
 /*
  * Is the definition still where the index put it?  Its lines within the
- * file and its name on one of its first lines (after decorators and
- * comments the index may count in).
+ * file and its name among them.
  */
 static int still_there(struct run *r, const struct cand *c, const struct cached_file *f)
 {
@@ -558,7 +557,8 @@ static int still_there(struct run *r, const struct cand *c, const struct cached_
 	}
 	if (!is_ident(c->name))
 		return 1;
-	for (uint32_t l = c->p.line; l <= c->p.def_end_line && l < c->p.line + 6; l++)
+	/* anywhere in it: a C typedef names its type on its last line */
+	for (uint32_t l = c->p.line; l <= c->p.def_end_line; l++)
 		if (line_has(f, l, c->name))
 			return 1;
 	note(r, "'%s' has changed since it was indexed: '%s' is no longer at line %u; left out (run kbx index)",
