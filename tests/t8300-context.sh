@@ -260,10 +260,10 @@ test_expect_success 'exit codes as kbx search: 1 for nothing, 2 for usage, 3 wit
 '
 
 test_expect_success 'a symbolic link put in place of an indexed file is not read' '
-	test_when_finished "rm -f repo/app/helpers.py && cp ../keep-helpers.py repo/app/helpers.py" &&
+	test_when_finished "rm -f repo/app/helpers.py && cp keep-helpers.py repo/app/helpers.py" &&
 	(cd repo && kbx context --format=json --budget=4000 --type=code format_banner name) >before &&
 	TYPE=piece jfields id <before | grep -q "app/helpers.py#format_banner" &&
-	cp repo/app/helpers.py ../keep-helpers.py &&
+	cp repo/app/helpers.py keep-helpers.py &&
 	rm repo/app/helpers.py &&
 	ln -s "$PWD/outside/helpers.py" repo/app/helpers.py &&
 	(cd repo && kbx context --format=json --budget=4000 --type=code format_banner name) >out 2>err &&
