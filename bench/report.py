@@ -247,6 +247,25 @@ if "c.tree.lines" in rec:
         rows.append([f"callees `{n}`", ms(med_ms(k)), ms(med_ms(c)), ratio(med_ms(k), med_ms(c)),
                      f"{rec.get(f'c.q.callees.{n}.kbx.lines', '?')} / {rec.get(f'c.q.callees.{n}.cscope.lines', '?')}"])
     table(["query", "kbx callees", "cscope -d -L2", "kbx/cscope", "output lines kbx / cscope"], rows)
+    res = hf("c-steps")
+    if res:
+        w("#### A graph query step by step, beside GNU Global")
+        w("")
+        w("Each command does what the one above it does and one step more; page faults are the "
+          "kernel's count (perf stat, 20 runs), which the load on the machine does not move.")
+        w("")
+        rows = []
+        for step, kc, gc in (("start: load, relocate, read the arguments", "kbx --version", "global --version"),
+                             ("+ settings, open the index, find the definition", "kbx defs strbuf_addf",
+                              "global strbuf_addf"),
+                             ("+ walk the callers, read their nodes, print", "kbx callers strbuf_addf",
+                              "global -r strbuf_addf")):
+            k, g = res.get(kc), res.get(gc)
+            fk = rec.get("c.steps.faults." + kc.replace(" ", "_"), "n/a")
+            fg = rec.get("c.steps.faults." + gc.replace(" ", "_"), "n/a")
+            rows.append([step, f"`{kc}` {ms(med_ms(k))}", f"`{gc}` {ms(med_ms(g))}",
+                         ratio(med_ms(k), med_ms(g)), f"{fk} / {fg}"])
+        table(["step", "kbx", "global", "kbx/global", "page faults kbx / global"], rows)
     w("Mean ± standard deviation (ms) and runs, for the record:")
     w("")
     rows = []

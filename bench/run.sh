@@ -227,6 +227,30 @@ if has c; then
 			-n "cscope -d -L2 $n" "cscope -d -L2 $n"
 	done
 
+	# A graph query's start-up, step by step, beside GNU Global's: each
+	# command does the one before it and one step more.  Page faults
+	# (perf stat, when the kernel lets it count) do not drift with the
+	# load on the machine as times do.
+	say "C: a graph query step by step, kbx beside global (hyperfine -N, $QRUNS runs; page faults by perf stat)"
+	wait_quiet c.steps
+	hf "c-steps" "$G" --warmup 5 --runs "$QRUNS" \
+		-n "kbx --version" "$KBX --version" \
+		-n "kbx defs strbuf_addf" "$KBX defs strbuf_addf" \
+		-n "kbx callers strbuf_addf" "$KBX callers strbuf_addf" \
+		-n "global --version" "global --version" \
+		-n "global strbuf_addf" "global strbuf_addf" \
+		-n "global -r strbuf_addf" "global -r strbuf_addf"
+	if command -v perf >/dev/null 2>&1; then
+		for c in "$KBX --version" "$KBX defs strbuf_addf" "$KBX callers strbuf_addf" \
+			 "global --version" "global strbuf_addf" "global -r strbuf_addf"; do
+			key=$(echo "$c" | sed "s|^$KBX|kbx|" | tr ' ' '_')
+			# shellcheck disable=SC2086 # $c is a command line
+			f=$(cd "$G" && perf stat -x, -e page-faults -r 20 $c 2>&1 >/dev/null |
+				awk -F, '/page-faults/ { print $1 }')
+			case $f in ''|*[!0-9]*) ;; *) record "c.steps.faults.$key" "$f" ;; esac
+		done
+	fi
+
 	say "C: re-index with no change (warmup 2, 10 runs)"
 	wait_quiet c.reindex
 	hf "c-reindex-nochange" "$G" --warmup 2 --runs 10 \

@@ -168,6 +168,14 @@ static void print_cycle(struct out *o, size_t index, const struct cycle *c)
 {
 	const char *what = c->kind == KBX_EDGE_IMPORTS ? "import" : "call";
 	const char *members = c->kind == KBX_EDGE_IMPORTS ? "file" : "function";
+	if (out_is_picture(o)) {
+		if (index == 1)
+			out_picture_title(o, "cycles");
+		for (size_t i = 0; i < c->len; i++)
+			out_picture_edge(o, &c->steps[i].node, &c->steps[(i + 1) % c->len].node,
+					 c->steps[i].certain ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS, NULL);
+		return;
+	}
 	switch (out_format(o)) {
 	case FMT_NUL:
 		/* an empty item between two cycles */
@@ -244,6 +252,7 @@ int cmd_cycles(int argc, const char **argv, struct kbx_ctx *ctx)
 	long limit = 0;
 	struct opt_list globs = OPT_LIST_INIT;
 	struct output_opts oo = OUTPUT_OPTS_INIT;
+	oo.pictures = 1;
 	struct option opts[] = {
 		OPT_KEYWORD_F(0, "kind", &kind, kind_names, "KIND",
 			      "which cycles: imports, calls or all (the default)"),

@@ -221,6 +221,20 @@ void dependents_print(struct out *o, struct dependents *im, int skip_start)
 		const struct hit *h = &im->hits[i];
 		const struct kbx_node *n = &h->node;
 		const struct hit *seed = find_hit(im, h->seed);
+		if (out_is_picture(o)) {
+			/* what is affected points at what it depends on */
+			char label[32];
+			if (!i)
+				out_picture_title(o, nseeds == 1 ? "impact of %s" : "impact of %s and more",
+						  n->cid);
+			if (!h->distance || !seed) {
+				out_picture_node(o, n, !h->distance);
+				continue;
+			}
+			snprintf(label, sizeof(label), "distance %u", h->distance);
+			out_picture_edge(o, n, &seed->node, h->confidence, label);
+			continue;
+		}
 		if (skip_start && !h->distance)
 			continue;
 		switch (out_format(o)) {

@@ -295,6 +295,7 @@ int run_edge_query(int argc, const char **argv, struct kbx_ctx *ctx, const struc
 	long depth = 1;
 	int transitive = 0, certain = 0, verbose = 0;
 	struct output_opts oo = OUTPUT_OPTS_INIT;
+	oo.pictures = 1;
 	struct option opts[] = {
 		OPT_INT_F('d', "depth", &depth, "N", "follow edges N hops (default 1)"),
 		OPT_BOOL_F('t', "transitive", &transitive, "follow edges as far as they go"),

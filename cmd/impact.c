@@ -208,6 +208,7 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 	const char *diff_file = NULL;
 	int use_diff = 0, certain = 0;
 	struct output_opts oo = OUTPUT_OPTS_INIT;
+	oo.pictures = 1;
 	struct option opts[] = {
 		OPT_BOOL_F(0, "diff", &use_diff, "read a unified diff from standard input"),
 		OPT_STRING_F(0, "diff-file", &diff_file, "FILE", "read the unified diff from FILE"),

@@ -10,10 +10,11 @@
 #include "search/kbx-search.h"
 #include "util/util.h"
 #include "pager.h"
+#include "picture.h"
 #include "util/quote.h"
 #include "util/strbuf.h"
 
-const char *const output_format_names[] = { "text", "json", "grep", "nul", NULL };
+const char *const output_format_names[] = { "text", "json", "grep", "nul", "dot", "mermaid", NULL };
 const char *const output_color_names[] = { "auto", "always", "never", NULL };
 int output_color_default = COLOR_AUTO;
 
@@ -32,6 +33,10 @@ struct out {
 	/* out_set_repo: the repository of the hits printed next */
 	const char *repo, *repo_root;
 	size_t repo_rank;
+	/* --format=dot or mermaid */
+	struct picture *pic;
+	struct strbuf title;
+	int nomem;
 };
 
 #define C_RESET "\033[m"
@@ -49,6 +54,20 @@ struct out *out_new(const struct output_opts *opts)
 		return NULL;
 	}
 	o->format = opts->nul ? FMT_NUL : opts->format;
+	if (o->format == FMT_DOT || o->format == FMT_MERMAID) {
+		if (!opts->pictures) {
+			fprintf(stderr, "error: --format=%s draws edges, and this command prints none: "
+				"use text, json, grep or nul\n", output_format_names[o->format]);
+			free(o);
+			return NULL;
+		}
+		strbuf_init(&o->title);
+		if (!(o->pic = picture_new(o->format))) {
+			fprintf(stderr, "fatal: out of memory\n");
+			free(o);
+			return NULL;
+		}
+	}
 	/* -1: not given, the newest */
 	o->version = opts->format_version == -1 ? OUTPUT_FORMAT_VERSION : (int)opts->format_version;
 	if (opts->format_version < -1 || opts->format_version > 1000 ||
@@ -87,9 +106,49 @@ int out_version(const struct out *o)
 	return o->version;
 }
 
+int out_is_picture(const struct out *o)
+{
+	return o->pic != NULL;
+}
+
+void out_picture_node(struct out *o, const struct kbx_node *n, int start)
+{
+	if (o->pic && picture_node(o->pic, n, start))
+		o->nomem = 1;
+}
+
+void out_picture_edge(struct out *o, const struct kbx_node *from, const struct kbx_node *to,
+		      int confidence, const char *label)
+{
+	if (o->pic && picture_edge(o->pic, from, to, confidence, label))
+		o->nomem = 1;
+}
+
+void out_picture_title(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	if (!o->pic)
+		return;
+	strbuf_reset(&o->title);
+	va_start(ap, fmt);
+	strbuf_vaddf(&o->title, fmt, ap);
+	va_end(ap);
+}
+
 int out_finish(struct out *o)
 {
+	int nomem = o->nomem;
+	if (o->pic) {
+		if (!nomem)
+			picture_print(o->pic, o->title.len ? o->title.buf : "kbx");
+		picture_free(o->pic);
+		strbuf_release(&o->title);
+	}
 	free(o);
+	if (nomem) {
+		fprintf(stderr, "fatal: out of memory drawing the picture\n");
+		return -1;
+	}
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		if (errno == EPIPE)
 			return 0;  /* the reader stopped reading: | head */
@@ -791,6 +850,13 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 	uint32_t site_line = e->nsites ? e->sites[0].line : 0;
 	uint32_t site_col = e->nsites ? e->sites[0].col : 0;
 
+	if (o->pic) {
+		if (!o->title.len)
+			strbuf_addf(&o->title, "%ss of %s", type, query->cid);
+		out_picture_node(o, query, 1);
+		out_picture_edge(o, &e->from, &e->to, e->confidence, NULL);
+		return;
+	}
 	switch (o->format) {
 	case FMT_NUL:
 		nul_id(res);
@@ -898,6 +964,10 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 
 void out_candidate(struct out *o, const struct kbx_edge *e, const struct kbx_node *cand)
 {
+	if (o->pic) {
+		out_picture_edge(o, &e->from, cand, KBX_CONF_AMBIGUOUS, NULL);
+		return;
+	}
 	if (o->format != FMT_TEXT)
 		return;
 	text_indent(e->depth + 1);

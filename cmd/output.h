@@ -7,6 +7,8 @@
  *          man/kbx-json.7.md): never coloured, never translated
  *   grep   path:line:col: text, as vim's quickfix and Emacs's grep mode read
  *   nul    canonical ids separated by NUL bytes (also -z)
+ *   dot, mermaid   a picture of the edges, printed whole at the end
+ *          (picture.h), for the commands that set output_opts.pictures
  *
  * The machine formats' version is OUTPUT_FORMAT_VERSION; --format-version
  * asks for an older one.  Adding a field keeps the version; removing or
@@ -22,7 +24,7 @@
 #define OUTPUT_FORMAT_VERSION 2
 #define OUTPUT_FORMAT_VERSION_MIN 1
 
-enum output_format { FMT_TEXT, FMT_JSON, FMT_GREP, FMT_NUL };
+enum output_format { FMT_TEXT, FMT_JSON, FMT_GREP, FMT_NUL, FMT_DOT, FMT_MERMAID };
 enum output_color { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 extern const char *const output_format_names[];
@@ -33,8 +35,9 @@ struct output_opts {
 	long format_version;     /* -1 when not given: the newest */
 	int nul;
 	int color;               /* -1 when not given: output_color_default */
+	int pictures;            /* the command draws edges: dot and mermaid allowed */
 };
-#define OUTPUT_OPTS_INIT { FMT_TEXT, -1, 0, -1 }
+#define OUTPUT_OPTS_INIT { FMT_TEXT, -1, 0, -1, 0 }
 
 /* The colour when --color is not given: the color.ui setting, which the
  * dispatcher reads. */
@@ -50,6 +53,18 @@ struct out *out_new(const struct output_opts *opts);
  * disk, a closed pipe other than a reader that went away). */
 int out_finish(struct out *o);
 int out_format(const struct out *o);
+/* --format=dot or mermaid: a picture is drawn (picture.h) and printed by
+ * out_finish().  out_edge() and out_candidate() add to it; commands whose
+ * results are not edges add theirs with out_picture_node() and
+ * out_picture_edge() (start: a node the question named; confidence:
+ * KBX_CONF_*; label: NULL or a few words on the edge), and may name it
+ * with out_picture_title() (else "callers of ID" from the first
+ * out_edge()). */
+int out_is_picture(const struct out *o);
+void out_picture_node(struct out *o, const struct kbx_node *n, int start);
+void out_picture_edge(struct out *o, const struct kbx_node *from, const struct kbx_node *to,
+		      int confidence, const char *label);
+void out_picture_title(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The machine formats' version being printed (--format-version). */
 int out_version(const struct out *o);
 

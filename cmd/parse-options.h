@@ -72,7 +72,7 @@ extern const char *opt_repo_seen;
 struct output_opts;
 #define OPT_OUTPUT_COMMON(o) \
 	OPT_KEYWORD_F(0, "format", &(o)->format, output_format_names, "FORMAT", \
-		      "output format: text, json (JSON Lines), grep (path:line:col: text) or nul"), \
+		      "output format: text, json (JSON Lines), grep (path:line:col: text), nul; dot or mermaid (a picture) for commands that print edges"), \
 	OPT_INT_F(0, "format-version", &(o)->format_version, "N", \
 		  "version of the machine formats to print (default: the newest)"), \
 	OPT_BOOL_F('z', NULL, &(o)->nul, "print ids separated by NUL bytes (like --format=nul)"), \

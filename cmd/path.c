@@ -316,6 +316,18 @@ static void print_path(struct printer *p)
 			namb++;
 	}
 	p->count++;
+	if (out_is_picture(o)) {
+		if (p->count == 1)
+			out_picture_title(o, "paths from %s to %s", nodes[0].cid, nodes[p->len].cid);
+		out_picture_node(o, &nodes[0], 1);
+		out_picture_node(o, &nodes[p->len], 1);
+		for (size_t i = 0; i < p->len; i++)
+			out_picture_edge(o, &nodes[i], &nodes[i + 1],
+					 p->steps[i].link->certain ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS,
+					 NULL);
+		free(nodes);
+		return;
+	}
 	char buf[4096];
 	switch (out_format(o)) {
 	case FMT_NUL:
@@ -523,6 +535,7 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 	int kind_opt = 0, all = 0, certain = 0;
 	long max_depth = 0, limit = -1;
 	struct output_opts oo = OUTPUT_OPTS_INIT;
+	oo.pictures = 1;
 	struct option opts[] = {
 		OPT_KEYWORD_F(0, "kind", &kind_opt, kind_names, "KIND",
 			      "follow calls (the default) or imports"),

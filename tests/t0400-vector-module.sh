@@ -98,6 +98,18 @@ test_expect_success KBX,LDD,PLAIN_KBX 'kbx does not link FAISS, OpenBLAS, OpenMP
 	test_grep ! -E "$heavy_libs" libs
 '
 
+# ./configure links kbx's small libraries from their static archives
+# when they link (-l:libNAME.a in config.mk) and libstemmer's English
+# module alone: a process then maps and relocates none of them.
+test_expect_success KBX,LDD,PLAIN_KBX 'the libraries configure took as archives are not loaded' '
+	sed -n "s/^[A-Z0-9]*_LIBS = //p" "$KBX_SRC/config.mk" | tr " " "\n" |
+		sed -n "s/^-l:\(lib[^.]*\)\.a$/\1/p" >archives &&
+	ldd "$KBX_SRC/kbx" >libs &&
+	while read -r lib; do
+		test_grep ! "$lib\.so" libs || return 1
+	done <archives
+'
+
 test_expect_success LDD 'the module links them' '
 	ldd "$KBX_MODULE_PATH" >libs &&
 	test_grep ! "not found" libs &&

@@ -57,6 +57,14 @@ test_expect_success 'words are stemmed and lower-cased' '
 	check_tokens "Connections FAILING connected" "w connect w fail w connect"
 '
 
+# Each of Snowball English's steps, through lib/text/stem.c, which may
+# reach the module's state directly (./configure says which way).
+test_expect_success 'the stems are Snowball English stems' '
+	check_tokens "generously hopefulness relational conditional happily arguing ponies caresses" \
+		"w generous w hope w relat w condit w happili w argu w poni w caress" &&
+	check_tokens "internationalization" "w internation"
+'
+
 test_expect_success 'stop words and one-letter words are dropped' '
 	check_tokens "The user is not in a database, is it?" "w user w databas" &&
 	check_tokens "don'\''t x y z" "" 

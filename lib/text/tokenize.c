@@ -35,8 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libstemmer.h>
-
+#include "text/stem.h"
 #include "text/tokenize.h"
 
 #define CACHE_SLOTS 8192        /* a power of two */
@@ -51,7 +50,7 @@ struct cache_slot {
 };
 
 struct kbx_tokenizer {
-	struct sb_stemmer *stemmer;
+	struct kbx_stemmer *stemmer;
 	struct cache_slot *cache;
 	char part[KBX_TOKEN_MAX + 1];   /* one more: where to cut */
 	char compound[KBX_TOKEN_MAX];
@@ -134,7 +133,7 @@ kbx_tokenizer_t *_kbx_tokenizer_new(void)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
-	t->stemmer = sb_stemmer_new("english", NULL);
+	t->stemmer = _kbx_stemmer_new();
 	t->cache = calloc(CACHE_SLOTS, sizeof(*t->cache));
 	if (!t->stemmer || !t->cache) {
 		_kbx_tokenizer_free(t);
@@ -147,7 +146,7 @@ void _kbx_tokenizer_free(kbx_tokenizer_t *t)
 {
 	if (!t)
 		return;
-	sb_stemmer_delete(t->stemmer);
+	_kbx_stemmer_free(t->stemmer);
 	free(t->cache);
 	free(t);
 }
@@ -213,8 +212,8 @@ static int emit_part(kbx_tokenizer_t *t, struct emit *e, const char *w, size_t l
 		     uint32_t hash)
 {
 	struct cache_slot *slot;
-	const sb_symbol *stem;
-	int stem_len;
+	const char *stem;
+	size_t stem_len;
 
 	if (len < 2)
 		return 0;
@@ -224,11 +223,10 @@ static int emit_part(kbx_tokenizer_t *t, struct emit *e, const char *w, size_t l
 		return emit(e, w, len, KBX_TOK_WORD);
 	}
 	if (len > CACHE_WORD) {
-		stem = sb_stemmer_stem(t->stemmer, (const sb_symbol *)w, (int)len);
+		stem = _kbx_stem(t->stemmer, w, len, &stem_len);
 		if (!stem)      /* out of memory: the word as it is */
 			return emit(e, w, len, KBX_TOK_WORD);
-		return emit(e, (const char *)stem, (size_t)sb_stemmer_length(t->stemmer),
-			    KBX_TOK_WORD);
+		return emit(e, stem, stem_len, KBX_TOK_WORD);
 	}
 	slot = &t->cache[hash & (CACHE_SLOTS - 1)];
 	if (slot->len != len || memcmp(slot->word, w, len)) {
@@ -239,14 +237,12 @@ static int emit_part(kbx_tokenizer_t *t, struct emit *e, const char *w, size_t l
 			memcpy(slot->stem, w, len);
 			slot->stem_len = (unsigned char)len;
 		} else {
-			stem = sb_stemmer_stem(t->stemmer, (const sb_symbol *)w, (int)len);
+			stem = _kbx_stem(t->stemmer, w, len, &stem_len);
 			if (!stem)
 				return emit(e, w, len, KBX_TOK_WORD);
-			stem_len = sb_stemmer_length(t->stemmer);
-			if (stem_len <= 0 || stem_len > CACHE_WORD)
-				return emit(e, (const char *)stem, (size_t)stem_len,
-					    KBX_TOK_WORD);
-			memcpy(slot->stem, stem, (size_t)stem_len);
+			if (!stem_len || stem_len > CACHE_WORD)
+				return emit(e, stem, stem_len, KBX_TOK_WORD);
+			memcpy(slot->stem, stem, stem_len);
 			slot->stem_len = (unsigned char)stem_len;
 		}
 		memcpy(slot->word, w, len);
