@@ -264,4 +264,18 @@ test_expect_success 'index --rebuild from scratch gives the same graph' '
 	test_cmp before.json after.json
 '
 
+test_expect_success 'a path with "#" in it keeps its definitions apart from it' '
+	mkdir -p hashes/C#/a#b &&
+	printf "def write_file(d):\n    return d\n" >hashes/store.py &&
+	printf "from store import write_file\n\n\ndef odd(d):\n    return write_file(d)\n" \
+		>"hashes/C#/a#b/odd.py" &&
+	(cd hashes && kbx index -q &&
+	 kbx defs --format=json odd >../defs.json &&
+	 kbx callers --format=grep write_file >../callers.grep) &&
+	test_grep "\"name\":\"odd\"" defs.json &&
+	test_grep "\"path\":\"C#/a#b/odd.py\"" defs.json &&
+	echo "C#/a#b/odd.py:5:12: odd calls write_file" >expect &&
+	test_cmp expect callers.grep
+'
+
 test_done

@@ -618,6 +618,8 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 		n.kind = xs->kind;
 		n.lang = lang;
 		n.cid = cid.buf;
+		n.path = path;          /* its '#'s are counted in the record */
+		n.path_len = strlen(path);
 		n.name = xs->name;
 		n.file = fr.id;
 		n.parent = xs->parent >= 0 && sym_ids[xs->parent] ? sym_ids[xs->parent] : fr.id;

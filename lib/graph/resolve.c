@@ -1216,10 +1216,12 @@ static uint32_t member_of(struct ctx *c, uint32_t type_id, const char *name)
 		/* a member defined outside its class's body, in another file
 		 * (C++ `void Foo::bar() {}`): the one definition whose
 		 * qualified name is the class's and the member's */
-		const char *qual = strchr(cid.buf, '#');
+		/* its qualified name: the type's and the member's (the
+		 * type's path may hold '#' too) */
+		const char *qual = cid.buf + (t.qual - t.cid);
 		uint32_t cands[8];
-		size_t n = qual ? defs_filtered(c, name, M_METHOD | M_FUNC, c->fam,
-						filter_qual_equal, qual + 1, cands, 8) : 0;
+		size_t n = t.path ? defs_filtered(c, name, M_METHOD | M_FUNC, c->fam,
+						  filter_qual_equal, qual, cands, 8) : 0;
 		if (n > 8)
 			n = 0;
 		/* not a member of another class of that name, one its own

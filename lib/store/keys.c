@@ -15,13 +15,31 @@ void _kbx_edge_key(unsigned char key[KBX_EDGE_KEY_LEN], uint32_t a, int kind, ui
 	_kbx_put_u32(key + 5, b);
 }
 
+/*
+ * A definition's canonical id is its path, '#' and its qualified name, and
+ * a path may hold '#' too ("src/C#/app.cs#App.Main").  Byte 3 of a
+ * node's header counts the '#'s of its path, so that decoding splits the
+ * id after them; indexes written before it was kept hold 0 there, which
+ * reads as before.  More than 255 cannot be told: the path then ends at
+ * the 256th.
+ */
+static unsigned path_hashes(const struct kbx_node *n)
+{
+	unsigned k = 0;
+	if (n->kind == KBX_KIND_FILE || !n->path)
+		return 0;
+	for (size_t i = 0; i < n->path_len && k < 255; i++)
+		k += n->path[i] == '#';
+	return k;
+}
+
 void _kbx_node_encode(struct strbuf *out, const struct kbx_node *n)
 {
 	unsigned char h[KBX_NODE_HDR_LEN];
 	h[0] = (unsigned char)n->kind;
 	h[1] = (unsigned char)n->lang;
 	h[2] = (unsigned char)n->flags;
-	h[3] = 0;
+	h[3] = (unsigned char)path_hashes(n);
 	_kbx_put_u32(h + 4, n->file);
 	_kbx_put_u32(h + 8, n->parent);
 	_kbx_put_u32(h + 12, n->line);
@@ -31,11 +49,14 @@ void _kbx_node_encode(struct strbuf *out, const struct kbx_node *n)
 	strbuf_add(out, n->cid, strlen(n->cid) + 1);
 }
 
-/* Point name, qual and path into the canonical id. */
-static void split_cid(struct kbx_node *n)
+/* Point name, qual and path into the canonical id, whose path holds
+ * hashes '#'s (path_hashes). */
+static void split_cid(struct kbx_node *n, unsigned hashes)
 {
 	const char *cid = n->cid;
 	const char *hash = strchr(cid, '#');
+	for (; hash && hashes; hashes--)
+		hash = strchr(hash + 1, '#');
 	n->path = NULL;
 	n->path_len = 0;
 	if (n->kind == KBX_KIND_FILE) {
@@ -85,7 +106,7 @@ kbx_status_t _kbx_node_decode(const void *data, size_t len, uint32_t id, struct 
 	out->col = _kbx_get_u32(p + 16);
 	out->end_line = _kbx_get_u32(p + 20);
 	out->cid = (const char *)p + KBX_NODE_HDR_LEN;
-	split_cid(out);
+	split_cid(out, p[3]);
 	return KBX_OK;
 }
 
