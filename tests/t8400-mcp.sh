@@ -9,6 +9,7 @@ message size limit, a closed standard input; and nothing on stdout but
 JSON-RPC messages.  python3 reads the answers.'
 
 . ./test-lib.sh
+. "$TEST_DIRECTORY/mcp/fixture.sh"
 
 test_lazy_prereq PYTHON 'python3 -c "import json"'
 
@@ -65,23 +66,7 @@ call () {
 }
 
 test_expect_success PYTHON 'setup: a small C repository with a document, indexed' '
-	git init -q repo &&
-	cat >repo/calc.c <<-\EOF &&
-	int add_numbers(int a, int b) { return a + b; }
-	int scale(int x) { return add_numbers(x, x); }
-	int compute_total(int n) { return scale(n) + 1; }
-	EOF
-	cat >repo/main.c <<-\EOF &&
-	int compute_total(int n);
-	int main(void) { return compute_total(2); }
-	EOF
-	cat >repo/README.md <<-\EOF &&
-	# Totals
-
-	compute_total doubles a number and adds one.
-	EOF
-	git -C repo add . &&
-	git -C repo -c user.name=t -c user.email=t@example.org commit -q -m init &&
+	mcp_fixture_repo repo &&
 	(cd repo && kbx index -q)
 '
 
