@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -497,7 +498,12 @@ static void run_child(const struct server *s, const struct tool *t, const char *
 	if (null > 3)
 		close(null);
 	/* the other calls' pipes, and ours under their old numbers */
-	for (int fd = prog >= 0 ? 4 : 3; fd < 1024; fd++)
+	int first = prog >= 0 ? 4 : 3;
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, (unsigned)first, ~0u, 0u) == 0)
+		first = 1024;
+#endif
+	for (int fd = first; fd < 1024; fd++)
 		close(fd);
 	struct kbx_ctx ctx = { 0 };
 	ctx.kbx_dir_opt = s->ctx->kbx_dir_opt;
@@ -506,7 +512,12 @@ static void run_child(const struct server *s, const struct tool *t, const char *
 	ctx.nconfig_params = s->ctx->nconfig_params;
 	ctx.no_pager = 1;
 	int rc = run_command(find_command(t->name), argc, argv, &ctx);
-	exit(rc);
+	/* no exit handlers: the libraries' destructors would only fault in
+	 * copies of the server's pages (the pager's handler has nothing to
+	 * wait for here) */
+	if (fflush(stdout) || fflush(stderr))
+		_exit(rc ? rc : KBX_EXIT_IO);
+	_exit(rc);
 }
 
 static void start_call(struct server *s, const struct kbx_json *id, const struct tool *t,
