@@ -809,7 +809,10 @@ static void do_tools_call(struct server *s, const struct kbx_json *id, const str
 	const struct kbx_json *token = kbx_json_get(meta, "progressToken");
 	if (token && token->type != KBX_JSON_STRING && token->type != KBX_JSON_NUMBER)
 		token = NULL;
-	start_call(s, id, t, kbx_json_get(params, "arguments"), token);
+	const struct kbx_json *args = kbx_json_get(params, "arguments");
+	if (args && args->type == KBX_JSON_NULL)
+		args = NULL;   /* no arguments, as when it is left out */
+	start_call(s, id, t, args, token);
 }
 
 static void do_cancelled(struct server *s, const struct kbx_json *params)

@@ -128,7 +128,7 @@ test_expect_success PYTHON 'a call of each graph and search tool, with good argu
 		"$(call 5 defs "{\"symbol\":\"compute_total\"}")" \
 		"$(call 6 impact "{\"symbol\":\"add_numbers\",\"certain\":true}")" \
 		"$(call 7 path "{\"from\":\"main\",\"to\":\"add_numbers\"}")" \
-		"$(call 8 status "{}")") &&
+		"$(call 8 status "null")") &&
 	sort answers >actual &&
 	cat >expect <<-\EOF &&
 	0 result
