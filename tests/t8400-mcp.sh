@@ -258,6 +258,35 @@ test_expect_success PYTHON 'malformed messages are JSON-RPC errors, and the serv
 	test_cmp expect answers
 '
 
+test_expect_success PYTHON 'hostile messages: deep nesting, NUL bytes, bytes outside UTF-8' '
+	cat >gen.py <<-\EOF &&
+	import sys
+	w = sys.stdout.buffer.write
+	call = b"{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"defs\",\"arguments\":{\"symbol\":\"%s\"}}}\n"
+	w(b"[" * 100000 + b"]" * 100000 + b"\n")
+	w(b"{\"jsonrpc\":\"2.0\",\x00\"id\":2}\n")
+	w(call % (3, b"bad\xff\xfe\\u001b[2J"))
+	w(call % (6, b"bad\xff\xfe"))
+	w(call % (4, b"a\\u0000b"))
+	w(call % (5, b"raw\x1b"))
+	EOF
+	python3 gen.py >in &&
+	(cd repo && kbx mcp <../in >../out) &&
+	answers out >answers &&
+	sort answers >actual &&
+	sort >expect <<-\EOF &&
+	null error -32700
+	null error -32700
+	null error -32700
+	3 result error: error: symbol contains a control character (byte 0x1b at offset 5)
+	4 result error: error: '"'"'symbol'"'"' holds a NUL character
+	6 result ok 1 0
+	EOF
+	test_cmp expect actual &&
+	test_grep ! "$(printf "\033")" out &&
+	grep "no symbol .bad.*377.*376. in the index" out
+'
+
 test_expect_success PYTHON 'a message over the size limit is refused; the next one is read' '
 	python3 -c "print(\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":1,\\\"method\\\":\\\"ping\\\",\\\"params\\\":{\\\"x\\\":\\\"\" + \"a\" * 5000 + \"\\\"}}\")" >in &&
 	echo "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}" >>in &&
