@@ -347,6 +347,25 @@ test_expect_success PYTHON 'cancelling an index kills it: no answer, the index a
 	(cd repo && kbx defs more_1 >/dev/null 2>&1; test $? = 1)
 '
 
+test_expect_success PYTHON 'SIGTERM ends the server and the call it runs' '
+	mkfifo ctl &&
+	{ (cd repo && exec kbx mcp <../ctl >../out.term 2>../err.term) & } &&
+	server=$! &&
+	exec 9>ctl &&
+	echo "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"index\",\"arguments\":{\"rebuild\":true},\"_meta\":{\"progressToken\":1}}}" >&9 &&
+	# the index runs once it reports progress
+	i=0 && while ! grep -q progress out.term && test $i -lt 200; do
+		sleep 0.05; i=$((i + 1))
+	done &&
+	kill -TERM $server &&
+	{ wait $server; rc=$?; } &&
+	exec 9>&- &&
+	test $rc = 143 &&
+	! grep "\"result\"" out.term &&
+	# its child is gone too: the index is not busy
+	(cd repo && kbx index -q)
+'
+
 test_expect_success PYTHON 'nothing but JSON-RPC on stdout when a command fails loudly' '
 	mkdir noindex &&
 	(cd noindex && mcp "$INIT" "$(call 1 status "{}")" "$(call 2 search "{\"query\":\"x\"}")") &&
