@@ -5,6 +5,8 @@
 #   make install [DESTDIR=...]     install under the configured prefix
 #   make uninstall | unit-tests | bench | clean | distclean | help
 #   make fuzz [FUZZ_SECONDS=60]    run each libFuzzer harness (needs clang)
+#   make mcp-deps                  fetch the pinned MCP SDK and conformance
+#                                  suite for the MCP tests into build/npm
 #
 # Knobs on the command line:
 #   V=1                        show full commands
@@ -404,6 +406,14 @@ check: all $(UNIT_PROGS) $(FUZZ_REPLAY_PROGS)
 		test $$fail = 0; \
 	fi
 
+# The MCP SDK and conformance suite of tests/t8410-mcp-sdk.sh, pinned by
+# tests/mcp/package-lock.json, into build/npm (never committed).  Not a
+# prerequisite of check, which skips those tests without them.
+MCP_NPM_DIR := build/npm
+mcp-deps: $(MCP_NPM_DIR)/.installed-lock
+$(MCP_NPM_DIR)/.installed-lock: tests/mcp/package.json tests/mcp/package-lock.json tests/mcp/install.sh
+	$(Q)NPM='$(NPM)' $(SHELL) tests/mcp/install.sh $(MCP_NPM_DIR)
+
 bench: all
 	$(Q)test -f bench/run.sh || { echo 'bench/run.sh does not exist yet' >&2; exit 1; }
 	$(Q)KBX_BUILD_DIR='$(CURDIR)/build' bash bench/run.sh
@@ -454,7 +464,7 @@ uninstall:
 	done
 
 clean:
-	rm -rf kbx $(filter-out $(GRAMMAR_DIR),$(wildcard build/*)) tests/trash*
+	rm -rf kbx $(filter-out $(GRAMMAR_DIR) $(MCP_NPM_DIR),$(wildcard build/*)) tests/trash*
 
 distclean: clean
 	rm -rf build config.mk config.log
@@ -462,5 +472,5 @@ distclean: clean
 help:
 	@sed -n '1,/^$$/ s/^# \{0,1\}//p' Makefile
 
-.PHONY: all unit-tests check bench install uninstall clean distclean help FORCE model-words \
+.PHONY: all unit-tests check bench install uninstall clean distclean help FORCE model-words mcp-deps \
 	fuzz fuzz-build fuzz-no-cc

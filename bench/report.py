@@ -643,9 +643,9 @@ if os.path.exists(wf) and os.path.getsize(wf):
     w("```")
     w("")
 
-# bench/hybrid.sh's and bench/search/report.py's tables, one heading
+# bench/hybrid.sh's, bench/search/report.py's and bench/mcp.sh's tables, one heading
 # level down
-for frag in ("hybrid.md", "search.md"):
+for frag in ("hybrid.md", "search.md", "mcp.md"):
     sp = os.path.join(RES, frag)
     if os.path.exists(sp):
         for line in open(sp, encoding="utf-8").read().rstrip().split("\n"):

@@ -28,6 +28,9 @@
 #   7. search    bench/search/run.sh:
 #                retrieval quality, search latency at 1k-1M chunks and
 #                indexing throughput; writes bench/work/results/search.md.
+#   7b. mcp      bench/mcp.sh: kbx mcp's first answer and later calls
+#                against the same commands as new processes, on kbx's own
+#                tree; writes bench/work/results/mcp.md.
 #   8. accuracy  bench/accuracy/run.sh (only when named in BENCH_SECTIONS):
 #                kbx's call edges against the compilers of Go, Java,
 #                TypeScript, C++ and Rust and Python's ast on real
@@ -40,8 +43,8 @@
 # Environment:
 #   KBX             the kbx binary (default: ./kbx at the top of the tree)
 #   KBX_BUILD_DIR   where libkbx.a is, for the edge exporter (default build/)
-#   BENCH_SECTIONS  which of "c py scale analytics hybrid search accuracy"
-#                   to run (default: the first six; accuracy installs
+#   BENCH_SECTIONS  which of "c py scale analytics hybrid search mcp accuracy"
+#                   to run (default: the first seven; accuracy installs
 #                   compilers and fetches its own projects, so it runs
 #                   only when named)
 #   BENCH_RUNS      runs of each hyperfine query benchmark (default 30)
@@ -58,7 +61,7 @@ root=$(cd "$here/.." && pwd)
 WORK=${BENCH_WORK:-$here/work}
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
-SECTIONS=${BENCH_SECTIONS:-c py scale analytics hybrid search}
+SECTIONS=${BENCH_SECTIONS:-c py scale analytics hybrid search mcp}
 QRUNS=${BENCH_RUNS:-30}
 PY=/usr/bin/python3          # Debian's python3 with Debian's python3-networkx
 
@@ -73,7 +76,7 @@ has () { case " $SECTIONS " in (*" $1 "*) return 0 ;; esac; return 1; }
 # the sections that measure against the peers on the shared corpora
 peers=0
 for s in $SECTIONS; do
-	[ "$s" = accuracy ] || peers=1
+	[ "$s" = accuracy ] || [ "$s" = mcp ] || peers=1
 done
 
 start_s=$(date +%s)
@@ -397,6 +400,24 @@ fi
 if has search; then
 	say "search: bench/search/run.sh (quality, latency, throughput)"
 	BENCH_WORK=$WORK KBX=$KBX_ORIG bash "$here/search/run.sh" || warn "bench/search/run.sh failed"
+fi
+
+# ---------------------------------------------------------------------------
+if has mcp; then
+	say "mcp: bench/mcp.sh (kbx mcp against a process per question)"
+	if out=$(KBX=$KBX_ORIG sh "$here/mcp.sh" "$QRUNS"); then
+		{
+			echo "# kbx mcp against a process per question"
+			echo
+			echo "bench/mcp.sh, $QRUNS runs each, on kbx's own tree (milliseconds):"
+			echo
+			echo '```'
+			echo "$out"
+			echo '```'
+		} >"$RES/mcp.md"
+	else
+		warn "bench/mcp.sh failed"
+	fi
 fi
 
 # ---------------------------------------------------------------------------

@@ -106,6 +106,7 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_importers(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_imports(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_mcp(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_registry(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_repos(int argc, const char **argv, struct kbx_ctx *ctx);
@@ -153,6 +154,13 @@ int run_edge_query(int argc, const char **argv, struct kbx_ctx *ctx,
 /* Look up sym; on failure print the error with suggestions and return
  * the exit code; 0 with *out filled on success. */
 int lookup_symbol(struct kbx_ctx *ctx, const char *sym, struct kbx_nodelist *out);
+
+/* Run the command c as the dispatcher does after the options before
+ * it: --help, --repo, the settings, the store (cmd/kbx.c).  ctx holds
+ * those options; what the run opens is closed again.  Returns the exit
+ * code.  kbx mcp runs its tools' commands through it in a child. */
+struct cmd_struct;
+int run_command(const struct cmd_struct *c, int argc, const char **argv, struct kbx_ctx *ctx);
 
 /* The table, for help and completion. */
 struct cmd_struct {

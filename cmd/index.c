@@ -1,4 +1,5 @@
 /* kbx index: build or update the index of the repository. */
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@ struct index_state {
 	int quiet;
 	int progress;           /* on a terminal, not quiet */
 	int progress_shown;
+	int progress_fd;        /* --progress-fd, or -1 */
 	uint64_t skipped_notes;
 	/* the retrieval layer's skips and warnings, by reason */
 	struct { const char *reason; uint64_t n; } reasons[16];
@@ -78,6 +80,10 @@ static void on_note(void *data, const struct kbx_note *n)
 	struct index_state *s = data;
 	switch (n->kind) {
 	case KBX_NOTE_PROGRESS:
+		/* for a program: one line a step, whatever the terminal */
+		if (s->progress_fd >= 0)
+			dprintf(s->progress_fd, "%s %llu %llu\n", n->phase,
+				(unsigned long long)n->done, (unsigned long long)n->total);
 		if (!s->progress)
 			return;
 		if (!s->phase || strcmp(s->phase, n->phase)) {
@@ -458,6 +464,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	int rebuild = 0, quiet = 0, watch = 0, only = ONLY_ALL;
 	long threads = LONG_MIN;   /* not given: the index.threads setting */
+	long progress_fd = -1;
 	uint64_t max_size = 0;
 	struct output_opts oo = OUTPUT_OPTS_INIT;
 	struct option opts[] = {
@@ -468,6 +475,8 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_SIZE_F(0, "max-file-size", &max_size, "SIZE",
 			   "skip files larger than this (default 1m)"),
 		OPT_INT_F(0, "threads", &threads, "N", "parser threads, at most 16 (default: one per core)"),
+		OPT_INT_F(0, "progress-fd", &progress_fd, "N",
+			  "also write the progress as lines 'PHASE DONE TOTAL' to file descriptor N"),
 		OPT_BOOL_F(0, "watch", &watch, "keep the index current as files change, until interrupted"),
 		OPT_KEYWORD_F(0, "format", &oo.format, summary_formats, "FORMAT",
 			      "format of the summary: text (on stderr) or json (on stdout)"),
@@ -480,6 +489,11 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 		return KBX_EXIT_USAGE;
 	if (threads != LONG_MIN && (threads < 0 || threads > 16)) {
 		fprintf(stderr, "error: --threads must be between 0 (one per core) and 16\n");
+		return KBX_EXIT_USAGE;
+	}
+	if (progress_fd != -1 &&
+	    (progress_fd < 0 || progress_fd > INT_MAX || fcntl((int)progress_fd, F_GETFD) < 0)) {
+		fprintf(stderr, "error: --progress-fd=%ld is not an open file descriptor\n", progress_fd);
 		return KBX_EXIT_USAGE;
 	}
 	if (only == ONLY_REGISTRY && nargs) {
@@ -529,6 +543,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 	struct index_state state = { 0 };
 	state.quiet = quiet;
 	state.progress = !quiet && isatty(2);
+	state.progress_fd = (int)progress_fd;
 	struct kbx_index_opts io = { 0 };
 	io.rebuild = rebuild;
 	io.paths = paths;

@@ -49,6 +49,8 @@ const struct cmd_struct kbx_commands[] = {
 	{ "imports", cmd_imports, RUN_NEEDS_INDEX, "list what a file imports" },
 	{ "index", cmd_index, RUN_WRITES_INDEX | RUN_NO_PAGER,
 	  "build or update the index of a repository" },
+	{ "mcp", cmd_mcp, RUN_NO_PAGER,
+	  "serve kbx's queries to AI agents over the Model Context Protocol (stdio)" },
 	{ "path", cmd_path, RUN_NEEDS_INDEX, "show the shortest call or import path between two symbols" },
 	{ "registry", cmd_registry, RUN_NO_PAGER, "add, list or remove the registries kbx indexes" },
 	{ "repos", cmd_repos, 0, "list and name the repositories kbx knows" },
@@ -301,8 +303,7 @@ static int setup_config(const struct cmd_struct *c, struct kbx_ctx *ctx)
 	return 0;
 }
 
-static int run_command(const struct cmd_struct *c, int argc, const char **argv,
-		       struct kbx_ctx *ctx)
+int run_command(const struct cmd_struct *c, int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	ctx->cmd = c->name;
 	/* --help anywhere before "--" opens the manual, as git does */

@@ -1,5 +1,5 @@
 #!/bin/sh
-test_description='kbx index progress: on a terminal only, a summary either way, nothing with -q'
+test_description='kbx index progress: on a terminal only, a summary either way, nothing with -q; lines for programs with --progress-fd'
 
 . "$(dirname "$0")"/test-lib.sh
 
@@ -35,6 +35,21 @@ test_expect_success 'in a pipe, no progress, but the summary' '
 test_expect_success SCRIPT '-q is quiet even on a terminal' '
 	(cd repo && script -qec "kbx index -q --rebuild" /dev/null >../q.out </dev/null) &&
 	test_must_be_empty q.out
+'
+
+test_expect_success '--progress-fd: a line a step, "phase done total", even with -q and in a pipe' '
+	(cd repo && kbx index -q --rebuild --progress-fd=3 3>../prog 2>../prog.err) &&
+	test_must_be_empty prog.err &&
+	test_grep "^parse 12 12$" prog &&
+	test_grep "^resolve [0-9]* 12$" prog &&
+	test_grep ! -v -E "^[a-z]+ [0-9]+ [0-9]+$" prog
+'
+
+test_expect_success '--progress-fd: a descriptor that is not open is an error' '
+	(cd repo && test_expect_code 2 kbx index -q --progress-fd=9 2>../err) &&
+	test_grep "progress-fd=9 is not an open file descriptor" err &&
+	(cd repo && test_expect_code 2 kbx index -q --progress-fd=-3 2>../err) &&
+	test_grep "progress-fd=-3 is not an open file descriptor" err
 '
 
 test_done

@@ -4,8 +4,9 @@
  * escaping text for terminals (quote.h), opening a repository's files
  * without following links (safefile.h), SHA-256 (sha256.h), loading
  * run-time modules (modload.h), the settings (config.h), the user's
- * list of repositories (repos.h), and the vector index files' trailer
- * and kbx's flat vector index, searched without the module (vflat.h).
+ * list of repositories (repos.h), JSON read and written (json.h), and
+ * the vector index files' trailer and kbx's flat vector index, searched
+ * without the module (vflat.h).
  *
  * It includes nothing of lib/ but kbx.h: every layer above may use it
  * (the README's "The tree" gives the order of the layers, and t5700
