@@ -133,6 +133,24 @@ static void print_pack_json(struct out *o, const struct kbx_context *c, const ch
 	out_record_end(o);
 }
 
+/* Text from the repository or the question inside the plan's HTML
+ * comment: escaped (out_esc), and "--" broken up as "- -", which cannot
+ * end the comment (nor may a comment hold it).  One buffer, reused. */
+static const char *in_comment(const char *s)
+{
+	static struct strbuf sb = STRBUF_INIT;
+	s = out_esc(s);
+	if (!strstr(s, "--"))
+		return s;
+	strbuf_reset(&sb);
+	for (; *s; s++) {
+		strbuf_addch(&sb, *s);
+		if (*s == '-' && s[1] == '-')
+			strbuf_addch(&sb, ' ');
+	}
+	return sb.failed ? "?" : sb.buf;
+}
+
 static void print_plan_markdown(struct out *o, const struct kbx_context *c)
 {
 	const struct kbx_context_plan *p = &c->plan;
@@ -142,9 +160,9 @@ static void print_plan_markdown(struct out *o, const struct kbx_context *c)
 			 p->found[s], p->packed[s], p->ms[s]);
 	if (p->relation)
 		out_line(o, "traversal  %s%s%s", p->relation, p->search_text ? ", searched for " : "",
-			 p->search_text ? out_esc(p->search_text) : "");
+			 p->search_text ? in_comment(p->search_text) : "");
 	for (size_t i = 0; i < p->ncentral; i++)
-		out_line(o, "central    %s", out_esc(p->central[i]));
+		out_line(o, "central    %s", in_comment(p->central[i]));
 	out_line(o, "packed     %zu piece%s, %zu of %zu tokens (estimated), %.2f ms", c->n,
 		 c->n == 1 ? "" : "s", c->tokens, c->budget, p->ms_pack);
 	out_line(o, "left out   %zu the same again, %zu overlapping, %zu over the budget, %zu changed or unreadable",

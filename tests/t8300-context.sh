@@ -234,6 +234,12 @@ test_expect_success '--explain prints the plan before the pieces' '
 	test_grep "^packed     [0-9]* pieces\{0,1\}, [0-9]* of 1000 tokens" md
 '
 
+test_expect_success '--explain: text of the question cannot end the plan comment' '
+	(cd repo && kbx context --explain --budget=1000 "code similar to parse --> the config") >md &&
+	test_grep "searched for parse - -> the config" md &&
+	test $(grep -c -- "-->" md) = 1
+'
+
 test_expect_success 'the question from standard input, within a size limit' '
 	(cd repo && kbx context --format=json --budget=1000 parse_config settings) >args &&
 	(cd repo && echo parse_config settings | kbx context --format=json --budget=1000 -) >stdin &&
