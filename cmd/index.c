@@ -203,6 +203,15 @@ static void json_summary(struct out *o, const struct kbx_index_stats *stats,
 	out_field_int(o, "ms_write", (int64_t)(stats->seconds_write * 1000));
 	out_field_int(o, "ms_resolve", (int64_t)(stats->seconds_resolve * 1000));
 	out_field_int(o, "ms_commit", (int64_t)(stats->seconds_commit * 1000));
+	/* CPU time by kind of work, every thread */
+	out_json_begin(o, "cpu_ms", 0);
+	out_json_int(o, "scan", (int64_t)(stats->cpu_scan * 1000));
+	out_json_int(o, "parse", (int64_t)(stats->cpu_parse * 1000));
+	out_json_int(o, "extract", (int64_t)(stats->cpu_extract * 1000));
+	out_json_int(o, "write", (int64_t)(stats->cpu_write * 1000));
+	out_json_int(o, "resolve", (int64_t)(stats->cpu_resolve * 1000));
+	out_json_int(o, "commit", (int64_t)(stats->cpu_commit * 1000));
+	out_json_end(o);
 	if (ss) {
 		out_json_begin(o, "search", 0);
 		out_json_int(o, "generation", (int64_t)ss->generation);
@@ -237,6 +246,16 @@ static void json_summary(struct out *o, const struct kbx_index_stats *stats,
 		out_json_int(o, "ms_vectors", (int64_t)(ss->seconds_vectors * 1000));
 		out_json_int(o, "ms_chunk", (int64_t)(ss->seconds_chunk * 1000));
 		out_json_int(o, "ms_postings", (int64_t)(ss->seconds_postings * 1000));
+		double known = ss->cpu_chunk + ss->cpu_tokenize + ss->cpu_postings + ss->cpu_embed +
+			       ss->cpu_vectors;
+		out_json_begin(o, "cpu_ms", 0);
+		out_json_int(o, "chunk", (int64_t)(ss->cpu_chunk * 1000));
+		out_json_int(o, "tokenize", (int64_t)(ss->cpu_tokenize * 1000));
+		out_json_int(o, "postings", (int64_t)(ss->cpu_postings * 1000));
+		out_json_int(o, "embed", (int64_t)(ss->cpu_embed * 1000));
+		out_json_int(o, "vectors", (int64_t)(ss->cpu_vectors * 1000));
+		out_json_int(o, "other", (int64_t)((ss->cpu > known ? ss->cpu - known : 0) * 1000));
+		out_json_end(o);
 		out_json_end(o);
 	}
 	out_record_end(o);

@@ -201,6 +201,7 @@ struct _kbx_cw {
 	size_t nnew, anew;
 	int64_t d_chunks, d_tokens, d_type[KBX_CHUNK__COUNT];
 	uint32_t next_chunk;
+	uint64_t tokenize_ns;   /* CPU time in count_terms */
 	struct strbuf buf;
 	char dupbuf[600];
 };
@@ -321,6 +322,7 @@ const uint32_t *_kbx_cw_added_ids(const struct _kbx_cw *w, size_t *n)
 	return w->new_ids;
 }
 uint64_t _kbx_cw_removed(const struct _kbx_cw *w) { return w->removed; }
+uint64_t _kbx_cw_tokenize_ns(const struct _kbx_cw *w) { return w->tokenize_ns; }
 
 kbx_status_t _kbx_source_get(struct kbx_store *s, MDB_txn *txn, const char *key,
 			     struct _kbx_source_rec *out, struct kbx_error *err)
@@ -392,12 +394,14 @@ static int count_token(void *data, const char *tok, size_t len, int kind)
 
 static int count_terms(struct _kbx_cw *w, const char *text, size_t len)
 {
+	uint64_t cpu0 = _kbx_thread_cpu_ns();
 	w->ntc = 0;
 	w->ntokens = 0;
 	if (w->tc_index)
 		for (size_t i = 0; i < w->tc_cap; i++)
 			w->tc_index[i] = SIZE_MAX;
 	_kbx_tokenize(w->tok, text, len, count_token, w);
+	w->tokenize_ns += _kbx_thread_cpu_ns() - cpu0;
 	return 0;
 }
 

@@ -81,6 +81,13 @@ struct kbx_search_index_stats {
 	double seconds, seconds_embed, seconds_vectors;
 	double seconds_chunk;           /* reading sources and making chunks */
 	double seconds_postings;        /* writing the postings, sorted */
+	/* where the CPU time went (user and system, every thread, seconds):
+	 * all of it; making chunks (reading the sources, cutting the texts,
+	 * writing the chunks); tokenizing them for BM25; sorting and writing
+	 * the postings; embedding; building the vector file.  What these
+	 * leave of cpu is the rest: comparing the sources, the cache of
+	 * vectors, the commit. */
+	double cpu, cpu_chunk, cpu_tokenize, cpu_postings, cpu_embed, cpu_vectors;
 };
 
 /* Bring the chunks, the BM25 index and the vector index up to date.  The

@@ -110,6 +110,8 @@ kbx_status_t _kbx_cw_flush(struct _kbx_cw *w);
 /* What the run changed. */
 uint64_t _kbx_cw_added(const struct _kbx_cw *w);
 uint64_t _kbx_cw_removed(const struct _kbx_cw *w);
+/* The CPU time the writer spent tokenizing chunks, in nanoseconds. */
+uint64_t _kbx_cw_tokenize_ns(const struct _kbx_cw *w);
 /* The ids of the chunks added in this run, in order. */
 const uint32_t *_kbx_cw_added_ids(const struct _kbx_cw *w, size_t *n);
 

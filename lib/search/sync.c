@@ -890,9 +890,11 @@ static kbx_status_t embed_pending(struct sync *y, kbx_embedder_t *e, struct pend
 		if (!vecs)
 			st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
 	}
+	uint64_t cpu0 = _kbx_thread_cpu_ns();
 	if (!st)
 		st = _kbx_embed(e, p->n, p->texts, p->lens, 0, vecs, y->err);
 	y->stats->seconds_embed += (double)(now_ns() - t0) / 1e9;
+	y->stats->cpu_embed += (double)(_kbx_thread_cpu_ns() - cpu0) / 1e9;
 	for (size_t i = 0; i < p->n && !st; i++) {
 		MDB_val k = { 24, p->keys[i] }, v = { dim * sizeof(float), vecs + i * dim };
 		int rc = mdb_put(y->s->wtxn, y->s->vcache, &k, &v, 0);
@@ -1169,7 +1171,7 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 	struct kbx_store *s = y->s;
 	const struct kbx_vector_ops *ops;
 	char msg[512];
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(), cpu0 = _kbx_process_cpu_ns();
 	MDB_txn *txn;
 	if (s->map_lost)
 		return _kbx_fail(y->err, KBX_ERR_NOMEM, "the store's map is lost: see ulimit -v");
@@ -1301,6 +1303,7 @@ out:
 	free(ids);
 	free(vecs);
 	y->stats->seconds_vectors = (double)(now_ns() - t0) / 1e9;
+	y->stats->cpu_vectors = (double)(_kbx_process_cpu_ns() - cpu0) / 1e9;
 	return st;
 }
 
@@ -1542,7 +1545,7 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 		_kbx_store_write_abort(s);
 		return y->err->status;
 	}
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(), cpu0 = _kbx_process_cpu_ns();
 	st = rebuild_parts(y, parts, &drop);
 	if (!st && drop)
 		st = drop_parts(y, drop);
@@ -1567,11 +1570,14 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 		}
 		progress(y, "registry", 1, 1);
 	}
-	uint64_t t1 = now_ns();
+	uint64_t t1 = now_ns(), cpu1 = _kbx_process_cpu_ns();
 	y->stats->seconds_chunk = (double)(t1 - t0) / 1e9;
+	y->stats->cpu_tokenize = (double)_kbx_cw_tokenize_ns(y->w) / 1e9;
+	y->stats->cpu_chunk = (double)(cpu1 - cpu0) / 1e9 - y->stats->cpu_tokenize;
 	if (!st)
 		st = _kbx_cw_flush(y->w);
 	y->stats->seconds_postings = (double)(now_ns() - t1) / 1e9;
+	y->stats->cpu_postings = (double)(_kbx_process_cpu_ns() - cpu1) / 1e9;
 	y->stats->chunks_added = _kbx_cw_added(y->w);
 	y->stats->chunks_removed = _kbx_cw_removed(y->w) + y->chunks_dropped;
 
@@ -1878,7 +1884,7 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 	if (!s->writable)
 		return _kbx_fail(err, KBX_ERR_USAGE, "the index was opened read-only");
 	memset(stats, 0, sizeof(*stats));
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(), cpu0 = _kbx_process_cpu_ns();
 	struct sync y = { 0 };
 	y.s = s;
 	y.o = o;
@@ -1963,5 +1969,6 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 		mdb_txn_abort(txn);
 	}
 	stats->seconds = (double)(now_ns() - t0) / 1e9;
+	stats->cpu = (double)(_kbx_process_cpu_ns() - cpu0) / 1e9;
 	return ist;
 }
