@@ -595,6 +595,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 	if (kbx_config_get(ctx->config, "search.index", &v, NULL) == KBX_OK)
 		so.index_kind = v.text;
 	so.max_file_size = max_size;
+	so.threads = (int)threads;
 	so.notify = on_note;
 	so.notify_data = &state;
 	struct kbx_error serr = KBX_ERROR_INIT;

@@ -106,6 +106,11 @@ struct _kbx_builtin *_kbx_builtin_new(const struct _kbx_builtin_params *p)
 	return b;
 }
 
+struct _kbx_builtin *_kbx_builtin_clone(const struct _kbx_builtin *b)
+{
+	return _kbx_builtin_new(&b->p);
+}
+
 void _kbx_builtin_free(struct _kbx_builtin *b)
 {
 	if (!b)

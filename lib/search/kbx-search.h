@@ -47,6 +47,8 @@ struct kbx_search_index_opts {
 	const char *index_kind;         /* "auto" (NULL), "flat", "hnsw", "ivf" */
 	uint32_t hnsw_m, ivf_nlist;     /* 0: chosen from the collection size */
 	uint64_t max_file_size;         /* registry and Markdown files; 0: 1 MiB */
+	int threads;                    /* threads that make code chunks beside
+					 * the one that writes; 0: one per core */
 	void (*notify)(void *data, const struct kbx_note *note);
 	void *notify_data;
 };
