@@ -486,7 +486,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 			      "index only the code (graph and code chunks) or only the registries and Markdown"),
 		OPT_SIZE_F(0, "max-file-size", &max_size, "SIZE",
 			   "skip files larger than this (default 1m)"),
-		OPT_INT_F(0, "threads", &threads, "N", "parser threads, at most 16 (default: one per core)"),
+		OPT_INT_F(0, "threads", &threads, "N", "worker threads, at most 16 (default: one per core)"),
 		OPT_BOOL_F(0, "watch", &watch, "keep the index current as files change, until interrupted"),
 		OPT_KEYWORD_F(0, "format", &oo.format, summary_formats, "FORMAT",
 			      "format of the summary: text (on stderr) or json (on stdout)"),

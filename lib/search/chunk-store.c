@@ -9,6 +9,7 @@
  * length) values come out that went in.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,8 +189,11 @@ struct _kbx_cw {
 	struct kbx_store *s;
 	MDB_txn *txn;
 	struct kbx_error *err;
-	/* the terms of the chunk being written; postings point into its names */
+	/* the terms of the chunk being written; postings point into its
+	 * names, and into those of the counters adopted */
 	struct _kbx_termcount *count;
+	struct _kbx_termcount **adopted;
+	size_t nadopted;
 	/* the source being written */
 	char *key;
 	uint32_t *ids;
@@ -305,6 +309,9 @@ void _kbx_cw_free(struct _kbx_cw *w)
 	if (!w)
 		return;
 	_kbx_termcount_free(w->count);
+	for (size_t i = 0; i < w->nadopted; i++)
+		_kbx_termcount_free(w->adopted[i]);
+	free(w->adopted);
 	free(w->key);
 	free(w->ids);
 	free(w->new_ids);
@@ -608,8 +615,8 @@ kbx_status_t _kbx_cw_begin(struct _kbx_cw *w, const char *key)
 	return KBX_OK;
 }
 
-/* Add chunk c with its terms counted (terms: interned in w->count when
- * own_terms, else anywhere: they are interned here). */
+/* Add chunk c with its terms counted by w->count (own_terms), or by a
+ * counter the writer adopted. */
 static kbx_status_t add_chunk(struct _kbx_cw *w, const struct kbx_chunk *c, const char **dup_of,
 			      const struct _kbx_term *terms, size_t nterms, uint32_t ntokens,
 			      int own_terms);
@@ -624,6 +631,16 @@ kbx_status_t _kbx_cw_add_counted(struct _kbx_cw *w, const struct kbx_chunk *c,
 {
 	const char *dup;
 	return add_chunk(w, c, &dup, terms, nterms, ntokens, 0);
+}
+
+int _kbx_cw_adopt(struct _kbx_cw *w, struct _kbx_termcount *t)
+{
+	struct _kbx_termcount **n = realloc(w->adopted, (w->nadopted + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	w->adopted = n;
+	w->adopted[w->nadopted++] = t;
+	return 0;
 }
 
 static kbx_status_t add_chunk(struct _kbx_cw *w, const struct kbx_chunk *c, const char **dup_of,
@@ -708,9 +725,7 @@ static kbx_status_t add_chunk(struct _kbx_cw *w, const struct kbx_chunk *c, cons
 	}
 	for (size_t i = 0; i < nterms; i++) {
 		struct post *p = &w->posts[w->nposts];
-		p->term = own_terms ? terms[i].term : intern(&w->count->names, terms[i].term, terms[i].len);
-		if (!p->term)
-			return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+		p->term = terms[i].term;
 		p->len = terms[i].len;
 		_kbx_posting_put(p->val, id, terms[i].tf, ntokens);
 		w->nposts++;
@@ -772,6 +787,8 @@ kbx_status_t _kbx_cw_end(struct _kbx_cw *w, uint64_t size, int64_t mtime_ns,
 	return KBX_OK;
 }
 
+/* By term, then by chunk id.  The same term may be interned by two
+ * counters, at two addresses: the bytes decide. */
 static int cmp_post(const void *a, const void *b)
 {
 	const struct post *x = a, *y = b;
@@ -786,11 +803,50 @@ static int cmp_post(const void *a, const void *b)
 	return memcmp(x->val, y->val, 4);
 }
 
+struct sort_part {
+	struct post *p;
+	size_t n;
+};
+
+static void *sort_part_main(void *arg)
+{
+	struct sort_part *part = arg;
+	qsort(part->p, part->n, sizeof(*part->p), cmp_post);
+	return NULL;
+}
+
+/* Sort the postings, the two halves on two threads and then merged when
+ * there are many (cmp_post orders them wholly: the result is the same). */
+static void sort_posts(struct _kbx_cw *w)
+{
+	size_t n = w->nposts, half = n / 2;
+	struct sort_part hi = { w->posts + half, n - half };
+	pthread_t t;
+	struct post *merged = n >= 65536 ? malloc(n * sizeof(*merged)) : NULL;
+	if (!merged || pthread_create(&t, NULL, sort_part_main, &hi)) {
+		free(merged);
+		if (n)
+			qsort(w->posts, n, sizeof(*w->posts), cmp_post);
+		return;
+	}
+	qsort(w->posts, half, sizeof(*w->posts), cmp_post);
+	pthread_join(t, NULL);
+	size_t a = 0, b = half, k = 0;
+	while (a < half && b < n)
+		merged[k++] = cmp_post(&w->posts[b], &w->posts[a]) < 0 ? w->posts[b++] : w->posts[a++];
+	while (a < half)
+		merged[k++] = w->posts[a++];
+	while (b < n)
+		merged[k++] = w->posts[b++];
+	free(w->posts);
+	w->posts = merged;
+	w->aposts = n;
+}
+
 kbx_status_t _kbx_cw_flush(struct _kbx_cw *w)
 {
 	struct kbx_store *s = w->s;
-	if (w->nposts)
-		qsort(w->posts, w->nposts, sizeof(*w->posts), cmp_post);
+	sort_posts(w);
 	MDB_cursor *cur;
 	int rc = mdb_cursor_open(w->txn, s->postings, &cur);
 	if (rc)

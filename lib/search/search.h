@@ -126,9 +126,13 @@ kbx_status_t _kbx_cw_begin(struct _kbx_cw *w, const char *key);
  * ("path:line", valid until the next call) and KBX_OK is returned. */
 kbx_status_t _kbx_cw_add(struct _kbx_cw *w, const struct kbx_chunk *c, const char **dup_of);
 /* The same for a code chunk (no document id to check) whose terms were
- * counted already, on another thread (_kbx_termcount_text()). */
+ * counted already, on another thread (_kbx_termcount_text()), by a
+ * counter the writer has adopted. */
 kbx_status_t _kbx_cw_add_counted(struct _kbx_cw *w, const struct kbx_chunk *c,
 				 const struct _kbx_term *terms, size_t nterms, uint32_t ntokens);
+/* Keep counter t, whose terms postings point to, until the writer is
+ * freed, which frees it; -1 (t still the caller's) when out of memory. */
+int _kbx_cw_adopt(struct _kbx_cw *w, struct _kbx_termcount *t);
 kbx_status_t _kbx_cw_end(struct _kbx_cw *w, uint64_t size, int64_t mtime_ns,
 			 const unsigned char hash[16], uint32_t flags);
 /* Write the postings gathered, sorted; call before commit. */

@@ -579,9 +579,10 @@ static void *code_worker_main(void *arg)
 }
 
 /* A worker's state, and its read transaction; -1 when it cannot have
- * them. */
+ * them.  Its counter goes to the writer w, whose postings point to the
+ * terms it interns. */
 static int code_worker_init(struct code_worker *wk, struct code_pool *p, struct kbx_store *s,
-			    kbx_embedder_t *e)
+			    kbx_embedder_t *e, struct _kbx_cw *w)
 {
 	memset(wk, 0, sizeof(*wk));
 	wk->p = p;
@@ -591,9 +592,14 @@ static int code_worker_init(struct code_worker *wk, struct code_pool *p, struct 
 	strbuf_init(&wk->buf);
 	strbuf_init(&wk->text);
 	wk->count = _kbx_termcount_new();
-	if (!wk->count || mdb_txn_begin(s->env, NULL, MDB_RDONLY, &wk->view.rtxn)) {
+	if (wk->count && _kbx_cw_adopt(w, wk->count)) {
 		_kbx_termcount_free(wk->count);
 		wk->count = NULL;
+	}
+	if (!wk->count)
+		return -1;
+	if (mdb_txn_begin(s->env, NULL, MDB_RDONLY, &wk->view.rtxn)) {
+		wk->view.rtxn = NULL;
 		return -1;
 	}
 	if (p->dim)
@@ -605,7 +611,7 @@ static void code_worker_release(struct code_worker *wk)
 {
 	if (wk->view.rtxn)
 		mdb_txn_abort(wk->view.rtxn);
-	_kbx_termcount_free(wk->count);
+	/* wk->count is the writer's */
 	_kbx_embedder_close(wk->embed);
 	strbuf_release(&wk->buf);
 	strbuf_release(&wk->text);
@@ -709,7 +715,7 @@ static kbx_status_t code_files(struct sync *y, char **todo, const struct _kbx_fi
 	if ((size_t)want > n)
 		want = (int)n;
 	for (int t = 0; t < want; t++) {
-		if (code_worker_init(&wk[nworkers], &p, y->s, y->embed))
+		if (code_worker_init(&wk[nworkers], &p, y->s, y->embed, y->w))
 			break;
 		if (pthread_create(&wk[nworkers].thread, NULL, code_worker_main, &wk[nworkers])) {
 			code_worker_release(&wk[nworkers]);
@@ -718,7 +724,7 @@ static kbx_status_t code_files(struct sync *y, char **todo, const struct _kbx_fi
 		wk[nworkers++].started = 1;
 	}
 	/* no worker: this thread makes the chunks itself */
-	if (!nworkers && code_worker_init(&inline_wk, &p, y->s, y->embed)) {
+	if (!nworkers && code_worker_init(&inline_wk, &p, y->s, y->embed, y->w)) {
 		st = _kbx_fail(y->err, KBX_ERR_STORE, "cannot begin a read transaction for the code chunks");
 		goto out;
 	}
