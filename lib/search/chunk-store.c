@@ -9,7 +9,6 @@
  * length) values come out that went in.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -803,50 +802,11 @@ static int cmp_post(const void *a, const void *b)
 	return memcmp(x->val, y->val, 4);
 }
 
-struct sort_part {
-	struct post *p;
-	size_t n;
-};
-
-static void *sort_part_main(void *arg)
-{
-	struct sort_part *part = arg;
-	qsort(part->p, part->n, sizeof(*part->p), cmp_post);
-	return NULL;
-}
-
-/* Sort the postings, the two halves on two threads and then merged when
- * there are many (cmp_post orders them wholly: the result is the same). */
-static void sort_posts(struct _kbx_cw *w)
-{
-	size_t n = w->nposts, half = n / 2;
-	struct sort_part hi = { w->posts + half, n - half };
-	pthread_t t;
-	struct post *merged = n >= 65536 ? malloc(n * sizeof(*merged)) : NULL;
-	if (!merged || pthread_create(&t, NULL, sort_part_main, &hi)) {
-		free(merged);
-		if (n)
-			qsort(w->posts, n, sizeof(*w->posts), cmp_post);
-		return;
-	}
-	qsort(w->posts, half, sizeof(*w->posts), cmp_post);
-	pthread_join(t, NULL);
-	size_t a = 0, b = half, k = 0;
-	while (a < half && b < n)
-		merged[k++] = cmp_post(&w->posts[b], &w->posts[a]) < 0 ? w->posts[b++] : w->posts[a++];
-	while (a < half)
-		merged[k++] = w->posts[a++];
-	while (b < n)
-		merged[k++] = w->posts[b++];
-	free(w->posts);
-	w->posts = merged;
-	w->aposts = n;
-}
-
 kbx_status_t _kbx_cw_flush(struct _kbx_cw *w)
 {
 	struct kbx_store *s = w->s;
-	sort_posts(w);
+	if (w->nposts)
+		qsort(w->posts, w->nposts, sizeof(*w->posts), cmp_post);
 	MDB_cursor *cur;
 	int rc = mdb_cursor_open(w->txn, s->postings, &cur);
 	if (rc)
