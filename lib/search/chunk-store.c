@@ -181,7 +181,6 @@ struct _kbx_termcount {
 	size_t tc_cap;
 	uint32_t ntokens;
 	int nomem;
-	uint64_t cpu_ns;        /* CPU time spent counting */
 };
 
 struct _kbx_cw {
@@ -326,7 +325,6 @@ const uint32_t *_kbx_cw_added_ids(const struct _kbx_cw *w, size_t *n)
 	return w->new_ids;
 }
 uint64_t _kbx_cw_removed(const struct _kbx_cw *w) { return w->removed; }
-uint64_t _kbx_cw_tokenize_ns(const struct _kbx_cw *w) { return w->count->cpu_ns; }
 
 kbx_status_t _kbx_source_get(struct kbx_store *s, MDB_txn *txn, const char *key,
 			     struct _kbx_source_rec *out, struct kbx_error *err)
@@ -372,11 +370,6 @@ void _kbx_termcount_free(struct _kbx_termcount *t)
 	free(t->tc);
 	free(t->tc_index);
 	free(t);
-}
-
-uint64_t _kbx_termcount_cpu_ns(const struct _kbx_termcount *t)
-{
-	return t->cpu_ns;
 }
 
 static int count_token(void *data, const char *tok, size_t len, int kind)
@@ -429,7 +422,6 @@ static int count_token(void *data, const char *tok, size_t len, int kind)
 const struct _kbx_term *_kbx_termcount_text(struct _kbx_termcount *w, const char *text,
 					    size_t len, size_t *nterms, uint32_t *ntokens)
 {
-	uint64_t cpu0 = _kbx_thread_cpu_ns();
 	w->ntc = 0;
 	w->ntokens = 0;
 	w->nomem = 0;
@@ -437,7 +429,6 @@ const struct _kbx_term *_kbx_termcount_text(struct _kbx_termcount *w, const char
 		for (size_t i = 0; i < w->tc_cap; i++)
 			w->tc_index[i] = SIZE_MAX;
 	_kbx_tokenize(w->tok, text, len, count_token, w);
-	w->cpu_ns += _kbx_thread_cpu_ns() - cpu0;
 	*nterms = w->ntc;
 	*ntokens = w->ntokens;
 	return w->nomem ? NULL : w->tc;

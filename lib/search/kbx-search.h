@@ -85,7 +85,8 @@ struct kbx_search_index_stats {
 	double seconds_postings;        /* writing the postings, sorted */
 	/* where the CPU time went (user and system, every thread, seconds):
 	 * all of it; making chunks (reading the sources, cutting the texts,
-	 * writing the chunks); tokenizing them for BM25; sorting and writing
+	 * writing the chunks; the registries' and Markdown's tokenized as
+	 * they are written); tokenizing code chunks for BM25; sorting and writing
 	 * the postings; embedding; building the vector file.  What these
 	 * leave of cpu is the rest: comparing the sources, the cache of
 	 * vectors, the commit. */

@@ -102,8 +102,6 @@ void _kbx_termcount_free(struct _kbx_termcount *t);
 /* The distinct terms of text, in the order they first come (*nterms of
  * them, valid until the next call), and the number of tokens; NULL when
  * out of memory. */
-/* The CPU time the counter has spent, in nanoseconds. */
-uint64_t _kbx_termcount_cpu_ns(const struct _kbx_termcount *t);
 const struct _kbx_term *_kbx_termcount_text(struct _kbx_termcount *t, const char *text,
 					    size_t len, size_t *nterms, uint32_t *ntokens);
 
@@ -140,8 +138,6 @@ kbx_status_t _kbx_cw_flush(struct _kbx_cw *w);
 /* What the run changed. */
 uint64_t _kbx_cw_added(const struct _kbx_cw *w);
 uint64_t _kbx_cw_removed(const struct _kbx_cw *w);
-/* The CPU time the writer spent tokenizing chunks, in nanoseconds. */
-uint64_t _kbx_cw_tokenize_ns(const struct _kbx_cw *w);
 /* The ids of the chunks added in this run, in order. */
 const uint32_t *_kbx_cw_added_ids(const struct _kbx_cw *w, size_t *n);
 

@@ -70,7 +70,6 @@ struct sync {
 	 * run, in the cache already, of fresh_dim floats */
 	struct textset *fresh;
 	uint32_t fresh_dim;
-	uint64_t worker_tokenize_ns;    /* CPU time */
 };
 
 static uint64_t now_ns(void)
@@ -399,7 +398,9 @@ struct code_job {
 	char msg[sizeof(((struct kbx_error *)0)->msg)];
 	struct code_chunk *c;
 	size_t n;
-	uint64_t embed_ns;              /* CPU time of the worker's embedding */
+	/* the worker's CPU time for tokenizing and embedding the file's
+	 * chunks (read per file: a thread's CPU clock costs a system call) */
+	uint64_t tokenize_ns, embed_ns;
 };
 
 struct code_pool {
@@ -509,33 +510,40 @@ static void make_code_chunks(struct code_worker *wk, struct code_job *j)
 	for (size_t i = 0; i < ds.n; i++) {
 		struct code_chunk *c = &j->c[j->n];
 		chunk_text(&wk->text, &ds, &ds.d[i], buf, ls, nlines);
-		size_t nterms;
-		const struct _kbx_term *terms =
-			wk->text.failed ? NULL
-					: _kbx_termcount_text(wk->count, strbuf_str(&wk->text), wk->text.len,
-							      &nterms, &c->ntokens);
-		c->text = terms ? malloc(wk->text.len + 1) : NULL;
-		c->terms = c->text ? malloc((nterms + 1) * sizeof(*c->terms)) : NULL;
-		if (!c->terms) {
-			free(c->text);
+		c->text = wk->text.failed ? NULL : malloc(wk->text.len + 1);
+		if (!c->text) {
 			code_job_fail(j, KBX_ERR_NOMEM, "out of memory");
 			goto out;
 		}
 		memcpy(c->text, strbuf_str(&wk->text), wk->text.len + 1);
 		c->len = wk->text.len;
-		memcpy(c->terms, terms, nterms * sizeof(*terms));
-		c->nterms = nterms;
 		c->d = ds.d[i];
 		ds.d[i].cid = ds.d[i].qual = ds.d[i].name = NULL;
 		j->n++;
-		if (!wk->embed)
-			continue;
+	}
+	uint64_t cpu_tokenize = _kbx_thread_cpu_ns();
+	for (size_t i = 0; i < j->n; i++) {
+		struct code_chunk *c = &j->c[i];
+		size_t nterms;
+		const struct _kbx_term *terms = _kbx_termcount_text(wk->count, c->text, c->len, &nterms,
+								    &c->ntokens);
+		c->terms = terms ? malloc((nterms + 1) * sizeof(*c->terms)) : NULL;
+		if (!c->terms) {
+			code_job_fail(j, KBX_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(c->terms, terms, nterms * sizeof(*terms));
+		c->nterms = nterms;
+	}
+	uint64_t cpu_embed = _kbx_thread_cpu_ns();
+	j->tokenize_ns = cpu_embed - cpu_tokenize;
+	for (size_t i = 0; wk->embed && i < j->n; i++) {
+		struct code_chunk *c = &j->c[i];
 		/* a vector the cache has already is not made again */
 		_kbx_vcache_key(c->key, wk->p->ident, c->text, c->len);
 		MDB_val ck = { KBX_VCACHE_KEY_LEN, c->key }, cv;
 		if (!mdb_get(s->rtxn, s->vcache, &ck, &cv))
 			continue;
-		uint64_t cpu0 = _kbx_thread_cpu_ns();
 		c->vec = malloc(wk->p->dim * sizeof(float));
 		const char *t = c->text;
 		/* a failure leaves the text to the writer, which says why */
@@ -543,8 +551,9 @@ static void make_code_chunks(struct code_worker *wk, struct code_job *j)
 			free(c->vec);
 			c->vec = NULL;
 		}
-		j->embed_ns += _kbx_thread_cpu_ns() - cpu0;
 	}
+	if (wk->embed)
+		j->embed_ns = _kbx_thread_cpu_ns() - cpu_embed;
 out:
 	free(ls);
 	for (size_t i = 0; i < ds.n; i++) {
@@ -632,6 +641,7 @@ static kbx_status_t write_code_job(struct sync *y, struct code_job *j)
 	if (st)
 		goto out;
 	y->stats->sources_changed++;
+	y->stats->cpu_tokenize += (double)j->tokenize_ns / 1e9;
 	y->stats->cpu_embed += (double)j->embed_ns / 1e9;
 	if (j->st) {
 		st = _kbx_fail(y->err, j->st, "%s", j->msg);
@@ -752,12 +762,8 @@ out:
 	pthread_mutex_unlock(&p.mu);
 	for (int t = 0; t < nworkers; t++) {
 		pthread_join(wk[t].thread, NULL);
-		if (wk[t].count)
-			y->worker_tokenize_ns += _kbx_termcount_cpu_ns(wk[t].count);
 		code_worker_release(&wk[t]);
 	}
-	if (inline_wk.count)
-		y->worker_tokenize_ns += _kbx_termcount_cpu_ns(inline_wk.count);
 	code_worker_release(&inline_wk);
 	for (size_t i = 0; i < n; i++)
 		code_job_release(&p.jobs[i]);
@@ -1885,8 +1891,8 @@ static kbx_status_t index_txn(struct sync *y, kbx_embedder_t *e, int *rebuild_ve
 	}
 	uint64_t t1 = now_ns(), cpu1 = _kbx_process_cpu_ns();
 	y->stats->seconds_chunk = (double)(t1 - t0) / 1e9;
-	y->stats->cpu_tokenize = (double)(_kbx_cw_tokenize_ns(y->w) + y->worker_tokenize_ns) / 1e9;
-	/* what the workers embedded is cpu_embed's */
+	/* what the workers tokenized and embedded is cpu_tokenize's and
+	 * cpu_embed's */
 	y->stats->cpu_chunk = (double)(cpu1 - cpu0) / 1e9 - y->stats->cpu_tokenize -
 			      y->stats->cpu_embed;
 	if (!st)
@@ -2018,7 +2024,6 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 	y->embed = e;
 	y->fresh = &fresh;
 	y->fresh_dim = 0;
-	y->worker_tokenize_ns = 0;
 	kbx_status_t st = index_txn(y, e, rebuild_vectors, generation);
 	y->fresh = NULL;
 	free(fresh.k);
