@@ -75,6 +75,49 @@ def phases(name):
             f"in all; " + ", ".join(parts) + ".")
 
 
+GRAPH_CPU = [("scan", "listing the files"), ("parse", "tree-sitter's parse"),
+             ("extract", "reading, hashing, walking the trees"), ("write", "writing definitions and refs"),
+             ("resolve", "resolving edges"), ("commit", "committing the graph")]
+SEARCH_CPU = [("chunk", "making and writing code chunks"), ("tokenize", "tokenizing for BM25"),
+              ("postings", "sorting and writing postings"), ("embed", "embedding (builtin)"),
+              ("vectors", "building the vector file"), ("other", "the rest: sources, vector cache, commit")]
+
+
+def cpu_table(runs, floor_ms=None):
+    """The CPU time of index runs by phase (the summaries' cpu_ms), one
+    column per run: runs is a list of (column title, summary file)"""
+    cols = []
+    for title, name in runs:
+        try:
+            cols.append((title, json.load(open(os.path.join(RES, "out", name)))))
+        except (OSError, ValueError):
+            pass
+    cols = [(t, s) for t, s in cols if "cpu_ms" in s]
+    if not cols:
+        return
+    rows = []
+    totals = []
+    for _, s in cols:
+        g, q = s["cpu_ms"], (s.get("search") or {}).get("cpu_ms", {})
+        totals.append(sum(g.values()) + sum(q.values()))
+    for part, keys in (("graph", GRAPH_CPU), ("search", SEARCH_CPU)):
+        for k, what in keys:
+            row = [f"{part}: {k}", what]
+            for (_, s), total in zip(cols, totals):
+                v = (s["cpu_ms"] if part == "graph" else (s.get("search") or {}).get("cpu_ms", {})).get(k)
+                row.append("" if v is None else f"{v:,} ms ({100 * v / total:.0f}%)" if total else f"{v:,} ms")
+            rows.append(row)
+    row = ["all", "user + system, every thread"]
+    for (_, s), total in zip(cols, totals):
+        row.append(f"{total:,} ms" + (f" ({total / floor_ms:.2f}x tree-sitter parse + walk)" if floor_ms else ""))
+    rows.append(row)
+    row = ["wall", "graph + search, as the runs timed themselves"]
+    for _, s in cols:
+        row.append(f"{s.get('milliseconds', 0) + (s.get('search') or {}).get('milliseconds', 0):,} ms")
+    rows.append(row)
+    table(["phase", "what", *[t for t, _ in cols]], rows)
+
+
 def kfmt(n):
     return "n/a" if n is None else f"{int(n):,}"
 
@@ -204,6 +247,13 @@ if "c.tree.lines" in rec:
     if p:
         w(p)
         w("")
+    w("Where kbx's CPU time goes, by phase (`cpu_ms` of `index --format=json`, one run each; "
+      "every thread counted, so the sum exceeds the wall time of a run on two threads):")
+    w("")
+    cpu_table([("`--rebuild` (vectors cached)", "c.idx.kbx.summary.json"),
+               ("into a new store (all embedded)", "c.idx.kbx_scratch.summary.json"),
+               ("`--rebuild --threads=1`", "c.idx.kbx_t1.summary.json")],
+              num("c.idx.ts_parse.cpu_ms"))
     targets.append(("full index within 2x of `cscope -b` wall time",
                     f"kbx --rebuild {ms(kb)} vs cscope -b {ms(num('c.idx.cscope_plain.wall_ms'))}: "
                     f"{ratio(kb, num('c.idx.cscope_plain.wall_ms'))} "

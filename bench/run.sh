@@ -10,7 +10,9 @@
 #                system Python 3.11 standard library.
 #   2. C         the git tree, side by side: full index time (median of 3),
 #                peak RSS and store size of kbx, cscope -b -q -k, cscope -b
-#                and gtags; query latency (hyperfine) of kbx callers/callees
+#                and gtags; kbx's CPU time by phase (cpu_ms of its JSON
+#                summary: parse, extract, write, resolve, commit; chunk,
+#                tokenize, postings, embed, vectors); query latency (hyperfine) of kbx callers/callees
 #                against cscope -d -L3/-L2 and global -r; agreement of the
 #                answers with cscope's; re-index after a one-file edit and
 #                with no change.
@@ -168,6 +170,19 @@ if [ $peers = 1 ]; then
 fi
 
 
+# cpu_phases SUMMARY: the CPU time by phase of an index summary (cpu_ms), one line
+cpu_phases () {
+	$PY -c '
+import json, sys
+try:
+    r = json.load(open(sys.argv[1]))
+except (OSError, ValueError):
+    sys.exit(0)
+parts = [("graph", r.get("cpu_ms", {})), ("search", (r.get("search") or {}).get("cpu_ms", {}))]
+print("; ".join(p + " " + ", ".join("%s %d ms" % kv for kv in d.items()) for p, d in parts if d))
+' "$1"
+}
+
 # index_peers KEYPREFIX DIR RUNS: full index by kbx and the peers in DIR
 index_all () {
 	local p=$1 dir=$2 runs=$3
@@ -178,6 +193,11 @@ index_all () {
 	time_runs "$p.kbx_scratch" "$dir" "$runs" "rm -rf .kbx && mkdir .kbx" "$KBX" index -q
 	record "$p.kbx_scratch.store_bytes" "$(bytes_of "$dir" .kbx/data.mdb .kbx/lock.mdb)"
 	"$KBX" -C "$dir" index --format=json --rebuild >"$RES/out/$p.kbx.summary.json" 2>&1
+	# where the CPU goes (cpu_ms), also with everything embedded and on one thread
+	rm -rf "$dir/.kbx" && mkdir "$dir/.kbx" &&
+	"$KBX" -C "$dir" index --format=json >"$RES/out/$p.kbx_scratch.summary.json" 2>&1
+	"$KBX" -C "$dir" index --format=json --rebuild --threads=1 >"$RES/out/$p.kbx_t1.summary.json" 2>&1
+	info "    CPU by phase: $(cpu_phases "$RES/out/$p.kbx.summary.json")"
 	time_runs "$p.kbx_t1" "$dir" "$runs" "" "$KBX" index --rebuild -q --threads=1
 	time_runs "$p.cscope_plain" "$dir" "$runs" "rm -f cscope-plain.out" cscope -b -f cscope-plain.out
 	record "$p.cscope_plain.store_bytes" "$(bytes_of "$dir" cscope-plain.out)"

@@ -209,6 +209,15 @@ static void json_summary(struct out *o, const struct kbx_index_stats *stats,
 	out_field_int(o, "ms_write", (int64_t)(stats->seconds_write * 1000));
 	out_field_int(o, "ms_resolve", (int64_t)(stats->seconds_resolve * 1000));
 	out_field_int(o, "ms_commit", (int64_t)(stats->seconds_commit * 1000));
+	/* CPU time by kind of work, every thread */
+	out_json_begin(o, "cpu_ms", 0);
+	out_json_int(o, "scan", (int64_t)(stats->cpu_scan * 1000));
+	out_json_int(o, "parse", (int64_t)(stats->cpu_parse * 1000));
+	out_json_int(o, "extract", (int64_t)(stats->cpu_extract * 1000));
+	out_json_int(o, "write", (int64_t)(stats->cpu_write * 1000));
+	out_json_int(o, "resolve", (int64_t)(stats->cpu_resolve * 1000));
+	out_json_int(o, "commit", (int64_t)(stats->cpu_commit * 1000));
+	out_json_end(o);
 	if (ss) {
 		out_json_begin(o, "search", 0);
 		out_json_int(o, "generation", (int64_t)ss->generation);
@@ -243,6 +252,16 @@ static void json_summary(struct out *o, const struct kbx_index_stats *stats,
 		out_json_int(o, "ms_vectors", (int64_t)(ss->seconds_vectors * 1000));
 		out_json_int(o, "ms_chunk", (int64_t)(ss->seconds_chunk * 1000));
 		out_json_int(o, "ms_postings", (int64_t)(ss->seconds_postings * 1000));
+		double known = ss->cpu_chunk + ss->cpu_tokenize + ss->cpu_postings + ss->cpu_embed +
+			       ss->cpu_vectors;
+		out_json_begin(o, "cpu_ms", 0);
+		out_json_int(o, "chunk", (int64_t)(ss->cpu_chunk * 1000));
+		out_json_int(o, "tokenize", (int64_t)(ss->cpu_tokenize * 1000));
+		out_json_int(o, "postings", (int64_t)(ss->cpu_postings * 1000));
+		out_json_int(o, "embed", (int64_t)(ss->cpu_embed * 1000));
+		out_json_int(o, "vectors", (int64_t)(ss->cpu_vectors * 1000));
+		out_json_int(o, "other", (int64_t)((ss->cpu > known ? ss->cpu - known : 0) * 1000));
+		out_json_end(o);
 		out_json_end(o);
 	}
 	out_record_end(o);
@@ -474,7 +493,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 			      "index only the code (graph and code chunks) or only the registries and Markdown"),
 		OPT_SIZE_F(0, "max-file-size", &max_size, "SIZE",
 			   "skip files larger than this (default 1m)"),
-		OPT_INT_F(0, "threads", &threads, "N", "parser threads, at most 16 (default: one per core)"),
+		OPT_INT_F(0, "threads", &threads, "N", "worker threads, at most 16 (default: one per core)"),
 		OPT_INT_F(0, "progress-fd", &progress_fd, "N",
 			  "also write the progress as lines 'PHASE DONE TOTAL' to file descriptor N"),
 		OPT_BOOL_F(0, "watch", &watch, "keep the index current as files change, until interrupted"),
@@ -591,6 +610,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 	if (kbx_config_get(ctx->config, "search.index", &v, NULL) == KBX_OK)
 		so.index_kind = v.text;
 	so.max_file_size = max_size;
+	so.threads = (int)threads;
 	so.notify = on_note;
 	so.notify_data = &state;
 	struct kbx_error serr = KBX_ERROR_INIT;

@@ -224,6 +224,11 @@ struct kbx_index_stats {
 	/* where the time went: the scan, waiting for parser threads, writing
 	 * definitions, resolving edges, committing */
 	double seconds_scan, seconds_wait, seconds_write, seconds_resolve, seconds_commit;
+	/* where the CPU time went (user and system, every thread, seconds):
+	 * the scan; tree-sitter's parse; extraction (reading and hashing the
+	 * files, walking the trees); writing definitions and refs; resolving
+	 * edges; committing */
+	double cpu_scan, cpu_parse, cpu_extract, cpu_write, cpu_resolve, cpu_commit;
 };
 
 /* Bring the store up to date with the working tree, in one write

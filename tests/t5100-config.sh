@@ -359,20 +359,21 @@ test_expect_success 'index.parseTimeout gives up on slow parses' '
 	(cd keys && kbx config --unset index.parseTimeout)
 '
 
-test_expect_success STRACE 'index.threads sets the parser threads; --threads wins' '
+test_expect_success STRACE 'index.threads sets the worker threads; --threads wins' '
 	for i in 1 2 3 4 5 6
 	do
 		printf "def f$i():\n    return $i\n" >keys/m$i.py || return 1
 	done &&
-	# the parser threads and the watchdog of their CPU time limit
+	# the parser threads and the watchdog of their CPU time limit, then
+	# the threads that make the code chunks
 	(cd keys && kbx config index.threads 3 &&
 	 strace -f -e trace=clone,clone3 -o ../trace kbx index --rebuild -q) &&
 	grep -c "clone" trace >count &&
-	echo 4 >expect &&
+	echo 7 >expect &&
 	test_cmp expect count &&
 	(cd keys && strace -f -e trace=clone,clone3 -o ../trace kbx index --rebuild -q --threads=2) &&
 	grep -c "clone" trace >count &&
-	echo 3 >expect &&
+	echo 5 >expect &&
 	test_cmp expect count
 '
 

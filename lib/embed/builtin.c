@@ -48,8 +48,21 @@ struct feature {
 	float w;                /* the largest term weight that gave it */
 };
 
+/* A token's place among the learned words, remembered: code says the
+ * same identifiers again and again, and a binary search over the words
+ * is most of the embedding's time.  Direct-mapped by the token's hash,
+ * and checked against the token's bytes. */
+#define WORD_MEMO 4096
+struct word_memo {
+	uint64_t hash;
+	int32_t idx;            /* -1: not a learned word */
+	uint8_t len;            /* 0: an empty slot */
+	char tok[KBX_TOKEN_MAX];
+};
+
 struct _kbx_builtin {
 	struct _kbx_builtin_params p;
+	struct word_memo *memo; /* WORD_MEMO slots, or NULL */
 	float weight[F__COUNT];
 	kbx_tokenizer_t *tok;
 	struct slot *table;     /* open addressing, cap slots */
@@ -97,8 +110,11 @@ struct _kbx_builtin *_kbx_builtin_new(const struct _kbx_builtin_params *p)
 	b->cap = 2048;
 	b->table = calloc(b->cap, sizeof(*b->table));
 	b->feat = malloc(b->cap / 2 * sizeof(*b->feat));
-	if (p->words)
+	if (p->words) {
 		b->learned = malloc(_kbx_words_dim(p->words) * sizeof(float));
+		/* without it, the words are searched each time */
+		b->memo = calloc(WORD_MEMO, sizeof(*b->memo));
+	}
 	if (!b->tok || !b->table || !b->feat || (p->words && !b->learned)) {
 		_kbx_builtin_free(b);
 		return NULL;
@@ -106,11 +122,17 @@ struct _kbx_builtin *_kbx_builtin_new(const struct _kbx_builtin_params *p)
 	return b;
 }
 
+struct _kbx_builtin *_kbx_builtin_clone(const struct _kbx_builtin *b)
+{
+	return _kbx_builtin_new(&b->p);
+}
+
 void _kbx_builtin_free(struct _kbx_builtin *b)
 {
 	if (!b)
 		return;
 	_kbx_tokenizer_free(b->tok);
+	free(b->memo);
 	free(b->table);
 	free(b->feat);
 	free(b->learned);
@@ -244,6 +266,21 @@ static void add_ngrams(struct _kbx_builtin *b, const char *tok, size_t len)
 	}
 }
 
+static long find_word(struct _kbx_builtin *b, uint64_t h, const char *tok, size_t len)
+{
+	if (!b->memo || !len || len > KBX_TOKEN_MAX)
+		return _kbx_words_find(b->p.words, tok, len);
+	struct word_memo *m = &b->memo[h & (WORD_MEMO - 1)];
+	if (m->len == len && m->hash == h && !memcmp(m->tok, tok, len))
+		return m->idx;
+	long i = _kbx_words_find(b->p.words, tok, len);
+	m->hash = h;
+	m->len = (uint8_t)len;
+	memcpy(m->tok, tok, len);
+	m->idx = (int32_t)i;
+	return i;
+}
+
 static int on_token(void *data, const char *tok, size_t len, int kind)
 {
 	struct _kbx_builtin *b = data;
@@ -251,7 +288,7 @@ static int on_token(void *data, const char *tok, size_t len, int kind)
 
 	b->cur_w = b->term_weight ? (float)b->term_weight(b->term_data, tok, len) : 1.0f;
 	if (b->p.words) {
-		long i = _kbx_words_find(b->p.words, tok, len);
+		long i = find_word(b, h, tok, len);
 
 		if (i >= 0)
 			_kbx_words_add(b->p.words, i, _kbx_words_weight(b->p.words, i), b->learned);

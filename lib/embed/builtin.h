@@ -47,6 +47,9 @@ uint32_t _kbx_builtin_dim(const struct _kbx_builtin_params *p);
  * [KBX_BUILTIN_DIM_MIN, KBX_BUILTIN_DIM_MAX] (the caller checks). */
 struct _kbx_builtin *_kbx_builtin_new(const struct _kbx_builtin_params *p);
 void _kbx_builtin_free(struct _kbx_builtin *b);
+/* Another embedding with b's parameters (and its word vectors, which
+ * must outlive it), for another thread; NULL when out of memory. */
+struct _kbx_builtin *_kbx_builtin_clone(const struct _kbx_builtin *b);
 
 /* One text into out[0..dim): unit length, or all zero when the text has
  * no tokens.  Returns -1 when out of memory, else 0. */

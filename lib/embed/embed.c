@@ -216,6 +216,28 @@ fail:
 	return st;
 }
 
+kbx_embedder_t *_kbx_embedder_clone(const kbx_embedder_t *e)
+{
+	if (e->provider != P_BUILTIN || !e->builtin)
+		return NULL;
+	kbx_embedder_t *c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->provider = P_BUILTIN;
+	c->dim = e->dim;
+	strbuf_init(&c->identity);
+	strbuf_init(&c->model);
+	strbuf_init(&c->doc_prefix);
+	strbuf_addstr(&c->identity, strbuf_str(&e->identity));
+	/* the word vectors stay e's: c->words is NULL, and close leaves them */
+	c->builtin = _kbx_builtin_clone(e->builtin);
+	if (!c->builtin || c->identity.failed) {
+		_kbx_embedder_close(c);
+		return NULL;
+	}
+	return c;
+}
+
 void _kbx_embedder_close(kbx_embedder_t *e)
 {
 	if (!e)

@@ -52,6 +52,12 @@ kbx_status_t _kbx_embedder_open(const struct kbx_embed_config *cfg, kbx_embedder
 				struct kbx_error *err);
 void _kbx_embedder_close(kbx_embedder_t *e);
 
+/* An embedder that gives the same vectors as e, for another thread (an
+ * embedder embeds on one thread at a time); close it before e.  NULL
+ * when e's provider is not builtin (http and command embed in batches
+ * on the caller's thread) or when out of memory. */
+kbx_embedder_t *_kbx_embedder_clone(const kbx_embedder_t *e);
+
 /* The vectors' dimension; for http/command 0 until the first successful
  * _kbx_embedder_probe() unless cfg->dim was given. */
 uint32_t _kbx_embedder_dim(const kbx_embedder_t *e);

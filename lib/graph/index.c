@@ -58,6 +58,7 @@ struct job {
 	char skip_buf[160];
 	unsigned char hash[16];
 	struct kbx_extract x;
+	uint64_t cpu_ns;        /* of the worker, for this file */
 };
 
 struct pool {
@@ -172,9 +173,11 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		if (i >= p->njobs)
 			break;
-		if (parser)
+		if (parser) {
+			uint64_t cpu0 = _kbx_thread_cpu_ns();
 			run_job(p, &p->jobs[i], parser, slot);
-		else {
+			p->jobs[i].cpu_ns = _kbx_thread_cpu_ns() - cpu0;
+		} else {
 			p->jobs[i].skip = "out of memory";
 		}
 		pthread_mutex_lock(&p->mu);
@@ -942,9 +945,11 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 		pool.consumed = ji + 1;
 		pthread_cond_broadcast(&pool.cv);
 		pthread_mutex_unlock(&pool.mu);
-		uint64_t t_write = now_ns();
+		uint64_t t_write = now_ns(), cpu_write = _kbx_thread_cpu_ns();
 		stats->seconds_wait += (double)(t_write - t_wait) / 1e9;
 		struct job *j = &jobs[ji];
+		stats->cpu_parse += (double)j->x.parse_cpu_ns / 1e9;
+		stats->cpu_extract += (double)(j->cpu_ns - j->x.parse_cpu_ns) / 1e9;
 		size_t fi = job_file[ji];
 		progress(r, "parse", ji + 1, njobs);
 		if (rc)
@@ -971,6 +976,7 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 next:
 		_kbx_extract_release(&j->x);
 		stats->seconds_write += (double)(now_ns() - t_write) / 1e9;
+		stats->cpu_write += (double)(_kbx_thread_cpu_ns() - cpu_write) / 1e9;
 	}
 	for (int t = 0; t < nthreads; t++)
 		pthread_join(threads[t], NULL);
@@ -983,7 +989,7 @@ next:
 	}
 
 	/* 5. resolve */
-	uint64_t t_resolve = now_ns();
+	uint64_t t_resolve = now_ns(), cpu_resolve = _kbx_thread_cpu_ns();
 	rc = collect_affected(r);
 	if (rc) {
 		mdb_fail(r, rc, "cannot read the name references");
@@ -1015,6 +1021,7 @@ next:
 	}
 
 	stats->seconds_resolve = (double)(now_ns() - t_resolve) / 1e9;
+	stats->cpu_resolve = (double)(_kbx_thread_cpu_ns() - cpu_resolve) / 1e9;
 
 	/* the generation and the time */
 	uint64_t gen = 0;
@@ -1034,9 +1041,10 @@ next:
 	}
 	stats->generation = gen;
 	progress(r, "write", 0, 1);
-	uint64_t t_commit = now_ns();
+	uint64_t t_commit = now_ns(), cpu_commit = _kbx_thread_cpu_ns();
 	st = _kbx_store_write_commit(s, r->err);
 	stats->seconds_commit = (double)(now_ns() - t_commit) / 1e9;
+	stats->cpu_commit = (double)(_kbx_thread_cpu_ns() - cpu_commit) / 1e9;
 	progress(r, "write", 1, 1);
 	goto out;
 fail:
@@ -1080,7 +1088,7 @@ kbx_status_t kbx_index_run(kbx_store_t *s, const struct kbx_index_opts *o,
 	struct kbx_index_opts defaults = { 0 };
 	struct _kbx_scan scan;
 	kbx_status_t st;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(), cpu0 = _kbx_thread_cpu_ns();
 
 	if (!err)
 		err = &local;
@@ -1104,6 +1112,7 @@ kbx_status_t kbx_index_run(kbx_store_t *s, const struct kbx_index_opts *o,
 		return st;
 	progress(&r, "scan", 1, 1);
 	double scan_seconds = (double)(now_ns() - t0) / 1e9;
+	double scan_cpu = (double)(_kbx_thread_cpu_ns() - cpu0) / 1e9;
 
 	for (int attempt = 0;; attempt++) {
 		memset(stats, 0, sizeof(*stats));
@@ -1120,6 +1129,7 @@ kbx_status_t kbx_index_run(kbx_store_t *s, const struct kbx_index_opts *o,
 			break;
 	}
 	stats->seconds_scan = scan_seconds;
+	stats->cpu_scan = scan_cpu;
 	stats->skipped += skipped;
 	stats->scanned += skipped;
 	_kbx_scan_release(&scan);

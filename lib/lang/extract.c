@@ -12,6 +12,7 @@
 #include <xxhash.h>
 
 #include "lang.h"
+#include "util/util.h"
 
 struct _kbx_arena_block {
 	struct _kbx_arena_block *next;
@@ -880,7 +881,9 @@ int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path
 			masked = NULL;
 		}
 	}
+	uint64_t cpu0 = _kbx_thread_cpu_ns();
 	TSTree *tree = ts_parser_parse_string(parser, NULL, src, (uint32_t)len);
+	x->parse_cpu_ns += _kbx_thread_cpu_ns() - cpu0;
 	if (!tree) {
 		free(masked);
 		x->timed_out = 1;

@@ -164,6 +164,9 @@ struct kbx_extract {
 	struct kbx_xinherit *inherits; size_t ninherits, ainherits;
 	struct _kbx_arena arena;
 	int timed_out;               /* the parse hit its time limit */
+	uint64_t parse_cpu_ns;       /* tree-sitter's parse alone, of the
+				      * thread's CPU time (the rest of
+				      * _kbx_extract is the walk) */
 	int had_errors;              /* the tree had ERROR nodes (still extracted) */
 };
 #define KBX_EXTRACT_INIT { 0 }

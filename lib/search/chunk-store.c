@@ -159,12 +159,6 @@ static kbx_status_t source_decode(const void *data, size_t len, struct _kbx_sour
 
 /* ---- the writer ---- */
 
-struct term_count {
-	const char *term;       /* interned */
-	uint32_t len;
-	uint32_t tf;
-};
-
 struct post {
 	const char *term;       /* interned, NUL-terminated */
 	uint32_t len;
@@ -176,11 +170,28 @@ struct intern {
 	size_t n, cap;
 };
 
+/* One text's terms and their counts; the terms are interned in names,
+ * which keeps them for the counter's life. */
+struct _kbx_termcount {
+	kbx_tokenizer_t *tok;
+	struct intern names;
+	struct _kbx_term *tc;
+	size_t ntc, atc;
+	size_t *tc_index;       /* open addressing over tc */
+	size_t tc_cap;
+	uint32_t ntokens;
+	int nomem;
+};
+
 struct _kbx_cw {
 	struct kbx_store *s;
 	MDB_txn *txn;
 	struct kbx_error *err;
-	kbx_tokenizer_t *tok;
+	/* the terms of the chunk being written; postings point into its
+	 * names, and into those of the counters adopted */
+	struct _kbx_termcount *count;
+	struct _kbx_termcount **adopted;
+	size_t nadopted;
 	/* the source being written */
 	char *key;
 	uint32_t *ids;
@@ -188,13 +199,6 @@ struct _kbx_cw {
 	/* postings to write at flush */
 	struct post *posts;
 	size_t nposts, aposts;
-	struct intern terms;
-	/* one chunk's term counts */
-	struct term_count *tc;
-	size_t ntc, atc;
-	size_t *tc_index;       /* open addressing over tc */
-	size_t tc_cap;
-	uint32_t ntokens;
 	/* counters */
 	uint64_t added, removed;
 	uint32_t *new_ids;      /* every chunk added in this run */
@@ -285,8 +289,8 @@ struct _kbx_cw *_kbx_cw_new(struct kbx_store *s, MDB_txn *txn, struct kbx_error 
 	w->txn = txn;
 	w->err = err;
 	strbuf_init(&w->buf);
-	w->tok = _kbx_tokenizer_new();
-	if (!w->tok) {
+	w->count = _kbx_termcount_new();
+	if (!w->count) {
 		free(w);
 		_kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 		return NULL;
@@ -302,14 +306,14 @@ void _kbx_cw_free(struct _kbx_cw *w)
 {
 	if (!w)
 		return;
-	_kbx_tokenizer_free(w->tok);
+	_kbx_termcount_free(w->count);
+	for (size_t i = 0; i < w->nadopted; i++)
+		_kbx_termcount_free(w->adopted[i]);
+	free(w->adopted);
 	free(w->key);
 	free(w->ids);
 	free(w->new_ids);
 	free(w->posts);
-	intern_free(&w->terms);
-	free(w->tc);
-	free(w->tc_index);
 	strbuf_release(&w->buf);
 	free(w);
 }
@@ -342,17 +346,42 @@ kbx_status_t _kbx_cw_source(struct _kbx_cw *w, const char *key, struct _kbx_sour
 	return _kbx_source_get(w->s, w->txn, key, out, w->err);
 }
 
-/* Count one chunk's terms into w->tc. */
+/* ---- counting a text's terms ---- */
+
+struct _kbx_termcount *_kbx_termcount_new(void)
+{
+	struct _kbx_termcount *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->tok = _kbx_tokenizer_new();
+	if (!t->tok) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void _kbx_termcount_free(struct _kbx_termcount *t)
+{
+	if (!t)
+		return;
+	_kbx_tokenizer_free(t->tok);
+	intern_free(&t->names);
+	free(t->tc);
+	free(t->tc_index);
+	free(t);
+}
+
 static int count_token(void *data, const char *tok, size_t len, int kind)
 {
-	struct _kbx_cw *w = data;
+	struct _kbx_termcount *w = data;
 	(void)kind;
 	w->ntokens++;
 	if (w->ntc * 2 >= w->tc_cap) {
 		size_t ncap = w->tc_cap ? w->tc_cap * 2 : 256;
 		size_t *ni = malloc(ncap * sizeof(*ni));
 		if (!ni)
-			return 1;
+			return w->nomem = 1;
 		for (size_t i = 0; i < ncap; i++)
 			ni[i] = SIZE_MAX;
 		for (size_t i = 0; i < w->ntc; i++) {
@@ -367,38 +396,42 @@ static int count_token(void *data, const char *tok, size_t len, int kind)
 	}
 	size_t j = hash_bytes(tok, len) & (w->tc_cap - 1);
 	while (w->tc_index[j] != SIZE_MAX) {
-		struct term_count *t = &w->tc[w->tc_index[j]];
+		struct _kbx_term *t = &w->tc[w->tc_index[j]];
 		if (t->len == len && !memcmp(t->term, tok, len)) {
 			t->tf++;
 			return 0;
 		}
 		j = (j + 1) & (w->tc_cap - 1);
 	}
-	const char *it = intern(&w->terms, tok, len);
+	const char *it = intern(&w->names, tok, len);
 	if (!it)
-		return 1;
+		return w->nomem = 1;
 	if (w->ntc == w->atc) {
 		size_t na = w->atc ? w->atc * 2 : 256;
-		struct term_count *nt = realloc(w->tc, na * sizeof(*nt));
+		struct _kbx_term *nt = realloc(w->tc, na * sizeof(*nt));
 		if (!nt)
-			return 1;
+			return w->nomem = 1;
 		w->tc = nt;
 		w->atc = na;
 	}
-	w->tc[w->ntc] = (struct term_count){ it, (uint32_t)len, 1 };
+	w->tc[w->ntc] = (struct _kbx_term){ it, (uint32_t)len, 1 };
 	w->tc_index[j] = w->ntc++;
 	return 0;
 }
 
-static int count_terms(struct _kbx_cw *w, const char *text, size_t len)
+const struct _kbx_term *_kbx_termcount_text(struct _kbx_termcount *w, const char *text,
+					    size_t len, size_t *nterms, uint32_t *ntokens)
 {
 	w->ntc = 0;
 	w->ntokens = 0;
+	w->nomem = 0;
 	if (w->tc_index)
 		for (size_t i = 0; i < w->tc_cap; i++)
 			w->tc_index[i] = SIZE_MAX;
 	_kbx_tokenize(w->tok, text, len, count_token, w);
-	return 0;
+	*nterms = w->ntc;
+	*ntokens = w->ntokens;
+	return w->nomem ? NULL : w->tc;
 }
 
 static int meta_add(struct _kbx_cw *w, const char *key, int64_t delta)
@@ -447,11 +480,19 @@ static int remove_chunk(struct _kbx_cw *w, uint32_t id, const char *source)
 	int type = v.c.type;
 	uint32_t ntokens = v.ntokens;
 
-	count_terms(w, text, text_len);
-	for (size_t i = 0; i < w->ntc && !rc; i++) {
+	size_t nterms;
+	uint32_t counted;
+	const struct _kbx_term *tc = _kbx_termcount_text(w->count, text, text_len, &nterms, &counted);
+	if (!tc) {
+		free(text);
+		free(doc_id);
+		_kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < nterms && !rc; i++) {
 		unsigned char val[KBX_POSTING_LEN];
-		_kbx_posting_put(val, id, w->tc[i].tf, w->ntokens);
-		MDB_val tk = { w->tc[i].len, (void *)w->tc[i].term }, tv = { sizeof(val), val };
+		_kbx_posting_put(val, id, tc[i].tf, counted);
+		MDB_val tk = { tc[i].len, (void *)tc[i].term }, tv = { sizeof(val), val };
 		rc = mdb_del(w->txn, s->postings, &tk, &tv);
 		if (rc == MDB_NOTFOUND)
 			rc = 0;
@@ -564,7 +605,37 @@ kbx_status_t _kbx_cw_begin(struct _kbx_cw *w, const char *key)
 	return KBX_OK;
 }
 
+/* Add chunk c with its terms counted by w->count (own_terms), or by a
+ * counter the writer adopted. */
+static kbx_status_t add_chunk(struct _kbx_cw *w, const struct kbx_chunk *c, const char **dup_of,
+			      const struct _kbx_term *terms, size_t nterms, uint32_t ntokens,
+			      int own_terms);
+
 kbx_status_t _kbx_cw_add(struct _kbx_cw *w, const struct kbx_chunk *c, const char **dup_of)
+{
+	return add_chunk(w, c, dup_of, NULL, 0, 0, 1);
+}
+
+kbx_status_t _kbx_cw_add_counted(struct _kbx_cw *w, const struct kbx_chunk *c,
+				 const struct _kbx_term *terms, size_t nterms, uint32_t ntokens)
+{
+	const char *dup;
+	return add_chunk(w, c, &dup, terms, nterms, ntokens, 0);
+}
+
+int _kbx_cw_adopt(struct _kbx_cw *w, struct _kbx_termcount *t)
+{
+	struct _kbx_termcount **n = realloc(w->adopted, (w->nadopted + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	w->adopted = n;
+	w->adopted[w->nadopted++] = t;
+	return 0;
+}
+
+static kbx_status_t add_chunk(struct _kbx_cw *w, const struct kbx_chunk *c, const char **dup_of,
+			      const struct _kbx_term *terms, size_t nterms, uint32_t ntokens,
+			      int own_terms)
 {
 	struct kbx_store *s = w->s;
 	int rc;
@@ -612,8 +683,11 @@ kbx_status_t _kbx_cw_add(struct _kbx_cw *w, const struct kbx_chunk *c, const cha
 	uint32_t id = w->next_chunk++;
 	if (!w->next_chunk)
 		return _kbx_fail(w->err, KBX_ERR_FULL, "out of chunk ids: run 'kbx index --rebuild'");
-	count_terms(w, c->text, c->text_len);
-	uint32_t ntokens = w->ntokens;
+	if (own_terms) {
+		terms = _kbx_termcount_text(w->count, c->text, c->text_len, &nterms, &ntokens);
+		if (!terms)
+			return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
+	}
 
 	strbuf_reset(&w->buf);
 	_kbx_chunk_encode(&w->buf, c, w->key, ntokens);
@@ -629,9 +703,9 @@ kbx_status_t _kbx_cw_add(struct _kbx_cw *w, const struct kbx_chunk *c, const cha
 		return fail_mdb(w, rc, "cannot write a chunk"), w->err->status;
 
 	/* the postings wait for flush, sorted by term */
-	if (w->nposts + w->ntc > w->aposts) {
+	if (w->nposts + nterms > w->aposts) {
 		size_t na = w->aposts ? w->aposts : 4096;
-		while (na < w->nposts + w->ntc)
+		while (na < w->nposts + nterms)
 			na *= 2;
 		struct post *np = realloc(w->posts, na * sizeof(*np));
 		if (!np)
@@ -639,11 +713,12 @@ kbx_status_t _kbx_cw_add(struct _kbx_cw *w, const struct kbx_chunk *c, const cha
 		w->posts = np;
 		w->aposts = na;
 	}
-	for (size_t i = 0; i < w->ntc; i++) {
-		struct post *p = &w->posts[w->nposts++];
-		p->term = w->tc[i].term;
-		p->len = w->tc[i].len;
-		_kbx_posting_put(p->val, id, w->tc[i].tf, ntokens);
+	for (size_t i = 0; i < nterms; i++) {
+		struct post *p = &w->posts[w->nposts];
+		p->term = terms[i].term;
+		p->len = terms[i].len;
+		_kbx_posting_put(p->val, id, terms[i].tf, ntokens);
+		w->nposts++;
 	}
 
 	if (c->type == KBX_CHUNK_ERROR && c->pattern && *c->pattern) {
@@ -702,6 +777,8 @@ kbx_status_t _kbx_cw_end(struct _kbx_cw *w, uint64_t size, int64_t mtime_ns,
 	return KBX_OK;
 }
 
+/* By term, then by chunk id.  The same term may be interned by two
+ * counters, at two addresses: the bytes decide. */
 static int cmp_post(const void *a, const void *b)
 {
 	const struct post *x = a, *y = b;

@@ -47,6 +47,8 @@ struct kbx_search_index_opts {
 	const char *index_kind;         /* "auto" (NULL), "flat", "hnsw", "ivf" */
 	uint32_t hnsw_m, ivf_nlist;     /* 0: chosen from the collection size */
 	uint64_t max_file_size;         /* registry and Markdown files; 0: 1 MiB */
+	int threads;                    /* threads that make code chunks beside
+					 * the one that writes; 0: one per core */
 	void (*notify)(void *data, const struct kbx_note *note);
 	void *notify_data;
 };
@@ -81,6 +83,14 @@ struct kbx_search_index_stats {
 	double seconds, seconds_embed, seconds_vectors;
 	double seconds_chunk;           /* reading sources and making chunks */
 	double seconds_postings;        /* writing the postings, sorted */
+	/* where the CPU time went (user and system, every thread, seconds):
+	 * all of it; making chunks (reading the sources, cutting the texts,
+	 * writing the chunks; the registries' and Markdown's tokenized as
+	 * they are written); tokenizing code chunks for BM25; sorting and writing
+	 * the postings; embedding; building the vector file.  What these
+	 * leave of cpu is the rest: comparing the sources, the cache of
+	 * vectors, the commit. */
+	double cpu, cpu_chunk, cpu_tokenize, cpu_postings, cpu_embed, cpu_vectors;
 };
 
 /* Bring the chunks, the BM25 index and the vector index up to date.  The

@@ -85,6 +85,26 @@ kbx_status_t _kbx_source_get(struct kbx_store *s, MDB_txn *txn, const char *key,
 void _kbx_vcache_key(unsigned char out[KBX_VCACHE_KEY_LEN], uint64_t ident, const char *text,
 		     size_t len);
 
+/* ---- counting a text's terms for BM25 (chunk-store.c) ---- */
+
+/* A term of a text and how often it comes: term is not NUL-terminated
+ * and lives as long as the counter that gave it. */
+struct _kbx_term {
+	const char *term;
+	uint32_t len;
+	uint32_t tf;
+};
+
+/* A counter holds a tokenizer: one per thread.  NULL when out of memory. */
+struct _kbx_termcount;
+struct _kbx_termcount *_kbx_termcount_new(void);
+void _kbx_termcount_free(struct _kbx_termcount *t);
+/* The distinct terms of text, in the order they first come (*nterms of
+ * them, valid until the next call), and the number of tokens; NULL when
+ * out of memory. */
+const struct _kbx_term *_kbx_termcount_text(struct _kbx_termcount *t, const char *text,
+					    size_t len, size_t *nterms, uint32_t *ntokens);
+
 /* ---- the writer of one run (chunk-store.c) ---- */
 
 struct _kbx_cw;
@@ -103,6 +123,14 @@ kbx_status_t _kbx_cw_begin(struct _kbx_cw *w, const char *key);
  * source defines already is not added: *dup_of gets that place
  * ("path:line", valid until the next call) and KBX_OK is returned. */
 kbx_status_t _kbx_cw_add(struct _kbx_cw *w, const struct kbx_chunk *c, const char **dup_of);
+/* The same for a code chunk (no document id to check) whose terms were
+ * counted already, on another thread (_kbx_termcount_text()), by a
+ * counter the writer has adopted. */
+kbx_status_t _kbx_cw_add_counted(struct _kbx_cw *w, const struct kbx_chunk *c,
+				 const struct _kbx_term *terms, size_t nterms, uint32_t ntokens);
+/* Keep counter t, whose terms postings point to, until the writer is
+ * freed, which frees it; -1 (t still the caller's) when out of memory. */
+int _kbx_cw_adopt(struct _kbx_cw *w, struct _kbx_termcount *t);
 kbx_status_t _kbx_cw_end(struct _kbx_cw *w, uint64_t size, int64_t mtime_ns,
 			 const unsigned char hash[16], uint32_t flags);
 /* Write the postings gathered, sorted; call before commit. */

@@ -27,6 +27,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,11 @@ struct sync {
 	int source_partial;     /* some entries: read it again next time */
 	kbx_status_t sink_status;
 	uint64_t chunks_dropped; /* by a rebuild that dropped the tables */
+	kbx_embedder_t *embed;
+	/* the texts whose vectors the code chunks' workers made in this
+	 * run, in the cache already, of fresh_dim floats */
+	struct textset *fresh;
+	uint32_t fresh_dim;
 };
 
 static uint64_t now_ns(void)
@@ -182,6 +188,57 @@ static void skip_note(struct sync *y, const char *path, const char *why, const c
 	n.what = "file";
 	y->stats->files_skipped++;
 	notify(y, &n);
+}
+
+/* The keys of the texts embedded in this run, to tell a text seen again
+ * (embed_repeated) from a vector an earlier run left in the cache
+ * (embed_cached): open addressing over the keys' hash bytes, an all-zero
+ * slot free (a key is a 128-bit hash: never all zero in practice, and a
+ * miss would only move one count). */
+struct textset {
+	unsigned char (*k)[KBX_VCACHE_KEY_LEN];
+	size_t n, cap;          /* cap: a power of two, or 0 */
+};
+
+static const unsigned char no_key[KBX_VCACHE_KEY_LEN];
+
+static size_t textset_slot(const struct textset *ks, const unsigned char *key)
+{
+	uint64_t h;
+	memcpy(&h, key + 8, sizeof(h));
+	size_t i = (size_t)h & (ks->cap - 1);
+	while (memcmp(ks->k[i], no_key, KBX_VCACHE_KEY_LEN) &&
+	       memcmp(ks->k[i], key, KBX_VCACHE_KEY_LEN))
+		i = (i + 1) & (ks->cap - 1);
+	return i;
+}
+
+static int textset_has(const struct textset *ks, const unsigned char *key)
+{
+	return ks->cap && !memcmp(ks->k[textset_slot(ks, key)], key, KBX_VCACHE_KEY_LEN);
+}
+
+/* Remember key.  Out of memory, it is not remembered: a repeat of it
+ * then counts as cached, a count and never a vector. */
+static void textset_add(struct textset *ks, const unsigned char *key)
+{
+	if (2 * (ks->n + 1) > ks->cap) {
+		struct textset bigger = { NULL, ks->n, ks->cap ? 2 * ks->cap : 1024 };
+		bigger.k = calloc(bigger.cap, sizeof(*bigger.k));
+		if (!bigger.k)
+			return;
+		for (size_t i = 0; i < ks->cap; i++)
+			if (memcmp(ks->k[i], no_key, KBX_VCACHE_KEY_LEN))
+				memcpy(bigger.k[textset_slot(&bigger, ks->k[i])], ks->k[i],
+				       KBX_VCACHE_KEY_LEN);
+		free(ks->k);
+		*ks = bigger;
+	}
+	size_t i = textset_slot(ks, key);
+	if (memcmp(ks->k[i], key, KBX_VCACHE_KEY_LEN)) {
+		memcpy(ks->k[i], key, KBX_VCACHE_KEY_LEN);
+		ks->n++;
+	}
 }
 
 /* ---- code chunks ---- */
@@ -305,18 +362,278 @@ static void line_range(const char *buf, const size_t *ls, size_t nlines, uint32_
 	*len = to - from;
 }
 
-static kbx_status_t code_file(struct sync *y, const char *path, const struct _kbx_file_rec *fr)
+/* ---- code chunks, made on worker threads ---- */
+
+/*
+ * The files whose chunks must be made again go to worker threads, in
+ * order.  Each reads its file and the definitions the graph has for it,
+ * in a read transaction of its own (the graph committed before this
+ * run's write transaction began, and the run changes no table of the
+ * graph), cuts the chunks' texts, counts their terms and, with the
+ * builtin embedding, embeds the texts that the cache has no vector for.
+ * This thread, the only writer, takes the files in order and writes what
+ * they made: the chunks get the ids, and the store the records, that one
+ * thread making them would give.
+ */
+
+#define CODE_WINDOW 64
+
+struct code_chunk {
+	struct defn d;
+	char *text;
+	size_t len;
+	struct _kbx_term *terms;        /* the strings are the worker's counter's */
+	size_t nterms;
+	uint32_t ntokens;
+	unsigned char key[KBX_VCACHE_KEY_LEN];
+	float *vec;                     /* a vector the cache lacked, or NULL */
+};
+
+struct code_job {
+	const char *path;
+	const struct _kbx_file_rec *fr;
+	int done;
+	int unreadable;                 /* gone or unreadable since the graph saw it */
+	kbx_status_t st;                /* a failure, which ends the run */
+	char msg[sizeof(((struct kbx_error *)0)->msg)];
+	struct code_chunk *c;
+	size_t n;
+	/* the worker's CPU time for tokenizing and embedding the file's
+	 * chunks (read per file: a thread's CPU clock costs a system call) */
+	uint64_t tokenize_ns, embed_ns;
+};
+
+struct code_pool {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct code_job *jobs;
+	size_t njobs, next, consumed;
+	int stop;
+	uint64_t ident;                 /* the embedder's, for the cache's keys */
+	uint32_t dim;
+};
+
+struct code_worker {
+	struct code_pool *p;
+	pthread_t thread;
+	int started;
+	struct kbx_store view;          /* the store, read in the worker's transaction */
+	struct _kbx_termcount *count;
+	kbx_embedder_t *embed;          /* NULL: the writer embeds */
+	struct strbuf buf, text;
+};
+
+static void code_job_release(struct code_job *j)
 {
-	struct kbx_store *s = y->s;
-	struct strbuf key = STRBUF_INIT, abs = STRBUF_INIT, buf = STRBUF_INIT, text = STRBUF_INIT;
+	for (size_t i = 0; i < j->n; i++) {
+		struct code_chunk *c = &j->c[i];
+		free(c->d.cid);
+		free(c->d.qual);
+		free(c->d.name);
+		free(c->text);
+		free(c->terms);
+		free(c->vec);
+	}
+	free(j->c);
+	j->c = NULL;
+	j->n = 0;
+}
+
+static void code_job_fail(struct code_job *j, kbx_status_t st, const char *msg)
+{
+	j->st = st;
+	snprintf(j->msg, sizeof(j->msg), "%s", msg);
+}
+
+/* The text of definition d: its lines with the comment that documents it;
+ * a class's lines up to its first member, then its members' names (the
+ * members are chunks of their own). */
+static void chunk_text(struct strbuf *text, const struct defs *ds, const struct defn *d,
+		       const char *buf, const size_t *ls, size_t nlines)
+{
+	const char *p;
+	size_t len;
+	strbuf_reset(text);
+	if (KBX_KIND_IS_TYPE(d->kind)) {
+		uint32_t first = d->end_line;
+		for (size_t j = 0; j < ds->n; j++)
+			if (ds->d[j].parent == d->id && ds->d[j].line > d->line &&
+			    ds->d[j].line - 1 < first)
+				first = ds->d[j].line - 1;
+		line_range(buf, ls, nlines, doc_comment_start(buf, ls, nlines, d->line), first, &p,
+			   &len);
+		strbuf_add(text, p, len > MAX_CHUNK_TEXT ? MAX_CHUNK_TEXT : len);
+		int any = 0;
+		for (size_t j = 0; j < ds->n; j++)
+			if (ds->d[j].parent == d->id) {
+				strbuf_addstr(text, any ? " " : "\n");
+				strbuf_addstr(text, ds->d[j].name);
+				any = 1;
+			}
+	} else {
+		line_range(buf, ls, nlines, doc_comment_start(buf, ls, nlines, d->line), d->end_line,
+			   &p, &len);
+		strbuf_add(text, p, len > MAX_CHUNK_TEXT ? MAX_CHUNK_TEXT : len);
+	}
+}
+
+/* One file's chunks, on a worker (or on the writer when no worker
+ * could start). */
+static void make_code_chunks(struct code_worker *wk, struct code_job *j)
+{
+	struct kbx_store *s = &wk->view;
 	struct defs ds = { 0 };
 	size_t *ls = NULL, nlines = 0;
-	kbx_status_t st;
 	const char *why = NULL;
+	struct kbx_error err = KBX_ERROR_INIT;
 
-	strbuf_addf(&key, "c:%s", path);
-	strbuf_addf(&abs, "%s/%s", s->root, path);
-	if (key.failed || abs.failed) {
+	if (read_file(s->root, j->path, 64u << 20, &wk->buf, &why) < 0) {
+		/* no chunks until the next run sees it again */
+		j->unreadable = 1;
+		return;
+	}
+	kbx_status_t st = kbx_walk_edges(s, j->fr->id, KBX_EDGE_DEFINES, KBX_DIR_OUT, 0, collect_def,
+					 &ds, &err);
+	if (st == KBX_NOT_FOUND)
+		st = KBX_OK;
+	if (st) {
+		code_job_fail(j, st, err.msg);
+		goto out;
+	}
+	const char *buf = wk->buf.buf ? wk->buf.buf : "";
+	ls = line_starts(buf, wk->buf.len, &nlines);
+	j->c = calloc(ds.n + 1, sizeof(*j->c));
+	if (!ls || !j->c) {
+		code_job_fail(j, KBX_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < ds.n; i++) {
+		struct code_chunk *c = &j->c[j->n];
+		chunk_text(&wk->text, &ds, &ds.d[i], buf, ls, nlines);
+		c->text = wk->text.failed ? NULL : malloc(wk->text.len + 1);
+		if (!c->text) {
+			code_job_fail(j, KBX_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(c->text, strbuf_str(&wk->text), wk->text.len + 1);
+		c->len = wk->text.len;
+		c->d = ds.d[i];
+		ds.d[i].cid = ds.d[i].qual = ds.d[i].name = NULL;
+		j->n++;
+	}
+	uint64_t cpu_tokenize = _kbx_thread_cpu_ns();
+	for (size_t i = 0; i < j->n; i++) {
+		struct code_chunk *c = &j->c[i];
+		size_t nterms;
+		const struct _kbx_term *terms = _kbx_termcount_text(wk->count, c->text, c->len, &nterms,
+								    &c->ntokens);
+		c->terms = terms ? malloc((nterms + 1) * sizeof(*c->terms)) : NULL;
+		if (!c->terms) {
+			code_job_fail(j, KBX_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(c->terms, terms, nterms * sizeof(*terms));
+		c->nterms = nterms;
+	}
+	uint64_t cpu_embed = _kbx_thread_cpu_ns();
+	j->tokenize_ns = cpu_embed - cpu_tokenize;
+	for (size_t i = 0; wk->embed && i < j->n; i++) {
+		struct code_chunk *c = &j->c[i];
+		/* a vector the cache has already is not made again */
+		_kbx_vcache_key(c->key, wk->p->ident, c->text, c->len);
+		MDB_val ck = { KBX_VCACHE_KEY_LEN, c->key }, cv;
+		if (!mdb_get(s->rtxn, s->vcache, &ck, &cv))
+			continue;
+		c->vec = malloc(wk->p->dim * sizeof(float));
+		const char *t = c->text;
+		/* a failure leaves the text to the writer, which says why */
+		if (c->vec && _kbx_embed(wk->embed, 1, &t, &c->len, 0, c->vec, &err)) {
+			free(c->vec);
+			c->vec = NULL;
+		}
+	}
+	if (wk->embed)
+		j->embed_ns = _kbx_thread_cpu_ns() - cpu_embed;
+out:
+	free(ls);
+	for (size_t i = 0; i < ds.n; i++) {
+		free(ds.d[i].cid);
+		free(ds.d[i].qual);
+		free(ds.d[i].name);
+	}
+	free(ds.d);
+}
+
+static void *code_worker_main(void *arg)
+{
+	struct code_worker *wk = arg;
+	struct code_pool *p = wk->p;
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		while (!p->stop && p->next < p->njobs && p->next >= p->consumed + CODE_WINDOW)
+			pthread_cond_wait(&p->cv, &p->mu);
+		size_t i = p->njobs;
+		if (!p->stop && p->next < p->njobs)
+			i = p->next++;
+		pthread_mutex_unlock(&p->mu);
+		if (i >= p->njobs)
+			break;
+		make_code_chunks(wk, &p->jobs[i]);
+		pthread_mutex_lock(&p->mu);
+		p->jobs[i].done = 1;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+	return NULL;
+}
+
+/* A worker's state, and its read transaction; -1 when it cannot have
+ * them.  Its counter goes to the writer w, whose postings point to the
+ * terms it interns. */
+static int code_worker_init(struct code_worker *wk, struct code_pool *p, struct kbx_store *s,
+			    kbx_embedder_t *e, struct _kbx_cw *w)
+{
+	memset(wk, 0, sizeof(*wk));
+	wk->p = p;
+	wk->view = *s;
+	wk->view.wtxn = NULL;
+	wk->view.rtxn = NULL;
+	strbuf_init(&wk->buf);
+	strbuf_init(&wk->text);
+	wk->count = _kbx_termcount_new();
+	if (wk->count && _kbx_cw_adopt(w, wk->count)) {
+		_kbx_termcount_free(wk->count);
+		wk->count = NULL;
+	}
+	if (!wk->count)
+		return -1;
+	if (mdb_txn_begin(s->env, NULL, MDB_RDONLY, &wk->view.rtxn)) {
+		wk->view.rtxn = NULL;
+		return -1;
+	}
+	if (p->dim)
+		wk->embed = _kbx_embedder_clone(e);
+	return 0;
+}
+
+static void code_worker_release(struct code_worker *wk)
+{
+	if (wk->view.rtxn)
+		mdb_txn_abort(wk->view.rtxn);
+	/* wk->count is the writer's */
+	_kbx_embedder_close(wk->embed);
+	strbuf_release(&wk->buf);
+	strbuf_release(&wk->text);
+	memset(wk, 0, sizeof(*wk));
+}
+
+/* Write one file's chunks, as a worker made them. */
+static kbx_status_t write_code_job(struct sync *y, struct code_job *j)
+{
+	struct strbuf key = STRBUF_INIT;
+	kbx_status_t st = KBX_OK;
+	strbuf_addf(&key, "c:%s", j->path);
+	if (key.failed) {
 		st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
 		goto out;
 	}
@@ -324,84 +641,135 @@ static kbx_status_t code_file(struct sync *y, const char *path, const struct _kb
 	if (st)
 		goto out;
 	y->stats->sources_changed++;
-	if (read_file(s->root, path, 64u << 20, &buf, &why) < 0) {
-		/* gone or unreadable since the graph saw it: no chunks until
-		 * the next run sees it again */
+	y->stats->cpu_tokenize += (double)j->tokenize_ns / 1e9;
+	y->stats->cpu_embed += (double)j->embed_ns / 1e9;
+	if (j->st) {
+		st = _kbx_fail(y->err, j->st, "%s", j->msg);
+		goto out;
+	}
+	if (j->unreadable) {
 		static const unsigned char zero[16];
 		st = _kbx_cw_end(y->w, 0, 0, zero, KBX_SOURCE_SKIPPED);
 		goto out;
 	}
-	st = kbx_walk_edges(s, fr->id, KBX_EDGE_DEFINES, KBX_DIR_OUT, 0, collect_def, &ds, y->err);
-	if (st == KBX_NOT_FOUND)
-		st = KBX_OK;
-	if (st)
-		goto out;
-	ls = line_starts(buf.buf ? buf.buf : "", buf.len, &nlines);
-	if (!ls) {
-		st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	const char *lang = kbx_lang_str(fr->lang);
-	for (size_t i = 0; i < ds.n; i++) {
-		struct defn *d = &ds.d[i];
-		const char *p;
-		size_t len;
-		strbuf_reset(&text);
-		if (KBX_KIND_IS_TYPE(d->kind)) {
-			/* a class: its lines up to its first member, then the
-			 * names of its members; the members are chunks of their own */
-			uint32_t first = d->end_line;
-			for (size_t j = 0; j < ds.n; j++)
-				if (ds.d[j].parent == d->id && ds.d[j].line > d->line &&
-				    ds.d[j].line - 1 < first)
-					first = ds.d[j].line - 1;
-			line_range(buf.buf, ls, nlines, doc_comment_start(buf.buf, ls, nlines, d->line),
-				   first, &p, &len);
-			strbuf_add(&text, p, len > MAX_CHUNK_TEXT ? MAX_CHUNK_TEXT : len);
-			int any = 0;
-			for (size_t j = 0; j < ds.n; j++)
-				if (ds.d[j].parent == d->id) {
-					strbuf_addstr(&text, any ? " " : "\n");
-					strbuf_addstr(&text, ds.d[j].name);
-					any = 1;
-				}
-		} else {
-			/* with the comment that documents it */
-			line_range(buf.buf, ls, nlines, doc_comment_start(buf.buf, ls, nlines, d->line),
-				   d->end_line, &p, &len);
-			strbuf_add(&text, p, len > MAX_CHUNK_TEXT ? MAX_CHUNK_TEXT : len);
-		}
-		if (text.failed) {
-			st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
-			goto out;
-		}
+	const char *lang = kbx_lang_str(j->fr->lang);
+	for (size_t i = 0; i < j->n && !st; i++) {
+		struct code_chunk *cc = &j->c[i];
 		struct kbx_chunk c = { 0 };
 		c.type = KBX_CHUNK_CODE;
-		c.doc_id = d->cid;
-		c.title = d->qual;
+		c.doc_id = cc->d.cid;
+		c.title = cc->d.qual;
 		c.heading = "";
-		c.path = path;
-		c.line = d->line;
-		c.end_line = d->end_line;
+		c.path = j->path;
+		c.line = cc->d.line;
+		c.end_line = cc->d.end_line;
 		c.lang = lang ? lang : "";
 		c.tags = c.category = c.severity = c.pattern = c.cause = c.fix = c.related = "";
-		c.text = text.buf;
-		c.text_len = text.len;
-		c.node = d->id;
-		c.kind = d->kind;
-		const char *dup;
-		st = _kbx_cw_add(y->w, &c, &dup);
-		if (st)
-			goto out;
+		c.text = cc->text;
+		c.text_len = cc->len;
+		c.node = cc->d.id;
+		c.kind = cc->d.kind;
+		st = _kbx_cw_add_counted(y->w, &c, cc->terms, cc->nterms, cc->ntokens);
+		if (st || !cc->vec || textset_has(y->fresh, cc->key))
+			continue;
+		/* into the cache now; ensure_vectors counts it as embedded */
+		MDB_val k = { KBX_VCACHE_KEY_LEN, cc->key },
+			v = { y->fresh_dim * sizeof(float), cc->vec };
+		int rc = mdb_put(y->s->wtxn, y->s->vcache, &k, &v, 0);
+		if (rc)
+			st = _kbx_fail_mdb(y->err, _kbx_store_write_error(y->s, rc),
+					   "cannot write the vector cache");
+		else
+			textset_add(y->fresh, cc->key);
 	}
-	st = _kbx_cw_end(y->w, fr->size, fr->mtime_ns, fr->hash, 0);
+	if (!st)
+		st = _kbx_cw_end(y->w, j->fr->size, j->fr->mtime_ns, j->fr->hash, 0);
 out:
-	free(ls);
-	defs_release(&ds);
 	strbuf_release(&key);
-	strbuf_release(&abs);
-	strbuf_release(&buf);
-	strbuf_release(&text);
+	return st;
+}
+
+/* Make and write the chunks of the files todo[0..n), recorded as rec[]. */
+static kbx_status_t code_files(struct sync *y, char **todo, const struct _kbx_file_rec *rec,
+			       size_t n)
+{
+	struct code_pool p;
+	struct code_worker wk[16], inline_wk;
+	int nworkers = 0, want = y->o->threads > 0 ? y->o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	kbx_status_t st = KBX_OK;
+	if (!n)
+		return KBX_OK;
+	memset(&p, 0, sizeof(p));
+	memset(&inline_wk, 0, sizeof(inline_wk));
+	p.jobs = calloc(n, sizeof(*p.jobs));
+	if (!p.jobs)
+		return _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		p.jobs[i].path = todo[i];
+		p.jobs[i].fr = &rec[i];
+	}
+	p.njobs = n;
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.cv, NULL);
+	/* the builtin embedding runs on the workers too */
+	if (y->embed && _kbx_embedder_dim(y->embed)) {
+		const char *ident = _kbx_embedder_identity(y->embed);
+		p.ident = XXH3_64bits(ident, strlen(ident));
+		p.dim = _kbx_embedder_dim(y->embed);
+		y->fresh_dim = p.dim;
+	}
+	if (want < 1)
+		want = 1;
+	if (want > 16)
+		want = 16;
+	if ((size_t)want > n)
+		want = (int)n;
+	for (int t = 0; t < want; t++) {
+		if (code_worker_init(&wk[nworkers], &p, y->s, y->embed, y->w))
+			break;
+		if (pthread_create(&wk[nworkers].thread, NULL, code_worker_main, &wk[nworkers])) {
+			code_worker_release(&wk[nworkers]);
+			break;
+		}
+		wk[nworkers++].started = 1;
+	}
+	/* no worker: this thread makes the chunks itself */
+	if (!nworkers && code_worker_init(&inline_wk, &p, y->s, y->embed, y->w)) {
+		st = _kbx_fail(y->err, KBX_ERR_STORE, "cannot begin a read transaction for the code chunks");
+		goto out;
+	}
+	for (size_t i = 0; i < n && !st; i++) {
+		struct code_job *j = &p.jobs[i];
+		if (!nworkers) {
+			make_code_chunks(&inline_wk, j);
+		} else {
+			pthread_mutex_lock(&p.mu);
+			while (!j->done)
+				pthread_cond_wait(&p.cv, &p.mu);
+			p.consumed = i + 1;
+			pthread_cond_broadcast(&p.cv);
+			pthread_mutex_unlock(&p.mu);
+		}
+		st = write_code_job(y, j);
+		code_job_release(j);
+		if ((i + 1) % 64 == 0)
+			progress(y, "chunk", i + 1, n);
+	}
+out:
+	pthread_mutex_lock(&p.mu);
+	p.stop = 1;
+	pthread_cond_broadcast(&p.cv);
+	pthread_mutex_unlock(&p.mu);
+	for (int t = 0; t < nworkers; t++) {
+		pthread_join(wk[t].thread, NULL);
+		code_worker_release(&wk[t]);
+	}
+	code_worker_release(&inline_wk);
+	for (size_t i = 0; i < n; i++)
+		code_job_release(&p.jobs[i]);
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.cv);
+	free(p.jobs);
 	return st;
 }
 
@@ -413,7 +781,6 @@ static kbx_status_t sync_code(struct sync *y)
 	MDB_val k, d;
 	kbx_status_t st = KBX_OK;
 	struct strbuf key = STRBUF_INIT;
-	uint64_t done = 0;
 
 	/* changed files: the file table against the code sources */
 	char **todo = NULL;
@@ -461,11 +828,8 @@ static kbx_status_t sync_code(struct sync *y)
 		ntodo++;
 	}
 	mdb_cursor_close(c);
-	for (size_t i = 0; i < ntodo && !st; i++) {
-		st = code_file(y, todo[i], &todo_rec[i]);
-		if (++done % 64 == 0)
-			progress(y, "chunk", done, ntodo);
-	}
+	if (!st)
+		st = code_files(y, todo, todo_rec, ntodo);
 	for (size_t i = 0; i < ntodo; i++)
 		free(todo[i]);
 	free(todo);
@@ -890,9 +1254,11 @@ static kbx_status_t embed_pending(struct sync *y, kbx_embedder_t *e, struct pend
 		if (!vecs)
 			st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
 	}
+	uint64_t cpu0 = _kbx_thread_cpu_ns();
 	if (!st)
 		st = _kbx_embed(e, p->n, p->texts, p->lens, 0, vecs, y->err);
 	y->stats->seconds_embed += (double)(now_ns() - t0) / 1e9;
+	y->stats->cpu_embed += (double)(_kbx_thread_cpu_ns() - cpu0) / 1e9;
 	for (size_t i = 0; i < p->n && !st; i++) {
 		MDB_val k = { 24, p->keys[i] }, v = { dim * sizeof(float), vecs + i * dim };
 		int rc = mdb_put(y->s->wtxn, y->s->vcache, &k, &v, 0);
@@ -905,57 +1271,6 @@ static kbx_status_t embed_pending(struct sync *y, kbx_embedder_t *e, struct pend
 	free(vecs);
 	p->n = 0;
 	return st;
-}
-
-/* The keys of the texts embedded in this run, to tell a text seen again
- * (embed_repeated) from a vector an earlier run left in the cache
- * (embed_cached): open addressing over the keys' hash bytes, an all-zero
- * slot free (a key is a 128-bit hash: never all zero in practice, and a
- * miss would only move one count). */
-struct textset {
-	unsigned char (*k)[KBX_VCACHE_KEY_LEN];
-	size_t n, cap;          /* cap: a power of two, or 0 */
-};
-
-static const unsigned char no_key[KBX_VCACHE_KEY_LEN];
-
-static size_t textset_slot(const struct textset *ks, const unsigned char *key)
-{
-	uint64_t h;
-	memcpy(&h, key + 8, sizeof(h));
-	size_t i = (size_t)h & (ks->cap - 1);
-	while (memcmp(ks->k[i], no_key, KBX_VCACHE_KEY_LEN) &&
-	       memcmp(ks->k[i], key, KBX_VCACHE_KEY_LEN))
-		i = (i + 1) & (ks->cap - 1);
-	return i;
-}
-
-static int textset_has(const struct textset *ks, const unsigned char *key)
-{
-	return ks->cap && !memcmp(ks->k[textset_slot(ks, key)], key, KBX_VCACHE_KEY_LEN);
-}
-
-/* Remember key.  Out of memory, it is not remembered: a repeat of it
- * then counts as cached, a count and never a vector. */
-static void textset_add(struct textset *ks, const unsigned char *key)
-{
-	if (2 * (ks->n + 1) > ks->cap) {
-		struct textset bigger = { NULL, ks->n, ks->cap ? 2 * ks->cap : 1024 };
-		bigger.k = calloc(bigger.cap, sizeof(*bigger.k));
-		if (!bigger.k)
-			return;
-		for (size_t i = 0; i < ks->cap; i++)
-			if (memcmp(ks->k[i], no_key, KBX_VCACHE_KEY_LEN))
-				memcpy(bigger.k[textset_slot(&bigger, ks->k[i])], ks->k[i],
-				       KBX_VCACHE_KEY_LEN);
-		free(ks->k);
-		*ks = bigger;
-	}
-	size_t i = textset_slot(ks, key);
-	if (memcmp(ks->k[i], key, KBX_VCACHE_KEY_LEN)) {
-		memcpy(ks->k[i], key, KBX_VCACHE_KEY_LEN);
-		ks->n++;
-	}
 }
 
 /* Make sure chunks have a vector in the cache, for embedder e: the ids
@@ -1023,6 +1338,12 @@ static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint
 		 * once, for both */
 		if (textset_has(&seen, key)) {
 			y->stats->embed_repeated++;
+			continue;
+		}
+		/* embedded by a worker that made the code chunks */
+		if (y->fresh && textset_has(y->fresh, key)) {
+			y->stats->embedded++;
+			textset_add(&seen, key);
 			continue;
 		}
 		if (mdb_get(s->wtxn, s->vcache, &ck, &cv) == 0) {
@@ -1169,7 +1490,7 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 	struct kbx_store *s = y->s;
 	const struct kbx_vector_ops *ops;
 	char msg[512];
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(), cpu0 = _kbx_process_cpu_ns();
 	MDB_txn *txn;
 	if (s->map_lost)
 		return _kbx_fail(y->err, KBX_ERR_NOMEM, "the store's map is lost: see ulimit -v");
@@ -1301,6 +1622,7 @@ out:
 	free(ids);
 	free(vecs);
 	y->stats->seconds_vectors = (double)(now_ns() - t0) / 1e9;
+	y->stats->cpu_vectors = (double)(_kbx_process_cpu_ns() - cpu0) / 1e9;
 	return st;
 }
 
@@ -1525,8 +1847,8 @@ static void uncount(struct kbx_search_index_stats *stats)
 	stats->chunks_added = stats->chunks_removed = 0;
 }
 
-static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_vectors,
-			       uint64_t *generation)
+static kbx_status_t index_txn(struct sync *y, kbx_embedder_t *e, int *rebuild_vectors,
+			      uint64_t *generation)
 {
 	struct kbx_store *s = y->s;
 	const struct kbx_search_index_opts *o = y->o;
@@ -1542,7 +1864,7 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 		_kbx_store_write_abort(s);
 		return y->err->status;
 	}
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(), cpu0 = _kbx_process_cpu_ns();
 	st = rebuild_parts(y, parts, &drop);
 	if (!st && drop)
 		st = drop_parts(y, drop);
@@ -1567,11 +1889,16 @@ static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_v
 		}
 		progress(y, "registry", 1, 1);
 	}
-	uint64_t t1 = now_ns();
+	uint64_t t1 = now_ns(), cpu1 = _kbx_process_cpu_ns();
 	y->stats->seconds_chunk = (double)(t1 - t0) / 1e9;
+	/* what the workers tokenized and embedded is cpu_tokenize's and
+	 * cpu_embed's */
+	y->stats->cpu_chunk = (double)(cpu1 - cpu0) / 1e9 - y->stats->cpu_tokenize -
+			      y->stats->cpu_embed;
 	if (!st)
 		st = _kbx_cw_flush(y->w);
 	y->stats->seconds_postings = (double)(now_ns() - t1) / 1e9;
+	y->stats->cpu_postings = (double)(_kbx_process_cpu_ns() - cpu1) / 1e9;
 	y->stats->chunks_added = _kbx_cw_added(y->w);
 	y->stats->chunks_removed = _kbx_cw_removed(y->w) + y->chunks_dropped;
 
@@ -1685,6 +2012,21 @@ done:
 	y->stats->committed = 1;
 	*y->err = save;
 	*generation = gen;
+	return st;
+}
+
+/* One attempt of the run: the write transaction and what it remembers
+ * of the vectors it made. */
+static kbx_status_t index_once(struct sync *y, kbx_embedder_t *e, int *rebuild_vectors,
+			       uint64_t *generation)
+{
+	struct textset fresh = { NULL, 0, 0 };
+	y->embed = e;
+	y->fresh = &fresh;
+	y->fresh_dim = 0;
+	kbx_status_t st = index_txn(y, e, rebuild_vectors, generation);
+	y->fresh = NULL;
+	free(fresh.k);
 	return st;
 }
 
@@ -1878,7 +2220,7 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 	if (!s->writable)
 		return _kbx_fail(err, KBX_ERR_USAGE, "the index was opened read-only");
 	memset(stats, 0, sizeof(*stats));
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(), cpu0 = _kbx_process_cpu_ns();
 	struct sync y = { 0 };
 	y.s = s;
 	y.o = o;
@@ -1963,5 +2305,6 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 		mdb_txn_abort(txn);
 	}
 	stats->seconds = (double)(now_ns() - t0) / 1e9;
+	stats->cpu = (double)(_kbx_process_cpu_ns() - cpu0) / 1e9;
 	return ist;
 }

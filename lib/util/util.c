@@ -5,9 +5,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <xxhash.h>
 
 #include "util/util.h"
+
+static uint64_t cpu_clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+	if (clock_gettime(clock, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t _kbx_thread_cpu_ns(void)
+{
+	return cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+uint64_t _kbx_process_cpu_ns(void)
+{
+	return cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+}
 
 static const char *const status_names[KBX_STATUS__COUNT] = {
 	[KBX_OK] = "success",

@@ -31,6 +31,12 @@
 kbx_status_t _kbx_fail(struct kbx_error *err, kbx_status_t status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* The CPU time (user and system) of the calling thread, or of the whole
+ * process, in nanoseconds: what index runs report by phase.  0 when the
+ * clock cannot be read. */
+uint64_t _kbx_thread_cpu_ns(void);
+uint64_t _kbx_process_cpu_ns(void);
+
 /* A file in one of the user's base directories, as the XDG base
  * directory spec places it: $var/rel when the variable var
  * (XDG_CONFIG_HOME, XDG_STATE_HOME) is an absolute path, else
