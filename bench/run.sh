@@ -33,6 +33,9 @@
 #   7b. mcp      bench/mcp.sh: kbx mcp's first answer and later calls
 #                against the same commands as new processes, on kbx's own
 #                tree; writes bench/work/results/mcp.md.
+#   7c. context  bench/context/run.sh: kbx context on kbx's own tree, the
+#                share of questions answered inside a 2,000-token pack and
+#                its latency beside kbx search; writes .../context.md.
 #   8. accuracy  bench/accuracy/run.sh (only when named in BENCH_SECTIONS):
 #                kbx's call edges against the compilers of Go, Java,
 #                TypeScript, C++ and Rust and Python's ast on real
@@ -45,7 +48,7 @@
 # Environment:
 #   KBX             the kbx binary (default: ./kbx at the top of the tree)
 #   KBX_BUILD_DIR   where libkbx.a is, for the edge exporter (default build/)
-#   BENCH_SECTIONS  which of "c py scale analytics hybrid search mcp accuracy"
+#   BENCH_SECTIONS  which of "c py scale analytics hybrid search mcp context accuracy"
 #                   to run (default: the first seven; accuracy installs
 #                   compilers and fetches its own projects, so it runs
 #                   only when named)
@@ -63,7 +66,7 @@ root=$(cd "$here/.." && pwd)
 WORK=${BENCH_WORK:-$here/work}
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
-SECTIONS=${BENCH_SECTIONS:-c py scale analytics hybrid search mcp}
+SECTIONS=${BENCH_SECTIONS:-c py scale analytics hybrid search mcp context}
 QRUNS=${BENCH_RUNS:-30}
 PY=/usr/bin/python3          # Debian's python3 with Debian's python3-networkx
 
@@ -78,7 +81,7 @@ has () { case " $SECTIONS " in (*" $1 "*) return 0 ;; esac; return 1; }
 # the sections that measure against the peers on the shared corpora
 peers=0
 for s in $SECTIONS; do
-	[ "$s" = accuracy ] || [ "$s" = mcp ] || peers=1
+	[ "$s" = accuracy ] || [ "$s" = mcp ] || [ "$s" = context ] || peers=1
 done
 
 start_s=$(date +%s)
@@ -437,6 +440,22 @@ if has mcp; then
 		} >"$RES/mcp.md"
 	else
 		warn "bench/mcp.sh failed"
+	fi
+fi
+
+# ---------------------------------------------------------------------------
+if has context; then
+	say "context: bench/context/run.sh (recall in a 2,000-token pack, latency)"
+	if out=$(KBX=$KBX_ORIG sh "$here/context/run.sh" "$QRUNS"); then
+		{
+			echo "# kbx context on kbx's own tree"
+			echo
+			echo '```'
+			echo "$out"
+			echo '```'
+		} >"$RES/context.md"
+	else
+		warn "bench/context/run.sh failed"
 	fi
 fi
 

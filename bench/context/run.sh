@@ -1,0 +1,56 @@
+#!/bin/sh
+#
+# bench/context/run.sh: kbx context on kbx's own tree, copied and indexed
+# in a scratch directory (with a scratch HOME: nothing is registered in
+# the user's list):
+#
+#   recall    the share of the questions of code-questions.tsv (dev and
+#             held out) whose function is inside a pack of 2,000 tokens
+#             (recall.sh)
+#   latency   kbx context --budget=2000 for three questions, whole
+#             process (hyperfine -N), beside kbx search for the same
+#
+#   run.sh [RUNS]        (default 20 runs each)
+#
+# The document and error question sets of bench/search/sets/ need the
+# registry they are about, which is not part of kbx: run recall.sh on a
+# tree with it added to measure them.
+
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+runs=${1:-20}
+KBX=${KBX:-$root/kbx}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbx-context-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+HOME=$tmp
+export HOME
+
+mkdir "$tmp/tree"
+(cd "$root" && cp -R lib cmd man README.md "$tmp/tree/")
+(cd "$tmp/tree" && "$KBX" index -q)
+
+echo "recall inside a 2,000-token pack (questions about kbx's own functions):"
+KBX=$KBX sh "$here/recall.sh" "$tmp/tree" "$here/code-questions.tsv"
+
+if command -v hyperfine >/dev/null 2>&1; then
+	echo
+	echo "latency, whole process, $runs runs (median ms):"
+	for q in "how are the ranks of several lists combined with a weight for each list" \
+		 "what calls strbuf_addstr" \
+		 "open a path inside the repository without following any symbolic link"; do
+		(cd "$tmp/tree" && hyperfine -N --style none --warmup 3 --runs "$runs" \
+			--export-json "$tmp/hf.json" \
+			-n context "$KBX context --budget=2000 '$q'" \
+			-n search "$KBX search '$q'" >/dev/null 2>&1) || {
+			echo "  hyperfine failed for: $q"
+			continue
+		}
+		python3 - "$tmp/hf.json" "$q" <<'PY'
+import json, sys
+r = {x["command"]: x["median"] * 1000 for x in json.load(open(sys.argv[1]))["results"]}
+print("  %-72s context %6.1f  search %6.1f  ratio %.2fx" % (sys.argv[2][:72], r["context"], r["search"],
+                                                            r["context"] / r["search"]))
+PY
+	done
+fi
