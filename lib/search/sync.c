@@ -378,6 +378,32 @@ static void line_range(const char *buf, const size_t *ls, size_t nlines, uint32_
 
 #define CODE_WINDOW 64
 
+/* C and C++ declarations read for their comments: see add_decl_doc(). */
+#define DECL_FILES 128          /* files whose declarations a worker keeps */
+#define DECL_INCLUDES 64        /* files looked in for one file's definitions */
+#define DECL_FILE_MAX (2u << 20)
+#define DECL_DOC_MAX 2048       /* bytes of one comment */
+
+struct decl_doc {
+	char *name;
+	char *doc;
+	size_t len;
+};
+
+struct decl_file {
+	char *path;
+	struct decl_doc *d;     /* sorted by name */
+	size_t n;
+	uint64_t used;          /* the worker's clock when last asked */
+};
+
+struct decl_cache {
+	struct decl_file f[DECL_FILES];
+	size_t n;
+	uint64_t clock;
+	struct strbuf buf;
+};
+
 struct code_chunk {
 	struct defn d;
 	char *text;
@@ -421,6 +447,7 @@ struct code_worker {
 	struct _kbx_termcount *count;
 	kbx_embedder_t *embed;          /* NULL: the writer embeds */
 	struct strbuf buf, text;
+	struct decl_cache decls;        /* C and C++ declarations read (add_decl_doc) */
 };
 
 static void code_job_release(struct code_job *j)
@@ -477,12 +504,186 @@ static void chunk_text(struct strbuf *text, const struct defs *ds, const struct 
 	}
 }
 
+/*
+ * C and C++ put a function's documentation where it is declared, most
+ * often in a header ("lib/kbx.h: Read a size as users write it..."),
+ * while its definition in the .c file has none: a chunk of the
+ * definition alone leaves out the words a question would use.  So a
+ * function of a C or C++ file without a comment of its own takes the
+ * comment of its declaration, in the file itself (a static function
+ * declared at the top) or in a file it includes or one of those includes
+ * (a library's header included through the module's own), appended to
+ * its chunk's text.  A file's declarations are read once per worker: the comment
+ * above each line that starts a statement at the left margin, whose
+ * first name before a '(' is the function's, and which ends with ';'
+ * before any '{'.  A header's comment changed later reaches the chunk
+ * when its own file is indexed again (or on --rebuild).
+ */
+static void decl_file_release(struct decl_file *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		free(f->d[i].name);
+		free(f->d[i].doc);
+	}
+	free(f->d);
+	free(f->path);
+	memset(f, 0, sizeof(*f));
+}
+
+static void decl_cache_release(struct decl_cache *dc)
+{
+	for (size_t i = 0; i < dc->n; i++)
+		decl_file_release(&dc->f[i]);
+	strbuf_release(&dc->buf);
+	memset(dc, 0, sizeof(*dc));
+}
+
+static int is_ident(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+static int cmp_decl(const void *a, const void *b)
+{
+	return strcmp(((const struct decl_doc *)a)->name, ((const struct decl_doc *)b)->name);
+}
+
+/* The documented declarations of the text buf into f. */
+static void decl_index(struct decl_file *f, const char *buf, size_t blen)
+{
+	size_t nlines = 0, alloc = 0;
+	size_t *ls = line_starts(buf, blen, &nlines);
+	if (!ls)
+		return;
+	for (uint32_t n = 2; n <= nlines; n++) {
+		const char *p = buf + ls[n - 1], *end = buf + ls[n];
+		if (p >= end || !is_ident((unsigned char)*p) || !comment_line(buf, ls, nlines, n - 1))
+			continue;
+		const char *paren = memchr(p, '(', (size_t)(end - p));
+		if (!paren)
+			continue;
+		const char *ne = paren;
+		while (ne > p && (ne[-1] == ' ' || ne[-1] == '\t'))
+			ne--;
+		const char *nb = ne;
+		while (nb > p && is_ident((unsigned char)nb[-1]))
+			nb--;
+		if (nb == ne || (nb[0] >= '0' && nb[0] <= '9'))
+			continue;
+		/* a declaration: ';' before any '{', within a few lines */
+		const char *q = paren, *lim = buf + blen;
+		if (lim - q > 2048)
+			lim = q + 2048;
+		while (q < lim && *q != ';' && *q != '{')
+			q++;
+		if (q >= lim || *q != ';')
+			continue;
+		uint32_t a = doc_comment_start(buf, ls, nlines, n);
+		size_t from = ls[a - 1], to = ls[n - 1];
+		if (to - from > DECL_DOC_MAX)
+			to = from + DECL_DOC_MAX;
+		if (_kbx_grow((void **)&f->d, &alloc, f->n, sizeof(*f->d), 16))
+			break;
+		struct decl_doc *d = &f->d[f->n];
+		d->name = strndup(nb, (size_t)(ne - nb));
+		d->doc = strndup(buf + from, to - from);
+		d->len = to - from;
+		if (!d->name || !d->doc) {
+			free(d->name);
+			free(d->doc);
+			break;
+		}
+		f->n++;
+	}
+	free(ls);
+	if (f->n > 1)
+		qsort(f->d, f->n, sizeof(*f->d), cmp_decl);
+}
+
+/* The declarations of root/path, read on first use; NULL when it cannot
+ * be read or out of memory. */
+static struct decl_file *decl_file_get(struct decl_cache *dc, const char *root, const char *path)
+{
+	dc->clock++;
+	for (size_t i = 0; i < dc->n; i++)
+		if (!strcmp(dc->f[i].path, path)) {
+			dc->f[i].used = dc->clock;
+			return &dc->f[i];
+		}
+	struct decl_file *f;
+	if (dc->n < DECL_FILES) {
+		f = &dc->f[dc->n++];
+	} else {
+		f = &dc->f[0];
+		for (size_t i = 1; i < dc->n; i++)
+			if (dc->f[i].used < f->used)
+				f = &dc->f[i];
+		decl_file_release(f);
+	}
+	memset(f, 0, sizeof(*f));
+	f->used = dc->clock;
+	const char *why;
+	if (!(f->path = strdup(path)))
+		return NULL;
+	/* unreadable: no declarations, remembered as such */
+	if (read_file(root, path, DECL_FILE_MAX, &dc->buf, &why) == 0)
+		decl_index(f, dc->buf.buf ? dc->buf.buf : "", dc->buf.len);
+	return f;
+}
+
+static const struct decl_doc *decl_find(const struct decl_file *f, const char *name)
+{
+	struct decl_doc key = { (char *)name, NULL, 0 };
+	return f && f->n ? bsearch(&key, f->d, f->n, sizeof(*f->d), cmp_decl) : NULL;
+}
+
+/* The files whose declarations may document a definition of a file:
+ * the file itself, then the repository files it includes, two levels
+ * down, at most 64. */
+struct include_list {
+	char **paths;
+	size_t n, alloc;
+	struct decl_file *files[DECL_INCLUDES + 1];   /* their declarations, once read */
+};
+
+static int collect_include(void *data, const struct kbx_edge *e)
+{
+	struct include_list *l = data;
+	const struct kbx_node *t = &e->to;
+	if (t->kind != KBX_KIND_FILE || !t->path || l->n >= DECL_INCLUDES)
+		return 0;
+	if (_kbx_grow((void **)&l->paths, &l->alloc, l->n, sizeof(*l->paths), 8))
+		return 1;
+	if ((l->paths[l->n] = strndup(t->path, t->path_len)))
+		l->n++;
+	return 0;
+}
+
+/* Append to the chunk text of d the comment of its declaration, when d
+ * is a function without a comment of its own. */
+static void add_decl_doc(struct code_worker *wk, const struct defn *d, const char *buf,
+			 const size_t *ls, size_t nlines, struct include_list *inc)
+{
+	if (!KBX_KIND_IS_CALLABLE(d->kind) || doc_comment_start(buf, ls, nlines, d->line) < d->line)
+		return;
+	for (size_t i = 0; i < inc->n; i++) {
+		const struct decl_doc *dd = decl_find(inc->files[i], d->name);
+		if (dd) {
+			strbuf_addch(&wk->text, '\n');
+			strbuf_add(&wk->text, dd->doc, dd->len);
+			return;
+		}
+	}
+}
+
 /* One file's chunks, on a worker (or on the writer when no worker
  * could start). */
 static void make_code_chunks(struct code_worker *wk, struct code_job *j)
 {
 	struct kbx_store *s = &wk->view;
 	struct defs ds = { 0 };
+	struct include_list inc = { 0 };
 	size_t *ls = NULL, nlines = 0;
 	const char *why = NULL;
 	struct kbx_error err = KBX_ERROR_INIT;
@@ -500,6 +701,26 @@ static void make_code_chunks(struct code_worker *wk, struct code_job *j)
 		code_job_fail(j, st, err.msg);
 		goto out;
 	}
+	const char *lang = kbx_lang_str(j->fr->lang);
+	if (lang && (!strcmp(lang, "c") || !strcmp(lang, "cpp"))) {
+		if (_kbx_grow((void **)&inc.paths, &inc.alloc, 0, sizeof(*inc.paths), 8) ||
+		    !(inc.paths[0] = strdup(j->path))) {
+			code_job_fail(j, KBX_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		inc.n = 1;
+		st = kbx_walk_edges(s, j->fr->id, KBX_EDGE_IMPORTS, KBX_DIR_OUT, 2, collect_include,
+				    &inc, &err);
+		if (st && st != KBX_NOT_FOUND) {
+			code_job_fail(j, st, err.msg);
+			goto out;
+		}
+		st = KBX_OK;
+		/* read once per job; the cache holds more than one job's
+		 * files, so none of these is dropped while the job runs */
+		for (size_t i = 0; i < inc.n; i++)
+			inc.files[i] = decl_file_get(&wk->decls, s->root, inc.paths[i]);
+	}
 	const char *buf = wk->buf.buf ? wk->buf.buf : "";
 	ls = line_starts(buf, wk->buf.len, &nlines);
 	j->c = calloc(ds.n + 1, sizeof(*j->c));
@@ -510,6 +731,8 @@ static void make_code_chunks(struct code_worker *wk, struct code_job *j)
 	for (size_t i = 0; i < ds.n; i++) {
 		struct code_chunk *c = &j->c[j->n];
 		chunk_text(&wk->text, &ds, &ds.d[i], buf, ls, nlines);
+		if (inc.n)
+			add_decl_doc(wk, &ds.d[i], buf, ls, nlines, &inc);
 		c->text = wk->text.failed ? NULL : malloc(wk->text.len + 1);
 		if (!c->text) {
 			code_job_fail(j, KBX_ERR_NOMEM, "out of memory");
@@ -555,6 +778,9 @@ static void make_code_chunks(struct code_worker *wk, struct code_job *j)
 	if (wk->embed)
 		j->embed_ns = _kbx_thread_cpu_ns() - cpu_embed;
 out:
+	for (size_t i = 0; i < inc.n; i++)
+		free(inc.paths[i]);
+	free(inc.paths);
 	free(ls);
 	for (size_t i = 0; i < ds.n; i++) {
 		free(ds.d[i].cid);
@@ -600,6 +826,7 @@ static int code_worker_init(struct code_worker *wk, struct code_pool *p, struct 
 	wk->view.rtxn = NULL;
 	strbuf_init(&wk->buf);
 	strbuf_init(&wk->text);
+	strbuf_init(&wk->decls.buf);
 	wk->count = _kbx_termcount_new();
 	if (wk->count && _kbx_cw_adopt(w, wk->count)) {
 		_kbx_termcount_free(wk->count);
@@ -624,6 +851,7 @@ static void code_worker_release(struct code_worker *wk)
 	_kbx_embedder_close(wk->embed);
 	strbuf_release(&wk->buf);
 	strbuf_release(&wk->text);
+	decl_cache_release(&wk->decls);
 	memset(wk, 0, sizeof(*wk));
 }
 
