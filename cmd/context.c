@@ -82,6 +82,7 @@ static void print_piece_json(struct out *o, size_t rank, const struct kbx_contex
 	else
 		out_json_str(o, "def_end_line", NULL);
 	out_json_bool(o, "cut", p->cut);
+	out_json_bool(o, "shortened", p->shortened);
 	out_field_str(o, "lang", *p->lang ? p->lang : NULL);
 	out_field_str(o, "step", kbx_context_step_str(p->step));
 	out_field_str(o, "why", p->why);
@@ -124,6 +125,7 @@ static void print_pack_json(struct out *o, const struct kbx_context *c, const ch
 	out_field_int(o, "duplicates", (int64_t)p->duplicates);
 	out_field_int(o, "overlaps", (int64_t)p->overlaps);
 	out_field_int(o, "over_budget", (int64_t)p->over_budget);
+	out_field_int(o, "shortened", (int64_t)p->shortened);
 	out_field_int(o, "stale", (int64_t)p->stale);
 	out_json_begin(o, "notes", 1);
 	for (size_t i = 0; i < p->nnotes; i++)
@@ -167,6 +169,8 @@ static void print_plan_markdown(struct out *o, const struct kbx_context *c)
 		 c->n == 1 ? "" : "s", c->tokens, c->budget, p->ms_pack);
 	out_line(o, "left out   %zu the same again, %zu overlapping, %zu over the budget, %zu changed or unreadable",
 		 p->duplicates, p->overlaps, p->over_budget, p->stale);
+	out_line(o, "shortened  %zu piece%s to leave room: code to its signature, the rest to its first lines", p->shortened,
+		 p->shortened == 1 ? "" : "s");
 	out_line(o, "-->\n");
 }
 

@@ -213,13 +213,13 @@ import json
 recs = [json.loads(l) for l in open(\"out\")]
 assert recs[-1][\"type\"] == \"pack\"
 want = [\"rank\", \"kind\", \"id\", \"title\", \"heading\", \"path\", \"line\", \"end_line\",
-        \"def_end_line\", \"cut\", \"lang\", \"step\", \"why\", \"score\", \"severity\", \"cause\",
+        \"def_end_line\", \"cut\", \"shortened\", \"lang\", \"step\", \"why\", \"score\", \"severity\", \"cause\",
         \"fix\", \"header\", \"text\", \"tokens\"]
 for r in recs[:-1]:
     assert r[\"type\"] == \"piece\" and list(r)[1:] == want, list(r)
     assert r[\"step\"] in (\"hybrid\", \"search\", \"neighbours\")
 for k in (\"question\", \"budget\", \"tokens\", \"pieces\", \"steps\", \"central\", \"candidates\",
-          \"duplicates\", \"overlaps\", \"over_budget\", \"stale\", \"notes\"):
+          \"duplicates\", \"overlaps\", \"over_budget\", \"stale\", \"shortened\", \"notes\"):
     assert k in recs[-1], k
 assert recs[-1][\"pieces\"] == len(recs) - 1
 assert [s[\"step\"] for s in recs[-1][\"steps\"]] == [\"hybrid\", \"search\", \"neighbours\"]
@@ -232,6 +232,28 @@ test_expect_success '--explain prints the plan before the pieces' '
 	echo "<!-- kbx context plan" >expect &&
 	test_cmp expect first &&
 	test_grep "^packed     [0-9]* pieces\{0,1\}, [0-9]* of 1000 tokens" md
+'
+
+test_expect_success 'when not all fits whole, later pieces are shortened, never while all fit' '
+	(cd repo && kbx context --format=json --budget=100000 "ConfigError: missing key in the settings file") >big &&
+	TYPE=piece jfields shortened <big | sort -u >flags &&
+	echo False >expect &&
+	test_cmp expect flags &&
+	n=$(grep -c "\"type\":\"piece\"" big) &&
+	(cd repo && kbx context --format=json --budget=450 "ConfigError: missing key in the settings file") >small &&
+	TYPE=piece jfields shortened <small >flags &&
+	test_grep True flags &&
+	python3 -c "
+import json
+recs = [json.loads(l) for l in open(\"small\")]
+pieces = [r for r in recs if r[\"type\"] == \"piece\"]
+assert not pieces[0][\"shortened\"], pieces[0]
+for p in pieces:
+    if p[\"shortened\"] and p[\"kind\"] != \"signature\":
+        assert \"[kbx: shortened to leave room: \" in p[\"text\"], p[\"text\"]
+assert recs[-1][\"shortened\"] == sum(p[\"shortened\"] for p in pieces)
+assert recs[-1][\"tokens\"] <= 450
+"
 '
 
 test_expect_success '--explain: text of the question cannot end the plan comment' '

@@ -22,6 +22,11 @@
 #define NEIGHBOUR_WEIGHT 0.5
 /* the lines that make a signature, at most */
 #define SIGNATURE_LINES 4
+/* whole pieces packed before later code comes as its signature and later
+ * documents and entries as their first lines */
+#define CONTEXT_FULL 3
+#define SHORT_LINES 4
+#define SHORT_BYTES 480
 
 const char *kbx_context_kind_str(int kind)
 {
@@ -625,6 +630,40 @@ static char *doc_text(const struct cand *c)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* Cut *text to its first SHORT_LINES lines (SHORT_BYTES at most, at a
+ * character boundary) and a marker saying how much was left out; 0 when
+ * it is that short already or out of memory. */
+static int shorten(char **text, struct strbuf *sb)
+{
+	const char *t = *text;
+	size_t len = strlen(t), cut = 0, lines = 0;
+	while (cut < len && lines < SHORT_LINES && cut < SHORT_BYTES) {
+		if (t[cut++] == '\n')
+			lines++;
+	}
+	if (cut > SHORT_BYTES) {
+		cut = SHORT_BYTES;
+		while (cut && ((unsigned char)t[cut] & 0xC0) == 0x80)
+			cut--;
+	}
+	if (cut >= len)
+		return 0;
+	size_t rest = t[len - 1] != '\n';
+	for (size_t i = cut; i < len; i++)
+		rest += t[i] == '\n';
+	strbuf_reset(sb);
+	strbuf_add(sb, t, cut);
+	if (cut && t[cut - 1] != '\n')
+		strbuf_addch(sb, '\n');
+	strbuf_addf(sb, "[kbx: shortened to leave room: %zu more line%s left out]\n", rest,
+		    rest == 1 ? "" : "s");
+	if (sb->failed)
+		return 0;
+	free(*text);
+	*text = strbuf_detach(sb, NULL);
+	return *text != NULL;
+}
+
 static char *file_lines(const struct cached_file *f, uint32_t from, uint32_t to)
 {
 	size_t s = f->starts[from - 1], e = f->starts[to];
@@ -698,6 +737,31 @@ static int overlaps(const struct kbx_context *out, const struct kbx_context_piec
 	return 0;
 }
 
+/* About what candidate c costs packed whole (its header estimated from
+ * its path and title); 0 when its file cannot be read.  Says nothing:
+ * the packing below notes what it leaves out. */
+static size_t whole_tokens(struct run *r, const struct cand *c)
+{
+	const struct kbx_context_piece *p = &c->p;
+	char *text;
+	if (p->kind == KBX_PIECE_CODE || p->kind == KBX_PIECE_SIGNATURE) {
+		const struct cached_file *f = get_file(r, p->source, p->path);
+		if (!f || !p->line || p->def_end_line < p->line || p->def_end_line > f->nlines)
+			return 0;
+		uint32_t end = p->kind == KBX_PIECE_SIGNATURE ? signature_end(f, p->line, p->def_end_line)
+							       : p->end_line;
+		text = file_lines(f, p->line, end);
+	} else {
+		text = doc_text(c);
+	}
+	if (!text)
+		return 0;
+	size_t t = kbx_context_tokens(text, strlen(text)) + kbx_context_tokens(p->path, strlen(p->path)) +
+		   kbx_context_tokens(p->title, strlen(p->title)) + KBX_CONTEXT_PIECE_OVERHEAD;
+	free(text);
+	return t;
+}
+
 /* Step 4. */
 static void pack(struct run *r)
 {
@@ -714,6 +778,16 @@ static void pack(struct run *r)
 		return;
 	}
 	int any_code = 0;
+	size_t full = 0;        /* whole pieces packed: bodies, documents, entries */
+	/* what the candidates from i on cost whole: none is shortened
+	 * while they all fit */
+	size_t *after = calloc(r->n + 1, sizeof(*after));
+	if (!after) {
+		r->nomem = 1;
+		return;
+	}
+	for (size_t i = r->n; i-- > 0;)
+		after[i] = after[i + 1] + whole_tokens(r, &r->c[i]);
 	for (size_t i = 0; i < r->n && !r->nomem; i++) {
 		struct cand *c = &r->c[i];
 		struct kbx_context_piece *p = &c->p;
@@ -733,11 +807,37 @@ static void pack(struct run *r)
 				plan->stale++;
 				continue;
 			}
-			if (p->kind == KBX_PIECE_SIGNATURE)
+			if (p->kind == KBX_PIECE_CODE) {
+				p->text = file_lines(f, p->line, p->end_line);
+				set_header(p, r->sources[p->source].repo, &sb);
+				if (!p->text || !p->header) {
+					r->nomem = 1;
+					break;
+				}
+				/* past the first whole pieces, or a body that
+				 * would take more than a third of what is left:
+				 * its signature, so that more candidates fit */
+				if (full && after[i] > room &&
+				    (full >= CONTEXT_FULL || piece_tokens(p) > room / 3)) {
+					free(p->text);
+					p->text = NULL;
+					p->kind = KBX_PIECE_SIGNATURE;
+					p->shortened = 1;
+				}
+			}
+			if (p->kind == KBX_PIECE_SIGNATURE) {
 				p->end_line = signature_end(f, p->line, p->def_end_line);
-			p->text = file_lines(f, p->line, p->end_line);
+				p->text = file_lines(f, p->line, p->end_line);
+			}
 		} else {
 			p->text = doc_text(c);
+			set_header(p, r->sources[p->source].repo, &sb);
+			/* the same for a document or an entry: its first
+			 * lines */
+			if (p->text && p->header && full && after[i] > room &&
+			    (full >= CONTEXT_FULL || piece_tokens(p) > room / 3) &&
+			    shorten(&p->text, &sb))
+				p->shortened = 1;
 		}
 		set_header(p, r->sources[p->source].repo, &sb);
 		if (!p->text || !p->header) {
@@ -758,11 +858,14 @@ static void pack(struct run *r)
 			p->tokens = piece_tokens(p);
 		}
 		any_code |= p->kind == KBX_PIECE_CODE;
+		full += p->kind != KBX_PIECE_SIGNATURE && !p->shortened;
+		plan->shortened += p->shortened;
 		out->tokens += p->tokens;
 		plan->packed[p->step]++;
 		out->pieces[out->n++] = *p;
 		memset(p, 0, sizeof(*p));
 	}
+	free(after);
 	strbuf_release(&sb);
 	plan->ms_pack = ms_since(&t0);
 }

@@ -101,6 +101,8 @@ struct kbx_context_piece {
 	uint32_t def_end_line;          /* code: the definition's last line
 					 * (beyond end_line when cut) */
 	int cut;                        /* the body was cut to fit */
+	int shortened;                  /* code as its signature, a document or entry as
+					 * its first lines, to leave room for more */
 	char *lang;                     /* "python", ..., or "" */
 	char *why;                      /* the plan step that found it, in words */
 	int step;                       /* enum kbx_context_step */
@@ -132,6 +134,7 @@ struct kbx_context_plan {
 	size_t duplicates;              /* the same document or definition again */
 	size_t overlaps;                /* left out: lines overlap a packed piece */
 	size_t over_budget;             /* left out: no room */
+	size_t shortened;               /* pieces shortened to leave room (piece.shortened) */
 	size_t stale;                   /* left out: the file changed or cannot be read */
 	char **notes;                   /* what the user should know */
 	size_t nnotes;
