@@ -403,6 +403,11 @@ void _kbx_pathlist_release(struct kbx_pathlist *l);
  * result into out (size outsz).  dir may be "" for the root.  Returns 0, or
  * -1 when the path climbs above the root or does not fit. */
 int _kbx_path_join(char *out, size_t outsz, const char *dir, const char *rel);
+/* The file a script includes by its path (PHP include, Bash source):
+ * beside the including file, then, unless imp->level says the path is
+ * the including file's own directory's, from the top. */
+void _kbx_include_candidates(const char *importer, const struct kbx_ximport *imp,
+			     struct kbx_pathlist *out);
 /* The directory part of a repository-relative path ("src/a.py" -> "src",
  * "a.py" -> "") into out. */
 void _kbx_path_dirname(char *out, size_t outsz, const char *path);
