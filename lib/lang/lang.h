@@ -474,6 +474,11 @@ struct kbx_lang {
 	 * functions enclosing it first, and nowhere else finds such a
 	 * helper. */
 	int nested_defs;
+	/* A module is the table its file returns (Lua): the language
+	 * marks that table's class KBX_SYM_EXPORTED, and m.f() with m a
+	 * module it imports finds f there when f is not at the module's
+	 * top. */
+	int returned_table;
 	/* Calling a type's name never constructs it (C, where a struct's
 	 * name is not a call): a plain call is then resolved to functions
 	 * alone. */
