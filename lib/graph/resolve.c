@@ -26,7 +26,9 @@
  *   4. same-file: definitions in this file;
  *   5. import: names brought in by resolved imports (from m import f,
  *      #include "x.h", wildcard imports);
- *   5b. scope: the caller's package directory (Go);
+ *   5b. scope: the caller's package directory (Go); in a language
+ *      whose functions exist only where they were defined or sourced
+ *      (Bash), nothing further: the call is external;
  *   6. qualified: R.f() where some definition's qualified name ends in
  *      R.f (geo::Circle(), Type::new(), Outer.Inner.f());
  *   7. unique-name: the definitions of the name in the languages that can
@@ -1975,6 +1977,12 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 					col);
 			return;
 		}
+	}
+
+	/* a shell function exists only where it was defined or sourced */
+	if (c->lang->calls_in_imports_only) {
+		emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+		return;
 	}
 
 	/* 5b. the caller's package, where a directory is one (Go) */

@@ -6,7 +6,7 @@
 extern const struct kbx_lang _kbx_lang_c, _kbx_lang_cpp, _kbx_lang_python,
 	_kbx_lang_javascript, _kbx_lang_typescript, _kbx_lang_tsx, _kbx_lang_go,
 	_kbx_lang_rust, _kbx_lang_java, _kbx_lang_csharp, _kbx_lang_ruby, _kbx_lang_php,
-	_kbx_lang_lua;
+	_kbx_lang_lua, _kbx_lang_bash;
 
 /* The position in this table is stored on disk (plus one): only append. */
 const struct kbx_lang *const _kbx_languages[] = {
@@ -23,6 +23,7 @@ const struct kbx_lang *const _kbx_languages[] = {
 	&_kbx_lang_ruby,
 	&_kbx_lang_php,
 	&_kbx_lang_lua,
+	&_kbx_lang_bash,
 	NULL
 };
 

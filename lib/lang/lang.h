@@ -474,6 +474,11 @@ struct kbx_lang {
 	 * functions enclosing it first, and nowhere else finds such a
 	 * helper. */
 	int nested_defs;
+	/* A plain call reaches only the definitions of its own file and
+	 * of the files it imports (Bash: a function exists only in the
+	 * shell that defined or sourced it): the resolver looks nowhere
+	 * else, and an unfound name is an external (a program). */
+	int calls_in_imports_only;
 	/* A module is the table its file returns (Lua): the language
 	 * marks that table's class KBX_SYM_EXPORTED, and m.f() with m a
 	 * module it imports finds f there when f is not at the module's
