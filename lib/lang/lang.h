@@ -520,6 +520,20 @@ const struct kbx_lang *_kbx_lang_for_path(const char *path);
  * a path and its text; _kbx_lang_is_header: may the text change it? */
 const struct kbx_lang *_kbx_lang_for_text(const char *path, const char *text, size_t len);
 int _kbx_lang_is_header(const char *path);
+/*
+ * Scripts without an extension: the language a "#!" first line names
+ * (#!/bin/sh, #!/usr/bin/env lua, php, python3, node, ruby...), or else a
+ * modeline in the first or last five lines (vim's "vim: set ft=bash:",
+ * Emacs's "-*- mode: lua -*-").  head holds the first hlen bytes of the
+ * file, tail its last tlen bytes (both at most KBX_SCRIPT_PEEK; they may
+ * overlap).  NULL when neither says.  _kbx_lang_for_text asks it for a
+ * path _kbx_lang_may_be_script accepts: a base name with no '.' but a
+ * leading one, which no file name of a language matches.
+ */
+#define KBX_SCRIPT_PEEK 1024
+const struct kbx_lang *_kbx_lang_for_script(const char *head, size_t hlen, const char *tail,
+					    size_t tlen);
+int _kbx_lang_may_be_script(const char *path);
 const struct kbx_lang *_kbx_lang_by_name(const char *name);
 /* An id stored on disk for a language: its position in the table, plus 1. */
 int _kbx_lang_id(const struct kbx_lang *lang);
