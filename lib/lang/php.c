@@ -14,6 +14,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "js-common.h"
 
@@ -245,12 +246,26 @@ static void visit_scoped_call(struct kbx_walk *w, TSNode n)
 	}
 }
 
+/* Language constructs the grammar reads as calls: no function's name. */
+static int is_construct(const char *name)
+{
+	static const char *const words[] = {
+		"isset", "empty", "unset", "eval", "exit", "die", "list", "array", NULL
+	};
+	for (size_t i = 0; words[i]; i++)
+		if (!strcasecmp(name, words[i]))
+			return 1;
+	return 0;
+}
+
 static void visit_function_call(struct kbx_walk *w, TSNode n)
 {
 	TSNode f = _kbx_field(n, "function");
 	const char *t = ts_node_is_null(f) ? "" : ts_node_type(f);
-	if (!strcmp(t, "name") || !strcmp(t, "qualified_name"))
-		_kbx_walk_call_dotted(w, n, php_name(w, f));
+	const char *name = !strcmp(t, "name") || !strcmp(t, "qualified_name") ? php_name(w, f) :
+		NULL;
+	if (name && !is_construct(name))
+		_kbx_walk_call_dotted(w, n, name);
 }
 
 /* $x = new T(...): $x is a T from here on in this function. */
