@@ -601,4 +601,25 @@ test_expect_success 'Rust: a name in a macro_rules! body is referenced' '
 	test "$(reason "rs/lib.rs#Lits.never")" = dead
 '
 
+test_expect_success 'PHP: a magic method is an entry point, a plain one dead' '
+	git init -q php &&
+	cat >php/money.php <<-\EOF &&
+	<?php
+	class Money
+	{
+	    public function __toString()
+	    {
+	        return "0";
+	    }
+
+	    public function unused()
+	    {
+	    }
+	}
+	EOF
+	(cd php && kbx index -q && kbx dead --explain --format=json >../php.json 2>/dev/null) &&
+	test_grep "\"id\":\"money.php#Money.__toString\".*\"reason\":\"entry-point\"" php.json &&
+	test_grep "\"id\":\"money.php#Money.unused\".*\"reason\":\"dead\"" php.json
+'
+
 test_done
