@@ -60,4 +60,16 @@ test_expect_success 'a script is found again when it changes, and calls resolve 
 	test_grep "\"id\":\"bin/tool#hello\"" repo/out.json
 '
 
+test_expect_success 'a script sources another without an extension' '
+	(cd repo &&
+	 mkdir -p lib &&
+	 printf "greet() { :; }\n# vim: ft=sh\n" >lib/common &&
+	 printf "#!/bin/bash\n. lib/common\nmain() { greet; }\n" >bin/greeter &&
+	 kbx index -q &&
+	 kbx imports --format=json bin/greeter >imports.json &&
+	 kbx callees --format=json bin/greeter#main >callees.json) &&
+	test_grep "\"id\":\"lib/common\"" repo/imports.json &&
+	test_grep "\"id\":\"lib/common#greet\".*\"confidence\":\"certain\"" repo/callees.json
+'
+
 test_done
