@@ -1842,6 +1842,13 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 							KBX_VIA_IMPORT, line, col);
 					return;
 				}
+				if (!dot && c->lang->returned_table) {
+					/* a field the module's table gets at run time
+					 * (M.f = other.f): no definition proves it, and
+					 * a table of that name elsewhere is no other */
+					call_on_unknown(c, src, name, line, col);
+					return;
+				}
 				uint32_t types[AMBIGUOUS_MAX + 1];
 				size_t nt = dot && !strchr(dot + 1, '.') ?
 					defs_named(c, dot + 1, M_TYPE, 0, b->targets, b->ntargets, types,

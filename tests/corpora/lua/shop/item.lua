@@ -15,7 +15,7 @@ function Item:label()
 end
 
 function Item:describe()
-  util.log("describe")
+  util.log(util.format("describe %s", self.name))
   return self.name .. " " .. format_price(self.cents)
 end
 

@@ -9,4 +9,7 @@ function M.round(x)
   return math.floor(x + 0.5)
 end
 
+-- set at run time: no definition in this file
+M.format = string.format
+
 return M
