@@ -507,6 +507,7 @@ void _kbx_java_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_js_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_python_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_ruby_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_php_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_rust_visibility(struct kbx_walk *w, TSNode n, int sym);
 
 /* The table of languages, NULL-terminated. */

@@ -497,4 +497,5 @@ const struct kbx_lang _kbx_lang_php = {
 	.end = php_end,
 	.import_candidates = php_import_candidates,
 	.scope_sep = "::",
+	.visibility = _kbx_php_visibility,
 };
