@@ -192,7 +192,9 @@ GRAMMAR_DIR := build/grammars
 GRAMMAR_STAMP := $(GRAMMAR_DIR)/.stamp
 GRAMMAR_MK := $(GRAMMAR_DIR)/sources.mk
 GRAMMAR_HEADER := build/grammars-include/kbx-grammars.h
-GRAMMAR_PKGS := $(shell awk '$$1 !~ /^[\#]/ && NF { print $$1 }' grammars/grammars.lock 2>/dev/null)
+# the directories fetch.sh unpacks into: "@scope/name" is "scope-name"
+GRAMMAR_PKGS := $(shell awk '$$1 !~ /^[\#]/ && NF { n = $$1; sub(/^@/, "", n); \
+	gsub(/\//, "-", n); print n }' grammars/grammars.lock 2>/dev/null)
 
 GRAMMAR_SRCS :=
 ifneq ($(CONFIG_GOALS),)

@@ -3,8 +3,9 @@
 # fetch.sh DESTDIR [LOCKFILE]
 #
 # Fetch the tree-sitter grammar packages pinned in grammars.lock into
-# DESTDIR and unpack each into DESTDIR/NAME/package/.  A tarball already in
-# DESTDIR (NAME-VERSION.tgz) is used as it is, so this works offline once the
+# DESTDIR and unpack each into DESTDIR/NAME/package/, where NAME is the
+# package's name with a scope's "@" dropped and its "/" made "-" (as npm
+# names its tarball).  A tarball already in DESTDIR (NAME-VERSION.tgz) is used as it is, so this works offline once the
 # tarballs are there; a missing one is fetched with "npm pack", which runs no
 # package scripts.  Every tarball must match the SHA-256 in the lock file.
 #
@@ -102,11 +103,16 @@ rm -f "$tmp.lines"
 while read -r name version sum extra <&3; do
 	test -n "$sum" && test -z "$extra" ||
 		die "'$lock': bad line '$name $version $sum $extra'"
+	npmname=$name
+	case $npmname in
+	@*/*) name=$(printf '%s\n' "${npmname#@}" | tr / -) ;;
+	*/*|*..*|.*) die "'$lock': bad package name '$npmname'" ;;
+	esac
 	names="$names $name"
 	tgz=$dest/$name-$version.tgz
 
 	if ! test -f "$tgz"; then
-		fetch "$name" "$version" "$tgz"
+		fetch "$npmname" "$version" "$tgz"
 		have=$(sha256 "$tgz.part")
 		if test "$have" != "$sum"; then
 			rm -f "$tgz.part"
@@ -145,8 +151,9 @@ while read -r name version sum extra <&3; do
 	done
 	test $found = yes || die "$name $version: no src/parser.c in the package"
 
-	want=$(sed -n "s/^# exports: $name \(.*\)/\1/p" "$lock")
-	test -n "$want" || die "'$lock' has no '# exports: $name ...' line"
+	want=$(awk -v p="$npmname" '$1 == "#" && $2 == "exports:" && $3 == p {
+		for (i = 4; i <= NF; i++) printf "%s ", $i }' "$lock")
+	test -n "$want" || die "'$lock' has no '# exports: $npmname ...' line"
 	got=$(sort "$tmp/exports" | tr '\n' ' ')
 	want=$(printf '%s\n' $want | sort | tr '\n' ' ')
 	test "$got" = "$want" ||

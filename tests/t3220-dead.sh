@@ -601,4 +601,30 @@ test_expect_success 'Rust: a name in a macro_rules! body is referenced' '
 	test "$(reason "rs/lib.rs#Lits.never")" = dead
 '
 
+test_expect_success 'PHP: a magic method is an entry point, a private one dead, a public one exported' '
+	git init -q php &&
+	cat >php/money.php <<-\EOF &&
+	<?php
+	class Money
+	{
+	    public function __toString()
+	    {
+	        return "0";
+	    }
+
+	    private function unused()
+	    {
+	    }
+
+	    public function api()
+	    {
+	    }
+	}
+	EOF
+	(cd php && kbx index -q && kbx dead --explain --format=json >../php.json 2>/dev/null) &&
+	test_grep "\"id\":\"money.php#Money.__toString\".*\"reason\":\"entry-point\"" php.json &&
+	test_grep "\"id\":\"money.php#Money.unused\".*\"reason\":\"dead\"" php.json &&
+	test_grep "\"id\":\"money.php#Money.api\".*\"reason\":\"exported\"" php.json
+'
+
 test_done

@@ -382,6 +382,12 @@ static const char *entry_point(const struct dead_ctx *c, const struct kbx_node *
 		snprintf(buf, size, "an entry point: Python calls %s itself", name);
 		return buf;
 	}
+	/* __construct, __toString, __get...: PHP's magic methods */
+	if (!strcmp(lang, "php") && n->kind == KBX_KIND_METHOD && len > 2 &&
+	    !strncmp(name, "__", 2)) {
+		snprintf(buf, size, "an entry point: PHP calls %s itself (a magic method)", name);
+		return buf;
+	}
 	/* operator==(a, b) at namespace scope is called as a == b */
 	if ((!strcmp(lang, "cpp") || !strcmp(lang, "csharp")) && !strncmp(name, "operator", 8) &&
 	    !word_char((unsigned char)name[8])) {

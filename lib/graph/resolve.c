@@ -26,7 +26,9 @@
  *   4. same-file: definitions in this file;
  *   5. import: names brought in by resolved imports (from m import f,
  *      #include "x.h", wildcard imports);
- *   5b. scope: the caller's package directory (Go);
+ *   5b. scope: the caller's package directory (Go); in a language
+ *      whose functions exist only where they were defined or sourced
+ *      (Bash), nothing further: the call is external;
  *   6. qualified: R.f() where some definition's qualified name ends in
  *      R.f (geo::Circle(), Type::new(), Outer.Inner.f());
  *   7. unique-name: the definitions of the name in the languages that can
@@ -57,6 +59,7 @@
 #define M_BASE   (M_TYPE | M_NS)
 #define M_IMPORT 0x10   /* a name a file imports ("*": a wildcard), not a definition */
 #define M_MACRO  0x20   /* a C or C++ macro: what a plain call may name too */
+#define M_RETURNED 0x40 /* the table a Lua file returns: its module's members */
 
 struct files_index {
 	char **paths;           /* sorted, as in the files table */
@@ -437,6 +440,10 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 		d->id = n.id;
 		d->mask = kind_mask(n.kind);
 		d->top = n.parent == file;
+		const struct kbx_lang *nl = _kbx_lang_from_id(n.lang);
+		if (d->top && KBX_KIND_IS_TYPE(n.kind) && (n.flags & KBX_NODE_EXPORTED) && nl &&
+		    nl->returned_table)
+			d->mask |= M_RETURNED;
 		fd->n++;
 	}
 	_kbx_refs_release(&refs);
@@ -1578,6 +1585,26 @@ static void call_on_type(struct ctx *c, uint32_t src, const char *type, const ch
 		call_in_types(c, src, t.ids, t.n, type, name, KBX_VIA_TYPE, line, col);
 }
 
+/* m.f() where the module m is the table its file returns (Lua): f in
+ * that table or its bases, in each file the import names.  How many
+ * were found, the first AMBIGUOUS_MAX + 1 in ids. */
+static size_t returned_members(struct ctx *c, const struct binding *b, const char *name,
+			       uint32_t *ids)
+{
+	size_t found = 0;
+	for (size_t j = 0; j < b->ntargets; j++) {
+		const struct file_defs *fd = file_defs_get(c, b->targets[j]);
+		for (size_t i = 0; fd && i < fd->n && found <= AMBIGUOUS_MAX; i++) {
+			if (!(fd->defs[i].mask & M_RETURNED))
+				continue;
+			uint32_t m = member_in_hierarchy(c, fd->defs[i].id, name, 0);
+			if (m)
+				ids[found++] = m;
+		}
+	}
+	return found;
+}
+
 /* The members named name of the class a static import names (import
  * static p.C.m, import static p.C.*: the class C of the imported file),
  * and of its bases. */
@@ -1808,9 +1835,18 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 			} else {
 				n = defs_named(c, name, M_FUNC | M_TYPE | M_METHOD, 0, b->targets,
 					       b->ntargets, ids, AMBIGUOUS_MAX + 1);
+				if (!n && !dot)
+					n = returned_members(c, b, name, ids);
 				if (n) {
 					emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n,
 							KBX_VIA_IMPORT, line, col);
+					return;
+				}
+				if (!dot && c->lang->returned_table) {
+					/* a field the module's table gets at run time
+					 * (M.f = other.f): no definition proves it, and
+					 * a table of that name elsewhere is no other */
+					call_on_unknown(c, src, name, line, col);
 					return;
 				}
 				uint32_t types[AMBIGUOUS_MAX + 1];
@@ -1948,6 +1984,12 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 					col);
 			return;
 		}
+	}
+
+	/* a shell function exists only where it was defined or sourced */
+	if (c->lang->calls_in_imports_only) {
+		emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+		return;
 	}
 
 	/* 5b. the caller's package, where a directory is one (Go) */

@@ -11,9 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "graph/graph.h"
+#include "util/safefile.h"
 
 struct ignore_rule {
 	char *pattern;     /* without the leading '!' or trailing '/' */
@@ -471,9 +474,41 @@ static void note_skip(struct walker *w, const char *path, const char *why)
 	}
 }
 
+/*
+ * The language of a file by its path, or, for a script without an
+ * extension, by its first line or a modeline (_kbx_lang_for_script): only
+ * its first and last KBX_SCRIPT_PEEK bytes are read, and never through a
+ * symbolic link.  NULL when it is in no language kbx parses.
+ */
+static const struct kbx_lang *file_lang(const char *root, const char *rel, uint64_t size)
+{
+	const struct kbx_lang *lang = _kbx_lang_for_path(rel);
+	if (lang || !size || !_kbx_lang_may_be_script(rel))
+		return lang;
+	int fd = _kbx_open_beneath(root, rel, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return NULL;
+	char head[KBX_SCRIPT_PEEK], tail[KBX_SCRIPT_PEEK];
+	struct stat st;
+	ssize_t hn = -1, tn = 0;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		hn = pread(fd, head, sizeof(head), 0);
+		off_t from = st.st_size > (off_t)sizeof(tail) ? st.st_size - (off_t)sizeof(tail) : 0;
+		if (hn > 0 && from > 0)
+			tn = pread(fd, tail, sizeof(tail), from);
+	}
+	close(fd);
+	if (hn <= 0)
+		return NULL;
+	if (tn <= 0)
+		return _kbx_lang_for_script(head, (size_t)hn, head, (size_t)hn);
+	return _kbx_lang_for_script(head, (size_t)hn, tail, (size_t)tn);
+}
+
 static kbx_status_t add_file(struct walker *w, const char *rel, const struct stat *st)
 {
-	const struct kbx_lang *lang = w->markdown ? NULL : _kbx_lang_for_path(rel);
+	const struct kbx_lang *lang = w->markdown ? NULL :
+		file_lang(w->root, rel, (uint64_t)st->st_size);
 	if (w->markdown ? !is_markdown(rel) : !lang)
 		return KBX_OK;   /* not a language kbx parses: not worth a note */
 	if ((uint64_t)st->st_size > w->max_size) {
@@ -790,7 +825,9 @@ int _kbx_scan_would_index(const char *root, const char *rel, int missing_ok)
 	struct walker w = { 0 };
 	w.root = root;
 	w.missing_ok = missing_ok;
-	int ok = *rel && _kbx_lang_for_path(rel) && enter_parents(&w, rel) &&
+	int ok = *rel && (_kbx_lang_for_path(rel) ||
+			  (_kbx_lang_may_be_script(rel) && !missing_ok &&
+			   file_lang(root, rel, 1))) && enter_parents(&w, rel) &&
 		 !is_ignored(&w.ign, rel, 0);
 	ignore_truncate(&w.ign, 0);
 	free(w.ign.rules);

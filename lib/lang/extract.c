@@ -1011,3 +1011,16 @@ void _kbx_path_dirname(char *out, size_t outsz, const char *path)
 	memcpy(out, path, n);
 	out[n] = '\0';
 }
+
+void _kbx_include_candidates(const char *importer, const struct kbx_ximport *imp,
+			     struct kbx_pathlist *out)
+{
+	char dir[4096], path[4096];
+	if (!imp->module || !*imp->module || imp->module[0] == '/')
+		return;
+	_kbx_path_dirname(dir, sizeof(dir), importer);
+	if (!_kbx_path_join(path, sizeof(path), dir, imp->module))
+		_kbx_pathlist_add(out, path);
+	if (!imp->level && !_kbx_path_join(path, sizeof(path), "", imp->module))
+		_kbx_pathlist_add(out, path);
+}

@@ -1,11 +1,14 @@
 /* The table of languages kbx knows, and lookups by path and name. */
+#define _GNU_SOURCE
 #include <string.h>
+#include <strings.h>
 
 #include "lang.h"
 
 extern const struct kbx_lang _kbx_lang_c, _kbx_lang_cpp, _kbx_lang_python,
 	_kbx_lang_javascript, _kbx_lang_typescript, _kbx_lang_tsx, _kbx_lang_go,
-	_kbx_lang_rust, _kbx_lang_java, _kbx_lang_csharp, _kbx_lang_ruby;
+	_kbx_lang_rust, _kbx_lang_java, _kbx_lang_csharp, _kbx_lang_ruby, _kbx_lang_php,
+	_kbx_lang_lua, _kbx_lang_bash;
 
 /* The position in this table is stored on disk (plus one): only append. */
 const struct kbx_lang *const _kbx_languages[] = {
@@ -20,6 +23,9 @@ const struct kbx_lang *const _kbx_languages[] = {
 	&_kbx_lang_java,
 	&_kbx_lang_csharp,
 	&_kbx_lang_ruby,
+	&_kbx_lang_php,
+	&_kbx_lang_lua,
+	&_kbx_lang_bash,
 	NULL
 };
 
@@ -48,9 +54,175 @@ int _kbx_lang_is_header(const char *path)
 	return n > 2 && !strcmp(path + n - 2, ".h") && _kbx_lang_for_path(path) == &_kbx_lang_c;
 }
 
+int _kbx_lang_may_be_script(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	return *base && !strchr(base + 1, '.') && !_kbx_lang_for_path(path);
+}
+
+/* What interpreters and editors call a language, and kbx's name for it. */
+static const struct {
+	const char *word, *lang;
+} script_names[] = {
+	{ "ash", "bash" }, { "bash", "bash" }, { "dash", "bash" }, { "ksh", "bash" },
+	{ "mksh", "bash" }, { "sh", "bash" }, { "shell-script", "bash" },
+	{ "lua", "lua" }, { "luajit", "lua" },
+	{ "php", "php" },
+	{ "python", "python" }, { "pypy", "python" },
+	{ "ruby", "ruby" },
+	{ "node", "javascript" }, { "nodejs", "javascript" }, { "javascript", "javascript" },
+	{ "js", "javascript" },
+	{ "typescript", "typescript" }, { "ts-node", "typescript" },
+	{ "c", "c" }, { "cpp", "cpp" }, { "c++", "cpp" }, { "go", "go" }, { "rust", "rust" },
+	{ "java", "java" }, { "cs", "csharp" }, { "csharp", "csharp" },
+};
+
+/* The language an interpreter's or a file type's name (len bytes at
+ * word) stands for: "python3.11", "lua5.4" and "php8.2" are their
+ * language's; NULL for any other word. */
+static const struct kbx_lang *lang_of_word(const char *word, size_t len)
+{
+	size_t n = len;
+	while (n > 1 && ((word[n - 1] >= '0' && word[n - 1] <= '9') || word[n - 1] == '.'))
+		n--;
+	if (!n || n > 16)
+		return NULL;
+	for (size_t i = 0; i < sizeof(script_names) / sizeof(script_names[0]); i++)
+		if (strlen(script_names[i].word) == n && !strncasecmp(word, script_names[i].word, n))
+			return _kbx_lang_by_name(script_names[i].lang);
+	return NULL;
+}
+
+static int blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* #!/bin/sh, #!/usr/bin/env -S lua -e x, #! /usr/bin/python3 -u: the
+ * interpreter's base name, past env and its options and settings. */
+static const struct kbx_lang *lang_of_shebang(const char *line, size_t len)
+{
+	size_t i = 2, w;
+	int after_env = 0;
+	for (;;) {
+		while (i < len && blank(line[i]))
+			i++;
+		for (w = i; w < len && !blank(line[w]) && line[w] != '\r'; w++)
+			;
+		if (w == i)
+			return NULL;
+		const char *word = line + i;
+		size_t wlen = w - i;
+		i = w;
+		if (after_env && (word[0] == '-' || memchr(word, '=', wlen)))
+			continue;   /* env -S, env VAR=value */
+		const char *slash = word;
+		for (size_t k = 0; k < wlen; k++)
+			if (word[k] == '/')
+				slash = word + k + 1;
+		wlen -= (size_t)(slash - word);
+		word = slash;
+		if (!after_env && wlen == 3 && !memcmp(word, "env", 3)) {
+			after_env = 1;
+			continue;
+		}
+		return lang_of_word(word, wlen);
+	}
+}
+
+/* A modeline in one line: vim's "vim: set ft=lua:", "vi: filetype=sh",
+ * "ex: ft=php"; Emacs's "-*- mode: lua -*-" and "-*- lua -*-". */
+static const struct kbx_lang *lang_of_modeline(const char *line, size_t len)
+{
+	static const char *const marks[] = { "vim:", "vi:", "ex:", "vim600:", NULL };
+	for (size_t m = 0; marks[m]; m++) {
+		size_t ml = strlen(marks[m]);
+		for (size_t i = 0; i + ml <= len; i++) {
+			if (memcmp(line + i, marks[m], ml) || (i && !blank(line[i - 1])))
+				continue;
+			for (size_t j = i + ml; j + 3 < len; j++) {
+				size_t k;
+				if (!memcmp(line + j, "ft=", 3))
+					k = j + 3;
+				else if (j + 9 < len && !memcmp(line + j, "filetype=", 9))
+					k = j + 9;
+				else
+					continue;
+				if (j > i + ml && !blank(line[j - 1]) && line[j - 1] != ':')
+					continue;
+				size_t e = k;
+				while (e < len && !blank(line[e]) && line[e] != ':' && line[e] != '\r')
+					e++;
+				return lang_of_word(line + k, e - k);
+			}
+		}
+	}
+	const char *a = len >= 3 ? memmem(line, len, "-*-", 3) : NULL;
+	const char *b = a ? memmem(a + 3, len - (size_t)(a + 3 - line), "-*-", 3) : NULL;
+	if (!b)
+		return NULL;
+	const char *p = a + 3, *end = b;
+	const char *mode = memmem(p, (size_t)(end - p), "mode:", 5);
+	if (mode && (mode == p || blank(mode[-1]) || mode[-1] == ';'))
+		p = mode + 5;
+	else if (memchr(p, ':', (size_t)(end - p)))
+		return NULL;   /* other variables, no mode */
+	while (p < end && blank(*p))
+		p++;
+	const char *q = p;
+	while (q < end && !blank(*q) && *q != ';')
+		q++;
+	return lang_of_word(p, (size_t)(q - p));
+}
+
+#define MODELINE_LINES 5
+
+const struct kbx_lang *_kbx_lang_for_script(const char *head, size_t hlen, const char *tail,
+					    size_t tlen)
+{
+	const char *nl = memchr(head, '\n', hlen);
+	size_t first = nl ? (size_t)(nl - head) : hlen;
+	if (first >= 2 && head[0] == '#' && head[1] == '!')
+		return lang_of_shebang(head, first);
+	/* the first lines, then the last ones (vim reads five of each) */
+	size_t at = 0;
+	for (int n = 0; n < MODELINE_LINES && at < hlen; n++) {
+		nl = memchr(head + at, '\n', hlen - at);
+		size_t end = nl ? (size_t)(nl - head) : hlen;
+		const struct kbx_lang *l = lang_of_modeline(head + at, end - at);
+		if (l)
+			return l;
+		if (!nl)
+			break;
+		at = end + 1;
+	}
+	if (!tail || !tlen)
+		return NULL;
+	size_t end = tlen;
+	if (end && tail[end - 1] == '\n')
+		end--;   /* the last line's end; blank lines count as lines */
+	for (int n = 0; n < MODELINE_LINES && end; n++) {
+		size_t start = end;
+		while (start && tail[start - 1] != '\n')
+			start--;
+		const struct kbx_lang *l = lang_of_modeline(tail + start, end - start);
+		if (l)
+			return l;
+		if (!start)
+			break;
+		end = start - 1;
+	}
+	return NULL;
+}
+
 const struct kbx_lang *_kbx_lang_for_text(const char *path, const char *text, size_t len)
 {
 	const struct kbx_lang *l = _kbx_lang_for_path(path);
+	if (!l && text && _kbx_lang_may_be_script(path)) {
+		size_t peek = len < KBX_SCRIPT_PEEK ? len : KBX_SCRIPT_PEEK;
+		return _kbx_lang_for_script(text, peek, text + len - peek, peek);
+	}
 	if (l == &_kbx_lang_c && text && _kbx_lang_is_header(path) &&
 	    _kbx_c_looks_cpp(text, len))
 		return &_kbx_lang_cpp;

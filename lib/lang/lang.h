@@ -406,6 +406,11 @@ void _kbx_pathlist_release(struct kbx_pathlist *l);
  * result into out (size outsz).  dir may be "" for the root.  Returns 0, or
  * -1 when the path climbs above the root or does not fit. */
 int _kbx_path_join(char *out, size_t outsz, const char *dir, const char *rel);
+/* The file a script includes by its path (PHP include, Bash source):
+ * beside the including file, then, unless imp->level says the path is
+ * the including file's own directory's, from the top. */
+void _kbx_include_candidates(const char *importer, const struct kbx_ximport *imp,
+			     struct kbx_pathlist *out);
 /* The directory part of a repository-relative path ("src/a.py" -> "src",
  * "a.py" -> "") into out. */
 void _kbx_path_dirname(char *out, size_t outsz, const char *path);
@@ -472,6 +477,16 @@ struct kbx_lang {
 	 * functions enclosing it first, and nowhere else finds such a
 	 * helper. */
 	int nested_defs;
+	/* A plain call reaches only the definitions of its own file and
+	 * of the files it imports (Bash: a function exists only in the
+	 * shell that defined or sourced it): the resolver looks nowhere
+	 * else, and an unfound name is an external (a program). */
+	int calls_in_imports_only;
+	/* A module is the table its file returns (Lua): the language
+	 * marks that table's class KBX_SYM_EXPORTED, and m.f() with m a
+	 * module it imports finds f there when f is not at the module's
+	 * top. */
+	int returned_table;
 	/* Calling a type's name never constructs it (C, where a struct's
 	 * name is not a call): a plain call is then resolved to functions
 	 * alone. */
@@ -495,6 +510,7 @@ void _kbx_java_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_js_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_python_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_ruby_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_php_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_rust_visibility(struct kbx_walk *w, TSNode n, int sym);
 
 /* The table of languages, NULL-terminated. */
@@ -508,6 +524,20 @@ const struct kbx_lang *_kbx_lang_for_path(const char *path);
  * a path and its text; _kbx_lang_is_header: may the text change it? */
 const struct kbx_lang *_kbx_lang_for_text(const char *path, const char *text, size_t len);
 int _kbx_lang_is_header(const char *path);
+/*
+ * Scripts without an extension: the language a "#!" first line names
+ * (#!/bin/sh, #!/usr/bin/env lua, php, python3, node, ruby...), or else a
+ * modeline in the first or last five lines (vim's "vim: set ft=bash:",
+ * Emacs's "-*- mode: lua -*-").  head holds the first hlen bytes of the
+ * file, tail its last tlen bytes (both at most KBX_SCRIPT_PEEK; they may
+ * overlap).  NULL when neither says.  _kbx_lang_for_text asks it for a
+ * path _kbx_lang_may_be_script accepts: a base name with no '.' but a
+ * leading one, which no file name of a language matches.
+ */
+#define KBX_SCRIPT_PEEK 1024
+const struct kbx_lang *_kbx_lang_for_script(const char *head, size_t hlen, const char *tail,
+					    size_t tlen);
+int _kbx_lang_may_be_script(const char *path);
 const struct kbx_lang *_kbx_lang_by_name(const char *name);
 /* An id stored on disk for a language: its position in the table, plus 1. */
 int _kbx_lang_id(const struct kbx_lang *lang);

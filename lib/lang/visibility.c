@@ -35,6 +35,9 @@
  *               private; TypeScript's override modifier overrides
  *   Ruby        methods (public unless a `private` section says otherwise,
  *               which the extractor does not follow); top-level defs are not
+ *   PHP         classes, interfaces, traits, enums and functions (PHP has
+ *               no private ones); methods not declared private, in an
+ *               exported type
  */
 #include <string.h>
 
@@ -327,4 +330,18 @@ void _kbx_ruby_visibility(struct kbx_walk *w, TSNode n, int sym)
 	(void)n;
 	if (s && s->kind == KBX_KIND_METHOD)
 		s->flags |= KBX_SYM_EXPORTED;
+}
+
+void _kbx_php_visibility(struct kbx_walk *w, TSNode n, int sym)
+{
+	struct kbx_xsym *s = sym_at(w, sym);
+	if (!s || !parent_exported(w, s))
+		return;
+	if (s->kind == KBX_KIND_METHOD) {
+		TSNode mod = _kbx_child_of_type(n, "visibility_modifier");
+		uint32_t a = ts_node_start_byte(mod), b = ts_node_end_byte(mod);
+		if (!ts_node_is_null(mod) && b - a == 7 && !memcmp(w->src + a, "private", 7))
+			return;
+	}
+	s->flags |= KBX_SYM_EXPORTED;
 }

@@ -320,8 +320,9 @@ static size_t *line_starts(const char *buf, size_t len, size_t *nlines)
 }
 
 /* Is line n (1-based) a comment or an annotation line: what documents
- * the definition below it in C-like languages (a block comment, // and
- * /// lines), Python and Ruby (#), and decorators or attributes (@, #[)? */
+ * the definition below it in C-like languages and PHP (a block comment,
+ * // and /// lines), Python, Ruby and Bash (#), Lua (--), and decorators
+ * or attributes (@, #[)? */
 static int comment_line(const char *buf, const size_t *ls, size_t nlines, uint32_t n)
 {
 	if (n < 1 || n > nlines)

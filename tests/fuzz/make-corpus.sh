@@ -15,7 +15,7 @@ mkdir -p "$out/extract" "$out/records" "$out/lookup" "$out/ignore" "$out/parse-o
 # extract: the language's index in _kbx_languages (lib/lang/lang.c) as
 # the first byte, then a fixture file of that language.
 i=0
-for lang in c cpp python javascript typescript tsx go rust java csharp ruby; do
+for lang in c cpp python javascript typescript tsx go rust java csharp ruby php lua bash; do
 	for f in $(find "tests/corpora/$lang" -type f ! -name 'expected-*' ! -name README \
 			! -name '*.toml' ! -name '*.mod' | sort); do
 		name=$lang-$(echo "${f#tests/corpora/$lang/}" | tr / _)

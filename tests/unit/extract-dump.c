@@ -62,8 +62,7 @@ int main(int argc, char **argv)
 	}
 	for (int i = first; i < argc; i++) {
 		const char *path = argv[i];
-		const struct kbx_lang *lang = _kbx_lang_for_path(path);
-		if (!lang) {
+		if (!_kbx_lang_for_path(path) && !_kbx_lang_may_be_script(path)) {
 			fprintf(stderr, "error: no language for '%s'\n", path);
 			status = 2;
 			continue;
@@ -75,8 +74,15 @@ int main(int argc, char **argv)
 			status = 2;
 			continue;
 		}
-		/* a header is C or C++ as kbx index reads it */
-		lang = _kbx_header_lang(&headers, path, src, len);
+		/* a header is C or C++ as kbx index reads it, a script without
+		 * an extension what its first line or a modeline says */
+		const struct kbx_lang *lang = _kbx_header_lang(&headers, path, src, len);
+		if (!lang) {
+			fprintf(stderr, "error: no language for '%s'\n", path);
+			free(src);
+			status = 2;
+			continue;
+		}
 		struct kbx_extract x = KBX_EXTRACT_INIT;
 		if (_kbx_extract(lang, parser, path, src, len, 0, &x) < 0) {
 			fprintf(stderr, "error: cannot parse '%s'\n", path);

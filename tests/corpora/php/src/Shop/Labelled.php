@@ -1,0 +1,7 @@
+<?php
+namespace Shop;
+
+interface Labelled
+{
+    public function label();
+}

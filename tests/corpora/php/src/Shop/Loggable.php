@@ -1,0 +1,10 @@
+<?php
+namespace Shop;
+
+trait Loggable
+{
+    public function log($message)
+    {
+        error_log($message);
+    }
+}

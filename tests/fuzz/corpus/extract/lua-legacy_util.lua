@@ -1,0 +1,7 @@
+local util = {}
+
+function util.format(template, ...)
+  return template:format(...)
+end
+
+return util

@@ -1,0 +1,7 @@
+<?php
+function check($a) {
+    if (isset($a[0]) && !empty($a[1])) {
+        unset($a[0]);
+    }
+    return $a;
+}
