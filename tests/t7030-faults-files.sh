@@ -126,8 +126,8 @@ test_expect_success PERMS 'unreadable files and directories are skipped with a n
 	test_expect_code 1 as_reader kbx -C perm defs hidden 2>/dev/null
 '
 
-# race WHAT: index repo while kbx'"'"'s open of repo/victim.py waits two
-# seconds, doing WHAT to the file after one.
+# race WHAT: index repo while kbx'"'"'s open of repo/victim.py waits four
+# seconds, doing WHAT to the file after two (room for a loaded machine).
 race () {
 	rm -rf repo/victim.py &&
 	echo "def victim_fn(): pass" >repo/victim.py &&
@@ -136,10 +136,10 @@ race () {
 	echo "def victim_fn(): return 2" >repo/victim.py &&
 	victim="$(cd repo && pwd -P)/victim.py" &&
 	{ timeout 60 strace -f -qq -o /dev/null -e trace=openat,openat2 \
-		-e inject=openat,openat2:delay_enter=2000000 -P "$victim" \
+		-e inject=openat,openat2:delay_enter=4000000 -P "$victim" \
 		kbx -C repo index >out 2>err & } &&
 	pid=$! &&
-	sleep 1 &&
+	sleep 2 &&
 	eval "$1" &&
 	wait $pid &&
 	cat err >&3 &&
