@@ -1,16 +1,20 @@
 /*
  * kbx serve's HTTP module: the server on libmicrohttpd (serve-module.h).
  *
- * A pool of threads each polls its share of the connections; a request's
+ * A few threads of libmicrohttpd poll the connections; a request's
  * headers are bounded by the connection's memory (32 KiB), its body by
- * max_body, a connection silent for timeout_s is closed.  Each request is
- * handed whole to the handler on the thread that read it, and what the
- * handler answers is sent with the headers every answer carries: nothing
- * here names a route, a file or the data.
+ * max_body, a connection silent for timeout_s is closed.  A request read
+ * whole is suspended and put in one queue, first come first served,
+ * that cfg->threads workers take from: the handler may take long (it
+ * runs a query), and a connection must not wait behind the others that
+ * its polling thread happens to hold.  What the handler answers is sent
+ * with the headers every answer carries: nothing here names a route, a
+ * file or the data.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -22,9 +26,9 @@
 
 #define MAX_QUERY_ARGS 32
 
-struct kbx_server {
-	struct MHD_Daemon *daemon;
-	struct kbx_serve_config cfg;
+struct query_args {
+	const char *v[2 * MAX_QUERY_ARGS + 1];
+	size_t n;
 };
 
 /* One request's state, from its first call to its end. */
@@ -32,11 +36,24 @@ struct request_state {
 	char *body;
 	size_t len, alloc;
 	int too_large;
+	/* once read whole: queued for a worker, then answered */
+	struct MHD_Connection *conn;
+	struct kbx_serve_request req;
+	struct query_args q;
+	struct kbx_serve_response res;
+	int queued, done;
+	struct request_state *next;
 };
 
-struct query_args {
-	const char *v[2 * MAX_QUERY_ARGS + 1];
-	size_t n;
+struct kbx_server {
+	struct MHD_Daemon *daemon;
+	struct kbx_serve_config cfg;
+	pthread_mutex_t lock;
+	pthread_cond_t more;
+	struct request_state *head, *tail;  /* the queue */
+	int quit;
+	pthread_t *workers;
+	unsigned nworkers;
 };
 
 static enum MHD_Result add_query_arg(void *cls, enum MHD_ValueKind kind, const char *key,
@@ -80,12 +97,13 @@ static int append_body(struct request_state *st, const char *data, size_t len, s
 	return 0;
 }
 
-static enum MHD_Result answer(struct kbx_server *s, struct MHD_Connection *conn, const char *url,
-			      const char *method, struct request_state *st)
+/* The request of st, read whole from conn, for the handler. */
+static void fill_request(struct request_state *st, struct MHD_Connection *conn, const char *url,
+			 const char *method)
 {
-	struct query_args q = { { NULL }, 0 };
-	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, add_query_arg, &q);
-	q.v[q.n] = NULL;
+	st->q.n = 0;
+	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, add_query_arg, &st->q);
+	st->q.v[st->q.n] = NULL;
 	struct kbx_serve_request req = {
 		.method = method,
 		.path = url,
@@ -94,13 +112,19 @@ static enum MHD_Result answer(struct kbx_server *s, struct MHD_Connection *conn,
 							     MHD_HTTP_HEADER_AUTHORIZATION),
 		.content_type = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
 							    MHD_HTTP_HEADER_CONTENT_TYPE),
-		.query = q.v,
+		.query = st->q.v,
 		.body = st->body,
 		.body_len = st->len,
 		.too_large = st->too_large,
 	};
-	struct kbx_serve_response res = { 0 };
-	s->cfg.handler(s->cfg.data, &req, &res);
+	st->req = req;
+}
+
+/* Send what the handler answered into st->res. */
+static enum MHD_Result send_response(struct MHD_Connection *conn, struct request_state *st)
+{
+	struct kbx_serve_response res = st->res;
+	memset(&st->res, 0, sizeof(st->res));
 	if (!res.status)
 		res.status = MHD_HTTP_INTERNAL_SERVER_ERROR;
 	struct MHD_Response *r = MHD_create_response_from_buffer(res.len, res.body ? res.body : "",
@@ -130,6 +154,31 @@ static enum MHD_Result answer(struct kbx_server *s, struct MHD_Connection *conn,
 	return ok;
 }
 
+/* A worker: answer the queued requests in turn, and wake their
+ * connections, until the server stops and the queue is empty. */
+static void *worker(void *arg)
+{
+	struct kbx_server *s = arg;
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		while (!s->head && !s->quit)
+			pthread_cond_wait(&s->more, &s->lock);
+		struct request_state *st = s->head;
+		if (!st)
+			break;
+		s->head = st->next;
+		if (!s->head)
+			s->tail = NULL;
+		pthread_mutex_unlock(&s->lock);
+		s->cfg.handler(s->cfg.data, &st->req, &st->res);
+		st->done = 1;
+		MHD_resume_connection(st->conn);
+		pthread_mutex_lock(&s->lock);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version, const char *upload_data,
 				  size_t *upload_data_size, void **con_cls)
@@ -149,8 +198,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 			char *end;
 			unsigned long long n = strtoull(cl, &end, 10);
 			if (end == cl || *end || n > s->cfg.max_body) {
+				/* answered at once: nothing to wait for */
 				st->too_large = 1;
-				return answer(s, conn, url, method, st);
+				fill_request(st, conn, url, method);
+				s->cfg.handler(s->cfg.data, &st->req, &st->res);
+				return send_response(conn, st);
 			}
 		}
 		return MHD_YES;
@@ -161,7 +213,27 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		*upload_data_size = 0;
 		return MHD_YES;
 	}
-	return answer(s, conn, url, method, st);
+	if (st->done)
+		return send_response(conn, st);
+	if (st->queued)
+		return MHD_YES;
+	fill_request(st, conn, url, method);
+	st->conn = conn;
+	st->queued = 1;
+	pthread_mutex_lock(&s->lock);
+	if (s->quit) {
+		pthread_mutex_unlock(&s->lock);
+		return MHD_NO;
+	}
+	MHD_suspend_connection(conn);
+	if (s->tail)
+		s->tail->next = st;
+	else
+		s->head = st;
+	s->tail = st;
+	pthread_cond_signal(&s->more);
+	pthread_mutex_unlock(&s->lock);
+	return MHD_YES;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
@@ -172,10 +244,32 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	(void)conn;
 	(void)toe;
 	if (st) {
+		free(st->res.body);
 		free(st->body);
 		free(st);
 	}
 	*con_cls = NULL;
+}
+
+static void stop(struct kbx_server *s)
+{
+	if (!s)
+		return;
+	/* no new connections; the workers answer what is queued, then end */
+	if (s->daemon)
+		MHD_quiesce_daemon(s->daemon);
+	pthread_mutex_lock(&s->lock);
+	s->quit = 1;
+	pthread_cond_broadcast(&s->more);
+	pthread_mutex_unlock(&s->lock);
+	for (unsigned i = 0; i < s->nworkers; i++)
+		pthread_join(s->workers[i], NULL);
+	if (s->daemon)
+		MHD_stop_daemon(s->daemon);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->more);
+	free(s->workers);
+	free(s);
 }
 
 static int start(const struct kbx_serve_config *cfg, struct kbx_server **out, unsigned *port,
@@ -187,7 +281,23 @@ static int start(const struct kbx_serve_config *cfg, struct kbx_server **out, un
 		return -1;
 	}
 	s->cfg = *cfg;
-	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->more, NULL);
+	s->workers = calloc(cfg->threads, sizeof(*s->workers));
+	if (!s->workers) {
+		snprintf(err, errsz, "out of memory");
+		free(s);
+		return -1;
+	}
+	for (; s->nworkers < cfg->threads; s->nworkers++)
+		if (pthread_create(&s->workers[s->nworkers], NULL, worker, s)) {
+			snprintf(err, errsz, "cannot start a thread");
+			stop(s);
+			return -1;
+		}
+	/* the polling threads only read and write; the workers wait */
+	unsigned pollers = cfg->threads < 2 ? 1 : 2;
+	unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
 	if (cfg->addr->sa_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	uint16_t want = 0;
@@ -197,7 +307,7 @@ static int start(const struct kbx_serve_config *cfg, struct kbx_server **out, un
 		want = ntohs(((const struct sockaddr_in *)cfg->addr)->sin_port);
 	s->daemon = MHD_start_daemon(flags, want, NULL, NULL, on_request, s,
 				     MHD_OPTION_SOCK_ADDR, cfg->addr,
-				     MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
+				     MHD_OPTION_THREAD_POOL_SIZE, pollers,
 				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->timeout_s,
 				     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
 				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
@@ -206,21 +316,13 @@ static int start(const struct kbx_serve_config *cfg, struct kbx_server **out, un
 	if (!s->daemon) {
 		snprintf(err, errsz, "cannot listen there (the port is taken, or the address "
 			 "is not one of this machine's)");
-		free(s);
+		stop(s);
 		return -1;
 	}
 	const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
 	*port = info ? info->port : want;
 	*out = s;
 	return 0;
-}
-
-static void stop(struct kbx_server *s)
-{
-	if (!s)
-		return;
-	MHD_stop_daemon(s->daemon);
-	free(s);
 }
 
 static const struct kbx_serve_ops ops = {
