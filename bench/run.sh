@@ -31,6 +31,10 @@
 #   7b. mcp      bench/mcp.sh: kbx mcp's first answer and later calls
 #                against the same commands as new processes, on kbx's own
 #                tree; writes bench/work/results/mcp.md.
+#   7c. serve    bench/serve.sh: kbx serve under wrk, 64 connections for
+#                30 s against /v1/search and /v1/callers on git's C tree
+#                while kbx index re-indexes it in a loop; writes
+#                bench/work/results/serve.md.
 #   8. accuracy  bench/accuracy/run.sh (only when named in BENCH_SECTIONS):
 #                kbx's call edges against the compilers of Go, Java,
 #                TypeScript, C++ and Rust and Python's ast on real
@@ -43,8 +47,8 @@
 # Environment:
 #   KBX             the kbx binary (default: ./kbx at the top of the tree)
 #   KBX_BUILD_DIR   where libkbx.a is, for the edge exporter (default build/)
-#   BENCH_SECTIONS  which of "c py scale analytics hybrid search mcp accuracy"
-#                   to run (default: the first seven; accuracy installs
+#   BENCH_SECTIONS  which of "c py scale analytics hybrid search mcp serve
+#                   accuracy" to run (default: all but accuracy; accuracy installs
 #                   compilers and fetches its own projects, so it runs
 #                   only when named)
 #   BENCH_RUNS      runs of each hyperfine query benchmark (default 30)
@@ -61,7 +65,7 @@ root=$(cd "$here/.." && pwd)
 WORK=${BENCH_WORK:-$here/work}
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
-SECTIONS=${BENCH_SECTIONS:-c py scale analytics hybrid search mcp}
+SECTIONS=${BENCH_SECTIONS:-c py scale analytics hybrid search mcp serve}
 QRUNS=${BENCH_RUNS:-30}
 PY=/usr/bin/python3          # Debian's python3 with Debian's python3-networkx
 
@@ -76,7 +80,7 @@ has () { case " $SECTIONS " in (*" $1 "*) return 0 ;; esac; return 1; }
 # the sections that measure against the peers on the shared corpora
 peers=0
 for s in $SECTIONS; do
-	[ "$s" = accuracy ] || [ "$s" = mcp ] || peers=1
+	[ "$s" = accuracy ] || [ "$s" = mcp ] || [ "$s" = serve ] || peers=1
 done
 
 start_s=$(date +%s)
@@ -417,6 +421,26 @@ if has mcp; then
 		} >"$RES/mcp.md"
 	else
 		warn "bench/mcp.sh failed"
+	fi
+fi
+
+# ---------------------------------------------------------------------------
+if has serve; then
+	say "serve: bench/serve.sh (kbx serve under wrk while kbx index runs)"
+	[ -f "$CORPORA/.complete" ] || BENCH_WORK=$WORK bash "$here/fetch-corpora.sh" ||
+		die "fetching the corpora failed"
+	if out=$(KBX=$KBX_ORIG sh "$here/serve.sh" "$CORPORA/git-c" 30 64); then
+		{
+			echo "# kbx serve under load"
+			echo
+			echo "bench/serve.sh: wrk, 64 connections, 30 s each, kbx index in a loop:"
+			echo
+			echo '```'
+			echo "$out"
+			echo '```'
+		} >"$RES/serve.md"
+	else
+		warn "bench/serve.sh failed"
 	fi
 fi
 

@@ -109,6 +109,22 @@ test_expect_success 'token files: a link, one others may read, a short token are
 	test_grep "not a regular file" err
 '
 
+test_lazy_prereq LDD 'ldd --version'
+
+test_expect_success LDD 'kbx does not link libmicrohttpd or TLS; only its server module does' '
+	ldd "$KBX_SRC/kbx" >libs &&
+	test_grep ! -E "microhttpd|gnutls|nettle|p11-kit" libs &&
+	ldd "$KBX_SRC/build/kbx-serve.so" >libs &&
+	test_grep "libmicrohttpd" libs
+'
+
+test_expect_success 'a server module that cannot be found: exit 6 naming it' '
+	test_expect_code 6 env KBX_SERVE_MODULE_PATH="$TRASH_DIRECTORY/none.so" \
+		kbx serve --listen=127.0.0.1:0 2>err &&
+	test_grep "server module" err &&
+	test_grep "none.so" err
+'
+
 test_expect_success CURL,PYTHON 'start kbx serve on loopback' '
 	serve_start
 '
