@@ -188,11 +188,12 @@ function layout(center, callers, callees) {
 		if (!nodes.has(rec.id)) nodes.set(rec.id, { rec, col });
 	};
 	nodes.set(center.id, { rec: center, col: 0, center: true });
-	for (const r of callers) {
+	/* a name of several definitions also gives "symbol" records */
+	for (const r of callers.filter((x) => x.type === "caller")) {
 		add(r, -r.depth);
 		edges.push({ from: r.from, to: r.to, amb: r.confidence !== "certain" });
 	}
-	for (const r of callees) {
+	for (const r of callees.filter((x) => x.type === "callee")) {
 		add(r, r.depth);
 		edges.push({ from: r.from, to: r.to, amb: r.confidence !== "certain" });
 	}
@@ -200,7 +201,7 @@ function layout(center, callers, callees) {
 }
 
 function draw(g) {
-	const W = 190, H = 40, GX = 70, GY = 18;
+	const W = 150, H = 38, GX = 44, GY = 14;
 	const cols = new Map();
 	for (const n of g.nodes.values()) {
 		if (!cols.has(n.col)) cols.set(n.col, []);
@@ -237,8 +238,8 @@ function draw(g) {
 		grp.appendChild(svg("title", {}, n.rec.id));
 		grp.appendChild(svg("rect", { width: W, height: H, rx: 5 }));
 		const clip = (s, m) => (s.length > m ? s.slice(0, m - 1) + "\u2026" : s);
-		grp.appendChild(svg("text", { x: 8, y: 16 }, clip(String(n.rec.name), 24)));
-		grp.appendChild(svg("text", { x: 8, y: 32 }, clip(n.rec.path + ":" + n.rec.line, 26)));
+		grp.appendChild(svg("text", { x: 8, y: 16 }, clip(String(n.rec.name), 19)));
+		grp.appendChild(svg("text", { x: 8, y: 32 }, clip(n.rec.path + ":" + n.rec.line, 20)));
 		grp.addEventListener("click", () => {
 			$("symbol").value = n.rec.id;
 			drawGraph();
@@ -269,6 +270,28 @@ async function drawGraph(ev) {
 	}
 }
 
+/* A link may carry ?repo=NAME&q=QUESTION&symbol=NAME: the page picks the
+ * repository (one of the list only), asks and draws, as if typed. */
+async function fromLink() {
+	const p = new URLSearchParams(location.search);
+	const r = p.get("repo");
+	if (r && [...$("repo").options].some((o) => o.value === r)) {
+		$("repo").value = r;
+		showRepoState();
+	}
+	const jobs = [];
+	if (p.get("q")) {
+		$("question").value = p.get("q");
+		jobs.push(ask(new Event("submit")));
+	}
+	if (p.get("symbol")) {
+		$("symbol").value = p.get("symbol");
+		jobs.push(drawGraph());
+	}
+	await Promise.all(jobs);
+	document.body.dataset.ready = "yes";
+}
+
 document.addEventListener("DOMContentLoaded", () => {
 	$("ask").addEventListener("submit", ask);
 	$("graph-form").addEventListener("submit", drawGraph);
@@ -280,5 +303,5 @@ document.addEventListener("DOMContentLoaded", () => {
 		$("repo").firstChild.value = "";
 		loadRepos();
 	});
-	loadRepos();
+	loadRepos().then(fromLink);
 });
