@@ -7,6 +7,8 @@
 #   make fuzz [FUZZ_SECONDS=60]    run each libFuzzer harness (needs clang)
 #   make mcp-deps                  fetch the pinned MCP SDK and conformance
 #                                  suite for the MCP tests into build/npm
+#   make mermaid-deps              fetch the pinned Mermaid parser for the
+#                                  pictures test into build/npm-mermaid
 #
 # Knobs on the command line:
 #   V=1                        show full commands
@@ -437,6 +439,14 @@ mcp-deps: $(MCP_NPM_DIR)/.installed-lock
 $(MCP_NPM_DIR)/.installed-lock: tests/mcp/package.json tests/mcp/package-lock.json tests/mcp/install.sh
 	$(Q)NPM='$(NPM)' $(SHELL) tests/mcp/install.sh $(MCP_NPM_DIR)
 
+# The Mermaid parser of tests/t3300-pictures.sh, pinned by version and
+# checksum in tests/mermaid/install.sh, into build/npm-mermaid (never
+# committed); run by headless Chromium.  check skips that test without it.
+MERMAID_DIR := build/npm-mermaid
+mermaid-deps: $(MERMAID_DIR)/VERSION
+$(MERMAID_DIR)/VERSION: tests/mermaid/install.sh
+	$(Q)NPM='$(NPM)' $(SHELL) tests/mermaid/install.sh $(MERMAID_DIR)
+
 bench: all
 	$(Q)test -f bench/run.sh || { echo 'bench/run.sh does not exist yet' >&2; exit 1; }
 	$(Q)KBX_BUILD_DIR='$(CURDIR)/build' bash bench/run.sh
@@ -488,7 +498,7 @@ uninstall:
 	done
 
 clean:
-	rm -rf kbx $(filter-out $(GRAMMAR_DIR) $(MCP_NPM_DIR),$(wildcard build/*)) tests/trash*
+	rm -rf kbx $(filter-out $(GRAMMAR_DIR) $(MCP_NPM_DIR) $(MERMAID_DIR),$(wildcard build/*)) tests/trash*
 
 distclean: clean
 	rm -rf build config.mk config.log
@@ -496,5 +506,5 @@ distclean: clean
 help:
 	@sed -n '1,/^$$/ s/^# \{0,1\}//p' Makefile
 
-.PHONY: all unit-tests check bench install uninstall clean distclean help FORCE model-words mcp-deps \
+.PHONY: all unit-tests check bench install uninstall clean distclean help FORCE model-words mcp-deps mermaid-deps \
 	fuzz fuzz-build fuzz-no-cc
