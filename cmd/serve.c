@@ -418,6 +418,7 @@ static struct kbx_json *query_args(const char *const *q, struct strbuf *msg)
 		}
 		if (kbx_json_add(args, "repo", kbx_json_new_str(q[i + 1], strlen(q[i + 1])))) {
 			strbuf_addstr(msg, "fatal: out of memory");
+			kbx_json_free(args);
 			return NULL;
 		}
 	}
