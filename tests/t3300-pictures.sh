@@ -145,7 +145,7 @@ test_expect_success DOT 'Graphviz reads every picture' '
 
 # The Mermaid parser: mermaid.parse() of the pinned npm package (make
 # mermaid-deps), run by headless Chromium.
-MERMAID_JS=${KBX_BUILD_DIR:-$KBX_SRC/build}/npm-mermaid/mermaid.min.js
+MERMAID_JS=$test_build_dir_/npm-mermaid/mermaid.min.js
 test_lazy_prereq MERMAID '
 	test -f "$MERMAID_JS" && command -v chromium && command -v python3
 '
