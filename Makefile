@@ -7,6 +7,8 @@
 #   make fuzz [FUZZ_SECONDS=60]    run each libFuzzer harness (needs clang)
 #   make mcp-deps                  fetch the pinned MCP SDK and conformance
 #                                  suite for the MCP tests into build/npm
+#   make mermaid-deps              fetch the pinned Mermaid parser for the
+#                                  pictures test into build/npm-mermaid
 #
 # Knobs on the command line:
 #   V=1                        show full commands
@@ -24,6 +26,10 @@
 #                                  (faiss_shim.cpp only when FAISS_C_SHIM=yes)
 #   lib/embed/module/*.c        -> build/kbx-embed.so (http and command
 #                                  embedding providers), loaded at run time
+#   cmd/serve-module/*.c        -> build/kbx-serve.so (kbx serve's HTTP on
+#                                  libmicrohttpd), loaded at run time
+#   cmd/serve-page/*            -> build/gen/serve-page.h (kbx serve's page,
+#                                  as C strings in the binary)
 #   tests/unit/*.c              -> build/tests/unit/NAME, one program each
 #   tests/fuzz/NAME.c           -> build/fuzz/NAME/fuzzer (clang, libFuzzer)
 #                                  and build/tests/fuzz/NAME (replay, for check)
@@ -94,6 +100,8 @@ LIB_SRCS := $(foreach d,$(LIB_LAYERS),$(wildcard lib/$(d)/*.c))
 CMD_SRCS := $(wildcard cmd/*.c)
 VECTOR_SRCS := $(wildcard lib/vector/*.c)
 EMBED_SRCS := $(wildcard lib/embed/module/*.c)
+SERVE_SRCS := $(wildcard cmd/serve-module/*.c)
+SERVE_PAGE := $(wildcard cmd/serve-page/*.html cmd/serve-page/*.css cmd/serve-page/*.js)
 SHIM_SRCS := $(if $(filter yes,$(FAISS_C_SHIM)),$(wildcard lib/vector/faiss_shim.cpp))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 FUZZ_SRCS := $(filter-out tests/fuzz/replay.c,$(wildcard tests/fuzz/*.c))
@@ -106,6 +114,7 @@ VECTOR_CXX_SRCS := $(filter-out lib/vector/faiss_shim.cpp,$(wildcard lib/vector/
 VECTOR_OBJS := $(VECTOR_SRCS:%.c=build/%.o) $(SHIM_SRCS:%.cpp=build/%.o) \
 	$(VECTOR_CXX_SRCS:%.cpp=build/%.o)
 EMBED_OBJS := $(EMBED_SRCS:%.c=build/%.o)
+SERVE_OBJS := $(SERVE_SRCS:%.c=build/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=build/%.o)
 UNIT_PROGS := $(UNIT_SRCS:%.c=build/%)
 FUZZ_NAMES := $(FUZZ_SRCS:tests/fuzz/%.c=%)
@@ -117,7 +126,8 @@ LIBKBX := build/libkbx.a
 LIBGRAMMARS := build/libkbx-grammars.a
 PROGRAM := $(if $(CMD_SRCS),kbx)
 # The module is built once lib/vector has C sources; the shim alone is not one.
-MODULE := $(if $(VECTOR_SRCS),build/kbx-vector.so) $(if $(EMBED_SRCS),build/kbx-embed.so)
+MODULE := $(if $(VECTOR_SRCS),build/kbx-vector.so) $(if $(EMBED_SRCS),build/kbx-embed.so) \
+	$(if $(SERVE_SRCS),build/kbx-serve.so)
 
 # ---------------------------------------------------------------------------
 # Flags
@@ -131,13 +141,13 @@ ifneq ($(SANITIZE),)
 SANITIZE_FLAGS = -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 endif
 
-KBX_CPPFLAGS = -Ilib -Icmd -Ibuild/grammars-include \
+KBX_CPPFLAGS = -Ilib -Icmd -Ibuild/grammars-include -Ibuild/gen \
 	-DKBX_VERSION='"$(KBX_VERSION)"' \
 	-DKBX_MODULE_DIR='"$(libexecdir)"' \
 	-DKBX_DATA_DIR='"$(datadir)/kbx"' \
 	-DKBX_MANDIR='"$(mandir)"' \
 	$(TS_CFLAGS) $(LMDB_CFLAGS) $(YAML_CFLAGS) $(CMARK_CFLAGS) \
-	$(PCRE2_CFLAGS) $(XXHASH_CFLAGS) $(STEMMER_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) \
+	$(PCRE2_CFLAGS) $(XXHASH_CFLAGS) $(STEMMER_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) $(MHD_CFLAGS) \
 	$(CPPFLAGS)
 ALL_CFLAGS = $(strip $(KBX_CPPFLAGS) $(CFLAGS) $(DEVELOPER_CFLAGS) $(SANITIZE_FLAGS))
 ALL_CXXFLAGS = $(strip $(KBX_CPPFLAGS) $(FAISS_CFLAGS) $(CXXFLAGS) $(DEVELOPER_CXXFLAGS) $(SANITIZE_FLAGS))
@@ -161,6 +171,10 @@ MODULE_LIBS = $(LIBKBX) $(LIBGRAMMARS) $(FAISS_LIBS) $(TS_LIBS) $(LMDB_LIBS) \
 EMBED_MAP := $(wildcard lib/embed/module/*.map)
 EMBED_LDFLAGS = $(MODULE_SHARED) $(EMBED_MAP:%=-Wl,--version-script=%)
 EMBED_LIBS = $(LIBKBX) $(CURL_LIBS) $(JANSSON_LIBS) $(XXHASH_LIBS) -lpthread
+# kbx serve's module: libmicrohttpd (and the TLS libraries it brings),
+# nothing of libkbx.
+SERVE_MAP := cmd/serve-module/kbx-serve.map
+SERVE_LDFLAGS = $(MODULE_SHARED) -Wl,--version-script=$(SERVE_MAP)
 
 # Third-party grammar sources: optimised, PIC, and none of our warnings.
 GRAMMAR_CFLAGS = -O2
@@ -260,6 +274,17 @@ build/kbx-vector.so: $(VECTOR_OBJS) $(LIBKBX) $(LIBGRAMMARS) $(MODULE_MAP) build
 build/kbx-embed.so: $(EMBED_OBJS) $(LIBKBX) $(EMBED_MAP) build/KBX-CFLAGS
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(EMBED_LDFLAGS) -o $@ $(EMBED_OBJS) $(EMBED_LIBS)
 
+build/kbx-serve.so: $(SERVE_OBJS) $(SERVE_MAP) build/KBX-CFLAGS
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(SERVE_LDFLAGS) -o $@ $(SERVE_OBJS) $(MHD_LIBS)
+
+# kbx serve's page: its files as C strings, so that it serves nothing
+# from disk.
+build/cmd/serve-module/%.o: PIC = -fPIC
+build/gen/serve-page.h: $(SERVE_PAGE) cmd/serve-page/embed.sh
+	@mkdir -p $(@D)
+	$(QUIET_GEN)$(SHELL) cmd/serve-page/embed.sh $(SERVE_PAGE) >$@+ && mv $@+ $@
+build/cmd/serve.o build/fuzz/obj/cmd/serve.o: build/gen/serve-page.h
+
 $(UNIT_PROGS): build/tests/unit/%: build/tests/unit/%.o $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $< $(KBX_LIBS)
 
@@ -284,7 +309,7 @@ $(MAN_PAGES): build/man/%: man/%.md man/render.sh build/KBX-VERSION
 	$(QUIET_GEN)CMARK='$(CMARK_PROG)' KBX_VERSION='$(KBX_VERSION)' \
 		$(SHELL) man/render.sh $< $@
 
--include $(patsubst %.o,%.d,$(LIB_OBJS) $(CMD_OBJS) $(VECTOR_OBJS) $(UNIT_OBJS) $(GRAMMAR_OBJS) \
+-include $(patsubst %.o,%.d,$(LIB_OBJS) $(CMD_OBJS) $(VECTOR_OBJS) $(SERVE_OBJS) $(UNIT_OBJS) $(GRAMMAR_OBJS) \
 	$(FUZZ_REPLAY_OBJS))
 
 # ---------------------------------------------------------------------------
@@ -416,6 +441,14 @@ mcp-deps: $(MCP_NPM_DIR)/.installed-lock
 $(MCP_NPM_DIR)/.installed-lock: tests/mcp/package.json tests/mcp/package-lock.json tests/mcp/install.sh
 	$(Q)NPM='$(NPM)' $(SHELL) tests/mcp/install.sh $(MCP_NPM_DIR)
 
+# The Mermaid parser of tests/t3300-pictures.sh, pinned by version and
+# checksum in tests/mermaid/install.sh, into build/npm-mermaid (never
+# committed); run by headless Chromium.  check skips that test without it.
+MERMAID_DIR := build/npm-mermaid
+mermaid-deps: $(MERMAID_DIR)/VERSION
+$(MERMAID_DIR)/VERSION: tests/mermaid/install.sh
+	$(Q)NPM='$(NPM)' $(SHELL) tests/mermaid/install.sh $(MERMAID_DIR)
+
 bench: all
 	$(Q)test -f bench/run.sh || { echo 'bench/run.sh does not exist yet' >&2; exit 1; }
 	$(Q)KBX_BUILD_DIR='$(CURDIR)/build' bash bench/run.sh
@@ -455,7 +488,8 @@ endif
 
 uninstall:
 	rm -f '$(DESTDIR)$(bindir)/kbx' '$(DESTDIR)$(libexecdir)/kbx-vector.so' \
-		'$(DESTDIR)$(libexecdir)/kbx-embed.so' '$(DESTDIR)$(datadir)/kbx/kbx-words.bin'
+		'$(DESTDIR)$(libexecdir)/kbx-embed.so' '$(DESTDIR)$(libexecdir)/kbx-serve.so' \
+		'$(DESTDIR)$(datadir)/kbx/kbx-words.bin'
 	-rmdir '$(DESTDIR)$(libexecdir)' '$(DESTDIR)$(datadir)/kbx' 2>/dev/null
 	$(Q)for page in $(MAN_SRCS:man/%.md=%); do \
 		f='$(DESTDIR)$(mandir)'/man$${page##*.}/$$page; \
@@ -466,7 +500,7 @@ uninstall:
 	done
 
 clean:
-	rm -rf kbx $(filter-out $(GRAMMAR_DIR) $(MCP_NPM_DIR),$(wildcard build/*)) tests/trash*
+	rm -rf kbx $(filter-out $(GRAMMAR_DIR) $(MCP_NPM_DIR) $(MERMAID_DIR),$(wildcard build/*)) tests/trash*
 
 distclean: clean
 	rm -rf build config.mk config.log
@@ -474,5 +508,5 @@ distclean: clean
 help:
 	@sed -n '1,/^$$/ s/^# \{0,1\}//p' Makefile
 
-.PHONY: all unit-tests check bench install uninstall clean distclean help FORCE model-words mcp-deps \
+.PHONY: all unit-tests check bench install uninstall clean distclean help FORCE model-words mcp-deps mermaid-deps \
 	fuzz fuzz-build fuzz-no-cc

@@ -10,9 +10,7 @@
 #                system Python 3.11 standard library.
 #   2. C         the git tree, side by side: full index time (median of 3),
 #                peak RSS and store size of kbx, cscope -b -q -k, cscope -b
-#                and gtags; kbx's CPU time by phase (cpu_ms of its JSON
-#                summary: parse, extract, write, resolve, commit; chunk,
-#                tokenize, postings, embed, vectors); query latency (hyperfine) of kbx callers/callees
+#                and gtags; query latency (hyperfine) of kbx callers/callees
 #                against cscope -d -L3/-L2 and global -r; agreement of the
 #                answers with cscope's; re-index after a one-file edit and
 #                with no change.
@@ -33,7 +31,11 @@
 #   7b. mcp      bench/mcp.sh: kbx mcp's first answer and later calls
 #                against the same commands as new processes, on kbx's own
 #                tree; writes bench/work/results/mcp.md.
-#   7c. context  bench/context/run.sh: kbx context on kbx's own tree, the
+#   7c. serve    bench/serve.sh: kbx serve under wrk, 64 connections for
+#                30 s against /v1/search and /v1/callers on git's C tree
+#                while kbx index re-indexes it in a loop; writes
+#                bench/work/results/serve.md.
+#   7d. context  bench/context/run.sh: kbx context on kbx's own tree, the
 #                share of questions answered inside a 2,000-token pack and
 #                its latency beside kbx search; writes .../context.md.
 #   8. accuracy  bench/accuracy/run.sh (only when named in BENCH_SECTIONS):
@@ -48,8 +50,8 @@
 # Environment:
 #   KBX             the kbx binary (default: ./kbx at the top of the tree)
 #   KBX_BUILD_DIR   where libkbx.a is, for the edge exporter (default build/)
-#   BENCH_SECTIONS  which of "c py scale analytics hybrid search mcp context accuracy"
-#                   to run (default: the first seven; accuracy installs
+#   BENCH_SECTIONS  which of "c py scale analytics hybrid search mcp serve
+#                   context accuracy" to run (default: all but accuracy; accuracy installs
 #                   compilers and fetches its own projects, so it runs
 #                   only when named)
 #   BENCH_RUNS      runs of each hyperfine query benchmark (default 30)
@@ -66,7 +68,7 @@ root=$(cd "$here/.." && pwd)
 WORK=${BENCH_WORK:-$here/work}
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
-SECTIONS=${BENCH_SECTIONS:-c py scale analytics hybrid search mcp context}
+SECTIONS=${BENCH_SECTIONS:-c py scale analytics hybrid search mcp serve context}
 QRUNS=${BENCH_RUNS:-30}
 PY=/usr/bin/python3          # Debian's python3 with Debian's python3-networkx
 
@@ -81,7 +83,7 @@ has () { case " $SECTIONS " in (*" $1 "*) return 0 ;; esac; return 1; }
 # the sections that measure against the peers on the shared corpora
 peers=0
 for s in $SECTIONS; do
-	[ "$s" = accuracy ] || [ "$s" = mcp ] || [ "$s" = context ] || peers=1
+	[ "$s" = accuracy ] || [ "$s" = mcp ] || [ "$s" = serve ] || [ "$s" = context ] || peers=1
 done
 
 start_s=$(date +%s)
@@ -173,19 +175,6 @@ if [ $peers = 1 ]; then
 fi
 
 
-# cpu_phases SUMMARY: the CPU time by phase of an index summary (cpu_ms), one line
-cpu_phases () {
-	$PY -c '
-import json, sys
-try:
-    r = json.load(open(sys.argv[1]))
-except (OSError, ValueError):
-    sys.exit(0)
-parts = [("graph", r.get("cpu_ms", {})), ("search", (r.get("search") or {}).get("cpu_ms", {}))]
-print("; ".join(p + " " + ", ".join("%s %d ms" % kv for kv in d.items()) for p, d in parts if d))
-' "$1"
-}
-
 # index_peers KEYPREFIX DIR RUNS: full index by kbx and the peers in DIR
 index_all () {
 	local p=$1 dir=$2 runs=$3
@@ -196,11 +185,6 @@ index_all () {
 	time_runs "$p.kbx_scratch" "$dir" "$runs" "rm -rf .kbx && mkdir .kbx" "$KBX" index -q
 	record "$p.kbx_scratch.store_bytes" "$(bytes_of "$dir" .kbx/data.mdb .kbx/lock.mdb)"
 	"$KBX" -C "$dir" index --format=json --rebuild >"$RES/out/$p.kbx.summary.json" 2>&1
-	# where the CPU goes (cpu_ms), also with everything embedded and on one thread
-	rm -rf "$dir/.kbx" && mkdir "$dir/.kbx" &&
-	"$KBX" -C "$dir" index --format=json >"$RES/out/$p.kbx_scratch.summary.json" 2>&1
-	"$KBX" -C "$dir" index --format=json --rebuild --threads=1 >"$RES/out/$p.kbx_t1.summary.json" 2>&1
-	info "    CPU by phase: $(cpu_phases "$RES/out/$p.kbx.summary.json")"
 	time_runs "$p.kbx_t1" "$dir" "$runs" "" "$KBX" index --rebuild -q --threads=1
 	time_runs "$p.cscope_plain" "$dir" "$runs" "rm -f cscope-plain.out" cscope -b -f cscope-plain.out
 	record "$p.cscope_plain.store_bytes" "$(bytes_of "$dir" cscope-plain.out)"
@@ -440,6 +424,26 @@ if has mcp; then
 		} >"$RES/mcp.md"
 	else
 		warn "bench/mcp.sh failed"
+	fi
+fi
+
+# ---------------------------------------------------------------------------
+if has serve; then
+	say "serve: bench/serve.sh (kbx serve under wrk while kbx index runs)"
+	[ -f "$CORPORA/.complete" ] || BENCH_WORK=$WORK bash "$here/fetch-corpora.sh" ||
+		die "fetching the corpora failed"
+	if out=$(KBX=$KBX_ORIG sh "$here/serve.sh" "$CORPORA/git-c" 30 64); then
+		{
+			echo "# kbx serve under load"
+			echo
+			echo "bench/serve.sh: wrk, 64 connections, 30 s each, kbx index in a loop:"
+			echo
+			echo '```'
+			echo "$out"
+			echo '```'
+		} >"$RES/serve.md"
+	else
+		warn "bench/serve.sh failed"
 	fi
 fi
 

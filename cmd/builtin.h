@@ -111,6 +111,7 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_registry(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_repos(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_serve(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_status(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_subclasses(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_superclasses(int argc, const char **argv, struct kbx_ctx *ctx);

@@ -55,6 +55,8 @@ const struct cmd_struct kbx_commands[] = {
 	{ "registry", cmd_registry, RUN_NO_PAGER, "add, list or remove the registries kbx indexes" },
 	{ "repos", cmd_repos, 0, "list and name the repositories kbx knows" },
 	{ "search", cmd_search, RUN_NEEDS_INDEX, "search error entries, documents and code by meaning" },
+	{ "serve", cmd_serve, RUN_NO_PAGER,
+	  "serve kbx's queries over HTTP, with a page to ask from" },
 	{ "status", cmd_status, RUN_NEEDS_INDEX, "show what the index holds" },
 	{ "subclasses", cmd_subclasses, RUN_NEEDS_INDEX, "list the classes that extend a type" },
 	{ "superclasses", cmd_superclasses, RUN_NEEDS_INDEX, "list the types a class extends" },

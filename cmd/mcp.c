@@ -2,12 +2,12 @@
  * kbx mcp: a Model Context Protocol server on standard input and output.
  *
  * JSON-RPC 2.0, one message a line.  Each tools/call runs one of kbx's
- * commands with --format=json in a forked child (no exec: the same
- * image, already loaded and linked), whose standard output and error
- * are pipes read here: the JSON Lines become the result's
- * structuredContent and its text, the error message and exit status a
- * result with isError.  The child keeps every crash, every global and
- * every open store to itself, and cancelling a call is killing it.  This
+ * commands with --format=json in a forked child (tool-run.h, shared with
+ * kbx serve), whose standard output and error are pipes read here: the
+ * JSON Lines become the result's structuredContent and its text, the
+ * error message and exit status a result with isError.  The child keeps
+ * every crash, every global and every open store to itself, and
+ * cancelling a call is killing it.  This
  * process opens no store and reads no settings of its own, so nothing
  * it holds goes stale between calls; only protocol messages reach its
  * standard output, its own diagnostics go to standard error.
@@ -27,6 +27,7 @@
 #include "builtin.h"
 #include "output.h"
 #include "parse-options.h"
+#include "tool-run.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 
@@ -51,123 +52,7 @@ static const char *const protocol_versions[] = {
 #define RPC_METHOD_NOT_FOUND -32601
 #define RPC_INVALID_PARAMS -32602
 
-/* What a tool's call output may grow to before the call is stopped. */
-#define MAX_TOOL_OUTPUT (256u << 20)
-
 /* ---- the tools ---- */
-
-enum arg_kind {
-	ARG_OPERAND,    /* a string after "--" */
-	ARG_STRING,     /* --opt=VALUE */
-	ARG_INT,        /* --opt=N */
-	ARG_BOOL        /* --opt when true */
-};
-
-struct tool_arg {
-	const char *name;
-	enum arg_kind kind;
-	const char *opt;          /* the option, "--limit" (not for operands) */
-	int required;
-	const char *description;
-	const char *const *values; /* for a string: the only values, or NULL */
-};
-
-struct tool {
-	const char *name;         /* the tool, and the command it runs */
-	const char *description;
-	struct tool_arg args[10];
-};
-
-static const char *const search_modes[] = { "hybrid", "vector", "lexical", NULL };
-static const char *const path_kinds[] = { "calls", "imports", NULL };
-
-#define ARG_DEPTH(what) { "depth", ARG_INT, "--depth", 0, what, NULL }
-#define ARG_CERTAIN { "certain", ARG_BOOL, "--certain", 0, \
-	"only certain edges: leave out the calls and imports kbx could not pin down", NULL }
-#define ARG_LIMIT { "limit", ARG_INT, "--limit", 0, "at most this many results", NULL }
-
-static const struct tool tools[] = {
-	{ "context", "Answer a question with the text a model needs, within a token budget: "
-	  "function bodies, the signatures around them, documents and error entries, each "
-	  "with its path, lines and why it is there (kbx context).",
-	  { { "question", ARG_OPERAND, NULL, 1, "the question, in words", NULL },
-	    { "budget", ARG_INT, "--budget", 0, "the most tokens the answer may take", NULL } } },
-	{ "search", "Search the repository's code, documents and error entries by meaning and "
-	  "by words; each hit has a path, lines, an id and a confidence (kbx search).",
-	  { { "query", ARG_OPERAND, NULL, 1, "what to look for, in words or code", NULL },
-	    ARG_LIMIT,
-	    { "type", ARG_STRING, "--type", 0,
-	      "only these kinds: error, pattern, doc, adr, behavioral, code (comma-separated)", NULL },
-	    { "lang", ARG_STRING, "--lang", 0, "only this language", NULL },
-	    { "path", ARG_STRING, "--path", 0, "only under this path, or matching this glob", NULL },
-	    { "mode", ARG_STRING, "--mode", 0, "the signals: hybrid (default), vector or lexical",
-	      search_modes } } },
-	{ "hybrid", "Answer a question with the search and the code graph together: the "
-	  "functions it names, then their callers, callees or definitions as the question "
-	  "asks (kbx hybrid).",
-	  { { "question", ARG_OPERAND, NULL, 1, "the question, in words", NULL },
-	    ARG_LIMIT, ARG_DEPTH("hops of the traversal, 0 for all"), ARG_CERTAIN } },
-	{ "callers", "List the functions that call a function or method (kbx callers).",
-	  { { "symbol", ARG_OPERAND, NULL, 1, "the function: a name, Class.method or an id", NULL },
-	    ARG_DEPTH("follow calls this many hops (default 1)"),
-	    { "transitive", ARG_BOOL, "--transitive", 0, "follow calls as far as they go", NULL },
-	    ARG_CERTAIN } },
-	{ "callees", "List the functions a function or method calls (kbx callees).",
-	  { { "symbol", ARG_OPERAND, NULL, 1, "the function: a name, Class.method or an id", NULL },
-	    ARG_DEPTH("follow calls this many hops (default 1)"),
-	    { "transitive", ARG_BOOL, "--transitive", 0, "follow calls as far as they go", NULL },
-	    ARG_CERTAIN } },
-	{ "defs", "Show where a symbol is defined: path, line and kind of each definition (kbx defs).",
-	  { { "symbol", ARG_OPERAND, NULL, 1, "the symbol: a name, Class.method or an id", NULL } } },
-	{ "impact", "List what a change to a symbol or a file affects: its callers and "
-	  "importers, as far as they go (kbx impact).",
-	  { { "symbol", ARG_OPERAND, NULL, 1, "the symbol or file that changes", NULL },
-	    ARG_DEPTH("follow callers and importers this many hops (default: all)"),
-	    ARG_CERTAIN } },
-	{ "path", "Show the shortest call or import path between two symbols (kbx path).",
-	  { { "from", ARG_OPERAND, NULL, 1, "where the path starts", NULL },
-	    { "to", ARG_OPERAND, NULL, 1, "where it ends", NULL },
-	    { "kind", ARG_STRING, "--kind", 0, "follow calls (the default) or imports", path_kinds },
-	    { "max_depth", ARG_INT, "--max-depth", 0, "only paths of at most this many steps", NULL },
-	    { "all", ARG_BOOL, "--all", 0, "every shortest path, not one", NULL },
-	    ARG_LIMIT, ARG_CERTAIN } },
-	{ "changed", "List the functions added, removed or changed since the index or a git "
-	  "revision (kbx changed).",
-	  { { "rev", ARG_OPERAND, NULL, 0, "a git revision (default: the index)", NULL },
-	    { "callers", ARG_BOOL, "--callers", 0, "add who calls what changed", NULL },
-	    { "moved", ARG_BOOL, "--moved", 0, "also list definitions that only moved", NULL } } },
-	{ "repos", "List the repositories kbx knows, by name, with their paths (kbx repos).",
-	  { { NULL } } },
-	{ "status", "Show what the index holds and whether it is current (kbx status).",
-	  { { NULL } } },
-	{ "index", "Build or update the index of the repository; reports progress when the "
-	  "request asks for it, and stops when cancelled, leaving the previous index (kbx index).",
-	  { { "rebuild", ARG_BOOL, "--rebuild", 0, "drop the index and build it again", NULL } } },
-};
-#define NTOOLS (sizeof(tools) / sizeof(tools[0]))
-
-static const struct tool *find_tool(const char *name)
-{
-	for (size_t i = 0; i < NTOOLS; i++)
-		if (!strcmp(tools[i].name, name))
-			return &tools[i];
-	return NULL;
-}
-
-static void add_schema_arg(struct strbuf *sb, const struct tool_arg *a)
-{
-	static const char *const types[] = { "string", "string", "integer", "boolean" };
-	strbuf_add_json_str(sb, a->name, strlen(a->name));
-	strbuf_addf(sb, ":{\"type\":\"%s\",\"description\":", types[a->kind]);
-	strbuf_add_json_str(sb, a->description, strlen(a->description));
-	if (a->values) {
-		strbuf_addstr(sb, ",\"enum\":[");
-		for (size_t i = 0; a->values[i]; i++)
-			strbuf_addf(sb, "%s\"%s\"", i ? "," : "", a->values[i]);
-		strbuf_addch(sb, ']');
-	}
-	strbuf_addch(sb, '}');
-}
 
 /* The tools/list entry of t. */
 static void add_tool_json(struct strbuf *sb, const struct tool *t)
@@ -176,7 +61,7 @@ static void add_tool_json(struct strbuf *sb, const struct tool *t)
 	strbuf_add_json_str(sb, t->description, strlen(t->description));
 	strbuf_addstr(sb, ",\"inputSchema\":{\"type\":\"object\",\"properties\":{");
 	for (const struct tool_arg *a = t->args; a->name; a++) {
-		add_schema_arg(sb, a);
+		tool_arg_schema(sb, a);
 		strbuf_addch(sb, ',');
 	}
 	strbuf_addstr(sb, "\"repo\":{\"type\":\"string\",\"description\":"
@@ -204,14 +89,11 @@ static void add_tool_json(struct strbuf *sb, const struct tool *t)
 /* ---- the server's state ---- */
 
 struct call {
-	pid_t pid;
-	const struct tool *tool;
+	struct tool_call run;
 	struct kbx_json *id;            /* the request's id */
 	struct kbx_json *progress_token;
-	int fd[3];                      /* stdout, stderr, progress; -1 when done */
-	struct strbuf buf[3];
 	long progress;                  /* progress steps reported */
-	int cancelled, too_big;
+	int cancelled;
 };
 
 struct server {
@@ -329,268 +211,28 @@ static struct kbx_json *copy_json(const struct kbx_json *v)
 
 /* ---- running a tool ---- */
 
-/*
- * The command line of a call of t with the arguments args (an object or
- * NULL), into argv (NULL-terminated; the strings are args' or in
- * scratch).  A bad argument: -1 with the message in msg, as kbx would
- * print it.
- */
-static int build_argv(const struct tool *t, const struct kbx_json *args, int progress_fd,
-		      const char ***argv_out, const char **repo, struct strbuf *scratch,
-		      struct strbuf *msg)
-{
-	size_t n = 0, max = 8 + (args ? args->n * 2 : 0);
-	const char **argv = calloc(max, sizeof(*argv));
-	size_t *offsets = calloc(max, sizeof(*offsets));   /* into scratch, +1; 0: not */
-	const char *operands[4];
-	size_t noperands = 0;
-	*repo = NULL;
-	if (!argv || !offsets) {
-		free(argv);
-		free(offsets);
-		strbuf_addstr(msg, "fatal: out of memory");
-		return -1;
-	}
-	argv[n++] = t->name;
-	if (strcmp(t->name, "repos"))
-		argv[n++] = "--format=json";
-	else {
-		argv[n++] = "list";
-		argv[n++] = "--format=json";
-	}
-	if (!strcmp(t->name, "index") && progress_fd >= 0) {
-		offsets[n] = scratch->len + 1;
-		strbuf_addf(scratch, "--progress-fd=%d", progress_fd);
-		strbuf_addch(scratch, '\0');
-		argv[n++] = NULL;
-	}
-	if (args && args->type != KBX_JSON_OBJECT) {
-		strbuf_addf(msg, "error: the arguments of '%s' must be an object", t->name);
-		goto fail;
-	}
-	for (size_t i = 0; args && i < args->n; i++) {
-		const char *key = args->keys[i];
-		const struct kbx_json *v = args->items[i];
-		if (strlen(key) != args->keylens[i]) {
-			strbuf_addf(msg, "error: '%s' takes no argument with a NUL character in its name", t->name);
-			goto fail;
-		}
-		if (!strcmp(key, "repo")) {
-			if (v->type != KBX_JSON_STRING) {
-				strbuf_addstr(msg, "error: 'repo' must be a string: a name from 'kbx repos'");
-				goto fail;
-			}
-			if (!*v->str || strlen(v->str) != v->len || strchr(v->str, '/') ||
-			    !strcmp(v->str, ".") || !strcmp(v->str, "..")) {
-				strbuf_addstr(msg, "error: 'repo' takes a repository's name from 'kbx repos', not a path");
-				goto fail;
-			}
-			*repo = v->str;
-			continue;
-		}
-		const struct tool_arg *a = t->args;
-		while (a->name && strcmp(a->name, key))
-			a++;
-		if (!a->name) {
-			strbuf_addf(msg, "error: '%s' takes no argument '%s'; it takes", t->name, key);
-			for (a = t->args; a->name; a++)
-				strbuf_addf(msg, " '%s',", a->name);
-			strbuf_addstr(msg, " 'repo'");
-			goto fail;
-		}
-		switch (a->kind) {
-		case ARG_OPERAND:
-		case ARG_STRING:
-			if (v->type != KBX_JSON_STRING) {
-				strbuf_addf(msg, "error: '%s' must be a string", a->name);
-				goto fail;
-			}
-			if (strlen(v->str) != v->len) {
-				strbuf_addf(msg, "error: '%s' holds a NUL character", a->name);
-				goto fail;
-			}
-			if (a->values) {
-				size_t k = 0;
-				while (a->values[k] && strcmp(a->values[k], v->str))
-					k++;
-				if (!a->values[k]) {
-					strbuf_addf(msg, "error: '%s' must be one of", a->name);
-					for (k = 0; a->values[k]; k++)
-						strbuf_addf(msg, "%s %s", k ? "," : "", a->values[k]);
-					goto fail;
-				}
-			}
-			/* operands go after "--", in the order of the table */
-			if (a->kind == ARG_OPERAND)
-				break;
-			offsets[n] = scratch->len + 1;
-			strbuf_addf(scratch, "%s=", a->opt);
-			strbuf_add(scratch, v->str, v->len);
-			strbuf_addch(scratch, '\0');
-			argv[n++] = NULL;
-			break;
-		case ARG_INT:
-			if (v->type != KBX_JSON_NUMBER || !v->is_int) {
-				strbuf_addf(msg, "error: '%s' must be an integer", a->name);
-				goto fail;
-			}
-			offsets[n] = scratch->len + 1;
-			strbuf_addf(scratch, "%s=%lld", a->opt, (long long)v->ival);
-			strbuf_addch(scratch, '\0');
-			argv[n++] = NULL;
-			break;
-		case ARG_BOOL:
-			if (v->type != KBX_JSON_TRUE && v->type != KBX_JSON_FALSE) {
-				strbuf_addf(msg, "error: '%s' must be true or false", a->name);
-				goto fail;
-			}
-			if (v->type == KBX_JSON_TRUE)
-				argv[n++] = a->opt;
-			break;
-		}
-	}
-	for (const struct tool_arg *a = t->args; a->name; a++) {
-		if (a->kind != ARG_OPERAND)
-			continue;
-		const struct kbx_json *v = kbx_json_get(args, a->name);
-		if (v)
-			operands[noperands++] = v->str;
-		else if (a->required) {
-			strbuf_addf(msg, "error: '%s' takes the argument '%s'", t->name, a->name);
-			goto fail;
-		}
-	}
-	if (noperands)
-		argv[n++] = "--";
-	for (size_t i = 0; i < noperands; i++)
-		argv[n++] = operands[i];
-	argv[n] = NULL;
-	if (scratch->failed) {
-		strbuf_addstr(msg, "fatal: out of memory");
-		goto fail;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (offsets[i])
-			argv[i] = scratch->buf + offsets[i] - 1;
-	free(offsets);
-	*argv_out = argv;
-	return 0;
-
-fail:
-	free(argv);
-	free(offsets);
-	return -1;
-}
-
-/* In the child: become the command. */
-static void run_child(const struct server *s, const struct tool *t, const char **argv,
-		      int argc, const char *repo, int out, int err, int prog,
-		      const sigset_t *mask)
-{
-	signal(SIGPIPE, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
-	sigprocmask(SIG_SETMASK, mask, NULL);
-	int null = open("/dev/null", O_RDONLY);
-	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0 ||
-	    (prog >= 0 && dup2(prog, 3) < 0))
-		_exit(KBX_EXIT_INTERNAL);
-	if (null > 3)
-		close(null);
-	/* the other calls' pipes, and ours under their old numbers */
-	int first = prog >= 0 ? 4 : 3;
-#ifdef SYS_close_range
-	if (syscall(SYS_close_range, (unsigned)first, ~0u, 0u) == 0)
-		first = 1024;
-#endif
-	for (int fd = first; fd < 1024; fd++)
-		close(fd);
-	struct kbx_ctx ctx = { 0 };
-	ctx.kbx_dir_opt = s->ctx->kbx_dir_opt;
-	ctx.repo_opt = repo ? repo : s->ctx->repo_opt;
-	ctx.config_params = s->ctx->config_params;
-	ctx.nconfig_params = s->ctx->nconfig_params;
-	ctx.no_pager = 1;
-	int rc = run_command(find_command(t->name), argc, argv, &ctx);
-	/* no exit handlers: the libraries' destructors would only fault in
-	 * copies of the server's pages (the pager's handler has nothing to
-	 * wait for here) */
-	if (fflush(stdout) || fflush(stderr))
-		_exit(rc ? rc : KBX_EXIT_IO);
-	_exit(rc);
-}
-
 static void start_call(struct server *s, const struct kbx_json *id, const struct tool *t,
 		       const struct kbx_json *args, const struct kbx_json *token)
 {
-	struct strbuf scratch = STRBUF_INIT, msg = STRBUF_INIT;
-	const char **argv = NULL;
-	const char *repo;
-	int p[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
+	struct strbuf msg = STRBUF_INIT;
 	int want_progress = token && !strcmp(t->name, "index");
-	if (build_argv(t, args, want_progress ? 3 : -1, &argv, &repo, &scratch, &msg)) {
-		send_tool_error(s, id, strbuf_str(&msg), msg.len);
-		goto out;
-	}
-	int argc = 0;
-	while (argv[argc])
-		argc++;
 	struct call *c = realloc(s->calls, (s->ncalls + 1) * sizeof(*c));
 	if (!c) {
 		send_tool_error(s, id, "fatal: out of memory", 20);
-		goto out;
+		return;
 	}
 	s->calls = c;
 	c = &s->calls[s->ncalls];
 	memset(c, 0, sizeof(*c));
-	for (int i = 0; i < 3; i++) {
-		if (i == 2 && !want_progress)
-			break;
-		if (pipe(p[i]) < 0) {
-			strbuf_addf(&msg, "error: cannot make a pipe: %s", strerror(errno));
-			send_tool_error(s, id, msg.buf, msg.len);
-			goto close_pipes;
-		}
+	if (tool_call_start(&c->run, t, args, want_progress ? 3 : -1, s->ctx, &msg)) {
+		send_tool_error(s, id, strbuf_str(&msg), msg.len);
+		tool_call_release(&c->run);
+		strbuf_release(&msg);
+		return;
 	}
-	fflush(stdout);
-	fflush(stderr);
-	/* a cancel that comes at once must find the child with the default
-	 * SIGTERM, not our handler: blocked until the child has reset it */
-	sigset_t term, old;
-	sigemptyset(&term);
-	sigaddset(&term, SIGTERM);
-	sigaddset(&term, SIGINT);
-	sigprocmask(SIG_BLOCK, &term, &old);
-	pid_t pid = fork();
-	if (pid)
-		sigprocmask(SIG_SETMASK, &old, NULL);
-	if (pid < 0) {
-		strbuf_addf(&msg, "error: cannot start a process: %s", strerror(errno));
-		send_tool_error(s, id, msg.buf, msg.len);
-		goto close_pipes;
-	}
-	if (!pid)
-		run_child(s, t, argv, argc, repo, p[0][1], p[1][1], p[2][1], &old);
-	c->pid = pid;
-	c->tool = t;
 	c->id = copy_json(id);
 	c->progress_token = token ? copy_json(token) : NULL;
-	for (int i = 0; i < 3; i++) {
-		c->fd[i] = p[i][0];
-		if (p[i][1] >= 0)
-			close(p[i][1]);
-		strbuf_init(&c->buf[i]);
-	}
 	s->ncalls++;
-	goto out;
-close_pipes:
-	for (int i = 0; i < 3; i++)
-		for (int j = 0; j < 2; j++)
-			if (p[i][j] >= 0)
-				close(p[i][j]);
-out:
-	free(argv);
-	strbuf_release(&scratch);
 	strbuf_release(&msg);
 }
 
@@ -599,7 +241,7 @@ out:
  * phases count their files from 0 again). */
 static void send_progress(struct server *s, struct call *c)
 {
-	struct strbuf *b = &c->buf[2];
+	struct strbuf *b = &c->run.buf[2];
 	char *nl;
 	while ((nl = memchr(b->buf ? b->buf : "", '\n', b->len))) {
 		size_t len = (size_t)(nl - b->buf);
@@ -631,33 +273,12 @@ static void send_progress(struct server *s, struct call *c)
 /* The result of a call whose child has ended with status. */
 static void finish_call(struct server *s, struct call *c, int status)
 {
-	struct strbuf res = STRBUF_INIT, msg = STRBUF_INIT;
-	struct strbuf *out = &c->buf[0], *err = &c->buf[1];
-	int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	while (err->len && err->buf[err->len - 1] == '\n')
-		strbuf_setlen(err, err->len - 1);
+	struct strbuf res = STRBUF_INIT, recs = STRBUF_INIT, msg = STRBUF_INIT;
+	struct strbuf *out = &c->run.buf[0], *err = &c->run.buf[1];
+	int rc;
 	if (c->cancelled || s->out_broken)
 		goto done;
-	if (c->too_big) {
-		strbuf_addf(&msg, "error: kbx %s wrote more than %u MB; ask for fewer results",
-			    c->tool->name, MAX_TOOL_OUTPUT >> 20);
-		send_tool_error(s, c->id, msg.buf, msg.len);
-		goto done;
-	}
-	if (WIFSIGNALED(status)) {
-		strbuf_addf(&msg, "fatal: kbx %s was killed by signal %d", c->tool->name, WTERMSIG(status));
-		if (err->len)
-			strbuf_addf(&msg, "\n%s", err->buf);
-		send_tool_error(s, c->id, msg.buf, msg.len);
-		goto done;
-	}
-	/* 0 found, 1 nothing found, 11 indexed with registry input skipped:
-	 * answers; the other codes are errors (kbx(1), EXIT STATUS) */
-	if (rc != KBX_EXIT_OK && rc != KBX_EXIT_NOT_FOUND && rc != KBX_EXIT_SKIPPED) {
-		if (err->len)
-			strbuf_add(&msg, err->buf, err->len);
-		else
-			strbuf_addf(&msg, "error: kbx %s failed with exit status %d", c->tool->name, rc);
+	if (tool_call_records(&c->run, status, &recs, &rc, &msg)) {
 		send_tool_error(s, c->id, msg.buf, msg.len);
 		goto done;
 	}
@@ -668,41 +289,18 @@ static void finish_call(struct server *s, struct call *c, int status)
 		strbuf_add_json_str(&res, err->buf, err->len);
 	else
 		strbuf_addstr(&res, "\"nothing found\"");
-	strbuf_addstr(&res, "}],\"structuredContent\":{\"records\":[");
-	/* each line one record, checked and written again: what reaches
-	 * the client is JSON whatever the child wrote */
-	size_t nrec = 0;
-	for (size_t pos = 0; pos < out->len;) {
-		const char *line = out->buf + pos, *nl = memchr(line, '\n', out->len - pos);
-		size_t len = nl ? (size_t)(nl - line) : out->len - pos;
-		pos += len + 1;
-		if (!len)
-			continue;
-		struct kbx_json *v;
-		struct kbx_error jerr = KBX_ERROR_INIT;
-		if (kbx_json_parse(line, len, &v, &jerr) || v->type != KBX_JSON_OBJECT) {
-			if (!jerr.status)
-				kbx_json_free(v);
-			strbuf_reset(&msg);
-			strbuf_addf(&msg, "fatal: kbx %s printed a line that is not a JSON object (%s)",
-				    c->tool->name, jerr.status ? jerr.msg : "another value");
-			send_tool_error(s, c->id, msg.buf, msg.len);
-			goto done;
-		}
-		if (nrec++)
-			strbuf_addch(&res, ',');
-		kbx_json_write(&res, v);
-		kbx_json_free(v);
-	}
-	strbuf_addf(&res, "],\"exit_status\":%d},\"isError\":false}", rc);
+	strbuf_addstr(&res, "}],\"structuredContent\":{\"records\":");
+	strbuf_add(&res, recs.buf, recs.len);
+	strbuf_addf(&res, ",\"exit_status\":%d},\"isError\":false}", rc);
 	if (err->len)
-		fprintf(stderr, "kbx mcp: %s: %s\n", c->tool->name, out_esc(err->buf));
+		fprintf(stderr, "kbx mcp: %s: %s\n", c->run.tool->name, out_esc(err->buf));
 	if (res.failed)
 		send_tool_error(s, c->id, "fatal: out of memory", 20);
 	else
 		send_result(s, c->id, res.buf, res.len);
 done:
 	strbuf_release(&res);
+	strbuf_release(&recs);
 	strbuf_release(&msg);
 }
 
@@ -711,34 +309,18 @@ done:
 static int read_call(struct server *s, size_t k, int i)
 {
 	struct call *c = &s->calls[k];
-	char buf[65536];
-	ssize_t r = read(c->fd[i], buf, sizeof(buf));
-	if (r < 0 && (errno == EINTR || errno == EAGAIN))
-		return 0;
-	if (r > 0) {
-		if (c->buf[0].len + c->buf[1].len + (size_t)r > MAX_TOOL_OUTPUT) {
-			if (!c->too_big)
-				kill(c->pid, SIGTERM);
-			c->too_big = 1;
-		} else {
-			strbuf_add(&c->buf[i], buf, (size_t)r);
-		}
-		if (i == 2)
-			send_progress(s, c);
-		return 0;
-	}
-	close(c->fd[i]);
-	c->fd[i] = -1;
-	if (c->fd[0] >= 0 || c->fd[1] >= 0 || c->fd[2] >= 0)
+	int over = tool_call_read(&c->run, i);
+	if (i == 2 && c->run.fd[2] >= 0)
+		send_progress(s, c);
+	if (!over)
 		return 0;
 	int status = 0;
-	while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+	while (waitpid(c->run.pid, &status, 0) < 0 && errno == EINTR)
 		;
 	finish_call(s, c, status);
 	kbx_json_free(c->id);
 	kbx_json_free(c->progress_token);
-	for (int j = 0; j < 3; j++)
-		strbuf_release(&c->buf[j]);
+	tool_call_release(&c->run);
 	s->calls[k] = s->calls[--s->ncalls];
 	return 1;
 }
@@ -776,12 +358,12 @@ static void do_tools_list(struct server *s, const struct kbx_json *id)
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb, "{\"tools\":[");
 	int n = 0;
-	for (size_t i = 0; i < NTOOLS; i++) {
-		if (!find_command(tools[i].name))
+	for (size_t i = 0; i < kbx_ntools; i++) {
+		if (!find_command(kbx_tools[i].name))
 			continue;   /* a tool of a command this kbx lacks */
 		if (n++)
 			strbuf_addch(&sb, ',');
-		add_tool_json(&sb, &tools[i]);
+		add_tool_json(&sb, &kbx_tools[i]);
 	}
 	strbuf_addstr(&sb, "]}");
 	send_result(s, id, sb.buf, sb.len);
@@ -795,7 +377,7 @@ static void do_tools_call(struct server *s, const struct kbx_json *id, const str
 		send_error(s, id, RPC_INVALID_PARAMS, "tools/call takes params.name, a string");
 		return;
 	}
-	const struct tool *t = find_tool(name);
+	const struct tool *t = tool_find(name);
 	if (!t || !find_command(t->name)) {
 		struct strbuf msg = STRBUF_INIT;
 		strbuf_addstr(&msg, "unknown tool '");
@@ -821,7 +403,7 @@ static void do_cancelled(struct server *s, const struct kbx_json *params)
 	for (size_t i = 0; i < s->ncalls; i++)
 		if (same_id(s->calls[i].id, rid) && !s->calls[i].cancelled) {
 			s->calls[i].cancelled = 1;
-			kill(s->calls[i].pid, SIGTERM);
+			tool_call_cancel(&s->calls[i].run);
 		}
 }
 
@@ -938,8 +520,8 @@ static int serve(struct server *s)
 		}
 		for (size_t k = 0; k < s->ncalls; k++)
 			for (int i = 0; i < 3; i++)
-				if (s->calls[k].fd[i] >= 0) {
-					pfd[n].fd = s->calls[k].fd[i];
+				if (s->calls[k].run.fd[i] >= 0) {
+					pfd[n].fd = s->calls[k].run.fd[i];
 					pfd[n].events = POLLIN;
 					who[n++] = k * 3 + (size_t)i;
 				}
@@ -1002,8 +584,11 @@ static int serve(struct server *s)
 		}
 	}
 	for (size_t k = 0; k < s->ncalls; k++) {
-		kill(s->calls[k].pid, SIGTERM);
-		waitpid(s->calls[k].pid, NULL, 0);
+		tool_call_cancel(&s->calls[k].run);
+		waitpid(s->calls[k].run.pid, NULL, 0);
+		kbx_json_free(s->calls[k].id);
+		kbx_json_free(s->calls[k].progress_token);
+		tool_call_release(&s->calls[k].run);
 	}
 	free(pfd);
 	free(who);

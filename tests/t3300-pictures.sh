@@ -143,6 +143,33 @@ test_expect_success DOT 'Graphviz reads every picture' '
 	done
 '
 
+# The Mermaid parser: mermaid.parse() of the pinned npm package (make
+# mermaid-deps), run by headless Chromium.
+MERMAID_JS=$test_build_dir_/npm-mermaid/mermaid.min.js
+test_lazy_prereq MERMAID '
+	test -f "$MERMAID_JS" && command -v chromium && command -v python3
+'
+
+test_expect_success MERMAID 'the Mermaid parser reads every Mermaid picture, and refuses a broken one' '
+	(cd repo && kbx callers --format=mermaid write_file) >m1.mmd &&
+	(cd repo && kbx callees --format=mermaid persist) >m2.mmd &&
+	(cd repo && kbx impact --format=mermaid write_file) >m3.mmd &&
+	(cd repo && kbx path --format=mermaid persist write_file) >m4.mmd &&
+	(cd repo && kbx cycles --format=mermaid) >m5.mmd &&
+	(cd repo && kbx subclasses --format=mermaid Base) >m6.mmd &&
+	(cd repo && kbx imports --format=mermaid app.py) >m7.mmd &&
+	(cd repo && kbx importers --format=mermaid store.py) >m8.mmd &&
+	(cd repo && kbx callers -d 2 --format=mermaid write_file) >m9.mmd &&
+	sed "s/ --> / -->/; s/^  end\$/  end end/" m1.mmd >broken.mmd &&
+	sh "$TEST_DIRECTORY/mermaid/check.sh" "$MERMAID_JS" m1.mmd m2.mmd m3.mmd m4.mmd m5.mmd \
+		m6.mmd m7.mmd m8.mmd m9.mmd broken.mmd >parsed &&
+	for f in m1 m2 m3 m4 m5 m6 m7 m8 m9
+	do
+		test_grep "^$f.mmd ok\$" parsed || return 1
+	done &&
+	test_grep "^broken.mmd error: " parsed
+'
+
 test_expect_success 'commands that print no edges refuse the formats' '
 	(cd repo && test_expect_code 2 kbx defs --format=dot write_file) 2>err &&
 	test_grep "draws edges" err &&
