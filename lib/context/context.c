@@ -770,7 +770,8 @@ static void pack(struct run *r)
 	struct strbuf sb = STRBUF_INIT;
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	qsort(r->c, r->n, sizeof(*r->c), cand_cmp);
+	if (r->n > 1)
+		qsort(r->c, r->n, sizeof(*r->c), cand_cmp);
 	plan->candidates = r->n;
 	out->pieces = calloc(r->n ? r->n : 1, sizeof(*out->pieces));
 	if (!out->pieces) {
@@ -912,7 +913,8 @@ kbx_status_t kbx_context(const struct kbx_context_source *sources, size_t nsourc
 		st = _kbx_fail(err, KBX_ERR_IO, "no repository could be asked");
 		goto out;
 	}
-	qsort(r.c, r.n, sizeof(*r.c), cand_cmp);
+	if (r.n > 1)
+		qsort(r.c, r.n, sizeof(*r.c), cand_cmp);
 	st = KBX_OK;
 	if (!r.nomem)
 		st = add_neighbours(&r, err);
