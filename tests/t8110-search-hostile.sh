@@ -88,4 +88,25 @@ test_expect_success 'a pattern that backtracks without end does not hang a searc
 	test_grep good-001 ids
 '
 
+test_expect_success 'the functions of a minified line each get their own text' '
+	git init -q min &&
+	awk "BEGIN { for (i = 0; i < 3000; i++) printf \"function f%d(a){return a+%d}\", i, i; print \"\" }" \
+		>min/min.js &&
+	(cd min && kbx index --format=json >../index.json) &&
+	test_grep "\"chunks_added\":3000" index.json &&
+	# each chunk starts where its function does, not at the start of
+	# the line that all 3000 share (the same text 3000 times)
+	sed -n "s/.*\"embed_repeated\":\([0-9]*\).*/\1/p" index.json >repeated &&
+	test $(cat repeated) -lt 100
+'
+
+test_expect_success 'nested functions whose texts have no word are indexed' '
+	git init -q arrows &&
+	# far along its line, so that its text starts at the first arrow
+	awk "BEGIN { for (i = 0; i < 9000; i++) printf \" \"; printf \"const f = \"; for (i = 0; i < 4000; i++) printf \"() => \"; print \"0;\" }" \
+		>arrows/arrows.ts &&
+	(cd arrows && kbx index 2>../err) &&
+	test_grep "search: 1 chunk" err
+'
+
 test_done

@@ -223,7 +223,7 @@ static void visit_function(struct kbx_walk *w, TSNode n)
 
 const char *_kbx_c_typedef_name(struct kbx_walk *w, TSNode n)
 {
-	TSNode parent = ts_node_parent(n);
+	TSNode parent = _kbx_walk_up(w, n);
 	if (_kbx_is(parent, "type_definition")) {
 		TSNode d = _kbx_field(parent, "declarator");
 		if (_kbx_is(d, "type_identifier"))

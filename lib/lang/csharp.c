@@ -494,7 +494,7 @@ static void file_scoped_namespace(struct kbx_walk *w, TSNode n)
 	int sym = _kbx_jsc_define_dotted(w, n, KBX_KIND_NAMESPACE, name, 0);
 	if (sym < 0 || w->depth == 0)
 		return;
-	w->x->syms[sym].end_line = ts_node_end_point(ts_node_parent(n)).row + 1;
+	w->x->syms[sym].end_line = ts_node_end_point(_kbx_walk_up(w, n)).row + 1;
 	w->depth--;
 	_kbx_walk_scope(w, sym);
 	w->depth++;

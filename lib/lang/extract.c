@@ -860,6 +860,64 @@ static void body_subtree(struct body_state *b, struct kbx_extract *x, TSNode top
 	}
 }
 
+/* Does node a hold node b (the same bytes or more, b not before a)? */
+static int node_holds(TSNode a, TSNode b)
+{
+	return ts_node_start_byte(a) <= ts_node_start_byte(b) &&
+	       ts_node_end_byte(b) <= ts_node_end_byte(a);
+}
+
+TSNode _kbx_walk_up(const struct kbx_walk *w, TSNode n)
+{
+	TSNode none = { 0 };
+	if (ts_node_is_null(n))
+		return none;
+	if (!w->up)
+		return ts_node_parent(n);
+	size_t top = w->depth;
+	for (size_t i = top + 1; i-- > 0;)
+		if (ts_node_eq(w->up[i], n))
+			return i ? w->up[i - 1] : none;
+	/* not on the path: down from the deepest node of it that holds n,
+	 * through the children holding n, to the one whose child n is */
+	size_t from = top + 1;
+	while (from-- > 0 && !node_holds(w->up[from], n))
+		;
+	if (from == (size_t)-1)
+		return ts_node_parent(n);
+	TSNode at = w->up[from];
+	for (;;) {
+		uint32_t count = ts_node_child_count(at);
+		TSNode next = none;
+		for (uint32_t i = 0; i < count; i++) {
+			TSNode c = ts_node_child(at, i);
+			if (ts_node_eq(c, n))
+				return at;
+			if (ts_node_is_null(next) && node_holds(c, n) &&
+			    ts_node_end_byte(c) > ts_node_start_byte(c))
+				next = c;
+		}
+		if (ts_node_is_null(next))
+			return ts_node_parent(n);  /* zero-width pieces: the long way */
+		at = next;
+	}
+}
+
+/* Put n on the walker's path at its depth.  Out of memory, the path is
+ * given up for the rest of the file (and _kbx_walk_up asks the tree). */
+static void path_set(struct kbx_walk *w, TSNode n)
+{
+	if (!w->up && w->aup)
+		return;  /* given up */
+	if (_kbx_grow((void **)&w->up, &w->aup, w->depth, sizeof(*w->up), 64)) {
+		free(w->up);
+		w->up = NULL;
+		w->aup = 1;
+		return;
+	}
+	w->up[w->depth] = n;
+}
+
 int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path,
 		 const char *src, size_t len, uint64_t timeout_us, struct kbx_extract *x)
 {
@@ -909,6 +967,7 @@ int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path
 		TSNode n = ts_tree_cursor_current_node(&cur);
 		int skip = 0;
 		body_enter(&body, n);
+		path_set(&w, n);
 		if (ts_node_is_named(n)) {
 			size_t first = x->nsyms;
 			skip = lang->visit(&w, n, ts_node_type(n)) == KBX_WALK_SKIP;
@@ -944,6 +1003,7 @@ done:
 		lang->end(&w);
 	free(w.scope_sym);
 	free(w.scope_depth);
+	free(w.up);
 	free(w.bind);
 	free(w.inits);
 	if (w.aux_parser)

@@ -16,12 +16,12 @@
 const TSLanguage *tree_sitter_java(void);
 
 /* A class body that belongs to `new X() { ... }` or to an enum constant. */
-static int in_anonymous_body(TSNode n)
+static int in_anonymous_body(struct kbx_walk *w, TSNode n)
 {
-	TSNode body = ts_node_parent(n);
+	TSNode body = _kbx_walk_up(w, n);
 	if (ts_node_is_null(body) || strcmp(ts_node_type(body), "class_body"))
 		return 0;
-	TSNode owner = ts_node_parent(body);
+	TSNode owner = _kbx_walk_up(w, body);
 	if (ts_node_is_null(owner))
 		return 0;
 	const char *t = ts_node_type(owner);
@@ -240,8 +240,8 @@ static int java_visit(struct kbx_walk *w, TSNode n, const char *type)
 {
 	switch (type[0]) {
 	case 'b':
-		if (!strcmp(type, "block") && _kbx_is(ts_node_parent(n), "class_body") &&
-		    !in_anonymous_body(n))
+		if (!strcmp(type, "block") && _kbx_is(_kbx_walk_up(w, n), "class_body") &&
+		    !in_anonymous_body(w, n))
 			class_init_scope(w, n, 0);
 		break;
 	case 'a':
@@ -277,7 +277,7 @@ static int java_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 'f':
 		if (!strcmp(type, "formal_parameter"))
 			bind_typed_name(w, n);
-		else if (!strcmp(type, "field_declaration") && !in_anonymous_body(n) &&
+		else if (!strcmp(type, "field_declaration") && !in_anonymous_body(w, n) &&
 			 has_initializer(n))
 			class_init_scope(w, n, is_static(n));
 		break;
@@ -307,7 +307,7 @@ static int java_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	case 'm':
 		if (!strcmp(type, "method_declaration")) {
-			if (!in_anonymous_body(n))
+			if (!in_anonymous_body(w, n))
 				_kbx_walk_define(w, n, _kbx_walk_in_type(w) ?
 						 KBX_KIND_METHOD : KBX_KIND_FUNCTION,
 						 _kbx_field_text(w, n, "name"), 1);

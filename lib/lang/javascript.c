@@ -326,7 +326,7 @@ static void push_frame(struct kbx_walk *w, TSNode n, int this_kind, int cls)
 static int member_this(struct kbx_walk *w, TSNode n)
 {
 	struct js_state *st = w->lang_state;
-	if (!st || strcmp(ts_node_type(ts_node_parent(n)), "class_body"))
+	if (!st || strcmp(ts_node_type(_kbx_walk_up(w, n)), "class_body"))
 		return THIS_OTHER;
 	for (size_t i = st->nframes; i-- > 0;)
 		if (st->frames[i].cls)
@@ -1007,7 +1007,7 @@ static void bind_params(struct kbx_walk *w, TSNode n)
 /* Is the declarator d a `const` one? */
 static int is_const(struct kbx_walk *w, TSNode d)
 {
-	TSNode kind = _kbx_field(ts_node_parent(d), "kind");
+	TSNode kind = _kbx_field(_kbx_walk_up(w, d), "kind");
 	if (ts_node_is_null(kind))
 		return 0;
 	uint32_t s = ts_node_start_byte(kind), e = ts_node_end_byte(kind);
@@ -1436,10 +1436,10 @@ void _kbx_js_visit_field(struct kbx_walk *w, TSNode n, const char *name_field)
  */
 static int member_kind(struct kbx_walk *w, TSNode member)
 {
-	TSNode obj = ts_node_parent(member);
+	TSNode obj = _kbx_walk_up(w, member);
 	if (ts_node_is_null(obj) || strcmp(ts_node_type(obj), "object"))
 		return KBX_KIND_FUNCTION;  /* the method of a class without a name */
-	TSNode assign = ts_node_parent(obj);
+	TSNode assign = _kbx_walk_up(w, obj);
 	if (!ts_node_is_null(assign) && !strcmp(ts_node_type(assign), "assignment_expression")) {
 		const char *left = _kbx_field_text(w, assign, "left");
 		if (left && (!strcmp(left, "module.exports") || !strcmp(left, "exports")))

@@ -224,6 +224,11 @@ struct kbx_walk {
 	uint32_t *scope_depth;
 	size_t nscope, ascope;
 	uint32_t depth;        /* depth of the node being visited */
+	/* the nodes from the root down to the one being visited
+	 * (up[depth]); maintained by the walker, read through
+	 * _kbx_walk_up */
+	TSNode *up;
+	size_t aup;
 	/* the names bound in the open scopes, innermost last; maintained
 	 * by the walker with the scopes */
 	struct _kbx_binding *bind;
@@ -236,6 +241,17 @@ struct kbx_walk {
 	 * by the walker at the end */
 	TSParser *aux_parser;
 };
+
+/*
+ * The parent of node n: use this, never ts_node_parent, which the
+ * tree-sitter runtime answers by walking down from the root (so that a
+ * visitor asking it at every level of a deeply nested file takes time
+ * quadratic in the depth).  For the node being visited or any of its
+ * ancestors the walker's path answers at once; for another node (a
+ * descendant the visitor reached itself) the walk down starts from the
+ * deepest ancestor on the path that holds it.  A null node at the root.
+ */
+TSNode _kbx_walk_up(const struct kbx_walk *w, TSNode n);
 
 /* Open a scope for sym (an index in x->syms) covering the current node. */
 void _kbx_walk_scope(struct kbx_walk *w, int sym);

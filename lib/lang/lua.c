@@ -144,7 +144,7 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 			return;
 		if (!strcmp(f, "require")) {
 			const char *m = require_module(w, n);
-			TSNode parent = ts_node_parent(n);
+			TSNode parent = _kbx_walk_up(w, n);
 			/* kept in a variable: that statement imports it */
 			if (m && !_kbx_is(parent, "expression_list"))
 				_kbx_x_import(w->x, m, NULL, NULL, 0, KBX_IMPORT_WILDCARD,
@@ -171,7 +171,7 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 static void visit_assignment(struct kbx_walk *w, TSNode n)
 {
 	struct lua_state *st = w->lang_state;
-	int local = _kbx_is(ts_node_parent(n), "variable_declaration");
+	int local = _kbx_is(_kbx_walk_up(w, n), "variable_declaration");
 	TSNode vars = _kbx_child_of_type(n, "variable_list");
 	uint32_t count = ts_node_is_null(vars) ? 0 : ts_node_named_child_count(vars);
 	for (uint32_t i = 0; i < count; i++) {
@@ -208,10 +208,10 @@ static void visit_assignment(struct kbx_walk *w, TSNode n)
 /* function () ... end as the value of M.f = ...: defined as M.f. */
 static void visit_function_value(struct kbx_walk *w, TSNode n)
 {
-	TSNode list = ts_node_parent(n);
-	TSNode assign = _kbx_is(list, "expression_list") ? ts_node_parent(list) : list;
+	TSNode list = _kbx_walk_up(w, n);
+	TSNode assign = _kbx_is(list, "expression_list") ? _kbx_walk_up(w, list) : list;
 	if (_kbx_is(assign, "assignment_statement") &&
-	    !_kbx_is(ts_node_parent(assign), "variable_declaration")) {
+	    !_kbx_is(_kbx_walk_up(w, assign), "variable_declaration")) {
 		TSNode vars = _kbx_child_of_type(assign, "variable_list");
 		uint32_t count = ts_node_named_child_count(list);
 		for (uint32_t i = 0; i < count && !ts_node_is_null(vars); i++) {

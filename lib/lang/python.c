@@ -731,7 +731,7 @@ static void bind_params(struct kbx_walk *w, struct py_scan *s, TSNode params)
 static int capture_node(struct kbx_walk *w, struct py_scan *s, TSNode n, const char *type)
 {
 	if (!strcmp(type, "dotted_name")) {
-		TSNode parent = ts_node_parent(n);
+		TSNode parent = _kbx_walk_up(w, n);
 		/* the class of a class pattern, a value such as Color.RED */
 		if (ts_node_named_child_count(n) == 1 &&
 		    !(_kbx_is(parent, "class_pattern") &&
@@ -762,7 +762,7 @@ static int scope_node(struct kbx_walk *w, struct py_scan *s, TSNode n, const cha
 			/* with f() as x: what __enter__ returns; except E as e: an E */
 			TSNode alias = _kbx_field(n, "alias");
 			struct py_value v = py_unknown;
-			if (_kbx_is(ts_node_parent(n), "except_clause")) {
+			if (_kbx_is(_kbx_walk_up(w, n), "except_clause")) {
 				TSNode e = ts_node_named_child(n, 0);
 				if (_kbx_is(e, "identifier") || _kbx_is(e, "attribute")) {
 					v.type = annotation_type(w, e);

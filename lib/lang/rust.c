@@ -900,8 +900,8 @@ static void visit_function(struct kbx_walk *w, TSNode n, int open_scope)
 	const char *name = _kbx_field_text(w, n, "name");
 	if (!name)
 		return;
-	TSNode list = ts_node_parent(n);
-	TSNode impl = _kbx_is(list, "declaration_list") ? ts_node_parent(list) : list;
+	TSNode list = _kbx_walk_up(w, n);
+	TSNode impl = _kbx_is(list, "declaration_list") ? _kbx_walk_up(w, list) : list;
 	if (_kbx_is(impl, "impl_item")) {
 		const char *tname;
 		int tsym = impl_type(w, impl, &tname);
@@ -1260,9 +1260,9 @@ static int rust_visit(struct kbx_walk *w, TSNode n, const char *type)
 		else if (!strcmp(type, "function_signature_item")) {
 			/* a trait's required method; not an extern block's
 			 * declaration */
-			TSNode list = ts_node_parent(n);
+			TSNode list = _kbx_walk_up(w, n);
 			if (_kbx_is(list, "declaration_list") &&
-			    _kbx_is(ts_node_parent(list), "trait_item"))
+			    _kbx_is(_kbx_walk_up(w, list), "trait_item"))
 				visit_function(w, n, 0);
 		}
 		break;

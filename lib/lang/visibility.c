@@ -130,7 +130,7 @@ static const char *const py_wrappers[] = {
 /* Does a decorator of the function n register it or make it a property? */
 static int py_registering_decorator(struct kbx_walk *w, TSNode n)
 {
-	TSNode d = ts_node_parent(n);
+	TSNode d = _kbx_walk_up(w, n);
 	if (!_kbx_is(d, "decorated_definition"))
 		return 0;
 	uint32_t count = ts_node_named_child_count(d);
@@ -180,8 +180,8 @@ static void rust_fn_visibility(struct kbx_walk *w, TSNode n, struct kbx_xsym *s)
 	const struct kbx_xsym *p = sym_at(w, s->parent);
 	if (p && p->kind == KBX_KIND_TRAIT && (p->flags & KBX_SYM_EXPORTED))
 		s->flags |= KBX_SYM_EXPORTED;
-	TSNode list = ts_node_parent(n);
-	TSNode impl = _kbx_is(list, "declaration_list") ? ts_node_parent(list) : list;
+	TSNode list = _kbx_walk_up(w, n);
+	TSNode impl = _kbx_is(list, "declaration_list") ? _kbx_walk_up(w, list) : list;
 	if (_kbx_is(impl, "impl_item") && !ts_node_is_null(_kbx_field(impl, "trait")))
 		s->flags |= KBX_SYM_OVERRIDE;
 }
@@ -263,7 +263,7 @@ void _kbx_csharp_visibility(struct kbx_walk *w, TSNode n, int sym)
 
 /* Is n (a declaration, a declarator, an assignment) under an export
  * statement, looking up through the few nodes a declaration wraps it in? */
-static int js_under_export(TSNode n)
+static int js_under_export(struct kbx_walk *w, TSNode n)
 {
 	for (int i = 0; i < 4 && !ts_node_is_null(n); i++) {
 		const char *t = ts_node_type(n);
@@ -272,7 +272,7 @@ static int js_under_export(TSNode n)
 		if (!strcmp(t, "program") || !strcmp(t, "statement_block") ||
 		    !strcmp(t, "class_body"))
 			return 0;
-		n = ts_node_parent(n);
+		n = _kbx_walk_up(w, n);
 	}
 	return 0;
 }
@@ -307,7 +307,7 @@ void _kbx_js_visibility(struct kbx_walk *w, TSNode n, int sym)
 	}
 	if (p && KBX_KIND_IS_CALLABLE(p->kind))
 		return;
-	if (js_under_export(n)) {
+	if (js_under_export(w, n)) {
 		s->flags |= KBX_SYM_EXPORTED;
 		return;
 	}
@@ -315,7 +315,8 @@ void _kbx_js_visibility(struct kbx_walk *w, TSNode n, int sym)
 		TSNode left = _kbx_field(n, "left");
 		if (_kbx_is(left, "member_expression")) {
 			TSNode obj = _kbx_field(left, "object");
-			uint32_t a = ts_node_start_byte(obj), b = ts_node_end_byte(obj);
+			uint32_t a = ts_node_is_null(obj) ? 0 : ts_node_start_byte(obj);
+			uint32_t b = ts_node_is_null(obj) ? 0 : ts_node_end_byte(obj);
 			if (!ts_node_is_null(obj) && b <= w->len && a <= b &&
 			    ((b - a == 7 && !memcmp(w->src + a, "exports", 7)) ||
 			     (b - a == 14 && !memcmp(w->src + a, "module.exports", 14))))
@@ -338,10 +339,13 @@ void _kbx_php_visibility(struct kbx_walk *w, TSNode n, int sym)
 	if (!s || !parent_exported(w, s))
 		return;
 	if (s->kind == KBX_KIND_METHOD) {
+		/* no modifier: public (and the null node has no end) */
 		TSNode mod = _kbx_child_of_type(n, "visibility_modifier");
-		uint32_t a = ts_node_start_byte(mod), b = ts_node_end_byte(mod);
-		if (!ts_node_is_null(mod) && b - a == 7 && !memcmp(w->src + a, "private", 7))
-			return;
+		if (!ts_node_is_null(mod)) {
+			uint32_t a = ts_node_start_byte(mod), b = ts_node_end_byte(mod);
+			if (b <= w->len && b - a == 7 && !memcmp(w->src + a, "private", 7))
+				return;
+		}
 	}
 	s->flags |= KBX_SYM_EXPORTED;
 }

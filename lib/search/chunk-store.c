@@ -431,7 +431,11 @@ const struct _kbx_term *_kbx_termcount_text(struct _kbx_termcount *w, const char
 	_kbx_tokenize(w->tok, text, len, count_token, w);
 	*nterms = w->ntc;
 	*ntokens = w->ntokens;
-	return w->nomem ? NULL : w->tc;
+	if (w->nomem)
+		return NULL;
+	/* a text without a word, before any other: no array yet */
+	static const struct _kbx_term none[1];
+	return w->tc ? w->tc : none;
 }
 
 static int meta_add(struct _kbx_cw *w, const char *key, int64_t delta)

@@ -246,7 +246,7 @@ static void textset_add(struct textset *ks, const unsigned char *key)
 struct defn {
 	uint32_t id, parent;
 	int kind;
-	uint32_t line, end_line;
+	uint32_t line, col, end_line;
 	char *cid, *qual, *name;
 };
 
@@ -274,6 +274,7 @@ static int collect_def(void *data, const struct kbx_edge *e)
 	d->parent = t->parent;
 	d->kind = t->kind;
 	d->line = t->line;
+	d->col = t->col;
 	d->end_line = t->end_line ? t->end_line : t->line;
 	d->cid = strdup(t->cid);
 	d->qual = strdup(t->qual ? t->qual : "");
@@ -473,24 +474,35 @@ static void code_job_fail(struct code_job *j, kbx_status_t st, const char *msg)
 	snprintf(j->msg, sizeof(j->msg), "%s", msg);
 }
 
-/* The text of definition d: its lines with the comment that documents it;
+/*
+ * The text of definition d: its lines with the comment that documents it;
  * a class's lines up to its first member, then its members' names (the
- * members are chunks of their own). */
+ * members are chunks of their own).  At most cap bytes of the file's
+ * lines; when the definition starts further along its line than half of
+ * that (minified code: a whole file on one line), the text starts where
+ * the definition does.
+ */
 static void chunk_text(struct strbuf *text, const struct defs *ds, const struct defn *d,
-		       const char *buf, const size_t *ls, size_t nlines)
+		       const char *buf, const size_t *ls, size_t nlines, size_t cap)
 {
 	const char *p;
 	size_t len;
+	uint32_t last = d->end_line;
 	strbuf_reset(text);
-	if (KBX_KIND_IS_TYPE(d->kind)) {
-		uint32_t first = d->end_line;
+	if (KBX_KIND_IS_TYPE(d->kind))
 		for (size_t j = 0; j < ds->n; j++)
 			if (ds->d[j].parent == d->id && ds->d[j].line > d->line &&
-			    ds->d[j].line - 1 < first)
-				first = ds->d[j].line - 1;
-		line_range(buf, ls, nlines, doc_comment_start(buf, ls, nlines, d->line), first, &p,
-			   &len);
-		strbuf_add(text, p, len > MAX_CHUNK_TEXT ? MAX_CHUNK_TEXT : len);
+			    ds->d[j].line - 1 < last)
+				last = ds->d[j].line - 1;
+	uint32_t from = doc_comment_start(buf, ls, nlines, d->line);
+	line_range(buf, ls, nlines, from, last, &p, &len);
+	if (len > cap && from == d->line && d->col - 1 > cap / 2 && d->line <= nlines &&
+	    d->col - 1 < ls[d->line] - ls[d->line - 1]) {
+		p += d->col - 1;
+		len -= d->col - 1;
+	}
+	strbuf_add(text, p, len > cap ? cap : len);
+	if (KBX_KIND_IS_TYPE(d->kind)) {
 		int any = 0;
 		for (size_t j = 0; j < ds->n; j++)
 			if (ds->d[j].parent == d->id) {
@@ -498,11 +510,33 @@ static void chunk_text(struct strbuf *text, const struct defs *ds, const struct 
 				strbuf_addstr(text, ds->d[j].name);
 				any = 1;
 			}
-	} else {
-		line_range(buf, ls, nlines, doc_comment_start(buf, ls, nlines, d->line), d->end_line,
-			   &p, &len);
-		strbuf_add(text, p, len > MAX_CHUNK_TEXT ? MAX_CHUNK_TEXT : len);
 	}
+}
+
+/*
+ * How much of its lines each chunk of a file may take.  Nested
+ * definitions repeat their inner ones' text, and a minified file's
+ * thousands of functions share one line: the file's chunks together take
+ * at most CHUNK_BUDGET times the file's size (and a little more), so
+ * that the work is linear in the file; when they would take more, each
+ * takes an equal share, no less than MIN_CHUNK_TEXT bytes.
+ */
+#define CHUNK_BUDGET 4
+#define MIN_CHUNK_TEXT 256u
+
+static size_t chunk_cap(const struct defs *ds, const size_t *ls, size_t nlines, size_t flen)
+{
+	size_t budget = CHUNK_BUDGET * flen + (64u << 10), total = 0;
+	for (size_t i = 0; i < ds->n; i++) {
+		const char *p;
+		size_t len;
+		line_range("", ls, nlines, ds->d[i].line, ds->d[i].end_line, &p, &len);
+		total += len > MAX_CHUNK_TEXT ? MAX_CHUNK_TEXT : len;
+	}
+	if (total <= budget || !ds->n)
+		return MAX_CHUNK_TEXT;
+	size_t share = budget / ds->n;
+	return share < MIN_CHUNK_TEXT ? MIN_CHUNK_TEXT : share;
 }
 
 /*
@@ -729,9 +763,10 @@ static void make_code_chunks(struct code_worker *wk, struct code_job *j)
 		code_job_fail(j, KBX_ERR_NOMEM, "out of memory");
 		goto out;
 	}
+	size_t cap = chunk_cap(&ds, ls, nlines, wk->buf.len);
 	for (size_t i = 0; i < ds.n; i++) {
 		struct code_chunk *c = &j->c[j->n];
-		chunk_text(&wk->text, &ds, &ds.d[i], buf, ls, nlines);
+		chunk_text(&wk->text, &ds, &ds.d[i], buf, ls, nlines, cap);
 		if (inc.n)
 			add_decl_doc(wk, &ds.d[i], buf, ls, nlines, &inc);
 		c->text = wk->text.failed ? NULL : malloc(wk->text.len + 1);

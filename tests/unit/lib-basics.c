@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "graph/graph.h"
+#include "search/search.h"
 #include "tap.h"
 
 static void test_edge_keys(void)
@@ -212,6 +213,22 @@ static void test_strbuf(void)
 	strbuf_release(&sb);
 }
 
+/* A chunk whose text has no word, counted first by a fresh counter
+ * (before it has made its array of terms), has no terms: no failure. */
+static void test_termcount_no_words(void)
+{
+	struct _kbx_termcount *t = _kbx_termcount_new();
+	size_t n = 99;
+	uint32_t ntok = 99;
+	const char *text = "() => () => () => {}";
+	ok(t != NULL, "a term counter");
+	ok(t && _kbx_termcount_text(t, text, strlen(text), &n, &ntok) != NULL && n == 0 && ntok == 0,
+	   "a text without a word has no terms, and that is no failure");
+	ok(t && _kbx_termcount_text(t, "timeout", 7, &n, &ntok) != NULL && n == 1,
+	   "the next text is counted");
+	_kbx_termcount_free(t);
+}
+
 int main(void)
 {
 	test_edge_keys();
@@ -224,6 +241,7 @@ int main(void)
 	test_idset();
 	test_refs_roundtrip();
 	test_strbuf();
+	test_termcount_no_words();
 	printf("1..%d\n", tests);
 	return failures ? 1 : 0;
 }
