@@ -4,8 +4,8 @@ test_description='kbx search: a C function takes the comment of its declaration
 C and C++ document a function where it is declared, often in a header,
 and its definition has no comment of its own.  The code chunk of such a
 definition takes the comment above its declaration: in its own file, in
-a header it includes, or in a header that one includes.  A definition
-with its own comment keeps it alone.'
+a header it includes, or in one those include, up to four levels down.
+A definition with its own comment keeps it alone.'
 
 . "$(dirname "$0")"/test-lib.sh
 
@@ -25,8 +25,17 @@ test_expect_success 'set up a C repository whose comments are in headers' '
 	EOF
 	cat >repo/include/wrap.h <<-\EOF &&
 	#include "api.h"
+	#include "level2.h"
 	/* Weave the tapestry of lanterns together. */
 	void stitch(int n);
+	EOF
+	# a library header reached through three others: level2.h,
+	# level3.h, base.h (four includes away from impl.c)
+	echo "#include \"level3.h\"" >repo/include/level2.h &&
+	echo "#include \"base.h\"" >repo/include/level3.h &&
+	cat >repo/include/base.h <<-\EOF &&
+	/* Count the lighthouses along the fjord. */
+	int beacons(void);
 	EOF
 	cat >repo/src/impl.c <<-\EOF &&
 	#include "../include/wrap.h"
@@ -55,6 +64,11 @@ test_expect_success 'set up a C repository whose comments are in headers' '
 	{
 		return x + 1;
 	}
+
+	int beacons(void)
+	{
+		return 2;
+	}
 	EOF
 	(cd repo && kbx index -q)
 '
@@ -74,6 +88,12 @@ test_expect_success 'a definition takes the comment of its declaration in a head
 test_expect_success 'and of one in the header it includes' '
 	echo "src/impl.c#stitch" >expect &&
 	first_code "tapestry of lanterns" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'and of one four includes away' '
+	echo "src/impl.c#beacons" >expect &&
+	first_code "lighthouses fjord" >actual &&
 	test_cmp expect actual
 '
 

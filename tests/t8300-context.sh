@@ -256,6 +256,70 @@ assert recs[-1][\"tokens\"] <= 450
 "
 '
 
+test_expect_success 'shortened entries keep title and first sentence of the cause, documents their prose' '
+	mkdir -p reg2/errors/python reg2/docs waits &&
+	for i in 1 2 3 4 5 6
+	do
+		cat >>reg2/errors/python/waits.yml <<-EOF || return 1
+		- id: "py-wait-00$i"
+		  error_type: "WaitError$i"
+		  severity: "error"
+		  pattern: "WaitError$i: gave up waiting"
+		  cause: >
+		    Variant $i: the worker gave up waiting for the queue. The queue was
+		    drained by another consumer before this one could take its item,
+		    and the wait had no deadline to end it earlier.
+		  fix_template: |
+		    Give every wait on the queue a deadline, variant $i.
+		    Check the consumer count before waiting.
+		EOF
+		cat >reg2/docs/waiting-$i.md <<-EOF || return 1
+		---
+		id: doc-wait-$i
+		title: Waiting on queues, part $i
+		category: doc
+		language: all
+		---
+		# Waiting on queues, part $i
+
+		## Deadlines
+
+		A worker that waits on a queue should give up after a deadline, part $i.
+		Waiting forever hides a consumer that drained the queue.
+		Line three of part $i, on how long a deadline should be.
+		Line four of part $i, on what to log when it passes.
+		Line five of part $i, on retrying after the deadline.
+		Line six of part $i, on the consumer count.
+		Line seven of part $i, on queues that are never drained.
+		Line eight of part $i, on tests that wait.
+		EOF
+	done &&
+	(cd waits && git init -q && kbx registry add ../reg2 >/dev/null 2>&1 && kbx index -q) &&
+	(cd waits && kbx context --format=json --budget=500 --type=error "worker gave up waiting on the queue") >pack &&
+	(cd waits && kbx context --format=json --budget=400 --type=doc "waiting on queues deadline") >>pack &&
+	python3 -c "
+import json
+recs = [json.loads(l) for l in open(\"pack\")]
+pieces = [r for r in recs if r[\"type\"] == \"piece\"]
+errs = [p for p in pieces if p[\"shortened\"] and p[\"kind\"] == \"error\"]
+docs = [p for p in pieces if p[\"shortened\"] and p[\"kind\"] == \"doc\"]
+assert errs and docs, [(p[\"kind\"], p[\"shortened\"]) for p in pieces]
+for p in errs:
+    lines = p[\"text\"].splitlines()
+    assert lines[0].startswith(\"WaitError\") and lines[0].endswith(\"(error)\"), lines
+    assert lines[1].startswith(\"Cause: Variant \") and lines[1].endswith(\"the queue. ...\"), lines
+    assert lines[2] == \"[kbx: shortened to leave room: the rest of the cause and the fix left out]\", lines
+    assert \"Fix:\" not in p[\"text\"]
+for p in docs:
+    lines = p[\"text\"].splitlines()
+    assert lines[0].startswith(\"Waiting on queues, part \") and lines[0].endswith(\" / Deadlines\"), lines
+    assert not any(l.startswith(\"#\") for l in lines), lines
+    assert lines[1].startswith(\"A worker that waits on a queue\"), lines
+    assert lines[-1].startswith(\"[kbx: shortened to leave room: \"), lines
+assert all(r[\"tokens\"] <= r[\"budget\"] for r in recs if r[\"type\"] == \"pack\")
+"
+'
+
 test_expect_success '--explain: text of the question cannot end the plan comment' '
 	(cd repo && kbx context --explain --budget=1000 "code similar to parse --> the config") >md &&
 	test_grep "searched for parse - -> the config" md &&

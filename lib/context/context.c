@@ -630,6 +630,89 @@ static char *doc_text(const struct cand *c)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* An error entry shortened: its title and the first sentence of its
+ * cause, the fix left out and said so; 0 when out of memory or when the
+ * entry is that short already. */
+static int shorten_entry(char **text, const struct cand *c, struct strbuf *sb)
+{
+	const char *cause = c->p.cause;
+	size_t n = strlen(cause), cut = 0;
+	while (cut < n && cut < SHORT_BYTES / 2 &&
+	       !(cause[cut] == '.' && (cause[cut + 1] == ' ' || cause[cut + 1] == '\n' || !cause[cut + 1])))
+		cut++;
+	if (cut < n && cause[cut] == '.')
+		cut++;
+	while (cut && ((unsigned char)cause[cut] & 0xC0) == 0x80)
+		cut--;
+	if (cut >= n && !*c->p.fix)
+		return 0;
+	strbuf_reset(sb);
+	strbuf_addstr(sb, c->p.title);
+	if (*c->p.severity)
+		strbuf_addf(sb, " (%s)", c->p.severity);
+	strbuf_addf(sb, "\nCause: %.*s%s\n[kbx: shortened to leave room: %s left out]\n", (int)cut,
+		    cause, cut < n ? " ..." : "", cut < n ? "the rest of the cause and the fix" : "the fix");
+	if (sb->failed)
+		return 0;
+	free(*text);
+	*text = strbuf_detach(sb, NULL);
+	return *text != NULL;
+}
+
+/* A document's section shortened: its title and heading on one line,
+ * then its first lines of prose (headings and blank lines skipped: the
+ * chunk's text starts with the title and heading, and the section with
+ * its heading again), SHORT_BYTES / 2 at most; 0 as for shorten(). */
+static int shorten_doc(char **text, struct strbuf *sb)
+{
+	const char *t = *text, *end = t + strlen(t);
+	const char *l1 = t, *e1 = memchr(t, '\n', (size_t)(end - t));
+	if (!e1)
+		return 0;
+	const char *l2 = e1 + 1, *e2 = memchr(l2, '\n', (size_t)(end - l2));
+	if (!e2)
+		return 0;
+	strbuf_reset(sb);
+	strbuf_add(sb, l1, (size_t)(e1 - l1));
+	if (e2 > l2)
+		strbuf_addf(sb, " / %.*s", (int)(e2 - l2), l2);
+	strbuf_addch(sb, '\n');
+	size_t kept = 0, lines = 0;
+	const char *p = e2 + 1;
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+		if (!e)
+			e = end;
+		int skip = e == p || *p == '#';
+		if (!skip && kept >= SHORT_BYTES / 2)
+			break;
+		if (!skip) {
+			size_t len = (size_t)(e - p), room = SHORT_BYTES / 2 - kept;
+			if (len > room) {
+				len = room;
+				while (len && ((unsigned char)p[len] & 0xC0) == 0x80)
+					len--;
+			}
+			strbuf_add(sb, p, len);
+			strbuf_addstr(sb, len < (size_t)(e - p) ? " ...\n" : "\n");
+			kept += len + 1;
+		}
+		p = e < end ? e + 1 : end;
+	}
+	for (const char *q = p; q < end; q++)
+		lines += *q == '\n';
+	lines += end > p && end[-1] != '\n';
+	if (p >= end)
+		return 0;  /* all of it kept: no shorter */
+	strbuf_addf(sb, "[kbx: shortened to leave room: %zu more line%s left out]\n", lines,
+		    lines == 1 ? "" : "s");
+	if (sb->failed)
+		return 0;
+	free(*text);
+	*text = strbuf_detach(sb, NULL);
+	return *text != NULL;
+}
+
 /* Cut *text to its first SHORT_LINES lines (SHORT_BYTES at most, at a
  * character boundary) and a marker saying how much was left out; 0 when
  * it is that short already or out of memory. */
@@ -833,11 +916,14 @@ static void pack(struct run *r)
 		} else {
 			p->text = doc_text(c);
 			set_header(p, r->sources[p->source].repo, &sb);
-			/* the same for a document or an entry: its first
-			 * lines */
+			/* the same for a document (its first lines) or an
+			 * entry (its title and the first sentence of its
+			 * cause) */
 			if (p->text && p->header && full && after[i] > room &&
 			    (full >= CONTEXT_FULL || piece_tokens(p) > room / 3) &&
-			    shorten(&p->text, &sb))
+			    (p->kind == KBX_PIECE_ERROR && *p->cause ? shorten_entry(&p->text, c, &sb)
+			     : p->kind == KBX_PIECE_DOC		 ? shorten_doc(&p->text, &sb)
+								 : shorten(&p->text, &sb)))
 				p->shortened = 1;
 		}
 		set_header(p, r->sources[p->source].repo, &sb);

@@ -383,6 +383,7 @@ static void line_range(const char *buf, const size_t *ls, size_t nlines, uint32_
 /* C and C++ declarations read for their comments: see add_decl_doc(). */
 #define DECL_FILES 128          /* files whose declarations a worker keeps */
 #define DECL_INCLUDES 64        /* files looked in for one file's definitions */
+#define DECL_DEPTH 4            /* include levels looked down, nearest first */
 #define DECL_FILE_MAX (2u << 20)
 #define DECL_DOC_MAX 2048       /* bytes of one comment */
 
@@ -546,8 +547,9 @@ static size_t chunk_cap(const struct defs *ds, const size_t *ls, size_t nlines, 
  * definition alone leaves out the words a question would use.  So a
  * function of a C or C++ file without a comment of its own takes the
  * comment of its declaration, in the file itself (a static function
- * declared at the top) or in a file it includes or one of those includes
- * (a library's header included through the module's own), appended to
+ * declared at the top) or in a file it includes or one those include,
+ * up to DECL_DEPTH levels down (a library's header included through the
+ * module's own, which includes the library's public one), appended to
  * its chunk's text.  A file's declarations are read once per worker: the comment
  * above each line that starts a statement at the left margin, whose
  * first name before a '(' is the function's, and which ends with ';'
@@ -674,8 +676,8 @@ static const struct decl_doc *decl_find(const struct decl_file *f, const char *n
 }
 
 /* The files whose declarations may document a definition of a file:
- * the file itself, then the repository files it includes, two levels
- * down, at most 64. */
+ * the file itself, then the repository files it includes, nearest first,
+ * DECL_DEPTH levels down, at most DECL_INCLUDES. */
 struct include_list {
 	char **paths;
 	size_t n, alloc;
@@ -744,7 +746,7 @@ static void make_code_chunks(struct code_worker *wk, struct code_job *j)
 			goto out;
 		}
 		inc.n = 1;
-		st = kbx_walk_edges(s, j->fr->id, KBX_EDGE_IMPORTS, KBX_DIR_OUT, 2, collect_include,
+		st = kbx_walk_edges(s, j->fr->id, KBX_EDGE_IMPORTS, KBX_DIR_OUT, DECL_DEPTH, collect_include,
 				    &inc, &err);
 		if (st && st != KBX_NOT_FOUND) {
 			code_job_fail(j, st, err.msg);
