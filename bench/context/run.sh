@@ -9,6 +9,8 @@
 #             (recall.sh)
 #   latency   kbx context --budget=2000 for three questions, whole
 #             process (hyperfine -N), beside kbx search for the same
+#   tokens    kbx's token estimate against GPT tokenizers' counts
+#             (tokens.sh; needs `make mcp-deps`)
 #
 #   run.sh [RUNS]        (default 20 runs each)
 #
@@ -53,4 +55,18 @@ print("  %-72s context %6.1f  search %6.1f  ratio %.2fx" % (sys.argv[2][:72], r[
                                                             r["context"] / r["search"]))
 PY
 	done
+fi
+
+tokdir=${TOKENIZER_DIR:-$root/build/npm}
+if test -d "$tokdir/node_modules/gpt-tokenizer" && command -v node >/dev/null 2>&1; then
+	echo
+	echo "the token estimate against GPT tokenizers (tokens.sh):"
+	printf '%s\n' "how are the ranks of several lists combined with a weight for each list" \
+		"what calls strbuf_addstr" "how does kbx context pack pieces within a budget" \
+		"open a path inside the repository without following any symbolic link" >"$tmp/questions"
+	TOKENIZER_DIR=$tokdir KBX=$KBX sh "$here/tokens.sh" "$tmp/tree" "$tmp/questions" ||
+		echo "  tokens.sh failed"
+else
+	echo
+	echo "the token estimate: skipped (gpt-tokenizer is not in $tokdir: make mcp-deps)"
 fi

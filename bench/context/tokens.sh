@@ -9,9 +9,8 @@
 # of questions, one a line.  Every piece kbx context packs for them (a
 # large budget, each piece once) is counted again by the npm package
 # gpt-tokenizer (cl100k_base and o200k_base), which must be installed,
-# pinned, in $TOKENIZER_DIR (default bench/work/tokenizer):
-#
-#   npm install --prefix bench/work/tokenizer gpt-tokenizer@3.0.1
+# pinned, in $TOKENIZER_DIR (default build/npm, where `make mcp-deps`
+# puts it with the MCP tests' packages, tests/mcp/package.json).
 #
 # Nothing is fetched by kbx at run time; the package is for this
 # measurement only and never committed.  Prints, for code and for
@@ -21,11 +20,11 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 KBX=${KBX:-$here/../../kbx}
-TOKENIZER_DIR=${TOKENIZER_DIR:-$here/../work/tokenizer}
+TOKENIZER_DIR=${TOKENIZER_DIR:-$here/../../build/npm}
 tree=$1
 questions=$2
 test -d "$TOKENIZER_DIR/node_modules/gpt-tokenizer" || {
-	echo "error: gpt-tokenizer is not in '$TOKENIZER_DIR': npm install --prefix '$TOKENIZER_DIR' gpt-tokenizer@3.0.1" >&2
+	echo "error: gpt-tokenizer is not in '$TOKENIZER_DIR': run 'make mcp-deps'" >&2
 	exit 2
 }
 out=$(mktemp)

@@ -4,7 +4,8 @@
 #
 # Install what the MCP tests run (tests/t8410-mcp-sdk.sh): the official
 # MCP SDK, the conformance suite and, on x86-64 Linux, a Node 22 that the
-# suite needs, all pinned with their dependencies by package-lock.json
+# suite needs; and gpt-tokenizer, which bench/context/tokens.sh counts
+# tokens with; all pinned with their dependencies by package-lock.json
 # beside this script, into DESTDIR/node_modules.  "npm ci" checks every
 # tarball against the lock's integrity hash and runs no package scripts.
 # Nothing is done when DESTDIR already holds this very lock's install.
