@@ -875,9 +875,12 @@ TSNode _kbx_walk_up(const struct kbx_walk *w, TSNode n)
 	if (!w->up)
 		return ts_node_parent(n);
 	size_t top = w->depth;
-	for (size_t i = top + 1; i-- > 0;)
-		if (ts_node_eq(w->up[i], n))
-			return i ? w->up[i - 1] : none;
+	/* the node being visited or an ancestor holds the node being
+	 * visited; a node deeper down (the usual case) is not looked for */
+	if (node_holds(n, w->up[top]))
+		for (size_t i = top + 1; i-- > 0;)
+			if (ts_node_eq(w->up[i], n))
+				return i ? w->up[i - 1] : none;
 	/* not on the path: down from the deepest node of it that holds n,
 	 * through the children holding n, to the one whose child n is */
 	size_t from = top + 1;
