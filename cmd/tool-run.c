@@ -406,6 +406,7 @@ static long now_ms(void)
 int tool_call_wait(struct tool_call *c, long timeout_ms)
 {
 	long deadline = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
+	long kill_at = 0;       /* stopped: when SIGKILL follows SIGTERM */
 	for (;;) {
 		struct pollfd pfd[3];
 		int who[3], n = 0;
@@ -417,15 +418,28 @@ int tool_call_wait(struct tool_call *c, long timeout_ms)
 			}
 		if (!n)
 			break;
+		if (c->too_big && !kill_at)
+			kill_at = now_ms() + TOOL_KILL_GRACE_MS;
 		int wait = -1;
 		if (deadline && !c->timed_out) {
 			long left = deadline - now_ms();
 			if (left <= 0) {
 				c->timed_out = 1;
 				tool_call_cancel(c);
+				kill_at = now_ms() + TOOL_KILL_GRACE_MS;
 				continue;
 			}
 			wait = left > INT_MAX ? INT_MAX : (int)left;
+		} else if (kill_at > 0) {
+			/* a child that does not end on SIGTERM (stopped, or
+			 * in a call a signal does not cut short) is killed */
+			long left = kill_at - now_ms();
+			if (left <= 0) {
+				kill(c->pid, SIGKILL);
+				kill_at = -1;
+				continue;
+			}
+			wait = (int)left;
 		}
 		int r = poll(pfd, (nfds_t)n, wait);
 		if (r < 0 && errno != EINTR)
