@@ -665,7 +665,8 @@ bad:
 int cmd_serve(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	const char *listen_at = DEFAULT_LISTEN, *token_file = NULL;
-	long threads = 8, timeout = 10, query_timeout = 60, max_connections = 256;
+	long threads = 8, timeout = 10, request_timeout = 30, query_timeout = 60;
+	long max_connections = 256;
 	uint64_t max_body = 1u << 20;
 	struct option opts[] = {
 		OPT_STRING_F(0, "listen", &listen_at, "ADDR:PORT",
@@ -676,6 +677,8 @@ int cmd_serve(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_SIZE_F(0, "max-body", &max_body, "SIZE", "the largest request body (default 1m)"),
 		OPT_INT_F(0, "timeout", &timeout, "SECONDS",
 			  "close a connection silent this long (default 10)"),
+		OPT_INT_F(0, "request-timeout", &request_timeout, "SECONDS",
+			  "close a connection whose request takes this long to arrive (default 30)"),
 		OPT_INT_F(0, "query-timeout", &query_timeout, "SECONDS",
 			  "stop a query running this long (default 60)"),
 		OPT_INT_F(0, "max-connections", &max_connections, "N",
@@ -689,11 +692,13 @@ int cmd_serve(int argc, const char **argv, struct kbx_ctx *ctx)
 		fprintf(stderr, "error: 'serve' takes no operand\n");
 		return KBX_EXIT_USAGE;
 	}
-	if (threads < 1 || threads > 256 || timeout < 1 || timeout > 3600 || query_timeout < 1 ||
-	    query_timeout > 86400 || max_connections < 1 || max_connections > 65536 ||
-	    max_body < 1024 || max_body > (1u << 30)) {
+	if (threads < 1 || threads > 256 || timeout < 1 || timeout > 3600 || request_timeout < 1 ||
+	    request_timeout > 3600 || query_timeout < 1 || query_timeout > 86400 ||
+	    max_connections < 1 || max_connections > 65536 || max_body < 1024 ||
+	    max_body > (1u << 30)) {
 		fprintf(stderr, "error: out of range: --threads 1 to 256, --timeout 1 to 3600, "
-			"--query-timeout 1 to 86400, --max-connections 1 to 65536, --max-body 1k to 1g\n");
+			"--request-timeout 1 to 3600, --query-timeout 1 to 86400, "
+			"--max-connections 1 to 65536, --max-body 1k to 1g\n");
 		return KBX_EXIT_USAGE;
 	}
 	struct sockaddr_storage ss;
@@ -748,6 +753,7 @@ int cmd_serve(int argc, const char **argv, struct kbx_ctx *ctx)
 		.threads = (unsigned)threads,
 		.max_body = (size_t)max_body,
 		.timeout_s = (unsigned)timeout,
+		.request_timeout_s = (unsigned)request_timeout,
 		.max_connections = (unsigned)max_connections,
 		.handler = handle,
 		.data = &sv,

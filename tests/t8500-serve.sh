@@ -4,7 +4,8 @@ test_description='kbx serve: the HTTP API and the page, with curl
 
 Every endpoint under /v1/ on a small indexed C repository, /v1/rag and
 its plan, /v1/openapi.json, the page and its script; bad JSON, bad
-arguments, a 10 MB body, a slow client, a query over --query-timeout
+arguments, a 10 MB body, a slow client, a client that trickles its
+request a byte at a time, a query over --query-timeout
 (and one that does not end on SIGTERM), a wrong or missing token, paths
 outside /v1/, methods not taken, a Host header of another name; refusing
 to listen beyond loopback without a token and token files that are links
@@ -458,6 +459,68 @@ test_expect_success CURL,PYTHON,PS 'a query that does not end on SIGTERM is kill
 	test_must_be_empty children &&
 	! kill -0 $child 2>/dev/null &&
 	api POST /v1/callers "{\"symbol\":\"add_numbers\",\"repo\":\"calc\"}" &&
+	expect_code 200
+'
+
+# drip MODE: a client that sends a request a byte every half second and
+# never ends it (MODE headers: in its headers; body: in its body);
+# prints "closed SECONDS" when the server closes it, "open" after 20 s
+drip () {
+	python3 - "$PORT" "$1" <<-\PY
+	import socket, sys, time
+	port, mode = int(sys.argv[1]), sys.argv[2]
+	s = socket.create_connection(("127.0.0.1", port))
+	if mode == "body":
+	    s.sendall(b"POST /v1/search HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+	              b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+	    byte = b" "
+	else:
+	    s.sendall(b"GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Drip: ")
+	    byte = b"a"
+	s.settimeout(0.5)
+	start = time.monotonic()
+	while time.monotonic() - start < 20:
+	    try:
+	        s.sendall(byte)
+	        if not s.recv(4096):
+	            break
+	    except socket.timeout:
+	        continue
+	    except OSError:
+	        break
+	else:
+	    print("open")
+	    sys.exit(0)
+	print("closed %.1f" % (time.monotonic() - start))
+	PY
+}
+
+test_expect_success CURL,PYTHON 'a client that trickles its request is closed after --request-timeout; others are answered' '
+	serve_stop &&
+	serve_start --timeout=5 --request-timeout=2 --query-timeout=3 &&
+	{ drip headers >drip.headers & } &&
+	headers_pid=$! &&
+	{ drip body >drip.body & } &&
+	body_pid=$! &&
+	sleep 0.5 &&
+	api GET /v1/status &&
+	expect_code 200 &&
+	api POST /v1/callers "{\"symbol\":\"add_numbers\",\"repo\":\"calc\"}" &&
+	expect_code 200 &&
+	wait $headers_pid &&
+	wait $body_pid &&
+	for f in drip.headers drip.body
+	do
+		read state secs <$f &&
+		test "$state" = closed &&
+		python3 -c "import sys; sys.exit(not 1 <= float(sys.argv[1]) < 5)" "$secs" || return 1
+	done
+'
+
+test_expect_success CURL,PYTHON 'a query that runs past --request-timeout is answered, not cut off' '
+	slow_query &&
+	slow_answered 8 &&
+	api GET /v1/status &&
 	expect_code 200
 '
 
