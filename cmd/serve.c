@@ -220,7 +220,8 @@ static void add_records_of(struct strbuf *out, const struct kbx_json *array, con
  * POST /v1/rag {"query", "repo_id", "top_k"}: the hybrid pipeline's plan
  * (the seeds, the traversal chosen) and the nodes it reached, each with
  * its path from its seed (via), then the chunks of text that answer,
- * from kbx context: two calls of the same index.
+ * from kbx context: two calls of the same index, or of every repository
+ * for "repo_id": "all" (then one plan for each in "plans").
  */
 static void answer_rag(struct serve *sv, const struct kbx_json *req, struct kbx_serve_response *res)
 {
@@ -253,13 +254,19 @@ static void answer_rag(struct serve *sv, const struct kbx_json *req, struct kbx_
 	struct kbx_json *hv = NULL, *cv = NULL;
 	int hrc = 0, crc = 0;
 	unsigned http = 0;
+	/* "all": every repository of the list, as kbx hybrid and kbx
+	 * context --all-repos ask them */
+	int all = repo && repo->type == KBX_JSON_STRING && repo->len == 3 &&
+		  !memcmp(repo->str, "all", 3);
+	int one = repo && repo->type == KBX_JSON_STRING && !all;
 	if (!hargs || !cargs ||
 	    kbx_json_add(hargs, "question", kbx_json_new_str(query->str, query->len)) ||
 	    kbx_json_add(cargs, "question", kbx_json_new_str(query->str, query->len)) ||
 	    (top_k && kbx_json_add(hargs, "limit", kbx_json_new_int(top_k->ival))) ||
-	    (repo && repo->type == KBX_JSON_STRING &&
-	     (kbx_json_add(hargs, "repo", kbx_json_new_str(repo->str, repo->len)) ||
-	      kbx_json_add(cargs, "repo", kbx_json_new_str(repo->str, repo->len))))) {
+	    (all && (kbx_json_add(hargs, "all_repos", kbx_json_new(KBX_JSON_TRUE)) ||
+		     kbx_json_add(cargs, "all_repos", kbx_json_new(KBX_JSON_TRUE)))) ||
+	    (one && (kbx_json_add(hargs, "repo", kbx_json_new_str(repo->str, repo->len)) ||
+		     kbx_json_add(cargs, "repo", kbx_json_new_str(repo->str, repo->len))))) {
 		reply_errorf(res, 500, "fatal: out of memory");
 		goto out;
 	}
@@ -285,6 +292,8 @@ static void answer_rag(struct serve *sv, const struct kbx_json *req, struct kbx_
 		strbuf_addstr(&out, "null");
 	strbuf_addstr(&out, ",\"plan\":");
 	add_records_of(&out, hv, "plan", 1);
+	strbuf_addstr(&out, ",\"plans\":");
+	add_records_of(&out, hv, "plan", 0);
 	strbuf_addstr(&out, ",\"nodes\":");
 	add_records_of(&out, hv, "result", 0);
 	strbuf_addstr(&out, ",\"chunks\":");
@@ -359,13 +368,16 @@ static void answer_openapi(struct kbx_serve_response *res)
 		      "pipeline's plan, the nodes it reached with their paths from their seeds, and "
 		      "the chunks of text that answer the query\",\"requestBody\":{\"content\":{"
 		      "\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{"
-		      "\"query\":{\"type\":\"string\"},\"repo_id\":{\"type\":[\"string\",\"null\"]},"
+		      "\"query\":{\"type\":\"string\"},\"repo_id\":{\"type\":[\"string\",\"null\"],"
+		      "\"description\":\"a repository's name from /v1/repos, \\\"all\\\" for every one, or "
+		      "null for the one kbx serve was started in\"},"
 		      "\"top_k\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000}},"
 		      "\"required\":[\"query\"],\"additionalProperties\":false}}}},"
 		      "\"responses\":{\"200\":{\"description\":\"the plan, nodes and chunks\","
 		      "\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\","
 		      "\"properties\":{\"query\":{\"type\":\"string\"},\"repo_id\":{\"type\":"
-		      "[\"string\",\"null\"]},\"plan\":{\"type\":[\"object\",\"null\"]},\"nodes\":"
+		      "[\"string\",\"null\"]},\"plan\":{\"type\":[\"object\",\"null\"]},\"plans\":"
+		      "{\"type\":\"array\",\"items\":{\"type\":\"object\"}},\"nodes\":"
 		      "{\"type\":\"array\",\"items\":{\"type\":\"object\"}},\"chunks\":{\"type\":"
 		      "\"array\",\"items\":{\"type\":\"object\"}},\"pack\":{\"type\":[\"object\","
 		      "\"null\"]},\"exit_status\":{\"type\":\"integer\"}}}}}}");

@@ -26,13 +26,16 @@ static const char *const path_kinds[] = { "calls", "imports", NULL };
 #define ARG_CERTAIN { "certain", ARG_BOOL, "--certain", 0, \
 	"only certain edges: leave out the calls and imports kbx could not pin down", NULL }
 #define ARG_LIMIT { "limit", ARG_INT, "--limit", 0, "at most this many results", NULL }
+#define ARG_ALL_REPOS { "all_repos", ARG_BOOL, "--all-repos", 0, \
+	"ask every repository of 'kbx repos' instead of one (not with repo)", NULL }
 
 const struct tool kbx_tools[] = {
 	{ "context", "Answer a question with the text a model needs, within a token budget: "
 	  "function bodies, the signatures around them, documents and error entries, each "
 	  "with its path, lines and why it is there (kbx context).",
 	  { { "question", ARG_OPERAND, NULL, 1, "the question, in words", NULL },
-	    { "budget", ARG_INT, "--budget", 0, "the most tokens the answer may take", NULL } } },
+	    { "budget", ARG_INT, "--budget", 0, "the most tokens the answer may take", NULL },
+	    ARG_ALL_REPOS } },
 	{ "search", "Search the repository's code, documents and error entries by meaning and "
 	  "by words; each hit has a path, lines, an id and a confidence (kbx search).",
 	  { { "query", ARG_OPERAND, NULL, 1, "what to look for, in words or code", NULL },
@@ -47,7 +50,8 @@ const struct tool kbx_tools[] = {
 	  "functions it names, then their callers, callees or definitions as the question "
 	  "asks (kbx hybrid).",
 	  { { "question", ARG_OPERAND, NULL, 1, "the question, in words", NULL },
-	    ARG_LIMIT, ARG_DEPTH("hops of the traversal, 0 for all"), ARG_CERTAIN } },
+	    ARG_LIMIT, ARG_DEPTH("hops of the traversal, 0 for all"), ARG_CERTAIN,
+	    ARG_ALL_REPOS } },
 	{ "callers", "List the functions that call a function or method (kbx callers).",
 	  { { "symbol", ARG_OPERAND, NULL, 1, "the function: a name, Class.method or an id", NULL },
 	    ARG_DEPTH("follow calls this many hops (default 1)"),

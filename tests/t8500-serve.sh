@@ -529,6 +529,25 @@ test_expect_success CURL,PYTHON 'restart kbx serve with the default limits' '
 	serve_start
 '
 
+test_expect_success CURL,PYTHON 'rag with "repo_id": "all" asks every repository of the list' '
+	api POST /v1/rag "{\"query\":\"who calls add_numbers\",\"repo_id\":\"all\",\"top_k\":3}" &&
+	expect_code 200 &&
+	jget "(d[\"repo_id\"], sorted(p[\"repo\"] for p in d[\"plans\"]), d[\"plan\"] in d[\"plans\"])" >actual &&
+	echo "[\"all\", [\"calc\", \"ladder\"], true]" >expect &&
+	test_cmp expect actual &&
+	jget "[(n[\"repo\"], n[\"name\"]) for n in d[\"nodes\"]]" >actual &&
+	echo "[[\"calc\", \"scale\"]]" >expect &&
+	test_cmp expect actual &&
+	jget "[(c[\"repo\"], c[\"path\"], c[\"line\"]) for c in d[\"chunks\"]][0]" >actual &&
+	echo "[\"calc\", \"calc.c\", 2]" >expect &&
+	test_cmp expect actual &&
+	api POST /v1/rag "{\"query\":\"who calls a0\",\"repo_id\":\"all\"}" &&
+	expect_code 200 &&
+	jget "sorted({n[\"repo\"] for n in d[\"nodes\"]})" >actual &&
+	echo "[\"ladder\"]" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success CURL,PYTHON 'an index in another process is seen by the next request, without a restart' '
 	cat >repo/more.c <<-\EOF &&
 	int add_numbers(int a, int b);
