@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#define KBX_SERVE_ABI 1
+#define KBX_SERVE_ABI 2
 #define KBX_SERVE_MODULE_SYMBOL "kbx_serve_module"
 #define KBX_SERVE_MODULE_FILE "kbx-serve.so"
 
@@ -58,6 +58,9 @@ struct kbx_serve_config {
 	unsigned threads;            /* the pool of threads serving requests */
 	size_t max_body;             /* a longer body is refused: too_large */
 	unsigned timeout_s;          /* a connection silent this long is closed */
+	/* a request not read whole this long after its connection opened
+	 * or its previous answer was sent is closed, however it trickles */
+	unsigned request_timeout_s;
 	unsigned max_connections;    /* at once; more wait in the backlog */
 	kbx_serve_handler_fn handler;
 	void *data;

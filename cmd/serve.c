@@ -220,7 +220,8 @@ static void add_records_of(struct strbuf *out, const struct kbx_json *array, con
  * POST /v1/rag {"query", "repo_id", "top_k"}: the hybrid pipeline's plan
  * (the seeds, the traversal chosen) and the nodes it reached, each with
  * its path from its seed (via), then the chunks of text that answer,
- * from kbx context: two calls of the same index.
+ * from kbx context: two calls of the same index, or of every repository
+ * for "repo_id": "all" (then one plan for each in "plans").
  */
 static void answer_rag(struct serve *sv, const struct kbx_json *req, struct kbx_serve_response *res)
 {
@@ -253,13 +254,19 @@ static void answer_rag(struct serve *sv, const struct kbx_json *req, struct kbx_
 	struct kbx_json *hv = NULL, *cv = NULL;
 	int hrc = 0, crc = 0;
 	unsigned http = 0;
+	/* "all": every repository of the list, as kbx hybrid and kbx
+	 * context --all-repos ask them */
+	int all = repo && repo->type == KBX_JSON_STRING && repo->len == 3 &&
+		  !memcmp(repo->str, "all", 3);
+	int one = repo && repo->type == KBX_JSON_STRING && !all;
 	if (!hargs || !cargs ||
 	    kbx_json_add(hargs, "question", kbx_json_new_str(query->str, query->len)) ||
 	    kbx_json_add(cargs, "question", kbx_json_new_str(query->str, query->len)) ||
 	    (top_k && kbx_json_add(hargs, "limit", kbx_json_new_int(top_k->ival))) ||
-	    (repo && repo->type == KBX_JSON_STRING &&
-	     (kbx_json_add(hargs, "repo", kbx_json_new_str(repo->str, repo->len)) ||
-	      kbx_json_add(cargs, "repo", kbx_json_new_str(repo->str, repo->len))))) {
+	    (all && (kbx_json_add(hargs, "all_repos", kbx_json_new(KBX_JSON_TRUE)) ||
+		     kbx_json_add(cargs, "all_repos", kbx_json_new(KBX_JSON_TRUE)))) ||
+	    (one && (kbx_json_add(hargs, "repo", kbx_json_new_str(repo->str, repo->len)) ||
+		     kbx_json_add(cargs, "repo", kbx_json_new_str(repo->str, repo->len))))) {
 		reply_errorf(res, 500, "fatal: out of memory");
 		goto out;
 	}
@@ -285,6 +292,8 @@ static void answer_rag(struct serve *sv, const struct kbx_json *req, struct kbx_
 		strbuf_addstr(&out, "null");
 	strbuf_addstr(&out, ",\"plan\":");
 	add_records_of(&out, hv, "plan", 1);
+	strbuf_addstr(&out, ",\"plans\":");
+	add_records_of(&out, hv, "plan", 0);
 	strbuf_addstr(&out, ",\"nodes\":");
 	add_records_of(&out, hv, "result", 0);
 	strbuf_addstr(&out, ",\"chunks\":");
@@ -359,13 +368,16 @@ static void answer_openapi(struct kbx_serve_response *res)
 		      "pipeline's plan, the nodes it reached with their paths from their seeds, and "
 		      "the chunks of text that answer the query\",\"requestBody\":{\"content\":{"
 		      "\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{"
-		      "\"query\":{\"type\":\"string\"},\"repo_id\":{\"type\":[\"string\",\"null\"]},"
+		      "\"query\":{\"type\":\"string\"},\"repo_id\":{\"type\":[\"string\",\"null\"],"
+		      "\"description\":\"a repository's name from /v1/repos, \\\"all\\\" for every one, or "
+		      "null for the one kbx serve was started in\"},"
 		      "\"top_k\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1000}},"
 		      "\"required\":[\"query\"],\"additionalProperties\":false}}}},"
 		      "\"responses\":{\"200\":{\"description\":\"the plan, nodes and chunks\","
 		      "\"content\":{\"application/json\":{\"schema\":{\"type\":\"object\","
 		      "\"properties\":{\"query\":{\"type\":\"string\"},\"repo_id\":{\"type\":"
-		      "[\"string\",\"null\"]},\"plan\":{\"type\":[\"object\",\"null\"]},\"nodes\":"
+		      "[\"string\",\"null\"]},\"plan\":{\"type\":[\"object\",\"null\"]},\"plans\":"
+		      "{\"type\":\"array\",\"items\":{\"type\":\"object\"}},\"nodes\":"
 		      "{\"type\":\"array\",\"items\":{\"type\":\"object\"}},\"chunks\":{\"type\":"
 		      "\"array\",\"items\":{\"type\":\"object\"}},\"pack\":{\"type\":[\"object\","
 		      "\"null\"]},\"exit_status\":{\"type\":\"integer\"}}}}}}");
@@ -665,7 +677,8 @@ bad:
 int cmd_serve(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	const char *listen_at = DEFAULT_LISTEN, *token_file = NULL;
-	long threads = 8, timeout = 10, query_timeout = 60, max_connections = 256;
+	long threads = 8, timeout = 10, request_timeout = 30, query_timeout = 60;
+	long max_connections = 256;
 	uint64_t max_body = 1u << 20;
 	struct option opts[] = {
 		OPT_STRING_F(0, "listen", &listen_at, "ADDR:PORT",
@@ -676,6 +689,8 @@ int cmd_serve(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_SIZE_F(0, "max-body", &max_body, "SIZE", "the largest request body (default 1m)"),
 		OPT_INT_F(0, "timeout", &timeout, "SECONDS",
 			  "close a connection silent this long (default 10)"),
+		OPT_INT_F(0, "request-timeout", &request_timeout, "SECONDS",
+			  "close a connection whose request takes this long to arrive (default 30)"),
 		OPT_INT_F(0, "query-timeout", &query_timeout, "SECONDS",
 			  "stop a query running this long (default 60)"),
 		OPT_INT_F(0, "max-connections", &max_connections, "N",
@@ -689,11 +704,13 @@ int cmd_serve(int argc, const char **argv, struct kbx_ctx *ctx)
 		fprintf(stderr, "error: 'serve' takes no operand\n");
 		return KBX_EXIT_USAGE;
 	}
-	if (threads < 1 || threads > 256 || timeout < 1 || timeout > 3600 || query_timeout < 1 ||
-	    query_timeout > 86400 || max_connections < 1 || max_connections > 65536 ||
-	    max_body < 1024 || max_body > (1u << 30)) {
+	if (threads < 1 || threads > 256 || timeout < 1 || timeout > 3600 || request_timeout < 1 ||
+	    request_timeout > 3600 || query_timeout < 1 || query_timeout > 86400 ||
+	    max_connections < 1 || max_connections > 65536 || max_body < 1024 ||
+	    max_body > (1u << 30)) {
 		fprintf(stderr, "error: out of range: --threads 1 to 256, --timeout 1 to 3600, "
-			"--query-timeout 1 to 86400, --max-connections 1 to 65536, --max-body 1k to 1g\n");
+			"--request-timeout 1 to 3600, --query-timeout 1 to 86400, "
+			"--max-connections 1 to 65536, --max-body 1k to 1g\n");
 		return KBX_EXIT_USAGE;
 	}
 	struct sockaddr_storage ss;
@@ -748,6 +765,7 @@ int cmd_serve(int argc, const char **argv, struct kbx_ctx *ctx)
 		.threads = (unsigned)threads,
 		.max_body = (size_t)max_body,
 		.timeout_s = (unsigned)timeout,
+		.request_timeout_s = (unsigned)request_timeout,
 		.max_connections = (unsigned)max_connections,
 		.handler = handle,
 		.data = &sv,

@@ -26,13 +26,16 @@ static const char *const path_kinds[] = { "calls", "imports", NULL };
 #define ARG_CERTAIN { "certain", ARG_BOOL, "--certain", 0, \
 	"only certain edges: leave out the calls and imports kbx could not pin down", NULL }
 #define ARG_LIMIT { "limit", ARG_INT, "--limit", 0, "at most this many results", NULL }
+#define ARG_ALL_REPOS { "all_repos", ARG_BOOL, "--all-repos", 0, \
+	"ask every repository of 'kbx repos' instead of one (not with repo)", NULL }
 
 const struct tool kbx_tools[] = {
 	{ "context", "Answer a question with the text a model needs, within a token budget: "
 	  "function bodies, the signatures around them, documents and error entries, each "
 	  "with its path, lines and why it is there (kbx context).",
 	  { { "question", ARG_OPERAND, NULL, 1, "the question, in words", NULL },
-	    { "budget", ARG_INT, "--budget", 0, "the most tokens the answer may take", NULL } } },
+	    { "budget", ARG_INT, "--budget", 0, "the most tokens the answer may take", NULL },
+	    ARG_ALL_REPOS } },
 	{ "search", "Search the repository's code, documents and error entries by meaning and "
 	  "by words; each hit has a path, lines, an id and a confidence (kbx search).",
 	  { { "query", ARG_OPERAND, NULL, 1, "what to look for, in words or code", NULL },
@@ -47,7 +50,8 @@ const struct tool kbx_tools[] = {
 	  "functions it names, then their callers, callees or definitions as the question "
 	  "asks (kbx hybrid).",
 	  { { "question", ARG_OPERAND, NULL, 1, "the question, in words", NULL },
-	    ARG_LIMIT, ARG_DEPTH("hops of the traversal, 0 for all"), ARG_CERTAIN } },
+	    ARG_LIMIT, ARG_DEPTH("hops of the traversal, 0 for all"), ARG_CERTAIN,
+	    ARG_ALL_REPOS } },
 	{ "callers", "List the functions that call a function or method (kbx callers).",
 	  { { "symbol", ARG_OPERAND, NULL, 1, "the function: a name, Class.method or an id", NULL },
 	    ARG_DEPTH("follow calls this many hops (default 1)"),
@@ -406,6 +410,7 @@ static long now_ms(void)
 int tool_call_wait(struct tool_call *c, long timeout_ms)
 {
 	long deadline = timeout_ms > 0 ? now_ms() + timeout_ms : 0;
+	long kill_at = 0;       /* stopped: when SIGKILL follows SIGTERM */
 	for (;;) {
 		struct pollfd pfd[3];
 		int who[3], n = 0;
@@ -417,15 +422,28 @@ int tool_call_wait(struct tool_call *c, long timeout_ms)
 			}
 		if (!n)
 			break;
+		if (c->too_big && !kill_at)
+			kill_at = now_ms() + TOOL_KILL_GRACE_MS;
 		int wait = -1;
 		if (deadline && !c->timed_out) {
 			long left = deadline - now_ms();
 			if (left <= 0) {
 				c->timed_out = 1;
 				tool_call_cancel(c);
+				kill_at = now_ms() + TOOL_KILL_GRACE_MS;
 				continue;
 			}
 			wait = left > INT_MAX ? INT_MAX : (int)left;
+		} else if (kill_at > 0) {
+			/* a child that does not end on SIGTERM (stopped, or
+			 * in a call a signal does not cut short) is killed */
+			long left = kill_at - now_ms();
+			if (left <= 0) {
+				kill(c->pid, SIGKILL);
+				kill_at = -1;
+				continue;
+			}
+			wait = (int)left;
 		}
 		int r = poll(pfd, (nfds_t)n, wait);
 		if (r < 0 && errno != EINTR)

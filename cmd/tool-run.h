@@ -58,6 +58,10 @@ void tool_arg_schema(struct strbuf *sb, const struct tool_arg *a);
 /* What a call's output may grow to before the call is stopped. */
 #define TOOL_MAX_OUTPUT (256u << 20)
 
+/* How long a call stopped by tool_call_wait (its time or its output
+ * over) has to end on SIGTERM before SIGKILL. */
+#define TOOL_KILL_GRACE_MS 2000
+
 struct tool_call {
 	pid_t pid;
 	const struct tool *tool;
@@ -87,8 +91,9 @@ int tool_call_read(struct tool_call *c, int i);
 
 /*
  * Read every pipe of c until the child closes them, then reap it; a
- * call still running after timeout_ms (0: no limit) is killed and marked
- * timed_out.  Returns the child's wait status.
+ * call still running after timeout_ms (0: no limit) is sent SIGTERM and
+ * marked timed_out, and SIGKILL TOOL_KILL_GRACE_MS later if its pipes
+ * are still open.  Returns the child's wait status.
  */
 int tool_call_wait(struct tool_call *c, long timeout_ms);
 

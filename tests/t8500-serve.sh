@@ -4,7 +4,9 @@ test_description='kbx serve: the HTTP API and the page, with curl
 
 Every endpoint under /v1/ on a small indexed C repository, /v1/rag and
 its plan, /v1/openapi.json, the page and its script; bad JSON, bad
-arguments, a 10 MB body, a slow client, a wrong or missing token, paths
+arguments, a 10 MB body, a slow client, a client that trickles its
+request a byte at a time, a query over --query-timeout
+(and one that does not end on SIGTERM), a wrong or missing token, paths
 outside /v1/, methods not taken, a Host header of another name; refusing
 to listen beyond loopback without a token and token files that are links
 or readable by others; a kbx index in another process seen without a
@@ -16,6 +18,7 @@ restart; SIGTERM ends the server.  python3 reads the JSON.'
 test_lazy_prereq CURL 'command -v curl'
 test_lazy_prereq PYTHON 'python3 -c "import json"'
 test_lazy_prereq BASH 'command -v bash'
+test_lazy_prereq PS 'ps -o pid= -p $$'
 
 # serve_start [OPTIONS]: kbx serve on a free port of 127.0.0.1 in repo,
 # its pid in SERVE_PID and its port in PORT, once it listens.
@@ -378,6 +381,171 @@ test_expect_success CURL,PYTHON,BASH 'a slow client is closed after --timeout; o
 	secs=$(cat slow) &&
 	test "$secs" -ge 1 &&
 	test "$secs" -le 6
+'
+
+# slow_query: POST /v1/path for every shortest path from a23 to a0 of
+# the ladder repository (2^23 of them, more output than a second can
+# write) in the background; its status and time into slow.code, its
+# answer into slow.out, the pid of curl in slow_pid
+slow_query () {
+	{
+		curl -sS -o slow.out -w "%{http_code} %{time_total}\n" --max-time 20 -X POST \
+			-H "Content-Type: application/json" \
+			--data-binary "{\"from\":\"a23\",\"to\":\"a0\",\"all\":true,\"limit\":100000000,\"repo\":\"ladder\"}" \
+			"http://127.0.0.1:$PORT/v1/path" >slow.code &
+	}
+	slow_pid=$!
+}
+
+# query_child: the pid of kbx serve's child running a query, once there
+# is one
+query_child () {
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20
+	do
+		child=$(ps -o pid= --ppid $SERVE_PID) && test -n "$child" && echo $child && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# slow_answered: the slow query was answered 504 within SECONDS, with
+# the JSON error of a query stopped
+slow_answered () {
+	wait $slow_pid &&
+	read code secs <slow.code &&
+	test "$code" = 504 &&
+	python3 -c "import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))" "$secs" "$1" &&
+	mv slow.out out &&
+	jget "(d[\"error\"][\"status\"], d[\"error\"][\"exit_status\"], d[\"error\"][\"meaning\"])" >actual &&
+	echo "[504, null, \"stopped: killed, too long or too much output\"]" >expect &&
+	test_cmp expect actual &&
+	jget "d[\"error\"][\"message\"]" >actual &&
+	test_grep "kbx path took too long and was stopped" actual
+}
+
+test_expect_success CURL,PYTHON,PS 'a query over --query-timeout: 504 with the JSON error, its child reaped, others answered' '
+	mkdir ladder &&
+	python3 -c "
+print(\"int a0(void) { return 0; }\")
+print(\"int b0(void) { return 0; }\")
+for i in range(1, 24):
+    for n in \"ab\":
+        print(\"int %s%d(void) { return a%d() + b%d(); }\" % (n, i, i - 1, i - 1))
+" >ladder/ladder.c &&
+	(cd ladder && kbx index -q) &&
+	kbx repos add --name=ladder ladder &&
+	serve_stop &&
+	serve_start --query-timeout=1 &&
+	slow_query &&
+	sleep 0.3 &&
+	api POST /v1/callers "{\"symbol\":\"add_numbers\",\"repo\":\"calc\"}" &&
+	expect_code 200 &&
+	slow_answered 5 &&
+	test_might_fail ps -o pid=,stat=,args= --ppid $SERVE_PID >children &&
+	test_must_be_empty children &&
+	api GET "/v1/status?repo=calc" &&
+	expect_code 200
+'
+
+test_expect_success CURL,PYTHON,PS 'a query that does not end on SIGTERM is killed' '
+	slow_query &&
+	child=$(query_child) &&
+	test_when_finished "kill -KILL $child 2>/dev/null; :" &&
+	kill -STOP $child &&
+	api GET "/v1/status?repo=calc" &&
+	expect_code 200 &&
+	slow_answered 10 &&
+	test_might_fail ps -o pid=,stat=,args= --ppid $SERVE_PID >children &&
+	test_must_be_empty children &&
+	! kill -0 $child 2>/dev/null &&
+	api POST /v1/callers "{\"symbol\":\"add_numbers\",\"repo\":\"calc\"}" &&
+	expect_code 200
+'
+
+# drip MODE: a client that sends a request a byte every half second and
+# never ends it (MODE headers: in its headers; body: in its body);
+# prints "closed SECONDS" when the server closes it, "open" after 20 s
+drip () {
+	python3 - "$PORT" "$1" <<-\PY
+	import socket, sys, time
+	port, mode = int(sys.argv[1]), sys.argv[2]
+	s = socket.create_connection(("127.0.0.1", port))
+	if mode == "body":
+	    s.sendall(b"POST /v1/search HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+	              b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+	    byte = b" "
+	else:
+	    s.sendall(b"GET /v1/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Drip: ")
+	    byte = b"a"
+	s.settimeout(0.5)
+	start = time.monotonic()
+	while time.monotonic() - start < 20:
+	    try:
+	        s.sendall(byte)
+	        if not s.recv(4096):
+	            break
+	    except socket.timeout:
+	        continue
+	    except OSError:
+	        break
+	else:
+	    print("open")
+	    sys.exit(0)
+	print("closed %.1f" % (time.monotonic() - start))
+	PY
+}
+
+test_expect_success CURL,PYTHON 'a client that trickles its request is closed after --request-timeout; others are answered' '
+	serve_stop &&
+	serve_start --timeout=5 --request-timeout=2 --query-timeout=3 &&
+	{ drip headers >drip.headers & } &&
+	headers_pid=$! &&
+	{ drip body >drip.body & } &&
+	body_pid=$! &&
+	sleep 0.5 &&
+	api GET /v1/status &&
+	expect_code 200 &&
+	api POST /v1/callers "{\"symbol\":\"add_numbers\",\"repo\":\"calc\"}" &&
+	expect_code 200 &&
+	wait $headers_pid &&
+	wait $body_pid &&
+	for f in drip.headers drip.body
+	do
+		read state secs <$f &&
+		test "$state" = closed &&
+		python3 -c "import sys; sys.exit(not 1 <= float(sys.argv[1]) < 5)" "$secs" || return 1
+	done
+'
+
+test_expect_success CURL,PYTHON 'a query that runs past --request-timeout is answered, not cut off' '
+	slow_query &&
+	slow_answered 8 &&
+	api GET /v1/status &&
+	expect_code 200
+'
+
+test_expect_success CURL,PYTHON 'restart kbx serve with the default limits' '
+	serve_stop &&
+	serve_start
+'
+
+test_expect_success CURL,PYTHON 'rag with "repo_id": "all" asks every repository of the list' '
+	api POST /v1/rag "{\"query\":\"who calls add_numbers\",\"repo_id\":\"all\",\"top_k\":3}" &&
+	expect_code 200 &&
+	jget "(d[\"repo_id\"], sorted(p[\"repo\"] for p in d[\"plans\"]), d[\"plan\"] in d[\"plans\"])" >actual &&
+	echo "[\"all\", [\"calc\", \"ladder\"], true]" >expect &&
+	test_cmp expect actual &&
+	jget "[(n[\"repo\"], n[\"name\"]) for n in d[\"nodes\"]]" >actual &&
+	echo "[[\"calc\", \"scale\"]]" >expect &&
+	test_cmp expect actual &&
+	jget "[(c[\"repo\"], c[\"path\"], c[\"line\"]) for c in d[\"chunks\"]][0]" >actual &&
+	echo "[\"calc\", \"calc.c\", 2]" >expect &&
+	test_cmp expect actual &&
+	api POST /v1/rag "{\"query\":\"who calls a0\",\"repo_id\":\"all\"}" &&
+	expect_code 200 &&
+	jget "sorted({n[\"repo\"] for n in d[\"nodes\"]})" >actual &&
+	echo "[\"ladder\"]" >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success CURL,PYTHON 'an index in another process is seen by the next request, without a restart' '

@@ -8,8 +8,11 @@ test reads the document as the page built it (--dump-dom): the
 repository list, the plan, the nodes with their paths from the seed,
 the chunks with their text and path:line, and the SVG picture with its
 nodes and its ambiguous edges dashed; text from the repository that
-looks like markup stays text; and a screenshot of the page.  Skipped
-without chromium (Debian: chromium).'
+looks like markup stays text; and a screenshot of the page, reduced to
+a coarse grid of ink, shade and blank cells and compared with the one
+in tests/serve/page-layout.txt: it matches under other fonts, and not
+when the answer or the graph is missing.  Skipped without chromium
+(Debian: chromium).'
 
 . ./test-lib.sh
 . "$TEST_DIRECTORY/mcp/fixture.sh"
@@ -164,21 +167,69 @@ test_expect_success 'markup in the repository stays text in the page' '
 	test_grep "<img src=x onerror=" actual
 '
 
-test_expect_success 'a screenshot of the page: a PNG of the window size asked' '
+# shot FILE URL-PATH [WIDTH]: a screenshot of the page, WIDTH (1200) by
+# 900 pixels, into FILE
+shot () {
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run --hide-scrollbars \
 		--user-data-dir="$TRASH_DIRECTORY/chromium" --virtual-time-budget=15000 \
-		--window-size=1200,900 --screenshot="$TRASH_DIRECTORY/page.png" \
-		"http://127.0.0.1:$PORT/?repo=calc&q=who+calls+add_numbers&symbol=compute_total" \
-		2>chromium.err &&
-	python3 -c "
-import struct, sys
-d = open(sys.argv[1], \"rb\").read()
-assert d[:8] == b\"\\x89PNG\\r\\n\\x1a\\n\", \"not a PNG\"
-w, h = struct.unpack(\">II\", d[16:24])
-print(w, h, len(d) > 20000)
-" page.png >actual &&
-	echo "1200 900 True" >expect &&
-	test_cmp expect actual
+		--window-size=${3:-1200},900 --screenshot="$TRASH_DIRECTORY/$1" \
+		"http://127.0.0.1:$PORT$2" 2>chromium.err
+}
+
+# layout grid|compare ...: tests/serve/layout.py, which prints what does
+# not match when the comparison fails
+layout () {
+	python3 "$TEST_DIRECTORY/serve/layout.py" "$@" >layout.out
+	layout_rc_=$?
+	cat layout.out
+	test $layout_rc_ = 0 || sed "s/^/# /" layout.out >&3
+	return $layout_rc_
+}
+
+test_expect_success 'a screenshot of the page has the layout of the reference' '
+	shot page.png "/?repo=calc&q=who+calls+add_numbers&symbol=compute_total" &&
+	layout grid page.png >grid &&
+	test_line_count = 30 grid &&
+	layout compare "$TEST_DIRECTORY/serve/page-layout.txt" page.png >out &&
+	cat out
+'
+
+test_lazy_prereq OTHER_FONTS 'fc-list : family | grep -q "^Liberation Sans" && fc-list : family | grep -q "^Liberation Mono"'
+
+test_expect_success OTHER_FONTS 'under other fonts the layout still matches' '
+	cat >fonts.conf <<-\EOF &&
+	<?xml version="1.0"?>
+	<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+	<fontconfig>
+	  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>
+	  <match target="pattern"><test name="family"><string>sans-serif</string></test>
+	    <edit name="family" mode="prepend" binding="strong"><string>Liberation Sans</string></edit></match>
+	  <match target="pattern"><test name="family"><string>system-ui</string></test>
+	    <edit name="family" mode="prepend" binding="strong"><string>Liberation Sans</string></edit></match>
+	  <match target="pattern"><test name="family"><string>monospace</string></test>
+	    <edit name="family" mode="prepend" binding="strong"><string>Liberation Mono</string></edit></match>
+	</fontconfig>
+	EOF
+	rm -rf chromium &&
+	(
+		FONTCONFIG_FILE="$TRASH_DIRECTORY/fonts.conf" &&
+		export FONTCONFIG_FILE &&
+		shot fonts.png "/?repo=calc&q=who+calls+add_numbers&symbol=compute_total"
+	) &&
+	rm -rf chromium &&
+	! cmp -s page.png fonts.png &&
+	layout compare "$TEST_DIRECTORY/serve/page-layout.txt" fonts.png
+'
+
+test_expect_success 'the layout comparison fails on a page without results or graph' '
+	shot empty.png "/?repo=calc" &&
+	test_expect_code 1 layout compare "$TEST_DIRECTORY/serve/page-layout.txt" empty.png >out &&
+	test_grep "cells do not match" out
+'
+
+test_expect_success 'the layout comparison fails on a page with the graph but no answer' '
+	shot nograph.png "/?repo=calc&symbol=compute_total" &&
+	test_expect_code 1 layout compare "$TEST_DIRECTORY/serve/page-layout.txt" nograph.png >out
 '
 
 test_expect_success 'stop the server' '

@@ -3,7 +3,13 @@
  *
  * A few threads of libmicrohttpd poll the connections; a request's
  * headers are bounded by the connection's memory (32 KiB), its body by
- * max_body, a connection silent for timeout_s is closed.  A request read
+ * max_body, a connection silent for timeout_s is closed.  That timeout
+ * starts again with every byte, so a client sending a byte a second
+ * would hold its connection for ever: a thread of ours (the reaper)
+ * also closes a connection whose request is not read whole within
+ * request_timeout_s of the connection's start or of its previous
+ * answer, by shutting its socket down, which libmicrohttpd's polling
+ * thread then sees as the client gone.  A request read
  * whole is suspended and put in one queue, first come first served,
  * that cfg->threads workers take from: the handler may take long (it
  * runs a query), and a connection must not wait behind the others that
@@ -19,6 +25,7 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include <microhttpd.h>
 
@@ -45,6 +52,14 @@ struct request_state {
 	struct request_state *next;
 };
 
+/* A connection open, for the reaper (under kbx_server.conn_lock). */
+struct conn_entry {
+	int fd;
+	long since_ms;     /* when its request started to arrive */
+	int answering;     /* its request is read whole: no limit now */
+	struct conn_entry *prev, *next;
+};
+
 struct kbx_server {
 	struct MHD_Daemon *daemon;
 	struct kbx_serve_config cfg;
@@ -54,7 +69,105 @@ struct kbx_server {
 	int quit;
 	pthread_t *workers;
 	unsigned nworkers;
+	/* the connections, and the reaper that closes the slow ones */
+	pthread_mutex_t conn_lock;
+	pthread_cond_t conn_quit;
+	struct conn_entry *conns;
+	int reaper_quit, has_reaper;
+	pthread_t reaper;
 };
+
+static long now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static struct conn_entry *conn_entry_of(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	return info ? info->socket_context : NULL;
+}
+
+/* The request of conn is read whole (answering) or answered, and the
+ * next one starts to arrive now (!answering). */
+static void conn_answering(struct kbx_server *s, struct MHD_Connection *conn, int answering)
+{
+	struct conn_entry *e = conn_entry_of(conn);
+	if (!e)
+		return;
+	pthread_mutex_lock(&s->conn_lock);
+	e->answering = answering;
+	if (!answering)
+		e->since_ms = now_ms();
+	pthread_mutex_unlock(&s->conn_lock);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	struct kbx_server *s = cls;
+	struct conn_entry *e = *socket_context;
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *info =
+			MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+		if (!info || !(e = calloc(1, sizeof(*e))))
+			return;       /* not watched: only the idle timeout */
+		e->fd = info->connect_fd;
+		e->since_ms = now_ms();
+		pthread_mutex_lock(&s->conn_lock);
+		e->next = s->conns;
+		if (s->conns)
+			s->conns->prev = e;
+		s->conns = e;
+		pthread_mutex_unlock(&s->conn_lock);
+		*socket_context = e;
+		return;
+	}
+	if (toe != MHD_CONNECTION_NOTIFY_CLOSED || !e)
+		return;
+	/* called before libmicrohttpd closes the socket: once out of the
+	 * list, the reaper never touches its descriptor again */
+	pthread_mutex_lock(&s->conn_lock);
+	if (e->prev)
+		e->prev->next = e->next;
+	else
+		s->conns = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	pthread_mutex_unlock(&s->conn_lock);
+	free(e);
+	*socket_context = NULL;
+}
+
+/* The reaper: four times a second, shut down the socket of each
+ * connection whose request has taken over request_timeout_s to arrive. */
+static void *reaper(void *arg)
+{
+	struct kbx_server *s = arg;
+	long limit = (long)s->cfg.request_timeout_s * 1000;
+	pthread_mutex_lock(&s->conn_lock);
+	while (!s->reaper_quit) {
+		long now = now_ms();
+		for (struct conn_entry *e = s->conns; e; e = e->next)
+			if (!e->answering && e->since_ms >= 0 && now - e->since_ms >= limit) {
+				shutdown(e->fd, SHUT_RDWR);
+				e->since_ms = -1;     /* once */
+			}
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += 250 * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&s->conn_quit, &s->conn_lock, &ts);
+	}
+	pthread_mutex_unlock(&s->conn_lock);
+	return NULL;
+}
 
 static enum MHD_Result add_query_arg(void *cls, enum MHD_ValueKind kind, const char *key,
 				     const char *value)
@@ -200,6 +313,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 			if (end == cl || *end || n > s->cfg.max_body) {
 				/* answered at once: nothing to wait for */
 				st->too_large = 1;
+				conn_answering(s, conn, 1);
 				fill_request(st, conn, url, method);
 				s->cfg.handler(s->cfg.data, &st->req, &st->res);
 				return send_response(conn, st);
@@ -217,6 +331,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		return send_response(conn, st);
 	if (st->queued)
 		return MHD_YES;
+	conn_answering(s, conn, 1);
 	fill_request(st, conn, url, method);
 	st->conn = conn;
 	st->queued = 1;
@@ -240,9 +355,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			 enum MHD_RequestTerminationCode toe)
 {
 	struct request_state *st = *con_cls;
-	(void)cls;
-	(void)conn;
 	(void)toe;
+	conn_answering(cls, conn, 0);
 	if (st) {
 		free(st->res.body);
 		free(st->body);
@@ -258,6 +372,13 @@ static void stop(struct kbx_server *s)
 	/* no new connections; the workers answer what is queued, then end */
 	if (s->daemon)
 		MHD_quiesce_daemon(s->daemon);
+	if (s->has_reaper) {
+		pthread_mutex_lock(&s->conn_lock);
+		s->reaper_quit = 1;
+		pthread_cond_broadcast(&s->conn_quit);
+		pthread_mutex_unlock(&s->conn_lock);
+		pthread_join(s->reaper, NULL);
+	}
 	pthread_mutex_lock(&s->lock);
 	s->quit = 1;
 	pthread_cond_broadcast(&s->more);
@@ -268,6 +389,8 @@ static void stop(struct kbx_server *s)
 		MHD_stop_daemon(s->daemon);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->more);
+	pthread_mutex_destroy(&s->conn_lock);
+	pthread_cond_destroy(&s->conn_quit);
 	free(s->workers);
 	free(s);
 }
@@ -283,6 +406,12 @@ static int start(const struct kbx_serve_config *cfg, struct kbx_server **out, un
 	s->cfg = *cfg;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->more, NULL);
+	pthread_mutex_init(&s->conn_lock, NULL);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&s->conn_quit, &ca);
+	pthread_condattr_destroy(&ca);
 	s->workers = calloc(cfg->threads, sizeof(*s->workers));
 	if (!s->workers) {
 		snprintf(err, errsz, "out of memory");
@@ -312,12 +441,21 @@ static int start(const struct kbx_serve_config *cfg, struct kbx_server **out, un
 				     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
 				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
 				     MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+				     MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
 				     MHD_OPTION_END);
 	if (!s->daemon) {
 		snprintf(err, errsz, "cannot listen there (the port is taken, or the address "
 			 "is not one of this machine's)");
 		stop(s);
 		return -1;
+	}
+	if (cfg->request_timeout_s) {
+		if (pthread_create(&s->reaper, NULL, reaper, s)) {
+			snprintf(err, errsz, "cannot start a thread");
+			stop(s);
+			return -1;
+		}
+		s->has_reaper = 1;
 	}
 	const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
 	*port = info ? info->port : want;
