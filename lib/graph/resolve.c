@@ -1573,7 +1573,9 @@ static void call_on_type(struct ctx *c, uint32_t src, const char *type, const ch
 	/* JavaScript's constructor functions are its classes before `class`:
 	 * new Widget() is a Widget whose methods are this.run = function ...
 	 * and Widget.prototype.run = ... */
-	if (!t.n && !t.unknown && !strcmp(c->lang->name, "javascript")) {
+	const char *script = _kbx_lang_script_name(c->lang->name);
+	if (!t.n && !t.unknown &&
+	    !strcmp(script ? script : c->lang->name, "javascript")) {
 		struct type_res f;
 		resolve_type(c, type, 0, M_TYPE | M_FUNC, &f);
 		if (f.n)

@@ -1,8 +1,9 @@
 /*
- * Private to the JavaScript, TypeScript/TSX, Java, C# and Ruby extractors:
- * the JavaScript visitor that TypeScript extends, and a few text helpers
- * that all five need (receiver text, base names, dotted definitions).
- * Everything here is defined in lib/lang/javascript.c.
+ * Private to the JavaScript, TypeScript/TSX, Java, C# and Ruby extractors
+ * and to Vue and Svelte components: the JavaScript visitor that
+ * TypeScript extends, and a few text helpers that all five need
+ * (receiver text, base names, dotted definitions).  Everything here is
+ * defined in lib/lang/javascript.c, but _kbx_ts_visit in typescript.c.
  */
 #ifndef KBX_LANG_JS_COMMON_H
 #define KBX_LANG_JS_COMMON_H
@@ -14,6 +15,9 @@
 /* The JavaScript visitor; TypeScript calls it for every node type the two
  * grammars have in common. */
 int _kbx_js_visit(struct kbx_walk *w, TSNode n, const char *type);
+/* The TypeScript visitor (lib/lang/typescript.c), which Vue and Svelte
+ * components with lang="ts" use too. */
+int _kbx_ts_visit(struct kbx_walk *w, TSNode n, const char *type);
 /* Set up and free the per-file state _kbx_js_visit needs in lang_state;
  * _kbx_ts_begin for TypeScript and TSX, whose annotations and declared
  * fields state types that JavaScript leaves to the run time. */

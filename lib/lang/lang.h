@@ -540,6 +540,19 @@ const struct kbx_lang *_kbx_lang_for_path(const char *path);
  * a path and its text; _kbx_lang_is_header: may the text change it? */
 const struct kbx_lang *_kbx_lang_for_text(const char *path, const char *text, size_t len);
 int _kbx_lang_is_header(const char *path);
+/* Vue and Svelte components are JavaScript (vue, svelte) or, when a
+ * script block says lang="ts", TypeScript (vue-ts, svelte-ts): see
+ * lib/lang/component.c.  _kbx_component_is_ts: does a component's text
+ * hold a TypeScript block?  _kbx_lang_text_decides: may a path's text
+ * change its language (a header, a component)?  _kbx_lang_text_variant:
+ * the language the text may make of a path's language (C's is C++,
+ * vue's vue-ts, svelte's svelte-ts), or NULL. */
+int _kbx_component_is_ts(const char *text, size_t len);
+int _kbx_lang_text_decides(const char *path);
+const struct kbx_lang *_kbx_lang_text_variant(const struct kbx_lang *lang);
+/* "javascript" or "typescript" for a component language's name (the
+ * language its script blocks are in), NULL for any other name. */
+const char *_kbx_lang_script_name(const char *name);
 /*
  * Scripts without an extension: the language a "#!" first line names
  * (#!/bin/sh, #!/usr/bin/env lua, php, python3, node, ruby...), or else a
