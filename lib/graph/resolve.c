@@ -1560,6 +1560,23 @@ static void call_in_types(struct ctx *c, uint32_t src, const uint32_t *types, si
 		return;
 	}
 	struct strbuf q = STRBUF_INIT;
+	if (c->lang->extension_functions) {
+		/* fun T.name() declared for the type, at the top of a file */
+		const char *dot = strrchr(type, '.');
+		strbuf_addf(&q, "%s.%s", dot ? dot + 1 : type, name);
+		n = q.failed ? 0 : defs_filtered(c, name, M_FUNC, c->fam, filter_qual_equal, q.buf,
+						 ids, AMBIGUOUS_MAX + 1);
+		if (n == 1) {
+			add_edge(c, src, KBX_EDGE_CALLS, ids[0], KBX_CONF_CERTAIN, via, 1, line, col);
+		} else if (n) {
+			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, via, line, col);
+		}
+		strbuf_reset(&q);
+		if (n) {
+			strbuf_release(&q);
+			return;
+		}
+	}
 	strbuf_addf(&q, "%s.%s", type, name);
 	emit_external(c, src, KBX_EDGE_CALLS, q.failed ? name : q.buf, name, line, col);
 	strbuf_release(&q);
@@ -1775,8 +1792,9 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	}
 
 	if (recv == KBX_RECV_EXPR) {
-		/* a literal value is of a built-in type */
-		if (literal_receiver(rcv)) {
+		/* a literal value is of a built-in type (which may have
+		 * extension functions: "x".shout()) */
+		if (literal_receiver(rcv) && !(call->recv_type && c->lang->extension_functions)) {
 			emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
 			return;
 		}

@@ -140,6 +140,18 @@ int _kbx_jsc_define_dotted(struct kbx_walk *w, TSNode n, int kind, const char *d
 	return sym;
 }
 
+void _kbx_jsc_import_dotted(struct kbx_walk *w, const char *dotted, const char *alias, int flags,
+			    uint32_t line)
+{
+	const char *dot = strrchr(dotted, '.');
+	if (!dot) {
+		_kbx_x_import(w->x, dotted, NULL, alias, 0, flags, line);
+		return;
+	}
+	_kbx_x_import(w->x, _kbx_arena_strndup(&w->x->arena, dotted, (size_t)(dot - dotted)),
+		      dot + 1, alias, 0, flags, line);
+}
+
 void _kbx_jsc_add_under_ancestors(const char *importer, const char *rel, const char *suffix,
 				  struct kbx_pathlist *out)
 {

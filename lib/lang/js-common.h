@@ -104,6 +104,11 @@ void _kbx_jsc_unbinds_release(struct _kbx_jsc_unbinds *u);
 int _kbx_jsc_define_dotted(struct kbx_walk *w, TSNode n, int kind, const char *dotted,
 			   int open_scope);
 
+/* import a.b.C (Java, Kotlin): the name C of the module a.b, bound to
+ * alias if not NULL; a name without a dot is the module itself. */
+void _kbx_jsc_import_dotted(struct kbx_walk *w, const char *dotted, const char *alias, int flags,
+			    uint32_t line);
+
 /*
  * Add "<dir>/<rel>" for every ancestor directory of importer, deepest first,
  * down to the repository root: a guess at the source roots under which a
