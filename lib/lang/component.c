@@ -18,6 +18,9 @@
  * tsx, which neither grammar reads).  <script setup>, Svelte's
  * <script context="module"> and a second block all count, one after the
  * other in one program.
+ *
+ * A Vue component written with the options API (export default { ... })
+ * is a class named after its file: see vue_options_component().
  */
 #include <string.h>
 #include <strings.h>
@@ -217,6 +220,65 @@ static size_t component_mask(char *text, size_t len)
 	return b.blanked;
 }
 
+/*
+ * Vue's options API: `export default { ... }` (or defineComponent({...}))
+ * is the component, a class named after its file (Button.vue: Button)
+ * whose methods are those the object defines, so that this.f() in one
+ * of them is the component's own f.  Its `extends` and `mixins` are its
+ * bases.
+ */
+static void vue_options_component(struct kbx_walk *w, TSNode n)
+{
+	TSNode obj = _kbx_field(n, "value");
+	if (_kbx_is(obj, "call_expression")) {
+		TSNode fn = _kbx_field(obj, "function");
+		const char *name = _kbx_is(fn, "identifier") ? _kbx_node_text(w, fn) : NULL;
+		TSNode args = _kbx_field(obj, "arguments");
+		if (!name || strcmp(name, "defineComponent") || ts_node_is_null(args))
+			return;
+		obj = ts_node_named_child(args, 0);
+	}
+	if (!_kbx_is(obj, "object"))
+		return;
+	const char *base = strrchr(w->path, '/');
+	base = base ? base + 1 : w->path;
+	const char *dot = strrchr(base, '.');
+	if (!dot || dot == base)
+		return;
+	int sym = _kbx_walk_define(w, n, KBX_KIND_CLASS,
+				   _kbx_arena_strndup(&w->x->arena, base, (size_t)(dot - base)), 1);
+	if (sym < 0)
+		return;
+	uint32_t count = ts_node_named_child_count(obj);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode pair = ts_node_named_child(obj, i);
+		const char *key = _kbx_is(pair, "pair") ? _kbx_field_text(w, pair, "key") : NULL;
+		if (!key || (strcmp(key, "extends") && strcmp(key, "mixins")))
+			continue;
+		TSNode v = _kbx_field(pair, "value");
+		uint32_t nv = _kbx_is(v, "array") ? ts_node_named_child_count(v) : 1;
+		for (uint32_t k = 0; k < nv; k++) {
+			TSNode b = _kbx_is(v, "array") ? ts_node_named_child(v, k) : v;
+			if (_kbx_is(b, "identifier") || _kbx_is(b, "member_expression"))
+				_kbx_x_inherit(w->x, sym, _kbx_jsc_clean_text(w, b, 0), _kbx_node_line(b));
+		}
+	}
+}
+
+static int vue_visit(struct kbx_walk *w, TSNode n, const char *type)
+{
+	if (!strcmp(type, "export_statement"))
+		vue_options_component(w, n);
+	return _kbx_js_visit(w, n, type);
+}
+
+static int vue_ts_visit(struct kbx_walk *w, TSNode n, const char *type)
+{
+	if (!strcmp(type, "export_statement"))
+		vue_options_component(w, n);
+	return _kbx_ts_visit(w, n, type);
+}
+
 /* The top-level definitions of a component's script are what its
  * markup can use: <script setup>'s and Svelte's bindings, and the
  * functions a block defines for it.  Exported, so kbx dead does not
@@ -247,9 +309,9 @@ static const char *const svelte_extensions[] = { ".svelte", NULL };
 		.visibility = component_visibility,                                   \
 	}
 
-COMPONENT(_kbx_lang_vue, "vue", vue_extensions, tree_sitter_javascript, _kbx_js_visit,
+COMPONENT(_kbx_lang_vue, "vue", vue_extensions, tree_sitter_javascript, vue_visit,
 	  _kbx_js_begin);
-COMPONENT(_kbx_lang_vue_ts, "vue-ts", NULL, tree_sitter_typescript, _kbx_ts_visit,
+COMPONENT(_kbx_lang_vue_ts, "vue-ts", NULL, tree_sitter_typescript, vue_ts_visit,
 	  _kbx_ts_begin);
 COMPONENT(_kbx_lang_svelte, "svelte", svelte_extensions, tree_sitter_javascript,
 	  _kbx_js_visit, _kbx_js_begin);
