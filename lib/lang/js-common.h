@@ -104,6 +104,14 @@ void _kbx_jsc_unbinds_release(struct _kbx_jsc_unbinds *u);
 int _kbx_jsc_define_dotted(struct kbx_walk *w, TSNode n, int kind, const char *dotted,
 			   int open_scope);
 
+/* The first named child of n whose type is one of types (NULL-ended),
+ * or a null node. */
+TSNode _kbx_jsc_child_of_types(TSNode n, const char *const *types);
+/* Foo(...) written as a call_expression whose callee, a node of type
+ * ident, starts with a capital letter (how Kotlin and Swift construct):
+ * "Foo", in the arena; NULL for anything else. */
+const char *_kbx_jsc_capital_call(struct kbx_walk *w, TSNode v, const char *ident);
+
 /* import a.b.C (Java, Kotlin): the name C of the module a.b, bound to
  * alias if not NULL; a name without a dot is the module itself. */
 void _kbx_jsc_import_dotted(struct kbx_walk *w, const char *dotted, const char *alias, int flags,

@@ -19,7 +19,6 @@
  * build* functions `this` is the receiver given to it, whose type is not
  * stated: this.f() there is a call on an unknown receiver.
  */
-#include <ctype.h>
 #include <string.h>
 
 #include "js-common.h"
@@ -149,14 +148,8 @@ static const char *type_text(struct kbx_walk *w, TSNode t)
 /* The first type child of n (user_type or nullable_type), or a null node. */
 static TSNode type_child(TSNode n)
 {
-	uint32_t count = ts_node_named_child_count(n);
-	for (uint32_t i = 0; i < count; i++) {
-		TSNode c = ts_node_named_child(n, i);
-		if (_kbx_is(c, "user_type") || _kbx_is(c, "nullable_type"))
-			return c;
-	}
-	TSNode null = { 0 };
-	return null;
+	static const char *const types[] = { "user_type", "nullable_type", NULL };
+	return _kbx_jsc_child_of_types(n, types);
 }
 
 /* The type an expression states: Foo(...) with Foo's name capitalised,
@@ -170,13 +163,7 @@ static const char *value_type(struct kbx_walk *w, TSNode v)
 		TSNode cast = _kbx_child_of_type(v, "as_expression");
 		return ts_node_is_null(cast) ? NULL : type_text(w, _kbx_field(cast, "right"));
 	}
-	if (!_kbx_is(v, "call_expression"))
-		return NULL;
-	TSNode callee = ts_node_named_child(v, 0);
-	if (!_kbx_is(callee, "identifier"))
-		return NULL;
-	const char *name = _kbx_node_text(w, callee);
-	return name && isupper((unsigned char)name[0]) ? name : NULL;
+	return _kbx_jsc_capital_call(w, v, "identifier");
 }
 
 /* val x: T = v, var y = Foo(): bind the name to the type it states. */

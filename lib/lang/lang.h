@@ -504,9 +504,9 @@ struct kbx_lang {
 	 * top. */
 	int returned_table;
 	/* A function may be declared for another type (Kotlin's extension
-	 * functions, qualified Type.name at the top of a file): x.f() on a
-	 * receiver of type T that has no member f is the function T.f
-	 * where one is defined. */
+	 * functions, Swift's extensions, qualified Type.name): x.f() on a
+	 * receiver of type T that has no member f is the function or
+	 * method T.f where one is defined. */
 	int extension_functions;
 	/* Calling a type's name never constructs it (C, where a struct's
 	 * name is not a call): a plain call is then resolved to functions
@@ -534,6 +534,7 @@ void _kbx_ruby_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_php_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_rust_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_kotlin_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_swift_visibility(struct kbx_walk *w, TSNode n, int sym);
 
 /* The table of languages, NULL-terminated. */
 extern const struct kbx_lang *const _kbx_languages[];

@@ -42,6 +42,9 @@
  *               in an exported type; the override modifier overrides; an
  *               annotation other than @Deprecated, @Suppress and @JvmStatic
  *               (@Test, @Composable) says a framework calls it
+ *   Swift       public or open (internal, the default, stays in the
+ *               module), in an exported type; override overrides; an
+ *               attribute (@objc, @IBAction, @main) says the runtime calls it
  */
 #include <string.h>
 
@@ -374,4 +377,19 @@ void _kbx_kotlin_visibility(struct kbx_walk *w, TSNode n, int sym)
 		    !has_word(w, a, "Suppress") && !has_word(w, a, "JvmStatic"))
 			s->flags |= KBX_SYM_IMPLICIT;
 	}
+}
+
+void _kbx_swift_visibility(struct kbx_walk *w, TSNode n, int sym)
+{
+	struct kbx_xsym *s = sym_at(w, sym);
+	TSNode mods = _kbx_child_of_type(n, "modifiers");
+	if (!s || ts_node_is_null(mods))
+		return;
+	if (parent_exported(w, s) && (child_says(w, mods, "visibility_modifier", "public") ||
+				      child_says(w, mods, "visibility_modifier", "open")))
+		s->flags |= KBX_SYM_EXPORTED;
+	if (child_says(w, mods, "member_modifier", "override"))
+		s->flags |= KBX_SYM_OVERRIDE;
+	if (child_says(w, mods, "attribute", NULL))
+		s->flags |= KBX_SYM_IMPLICIT;
 }
