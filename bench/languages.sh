@@ -1,12 +1,12 @@
 #!/bin/bash
 # bench/languages.sh: one real project per language added by issue 18
-# (PHP, Lua, Bash, Vue, Svelte, Kotlin), indexed by kbx: the files and
+# (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift), indexed by kbx: the files and
 # lines kbx read, the median index time of three fresh runs, and the
 # share of call sites kbx resolved certain, left ambiguous and left
 # unresolved.
 #
-#   bench/languages.sh [LANG...]      (php lua bash vue svelte kotlin;
-#                                      default all)
+#   bench/languages.sh [LANG...]      (php lua bash vue svelte kotlin
+#                                      swift; default all)
 #
 #   php     php-monolog          Debian source package
 #   lua     luarocks             Debian source package
@@ -16,6 +16,8 @@
 #   svelte  flowbite-svelte 1.33.1  npm package: its .svelte files
 #   kotlin  react-native-screens 4.28.0  npm package: the Android side's
 #                                .kt files
+#   swift   react-native-vision-camera 4.7.2  npm package: the iOS side's
+#                                .swift files
 #
 # A call site is one (caller, line, column) of kbx-export --sites: an
 # ambiguous call is one site however many candidates it lists.  Debian
@@ -40,7 +42,7 @@ KBX=${KBX:-$top/kbx}
 EXPORT=$RES/kbx-export
 build_export "$EXPORT" "${KBX_BUILD_DIR:-$top/build}" || die "cannot build $EXPORT"
 
-langs=${*:-php lua bash vue svelte kotlin}
+langs=${*:-php lua bash vue svelte kotlin swift}
 pkg_of () {
 	case $1 in
 	php) echo php-monolog ;;
@@ -49,7 +51,8 @@ pkg_of () {
 	vue) echo primevue ;;
 	svelte) echo flowbite-svelte ;;
 	kotlin) echo react-native-screens ;;
-	*) die "unknown language '$1' (php, lua, bash, vue, svelte or kotlin)" ;;
+	swift) echo react-native-vision-camera ;;
+	*) die "unknown language '$1' (php, lua, bash, vue, svelte, kotlin or swift)" ;;
 	esac
 }
 
@@ -59,6 +62,7 @@ npm_pin () {
 	primevue) echo "5.0.2 aae50d13b7ee56e3a9477e79ce7a026023f562d9139695abd6cf74ad8f4f724e" ;;
 	flowbite-svelte) echo "1.33.1 1d22290fc97e1973ff94a0a65782963b681e6336480ab3e723c04e1a7e67032a" ;;
 	react-native-screens) echo "4.28.0 45f4ff9a196dd5d69d600aa2d3b96894ff063c3c390af9c37db38ae71c0c2816" ;;
+	react-native-vision-camera) echo "4.7.2 22c83fa22a40f31b0fbe348c6d5f52bbef69fc718c1898259d4f3d1d438b5aa1" ;;
 	esac
 }
 

@@ -298,7 +298,7 @@ const char *_kbx_walk_qual(struct kbx_walk *w, const char *name);
 int _kbx_walk_define(struct kbx_walk *w, TSNode n, int kind, const char *name, int open_scope);
 /* Does the C or C++ declaration n have `static` among its specifiers? */
 int _kbx_c_is_static(struct kbx_walk *w, TSNode n);
-/* The text of a node, in the arena. */
+/* The text of a node, in the arena; NULL for a null node. */
 const char *_kbx_node_text(struct kbx_walk *w, TSNode n);
 /* The text of a node's field child, or NULL when the field is absent. */
 const char *_kbx_field_text(struct kbx_walk *w, TSNode n, const char *field);

@@ -180,6 +180,14 @@ static void visit_class(struct kbx_walk *w, TSNode n)
 		   !strcmp(k, "enum") ? KBX_KIND_ENUM : KBX_KIND_CLASS);
 }
 
+/* A function's name: its first simple_identifier; NULL for an operator
+ * (`static func == (a: T, b: T)`), which no call names. */
+static const char *name_of(struct kbx_walk *w, TSNode n)
+{
+	TSNode name = _kbx_child_of_type(n, "simple_identifier");
+	return ts_node_is_null(name) ? NULL : _kbx_node_text(w, name);
+}
+
 static void visit_function(struct kbx_walk *w, TSNode n, const char *name)
 {
 	if (!name)
@@ -264,8 +272,7 @@ static int sw_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	case 'f':
 		if (!strcmp(type, "function_declaration"))
-			visit_function(w, n, _kbx_node_text(w, _kbx_child_of_type(n,
-							       "simple_identifier")));
+			visit_function(w, n, name_of(w, n));
 		break;
 	case 'i':
 		if (!strcmp(type, "import_declaration")) {
@@ -279,9 +286,7 @@ static int sw_visit(struct kbx_walk *w, TSNode n, const char *type)
 		if (!strcmp(type, "protocol_declaration"))
 			visit_type(w, n, KBX_KIND_INTERFACE);
 		else if (!strcmp(type, "protocol_function_declaration"))
-			_kbx_walk_define(w, n, KBX_KIND_METHOD,
-					 _kbx_node_text(w, _kbx_child_of_type(n, "simple_identifier")),
-					 1);
+			visit_function(w, n, name_of(w, n));
 		else if (!strcmp(type, "parameter"))
 			bind_parameter(w, n);
 		else if (!strcmp(type, "property_declaration") &&
