@@ -675,4 +675,25 @@ test_expect_success 'Vue: a component'"'"'s methods and its script'"'"'s functio
 	test_grep "\"id\":\"Card.vue#title\".*\"reason\":\"exported\"" vue.json
 '
 
+test_expect_success 'Swift: internal (the default) is dead when unused, public is exported, override and attributes are left out' '
+	git init -q sw &&
+	cat >sw/Shop.swift <<-\EOF &&
+	open class Base {
+	    open func hook() {}
+	}
+
+	public class Shop: Base {
+	    func unused() {}
+	    public func api() {}
+	    override public func hook() {}
+	    @objc func tapped() {}
+	}
+	EOF
+	(cd sw && kbx index -q && kbx dead --explain --format=json >../sw.json 2>/dev/null) &&
+	test_grep "\"id\":\"Shop.swift#Shop.unused\".*\"reason\":\"dead\"" sw.json &&
+	test_grep "\"id\":\"Shop.swift#Shop.api\".*\"reason\":\"exported\"" sw.json &&
+	test_grep "\"id\":\"Shop.swift#Shop.hook\".*\"reason\":\"override\"" sw.json &&
+	test_grep ! "\"id\":\"Shop.swift#Shop.tapped\".*\"reason\":\"dead\"" sw.json
+'
+
 test_done
