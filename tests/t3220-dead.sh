@@ -627,4 +627,73 @@ test_expect_success 'PHP: a magic method is an entry point, a private one dead, 
 	test_grep "\"id\":\"money.php#Money.api\".*\"reason\":\"exported\"" php.json
 '
 
+test_expect_success 'Kotlin: private and internal are dead when unused, public is exported, override and annotated functions are left out' '
+	git init -q kt &&
+	cat >kt/Shop.kt <<-\EOF &&
+	package shop
+
+	open class Base {
+	    open fun hook() {}
+	}
+
+	class Shop : Base() {
+	    private fun unused() {}
+	    internal fun inside() {}
+	    fun api() {}
+	    override fun hook() {}
+	    @Composable
+	    fun Screen() {}
+	}
+	EOF
+	(cd kt && kbx index -q && kbx dead --explain --format=json >../kt.json 2>/dev/null) &&
+	test_grep "\"id\":\"Shop.kt#Shop.unused\".*\"reason\":\"dead\"" kt.json &&
+	test_grep "\"id\":\"Shop.kt#Shop.inside\".*\"reason\":\"dead\"" kt.json &&
+	test_grep "\"id\":\"Shop.kt#Shop.api\".*\"reason\":\"exported\"" kt.json &&
+	test_grep "\"id\":\"Shop.kt#Shop.hook\".*\"reason\":\"override\"" kt.json &&
+	test_grep ! "\"id\":\"Shop.kt#Shop.Screen\".*\"reason\":\"dead\"" kt.json
+'
+
+test_expect_success 'Vue: a component'"'"'s methods and its script'"'"'s functions are exported (its markup uses them)' '
+	git init -q vue &&
+	cat >vue/Card.vue <<-\EOF &&
+	<template><button @click="open">{{ title() }}</button></template>
+	<script>
+	export default {
+	  methods: {
+	    open() {},
+	    close() {},
+	  },
+	}
+	</script>
+	<script setup>
+	function title() { return 1 }
+	</script>
+	EOF
+	(cd vue && kbx index -q &&
+	 { kbx dead --explain --format=json >../vue.json 2>/dev/null || test $? = 1; }) &&
+	test_grep "\"id\":\"Card.vue#Card.close\".*\"reason\":\"exported\"" vue.json &&
+	test_grep "\"id\":\"Card.vue#title\".*\"reason\":\"exported\"" vue.json
+'
+
+test_expect_success 'Swift: internal (the default) is dead when unused, public is exported, override and attributes are left out' '
+	git init -q sw &&
+	cat >sw/Shop.swift <<-\EOF &&
+	open class Base {
+	    open func hook() {}
+	}
+
+	public class Shop: Base {
+	    func unused() {}
+	    public func api() {}
+	    override public func hook() {}
+	    @objc func tapped() {}
+	}
+	EOF
+	(cd sw && kbx index -q && kbx dead --explain --format=json >../sw.json 2>/dev/null) &&
+	test_grep "\"id\":\"Shop.swift#Shop.unused\".*\"reason\":\"dead\"" sw.json &&
+	test_grep "\"id\":\"Shop.swift#Shop.api\".*\"reason\":\"exported\"" sw.json &&
+	test_grep "\"id\":\"Shop.swift#Shop.hook\".*\"reason\":\"override\"" sw.json &&
+	test_grep ! "\"id\":\"Shop.swift#Shop.tapped\".*\"reason\":\"dead\"" sw.json
+'
+
 test_done

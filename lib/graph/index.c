@@ -119,7 +119,7 @@ static void run_job(struct pool *p, struct job *j, TSParser *parser, struct kbx_
 		goto out;
 	}
 	_kbx_hash128(src.buf, src.len, j->hash);
-	if (_kbx_lang_is_header(j->f->path))
+	if (_kbx_lang_text_decides(j->f->path))
 		j->lang = _kbx_header_lang(p->headers, j->f->path, src.buf, src.len);
 	if (j->has_old && !memcmp(j->hash, j->old_hash, 16) &&
 	    j->old_lang == _kbx_lang_id(j->lang)) {
@@ -881,15 +881,16 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 			continue;
 		}
 		MDB_val k = { strlen(f->path), f->path }, d;
-		/* a header is C or C++ by its text: as its record says, until
-		 * the text changes */
+		/* a header is C or C++ by its text, a component JavaScript or
+		 * TypeScript: as its record says, until the text changes */
 		const struct kbx_lang *lang = f->lang;
 		if (mdb_get(s->wtxn, s->files, &k, &d) == 0 &&
 		    _kbx_file_rec_decode(d.mv_data, d.mv_size, &olds[i]) == KBX_OK) {
 			has_old[i] = 1;
 			const struct kbx_lang *then = _kbx_lang_from_id(olds[i].lang);
 			int header = _kbx_lang_is_header(f->path);
-			if (header && then && !strcmp(then->name, "cpp"))
+			if (then && then == _kbx_lang_text_variant(lang) &&
+			    _kbx_lang_text_decides(f->path))
 				lang = then;
 			if (olds[i].size == f->size && olds[i].mtime_ns == f->mtime_ns &&
 			    olds[i].lang == _kbx_lang_id(lang) && !(header && redecide)) {

@@ -1378,6 +1378,29 @@ static int bound_to_non_type(struct ctx *c, const struct binding *b, const char 
 	       !defs_named(c, "*", M_IMPORT, 0, b->targets, b->ntargets, one, 1);
 }
 
+/* Drop exclude from the first n (at most AMBIGUOUS_MAX + 1) of ids;
+ * how many remain. */
+static size_t without(uint32_t *ids, size_t n, uint32_t exclude)
+{
+	size_t k = 0;
+	for (size_t j = 0; j < n && j < AMBIGUOUS_MAX + 1; j++)
+		if (ids[j] != exclude)
+			ids[k++] = ids[j];
+	return k;
+}
+
+/* The files of the caller's directory, where a directory is a package
+ * (Go, and Kotlin and Swift by convention): how many, in files. */
+static size_t package_files(struct ctx *c, uint32_t *files, size_t max)
+{
+	char dir[4096];
+	_kbx_path_dirname(dir, sizeof(dir) - 1, c->path);
+	if (*dir)
+		strcat(dir, "/");
+	return *dir ? files_match(&c->r->fi, dir, c->fam, files, max)
+		    : top_level_files(&c->r->fi, c->fam, files, max);
+}
+
 static void resolve_type(struct ctx *c, const char *tname, uint32_t exclude, int mask,
 			 struct type_res *out)
 {
@@ -1411,10 +1434,7 @@ static void resolve_type(struct ctx *c, const char *tname, uint32_t exclude, int
 	/* the same file */
 	if (!dot) {
 		n = defs_named(c, last, mask, 0, &c->file, 1, out->ids, AMBIGUOUS_MAX + 1);
-		size_t k = 0;
-		for (size_t j = 0; j < n && j < AMBIGUOUS_MAX + 1; j++)
-			if (out->ids[j] != exclude)
-				out->ids[k++] = out->ids[j];
+		size_t k = without(out->ids, n, exclude);
 		if (k) {
 			out->n = k;
 			out->via = KBX_VIA_FILE;
@@ -1426,6 +1446,18 @@ static void resolve_type(struct ctx *c, const char *tname, uint32_t exclude, int
 		if (n) {
 			out->n = n;
 			out->via = KBX_VIA_IMPORT;
+			return;
+		}
+	}
+	/* the package's, where a directory is one */
+	if (!dot && c->lang->dir_is_package) {
+		uint32_t files[1024];
+		size_t nf = package_files(c, files, 1024);
+		n = defs_named(c, last, mask, 0, files, nf, out->ids, AMBIGUOUS_MAX + 1);
+		size_t k = without(out->ids, n, exclude);
+		if (k) {
+			out->n = k;
+			out->via = KBX_VIA_SCOPE;
 			return;
 		}
 	}
@@ -1560,6 +1592,24 @@ static void call_in_types(struct ctx *c, uint32_t src, const uint32_t *types, si
 		return;
 	}
 	struct strbuf q = STRBUF_INIT;
+	if (c->lang->extension_functions) {
+		/* fun T.name() or extension T { func name() } declared for
+		 * the type outside it */
+		const char *dot = strrchr(type, '.');
+		strbuf_addf(&q, "%s.%s", dot ? dot + 1 : type, name);
+		n = q.failed ? 0 : defs_filtered(c, name, M_FUNC | M_METHOD, c->fam,
+						 filter_qual_equal, q.buf, ids, AMBIGUOUS_MAX + 1);
+		if (n == 1) {
+			add_edge(c, src, KBX_EDGE_CALLS, ids[0], KBX_CONF_CERTAIN, via, 1, line, col);
+		} else if (n) {
+			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, via, line, col);
+		}
+		strbuf_reset(&q);
+		if (n) {
+			strbuf_release(&q);
+			return;
+		}
+	}
 	strbuf_addf(&q, "%s.%s", type, name);
 	emit_external(c, src, KBX_EDGE_CALLS, q.failed ? name : q.buf, name, line, col);
 	strbuf_release(&q);
@@ -1573,7 +1623,9 @@ static void call_on_type(struct ctx *c, uint32_t src, const char *type, const ch
 	/* JavaScript's constructor functions are its classes before `class`:
 	 * new Widget() is a Widget whose methods are this.run = function ...
 	 * and Widget.prototype.run = ... */
-	if (!t.n && !t.unknown && !strcmp(c->lang->name, "javascript")) {
+	const char *script = _kbx_lang_script_name(c->lang->name);
+	if (!t.n && !t.unknown &&
+	    !strcmp(script ? script : c->lang->name, "javascript")) {
 		struct type_res f;
 		resolve_type(c, type, 0, M_TYPE | M_FUNC, &f);
 		if (f.n)
@@ -1773,8 +1825,9 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	}
 
 	if (recv == KBX_RECV_EXPR) {
-		/* a literal value is of a built-in type */
-		if (literal_receiver(rcv)) {
+		/* a literal value is of a built-in type (which may have
+		 * extension functions: "x".shout()) */
+		if (literal_receiver(rcv) && !(call->recv_type && c->lang->extension_functions)) {
 			emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
 			return;
 		}
@@ -1994,13 +2047,8 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 
 	/* 5b. the caller's package, where a directory is one (Go) */
 	if (c->lang->dir_is_package) {
-		char dir[4096];
 		uint32_t files[1024];
-		_kbx_path_dirname(dir, sizeof(dir) - 1, c->path);
-		if (*dir)
-			strcat(dir, "/");
-		size_t nf = *dir ? files_match(&c->r->fi, dir, c->fam, files, 1024)
-				 : top_level_files(&c->r->fi, c->fam, files, 1024);
+		size_t nf = package_files(c, files, 1024);
 		n = defs_named(c, name, mask, 0, files, nf, ids, AMBIGUOUS_MAX + 1);
 		if (n) {
 			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_SCOPE, line, col);

@@ -269,6 +269,8 @@ int _kbx_walk_define(struct kbx_walk *w, TSNode n, int kind, const char *name, i
 
 const char *_kbx_node_text(struct kbx_walk *w, TSNode n)
 {
+	if (ts_node_is_null(n))
+		return NULL;
 	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
 	if (e > w->len || s > e)
 		return NULL;
@@ -412,6 +414,8 @@ static int plain_name(const char *s)
 int _kbx_walk_call_typed(struct kbx_walk *w, TSNode at, const char *name, int recv,
 			 const char *receiver, const char *type)
 {
+	if (!name || !*name)
+		return -1;
 	if (recv == KBX_RECV_NONE && _kbx_walk_is_local(w, name))
 		recv = KBX_RECV_VALUE;
 	/* a receiver that is a bound name: its type, or "?" for a variable

@@ -194,13 +194,7 @@ static void visit_import(struct kbx_walk *w, TSNode n)
 		_kbx_x_import(w->x, text, NULL, NULL, 0, KBX_IMPORT_WILDCARD | flags, line);
 		return;
 	}
-	const char *dot = strrchr(text, '.');
-	if (!dot) {
-		_kbx_x_import(w->x, text, NULL, NULL, 0, flags, line);
-		return;
-	}
-	_kbx_x_import(w->x, _kbx_arena_strndup(&w->x->arena, text, (size_t)(dot - text)),
-		      dot + 1, NULL, 0, flags, line);
+	_kbx_jsc_import_dotted(w, text, NULL, flags, line);
 }
 
 /* Does a declaration's modifiers node say static? */

@@ -12,6 +12,7 @@
  * declared in js-common.h that the Java, C# and Ruby extractors share.
  */
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "js-common.h"
@@ -138,6 +139,40 @@ int _kbx_jsc_define_dotted(struct kbx_walk *w, TSNode n, int kind, const char *d
 	if (open_scope)
 		_kbx_walk_scope(w, sym);
 	return sym;
+}
+
+TSNode _kbx_jsc_child_of_types(TSNode n, const char *const *types)
+{
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_named_child(n, i);
+		for (size_t k = 0; types[k]; k++)
+			if (!strcmp(ts_node_type(c), types[k]))
+				return c;
+	}
+	TSNode null = { 0 };
+	return null;
+}
+
+const char *_kbx_jsc_capital_call(struct kbx_walk *w, TSNode v, const char *ident)
+{
+	if (!_kbx_is(v, "call_expression"))
+		return NULL;
+	TSNode callee = ts_node_named_child(v, 0);
+	const char *name = _kbx_is(callee, ident) ? _kbx_node_text(w, callee) : NULL;
+	return name && isupper((unsigned char)name[0]) ? name : NULL;
+}
+
+void _kbx_jsc_import_dotted(struct kbx_walk *w, const char *dotted, const char *alias, int flags,
+			    uint32_t line)
+{
+	const char *dot = strrchr(dotted, '.');
+	if (!dot) {
+		_kbx_x_import(w->x, dotted, NULL, alias, 0, flags, line);
+		return;
+	}
+	_kbx_x_import(w->x, _kbx_arena_strndup(&w->x->arena, dotted, (size_t)(dot - dotted)),
+		      dot + 1, alias, 0, flags, line);
 }
 
 void _kbx_jsc_add_under_ancestors(const char *importer, const char *rel, const char *suffix,

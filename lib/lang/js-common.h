@@ -1,8 +1,9 @@
 /*
- * Private to the JavaScript, TypeScript/TSX, Java, C# and Ruby extractors:
- * the JavaScript visitor that TypeScript extends, and a few text helpers
- * that all five need (receiver text, base names, dotted definitions).
- * Everything here is defined in lib/lang/javascript.c.
+ * Private to the JavaScript, TypeScript/TSX, Java, C# and Ruby extractors
+ * and to Vue and Svelte components: the JavaScript visitor that
+ * TypeScript extends, and a few text helpers that all five need
+ * (receiver text, base names, dotted definitions).  Everything here is
+ * defined in lib/lang/javascript.c, but _kbx_ts_visit in typescript.c.
  */
 #ifndef KBX_LANG_JS_COMMON_H
 #define KBX_LANG_JS_COMMON_H
@@ -14,6 +15,9 @@
 /* The JavaScript visitor; TypeScript calls it for every node type the two
  * grammars have in common. */
 int _kbx_js_visit(struct kbx_walk *w, TSNode n, const char *type);
+/* The TypeScript visitor (lib/lang/typescript.c), which Vue and Svelte
+ * components with lang="ts" use too. */
+int _kbx_ts_visit(struct kbx_walk *w, TSNode n, const char *type);
 /* Set up and free the per-file state _kbx_js_visit needs in lang_state;
  * _kbx_ts_begin for TypeScript and TSX, whose annotations and declared
  * fields state types that JavaScript leaves to the run time. */
@@ -99,6 +103,19 @@ void _kbx_jsc_unbinds_release(struct _kbx_jsc_unbinds *u);
  */
 int _kbx_jsc_define_dotted(struct kbx_walk *w, TSNode n, int kind, const char *dotted,
 			   int open_scope);
+
+/* The first named child of n whose type is one of types (NULL-ended),
+ * or a null node. */
+TSNode _kbx_jsc_child_of_types(TSNode n, const char *const *types);
+/* Foo(...) written as a call_expression whose callee, a node of type
+ * ident, starts with a capital letter (how Kotlin and Swift construct):
+ * "Foo", in the arena; NULL for anything else. */
+const char *_kbx_jsc_capital_call(struct kbx_walk *w, TSNode v, const char *ident);
+
+/* import a.b.C (Java, Kotlin): the name C of the module a.b, bound to
+ * alias if not NULL; a name without a dot is the module itself. */
+void _kbx_jsc_import_dotted(struct kbx_walk *w, const char *dotted, const char *alias, int flags,
+			    uint32_t line);
 
 /*
  * Add "<dir>/<rel>" for every ancestor directory of importer, deepest first,

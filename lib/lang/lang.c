@@ -8,7 +8,8 @@
 extern const struct kbx_lang _kbx_lang_c, _kbx_lang_cpp, _kbx_lang_python,
 	_kbx_lang_javascript, _kbx_lang_typescript, _kbx_lang_tsx, _kbx_lang_go,
 	_kbx_lang_rust, _kbx_lang_java, _kbx_lang_csharp, _kbx_lang_ruby, _kbx_lang_php,
-	_kbx_lang_lua, _kbx_lang_bash;
+	_kbx_lang_lua, _kbx_lang_bash, _kbx_lang_vue, _kbx_lang_vue_ts, _kbx_lang_svelte,
+	_kbx_lang_svelte_ts, _kbx_lang_kotlin, _kbx_lang_swift;
 
 /* The position in this table is stored on disk (plus one): only append. */
 const struct kbx_lang *const _kbx_languages[] = {
@@ -26,6 +27,12 @@ const struct kbx_lang *const _kbx_languages[] = {
 	&_kbx_lang_php,
 	&_kbx_lang_lua,
 	&_kbx_lang_bash,
+	&_kbx_lang_vue,
+	&_kbx_lang_vue_ts,
+	&_kbx_lang_svelte,
+	&_kbx_lang_svelte_ts,
+	&_kbx_lang_kotlin,
+	&_kbx_lang_swift,
 	NULL
 };
 
@@ -54,6 +61,23 @@ int _kbx_lang_is_header(const char *path)
 	return n > 2 && !strcmp(path + n - 2, ".h") && _kbx_lang_for_path(path) == &_kbx_lang_c;
 }
 
+int _kbx_lang_text_decides(const char *path)
+{
+	const struct kbx_lang *l = _kbx_lang_for_path(path);
+	return _kbx_lang_is_header(path) || l == &_kbx_lang_vue || l == &_kbx_lang_svelte;
+}
+
+const struct kbx_lang *_kbx_lang_text_variant(const struct kbx_lang *lang)
+{
+	if (lang == &_kbx_lang_c)
+		return &_kbx_lang_cpp;
+	if (lang == &_kbx_lang_vue)
+		return &_kbx_lang_vue_ts;
+	if (lang == &_kbx_lang_svelte)
+		return &_kbx_lang_svelte_ts;
+	return NULL;
+}
+
 int _kbx_lang_may_be_script(const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -76,6 +100,7 @@ static const struct {
 	{ "typescript", "typescript" }, { "ts-node", "typescript" },
 	{ "c", "c" }, { "cpp", "cpp" }, { "c++", "cpp" }, { "go", "go" }, { "rust", "rust" },
 	{ "java", "java" }, { "cs", "csharp" }, { "csharp", "csharp" },
+	{ "kotlin", "kotlin" }, { "kscript", "kotlin" }, { "swift", "swift" },
 };
 
 /* The language an interpreter's or a file type's name (len bytes at
@@ -226,6 +251,9 @@ const struct kbx_lang *_kbx_lang_for_text(const char *path, const char *text, si
 	if (l == &_kbx_lang_c && text && _kbx_lang_is_header(path) &&
 	    _kbx_c_looks_cpp(text, len))
 		return &_kbx_lang_cpp;
+	if ((l == &_kbx_lang_vue || l == &_kbx_lang_svelte) && text &&
+	    _kbx_component_is_ts(text, len))
+		return _kbx_lang_text_variant(l);
 	return l;
 }
 
@@ -292,7 +320,16 @@ int _kbx_lang_family(int id)
 	if (!strcmp(l->name, "c") || !strcmp(l->name, "cpp"))
 		return 1;
 	if (!strcmp(l->name, "javascript") || !strcmp(l->name, "typescript") ||
-	    !strcmp(l->name, "tsx"))
+	    !strcmp(l->name, "tsx") || _kbx_lang_script_name(l->name))
 		return 2;
 	return 10 + id;
+}
+
+const char *_kbx_lang_script_name(const char *name)
+{
+	if (!strcmp(name, "vue") || !strcmp(name, "svelte"))
+		return "javascript";
+	if (!strcmp(name, "vue-ts") || !strcmp(name, "svelte-ts"))
+		return "typescript";
+	return NULL;
 }

@@ -298,7 +298,7 @@ const char *_kbx_walk_qual(struct kbx_walk *w, const char *name);
 int _kbx_walk_define(struct kbx_walk *w, TSNode n, int kind, const char *name, int open_scope);
 /* Does the C or C++ declaration n have `static` among its specifiers? */
 int _kbx_c_is_static(struct kbx_walk *w, TSNode n);
-/* The text of a node, in the arena. */
+/* The text of a node, in the arena; NULL for a null node. */
 const char *_kbx_node_text(struct kbx_walk *w, TSNode n);
 /* The text of a node's field child, or NULL when the field is absent. */
 const char *_kbx_field_text(struct kbx_walk *w, TSNode n, const char *field);
@@ -503,6 +503,11 @@ struct kbx_lang {
 	 * module it imports finds f there when f is not at the module's
 	 * top. */
 	int returned_table;
+	/* A function may be declared for another type (Kotlin's extension
+	 * functions, Swift's extensions, qualified Type.name): x.f() on a
+	 * receiver of type T that has no member f is the function or
+	 * method T.f where one is defined. */
+	int extension_functions;
 	/* Calling a type's name never constructs it (C, where a struct's
 	 * name is not a call): a plain call is then resolved to functions
 	 * alone. */
@@ -528,6 +533,8 @@ void _kbx_python_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_ruby_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_php_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_rust_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_kotlin_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_swift_visibility(struct kbx_walk *w, TSNode n, int sym);
 
 /* The table of languages, NULL-terminated. */
 extern const struct kbx_lang *const _kbx_languages[];
@@ -540,6 +547,19 @@ const struct kbx_lang *_kbx_lang_for_path(const char *path);
  * a path and its text; _kbx_lang_is_header: may the text change it? */
 const struct kbx_lang *_kbx_lang_for_text(const char *path, const char *text, size_t len);
 int _kbx_lang_is_header(const char *path);
+/* Vue and Svelte components are JavaScript (vue, svelte) or, when a
+ * script block says lang="ts", TypeScript (vue-ts, svelte-ts): see
+ * lib/lang/component.c.  _kbx_component_is_ts: does a component's text
+ * hold a TypeScript block?  _kbx_lang_text_decides: may a path's text
+ * change its language (a header, a component)?  _kbx_lang_text_variant:
+ * the language the text may make of a path's language (C's is C++,
+ * vue's vue-ts, svelte's svelte-ts), or NULL. */
+int _kbx_component_is_ts(const char *text, size_t len);
+int _kbx_lang_text_decides(const char *path);
+const struct kbx_lang *_kbx_lang_text_variant(const struct kbx_lang *lang);
+/* "javascript" or "typescript" for a component language's name (the
+ * language its script blocks are in), NULL for any other name. */
+const char *_kbx_lang_script_name(const char *name);
 /*
  * Scripts without an extension: the language a "#!" first line names
  * (#!/bin/sh, #!/usr/bin/env lua, php, python3, node, ruby...), or else a

@@ -22,7 +22,7 @@ static int visit_namespace(struct kbx_walk *w, TSNode n)
 	return KBX_WALK_CONTINUE;
 }
 
-static int ts_visit(struct kbx_walk *w, TSNode n, const char *type)
+int _kbx_ts_visit(struct kbx_walk *w, TSNode n, const char *type)
 {
 	_kbx_js_enter(w, n);
 	switch (type[0]) {
@@ -99,7 +99,7 @@ const struct kbx_lang _kbx_lang_typescript = {
 	.name = "typescript",
 	.extensions = typescript_extensions,
 	.grammar = tree_sitter_typescript,
-	.visit = ts_visit,
+	.visit = _kbx_ts_visit,
 	.begin = _kbx_ts_begin,
 	.end = _kbx_js_end,
 	.import_candidates = _kbx_js_import_candidates,
@@ -113,7 +113,7 @@ const struct kbx_lang _kbx_lang_tsx = {
 	.name = "tsx",
 	.extensions = tsx_extensions,
 	.grammar = tree_sitter_tsx,
-	.visit = ts_visit,
+	.visit = _kbx_ts_visit,
 	.begin = _kbx_ts_begin,
 	.end = _kbx_js_end,
 	.import_candidates = _kbx_js_import_candidates,

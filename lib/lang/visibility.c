@@ -38,6 +38,13 @@
  *   PHP         classes, interfaces, traits, enums and functions (PHP has
  *               no private ones); methods not declared private, in an
  *               exported type
+ *   Kotlin      what is not private or internal (public is the default),
+ *               in an exported type; the override modifier overrides; an
+ *               annotation other than @Deprecated, @Suppress and @JvmStatic
+ *               (@Test, @Composable) says a framework calls it
+ *   Swift       public or open (internal, the default, stays in the
+ *               module), in an exported type; override overrides; an
+ *               attribute (@objc, @IBAction, @main) says the runtime calls it
  */
 #include <string.h>
 
@@ -348,4 +355,41 @@ void _kbx_php_visibility(struct kbx_walk *w, TSNode n, int sym)
 		}
 	}
 	s->flags |= KBX_SYM_EXPORTED;
+}
+
+void _kbx_kotlin_visibility(struct kbx_walk *w, TSNode n, int sym)
+{
+	struct kbx_xsym *s = sym_at(w, sym);
+	TSNode mods = _kbx_child_of_type(n, "modifiers");
+	if (!s)
+		return;
+	int none = ts_node_is_null(mods);
+	if (parent_exported(w, s) &&
+	    (none || (!child_says(w, mods, "visibility_modifier", "private") &&
+		      !child_says(w, mods, "visibility_modifier", "internal"))))
+		s->flags |= KBX_SYM_EXPORTED;
+	if (!none && child_says(w, mods, "member_modifier", "override"))
+		s->flags |= KBX_SYM_OVERRIDE;
+	uint32_t count = none ? 0 : ts_node_named_child_count(mods);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(mods, i);
+		if (_kbx_is(a, "annotation") && !has_word(w, a, "Deprecated") &&
+		    !has_word(w, a, "Suppress") && !has_word(w, a, "JvmStatic"))
+			s->flags |= KBX_SYM_IMPLICIT;
+	}
+}
+
+void _kbx_swift_visibility(struct kbx_walk *w, TSNode n, int sym)
+{
+	struct kbx_xsym *s = sym_at(w, sym);
+	TSNode mods = _kbx_child_of_type(n, "modifiers");
+	if (!s || ts_node_is_null(mods))
+		return;
+	if (parent_exported(w, s) && (child_says(w, mods, "visibility_modifier", "public") ||
+				      child_says(w, mods, "visibility_modifier", "open")))
+		s->flags |= KBX_SYM_EXPORTED;
+	if (child_says(w, mods, "member_modifier", "override"))
+		s->flags |= KBX_SYM_OVERRIDE;
+	if (child_says(w, mods, "attribute", NULL))
+		s->flags |= KBX_SYM_IMPLICIT;
 }

@@ -1049,6 +1049,9 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 			if (_kbx_chunk_get(s, txn, f[j].id, &v))
 				continue;
 			const char *cl = v.c.lang;
+			/* a Vue or Svelte component's is its scripts' */
+			if (_kbx_lang_script_name(cl))
+				cl = _kbx_lang_script_name(cl);
 			if (!*cl || !strcmp(cl, "all") || !strcmp(cl, ql) ||
 			    (!strcmp(ql, "typescript") && !strcmp(cl, "javascript")))
 				continue;

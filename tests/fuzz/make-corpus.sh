@@ -13,12 +13,15 @@ mkdir -p "$out/extract" "$out/records" "$out/lookup" "$out/ignore" "$out/parse-o
 	"$out/registry-yaml" "$out/registry-markdown" "$out/quote"
 
 # extract: the language's index in _kbx_languages (lib/lang/lang.c) as
-# the first byte, then a fixture file of that language.
+# the first byte, then a fixture file of that language (vue-ts and
+# svelte-ts read the vue and svelte trees).
 i=0
-for lang in c cpp python javascript typescript tsx go rust java csharp ruby php lua bash; do
-	for f in $(find "tests/corpora/$lang" -type f ! -name 'expected-*' ! -name README \
+for lang in c cpp python javascript typescript tsx go rust java csharp ruby php lua bash \
+	    vue vue-ts svelte svelte-ts kotlin swift; do
+	dir=${lang%-ts}
+	for f in $(find "tests/corpora/$dir" -type f ! -name 'expected-*' ! -name README \
 			! -name '*.toml' ! -name '*.mod' | sort); do
-		name=$lang-$(echo "${f#tests/corpora/$lang/}" | tr / _)
+		name=$lang-$(echo "${f#tests/corpora/$dir/}" | tr / _)
 		{ printf "\\$(printf %03o $i)"; cat "$f"; } >"$out/extract/$name"
 	done
 	i=$((i + 1))

@@ -1,0 +1,3 @@
+export function post(url: string): Promise<Response> {
+  return fetch(url, { method: 'POST' })
+}
