@@ -240,6 +240,9 @@ test_expect_success 'a wrong password: exit 13, and no password printed' '
 	test_grep ! "Wrong-Secret-9" err &&
 	(cd one && test_expect_code 13 kbx push --db="host=$PGDIR user=kbx password=Wrong-Secret-9 dbname=postgres" 2>../err) &&
 	test_grep "password=\*\*\*" err &&
+	test_grep ! "Wrong-Secret-9" err &&
+	(cd one && test_expect_code 13 kbx push --db="postgresql://kbx@/postgres?host=$PGDIR&password=Wrong-Secret-9" 2>../err) &&
+	test_grep "&password=\*\*\*" err &&
 	test_grep ! "Wrong-Secret-9" err
 '
 
@@ -277,6 +280,26 @@ test_expect_success 'two repositories at once: a locked row holds back its own p
 	test_grep "^pushed '"'one'"'" one.out &&
 	sql "SELECT name, files FROM kbx.repos ORDER BY name" >actual &&
 	printf "%s\n" "one|3" "two|4" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a file whose calls resolve anew is copied though its text is the same' '
+	mark=$(sql "SELECT txid_current()") &&
+	# helper moves from util.py to a module of its own, which the
+	# modules do not import: their calls now go there by name alone
+	printf "def helper(x):\n    return x\n" >two/other.py &&
+	printf "def unrelated():\n    return 0\n" >two/util.py &&
+	(cd two && kbx index >/dev/null && kbx push --db="$DB" >../out) &&
+	sql "SELECT DISTINCT n.path FROM kbx.nodes n JOIN kbx.repos r ON r.id = n.repo
+	     WHERE r.name = '"'two'"' AND n.xmin::text::bigint > $mark ORDER BY 1" >actual &&
+	printf "%s\n" mod1.py mod2.py mod3.py other.py util.py >expect &&
+	test_cmp expect actual &&
+	sql "SELECT d.cid || '"' '"' || e.via FROM kbx.edges e
+	     JOIN kbx.nodes s ON s.repo = e.repo AND s.id = e.src
+	     JOIN kbx.nodes d ON d.repo = e.repo AND d.id = e.dst
+	     JOIN kbx.repos r ON r.id = e.repo
+	     WHERE r.name = '"'two'"' AND s.cid = '"'mod1.py#run_1'"' AND e.kind = '"'calls'"'" >actual &&
+	echo "other.py#helper unique-name" >expect &&
 	test_cmp expect actual
 '
 
