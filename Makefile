@@ -28,6 +28,8 @@
 #                                  embedding providers), loaded at run time
 #   cmd/serve-module/*.c        -> build/kbx-serve.so (kbx serve's HTTP on
 #                                  libmicrohttpd), loaded at run time
+#   cmd/pg-module/*.c           -> build/kbx-pg.so (kbx push's PostgreSQL
+#                                  client on libpq), loaded at run time
 #   cmd/serve-page/*            -> build/gen/serve-page.h (kbx serve's page,
 #                                  as C strings in the binary)
 #   tests/unit/*.c              -> build/tests/unit/NAME, one program each
@@ -101,6 +103,7 @@ CMD_SRCS := $(wildcard cmd/*.c)
 VECTOR_SRCS := $(wildcard lib/vector/*.c)
 EMBED_SRCS := $(wildcard lib/embed/module/*.c)
 SERVE_SRCS := $(wildcard cmd/serve-module/*.c)
+PG_SRCS := $(wildcard cmd/pg-module/*.c)
 SERVE_PAGE := $(wildcard cmd/serve-page/*.html cmd/serve-page/*.css cmd/serve-page/*.js)
 SHIM_SRCS := $(if $(filter yes,$(FAISS_C_SHIM)),$(wildcard lib/vector/faiss_shim.cpp))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -115,6 +118,7 @@ VECTOR_OBJS := $(VECTOR_SRCS:%.c=build/%.o) $(SHIM_SRCS:%.cpp=build/%.o) \
 	$(VECTOR_CXX_SRCS:%.cpp=build/%.o)
 EMBED_OBJS := $(EMBED_SRCS:%.c=build/%.o)
 SERVE_OBJS := $(SERVE_SRCS:%.c=build/%.o)
+PG_OBJS := $(PG_SRCS:%.c=build/%.o)
 UNIT_OBJS := $(UNIT_SRCS:%.c=build/%.o)
 UNIT_PROGS := $(UNIT_SRCS:%.c=build/%)
 FUZZ_NAMES := $(FUZZ_SRCS:tests/fuzz/%.c=%)
@@ -127,7 +131,7 @@ LIBGRAMMARS := build/libkbx-grammars.a
 PROGRAM := $(if $(CMD_SRCS),kbx)
 # The module is built once lib/vector has C sources; the shim alone is not one.
 MODULE := $(if $(VECTOR_SRCS),build/kbx-vector.so) $(if $(EMBED_SRCS),build/kbx-embed.so) \
-	$(if $(SERVE_SRCS),build/kbx-serve.so)
+	$(if $(SERVE_SRCS),build/kbx-serve.so) $(if $(PG_SRCS),build/kbx-pg.so)
 
 # ---------------------------------------------------------------------------
 # Flags
@@ -148,6 +152,7 @@ KBX_CPPFLAGS = -Ilib -Icmd -Ibuild/grammars-include -Ibuild/gen \
 	-DKBX_MANDIR='"$(mandir)"' \
 	$(TS_CFLAGS) $(LMDB_CFLAGS) $(YAML_CFLAGS) $(CMARK_CFLAGS) \
 	$(PCRE2_CFLAGS) $(XXHASH_CFLAGS) $(STEMMER_CFLAGS) $(CURL_CFLAGS) $(JANSSON_CFLAGS) $(MHD_CFLAGS) \
+	$(PQ_CFLAGS) \
 	$(CPPFLAGS)
 ALL_CFLAGS = $(strip $(KBX_CPPFLAGS) $(CFLAGS) $(DEVELOPER_CFLAGS) $(SANITIZE_FLAGS))
 ALL_CXXFLAGS = $(strip $(KBX_CPPFLAGS) $(FAISS_CFLAGS) $(CXXFLAGS) $(DEVELOPER_CXXFLAGS) $(SANITIZE_FLAGS))
@@ -175,6 +180,10 @@ EMBED_LIBS = $(LIBKBX) $(CURL_LIBS) $(JANSSON_LIBS) $(XXHASH_LIBS) -lpthread
 # nothing of libkbx.
 SERVE_MAP := cmd/serve-module/kbx-serve.map
 SERVE_LDFLAGS = $(MODULE_SHARED) -Wl,--version-script=$(SERVE_MAP)
+# kbx push's module: libpq (and the TLS, Kerberos and LDAP libraries it
+# brings), nothing of libkbx.
+PG_MAP := cmd/pg-module/kbx-pg.map
+PG_LDFLAGS = $(MODULE_SHARED) -Wl,--version-script=$(PG_MAP)
 
 # Third-party grammar sources: optimised, PIC, and none of our warnings.
 GRAMMAR_CFLAGS = -O2
@@ -277,9 +286,13 @@ build/kbx-embed.so: $(EMBED_OBJS) $(LIBKBX) $(EMBED_MAP) build/KBX-CFLAGS
 build/kbx-serve.so: $(SERVE_OBJS) $(SERVE_MAP) build/KBX-CFLAGS
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(SERVE_LDFLAGS) -o $@ $(SERVE_OBJS) $(MHD_LIBS)
 
+build/kbx-pg.so: $(PG_OBJS) $(PG_MAP) build/KBX-CFLAGS
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(PG_LDFLAGS) -o $@ $(PG_OBJS) $(PQ_LIBS)
+
 # kbx serve's page: its files as C strings, so that it serves nothing
 # from disk.
 build/cmd/serve-module/%.o: PIC = -fPIC
+build/cmd/pg-module/%.o: PIC = -fPIC
 build/gen/serve-page.h: $(SERVE_PAGE) cmd/serve-page/embed.sh
 	@mkdir -p $(@D)
 	$(QUIET_GEN)$(SHELL) cmd/serve-page/embed.sh $(SERVE_PAGE) >$@+ && mv $@+ $@
@@ -309,7 +322,7 @@ $(MAN_PAGES): build/man/%: man/%.md man/render.sh build/KBX-VERSION
 	$(QUIET_GEN)CMARK='$(CMARK_PROG)' KBX_VERSION='$(KBX_VERSION)' \
 		$(SHELL) man/render.sh $< $@
 
--include $(patsubst %.o,%.d,$(LIB_OBJS) $(CMD_OBJS) $(VECTOR_OBJS) $(SERVE_OBJS) $(UNIT_OBJS) $(GRAMMAR_OBJS) \
+-include $(patsubst %.o,%.d,$(LIB_OBJS) $(CMD_OBJS) $(VECTOR_OBJS) $(SERVE_OBJS) $(PG_OBJS) $(UNIT_OBJS) $(GRAMMAR_OBJS) \
 	$(FUZZ_REPLAY_OBJS))
 
 # ---------------------------------------------------------------------------
@@ -489,6 +502,7 @@ endif
 uninstall:
 	rm -f '$(DESTDIR)$(bindir)/kbx' '$(DESTDIR)$(libexecdir)/kbx-vector.so' \
 		'$(DESTDIR)$(libexecdir)/kbx-embed.so' '$(DESTDIR)$(libexecdir)/kbx-serve.so' \
+		'$(DESTDIR)$(libexecdir)/kbx-pg.so' \
 		'$(DESTDIR)$(datadir)/kbx/kbx-words.bin'
 	-rmdir '$(DESTDIR)$(libexecdir)' '$(DESTDIR)$(datadir)/kbx' 2>/dev/null
 	$(Q)for page in $(MAN_SRCS:man/%.md=%); do \

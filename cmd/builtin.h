@@ -33,7 +33,11 @@ enum kbx_exit {
 	KBX_EXIT_CORRUPT = 8,     /* the index does not decode: 'kbx index --rebuild' */
 	KBX_EXIT_INTERNAL = 9,    /* a bug or out of memory */
 	KBX_EXIT_CHECK_FAILED = 10, /* kbx check: a rule does not hold */
-	KBX_EXIT_SKIPPED = 11     /* kbx index: done, but registry input was skipped */
+	KBX_EXIT_SKIPPED = 11,    /* kbx index: done, but registry input was skipped */
+	KBX_EXIT_DB_UNREACHABLE = 12, /* kbx push: no database server answers there */
+	KBX_EXIT_DB_AUTH = 13,    /* kbx push: the database refused the credentials */
+	KBX_EXIT_DB_ERROR = 14    /* kbx push: the database refused a statement; nothing
+				   * was pushed */
 };
 
 /* What the dispatcher prepares before calling a command. */
@@ -108,6 +112,7 @@ int cmd_imports(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_mcp(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx);
+int cmd_push(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_registry(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_repos(int argc, const char **argv, struct kbx_ctx *ctx);
 int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx);

@@ -52,6 +52,8 @@ const struct cmd_struct kbx_commands[] = {
 	{ "mcp", cmd_mcp, RUN_NO_PAGER,
 	  "serve kbx's queries to AI agents over the Model Context Protocol (stdio)" },
 	{ "path", cmd_path, RUN_NEEDS_INDEX, "show the shortest call or import path between two symbols" },
+	{ "push", cmd_push, RUN_NO_PAGER,
+	  "publish the index to PostgreSQL, for queries across repositories" },
 	{ "registry", cmd_registry, RUN_NO_PAGER, "add, list or remove the registries kbx indexes" },
 	{ "repos", cmd_repos, 0, "list and name the repositories kbx knows" },
 	{ "search", cmd_search, RUN_NEEDS_INDEX, "search error entries, documents and code by meaning" },

@@ -427,6 +427,43 @@ kbx_status_t kbx_walk_edges_flags(kbx_store_t *store, uint32_t id, int kind, int
 kbx_status_t kbx_node_get(kbx_store_t *store, uint32_t id, struct kbx_node *out,
 			  struct kbx_error *err);
 
+/* ---- the whole index, table by table (dump.c): for kbx push ---- */
+
+/* One indexed file.  path is valid during the call only. */
+struct kbx_file_info {
+	const char *path;
+	size_t path_len;
+	int lang;               /* kbx_lang_str() */
+	uint32_t id;            /* its file node */
+	uint64_t size;
+	unsigned char hash[16]; /* of its content, as kbx index read it */
+};
+typedef int (*kbx_file_fn)(void *data, const struct kbx_file_info *file);
+typedef int (*kbx_node_fn)(void *data, const struct kbx_node *node);
+
+/* One edge as stored: the sites point into the walk's buffer and are
+ * valid during the call only. */
+struct kbx_edge_rec {
+	uint32_t src;
+	int kind;               /* enum kbx_edge_kind */
+	uint32_t dst;
+	int confidence, via;
+	uint32_t ncandidates;
+	const struct kbx_site *sites;
+	uint32_t nsites;
+};
+typedef int (*kbx_edge_rec_fn)(void *data, const struct kbx_edge_rec *edge);
+
+/* Call fn with every file (by path, in byte order), every node (by id),
+ * or every edge (by source, kind, target) of the store's snapshot;
+ * non-zero from fn stops the walk, and KBX_OK is returned. */
+kbx_status_t kbx_files_walk(kbx_store_t *store, kbx_file_fn fn, void *data,
+			    struct kbx_error *err);
+kbx_status_t kbx_nodes_walk(kbx_store_t *store, kbx_node_fn fn, void *data,
+			    struct kbx_error *err);
+kbx_status_t kbx_edges_walk_all(kbx_store_t *store, kbx_edge_rec_fn fn, void *data,
+				struct kbx_error *err);
+
 /* ---- what changed: definitions compared by body (changes.c) ---- */
 
 /* The files of the working tree that differ from the index. */

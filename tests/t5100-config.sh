@@ -153,6 +153,7 @@ test_expect_success '--list --defaults lists every key' '
 	index.parseTimeout
 	index.threads
 	pager.enabled
+	push.database
 	repos.register
 	safe.directory
 	search.apiKeyEnv

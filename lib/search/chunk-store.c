@@ -839,3 +839,31 @@ kbx_status_t _kbx_cw_flush(struct _kbx_cw *w)
 		return fail_mdb(w, rc, "cannot write the collection's statistics"), w->err->status;
 	return KBX_OK;
 }
+
+/* ---- every chunk, for kbx push (kbx-search.h) ---- */
+
+kbx_status_t kbx_chunks_walk(kbx_store_t *s, kbx_chunk_fn fn, void *data, struct kbx_error *err)
+{
+	MDB_cursor *c;
+	int rc = mdb_cursor_open(_kbx_txn(s), s->chunks, &c);
+	if (rc)
+		return _kbx_fail_mdb(err, rc, "reading the chunks");
+	kbx_status_t st = KBX_OK;
+	MDB_val k, d;
+	rc = mdb_cursor_get(c, &k, &d, MDB_FIRST);
+	for (; rc == 0; rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		struct _kbx_chunk_view v;
+		if (k.mv_size != 4 || _kbx_chunk_decode(d.mv_data, d.mv_size, &v)) {
+			err->status = st = KBX_ERR_CORRUPT;
+			snprintf(err->msg, sizeof(err->msg),
+				 "a record of the chunks table does not decode: run 'kbx index --rebuild'");
+			break;
+		}
+		if (fn(data, _kbx_get_u32(k.mv_data), &v.c))
+			break;
+	}
+	if (!st && rc && rc != MDB_NOTFOUND)
+		st = _kbx_fail_mdb(err, rc, "reading the chunks");
+	mdb_cursor_close(c);
+	return st;
+}

@@ -246,6 +246,13 @@ kbx_status_t kbx_search(kbx_store_t *store, const struct kbx_search_query *q,
 			struct kbx_search_results *out, struct kbx_error *err);
 void kbx_search_results_release(struct kbx_search_results *r);
 
+/* Call fn with every chunk of the store's snapshot, by chunk id (for
+ * kbx push); the chunk's strings are valid during the call only.
+ * Non-zero from fn stops the walk, and KBX_OK is returned. */
+typedef int (*kbx_chunk_fn)(void *data, uint32_t id, const struct kbx_chunk *chunk);
+kbx_status_t kbx_chunks_walk(kbx_store_t *store, kbx_chunk_fn fn, void *data,
+			     struct kbx_error *err);
+
 /* Does chunk c pass the filters of q (types, lang, tags, severity, path;
  * not its scope)?  For results found otherwise that the same filters
  * must hold for (kbx context's hybrid step). */

@@ -1,0 +1,1045 @@
+/*
+ * kbx push: publish this repository's index to PostgreSQL.
+ *
+ * The database speaks through the module of pg-module.h (libpq, which
+ * kbx does not link).  One push is one transaction: the repository's
+ * row in kbx.repos is locked (SELECT ... FOR UPDATE: another
+ * repository's push takes another row and does not wait), the files
+ * whose rows differ from what the database holds are deleted and
+ * copied again, the files gone are deleted, and the row gets the new
+ * generation.  Readers see the previous generation or this one; a push
+ * killed halfway leaves the previous one, as the server rolls back what
+ * it did not commit.
+ *
+ * What is compared is a file's rows: the nodes it defines, the edges
+ * from them and its chunks, rendered as they are copied, with the
+ * file's content hash.  A file whose content did not change but whose
+ * edges were resolved again (a definition it calls moved) is copied
+ * again too.  The nodes of no file (extern:, module:, name:) and the
+ * chunks of no file are one more unit, of path "".
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "builtin.h"
+#include "output.h"
+#include "parse-options.h"
+#include "pg-module.h"
+#include "repos-util.h"
+#include "search/kbx-search.h"
+#include "util/config.h"
+#include "util/modload.h"
+#include "util/repos.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+
+static const char *const push_usage[] = {
+	"kbx push [--db=<url>] [--name=<name>] [-q]",
+	"kbx push --schema",
+	NULL
+};
+
+/* The version of the tables below, in kbx.meta; raised when they
+ * change in a way an older kbx cannot write. */
+#define PUSH_SCHEMA_VERSION "1"
+
+/* The DDL, one statement each; --schema prints them for a DBA. */
+static const char *const push_schema[] = {
+	"CREATE SCHEMA IF NOT EXISTS kbx",
+	"CREATE TABLE IF NOT EXISTS kbx.meta (\n"
+	"    key text PRIMARY KEY,\n"
+	"    value text NOT NULL\n"
+	")",
+	"INSERT INTO kbx.meta (key, value) VALUES ('schema', '" PUSH_SCHEMA_VERSION "')\n"
+	"    ON CONFLICT (key) DO NOTHING",
+	"CREATE TABLE IF NOT EXISTS kbx.repos (\n"
+	"    id serial PRIMARY KEY,\n"
+	"    name text NOT NULL UNIQUE,\n"
+	"    generation bigint NOT NULL DEFAULT 0,   -- kbx index's, as pushed\n"
+	"    pushed_at timestamptz,\n"
+	"    files bigint NOT NULL DEFAULT 0,\n"
+	"    nodes bigint NOT NULL DEFAULT 0,\n"
+	"    edges bigint NOT NULL DEFAULT 0,\n"
+	"    chunks bigint NOT NULL DEFAULT 0\n"
+	")",
+	"CREATE TABLE IF NOT EXISTS kbx.files (\n"
+	"    repo integer NOT NULL,\n"
+	"    path text NOT NULL,          -- '' holds the nodes and chunks of no file\n"
+	"    hash bytea,                  -- the content as kbx index read it\n"
+	"    lang text,\n"
+	"    rows_hash bytea NOT NULL,    -- of the rows below that the file gave\n"
+	"    PRIMARY KEY (repo, path)\n"
+	")",
+	"CREATE TABLE IF NOT EXISTS kbx.nodes (\n"
+	"    repo integer NOT NULL,\n"
+	"    id bigint NOT NULL,\n"
+	"    kind text NOT NULL,\n"
+	"    lang text,\n"
+	"    cid text NOT NULL,           -- canonical id: path#Qual.name, extern:NAME\n"
+	"    name text NOT NULL,\n"
+	"    qual text,\n"
+	"    path text,                   -- NULL for extern:, module: and name: nodes\n"
+	"    line integer,\n"
+	"    col integer,\n"
+	"    end_line integer,\n"
+	"    parent bigint,\n"
+	"    flags integer NOT NULL,\n"
+	"    PRIMARY KEY (repo, id)\n"
+	")",
+	"CREATE INDEX IF NOT EXISTS nodes_path ON kbx.nodes (repo, path)",
+	"CREATE INDEX IF NOT EXISTS nodes_name ON kbx.nodes (name)",
+	"CREATE INDEX IF NOT EXISTS nodes_cid ON kbx.nodes (repo, cid)",
+	"CREATE TABLE IF NOT EXISTS kbx.edges (\n"
+	"    repo integer NOT NULL,\n"
+	"    src bigint NOT NULL,\n"
+	"    kind text NOT NULL,          -- defines, calls, imports, inherits\n"
+	"    dst bigint NOT NULL,\n"
+	"    confidence text NOT NULL,    -- certain, ambiguous, unresolved\n"
+	"    via text,\n"
+	"    candidates integer NOT NULL,\n"
+	"    site_lines integer[] NOT NULL,\n"
+	"    site_cols integer[] NOT NULL,\n"
+	"    PRIMARY KEY (repo, src, kind, dst)\n"
+	")",
+	"CREATE INDEX IF NOT EXISTS edges_dst ON kbx.edges (repo, dst, kind)",
+	"CREATE TABLE IF NOT EXISTS kbx.chunks (\n"
+	"    repo integer NOT NULL,\n"
+	"    id bigint NOT NULL,\n"
+	"    type text NOT NULL,          -- code, doc, error, pattern, adr, behavioral\n"
+	"    kind text,\n"
+	"    node bigint,\n"
+	"    doc_id text,\n"
+	"    path text NOT NULL,\n"
+	"    line integer,\n"
+	"    end_line integer,\n"
+	"    title text,\n"
+	"    heading text,\n"
+	"    lang text,\n"
+	"    text text NOT NULL,\n"
+	"    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english',\n"
+	"        coalesce(title, '') || ' ' || coalesce(heading, '') || ' ' || text)) STORED,\n"
+	"    PRIMARY KEY (repo, id)\n"
+	")",
+	"CREATE INDEX IF NOT EXISTS chunks_path ON kbx.chunks (repo, path)",
+	"CREATE INDEX IF NOT EXISTS chunks_tsv ON kbx.chunks USING gin (tsv)",
+	NULL
+};
+
+/* Exit codes of the database's failures (builtin.h). */
+static int exit_for_pg(int st)
+{
+	switch (st) {
+	case KBX_PG_UNREACHABLE: return KBX_EXIT_DB_UNREACHABLE;
+	case KBX_PG_AUTH: return KBX_EXIT_DB_AUTH;
+	default: return KBX_EXIT_DB_ERROR;
+	}
+}
+
+/* ---- the URL, with its password masked ---- */
+
+/* url with the password of a postgresql:// URL's user info, and the
+ * value of every password= (a key of the key=value form or of the
+ * URL's query), replaced by "***". */
+static void mask_url(const char *url, struct strbuf *out)
+{
+	const char *p = url;
+	const char *scheme = strstr(url, "://");
+	if (scheme && (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11))) {
+		const char *auth = scheme + 3;
+		size_t alen = strcspn(auth, "/?");
+		const char *at = memchr(auth, '@', alen);
+		if (at) {
+			/* the last '@' of the authority ends the user info */
+			for (const char *q = at; q < auth + alen; q++)
+				if (*q == '@')
+					at = q;
+			const char *colon = memchr(auth, ':', (size_t)(at - auth));
+			if (colon) {
+				strbuf_add(out, url, (size_t)(colon + 1 - url));
+				strbuf_addstr(out, "***");
+				p = at;
+			}
+		}
+	}
+	while (*p) {
+		const char *k = strstr(p, "password=");
+		if (!k || (k > url && !strchr(" ?&\t", k[-1]))) {
+			if (!k) {
+				strbuf_addstr(out, p);
+				break;
+			}
+			strbuf_add(out, p, (size_t)(k + 9 - p));
+			p = k + 9;
+			continue;
+		}
+		strbuf_add(out, p, (size_t)(k + 9 - p));
+		strbuf_addstr(out, "***");
+		p = k + 9;
+		if (*p == '\'') {
+			for (p++; *p && *p != '\''; p++)
+				if (*p == '\\' && p[1])
+					p++;
+			if (*p)
+				p++;
+		} else {
+			p += strcspn(p, " &\t");
+		}
+	}
+}
+
+/* ---- COPY's text format ---- */
+
+/* s as one field: UTF-8 (a byte that is not becomes U+FFFD, as does a
+ * NUL, which text cannot hold), with \, tab, newline and CR escaped. */
+static void copy_field(struct strbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	while (p < end) {
+		unsigned c = *p;
+		size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
+			: (c & 0xf8) == 0xf0 ? 4 : 0;
+		int ok = n && (size_t)(end - p) >= n && c;
+		for (size_t i = 1; ok && i < n; i++)
+			ok = (p[i] & 0xc0) == 0x80;
+		if (ok && n == 2 && c < 0xc2)
+			ok = 0;   /* overlong */
+		if (ok && n == 3) {
+			unsigned cp = (c & 0x0f) << 12 | (p[1] & 0x3f) << 6 | (p[2] & 0x3f);
+			ok = cp >= 0x800 && (cp < 0xd800 || cp > 0xdfff);
+		}
+		if (ok && n == 4) {
+			unsigned cp = (c & 0x07) << 18 | (p[1] & 0x3f) << 12 | (p[2] & 0x3f) << 6 |
+				      (p[3] & 0x3f);
+			ok = cp >= 0x10000 && cp <= 0x10ffff;
+		}
+		if (!ok) {
+			strbuf_addstr(sb, "\xef\xbf\xbd");
+			p++;
+			continue;
+		}
+		if (n == 1) {
+			switch (c) {
+			case '\\': strbuf_addstr(sb, "\\\\"); break;
+			case '\t': strbuf_addstr(sb, "\\t"); break;
+			case '\n': strbuf_addstr(sb, "\\n"); break;
+			case '\r': strbuf_addstr(sb, "\\r"); break;
+			default: strbuf_addch(sb, (int)c);
+			}
+		} else {
+			strbuf_add(sb, p, n);
+		}
+		p += n;
+	}
+}
+
+static void copy_str(struct strbuf *sb, const char *s)
+{
+	if (s)
+		copy_field(sb, s, strlen(s));
+	else
+		strbuf_addstr(sb, "\\N");
+	strbuf_addch(sb, '\t');
+}
+
+/* A string that is NULL when empty. */
+static void copy_text(struct strbuf *sb, const char *s)
+{
+	copy_str(sb, s && *s ? s : NULL);
+}
+
+static void copy_num(struct strbuf *sb, uint64_t v)
+{
+	strbuf_addf(sb, "%llu\t", (unsigned long long)v);
+}
+
+/* A line number: NULL when 0 (not known). */
+static void copy_line(struct strbuf *sb, uint32_t v)
+{
+	if (v)
+		copy_num(sb, v);
+	else
+		strbuf_addstr(sb, "\\N\t");
+}
+
+static void copy_bytea(struct strbuf *sb, const unsigned char *h, size_t n)
+{
+	strbuf_addstr(sb, "\\\\x");
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%02x", h[i]);
+	strbuf_addch(sb, '\t');
+}
+
+/* The line ends: the last field's tab becomes a newline. */
+static void copy_end_row(struct strbuf *sb)
+{
+	sb->buf[sb->len - 1] = '\n';
+}
+
+/* ---- the local index, read whole ---- */
+
+struct edge_item {
+	struct kbx_edge_rec e;   /* sites: into push.sites, from site_off */
+	size_t site_off;
+};
+
+struct chunk_item {
+	uint32_t id;
+	struct kbx_chunk c;      /* strings into the store's map */
+};
+
+struct file_item {
+	char *path;
+	int lang;
+	unsigned char hash[16];
+};
+
+/* What belongs to one path (a unit), by index into the arrays. */
+struct unit_ref {
+	const char *unit;        /* the path, or "": not NUL-terminated */
+	size_t ulen;
+	int table;               /* 0 file, 1 node, 2 edge, 3 chunk */
+	size_t idx;
+};
+
+struct push {
+	struct kbx_node *nodes;
+	size_t nnodes, anodes;
+	struct edge_item *edges;
+	size_t nedges, aedges;
+	struct kbx_site *sites;
+	size_t nsites, asites;
+	struct chunk_item *chunks;
+	size_t nchunks, achunks;
+	struct file_item *files;
+	size_t nfiles, afiles;
+	int failed;              /* out of memory */
+};
+
+#define GROW(arr, n, alloc) do { \
+	if ((n) == (alloc)) { \
+		size_t na_ = (alloc) ? (alloc) * 2 : 1024; \
+		void *p_ = realloc((arr), na_ * sizeof(*(arr))); \
+		if (!p_) { pu->failed = 1; return 1; } \
+		(arr) = p_; (alloc) = na_; \
+	} } while (0)
+
+static int take_node(void *data, const struct kbx_node *n)
+{
+	struct push *pu = data;
+	GROW(pu->nodes, pu->nnodes, pu->anodes);
+	pu->nodes[pu->nnodes++] = *n;
+	return 0;
+}
+
+static int take_edge(void *data, const struct kbx_edge_rec *e)
+{
+	struct push *pu = data;
+	GROW(pu->edges, pu->nedges, pu->aedges);
+	struct edge_item *it = &pu->edges[pu->nedges];
+	it->e = *e;
+	it->e.sites = NULL;
+	it->site_off = pu->nsites;
+	for (uint32_t i = 0; i < e->nsites; i++) {
+		GROW(pu->sites, pu->nsites, pu->asites);
+		pu->sites[pu->nsites++] = e->sites[i];
+	}
+	pu->nedges++;
+	return 0;
+}
+
+static int take_chunk(void *data, uint32_t id, const struct kbx_chunk *c)
+{
+	struct push *pu = data;
+	GROW(pu->chunks, pu->nchunks, pu->achunks);
+	pu->chunks[pu->nchunks].id = id;
+	pu->chunks[pu->nchunks].c = *c;
+	pu->nchunks++;
+	return 0;
+}
+
+static int take_file(void *data, const struct kbx_file_info *f)
+{
+	struct push *pu = data;
+	GROW(pu->files, pu->nfiles, pu->afiles);
+	struct file_item *it = &pu->files[pu->nfiles];
+	if (!(it->path = strdup(f->path))) {
+		pu->failed = 1;
+		return 1;
+	}
+	it->lang = f->lang;
+	memcpy(it->hash, f->hash, sizeof(it->hash));
+	pu->nfiles++;
+	return 0;
+}
+
+static void push_release(struct push *pu)
+{
+	for (size_t i = 0; i < pu->nfiles; i++)
+		free(pu->files[i].path);
+	free(pu->files);
+	free(pu->nodes);
+	free(pu->edges);
+	free(pu->sites);
+	free(pu->chunks);
+}
+
+/* The node of id (nodes come sorted by id), or NULL. */
+static const struct kbx_node *node_by_id(const struct push *pu, uint32_t id)
+{
+	size_t lo = 0, hi = pu->nnodes;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (pu->nodes[mid].id < id)
+			lo = mid + 1;
+		else if (pu->nodes[mid].id > id)
+			hi = mid;
+		else
+			return &pu->nodes[mid];
+	}
+	return NULL;
+}
+
+static int unit_ref_cmp(const void *a, const void *b)
+{
+	const struct unit_ref *x = a, *y = b;
+	int c = memcmp(x->unit, y->unit, x->ulen < y->ulen ? x->ulen : y->ulen);
+	if (c)
+		return c;
+	if (x->ulen != y->ulen)
+		return x->ulen < y->ulen ? -1 : 1;
+	if (x->table != y->table)
+		return x->table - y->table;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* ---- the rows ---- */
+
+static void render_file(struct strbuf *sb, const char *repo, const struct file_item *f)
+{
+	copy_str(sb, repo);
+	copy_str(sb, f->path);
+	copy_bytea(sb, f->hash, sizeof(f->hash));
+	copy_str(sb, kbx_lang_str(f->lang));
+}
+
+static void render_node(struct strbuf *sb, const char *repo, const struct kbx_node *n)
+{
+	copy_str(sb, repo);
+	copy_num(sb, n->id);
+	copy_str(sb, kbx_kind_str(n->kind));
+	copy_str(sb, kbx_lang_str(n->lang));
+	copy_str(sb, n->cid);
+	copy_str(sb, n->name ? n->name : "");
+	copy_text(sb, n->qual);
+	if (n->path)
+		copy_field(sb, n->path, n->path_len), strbuf_addch(sb, '\t');
+	else
+		copy_str(sb, NULL);
+	copy_line(sb, n->line);
+	copy_line(sb, n->path ? n->col : 0);
+	copy_line(sb, n->end_line);
+	copy_line(sb, n->parent);
+	copy_num(sb, n->flags);
+	copy_end_row(sb);
+}
+
+static void render_edge(struct strbuf *sb, const char *repo, const struct push *pu,
+			const struct edge_item *it)
+{
+	const struct kbx_edge_rec *e = &it->e;
+	const struct kbx_site *s = pu->sites + it->site_off;
+	copy_str(sb, repo);
+	copy_num(sb, e->src);
+	copy_str(sb, kbx_edge_kind_str(e->kind));
+	copy_num(sb, e->dst);
+	copy_str(sb, kbx_confidence_str(e->confidence));
+	copy_str(sb, e->via ? kbx_via_str(e->via) : NULL);
+	copy_num(sb, e->ncandidates);
+	strbuf_addch(sb, '{');
+	for (uint32_t i = 0; i < e->nsites; i++)
+		strbuf_addf(sb, "%s%u", i ? "," : "", s[i].line);
+	strbuf_addstr(sb, "}\t{");
+	for (uint32_t i = 0; i < e->nsites; i++)
+		strbuf_addf(sb, "%s%u", i ? "," : "", s[i].col);
+	strbuf_addstr(sb, "}\n");
+}
+
+static void render_chunk(struct strbuf *sb, const char *repo, const struct chunk_item *it)
+{
+	const struct kbx_chunk *c = &it->c;
+	copy_str(sb, repo);
+	copy_num(sb, it->id);
+	copy_str(sb, kbx_chunk_type_str(c->type) ? kbx_chunk_type_str(c->type) : "unknown");
+	copy_str(sb, c->type == KBX_CHUNK_CODE ? kbx_kind_str(c->kind) : NULL);
+	copy_line(sb, c->node);
+	copy_text(sb, c->doc_id);
+	copy_str(sb, c->path ? c->path : "");
+	copy_line(sb, c->line);
+	copy_line(sb, c->end_line);
+	copy_text(sb, c->title);
+	copy_text(sb, c->heading);
+	copy_text(sb, c->lang);
+	copy_field(sb, c->text ? c->text : "", c->text ? c->text_len : 0);
+	strbuf_addch(sb, '\n');
+}
+
+/* ---- talking to the database ---- */
+
+struct db {
+	const struct kbx_pg_ops *ops;
+	struct kbx_pg *conn;
+	const char *masked;      /* the URL to name in messages */
+	char err[1024];
+};
+
+/* Print what failed and return the exit code for st. */
+static int db_fail(struct db *db, int st, const char *what)
+{
+	/* the server's message has lines of its own (DETAIL:, HINT:) */
+	const char *p = db->err;
+	size_t n = strcspn(p, "\n");
+	fprintf(stderr, "error: %s: %s\n", out_esc(what), out_escn(p, n));
+	for (p += n; *p; p += n) {
+		p++;
+		n = strcspn(p, "\n");
+		fprintf(stderr, "  %s\n", out_escn(p, n));
+	}
+	if (st == KBX_PG_UNREACHABLE)
+		fprintf(stderr, "hint: is the server at '%s' running?\n", out_esc(db->masked));
+	else if (st == KBX_PG_AUTH)
+		fprintf(stderr, "hint: check the user and password of '%s' (or ~/.pgpass, PGPASSWORD)\n",
+			out_esc(db->masked));
+	return exit_for_pg(st);
+}
+
+static int db_exec(struct db *db, const char *sql, int n, const char *const *params,
+		   struct kbx_pg_result **res, const char *what)
+{
+	int st = db->ops->exec(db->conn, sql, n, params, res, db->err, sizeof(db->err));
+	return st ? db_fail(db, st, what) : 0;
+}
+
+static int db_copy(struct db *db, const char *sql, const struct strbuf *rows, const char *what)
+{
+	int st = db->ops->copy_begin(db->conn, sql, db->err, sizeof(db->err));
+	if (!st && rows->len)
+		st = db->ops->copy_put(db->conn, rows->buf, rows->len, db->err, sizeof(db->err));
+	if (!st)
+		st = db->ops->copy_end(db->conn, db->err, sizeof(db->err));
+	return st ? db_fail(db, st, what) : 0;
+}
+
+/* Make the tables unless they are there at this version (checked
+ * first, so that a user who may not create them can push once a DBA
+ * has); an advisory lock keeps two first pushes from racing. */
+static int ensure_schema(struct db *db)
+{
+	struct kbx_pg_result *r = NULL;
+	int st = db->ops->exec(db->conn, "SELECT value FROM kbx.meta WHERE key = 'schema'", 0,
+			       NULL, &r, db->err, sizeof(db->err));
+	if (st == KBX_PG_OK) {
+		const char *v = db->ops->nrows(r) ? db->ops->value(r, 0, 0) : NULL;
+		int same = v && !strcmp(v, PUSH_SCHEMA_VERSION);
+		if (!same)
+			fprintf(stderr, "error: the database '%s' holds kbx tables of schema %s; this kbx writes schema %s\n"
+				"hint: upgrade kbx, or have them dropped (DROP SCHEMA kbx CASCADE) and push every repository again\n",
+				out_esc(db->masked), v ? out_esc(v) : "(none)", PUSH_SCHEMA_VERSION);
+		db->ops->clear(r);
+		return same ? 0 : KBX_EXIT_DB_ERROR;
+	}
+	if (st != KBX_PG_ERROR)
+		return db_fail(db, st, "cannot read the kbx tables");
+	int rc = db_exec(db, "BEGIN", 0, NULL, NULL, "cannot begin a transaction");
+	if (!rc)
+		rc = db_exec(db, "SELECT pg_advisory_xact_lock(7710019)", 0, NULL, NULL,
+			     "cannot lock the schema");
+	for (size_t i = 0; !rc && push_schema[i]; i++)
+		rc = db_exec(db, push_schema[i], 0, NULL, NULL, "cannot create the kbx tables");
+	if (!rc)
+		rc = db_exec(db, "COMMIT", 0, NULL, NULL, "cannot create the kbx tables");
+	if (rc)
+		fprintf(stderr, "hint: 'kbx push --schema' prints the statements, for one who may run them\n");
+	return rc;
+}
+
+/* A PostgreSQL array literal of text: {"a","b"}. */
+static void array_add(struct strbuf *sb, const char *s)
+{
+	strbuf_addstr(sb, sb->len ? ",\"" : "{\"");
+	for (const char *p = s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *p);
+	}
+	strbuf_addch(sb, '"');
+}
+
+struct remote_file {
+	char *path;
+	char *rows_hash;         /* hex */
+	int seen;
+};
+
+static int remote_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct remote_file *)a)->path, ((const struct remote_file *)b)->path);
+}
+
+/* ---- the command ---- */
+
+/* The database URL: --db, KBX_DATABASE_URL, the push.database setting
+ * (the user's or kbx -c: a repository's is refused). */
+static const char *database_url(struct kbx_ctx *ctx, const char *opt)
+{
+	if (opt && *opt)
+		return opt;
+	const char *env = getenv("KBX_DATABASE_URL");
+	if (env && *env)
+		return env;
+	struct kbx_config_value v;
+	if (ctx->config && kbx_config_get(ctx->config, "push.database", &v, NULL) == KBX_OK &&
+	    *v.text)
+		return v.text;
+	return NULL;
+}
+
+/* The repository's name: --name, its name in 'kbx repos', else the last
+ * component of its root. */
+static char *repository_name(struct kbx_ctx *ctx, const char *opt)
+{
+	if (opt)
+		return strdup(opt);
+	struct kbx_repo_list l = { 0 };
+	struct kbx_error err = KBX_ERROR_INIT;
+	char *name = NULL;
+	if (kbx_repos_read(&l, &err) == KBX_OK) {
+		const struct kbx_repo *r = kbx_repo_list_find_dir(&l, ctx->kbx_dir);
+		if (r)
+			name = strdup(r->name);
+	}
+	kbx_repo_list_release(&l);
+	if (!name) {
+		const char *root = kbx_store_root(ctx->store);
+		const char *slash = strrchr(root, '/');
+		name = strdup(slash && slash[1] ? slash + 1 : root);
+	}
+	return name;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct push_stats {
+	size_t units, replaced, removed, unchanged;
+	size_t nodes, edges, chunks;
+	size_t skipped_edges;    /* from a node the index does not hold */
+};
+
+/* Read the whole index and group it by unit into *refs (sorted). */
+static int read_local(struct kbx_ctx *ctx, struct push *pu, struct unit_ref **refs_out,
+		      size_t *nrefs_out, struct push_stats *ps)
+{
+	struct kbx_error err = KBX_ERROR_INIT;
+	kbx_status_t st = kbx_files_walk(ctx->store, take_file, pu, &err);
+	if (!st)
+		st = kbx_nodes_walk(ctx->store, take_node, pu, &err);
+	if (!st)
+		st = kbx_edges_walk_all(ctx->store, take_edge, pu, &err);
+	if (!st)
+		st = kbx_chunks_walk(ctx->store, take_chunk, pu, &err);
+	if (st)
+		return die_status(&err);
+	size_t n = pu->nfiles + pu->nnodes + pu->nedges + pu->nchunks, k = 0;
+	struct unit_ref *refs = pu->failed ? NULL : malloc((n ? n : 1) * sizeof(*refs));
+	if (!refs) {
+		fprintf(stderr, "fatal: out of memory\n");
+		return KBX_EXIT_INTERNAL;
+	}
+	for (size_t i = 0; i < pu->nfiles; i++)
+		refs[k++] = (struct unit_ref){ pu->files[i].path, strlen(pu->files[i].path), 0, i };
+	for (size_t i = 0; i < pu->nnodes; i++) {
+		const struct kbx_node *n = &pu->nodes[i];
+		refs[k++] = (struct unit_ref){ n->path ? n->path : "", n->path ? n->path_len : 0, 1, i };
+	}
+	for (size_t i = 0; i < pu->nedges; i++) {
+		const struct kbx_node *src = node_by_id(pu, pu->edges[i].e.src);
+		if (!src) {
+			ps->skipped_edges++;
+			continue;
+		}
+		refs[k++] = (struct unit_ref){ src->path ? src->path : "", src->path ? src->path_len : 0,
+					       2, i };
+	}
+	for (size_t i = 0; i < pu->nchunks; i++) {
+		const char *path = pu->chunks[i].c.path ? pu->chunks[i].c.path : "";
+		refs[k++] = (struct unit_ref){ path, strlen(path), 3, i };
+	}
+	qsort(refs, k, sizeof(*refs), unit_ref_cmp);
+	*refs_out = refs;
+	*nrefs_out = k;
+	return 0;
+}
+
+/* The remote files of the repository, sorted by path. */
+static int read_remote(struct db *db, const char *repo, struct remote_file **out, size_t *nout)
+{
+	struct kbx_pg_result *r;
+	const char *params[] = { repo };
+	int rc = db_exec(db, "SELECT path, encode(rows_hash, 'hex') FROM kbx.files WHERE repo = $1",
+			 1, params, &r, "cannot read the files pushed before");
+	if (rc)
+		return rc;
+	size_t n = db->ops->nrows(r);
+	struct remote_file *rf = calloc(n ? n : 1, sizeof(*rf));
+	for (size_t i = 0; rf && i < n; i++) {
+		rf[i].path = strdup(db->ops->value(r, i, 0));
+		rf[i].rows_hash = strdup(db->ops->value(r, i, 1));
+		if (!rf[i].path || !rf[i].rows_hash) {
+			fprintf(stderr, "fatal: out of memory\n");
+			db->ops->clear(r);
+			return KBX_EXIT_INTERNAL;
+		}
+	}
+	db->ops->clear(r);
+	if (!rf) {
+		fprintf(stderr, "fatal: out of memory\n");
+		return KBX_EXIT_INTERNAL;
+	}
+	qsort(rf, n, sizeof(*rf), remote_cmp);
+	*out = rf;
+	*nout = n;
+	return 0;
+}
+
+/* The unit's path as the database holds it (copy_field's UTF-8). */
+static void unit_key(struct strbuf *sb, const char *unit, size_t len)
+{
+	strbuf_reset(sb);
+	copy_field(sb, unit, len);
+	/* unescape COPY's escapes: the key is compared with the text the
+	 * database returns */
+	size_t w = 0;
+	for (size_t r = 0; r < sb->len; r++) {
+		char c = sb->buf[r];
+		if (c == '\\' && r + 1 < sb->len) {
+			char e = sb->buf[++r];
+			c = e == 't' ? '\t' : e == 'n' ? '\n' : e == 'r' ? '\r' : e;
+		}
+		sb->buf[w++] = c;
+	}
+	strbuf_setlen(sb, w);
+}
+
+struct copy_bufs {
+	struct strbuf files, nodes, edges, chunks;
+	struct strbuf gone;      /* array literal of the paths deleted */
+	int gone_none;           /* the unit "" is among them */
+};
+
+/* Render every unit, compare with the remote rows, and collect the rows
+ * to copy and the paths to delete. */
+static int plan_push(const char *repo, struct push *pu, const struct unit_ref *refs,
+		     size_t nrefs, struct remote_file *rf, size_t nrf, struct copy_bufs *cb,
+		     struct push_stats *ps)
+{
+	struct strbuf key = STRBUF_INIT, frow = STRBUF_INIT, rows = STRBUF_INIT;
+	for (size_t i = 0; i < nrefs;) {
+		size_t j = i;
+		const struct file_item *file = NULL;
+		strbuf_reset(&frow);
+		strbuf_reset(&rows);
+		size_t nn = 0, ne = 0, nc = 0;
+		for (; j < nrefs && refs[j].ulen == refs[i].ulen &&
+		       !memcmp(refs[j].unit, refs[i].unit, refs[i].ulen); j++) {
+			const struct unit_ref *u = &refs[j];
+			switch (u->table) {
+			case 0: file = &pu->files[u->idx]; break;
+			case 1: render_node(&rows, repo, &pu->nodes[u->idx]); nn++; break;
+			case 2: render_edge(&rows, repo, pu, &pu->edges[u->idx]); ne++; break;
+			case 3: render_chunk(&rows, repo, &pu->chunks[u->idx]); nc++; break;
+			}
+		}
+		unit_key(&key, refs[i].unit, refs[i].ulen);
+		const char *kstr = strbuf_str(&key);
+		if (file) {
+			render_file(&frow, repo, file);
+		} else {
+			copy_str(&frow, repo);
+			copy_str(&frow, kstr);
+			strbuf_addstr(&frow, "\\N\t\\N\t");
+		}
+		struct _kbx_sha256 h;
+		unsigned char digest[KBX_SHA256_LEN];
+		char hex[2 * KBX_SHA256_LEN + 1];
+		_kbx_sha256_init(&h);
+		_kbx_sha256_add(&h, frow.buf, frow.len);
+		_kbx_sha256_add(&h, rows.buf, rows.len);
+		_kbx_sha256_final(&h, digest);
+		for (size_t d = 0; d < KBX_SHA256_LEN; d++)
+			snprintf(hex + 2 * d, 3, "%02x", digest[d]);
+		struct remote_file probe = { (char *)kstr, NULL, 0 };
+		struct remote_file *old = nrf ? bsearch(&probe, rf, nrf, sizeof(*rf), remote_cmp) : NULL;
+		if (old)
+			old->seen = 1;
+		ps->units++;
+		ps->nodes += nn;
+		ps->edges += ne;
+		ps->chunks += nc;
+		if (old && !strcmp(old->rows_hash, hex)) {
+			ps->unchanged++;
+		} else {
+			if (old) {
+				array_add(&cb->gone, kstr);
+				cb->gone_none |= !*kstr;
+			}
+			strbuf_add(&cb->files, frow.buf, frow.len);
+			copy_bytea(&cb->files, digest, sizeof(digest));
+			copy_end_row(&cb->files);
+			/* the rows go to their tables: split by the order
+			 * they were rendered in (nodes, edges, chunks) */
+			const char *p = rows.buf;
+			for (size_t t = 0; t < nn + ne + nc; t++) {
+				const char *nl = memchr(p, '\n', (size_t)(rows.buf + rows.len - p));
+				struct strbuf *dst = t < nn ? &cb->nodes : t < nn + ne ? &cb->edges
+									     : &cb->chunks;
+				strbuf_add(dst, p, (size_t)(nl + 1 - p));
+				p = nl + 1;
+			}
+			ps->replaced++;
+		}
+		i = j;
+	}
+	for (size_t i = 0; i < nrf; i++)
+		if (!rf[i].seen) {
+			array_add(&cb->gone, rf[i].path);
+			cb->gone_none |= !*rf[i].path;
+			ps->removed++;
+		}
+	int failed = key.failed || frow.failed || rows.failed || cb->files.failed ||
+		     cb->nodes.failed || cb->edges.failed || cb->chunks.failed || cb->gone.failed;
+	strbuf_release(&key);
+	strbuf_release(&frow);
+	strbuf_release(&rows);
+	if (failed) {
+		fprintf(stderr, "fatal: out of memory\n");
+		return KBX_EXIT_INTERNAL;
+	}
+	if (cb->gone.len)
+		strbuf_addch(&cb->gone, '}');
+	else
+		strbuf_addstr(&cb->gone, "{}");
+	return 0;
+}
+
+/* The transaction: lock the repository's row, compare, delete, copy,
+ * record the generation. */
+static int push_transaction(struct kbx_ctx *ctx, struct db *db, const char *name,
+			    int quiet)
+{
+	struct kbx_store_info info;
+	struct kbx_error err = KBX_ERROR_INIT;
+	if (kbx_store_info(ctx->store, &info, &err))
+		return die_status(&err);
+	double t0 = now_seconds();
+	struct push pu = { 0 };
+	struct unit_ref *refs = NULL;
+	size_t nrefs = 0, nrf = 0;
+	struct remote_file *rf = NULL;
+	struct copy_bufs cb = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0 };
+	struct push_stats ps = { 0 };
+	char repo[32], gen[32];
+	struct kbx_pg_result *r = NULL;
+	const char *name_param[] = { name };
+	int rc = db_exec(db, "BEGIN", 0, NULL, NULL, "cannot begin a transaction");
+	if (!rc)
+		rc = db_exec(db, "INSERT INTO kbx.repos (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
+			     1, name_param, NULL, "cannot add the repository");
+	if (!rc)
+		rc = db_exec(db, "SELECT id FROM kbx.repos WHERE name = $1 FOR UPDATE", 1, name_param,
+			     &r, "cannot lock the repository's row");
+	if (!rc) {
+		snprintf(repo, sizeof(repo), "%s", db->ops->nrows(r) ? db->ops->value(r, 0, 0) : "");
+		db->ops->clear(r);
+		rc = read_remote(db, repo, &rf, &nrf);
+	}
+	if (!rc)
+		rc = read_local(ctx, &pu, &refs, &nrefs, &ps);
+	if (!rc)
+		rc = plan_push(repo, &pu, refs, nrefs, rf, nrf, &cb, &ps);
+	if (!rc && ps.skipped_edges)
+		fprintf(stderr, "warning: %zu edges from nodes the index does not hold were left out; 'kbx index --rebuild' makes the index whole again\n",
+			ps.skipped_edges);
+	if (!rc && (ps.replaced || ps.removed)) {
+		const char *del[] = { repo, cb.gone.buf, cb.gone_none ? "t" : "f" };
+		rc = db_exec(db,
+			     "DELETE FROM kbx.edges e USING kbx.nodes n WHERE e.repo = $1 AND n.repo = $1 "
+			     "AND e.src = n.id AND (n.path = ANY($2::text[]) OR ($3 AND n.path IS NULL))",
+			     3, del, NULL, "cannot delete the edges of changed files");
+		if (!rc)
+			rc = db_exec(db,
+				     "DELETE FROM kbx.nodes WHERE repo = $1 "
+				     "AND (path = ANY($2::text[]) OR ($3 AND path IS NULL))",
+				     3, del, NULL, "cannot delete the nodes of changed files");
+		if (!rc)
+			rc = db_exec(db, "DELETE FROM kbx.chunks WHERE repo = $1 AND path = ANY($2::text[])",
+				     2, del, NULL, "cannot delete the chunks of changed files");
+		if (!rc)
+			rc = db_exec(db, "DELETE FROM kbx.files WHERE repo = $1 AND path = ANY($2::text[])",
+				     2, del, NULL, "cannot delete the changed files");
+		if (!rc)
+			rc = db_copy(db, "COPY kbx.files (repo, path, hash, lang, rows_hash) FROM STDIN",
+				     &cb.files, "cannot copy the files");
+		if (!rc)
+			rc = db_copy(db, "COPY kbx.nodes (repo, id, kind, lang, cid, name, qual, path, "
+				     "line, col, end_line, parent, flags) FROM STDIN",
+				     &cb.nodes, "cannot copy the nodes");
+		if (!rc)
+			rc = db_copy(db, "COPY kbx.edges (repo, src, kind, dst, confidence, via, "
+				     "candidates, site_lines, site_cols) FROM STDIN",
+				     &cb.edges, "cannot copy the edges");
+		if (!rc)
+			rc = db_copy(db, "COPY kbx.chunks (repo, id, type, kind, node, doc_id, path, "
+				     "line, end_line, title, heading, lang, text) FROM STDIN",
+				     &cb.chunks, "cannot copy the chunks");
+	}
+	if (!rc) {
+		char nf[32], nn[32], ne[32], nc[32];
+		snprintf(gen, sizeof(gen), "%llu", (unsigned long long)info.generation);
+		snprintf(nf, sizeof(nf), "%zu", pu.nfiles);
+		snprintf(nn, sizeof(nn), "%zu", ps.nodes);
+		snprintf(ne, sizeof(ne), "%zu", ps.edges);
+		snprintf(nc, sizeof(nc), "%zu", ps.chunks);
+		const char *up[] = { repo, gen, nf, nn, ne, nc };
+		rc = db_exec(db,
+			     "UPDATE kbx.repos SET generation = $2, pushed_at = now(), files = $3, "
+			     "nodes = $4, edges = $5, chunks = $6 WHERE id = $1",
+			     6, up, NULL, "cannot record the generation");
+	}
+	if (!rc)
+		rc = db_exec(db, "COMMIT", 0, NULL, NULL, "cannot commit the push");
+	if (!rc && !quiet)
+		printf("pushed '%s' generation %s to '%s': %zu indexed files; paths: %zu copied, "
+		       "%zu deleted, %zu unchanged; %zu nodes, %zu edges, %zu chunks in %.2f s\n",
+		       out_esc(name), gen, out_esc(db->masked), pu.nfiles,
+		       ps.replaced, ps.removed, ps.unchanged, ps.nodes, ps.edges, ps.chunks,
+		       now_seconds() - t0);
+	for (size_t i = 0; i < nrf; i++) {
+		free(rf[i].path);
+		free(rf[i].rows_hash);
+	}
+	free(rf);
+	free(refs);
+	push_release(&pu);
+	strbuf_release(&cb.files);
+	strbuf_release(&cb.nodes);
+	strbuf_release(&cb.edges);
+	strbuf_release(&cb.chunks);
+	strbuf_release(&cb.gone);
+	return rc;
+}
+
+int cmd_push(int argc, const char **argv, struct kbx_ctx *ctx)
+{
+	const char *db_opt = NULL, *name_opt = NULL;
+	int schema = 0, quiet = 0;
+	struct option opts[] = {
+		OPT_STRING_F(0, "db", &db_opt, "URL",
+			     "the database: a postgresql:// URL or libpq's key=value string"),
+		OPT_STRING_F(0, "name", &name_opt, "NAME",
+			     "the repository's name in the database (default: its name in 'kbx repos', else its directory's)"),
+		OPT_BOOL_F(0, "schema", &schema, "print the tables' DDL and exit"),
+		OPT_BOOL_F('q', "quiet", &quiet, "print nothing when the push succeeds"),
+		OPT_REPO_F(),
+		OPT_END_F(),
+	};
+	int nargs = parse_options(argc, argv, opts, push_usage);
+	if (nargs < 0)
+		return KBX_EXIT_USAGE;
+	if (nargs) {
+		fprintf(stderr, "error: 'push' takes no arguments\n");
+		return KBX_EXIT_USAGE;
+	}
+	if (schema) {
+		for (size_t i = 0; push_schema[i]; i++)
+			printf("%s;\n\n", push_schema[i]);
+		return fflush(stdout) || ferror(stdout) ? KBX_EXIT_IO : 0;
+	}
+	const char *url = database_url(ctx, db_opt);
+	if (!url) {
+		fprintf(stderr, "error: no database to push to\n"
+			"hint: give --db=postgresql://USER@HOST/DB, set KBX_DATABASE_URL, or 'kbx config --user push.database URL'\n");
+		return KBX_EXIT_USAGE;
+	}
+	/* --repo among the options, as for a query (the dispatcher looks
+	 * for it only before the command, since --schema needs no index) */
+	const char *repo = NULL;
+	int all_repos = 0;
+	int rc = repo_scan_args(argc, argv, ctx->repo_opt, &repo, &all_repos);
+	if (!rc && all_repos) {
+		fprintf(stderr, "error: 'push' takes one repository: run it in each, or give --repo=NAME\n");
+		rc = KBX_EXIT_USAGE;
+	}
+	if (!rc && repo && repo != ctx->repo_opt)
+		rc = repo_select(ctx, repo);
+	if (!rc)
+		rc = setup_store(ctx, RUN_NEEDS_INDEX, 0);
+	if (rc)
+		return rc;
+	char *name = repository_name(ctx, name_opt);
+	const char *why;
+	if (!name) {
+		fprintf(stderr, "fatal: out of memory\n");
+		return KBX_EXIT_INTERNAL;
+	}
+	if (!kbx_repo_name_ok(name, &why)) {
+		fprintf(stderr, "error: '%s' cannot name a repository: it %s\n"
+			"hint: give another with --name=NAME\n", out_esc(name), why);
+		free(name);
+		return KBX_EXIT_USAGE;
+	}
+
+	void *sym;
+	char path[PATH_MAX], err[512];
+	if (_kbx_module_open("PostgreSQL module", "KBX_PG_MODULE_PATH", KBX_PG_MODULE_FILE,
+			     KBX_PG_MODULE_SYMBOL, &sym, path, sizeof(path), err, sizeof(err))) {
+		fprintf(stderr, "error: %s\n", err);
+		free(name);
+		return KBX_EXIT_IO;
+	}
+	kbx_pg_module_fn entry;
+	memcpy(&entry, &sym, sizeof(entry));
+	struct db db = { entry(KBX_PG_ABI), NULL, NULL, "" };
+	if (!db.ops || db.ops->abi != KBX_PG_ABI || db.ops->size < sizeof(*db.ops)) {
+		fprintf(stderr, "error: the PostgreSQL module '%s' does not speak ABI %d of this kbx; "
+			"install the module built with this kbx\n", out_esc(path), KBX_PG_ABI);
+		free(name);
+		return KBX_EXIT_IO;
+	}
+	struct strbuf masked = STRBUF_INIT;
+	mask_url(url, &masked);
+	db.masked = masked.buf ? masked.buf : "";
+	int st = db.ops->connect(url, &db.conn, db.err, sizeof(db.err));
+	if (st) {
+		char what[600];
+		snprintf(what, sizeof(what), "cannot connect to '%s'", db.masked);
+		rc = db_fail(&db, st, what);
+	} else {
+		rc = ensure_schema(&db);
+		if (!rc)
+			rc = push_transaction(ctx, &db, name, quiet);
+		db.ops->finish(db.conn);
+	}
+	strbuf_release(&masked);
+	free(name);
+	if (!rc && (fflush(stdout) || ferror(stdout)))
+		rc = KBX_EXIT_IO;
+	return rc;
+}
