@@ -38,6 +38,10 @@
 #   7d. context  bench/context/run.sh: kbx context on kbx's own tree, the
 #                share of questions answered inside a 2,000-token pack and
 #                its latency beside kbx search; writes .../context.md.
+#   7e. languages bench/languages.sh: one real project per language of
+#                issue 18 (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift):
+#                files, lines, index time, calls certain / ambiguous /
+#                unresolved; writes bench/work/results/languages.md.
 #   8. accuracy  bench/accuracy/run.sh (only when named in BENCH_SECTIONS):
 #                kbx's call edges against the compilers of Go, Java,
 #                TypeScript, C++ and Rust and Python's ast on real
@@ -51,7 +55,7 @@
 #   KBX             the kbx binary (default: ./kbx at the top of the tree)
 #   KBX_BUILD_DIR   where libkbx.a is, for the edge exporter (default build/)
 #   BENCH_SECTIONS  which of "c py scale analytics hybrid search mcp serve
-#                   context accuracy" to run (default: all but accuracy; accuracy installs
+#                   context languages accuracy" to run (default: all but accuracy; accuracy installs
 #                   compilers and fetches its own projects, so it runs
 #                   only when named)
 #   BENCH_RUNS      runs of each hyperfine query benchmark (default 30)
@@ -68,7 +72,7 @@ root=$(cd "$here/.." && pwd)
 WORK=${BENCH_WORK:-$here/work}
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
-SECTIONS=${BENCH_SECTIONS:-c py scale analytics hybrid search mcp serve context}
+SECTIONS=${BENCH_SECTIONS:-c py scale analytics hybrid search mcp serve context languages}
 QRUNS=${BENCH_RUNS:-30}
 PY=/usr/bin/python3          # Debian's python3 with Debian's python3-networkx
 
@@ -460,6 +464,22 @@ if has context; then
 		} >"$RES/context.md"
 	else
 		warn "bench/context/run.sh failed"
+	fi
+fi
+
+# ---------------------------------------------------------------------------
+if has languages; then
+	say "languages: bench/languages.sh (one real project per language of issue 18)"
+	if out=$(KBX=$KBX_ORIG RES=$WORK/languages bash "$here/languages.sh"); then
+		{
+			echo "# The languages of issue 18 on real projects"
+			echo
+			echo '```'
+			echo "$out"
+			echo '```'
+		} >"$RES/languages.md"
+	else
+		warn "bench/languages.sh failed"
 	fi
 fi
 
