@@ -1086,8 +1086,9 @@ void _kbx_include_candidates(const char *importer, const struct kbx_ximport *imp
 	if (!imp->module || !*imp->module || imp->module[0] == '/')
 		return;
 	_kbx_path_dirname(dir, sizeof(dir), importer);
-	if (!_kbx_path_join(path, sizeof(path), dir, imp->module))
+	/* "." or "a/.." from the top is the top itself: no file */
+	if (!_kbx_path_join(path, sizeof(path), dir, imp->module) && *path)
 		_kbx_pathlist_add(out, path);
-	if (!imp->level && !_kbx_path_join(path, sizeof(path), "", imp->module))
+	if (!imp->level && !_kbx_path_join(path, sizeof(path), "", imp->module) && *path)
 		_kbx_pathlist_add(out, path);
 }
