@@ -15,18 +15,6 @@
 
 const TSLanguage *tree_sitter_c_sharp(void);
 
-/* Whether n has an anonymous child token of the given type ("struct"). */
-static int has_token(TSNode n, const char *type)
-{
-	uint32_t count = ts_node_child_count(n);
-	for (uint32_t i = 0; i < count; i++) {
-		TSNode c = ts_node_child(n, i);
-		if (!ts_node_is_named(c) && !strcmp(ts_node_type(c), type))
-			return 1;
-	}
-	return 0;
-}
-
 static void add_bases(struct kbx_walk *w, int sym, TSNode list)
 {
 	uint32_t count = ts_node_named_child_count(list);
@@ -597,9 +585,9 @@ static void visit_new(struct kbx_walk *w, TSNode n)
 static void visit_ctor_initializer(struct kbx_walk *w, TSNode n)
 {
 	int recv = -1;
-	if (has_token(n, "base"))
+	if (_kbx_has_token(n, "base"))
 		recv = KBX_RECV_SUPER;
-	else if (has_token(n, "this"))
+	else if (_kbx_has_token(n, "this"))
 		recv = KBX_RECV_SELF;
 	if (recv >= 0)
 		_kbx_walk_call(w, n, "constructor", recv, NULL);
@@ -771,7 +759,7 @@ static int cs_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	case 'r':
 		if (!strcmp(type, "record_declaration"))
-			define_type(w, n, has_token(n, "struct") ? KBX_KIND_STRUCT : KBX_KIND_CLASS);
+			define_type(w, n, _kbx_has_token(n, "struct") ? KBX_KIND_STRUCT : KBX_KIND_CLASS);
 		break;
 	case 's':
 		if (!strcmp(type, "struct_declaration"))

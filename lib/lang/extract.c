@@ -474,6 +474,17 @@ TSNode _kbx_child_of_type(TSNode n, const char *type)
 	return none;
 }
 
+int _kbx_has_token(TSNode n, const char *type)
+{
+	uint32_t count = ts_node_child_count(n);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_child(n, i);
+		if (!ts_node_is_named(c) && !strcmp(ts_node_type(c), type))
+			return 1;
+	}
+	return 0;
+}
+
 int _kbx_word_char(unsigned char c)
 {
 	return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ||

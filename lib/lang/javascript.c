@@ -1211,16 +1211,9 @@ done:
 /* A field or accessor modifier makes a constructor parameter a field. */
 static int is_parameter_property(TSNode p)
 {
-	if (!ts_node_is_null(_kbx_child_of_type(p, "accessibility_modifier")) ||
-	    !ts_node_is_null(_kbx_child_of_type(p, "override_modifier")))
-		return 1;
-	uint32_t count = ts_node_child_count(p);
-	for (uint32_t i = 0; i < count; i++) {
-		TSNode c = ts_node_child(p, i);
-		if (!ts_node_is_named(c) && !strcmp(ts_node_type(c), "readonly"))
-			return 1;
-	}
-	return 0;
+	return !ts_node_is_null(_kbx_child_of_type(p, "accessibility_modifier")) ||
+	       !ts_node_is_null(_kbx_child_of_type(p, "override_modifier")) ||
+	       _kbx_has_token(p, "readonly");
 }
 
 /* TypeScript declares its fields: `x: T`, `x = new T()`, and the

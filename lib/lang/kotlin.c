@@ -78,17 +78,6 @@ static const struct kt_frame *frame_at(struct kbx_walk *w, TSNode n)
 	return st->n ? &st->v[st->n - 1] : NULL;
 }
 
-static int has_token(TSNode n, const char *token)
-{
-	uint32_t count = ts_node_child_count(n);
-	for (uint32_t i = 0; i < count; i++) {
-		TSNode c = ts_node_child(n, i);
-		if (!ts_node_is_named(c) && !strcmp(ts_node_type(c), token))
-			return 1;
-	}
-	return 0;
-}
-
 /* Does a declaration's modifiers node hold a modifier of this type
  * whose text is word? */
 static int has_modifier(struct kbx_walk *w, TSNode decl, const char *type, const char *word)
@@ -210,7 +199,7 @@ static void bind_properties(struct kbx_walk *w, TSNode decl)
 	for (uint32_t i = 0; i < np; i++) {
 		TSNode p = ts_node_named_child(params, i);
 		if (!_kbx_is(p, "class_parameter") ||
-		    (!has_token(p, "val") && !has_token(p, "var")))
+		    (!_kbx_has_token(p, "val") && !_kbx_has_token(p, "var")))
 			continue;
 		TSNode name = _kbx_child_of_type(p, "identifier");
 		if (!ts_node_is_null(name))
@@ -257,7 +246,7 @@ static void define_type(struct kbx_walk *w, TSNode n, int kind)
 static void visit_class(struct kbx_walk *w, TSNode n)
 {
 	int kind = KBX_KIND_CLASS;
-	if (has_token(n, "interface"))
+	if (_kbx_has_token(n, "interface"))
 		kind = KBX_KIND_INTERFACE;
 	else if (has_modifier(w, n, "class_modifier", "enum"))
 		kind = KBX_KIND_ENUM;
@@ -397,7 +386,7 @@ static void visit_import(struct kbx_walk *w, TSNode n)
 	if (!text)
 		return;
 	uint32_t line = _kbx_node_line(n);
-	if (has_token(n, "*") || has_token(n, ".*")) {
+	if (_kbx_has_token(n, "*") || _kbx_has_token(n, ".*")) {
 		_kbx_x_import(w->x, text, NULL, NULL, 0, KBX_IMPORT_WILDCARD, line);
 		return;
 	}
@@ -425,7 +414,7 @@ static int kt_visit(struct kbx_walk *w, TSNode n, const char *type)
 			visit_call(w, n);
 		else if (!strcmp(type, "constructor_delegation_call"))
 			_kbx_walk_call(w, n, "constructor",
-				       has_token(n, "super") ? KBX_RECV_SUPER : KBX_RECV_SELF, NULL);
+				       _kbx_has_token(n, "super") ? KBX_RECV_SUPER : KBX_RECV_SELF, NULL);
 		break;
 	case 'f':
 		if (!strcmp(type, "function_declaration"))
@@ -459,7 +448,7 @@ static int kt_visit(struct kbx_walk *w, TSNode n, const char *type)
 			 !_kbx_is(_kbx_walk_up(w, n), "class_body"))
 			bind_property(w, n, 0);
 		else if (!strcmp(type, "property_declaration") && !in_object_literal(w, n) &&
-			 has_token(n, "="))
+			 _kbx_has_token(n, "="))
 			_kbx_walk_class_init(w, n, "<init>");  /* runs with the constructor */
 		break;
 	case 's':

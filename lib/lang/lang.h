@@ -317,6 +317,8 @@ TSNode _kbx_field(TSNode n, const char *name);
 int _kbx_is(TSNode n, const char *type);
 /* The first named child of n with the given type, or a null node. */
 TSNode _kbx_child_of_type(TSNode n, const char *type);
+/* Whether n has an anonymous child token of the given type ("struct"). */
+int _kbx_has_token(TSNode n, const char *type);
 /* Letters, digits, '_' and every byte of a UTF-8 sequence. */
 int _kbx_word_char(unsigned char c);
 /* True when the innermost enclosing definition is a class-like type (so a
