@@ -695,7 +695,7 @@ if os.path.exists(wf) and os.path.getsize(wf):
 
 # bench/hybrid.sh's, bench/search/report.py's and bench/mcp.sh's tables, one heading
 # level down
-for frag in ("hybrid.md", "search.md", "mcp.md", "serve.md", "context.md", "languages.md"):
+for frag in ("hybrid.md", "search.md", "mcp.md", "serve.md", "context.md", "languages.md", "org.md"):
     sp = os.path.join(RES, frag)
     if os.path.exists(sp):
         for line in open(sp, encoding="utf-8").read().rstrip().split("\n"):

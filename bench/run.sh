@@ -42,6 +42,10 @@
 #                issue 18 (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift):
 #                files, lines, index time, calls certain / ambiguous /
 #                unresolved; writes bench/work/results/languages.md.
+#   7f. org      bench/org.sh: ORG_N (default 1,000) repositories pushed to a
+#                throwaway PostgreSQL cluster: push time, database size,
+#                questions across all of them through the database and
+#                through the local list; writes bench/work/results/org.md.
 #   8. accuracy  bench/accuracy/run.sh (only when named in BENCH_SECTIONS):
 #                kbx's call edges against the compilers of Go, Java,
 #                TypeScript, C++ and Rust and Python's ast on real
@@ -55,7 +59,7 @@
 #   KBX             the kbx binary (default: ./kbx at the top of the tree)
 #   KBX_BUILD_DIR   where libkbx.a is, for the edge exporter (default build/)
 #   BENCH_SECTIONS  which of "c py scale analytics hybrid search mcp serve
-#                   context languages accuracy" to run (default: all but accuracy; accuracy installs
+#                   context languages org accuracy" to run (default: all but accuracy; accuracy installs
 #                   compilers and fetches its own projects, so it runs
 #                   only when named)
 #   BENCH_RUNS      runs of each hyperfine query benchmark (default 30)
@@ -72,7 +76,7 @@ root=$(cd "$here/.." && pwd)
 WORK=${BENCH_WORK:-$here/work}
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
-SECTIONS=${BENCH_SECTIONS:-c py scale analytics hybrid search mcp serve context languages}
+SECTIONS=${BENCH_SECTIONS:-c py scale analytics hybrid search mcp serve context languages org}
 QRUNS=${BENCH_RUNS:-30}
 PY=/usr/bin/python3          # Debian's python3 with Debian's python3-networkx
 
@@ -480,6 +484,16 @@ if has languages; then
 		} >"$RES/languages.md"
 	else
 		warn "bench/languages.sh failed"
+	fi
+fi
+
+# ---------------------------------------------------------------------------
+if has org; then
+	say "org: bench/org.sh (${ORG_N:-1000} repositories in PostgreSQL)"
+	if KBX=$KBX_ORIG RES=$WORK/org bash "$here/org.sh" "$WORK/corpora/pystdlib"; then
+		cp "$WORK/org/org.md" "$RES/org.md"
+	else
+		warn "bench/org.sh failed"
 	fi
 fi
 
