@@ -607,7 +607,7 @@ static kbx_status_t walk_level_add(struct walk_level *l, const struct kbx_node *
 				   const struct kbx_node *other, const struct _kbx_edge_val *v)
 {
 	if (l->n == l->alloc) {
-		size_t na = l->alloc ? l->alloc * 2 : 64;
+		size_t na = l->alloc ? l->alloc * 2 : 1024;
 		struct pending_edge *p = realloc(l->edges, na * sizeof(*p));
 		if (!p)
 			return KBX_ERR_NOMEM;
