@@ -193,7 +193,7 @@ GRAMMAR_CFLAGS = -O2
 # rebuilds what it should.
 build/KBX-CFLAGS: FORCE
 	@mkdir -p build
-	@flags='$(subst ','\'',$(CC) $(ALL_CFLAGS) : $(CXX) $(ALL_CXXFLAGS) : $(ALL_LDFLAGS) : $(KBX_LIBS) : $(FAISS_LIBS))'; \
+	@flags='$(subst ','\'',$(CC) $(ALL_CFLAGS) : $(CXX) $(ALL_CXXFLAGS) : $(ALL_LDFLAGS) : $(RELR_LDFLAGS) : $(KBX_LIBS) : $(FAISS_LIBS))'; \
 	if test x"$$flags" != x"$$(cat $@ 2>/dev/null)"; then \
 		test ! -f $@ || echo '    * new build flags'; \
 		printf '%s\n' "$$flags" >$@; \
@@ -275,7 +275,7 @@ $(LIBKBX): $(LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(LIB_OBJS)
 
 kbx: $(CMD_OBJS) $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(CMD_OBJS) $(KBX_LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(RELR_LDFLAGS) -o $@ $(CMD_OBJS) $(KBX_LIBS)
 
 build/kbx-vector.so: $(VECTOR_OBJS) $(LIBKBX) $(LIBGRAMMARS) $(MODULE_MAP) build/KBX-CFLAGS
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(MODULE_LDFLAGS) -o $@ $(VECTOR_OBJS) $(MODULE_LIBS)

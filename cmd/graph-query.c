@@ -94,7 +94,7 @@ static int hold_edge(struct print_ctx *p, const struct kbx_edge *e)
 			return -1;
 		memcpy(sites, e->sites, e->nsites * sizeof(*sites));
 	}
-	if (_kbx_grow((void **)&p->held, &p->aheld, p->nheld, sizeof(*p->held), 64)) {
+	if (_kbx_grow((void **)&p->held, &p->aheld, p->nheld, sizeof(*p->held), 1024)) {
 		free(sites);
 		return -1;
 	}
@@ -335,7 +335,15 @@ int run_edge_query(int argc, const char **argv, struct kbx_ctx *ctx, const struc
 	struct print_ctx p = { 0 };
 	p.o = o;
 	p.q = q;
-	p.hold = q->kind == KBX_EDGE_CALLS && out_format(o) == FMT_TEXT;
+	/*
+	 * Only calls fold, and only where one node calls several candidates
+	 * from one site: callees.  A walk towards the callers reaches each
+	 * node once, so no two of its edges leave the same node and nothing
+	 * folds; printed as they come, they cost no copy (-v still holds
+	 * them, to list the candidates after the walk).
+	 */
+	p.hold = q->kind == KBX_EDGE_CALLS && out_format(o) == FMT_TEXT &&
+		 (q->dir == KBX_DIR_OUT || verbose);
 	struct kbx_cand_cache cache = KBX_CAND_CACHE_INIT;
 	struct kbx_error err = KBX_ERROR_INIT;
 	if (matches.n > 1)

@@ -217,6 +217,17 @@ static void put_escaped(const char *s, size_t len, unsigned flags)
 	strbuf_release(&sb);
 }
 
+/* Print v in decimal, as printf's %u does. */
+static void put_uint(uint32_t v)
+{
+	char buf[11], *p = buf + sizeof(buf);
+	*--p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	fputs(p, stdout);
+}
+
 /* The line of out_heading, out_note and out_line: formatted, then
  * escaped but for its tabs and newlines. */
 static void put_line(const char *fmt, va_list ap)
@@ -790,16 +801,25 @@ static void nul_id(const struct kbx_node *n)
 /* How a node reads in text: "Foo.process" or "src/a.py" or "printf". */
 static void text_name(struct out *o, const struct kbx_node *n)
 {
-	printf("%s%s%s", col(o, C_NAME), out_esc(n->kind == KBX_KIND_FILE ? n->cid : n->qual),
-	       col(o, C_RESET));
+	const char *s = n->kind == KBX_KIND_FILE ? n->cid : n->qual;
+	fputs(col(o, C_NAME), stdout);
+	put_escaped(s, strlen(s), 0);
+	fputs(col(o, C_RESET), stdout);
 }
 
 static void text_loc(struct out *o, const char *path, size_t plen, uint32_t line, uint32_t c)
 {
-	printf("%s%s%s:%s%u%s", col(o, C_PATH), out_escn(path, plen), col(o, C_RESET),
-	       col(o, C_LINE), line, col(o, C_RESET));
-	if (c)
-		printf(":%u", c);
+	fputs(col(o, C_PATH), stdout);
+	put_escaped(path, plen, 0);
+	fputs(col(o, C_RESET), stdout);
+	putchar(':');
+	fputs(col(o, C_LINE), stdout);
+	put_uint(line);
+	fputs(col(o, C_RESET), stdout);
+	if (c) {
+		putchar(':');
+		put_uint(c);
+	}
 }
 
 /* "Foo.process  src/a.py:12", or "printf  (external)" for a node of no
@@ -808,19 +828,21 @@ static void text_name_place(struct out *o, const struct kbx_node *n)
 {
 	text_name(o, n);
 	if (n->path) {
-		printf("  ");
+		fputs("  ", stdout);
 		text_loc(o, n->path, n->path_len, n->line, 0);
 	} else {
-		printf("  (%s)", kbx_kind_str(n->kind));
+		fputs("  (", stdout);
+		fputs(kbx_kind_str(n->kind), stdout);
+		putchar(')');
 	}
 }
 
 /* The indentation of a result at depth (1: direct neighbours). */
 static void text_indent(uint32_t depth)
 {
-	printf("  ");
-	if (depth > 1)
-		printf("%*s", (int)(depth - 1) * 2, "");
+	fputs("  ", stdout);
+	for (uint32_t i = 1; i < depth; i++)
+		fputs("  ", stdout);
 }
 
 /* Beyond the direct neighbours, what a result is linked to, in words
@@ -937,18 +959,23 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 		break;
 	}
 
-	/* text */
+	/* text: the lines of a long answer, printed without printf's
+	 * parsing of a format for each piece */
 	text_indent(e->depth);
 	if (dir == KBX_DIR_IN) {
 		if (site_file->path)
 			text_loc(o, site_file->path, site_file->path_len, site_line, 0);
-		printf("  ");
+		fputs("  ", stdout);
 		text_name(o, res);
-		printf(" (%s)", kbx_kind_str(res->kind));
+		fputs(" (", stdout);
+		fputs(kbx_kind_str(res->kind), stdout);
+		putchar(')');
 	} else {
 		text_name_place(o, res);
-		if (site_line)
-			printf("  at line %u", site_line);
+		if (site_line) {
+			fputs("  at line ", stdout);
+			put_uint(site_line);
+		}
 	}
 	if (e->depth > 1)
 		text_link(o, e, dir);
@@ -957,8 +984,11 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 		       e->ncandidates);
 	if (folded)
 		printf(" (+%u more; -v lists them)", folded);
-	if (e->nsites > 1)
-		printf("  (%u sites)", e->nsites);
+	if (e->nsites > 1) {
+		fputs("  (", stdout);
+		put_uint(e->nsites);
+		fputs(" sites)", stdout);
+	}
 	putchar('\n');
 }
 

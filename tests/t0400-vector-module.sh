@@ -110,6 +110,23 @@ test_expect_success KBX,LDD,PLAIN_KBX 'the libraries configure took as archives 
 	done <archives
 '
 
+test_lazy_prereq READELF '
+	readelf --version
+'
+
+# ./configure packs kbx's relative relocations when the linker and the C
+# library can (RELR_LDFLAGS in config.mk); an empty RELR_LDFLAGS says
+# they cannot, or that the builder asked for none.
+test_expect_success KBX,READELF,PLAIN_KBX 'kbx packs its relative relocations unless configure says it cannot' '
+	readelf -d "$KBX_SRC/kbx" >dynamic &&
+	if grep -q "^RELR_LDFLAGS = *$" "$KBX_SRC/config.mk"; then
+		test_grep ! "(RELR)" dynamic
+	else
+		test_grep "(RELR)" dynamic &&
+		test_grep ! "(RELACOUNT)" dynamic
+	fi
+'
+
 test_expect_success LDD 'the module links them' '
 	ldd "$KBX_MODULE_PATH" >libs &&
 	test_grep ! "not found" libs &&

@@ -579,11 +579,13 @@ kbx_status_t kbx_suggest(kbx_store_t *s, const char *symbol, size_t max,
 
 /*
  * One edge found while scanning a level of a walk, waiting to be sorted:
- * near is the node of the frontier, other the node it leads to.  The
- * sites are kept in the level's site array (it may move while it grows).
+ * near is the node of the frontier (its place in the level's array of
+ * them, which many edges share), other the node it leads to.  The sites
+ * are kept in the level's site array (it may move while it grows).
  */
 struct pending_edge {
-	struct kbx_node near, other;
+	struct kbx_node other;
+	uint32_t near;
 	uint8_t confidence, via;
 	uint32_t ncandidates, nsites;
 	size_t site_off;
@@ -594,20 +596,40 @@ struct walk_level {
 	size_t n, alloc;
 	struct kbx_site *sites;
 	size_t nsites, sites_alloc;
+	struct kbx_node *nears;        /* the frontier nodes scanned */
+	size_t nnears, nears_alloc;
 };
 
 static void walk_level_release(struct walk_level *l)
 {
 	free(l->edges);
 	free(l->sites);
+	free(l->nears);
 	memset(l, 0, sizeof(*l));
 }
 
-static kbx_status_t walk_level_add(struct walk_level *l, const struct kbx_node *near,
+/* Keep a frontier node for the edges that leave it; its place in *ix. */
+static kbx_status_t walk_level_near(struct walk_level *l, const struct kbx_node *near,
+				    uint32_t *ix)
+{
+	if (l->nnears == l->nears_alloc) {
+		size_t na = l->nears_alloc ? l->nears_alloc * 2 : 16;
+		struct kbx_node *p = realloc(l->nears, na * sizeof(*p));
+		if (!p)
+			return KBX_ERR_NOMEM;
+		l->nears = p;
+		l->nears_alloc = na;
+	}
+	l->nears[l->nnears] = *near;
+	*ix = (uint32_t)l->nnears++;
+	return KBX_OK;
+}
+
+static kbx_status_t walk_level_add(struct walk_level *l, uint32_t near,
 				   const struct kbx_node *other, const struct _kbx_edge_val *v)
 {
 	if (l->n == l->alloc) {
-		size_t na = l->alloc ? l->alloc * 2 : 64;
+		size_t na = l->alloc ? l->alloc * 2 : 1024;
 		struct pending_edge *p = realloc(l->edges, na * sizeof(*p));
 		if (!p)
 			return KBX_ERR_NOMEM;
@@ -625,7 +647,7 @@ static kbx_status_t walk_level_add(struct walk_level *l, const struct kbx_node *
 		l->sites_alloc = na;
 	}
 	struct pending_edge *e = &l->edges[l->n++];
-	e->near = *near;
+	e->near = near;
 	e->other = *other;
 	e->confidence = v->confidence;
 	e->via = v->via;
@@ -658,18 +680,19 @@ int kbx_node_place_cmp(const struct kbx_node *a, const struct kbx_node *b)
 	return strcmp(a->cid, b->cid);
 }
 
-/* For qsort_r(), with the level's site array as its argument. */
-static int pending_cmp(const void *pa, const void *pb, void *sites)
+/* For qsort_r(), with the level as its argument. */
+static int pending_cmp(const void *pa, const void *pb, void *level)
 {
 	const struct pending_edge *a = pa, *b = pb;
-	const struct kbx_site *sort_sites = sites;
+	const struct walk_level *l = level;
+	const struct kbx_site *sort_sites = l->sites;
 	int c = kbx_node_place_cmp(&a->other, &b->other);
 	if (c)
 		return c;
 	/* the same node reached twice: the edge from the first neighbour,
 	 * the surest edge, then by its sites, so that the edge reported
 	 * does not depend on the order of the scan either */
-	c = kbx_node_place_cmp(&a->near, &b->near);
+	c = kbx_node_place_cmp(&l->nears[a->near], &l->nears[b->near]);
 	if (c)
 		return c;
 	if (a->confidence != b->confidence)
@@ -702,9 +725,10 @@ int kbx_edge_wanted(const struct kbx_edge *e, unsigned flags)
 }
 
 /* Scan one node's edges of one kind in one direction into the level. */
-static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node, uint32_t scan_id,
-			       int kind, int dir, unsigned flags, const struct _kbx_idset *seen,
-			       int via_name, int self, struct walk_level *level)
+static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node, uint32_t near,
+			       uint32_t scan_id, int kind, int dir, unsigned flags,
+			       const struct _kbx_idset *seen, int via_name, int self,
+			       struct walk_level *level)
 {
 	MDB_txn *txn = _kbx_txn(s);
 	MDB_dbi dbi = dir == KBX_DIR_OUT ? s->edges : s->redges;
@@ -735,7 +759,7 @@ static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node,
 		 * a direct neighbour like any other */
 		if (_kbx_idset_has(seen, other_id) && !(self && other_id == node->id))
 			continue;
-		st = walk_level_add(level, node, &other, &v);
+		st = walk_level_add(level, near, &other, &v);
 	}
 	mdb_cursor_close(c);
 	return st;
@@ -748,7 +772,7 @@ static kbx_status_t deliver_level(struct walk_level *level, int kind, int dir, u
 				  kbx_edge_fn fn, void *data, int *stop)
 {
 	if (level->n > 1)
-		qsort_r(level->edges, level->n, sizeof(*level->edges), pending_cmp, level->sites);
+		qsort_r(level->edges, level->n, sizeof(*level->edges), pending_cmp, level);
 	for (size_t i = 0; i < level->n && !*stop; i++) {
 		const struct pending_edge *p = &level->edges[i];
 		if (i && level->edges[i - 1].other.id == p->other.id)
@@ -763,8 +787,8 @@ static kbx_status_t deliver_level(struct walk_level *level, int kind, int dir, u
 		e.depth = depth;
 		e.sites = p->nsites ? level->sites + p->site_off : NULL;
 		e.nsites = p->nsites;
-		e.from = dir == KBX_DIR_OUT ? p->near : p->other;
-		e.to = dir == KBX_DIR_OUT ? p->other : p->near;
+		e.from = dir == KBX_DIR_OUT ? level->nears[p->near] : p->other;
+		e.to = dir == KBX_DIR_OUT ? p->other : level->nears[p->near];
 		if (fn(data, &e))
 			*stop = 1;
 	}
@@ -791,14 +815,18 @@ kbx_status_t kbx_walk_edges_flags(kbx_store_t *s, uint32_t id, int kind, int dir
 	     depth++) {
 		level.n = 0;
 		level.nsites = 0;
+		level.nnears = 0;
 		for (size_t i = 0; i < frontier.n && !st; i++) {
 			struct kbx_node node;
 			if (_kbx_node_read(s, _kbx_txn(s), frontier.ids[i], &node)) {
 				st = KBX_ERR_CORRUPT;
 				break;
 			}
-			st = scan_edges(s, &node, node.id, kind, dir, flags, &seen, 0, depth == 1,
-					&level);
+			uint32_t near;
+			st = walk_level_near(&level, &node, &near);
+			if (!st)
+				st = scan_edges(s, &node, near, node.id, kind, dir, flags, &seen, 0,
+						depth == 1, &level);
 			/* calls that could be this one among many of its name
 			 * (always ambiguous) */
 			if (!st && kind == KBX_EDGE_CALLS && dir == KBX_DIR_IN &&
@@ -808,8 +836,8 @@ kbx_status_t kbx_walk_edges_flags(kbx_store_t *s, uint32_t id, int kind, int dir
 				uint32_t nid = cid.failed ? 0 : _kbx_id_of(s, cid.buf);
 				strbuf_release(&cid);
 				if (nid)
-					st = scan_edges(s, &node, nid, kind, dir, flags, &seen, 1, 0,
-							&level);
+					st = scan_edges(s, &node, near, nid, kind, dir, flags, &seen,
+							1, 0, &level);
 			}
 		}
 		if (!st)
