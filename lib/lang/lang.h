@@ -537,6 +537,7 @@ void _kbx_php_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_rust_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_kotlin_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_swift_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_scala_visibility(struct kbx_walk *w, TSNode n, int sym);
 
 /* The table of languages, NULL-terminated. */
 extern const struct kbx_lang *const _kbx_languages[];
