@@ -717,4 +717,26 @@ test_expect_success 'Scala: private is dead when unused, public (the default) is
 	test_grep ! "\"id\":\"Shop.scala#Shop.checked\".*\"reason\":\"dead\"" sc.json
 '
 
+test_expect_success 'Dart: a name starting with _ is dead when unused, others are exported, @override and getters are left out' '
+	git init -q dt &&
+	cat >dt/shop.dart <<-\EOF &&
+	class Base {
+	  void hook() {}
+	}
+
+	class Shop extends Base {
+	  void _unused() {}
+	  void api() {}
+	  @override
+	  void hook() {}
+	  int get _size => 1;
+	}
+	EOF
+	(cd dt && kbx index -q && kbx dead --explain --format=json >../dt.json 2>/dev/null) &&
+	test_grep "\"id\":\"shop.dart#Shop._unused\".*\"reason\":\"dead\"" dt.json &&
+	test_grep "\"id\":\"shop.dart#Shop.api\".*\"reason\":\"exported\"" dt.json &&
+	test_grep "\"id\":\"shop.dart#Shop.hook\".*\"reason\":\"override\"" dt.json &&
+	test_grep ! "\"id\":\"shop.dart#Shop._size\".*\"reason\":\"dead\"" dt.json
+'
+
 test_done

@@ -425,3 +425,11 @@ void _kbx_scala_visibility(struct kbx_walk *w, TSNode n, int sym)
 			s->flags |= KBX_SYM_IMPLICIT;
 	}
 }
+
+void _kbx_dart_visibility(struct kbx_walk *w, TSNode n, int sym)
+{
+	struct kbx_xsym *s = sym_at(w, sym);
+	(void)n;
+	if (s && s->name[0] != '_' && parent_exported(w, s))
+		s->flags |= KBX_SYM_EXPORTED;
+}
