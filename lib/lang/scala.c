@@ -22,6 +22,8 @@
  * extension's parameter.  A lambda's parameter without a type, a for
  * comprehension's variable and `_` are values of unknown type.
  *
+ * Scala 2's arrows "⇒" and "←" are read as "=>" and "<-" (sc_mask).
+ *
  * Not seen as calls: a method called without an argument list (x.size,
  * s.shout: the syntax does not tell it from reading a field) and infix
  * calls (xs map f, a :: b).
@@ -490,6 +492,27 @@ static void sc_import_candidates(const char *importer, const struct kbx_ximport 
 	_kbx_jsc_package_candidates(importer, imp, platform, ".scala", out);
 }
 
+/* Scala 2's Unicode arrows, which the grammar does not read: "⇒" is
+ * "=>" and "←" is "<-", each written over its three bytes. */
+static size_t sc_mask(char *text, size_t len)
+{
+	size_t n = 0;
+	for (size_t i = 0; i + 2 < len; i++) {
+		if ((unsigned char)text[i] != 0xe2)
+			continue;
+		unsigned char b = (unsigned char)text[i + 1], c = (unsigned char)text[i + 2];
+		if (b == 0x87 && c == 0x92)
+			memcpy(text + i, "=> ", 3);
+		else if (b == 0x86 && c == 0x90)
+			memcpy(text + i, "<- ", 3);
+		else
+			continue;
+		n += 3;
+		i += 2;
+	}
+	return n;
+}
+
 static const char *const scala_extensions[] = { ".scala", ".sc", NULL };
 
 const struct kbx_lang _kbx_lang_scala = {
@@ -506,4 +529,5 @@ const struct kbx_lang _kbx_lang_scala = {
 	.extension_functions = 1,
 	.scope_sep = ".",
 	.visibility = _kbx_scala_visibility,
+	.mask = sc_mask,
 };

@@ -14,7 +14,7 @@ val fallback = Cart.empty()
   showAll(List(cart))
 
 def showAll(things: List[P]): Unit =
-  for thing <- things do
+  for thing ← things do
     thing.asInstanceOf[Cart].total()
     label(thing)
 

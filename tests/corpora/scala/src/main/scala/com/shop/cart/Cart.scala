@@ -14,7 +14,7 @@ class Cart(val log: Log) extends Base with Priced {
     this.total()
   }
 
-  def total(): Int = items.map(i => i.price()).sum
+  def total(): Int = items.map(i ⇒ i.price()).sum
 
   override def price(): Int = total()
 
