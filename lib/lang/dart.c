@@ -12,6 +12,8 @@
  * body, which is where the parameters are bound.  Constructors are
  * named as Dart names them: the unnamed one "new" (Cart.new), a named
  * one by its name (Cart.empty); a redirection this(...) calls "new".
+ * A local function (int twice(int x) => ... inside a body) is defined
+ * inside its function, as in the other languages with nested_defs.
  * A getter or setter is called by reading or writing a property, and an
  * @override annotation says the method overrides: both are set here,
  * where the annotation (a sibling before the method) is seen.
@@ -443,7 +445,11 @@ static void visit_signature(struct kbx_walk *w, TSNode n, const char *type)
 {
 	struct dt_state *st = w->lang_state;
 	TSNode up = _kbx_walk_up(w, n);
-	if (!st || (!_kbx_is(up, "method_signature") && !_kbx_is(up, "declaration") &&
+	/* a local function is a lambda_expression under a
+	 * local_function_declaration, its body the signature's sibling */
+	int local = _kbx_is(up, "lambda_expression") &&
+		    _kbx_is(_kbx_walk_up(w, up), "local_function_declaration");
+	if (!st || (!local && !_kbx_is(up, "method_signature") && !_kbx_is(up, "declaration") &&
 		    !_kbx_is(up, "program") && !_kbx_is(up, "class_body") &&
 		    !_kbx_is(up, "extension_body")))
 		return;   /* a function type's, a lambda's */
