@@ -1,12 +1,12 @@
 #!/bin/bash
 # bench/languages.sh: one real project per language added by issue 18
-# (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift), indexed by kbx: the files and
+# (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift, Scala), indexed by kbx: the files and
 # lines kbx read, the median index time of three fresh runs, and the
 # share of call sites kbx resolved certain, left ambiguous and left
 # unresolved.
 #
 #   bench/languages.sh [LANG...]      (php lua bash vue svelte kotlin
-#                                      swift; default all)
+#                                      swift scala; default all)
 #
 #   php     php-monolog          Debian source package
 #   lua     luarocks             Debian source package
@@ -18,6 +18,7 @@
 #                                .kt files
 #   swift   react-native-vision-camera 4.7.2  npm package: the iOS side's
 #                                .swift files
+#   scala   json4s               Debian source package
 #
 # A call site is one (caller, line, column) of kbx-export --sites: an
 # ambiguous call is one site however many candidates it lists.  Debian
@@ -42,7 +43,7 @@ KBX=${KBX:-$top/kbx}
 EXPORT=$RES/kbx-export
 build_export "$EXPORT" "${KBX_BUILD_DIR:-$top/build}" || die "cannot build $EXPORT"
 
-langs=${*:-php lua bash vue svelte kotlin swift}
+langs=${*:-php lua bash vue svelte kotlin swift scala}
 pkg_of () {
 	case $1 in
 	php) echo php-monolog ;;
@@ -52,7 +53,8 @@ pkg_of () {
 	svelte) echo flowbite-svelte ;;
 	kotlin) echo react-native-screens ;;
 	swift) echo react-native-vision-camera ;;
-	*) die "unknown language '$1' (php, lua, bash, vue, svelte, kotlin or swift)" ;;
+	scala) echo json4s ;;
+	*) die "unknown language '$1' (php, lua, bash, vue, svelte, kotlin, swift or scala)" ;;
 	esac
 }
 
@@ -86,7 +88,7 @@ fetch_npm () {
 }
 
 case " $langs " in
-*" php "*|*" lua "*|*" bash "*) debsrc_setup ;;
+*" php "*|*" lua "*|*" bash "*|*" scala "*) debsrc_setup ;;
 esac
 : >"$RES/MANIFEST"
 printf '%-6s %-20s %6s %8s %9s %8s %10s %12s\n' lang project files lines index_ms certain ambiguous unresolved

@@ -39,7 +39,8 @@
 #                share of questions answered inside a 2,000-token pack and
 #                its latency beside kbx search; writes .../context.md.
 #   7e. languages bench/languages.sh: one real project per language of
-#                issue 18 (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift):
+#                issue 18 (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift,
+#                Scala):
 #                files, lines, index time, calls certain / ambiguous /
 #                unresolved; writes bench/work/results/languages.md.
 #   7f. org      bench/org.sh: ORG_N (default 1,000) repositories pushed to a

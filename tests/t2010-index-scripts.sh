@@ -23,6 +23,8 @@ test_expect_success 'set up scripts of several languages without extensions' '
 	printf "#!/usr/bin/env node\nfunction serve() {}\n" >repo/bin/serve &&
 	printf "#!/usr/bin/php\n<?php\nfunction page() {}\n" >repo/bin/page &&
 	printf "#!/usr/bin/env kotlin\nfun greet() = println(1)\ngreet()\n" >repo/bin/greet &&
+	printf "#!/usr/bin/env -S scala-cli shebang\ndef hello() = println(1)\nhello()\n" >repo/bin/hello &&
+	printf "#!/usr/bin/env dart\nvoid main() => print(1);\n" >repo/bin/dartish &&
 	printf "def gen\nend\n\n# vim: set ft=ruby:\n" >repo/bin/gen &&
 	printf -- "-- -*- mode: lua -*-\nfunction conf() end\n" >repo/bin/conf &&
 	printf "#!/usr/bin/perl\nsub main { }\n" >repo/bin/perl-tool &&
@@ -38,7 +40,9 @@ test_expect_success 'a #! line names the interpreter, past env and its options' 
 	(cd repo && lang_of bin/build) >actual && echo python >expect && test_cmp expect actual &&
 	(cd repo && lang_of bin/serve) >actual && echo javascript >expect && test_cmp expect actual &&
 	(cd repo && lang_of bin/page) >actual && echo php >expect && test_cmp expect actual &&
-	(cd repo && lang_of bin/greet) >actual && echo kotlin >expect && test_cmp expect actual
+	(cd repo && lang_of bin/greet) >actual && echo kotlin >expect && test_cmp expect actual &&
+	(cd repo && lang_of bin/hello) >actual && echo scala >expect && test_cmp expect actual &&
+	(cd repo && lang_of bin/dartish) >actual && echo dart >expect && test_cmp expect actual
 '
 
 test_expect_success 'a modeline at the end (vim) or the start (Emacs)' '

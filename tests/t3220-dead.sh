@@ -696,4 +696,47 @@ test_expect_success 'Swift: internal (the default) is dead when unused, public i
 	test_grep ! "\"id\":\"Shop.swift#Shop.tapped\".*\"reason\":\"dead\"" sw.json
 '
 
+test_expect_success 'Scala: private is dead when unused, public (the default) is exported, override and annotations are left out' '
+	git init -q sc &&
+	cat >sc/Shop.scala <<-\EOF &&
+	abstract class Base {
+	  def hook(): Unit = {}
+	}
+
+	class Shop extends Base {
+	  private def unused(): Unit = {}
+	  def api(): Unit = {}
+	  override def hook(): Unit = {}
+	  @Test private def checked(): Unit = {}
+	}
+	EOF
+	(cd sc && kbx index -q && kbx dead --explain --format=json >../sc.json 2>/dev/null) &&
+	test_grep "\"id\":\"Shop.scala#Shop.unused\".*\"reason\":\"dead\"" sc.json &&
+	test_grep "\"id\":\"Shop.scala#Shop.api\".*\"reason\":\"exported\"" sc.json &&
+	test_grep "\"id\":\"Shop.scala#Shop.hook\".*\"reason\":\"override\"" sc.json &&
+	test_grep ! "\"id\":\"Shop.scala#Shop.checked\".*\"reason\":\"dead\"" sc.json
+'
+
+test_expect_success 'Dart: a name starting with _ is dead when unused, others are exported, @override and getters are left out' '
+	git init -q dt &&
+	cat >dt/shop.dart <<-\EOF &&
+	class Base {
+	  void hook() {}
+	}
+
+	class Shop extends Base {
+	  void _unused() {}
+	  void api() {}
+	  @override
+	  void hook() {}
+	  int get _size => 1;
+	}
+	EOF
+	(cd dt && kbx index -q && kbx dead --explain --format=json >../dt.json 2>/dev/null) &&
+	test_grep "\"id\":\"shop.dart#Shop._unused\".*\"reason\":\"dead\"" dt.json &&
+	test_grep "\"id\":\"shop.dart#Shop.api\".*\"reason\":\"exported\"" dt.json &&
+	test_grep "\"id\":\"shop.dart#Shop.hook\".*\"reason\":\"override\"" dt.json &&
+	test_grep ! "\"id\":\"shop.dart#Shop._size\".*\"reason\":\"dead\"" dt.json
+'
+
 test_done

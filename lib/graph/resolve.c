@@ -999,8 +999,16 @@ static int module_candidate(struct ctx *c, const char *module, struct kbx_pathli
 	}
 	if (!best)
 		return 0;
-	char p[4096];
+	char p[4096], sub[4096];
 	const char *rest = module[blen] ? module + blen + 1 : "";
+	if (c->lang->module_dir) {
+		/* a file under the module's subdirectory (Dart's lib/) */
+		if (_kbx_path_join(sub, sizeof(sub), best->dir, c->lang->module_dir) == 0 &&
+		    *rest && _kbx_path_join(p, sizeof(p), sub, rest) == 0 &&
+		    !strncmp(p, sub, strlen(sub)) && p[strlen(sub)] == '/')
+			_kbx_pathlist_add(out, p);
+		return 1;
+	}
 	if (_kbx_path_join(p, sizeof(p), best->dir, rest) < 0)
 		return 1;   /* above the top: no directory of the repository */
 	_kbx_pathlist_addf(out, "%s/", p);

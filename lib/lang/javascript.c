@@ -175,6 +175,33 @@ void _kbx_jsc_import_dotted(struct kbx_walk *w, const char *dotted, const char *
 		      dot + 1, alias, 0, flags, line);
 }
 
+/* Does the dotted module start with one of roots ("java" holds
+ * "java.util" and "java", not "javafx")? */
+static int under_roots(const char *module, const char *const *roots)
+{
+	for (size_t i = 0; roots[i]; i++) {
+		size_t n = strlen(roots[i]);
+		if (!strncmp(module, roots[i], n) && (module[n] == '.' || !module[n]))
+			return 1;
+	}
+	return 0;
+}
+
+void _kbx_jsc_package_candidates(const char *importer, const struct kbx_ximport *imp,
+				 const char *const *platform, const char *ext,
+				 struct kbx_pathlist *out)
+{
+	char mod[4096];
+	if (!imp->module || !*imp->module || under_roots(imp->module, platform) ||
+	    _kbx_dots_to_slashes(mod, sizeof(mod), imp->module))
+		return;
+	if (imp->name)
+		_kbx_pathlist_addf(out, "*%s/%s%s", mod, imp->name, ext);
+	_kbx_jsc_add_under_ancestors(importer, mod, "/", out);
+	if (imp->flags & KBX_IMPORT_WILDCARD)
+		_kbx_pathlist_addf(out, "*%s%s", mod, ext);   /* import a.b.Obj.* */
+}
+
 void _kbx_jsc_add_under_ancestors(const char *importer, const char *rel, const char *suffix,
 				  struct kbx_pathlist *out)
 {
@@ -209,9 +236,13 @@ void _kbx_jsc_tparams_push(struct kbx_walk *w, struct _kbx_jsc_tparams *tp, TSNo
 	uint32_t count = ts_node_named_child_count(list);
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode p = ts_node_named_child(list, i);
-		if (strcmp(ts_node_type(p), "type_parameter"))
-			continue;
-		const char *name = _kbx_field_text(w, p, "name");
+		const char *name = NULL;
+		if (_kbx_is(p, "identifier"))   /* Scala: [A, B] */
+			name = _kbx_node_text(w, p);
+		else if (_kbx_is(p, "type_parameter"))
+			name = ts_node_is_null(_kbx_field(p, "name")) ?   /* Kotlin: no field */
+				_kbx_node_text(w, _kbx_child_of_type(p, "identifier")) :
+				_kbx_field_text(w, p, "name");
 		if (!name || _kbx_grow((void **)&tp->v, &tp->alloc, tp->n, sizeof(*tp->v), 8))
 			continue;
 		tp->v[tp->n].name = name;

@@ -126,4 +126,16 @@ void _kbx_jsc_import_dotted(struct kbx_walk *w, const char *dotted, const char *
 void _kbx_jsc_add_under_ancestors(const char *importer, const char *rel, const char *suffix,
 				  struct kbx_pathlist *out);
 
+/*
+ * Where a JVM language's import may point when files sit, by convention,
+ * in their package's directory (Kotlin, Scala): import a.b.C is a file
+ * a/b/C<ext>, else a file of the directory a/b/ under a source root (the
+ * importer's ancestors) that defines C; a wildcard import a.b.* is that
+ * directory, or the object a/b<ext>.  Nothing for a module under one of
+ * the platform roots (NULL-ended: "java", "kotlin").
+ */
+void _kbx_jsc_package_candidates(const char *importer, const struct kbx_ximport *imp,
+				 const char *const *platform, const char *ext,
+				 struct kbx_pathlist *out);
+
 #endif

@@ -101,22 +101,8 @@ static int has_modifier(struct kbx_walk *w, TSNode decl, const char *type, const
 static void push_tparams(struct kbx_walk *w, TSNode decl)
 {
 	struct kt_state *st = w->lang_state;
-	TSNode list = _kbx_child_of_type(decl, "type_parameters");
-	if (!st || ts_node_is_null(list))
-		return;
-	_kbx_jsc_tparams_has(&st->tp, decl, "");   /* drops those decl is past */
-	uint32_t count = ts_node_named_child_count(list);
-	for (uint32_t i = 0; i < count; i++) {
-		TSNode p = ts_node_named_child(list, i);
-		const char *name = _kbx_is(p, "type_parameter") ?
-			_kbx_node_text(w, _kbx_child_of_type(p, "identifier")) : NULL;
-		if (!name || _kbx_grow((void **)&st->tp.v, &st->tp.alloc, st->tp.n,
-				       sizeof(*st->tp.v), 8))
-			continue;
-		st->tp.v[st->tp.n].name = name;
-		st->tp.v[st->tp.n].end = ts_node_end_byte(decl);
-		st->tp.n++;
-	}
+	if (st)
+		_kbx_jsc_tparams_push(w, &st->tp, decl, _kbx_child_of_type(decl, "type_parameters"));
 }
 
 /* A written type as recv_type wants it: "a.b.Foo" for a.b.Foo<T>?, NULL
@@ -463,35 +449,15 @@ static int kt_visit(struct kbx_walk *w, TSNode n, const char *type)
 	return KBX_WALK_CONTINUE;
 }
 
-static int is_platform(const char *module)
-{
-	static const char *const roots[] = { "kotlin", "kotlinx", "java", "javax", NULL };
-	for (size_t i = 0; roots[i]; i++) {
-		size_t n = strlen(roots[i]);
-		if (!strncmp(module, roots[i], n) && (module[n] == '.' || !module[n]))
-			return 1;
-	}
-	return 0;
-}
-
 /*
  * A Kotlin file need not be named after a class, but its directory is,
- * by convention, its package's: import a.b.C is a/b/C.kt, else a file of
- * the directory a/b/ under a source root (the importer's ancestors)
- * that defines C; import a.b.* is that directory.
+ * by convention, its package's (see _kbx_jsc_package_candidates).
  */
 static void kt_import_candidates(const char *importer, const struct kbx_ximport *imp,
 				 struct kbx_pathlist *out)
 {
-	char mod[4096];
-	if (!imp->module || !*imp->module || is_platform(imp->module) ||
-	    _kbx_dots_to_slashes(mod, sizeof(mod), imp->module))
-		return;
-	if (imp->name)
-		_kbx_pathlist_addf(out, "*%s/%s.kt", mod, imp->name);
-	_kbx_jsc_add_under_ancestors(importer, mod, "/", out);
-	if (imp->flags & KBX_IMPORT_WILDCARD)
-		_kbx_pathlist_addf(out, "*%s.kt", mod);   /* import a.b.Obj.* */
+	static const char *const platform[] = { "kotlin", "kotlinx", "java", "javax", NULL };
+	_kbx_jsc_package_candidates(importer, imp, platform, ".kt", out);
 }
 
 static const char *const kotlin_extensions[] = { ".kt", ".kts", NULL };

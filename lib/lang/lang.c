@@ -9,7 +9,8 @@ extern const struct kbx_lang _kbx_lang_c, _kbx_lang_cpp, _kbx_lang_python,
 	_kbx_lang_javascript, _kbx_lang_typescript, _kbx_lang_tsx, _kbx_lang_go,
 	_kbx_lang_rust, _kbx_lang_java, _kbx_lang_csharp, _kbx_lang_ruby, _kbx_lang_php,
 	_kbx_lang_lua, _kbx_lang_bash, _kbx_lang_vue, _kbx_lang_vue_ts, _kbx_lang_svelte,
-	_kbx_lang_svelte_ts, _kbx_lang_kotlin, _kbx_lang_swift;
+	_kbx_lang_svelte_ts, _kbx_lang_kotlin, _kbx_lang_swift,
+	_kbx_lang_scala, _kbx_lang_dart;
 
 /* The position in this table is stored on disk (plus one): only append. */
 const struct kbx_lang *const _kbx_languages[] = {
@@ -33,6 +34,8 @@ const struct kbx_lang *const _kbx_languages[] = {
 	&_kbx_lang_svelte_ts,
 	&_kbx_lang_kotlin,
 	&_kbx_lang_swift,
+	&_kbx_lang_scala,
+	&_kbx_lang_dart,
 	NULL
 };
 
@@ -101,6 +104,7 @@ static const struct {
 	{ "c", "c" }, { "cpp", "cpp" }, { "c++", "cpp" }, { "go", "go" }, { "rust", "rust" },
 	{ "java", "java" }, { "cs", "csharp" }, { "csharp", "csharp" },
 	{ "kotlin", "kotlin" }, { "kscript", "kotlin" }, { "swift", "swift" },
+	{ "scala", "scala" }, { "scala-cli", "scala" }, { "dart", "dart" },
 };
 
 /* The language an interpreter's or a file type's name (len bytes at

@@ -478,6 +478,11 @@ struct kbx_lang {
 	 * its own directory). */
 	const char *module_file;
 	int (*module_path)(const char *text, size_t len, char *out, size_t outsz);
+	/* Optional, with module_file: the declared path names files under
+	 * this subdirectory of the module file's directory rather than
+	 * directories under the directory itself (Dart: package:shop/a.dart
+	 * is lib/a.dart beside the pubspec.yaml that says `name: shop`). */
+	const char *module_dir;
 	/* Plain calls inside a method may call a method of the same class
 	 * without `this` (Java, C#, C++, Ruby): the resolver then tries the
 	 * enclosing class first for KBX_RECV_NONE too. */
@@ -537,6 +542,8 @@ void _kbx_php_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_rust_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_kotlin_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_swift_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_scala_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_dart_visibility(struct kbx_walk *w, TSNode n, int sym);
 
 /* The table of languages, NULL-terminated. */
 extern const struct kbx_lang *const _kbx_languages[];

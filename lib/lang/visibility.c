@@ -45,6 +45,11 @@
  *   Swift       public or open (internal, the default, stays in the
  *               module), in an exported type; override overrides; an
  *               attribute (@objc, @IBAction, @main) says the runtime calls it
+ *   Scala       what is not private (public is the default; protected is
+ *               seen by subclasses elsewhere), in an exported type; the
+ *               override modifier overrides; an annotation other than
+ *               @deprecated, @tailrec, @inline, @nowarn and @unused (@main,
+ *               @Test) says the runtime or a framework calls it
  */
 #include <string.h>
 
@@ -392,4 +397,39 @@ void _kbx_swift_visibility(struct kbx_walk *w, TSNode n, int sym)
 		s->flags |= KBX_SYM_OVERRIDE;
 	if (child_says(w, mods, "attribute", NULL))
 		s->flags |= KBX_SYM_IMPLICIT;
+}
+
+void _kbx_scala_visibility(struct kbx_walk *w, TSNode n, int sym)
+{
+	static const char *const plain[] = {
+		"deprecated", "tailrec", "inline", "nowarn", "unused", NULL
+	};
+	struct kbx_xsym *s = sym_at(w, sym);
+	TSNode mods = _kbx_child_of_type(n, "modifiers");
+	if (!s)
+		return;
+	int none = ts_node_is_null(mods);
+	if (parent_exported(w, s) &&
+	    (none || !child_says(w, mods, "access_modifier", "private")))
+		s->flags |= KBX_SYM_EXPORTED;
+	if (!none && _kbx_has_token(mods, "override"))
+		s->flags |= KBX_SYM_OVERRIDE;
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode a = ts_node_named_child(n, i);
+		const char *name = _kbx_is(a, "annotation") ? _kbx_field_text(w, a, "name") : NULL;
+		size_t k = 0;
+		while (name && plain[k] && strcmp(name, plain[k]))
+			k++;
+		if (name && !plain[k])
+			s->flags |= KBX_SYM_IMPLICIT;
+	}
+}
+
+void _kbx_dart_visibility(struct kbx_walk *w, TSNode n, int sym)
+{
+	struct kbx_xsym *s = sym_at(w, sym);
+	(void)n;
+	if (s && s->name[0] != '_' && parent_exported(w, s))
+		s->flags |= KBX_SYM_EXPORTED;
 }

@@ -17,10 +17,10 @@ mkdir -p "$out/extract" "$out/records" "$out/lookup" "$out/ignore" "$out/parse-o
 # svelte-ts read the vue and svelte trees).
 i=0
 for lang in c cpp python javascript typescript tsx go rust java csharp ruby php lua bash \
-	    vue vue-ts svelte svelte-ts kotlin swift; do
+	    vue vue-ts svelte svelte-ts kotlin swift scala dart; do
 	dir=${lang%-ts}
 	for f in $(find "tests/corpora/$dir" -type f ! -name 'expected-*' ! -name README \
-			! -name '*.toml' ! -name '*.mod' | sort); do
+			! -name '*.toml' ! -name '*.mod' ! -name pubspec.yaml | sort); do
 		name=$lang-$(echo "${f#tests/corpora/$dir/}" | tr / _)
 		{ printf "\\$(printf %03o $i)"; cat "$f"; } >"$out/extract/$name"
 	done

@@ -1,0 +1,9 @@
+extension Shout on String {
+  String shout() => toUpperCase();
+}
+
+class Log {
+  void write(String message) => print(message.shout());
+}
+
+enum Level { info, warn }

@@ -1,0 +1,7 @@
+abstract class Base {
+  String describe() => 'base';
+}
+
+abstract class Priced {
+  int price();
+}
