@@ -815,6 +815,74 @@ static int read_level(struct walk *w, int kind, int dir, unsigned flags)
 	return rc;
 }
 
+/* --all-repos, callees: a call of an external that other repositories
+ * define leads to their definitions, certain when one repository
+ * exports the name, ambiguous among them when several do. */
+static int link_callees(struct walk *w, unsigned flags)
+{
+	struct db_graph *g = w->g;
+	struct strbuf links = STRBUF_INIT;
+	for (size_t i = 0; i < w->nlevel; i++)
+		if (!w->level[i].other.n.path && w->level[i].other.link)
+			array_of(&links, w->level[i].other.link);
+	if (!links.len)
+		return 0;
+	array_end(&links);
+	struct kbx_pg_result *r;
+	const char *params[] = { links.buf, g->repo_ids.buf };
+	int rc = query(g, "SELECT " NODE_COLS " FROM kbx.nodes n WHERE n.link = ANY($1::text[]) "
+		       "AND n.path IS NOT NULL AND n.repo = ANY($2::int[])",
+		       2, params, &r, "cannot read the definitions externals name");
+	strbuf_release(&links);
+	if (rc)
+		return rc;
+	size_t ndefs = g->db.ops->nrows(r), nlevel = w->nlevel;
+	struct row_node *defs = calloc(ndefs ? ndefs : 1, sizeof(*defs));
+	if (!defs)
+		return nomem();
+	for (size_t j = 0; j < ndefs; j++)
+		node_of_row(g, r, j, 0, &defs[j]);
+	for (size_t i = 0; !rc && i < nlevel; i++) {
+		struct pending *pe = &w->level[i];
+		if (pe->other.n.path || !pe->other.link)
+			continue;
+		uint32_t count = 0;
+		for (size_t j = 0; j < ndefs; j++)
+			count += defs[j].repo != pe->other.repo && !strcmp(defs[j].link, pe->other.link);
+		/* --certain keeps the call to the external, as it was */
+		if (!count || (count > 1 && (flags & KBX_WALK_CERTAIN)))
+			continue;
+		struct pending base = *pe;
+		int first = 1;
+		for (size_t j = 0; !rc && j < ndefs; j++) {
+			if (defs[j].repo == base.other.repo || strcmp(defs[j].link, base.other.link))
+				continue;
+			struct pending linked = base;
+			linked.other = defs[j];
+			linked.confidence = count > 1 ? KBX_CONF_AMBIGUOUS : KBX_CONF_CERTAIN;
+			linked.via = KBX_VIA_PACKAGE;
+			linked.ncandidates = count > 1 ? count : 0;
+			for (uint32_t k = 0; k < linked.nsites; k++)
+				linked.sites[k].confidence = 0;
+			if (seen_has(&w->seen, seen_key(g, &linked.other)))
+				continue;
+			if (first) {
+				w->level[i] = linked;
+				first = 0;
+			} else if (_kbx_grow((void **)&w->level, &w->alevel, w->nlevel,
+					     sizeof(*w->level), 64)) {
+				rc = nomem();
+			} else {
+				w->level[w->nlevel++] = linked;
+			}
+		}
+		if (first)   /* every definition was reached already */
+			w->level[i].other.link = NULL;
+	}
+	free(defs);
+	return rc;
+}
+
 int db_graph_walk(struct db_graph *g, size_t match, int kind, int dir, uint32_t max_depth,
 		  unsigned flags, kbx_edge_fn fn, void *data, const char **repo)
 {
@@ -841,6 +909,8 @@ int db_graph_walk(struct db_graph *g, size_t match, int kind, int dir, uint32_t 
 			rc = link_targets(&w);
 		if (!rc)
 			rc = read_level(&w, kind, dir, flags);
+		if (!rc && g->all && kind == KBX_EDGE_CALLS && dir == KBX_DIR_OUT)
+			rc = link_callees(&w, flags);
 		if (!rc && w.nlevel > 1)
 			qsort(w.level, w.nlevel, sizeof(*w.level), pending_cmp);
 		nnext = 0;
