@@ -7,7 +7,7 @@
 #include "parse-options.h"
 
 static const char *const defs_usage[] = {
-	"kbx defs [--format=<format>] [--all-repos] <symbol>...",
+	"kbx defs [--format=<format>] <symbol>...",
 	NULL
 };
 

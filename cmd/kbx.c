@@ -41,7 +41,7 @@ const struct cmd_struct kbx_commands[] = {
 	  "pack what answers a question into a token budget, for a model" },
 	{ "cycles", cmd_cycles, RUN_NEEDS_INDEX, "list import and call cycles, smallest first" },
 	{ "dead", cmd_dead, RUN_NEEDS_INDEX, "list the functions and methods nothing calls" },
-	{ "defines", cmd_defines, RUN_NEEDS_INDEX, "list what a file or class defines" },
+	{ "defines", cmd_defines, RUN_NEEDS_INDEX | RUN_DB, "list what a file or class defines" },
 	{ "defs", cmd_defs, RUN_NEEDS_INDEX | RUN_DB, "show where a symbol is defined" },
 	{ "help", cmd_help, RUN_NO_CONFIG | RUN_NO_PAGER, "show the manual page of a command or topic" },
 	{ "hybrid", cmd_hybrid, RUN_NEEDS_INDEX,
