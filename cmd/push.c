@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* memrchr */
 /*
  * kbx push: publish this repository's index to PostgreSQL.
  *
@@ -19,11 +20,13 @@
  * chunks of no file are one more unit, of path "".
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "output.h"
@@ -34,6 +37,7 @@
 #include "search/kbx-search.h"
 #include "util/config.h"
 #include "util/repos.h"
+#include "util/safefile.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
 
@@ -261,6 +265,7 @@ struct push {
 	struct file_item *files;
 	size_t nfiles, afiles;
 	int failed;              /* out of memory */
+	char *go_module;         /* the module line of the root's go.mod, or NULL */
 };
 
 #define GROW(arr, n, alloc) do { \
@@ -329,6 +334,7 @@ static void push_release(struct push *pu)
 	free(pu->edges);
 	free(pu->sites);
 	free(pu->chunks);
+	free(pu->go_module);
 }
 
 /* The node of id (nodes come sorted by id), or NULL. */
@@ -380,18 +386,36 @@ static void render_file(struct strbuf *sb, const char *repo, const struct file_i
  *        pkg.mod, pkg/__init__.py is pkg, a leading src/ left out), and
  *        py:NAME for extern:NAME (from pkg.mod import f; f() is
  *        extern:pkg.mod.f)
+ *   Go   go:MODULE/DIR.QUAL for an exported definition, MODULE from the
+ *        root's go.mod; go:PATH.NAME for extern:PATH.NAME (a call
+ *        through an import path)
  *
  * NULL for the rest.  Each push writes its own repository's: no push
  * touches another's rows.
  */
-static void link_key(struct strbuf *sb, const struct kbx_node *n)
+static void link_key(struct strbuf *sb, const struct kbx_node *n, const char *go_module)
 {
 	const char *lang = kbx_lang_str(n->lang);
 	struct strbuf key = STRBUF_INIT;
 	int c = lang && (!strcmp(lang, "c") || !strcmp(lang, "cpp"));
 	int py = lang && !strcmp(lang, "python");
+	int go = lang && !strcmp(lang, "go");
 	if (!n->name || !*n->name) {
 		/* nothing to link */
+	} else if (go && n->kind == KBX_KIND_EXTERNAL && !strncmp(n->cid, "extern:", 7) &&
+		   strchr(n->cid, '/')) {
+		strbuf_addf(&key, "go:%s", n->cid + 7);
+	} else if (go && go_module && n->path && (n->flags & KBX_NODE_EXPORTED) &&
+		   n->kind != KBX_KIND_FILE && n->qual && *n->qual) {
+		/* example.com/lib/text.Length: the module, the package's
+		 * directory, the name */
+		const char *slash = memrchr(n->path, '/', n->path_len);
+		strbuf_addf(&key, "go:%s", go_module);
+		if (slash) {
+			strbuf_addch(&key, '/');
+			strbuf_add(&key, n->path, (size_t)(slash - n->path));
+		}
+		strbuf_addf(&key, ".%s", n->qual);
 	} else if (n->kind == KBX_KIND_EXTERNAL && (c || py) && !strncmp(n->cid, "extern:", 7) &&
 		   !(c && strstr(n->cid, "::"))) {
 		strbuf_addf(&key, "%s%s", c ? "c:" : "py:", n->cid + 7);
@@ -419,7 +443,8 @@ static void link_key(struct strbuf *sb, const struct kbx_node *n)
 	strbuf_release(&key);
 }
 
-static void render_node(struct strbuf *sb, const char *repo, const struct kbx_node *n)
+static void render_node(struct strbuf *sb, const char *repo, const struct kbx_node *n,
+			const char *go_module)
 {
 	copy_str(sb, repo);
 	copy_num(sb, n->id);
@@ -437,7 +462,7 @@ static void render_node(struct strbuf *sb, const char *repo, const struct kbx_no
 	copy_line(sb, n->end_line);
 	copy_line(sb, n->parent);
 	copy_num(sb, n->flags);
-	link_key(sb, n);
+	link_key(sb, n, go_module);
 	copy_end_row(sb);
 }
 
@@ -558,11 +583,45 @@ struct push_stats {
 	size_t skipped_edges;    /* from a node the index does not hold */
 };
 
+/* The module path of the go.mod at the repository's root, or NULL:
+ * the file is the repository's, read without following a link and at
+ * most 64 KiB of it; a module line that is not one plain word is left
+ * out. */
+static char *go_module_path(const char *root)
+{
+	char buf[65536];
+	int fd = _kbx_open_beneath(root, "go.mod", O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (strncmp(line, "module", 6) || (line[6] != ' ' && line[6] != '\t'))
+			continue;
+		char *p = line + 7;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		int quoted = *p == '"';
+		p += quoted;
+		size_t len = 0;
+		while (p[len] && (unsigned char)p[len] > ' ' && p[len] != '"' && p[len] != 0x7f)
+			len++;
+		return len && len < 512 ? strndup(p, len) : NULL;
+	}
+	return NULL;
+}
+
 /* Read the whole index and group it by unit into *refs (sorted). */
 static int read_local(struct kbx_ctx *ctx, struct push *pu, struct unit_ref **refs_out,
 		      size_t *nrefs_out, struct push_stats *ps)
 {
 	struct kbx_error err = KBX_ERROR_INIT;
+	pu->go_module = go_module_path(kbx_store_root(ctx->store));
 	kbx_status_t st = kbx_files_walk(ctx->store, take_file, pu, &err);
 	if (!st)
 		st = kbx_nodes_walk(ctx->store, take_node, pu, &err);
@@ -677,7 +736,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 			const struct unit_ref *u = &refs[j];
 			switch (u->table) {
 			case 0: file = &pu->files[u->idx]; break;
-			case 1: render_node(&rows, repo, &pu->nodes[u->idx]); nn++; break;
+			case 1: render_node(&rows, repo, &pu->nodes[u->idx], pu->go_module); nn++; break;
 			case 2: render_edge(&rows, repo, pu, &pu->edges[u->idx]); ne++; break;
 			case 3: render_chunk(&rows, repo, &pu->chunks[u->idx]); nc++; break;
 			}

@@ -10,10 +10,10 @@ and for every sixth in text and grep, with --certain, defs, importers
 and subclasses.  Then --repo and the repository pushed from here, an
 unknown repository (3), a server that is not there (12), a command
 that does not ask the database, and no query sent to a database by an
-environment variable alone.  Last, the five repositories of
+environment variable alone.  Last, the seven repositories of
 tests/corpora/cross-repo, which call each other: kbx --db callers and
 callees --all-repos cross them, certain when one repository exports
-the name (C and Python), ambiguous when two do.'
+the name (C, Python and Go), ambiguous when two do.'
 
 . ./test-lib.sh
 
@@ -131,8 +131,8 @@ test_expect_success 'kbx --db repos: the repositories pushed' '
 	test_grep "\"name\":\"fixture-c\",\"generation\":" repos.json
 '
 
-test_expect_success 'five repositories that call each other, pushed one by one' '
-	for r in textkit logger reporter pyparse pyreport
+test_expect_success 'seven repositories that call each other, pushed one by one' '
+	for r in textkit logger reporter pyparse pyreport gowords goreport
 	do
 		cp -R "$CORPORA/cross-repo/$r" $r &&
 		(cd $r && kbx index -q && kbx push -q --db="$DB") || return 1
@@ -221,6 +221,17 @@ test_expect_success 'Python: from pkg.mod import f and pkg.mod.f() reach pkg/mod
 	kbx --db="$DB" callers --all-repos -d 2 --format=json pyparse.tokens.count_words >out.json &&
 	jfields repo id depth via <out.json >actual &&
 	echo "pyreport summary.py#word_total 1 package" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'Go: a call through the import path reaches the module'"'"'s package' '
+	kbx --db="$DB" callers --all-repos --format=json Count >out.json &&
+	jfields repo id to confidence via <out.json >actual &&
+	echo "goreport main.go#summary words/words.go#Count certain package" >expect &&
+	test_cmp expect actual &&
+	kbx --db="$DB" callers --all-repos --format=json fields >out.json &&
+	jfields repo id <out.json >actual &&
+	echo "gowords words/words.go#Count" >expect &&
 	test_cmp expect actual
 '
 
