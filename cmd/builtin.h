@@ -46,6 +46,8 @@ enum kbx_exit {
 #define RUN_NO_PAGER     0x04   /* never page its output (see pager.h) */
 #define RUN_NO_CONFIG    0x08   /* do not read the settings (config, help,
 				 * version: they must work with a broken file) */
+#define RUN_DB           0x10   /* may ask the database instead (kbx --db,
+				 * db-graph.h) */
 
 struct kbx_config;
 
@@ -60,6 +62,9 @@ struct kbx_ctx {
 	struct kbx_config *config;
 	int no_pager;              /* --no-pager */
 	const char *repo_opt;      /* kbx --repo=NAME (repos-util.h) */
+	int db_given;              /* kbx --db[=URL]: ask the database */
+	const char *db_url;        /* its URL (pg_database_url) */
+	struct db_graph *db;       /* open while a command asks it */
 	const char **config_params;   /* kbx -c key=value, in order */
 	size_t nconfig_params;
 };

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "builtin.h"
+#include "db-graph.h"
 #include "output.h"
 #include "parse-options.h"
 
@@ -13,8 +14,10 @@ static const char *const defs_usage[] = {
 int cmd_defs(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	struct output_opts oo = OUTPUT_OPTS_INIT;
+	int all_repos = 0;
 	struct option opts[] = {
 		OPT_OUTPUT_COMMON(&oo),
+		OPT_ALL_REPOS_DB_F(&all_repos),
 		OPT_END_F(),
 	};
 	int nargs = parse_options(argc, argv, opts, defs_usage);
@@ -23,6 +26,10 @@ int cmd_defs(int argc, const char **argv, struct kbx_ctx *ctx)
 	if (nargs < 1) {
 		fprintf(stderr, "error: 'defs' takes at least one symbol\n");
 		usage_with_options(defs_usage, opts, 1);
+		return KBX_EXIT_USAGE;
+	}
+	if (all_repos && !ctx->db) {
+		fprintf(stderr, "error: 'defs --all-repos' asks the database: give kbx --db=URL\n");
 		return KBX_EXIT_USAGE;
 	}
 	struct out *o = out_new(&oo);
@@ -41,8 +48,11 @@ int cmd_defs(int argc, const char **argv, struct kbx_ctx *ctx)
 		if (nargs > 1 || l.n > 1)
 			out_heading(o, "%s: %zu definition%s", out_esc(argv[i]), l.n,
 				    l.n == 1 ? "" : "s");
-		for (size_t j = 0; j < l.n; j++)
+		for (size_t j = 0; j < l.n; j++) {
+			if (ctx->db && db_graph_all(ctx->db))
+				out_set_repo(o, db_graph_match_repo(ctx->db, j), NULL, 0);
 			out_def(o, "def", &l.items[j]);
+		}
 		found += (int)l.n;
 		kbx_nodelist_release(&l);
 	}

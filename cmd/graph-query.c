@@ -5,6 +5,7 @@
 
 #include "analysis/analysis.h"
 #include "builtin.h"
+#include "db-graph.h"
 #include "lang/lang.h"
 #include "output.h"
 #include "parse-options.h"
@@ -21,6 +22,8 @@ static void node_place(const struct kbx_node *n, struct strbuf *sb)
 
 int lookup_symbol(struct kbx_ctx *ctx, const char *sym, struct kbx_nodelist *out)
 {
+	if (ctx->db)
+		return db_graph_lookup(ctx->db, sym, out);
 	struct kbx_error err = KBX_ERROR_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	kbx_status_t st = kbx_lookup(ctx->store, sym, out, &err);
@@ -69,6 +72,7 @@ int lookup_symbol(struct kbx_ctx *ctx, const char *sym, struct kbx_nodelist *out
  * sites are a copy (the walk's are valid only during the callback). */
 struct held_edge {
 	struct kbx_edge e;
+	const char *repo;       /* kbx --db --all-repos: the result's repository */
 	size_t pos;             /* its place in the walk's order */
 	unsigned folded;        /* the later candidates of its call it stands for */
 	int done;               /* folded into an earlier one */
@@ -78,6 +82,7 @@ struct print_ctx {
 	struct out *o;
 	const struct edge_query *q;
 	const struct kbx_node *query;
+	const char *repo;       /* kbx --db --all-repos: the next edge's repository */
 	size_t count;
 	int hold;               /* text of a calls query: collect, then print */
 	struct held_edge *held;
@@ -101,6 +106,7 @@ static int hold_edge(struct print_ctx *p, const struct kbx_edge *e)
 	struct held_edge *h = &p->held[p->nheld++];
 	h->e = *e;
 	h->e.sites = sites;
+	h->repo = p->repo;
 	h->pos = p->nheld - 1;
 	h->folded = 0;
 	h->done = 0;
@@ -120,6 +126,7 @@ static int print_edge(void *data, const struct kbx_edge *e)
 	struct print_ctx *p = data;
 	p->count++;
 	if (!p->hold) {
+		out_set_repo(p->o, p->repo, NULL, 0);
 		out_edge(p->o, p->q->record, p->query, e, p->q->dir, 0);
 		return 0;
 	}
@@ -272,6 +279,7 @@ static kbx_status_t print_held(struct print_ctx *p, kbx_store_t *store, int verb
 		const struct held_edge *h = &p->held[i];
 		if (h->done)
 			continue;
+		out_set_repo(p->o, h->repo, NULL, 0);
 		out_edge(p->o, p->q->record, p->query, &h->e, p->q->dir, verbose ? 0 : h->folded);
 		if (verbose)
 			st = print_other_candidates(p, store, cache, &h->e, err);
@@ -293,7 +301,7 @@ static void omit_option(struct option *opts, const void *v)
 int run_edge_query(int argc, const char **argv, struct kbx_ctx *ctx, const struct edge_query *q)
 {
 	long depth = 1;
-	int transitive = 0, certain = 0, verbose = 0;
+	int transitive = 0, certain = 0, verbose = 0, all_repos = 0;
 	struct output_opts oo = OUTPUT_OPTS_INIT;
 	oo.pictures = 1;
 	struct option opts[] = {
@@ -303,6 +311,7 @@ int run_edge_query(int argc, const char **argv, struct kbx_ctx *ctx, const struc
 		OPT_BOOL_F('v', "verbose", &verbose,
 			   "under an ambiguous call, list every other definition it could mean"),
 		OPT_OUTPUT_COMMON(&oo),
+		OPT_ALL_REPOS_DB_F(&all_repos),
 		OPT_END_F(),
 	};
 	/* only calls fold their candidates and take --certain */
@@ -320,6 +329,14 @@ int run_edge_query(int argc, const char **argv, struct kbx_ctx *ctx, const struc
 	}
 	if (depth < 1) {
 		fprintf(stderr, "error: --depth must be 1 or more\n");
+		return KBX_EXIT_USAGE;
+	}
+	if (ctx->db && verbose) {
+		fprintf(stderr, "error: -v is not available with --db: the database keeps no candidates of a call\n");
+		return KBX_EXIT_USAGE;
+	}
+	if (all_repos && !ctx->db) {
+		fprintf(stderr, "error: '%s --all-repos' asks the database: give kbx --db=URL\n", q->name);
 		return KBX_EXIT_USAGE;
 	}
 	struct out *o = out_new(&oo);
@@ -351,20 +368,37 @@ int run_edge_query(int argc, const char **argv, struct kbx_ctx *ctx, const struc
 			 out_esc(argv[0]), matches.n);
 	for (size_t i = 0; i < matches.n && !rc; i++) {
 		const struct kbx_node *m = &matches.items[i];
+		const char *mrepo = ctx->db && db_graph_all(ctx->db) ? db_graph_match_repo(ctx->db, i)
+								     : NULL;
 		p.query = m;
 		if (m->path)
-			out_heading(o, "%s %s (%s, %s:%u)", q->heading, out_esc(m->cid),
+			out_heading(o, "%s %s%s%s%s (%s, %s:%u)", q->heading, mrepo ? "[" : "",
+				    mrepo ? out_esc(mrepo) : "", mrepo ? "] " : "", out_esc(m->cid),
 				    kbx_kind_str(m->kind), out_escn(m->path, m->path_len), m->line);
 		else
-			out_heading(o, "%s %s (%s)", q->heading, out_esc(m->cid),
+			out_heading(o, "%s %s%s%s%s (%s)", q->heading, mrepo ? "[" : "",
+				    mrepo ? out_esc(mrepo) : "", mrepo ? "] " : "", out_esc(m->cid),
 				    kbx_kind_str(m->kind));
+		out_set_repo(o, mrepo, NULL, 0);
 		if (matches.n > 1 && out_format(o) == FMT_JSON)
 			out_def(o, "symbol", m);
 		size_t before = p.count;
-		kbx_status_t st = kbx_walk_edges_flags(ctx->store, m->id, q->kind, q->dir,
-						       transitive ? 0 : (uint32_t)depth,
-						       certain ? KBX_WALK_CERTAIN : 0, print_edge, &p,
-						       &err);
+		kbx_status_t st = KBX_OK;
+		if (ctx->db) {
+			int drc = db_graph_walk(ctx->db, i, q->kind, q->dir,
+						transitive ? 0 : (uint32_t)depth,
+						certain ? KBX_WALK_CERTAIN : 0, print_edge, &p, &p.repo);
+			if (drc) {
+				rc = drc;
+				break;
+			}
+			if (p.nomem)
+				st = err.status = KBX_ERR_NOMEM;
+		} else {
+			st = kbx_walk_edges_flags(ctx->store, m->id, q->kind, q->dir,
+						  transitive ? 0 : (uint32_t)depth,
+						  certain ? KBX_WALK_CERTAIN : 0, print_edge, &p, &err);
+		}
 		if (!st && p.nomem)
 			st = err.status = KBX_ERR_NOMEM;
 		if (!st)

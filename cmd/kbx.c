@@ -18,7 +18,9 @@
 #include "util/config.h"
 #include "graph/graph.h"
 #include "output.h"
+#include "db-graph.h"
 #include "pager.h"
+#include "pg-client.h"
 #include "repos-util.h"
 
 #ifndef KBX_VERSION
@@ -27,8 +29,8 @@
 
 /* Sorted by name. */
 const struct cmd_struct kbx_commands[] = {
-	{ "callees", cmd_callees, RUN_NEEDS_INDEX, "list what a function calls" },
-	{ "callers", cmd_callers, RUN_NEEDS_INDEX, "list who calls a function" },
+	{ "callees", cmd_callees, RUN_NEEDS_INDEX | RUN_DB, "list what a function calls" },
+	{ "callers", cmd_callers, RUN_NEEDS_INDEX | RUN_DB, "list who calls a function" },
 	{ "changed", cmd_changed, RUN_NEEDS_INDEX,
 	  "list the functions added, removed or changed since the index or a revision" },
 	{ "check", cmd_check, RUN_NEEDS_INDEX, "check the structure rules of a repository (for CI)" },
@@ -39,14 +41,14 @@ const struct cmd_struct kbx_commands[] = {
 	  "pack what answers a question into a token budget, for a model" },
 	{ "cycles", cmd_cycles, RUN_NEEDS_INDEX, "list import and call cycles, smallest first" },
 	{ "dead", cmd_dead, RUN_NEEDS_INDEX, "list the functions and methods nothing calls" },
-	{ "defines", cmd_defines, RUN_NEEDS_INDEX, "list what a file or class defines" },
-	{ "defs", cmd_defs, RUN_NEEDS_INDEX, "show where a symbol is defined" },
+	{ "defines", cmd_defines, RUN_NEEDS_INDEX | RUN_DB, "list what a file or class defines" },
+	{ "defs", cmd_defs, RUN_NEEDS_INDEX | RUN_DB, "show where a symbol is defined" },
 	{ "help", cmd_help, RUN_NO_CONFIG | RUN_NO_PAGER, "show the manual page of a command or topic" },
 	{ "hybrid", cmd_hybrid, RUN_NEEDS_INDEX,
 	  "answer a question with the graph and the search together" },
 	{ "impact", cmd_impact, RUN_NEEDS_INDEX, "list what a change to a symbol, a file or a diff affects" },
-	{ "importers", cmd_importers, RUN_NEEDS_INDEX, "list the files that import a file or module" },
-	{ "imports", cmd_imports, RUN_NEEDS_INDEX, "list what a file imports" },
+	{ "importers", cmd_importers, RUN_NEEDS_INDEX | RUN_DB, "list the files that import a file or module" },
+	{ "imports", cmd_imports, RUN_NEEDS_INDEX | RUN_DB, "list what a file imports" },
 	{ "index", cmd_index, RUN_WRITES_INDEX | RUN_NO_PAGER,
 	  "build or update the index of a repository" },
 	{ "mcp", cmd_mcp, RUN_NO_PAGER,
@@ -55,13 +57,13 @@ const struct cmd_struct kbx_commands[] = {
 	{ "push", cmd_push, RUN_NO_PAGER,
 	  "publish the index to PostgreSQL, for queries across repositories" },
 	{ "registry", cmd_registry, RUN_NO_PAGER, "add, list or remove the registries kbx indexes" },
-	{ "repos", cmd_repos, 0, "list and name the repositories kbx knows" },
+	{ "repos", cmd_repos, RUN_DB, "list and name the repositories kbx knows" },
 	{ "search", cmd_search, RUN_NEEDS_INDEX, "search error entries, documents and code by meaning" },
 	{ "serve", cmd_serve, RUN_NO_PAGER,
 	  "serve kbx's queries over HTTP, with a page to ask from" },
 	{ "status", cmd_status, RUN_NEEDS_INDEX, "show what the index holds" },
-	{ "subclasses", cmd_subclasses, RUN_NEEDS_INDEX, "list the classes that extend a type" },
-	{ "superclasses", cmd_superclasses, RUN_NEEDS_INDEX, "list the types a class extends" },
+	{ "subclasses", cmd_subclasses, RUN_NEEDS_INDEX | RUN_DB, "list the classes that extend a type" },
+	{ "superclasses", cmd_superclasses, RUN_NEEDS_INDEX | RUN_DB, "list the types a class extends" },
 	{ "version", cmd_version, RUN_NO_CONFIG | RUN_NO_PAGER, "print the version of kbx" },
 	{ NULL, NULL, 0, NULL }
 };
@@ -105,7 +107,7 @@ int die_status(const struct kbx_error *err)
 }
 
 static const char *const kbx_usage[] = {
-	"kbx [--kbx-dir=<dir>] [-C <dir>] [--repo=<name>] [-c <key>=<value>] [--no-pager] <command> [<args>]",
+	"kbx [--kbx-dir=<dir>] [-C <dir>] [--repo=<name>] [--db[=<url>]] [-c <key>=<value>] [--no-pager] <command> [<args>]",
 	NULL
 };
 
@@ -307,6 +309,49 @@ static int setup_config(const struct cmd_struct *c, struct kbx_ctx *ctx)
 	return 0;
 }
 
+/*
+ * kbx --db: the command asks the database instead of an index.  The
+ * URL is the one given, else KBX_DATABASE_URL or push.database: these
+ * two are read only when --db is there, so that no query goes to a
+ * database unless its command line says so.
+ */
+static int run_db_command(const struct cmd_struct *c, int argc, const char **argv,
+			  struct kbx_ctx *ctx)
+{
+	if (!(c->flags & RUN_DB)) {
+		fprintf(stderr, "error: '%s' does not ask the database; run it without --db\n"
+			"hint: with --db: ", c->name);
+		const char *sep = "";
+		for (const struct cmd_struct *d = kbx_commands; d->name; d++)
+			if (d->flags & RUN_DB) {
+				fprintf(stderr, "%s%s", sep, d->name);
+				sep = ", ";
+			}
+		fputc('\n', stderr);
+		return KBX_EXIT_USAGE;
+	}
+	int rc = setup_config(c, ctx);
+	if (rc)
+		return rc;
+	ctx->db_url = pg_database_url(ctx, ctx->db_url);
+	if (!ctx->db_url) {
+		fprintf(stderr, "error: --db without a URL, and no KBX_DATABASE_URL or push.database setting\n"
+			"hint: give --db=postgresql://USER@HOST/DB\n");
+		rc = KBX_EXIT_USAGE;
+	}
+	/* kbx repos lists the database's repositories: none to choose */
+	if (!rc && strcmp(c->name, "repos"))
+		rc = db_graph_open(ctx, argc, argv);
+	if (!rc)
+		rc = c->fn(argc, argv, ctx);
+	db_graph_close(ctx);
+	kbx_store_close(ctx->store);
+	ctx->store = NULL;
+	kbx_config_free(ctx->config);
+	ctx->config = NULL;
+	return rc;
+}
+
 int run_command(const struct cmd_struct *c, int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	ctx->cmd = c->name;
@@ -330,6 +375,8 @@ int run_command(const struct cmd_struct *c, int argc, const char **argv, struct 
 			options_only = 1;
 	}
 	int needs = options_only ? 0 : c->flags & (RUN_NEEDS_INDEX | RUN_WRITES_INDEX);
+	if (ctx->db_given && !options_only)
+		return run_db_command(c, argc, argv, ctx);
 	/* --repo, before the command or among a reader's options, is -C and
 	 * --kbx-dir for a registered repository; --all-repos leaves the
 	 * opening of stores to the command */
@@ -442,7 +489,7 @@ int main(int argc, char **argv_)
 		}
 		if (!strcmp(a, "--list-opts")) {
 			/* the options before the command, for the completions */
-			printf("--kbx-dir=\t@path\n-C=\t@path\n--repo=\t@repo\n-c=\n--no-pager\n--version\n--list-cmds\n--list-topics\n--help\n-h\n");
+			printf("--kbx-dir=\t@path\n-C=\t@path\n--repo=\t@repo\n--db=\n--db\n-c=\n--no-pager\n--version\n--list-cmds\n--list-topics\n--help\n-h\n");
 			return 0;
 		}
 		if (!strcmp(a, "-c") && i + 1 < argc) {
@@ -467,6 +514,11 @@ int main(int argc, char **argv_)
 			ctx.kbx_dir_opt = a + 10;
 		} else if (!strcmp(a, "--kbx-dir") && i + 1 < argc) {
 			ctx.kbx_dir_opt = argv[++i];
+		} else if (!strcmp(a, "--db")) {
+			ctx.db_given = 1;
+		} else if (!strncmp(a, "--db=", 5)) {
+			ctx.db_given = 1;
+			ctx.db_url = a + 5;
 		} else if (!strncmp(a, "--repo=", 7)) {
 			ctx.repo_opt = a + 7;
 		} else if (!strcmp(a, "--repo") && i + 1 < argc) {

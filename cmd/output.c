@@ -754,6 +754,22 @@ void out_note(struct out *o, const char *fmt, ...)
 	putchar('\n');
 }
 
+/* kbx --db --all-repos: the repository of a node or an edge's result
+ * (out_set_repo), in JSON and before a text line. */
+static void json_repo(struct out *o)
+{
+	if (o->repo) {
+		json_key(o, "repo");
+		json_str(o->repo, strlen(o->repo));
+	}
+}
+
+static void text_repo(struct out *o)
+{
+	if (o->repo)
+		printf("%s[%s]%s ", col(o, C_PATH), out_esc(o->repo), col(o, C_RESET));
+}
+
 static void json_node_fields(struct out *o, const struct kbx_node *n)
 {
 	json_key(o, "id");
@@ -902,7 +918,7 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 		}
 		if (!path)
 			return;
-		printf("%s:%u:%u: %s %s %s", out_grep_path(NULL, path, plen), line ? line : 1,
+		printf("%s:%u:%u: %s %s %s", out_grep_path(o->repo, path, plen), line ? line : 1,
 		       c ? c : 1, out_esc(e->from.kind == KBX_KIND_FILE ? e->from.cid : e->from.qual),
 		       kbx_edge_kind_str(e->kind),
 		       out_esc(e->to.kind == KBX_KIND_FILE ? e->to.cid : e->to.qual));
@@ -921,6 +937,7 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 		json_node_fields(o, res);
 		json_key(o, "query");
 		json_str(query->cid, strlen(query->cid));
+		json_repo(o);
 		json_key(o, "edge");
 		printf("\"%s\"", kbx_edge_kind_str(e->kind));
 		json_key(o, "confidence");
@@ -962,6 +979,7 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 	/* text: the lines of a long answer, printed without printf's
 	 * parsing of a format for each piece */
 	text_indent(e->depth);
+	text_repo(o);
 	if (dir == KBX_DIR_IN) {
 		if (site_file->path)
 			text_loc(o, site_file->path, site_file->path_len, site_line, 0);
@@ -1014,7 +1032,7 @@ void out_def(struct out *o, const char *type, const struct kbx_node *n)
 		return;
 	case FMT_GREP:
 		if (n->path)
-			printf("%s:%u:%u: %s %s\n", out_grep_path(NULL, n->path, n->path_len),
+			printf("%s:%u:%u: %s %s\n", out_grep_path(o->repo, n->path, n->path_len),
 			       n->line ? n->line : 1, n->col ? n->col : 1, kbx_kind_str(n->kind),
 			       out_esc(n->kind == KBX_KIND_FILE ? n->cid : n->qual));
 		return;
@@ -1024,12 +1042,14 @@ void out_def(struct out *o, const char *type, const struct kbx_node *n)
 		json_key(o, "type");
 		json_str(type, strlen(type));
 		json_node_fields(o, n);
+		json_repo(o);
 		fputs("}\n", stdout);
 		return;
 	default:
 		break;
 	}
 	printf("  ");
+	text_repo(o);
 	if (n->path) {
 		text_loc(o, n->path, n->path_len, n->line ? n->line : 1, 0);
 		printf("  ");

@@ -67,6 +67,12 @@ extern const char *opt_repo_seen;
 	OPT_BOOL_F(0, "certain", (v), \
 		   "only certain edges: leave out the calls and imports kbx could not pin down")
 
+/* --all-repos of the commands that kbx --db runs over the database
+ * (db-graph.h); without --db they say it needs one. */
+#define OPT_ALL_REPOS_DB_F(v) \
+	OPT_BOOL_F(0, "all-repos", (v), \
+		   "with kbx --db: ask every repository of the database")
+
 /* The output options every query command takes (see output.h), and
  * --repo. */
 struct output_opts;

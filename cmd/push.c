@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* memrchr */
 /*
  * kbx push: publish this repository's index to PostgreSQL.
  *
@@ -19,21 +20,24 @@
  * chunks of no file are one more unit, of path "".
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "output.h"
 #include "parse-options.h"
-#include "pg-module.h"
+#include "pg-client.h"
 #include "repos-util.h"
+#include "lang/lang.h"
 #include "search/kbx-search.h"
 #include "util/config.h"
-#include "util/modload.h"
 #include "util/repos.h"
+#include "util/safefile.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
 
@@ -45,7 +49,7 @@ static const char *const push_usage[] = {
 
 /* The version of the tables below, in kbx.meta; raised when they
  * change in a way an older kbx cannot write. */
-#define PUSH_SCHEMA_VERSION "1"
+#define PUSH_SCHEMA_VERSION "2"
 
 /* The DDL, one statement each; --schema prints them for a DBA. */
 static const char *const push_schema[] = {
@@ -88,11 +92,14 @@ static const char *const push_schema[] = {
 	"    end_line integer,\n"
 	"    parent bigint,\n"
 	"    flags integer NOT NULL,\n"
+	"    link text,                   -- the name other repositories call it by\n"
+	"                                 -- (defined), or that it calls (extern:)\n"
 	"    PRIMARY KEY (repo, id)\n"
 	")",
 	"CREATE INDEX IF NOT EXISTS nodes_path ON kbx.nodes (repo, path)",
 	"CREATE INDEX IF NOT EXISTS nodes_name ON kbx.nodes (name)",
 	"CREATE INDEX IF NOT EXISTS nodes_cid ON kbx.nodes (repo, cid)",
+	"CREATE INDEX IF NOT EXISTS nodes_link ON kbx.nodes (link) WHERE link IS NOT NULL",
 	"CREATE TABLE IF NOT EXISTS kbx.edges (\n"
 	"    repo integer NOT NULL,\n"
 	"    src bigint NOT NULL,\n"
@@ -103,6 +110,7 @@ static const char *const push_schema[] = {
 	"    candidates integer NOT NULL,\n"
 	"    site_lines integer[] NOT NULL,\n"
 	"    site_cols integer[] NOT NULL,\n"
+	"    site_confs text[] NOT NULL,  -- each call's own confidence\n"
 	"    PRIMARY KEY (repo, src, kind, dst)\n"
 	")",
 	"CREATE INDEX IF NOT EXISTS edges_dst ON kbx.edges (repo, dst, kind)",
@@ -129,67 +137,7 @@ static const char *const push_schema[] = {
 	NULL
 };
 
-/* Exit codes of the database's failures (builtin.h). */
-static int exit_for_pg(int st)
-{
-	switch (st) {
-	case KBX_PG_UNREACHABLE: return KBX_EXIT_DB_UNREACHABLE;
-	case KBX_PG_AUTH: return KBX_EXIT_DB_AUTH;
-	default: return KBX_EXIT_DB_ERROR;
-	}
-}
 
-/* ---- the URL, with its password masked ---- */
-
-/* url with the password of a postgresql:// URL's user info, and the
- * value of every password= (a key of the key=value form or of the
- * URL's query), replaced by "***". */
-static void mask_url(const char *url, struct strbuf *out)
-{
-	const char *p = url;
-	const char *scheme = strstr(url, "://");
-	if (scheme && (!strncmp(url, "postgresql://", 13) || !strncmp(url, "postgres://", 11))) {
-		const char *auth = scheme + 3;
-		size_t alen = strcspn(auth, "/?");
-		const char *at = memchr(auth, '@', alen);
-		if (at) {
-			/* the last '@' of the authority ends the user info */
-			for (const char *q = at; q < auth + alen; q++)
-				if (*q == '@')
-					at = q;
-			const char *colon = memchr(auth, ':', (size_t)(at - auth));
-			if (colon) {
-				strbuf_add(out, url, (size_t)(colon + 1 - url));
-				strbuf_addstr(out, "***");
-				p = at;
-			}
-		}
-	}
-	while (*p) {
-		const char *k = strstr(p, "password=");
-		if (!k || (k > url && !strchr(" ?&\t", k[-1]))) {
-			if (!k) {
-				strbuf_addstr(out, p);
-				break;
-			}
-			strbuf_add(out, p, (size_t)(k + 9 - p));
-			p = k + 9;
-			continue;
-		}
-		strbuf_add(out, p, (size_t)(k + 9 - p));
-		strbuf_addstr(out, "***");
-		p = k + 9;
-		if (*p == '\'') {
-			for (p++; *p && *p != '\''; p++)
-				if (*p == '\\' && p[1])
-					p++;
-			if (*p)
-				p++;
-		} else {
-			p += strcspn(p, " &\t");
-		}
-	}
-}
 
 /* ---- COPY's text format ---- */
 
@@ -317,6 +265,7 @@ struct push {
 	struct file_item *files;
 	size_t nfiles, afiles;
 	int failed;              /* out of memory */
+	char *go_module;         /* the module line of the root's go.mod, or NULL */
 };
 
 #define GROW(arr, n, alloc) do { \
@@ -385,6 +334,7 @@ static void push_release(struct push *pu)
 	free(pu->edges);
 	free(pu->sites);
 	free(pu->chunks);
+	free(pu->go_module);
 }
 
 /* The node of id (nodes come sorted by id), or NULL. */
@@ -426,7 +376,75 @@ static void render_file(struct strbuf *sb, const char *repo, const struct file_i
 	copy_str(sb, kbx_lang_str(f->lang));
 }
 
-static void render_node(struct strbuf *sb, const char *repo, const struct kbx_node *n)
+/*
+ * The name under which other repositories reach a node (kbx.nodes.link,
+ * which kbx --db matches across repositories at query time), as the
+ * language's package naming has it:
+ *
+ *   C    c:NAME for a function that is not static, and for extern:NAME
+ *   Python  py:MOD.QUAL for a definition of MOD's file (pkg/mod.py is
+ *        pkg.mod, pkg/__init__.py is pkg, a leading src/ left out), and
+ *        py:NAME for extern:NAME (from pkg.mod import f; f() is
+ *        extern:pkg.mod.f)
+ *   Go   go:MODULE/DIR.QUAL for an exported definition, MODULE from the
+ *        root's go.mod; go:PATH.NAME for extern:PATH.NAME (a call
+ *        through an import path)
+ *
+ * NULL for the rest.  Each push writes its own repository's: no push
+ * touches another's rows.
+ */
+static void link_key(struct strbuf *sb, const struct kbx_node *n, const char *go_module)
+{
+	const char *lang = kbx_lang_str(n->lang);
+	struct strbuf key = STRBUF_INIT;
+	int c = lang && (!strcmp(lang, "c") || !strcmp(lang, "cpp"));
+	int py = lang && !strcmp(lang, "python");
+	int go = lang && !strcmp(lang, "go");
+	if (!n->name || !*n->name) {
+		/* nothing to link */
+	} else if (go && n->kind == KBX_KIND_EXTERNAL && !strncmp(n->cid, "extern:", 7) &&
+		   strchr(n->cid, '/')) {
+		strbuf_addf(&key, "go:%s", n->cid + 7);
+	} else if (go && go_module && n->path && (n->flags & KBX_NODE_EXPORTED) &&
+		   n->kind != KBX_KIND_FILE && n->qual && *n->qual) {
+		/* example.com/lib/text.Length: the module, the package's
+		 * directory, the name */
+		const char *slash = memrchr(n->path, '/', n->path_len);
+		strbuf_addf(&key, "go:%s", go_module);
+		if (slash) {
+			strbuf_addch(&key, '/');
+			strbuf_add(&key, n->path, (size_t)(slash - n->path));
+		}
+		strbuf_addf(&key, ".%s", n->qual);
+	} else if (n->kind == KBX_KIND_EXTERNAL && (c || py) && !strncmp(n->cid, "extern:", 7) &&
+		   !(c && strstr(n->cid, "::"))) {
+		strbuf_addf(&key, "%s%s", c ? "c:" : "py:", n->cid + 7);
+	} else if (c && n->path && n->kind == KBX_KIND_FUNCTION &&
+		   !(n->flags & KBX_NODE_FILE_LOCAL) && !strchr(n->qual, '.') &&
+		   !strstr(n->qual, "::")) {
+		strbuf_addf(&key, "c:%s", n->name);
+	} else if (py && n->path && n->kind != KBX_KIND_FILE && n->qual && *n->qual) {
+		const char *p = n->path;
+		size_t len = n->path_len;
+		if (len > 4 && !strncmp(p, "src/", 4))
+			p += 4, len -= 4;
+		if (len > 3 && !memcmp(p + len - 3, ".py", 3))
+			len -= 3;
+		if (len >= 9 && !memcmp(p + len - 9, "/__init__", 9))
+			len -= 9;
+		else if (len == 8 && !memcmp(p, "__init__", 8))
+			len = 0;
+		strbuf_addstr(&key, "py:");
+		for (size_t i = 0; i < len; i++)
+			strbuf_addch(&key, p[i] == '/' ? '.' : p[i]);
+		strbuf_addf(&key, "%s%s", len ? "." : "", n->qual);
+	}
+	copy_str(sb, key.len ? key.buf : NULL);
+	strbuf_release(&key);
+}
+
+static void render_node(struct strbuf *sb, const char *repo, const struct kbx_node *n,
+			const char *go_module)
 {
 	copy_str(sb, repo);
 	copy_num(sb, n->id);
@@ -444,6 +462,7 @@ static void render_node(struct strbuf *sb, const char *repo, const struct kbx_no
 	copy_line(sb, n->end_line);
 	copy_line(sb, n->parent);
 	copy_num(sb, n->flags);
+	link_key(sb, n, go_module);
 	copy_end_row(sb);
 }
 
@@ -465,6 +484,10 @@ static void render_edge(struct strbuf *sb, const char *repo, const struct push *
 	strbuf_addstr(sb, "}\t{");
 	for (uint32_t i = 0; i < e->nsites; i++)
 		strbuf_addf(sb, "%s%u", i ? "," : "", s[i].col);
+	strbuf_addstr(sb, "}\t{");
+	for (uint32_t i = 0; i < e->nsites; i++)
+		strbuf_addf(sb, "%s%s", i ? "," : "",
+			    kbx_confidence_str(s[i].confidence ? s[i].confidence : e->confidence));
 	strbuf_addstr(sb, "}\n");
 }
 
@@ -487,56 +510,11 @@ static void render_chunk(struct strbuf *sb, const char *repo, const struct chunk
 	strbuf_addch(sb, '\n');
 }
 
-/* ---- talking to the database ---- */
-
-struct db {
-	const struct kbx_pg_ops *ops;
-	struct kbx_pg *conn;
-	const char *masked;      /* the URL to name in messages */
-	char err[1024];
-};
-
-/* Print what failed and return the exit code for st. */
-static int db_fail(struct db *db, int st, const char *what)
-{
-	/* the server's message has lines of its own (DETAIL:, HINT:) */
-	const char *p = db->err;
-	size_t n = strcspn(p, "\n");
-	fprintf(stderr, "error: %s: %s\n", out_esc(what), out_escn(p, n));
-	for (p += n; *p; p += n) {
-		p++;
-		n = strcspn(p, "\n");
-		fprintf(stderr, "  %s\n", out_escn(p, n));
-	}
-	if (st == KBX_PG_UNREACHABLE)
-		fprintf(stderr, "hint: is the server at '%s' running?\n", out_esc(db->masked));
-	else if (st == KBX_PG_AUTH)
-		fprintf(stderr, "hint: check the user and password of '%s' (or ~/.pgpass, PGPASSWORD)\n",
-			out_esc(db->masked));
-	return exit_for_pg(st);
-}
-
-static int db_exec(struct db *db, const char *sql, int n, const char *const *params,
-		   struct kbx_pg_result **res, const char *what)
-{
-	int st = db->ops->exec(db->conn, sql, n, params, res, db->err, sizeof(db->err));
-	return st ? db_fail(db, st, what) : 0;
-}
-
-static int db_copy(struct db *db, const char *sql, const struct strbuf *rows, const char *what)
-{
-	int st = db->ops->copy_begin(db->conn, sql, db->err, sizeof(db->err));
-	if (!st && rows->len)
-		st = db->ops->copy_put(db->conn, rows->buf, rows->len, db->err, sizeof(db->err));
-	if (!st)
-		st = db->ops->copy_end(db->conn, db->err, sizeof(db->err));
-	return st ? db_fail(db, st, what) : 0;
-}
 
 /* Make the tables unless they are there at this version (checked
  * first, so that a user who may not create them can push once a DBA
  * has); an advisory lock keeps two first pushes from racing. */
-static int ensure_schema(struct db *db)
+static int ensure_schema(struct pg_db *db)
 {
 	struct kbx_pg_result *r = NULL;
 	int st = db->ops->exec(db->conn, "SELECT value FROM kbx.meta WHERE key = 'schema'", 0,
@@ -552,15 +530,15 @@ static int ensure_schema(struct db *db)
 		return same ? 0 : KBX_EXIT_DB_ERROR;
 	}
 	if (st != KBX_PG_ERROR)
-		return db_fail(db, st, "cannot read the kbx tables");
-	int rc = db_exec(db, "BEGIN", 0, NULL, NULL, "cannot begin a transaction");
+		return pg_db_fail(db, st, "cannot read the kbx tables");
+	int rc = pg_db_exec(db, "BEGIN", 0, NULL, NULL, "cannot begin a transaction");
 	if (!rc)
-		rc = db_exec(db, "SELECT pg_advisory_xact_lock(7710019)", 0, NULL, NULL,
+		rc = pg_db_exec(db, "SELECT pg_advisory_xact_lock(7710019)", 0, NULL, NULL,
 			     "cannot lock the schema");
 	for (size_t i = 0; !rc && push_schema[i]; i++)
-		rc = db_exec(db, push_schema[i], 0, NULL, NULL, "cannot create the kbx tables");
+		rc = pg_db_exec(db, push_schema[i], 0, NULL, NULL, "cannot create the kbx tables");
 	if (!rc)
-		rc = db_exec(db, "COMMIT", 0, NULL, NULL, "cannot create the kbx tables");
+		rc = pg_db_exec(db, "COMMIT", 0, NULL, NULL, "cannot create the kbx tables");
 	if (rc)
 		fprintf(stderr, "hint: 'kbx push --schema' prints the statements, for one who may run them\n");
 	return rc;
@@ -591,44 +569,6 @@ static int remote_cmp(const void *a, const void *b)
 
 /* ---- the command ---- */
 
-/* The database URL: --db, KBX_DATABASE_URL, the push.database setting
- * (the user's or kbx -c: a repository's is refused). */
-static const char *database_url(struct kbx_ctx *ctx, const char *opt)
-{
-	if (opt && *opt)
-		return opt;
-	const char *env = getenv("KBX_DATABASE_URL");
-	if (env && *env)
-		return env;
-	struct kbx_config_value v;
-	if (ctx->config && kbx_config_get(ctx->config, "push.database", &v, NULL) == KBX_OK &&
-	    *v.text)
-		return v.text;
-	return NULL;
-}
-
-/* The repository's name: --name, its name in 'kbx repos', else the last
- * component of its root. */
-static char *repository_name(struct kbx_ctx *ctx, const char *opt)
-{
-	if (opt)
-		return strdup(opt);
-	struct kbx_repo_list l = { 0 };
-	struct kbx_error err = KBX_ERROR_INIT;
-	char *name = NULL;
-	if (kbx_repos_read(&l, &err) == KBX_OK) {
-		const struct kbx_repo *r = kbx_repo_list_find_dir(&l, ctx->kbx_dir);
-		if (r)
-			name = strdup(r->name);
-	}
-	kbx_repo_list_release(&l);
-	if (!name) {
-		const char *root = kbx_store_root(ctx->store);
-		const char *slash = strrchr(root, '/');
-		name = strdup(slash && slash[1] ? slash + 1 : root);
-	}
-	return name;
-}
 
 static double now_seconds(void)
 {
@@ -643,11 +583,45 @@ struct push_stats {
 	size_t skipped_edges;    /* from a node the index does not hold */
 };
 
+/* The module path of the go.mod at the repository's root, or NULL:
+ * the file is the repository's, read without following a link and at
+ * most 64 KiB of it; a module line that is not one plain word is left
+ * out. */
+static char *go_module_path(const char *root)
+{
+	char buf[65536];
+	int fd = _kbx_open_beneath(root, "go.mod", O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (strncmp(line, "module", 6) || (line[6] != ' ' && line[6] != '\t'))
+			continue;
+		char *p = line + 7;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		int quoted = *p == '"';
+		p += quoted;
+		size_t len = 0;
+		while (p[len] && (unsigned char)p[len] > ' ' && p[len] != '"' && p[len] != 0x7f)
+			len++;
+		return len && len < 512 ? strndup(p, len) : NULL;
+	}
+	return NULL;
+}
+
 /* Read the whole index and group it by unit into *refs (sorted). */
 static int read_local(struct kbx_ctx *ctx, struct push *pu, struct unit_ref **refs_out,
 		      size_t *nrefs_out, struct push_stats *ps)
 {
 	struct kbx_error err = KBX_ERROR_INIT;
+	pu->go_module = go_module_path(kbx_store_root(ctx->store));
 	kbx_status_t st = kbx_files_walk(ctx->store, take_file, pu, &err);
 	if (!st)
 		st = kbx_nodes_walk(ctx->store, take_node, pu, &err);
@@ -689,11 +663,11 @@ static int read_local(struct kbx_ctx *ctx, struct push *pu, struct unit_ref **re
 }
 
 /* The remote files of the repository, sorted by path. */
-static int read_remote(struct db *db, const char *repo, struct remote_file **out, size_t *nout)
+static int read_remote(struct pg_db *db, const char *repo, struct remote_file **out, size_t *nout)
 {
 	struct kbx_pg_result *r;
 	const char *params[] = { repo };
-	int rc = db_exec(db, "SELECT path, encode(rows_hash, 'hex') FROM kbx.files WHERE repo = $1",
+	int rc = pg_db_exec(db, "SELECT path, encode(rows_hash, 'hex') FROM kbx.files WHERE repo = $1",
 			 1, params, &r, "cannot read the files pushed before");
 	if (rc)
 		return rc;
@@ -762,7 +736,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 			const struct unit_ref *u = &refs[j];
 			switch (u->table) {
 			case 0: file = &pu->files[u->idx]; break;
-			case 1: render_node(&rows, repo, &pu->nodes[u->idx]); nn++; break;
+			case 1: render_node(&rows, repo, &pu->nodes[u->idx], pu->go_module); nn++; break;
 			case 2: render_edge(&rows, repo, pu, &pu->edges[u->idx]); ne++; break;
 			case 3: render_chunk(&rows, repo, &pu->chunks[u->idx]); nc++; break;
 			}
@@ -841,7 +815,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 
 /* The transaction: lock the repository's row, compare, delete, copy,
  * record the generation. */
-static int push_transaction(struct kbx_ctx *ctx, struct db *db, const char *name,
+static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *name,
 			    int quiet)
 {
 	struct kbx_store_info info;
@@ -858,12 +832,12 @@ static int push_transaction(struct kbx_ctx *ctx, struct db *db, const char *name
 	char repo[32], gen[32];
 	struct kbx_pg_result *r = NULL;
 	const char *name_param[] = { name };
-	int rc = db_exec(db, "BEGIN", 0, NULL, NULL, "cannot begin a transaction");
+	int rc = pg_db_exec(db, "BEGIN", 0, NULL, NULL, "cannot begin a transaction");
 	if (!rc)
-		rc = db_exec(db, "INSERT INTO kbx.repos (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
+		rc = pg_db_exec(db, "INSERT INTO kbx.repos (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
 			     1, name_param, NULL, "cannot add the repository");
 	if (!rc)
-		rc = db_exec(db, "SELECT id FROM kbx.repos WHERE name = $1 FOR UPDATE", 1, name_param,
+		rc = pg_db_exec(db, "SELECT id FROM kbx.repos WHERE name = $1 FOR UPDATE", 1, name_param,
 			     &r, "cannot lock the repository's row");
 	if (!rc) {
 		snprintf(repo, sizeof(repo), "%s", db->ops->nrows(r) ? db->ops->value(r, 0, 0) : "");
@@ -879,34 +853,34 @@ static int push_transaction(struct kbx_ctx *ctx, struct db *db, const char *name
 			ps.skipped_edges);
 	if (!rc && (ps.replaced || ps.removed)) {
 		const char *del[] = { repo, cb.gone.buf, cb.gone_none ? "t" : "f" };
-		rc = db_exec(db,
+		rc = pg_db_exec(db,
 			     "DELETE FROM kbx.edges e USING kbx.nodes n WHERE e.repo = $1 AND n.repo = $1 "
 			     "AND e.src = n.id AND (n.path = ANY($2::text[]) OR ($3 AND n.path IS NULL))",
 			     3, del, NULL, "cannot delete the edges of changed files");
 		if (!rc)
-			rc = db_exec(db,
+			rc = pg_db_exec(db,
 				     "DELETE FROM kbx.nodes WHERE repo = $1 "
 				     "AND (path = ANY($2::text[]) OR ($3 AND path IS NULL))",
 				     3, del, NULL, "cannot delete the nodes of changed files");
 		if (!rc)
-			rc = db_exec(db, "DELETE FROM kbx.chunks WHERE repo = $1 AND path = ANY($2::text[])",
+			rc = pg_db_exec(db, "DELETE FROM kbx.chunks WHERE repo = $1 AND path = ANY($2::text[])",
 				     2, del, NULL, "cannot delete the chunks of changed files");
 		if (!rc)
-			rc = db_exec(db, "DELETE FROM kbx.files WHERE repo = $1 AND path = ANY($2::text[])",
+			rc = pg_db_exec(db, "DELETE FROM kbx.files WHERE repo = $1 AND path = ANY($2::text[])",
 				     2, del, NULL, "cannot delete the changed files");
 		if (!rc)
-			rc = db_copy(db, "COPY kbx.files (repo, path, hash, lang, rows_hash) FROM STDIN",
+			rc = pg_db_copy(db, "COPY kbx.files (repo, path, hash, lang, rows_hash) FROM STDIN",
 				     &cb.files, "cannot copy the files");
 		if (!rc)
-			rc = db_copy(db, "COPY kbx.nodes (repo, id, kind, lang, cid, name, qual, path, "
-				     "line, col, end_line, parent, flags) FROM STDIN",
+			rc = pg_db_copy(db, "COPY kbx.nodes (repo, id, kind, lang, cid, name, qual, path, "
+				     "line, col, end_line, parent, flags, link) FROM STDIN",
 				     &cb.nodes, "cannot copy the nodes");
 		if (!rc)
-			rc = db_copy(db, "COPY kbx.edges (repo, src, kind, dst, confidence, via, "
-				     "candidates, site_lines, site_cols) FROM STDIN",
+			rc = pg_db_copy(db, "COPY kbx.edges (repo, src, kind, dst, confidence, via, "
+				     "candidates, site_lines, site_cols, site_confs) FROM STDIN",
 				     &cb.edges, "cannot copy the edges");
 		if (!rc)
-			rc = db_copy(db, "COPY kbx.chunks (repo, id, type, kind, node, doc_id, path, "
+			rc = pg_db_copy(db, "COPY kbx.chunks (repo, id, type, kind, node, doc_id, path, "
 				     "line, end_line, title, heading, lang, text) FROM STDIN",
 				     &cb.chunks, "cannot copy the chunks");
 	}
@@ -918,13 +892,13 @@ static int push_transaction(struct kbx_ctx *ctx, struct db *db, const char *name
 		snprintf(ne, sizeof(ne), "%zu", ps.edges);
 		snprintf(nc, sizeof(nc), "%zu", ps.chunks);
 		const char *up[] = { repo, gen, nf, nn, ne, nc };
-		rc = db_exec(db,
+		rc = pg_db_exec(db,
 			     "UPDATE kbx.repos SET generation = $2, pushed_at = now(), files = $3, "
 			     "nodes = $4, edges = $5, chunks = $6 WHERE id = $1",
 			     6, up, NULL, "cannot record the generation");
 	}
 	if (!rc)
-		rc = db_exec(db, "COMMIT", 0, NULL, NULL, "cannot commit the push");
+		rc = pg_db_exec(db, "COMMIT", 0, NULL, NULL, "cannot commit the push");
 	if (!rc && !quiet)
 		printf("pushed '%s' generation %s to '%s': %zu indexed files; paths: %zu copied, "
 		       "%zu deleted, %zu unchanged; %zu nodes, %zu edges, %zu chunks in %.2f s\n",
@@ -972,7 +946,7 @@ int cmd_push(int argc, const char **argv, struct kbx_ctx *ctx)
 			printf("%s;\n\n", push_schema[i]);
 		return fflush(stdout) || ferror(stdout) ? KBX_EXIT_IO : 0;
 	}
-	const char *url = database_url(ctx, db_opt);
+	const char *url = pg_database_url(ctx, db_opt);
 	if (!url) {
 		fprintf(stderr, "error: no database to push to\n"
 			"hint: give --db=postgresql://USER@HOST/DB, set KBX_DATABASE_URL, or 'kbx config --user push.database URL'\n");
@@ -993,7 +967,7 @@ int cmd_push(int argc, const char **argv, struct kbx_ctx *ctx)
 		rc = setup_store(ctx, RUN_NEEDS_INDEX, 0);
 	if (rc)
 		return rc;
-	char *name = repository_name(ctx, name_opt);
+	char *name = push_repository_name(ctx, name_opt);
 	const char *why;
 	if (!name) {
 		fprintf(stderr, "fatal: out of memory\n");
@@ -1006,38 +980,13 @@ int cmd_push(int argc, const char **argv, struct kbx_ctx *ctx)
 		return KBX_EXIT_USAGE;
 	}
 
-	void *sym;
-	char path[PATH_MAX], err[512];
-	if (_kbx_module_open("PostgreSQL module", "KBX_PG_MODULE_PATH", KBX_PG_MODULE_FILE,
-			     KBX_PG_MODULE_SYMBOL, &sym, path, sizeof(path), err, sizeof(err))) {
-		fprintf(stderr, "error: %s\n", err);
-		free(name);
-		return KBX_EXIT_IO;
-	}
-	kbx_pg_module_fn entry;
-	memcpy(&entry, &sym, sizeof(entry));
-	struct db db = { entry(KBX_PG_ABI), NULL, NULL, "" };
-	if (!db.ops || db.ops->abi != KBX_PG_ABI || db.ops->size < sizeof(*db.ops)) {
-		fprintf(stderr, "error: the PostgreSQL module '%s' does not speak ABI %d of this kbx; "
-			"install the module built with this kbx\n", out_esc(path), KBX_PG_ABI);
-		free(name);
-		return KBX_EXIT_IO;
-	}
-	struct strbuf masked = STRBUF_INIT;
-	mask_url(url, &masked);
-	db.masked = masked.buf ? masked.buf : "";
-	int st = db.ops->connect(url, &db.conn, db.err, sizeof(db.err));
-	if (st) {
-		char what[600];
-		snprintf(what, sizeof(what), "cannot connect to '%s'", db.masked);
-		rc = db_fail(&db, st, what);
-	} else {
+	struct pg_db db;
+	rc = pg_db_open(&db, url);
+	if (!rc)
 		rc = ensure_schema(&db);
-		if (!rc)
-			rc = push_transaction(ctx, &db, name, quiet);
-		db.ops->finish(db.conn);
-	}
-	strbuf_release(&masked);
+	if (!rc)
+		rc = push_transaction(ctx, &db, name, quiet);
+	pg_db_close(&db);
 	free(name);
 	if (!rc && (fflush(stdout) || ferror(stdout)))
 		rc = KBX_EXIT_IO;

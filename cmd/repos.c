@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "db-graph.h"
 #include "output.h"
 #include "parse-options.h"
 #include "repos-util.h"
@@ -349,11 +350,18 @@ int cmd_repos(int argc, const char **argv, struct kbx_ctx *ctx)
 	if (nargs < 0)
 		return KBX_EXIT_USAGE;
 	const char *sub = nargs ? argv[0] : "list";
+	if (ctx->db_given && strcmp(sub, "list")) {
+		fprintf(stderr, "error: 'repos %s' changes the local list: run it without --db\n",
+			out_esc(sub));
+		return KBX_EXIT_USAGE;
+	}
 	if (!strcmp(sub, "list")) {
 		if (nargs > 1) {
 			fprintf(stderr, "error: 'repos list' takes no arguments\n");
 			return KBX_EXIT_USAGE;
 		}
+		if (ctx->db_given)
+			return db_graph_repos(ctx, &oo, names);
 		return repos_list(ctx, &oo, names);
 	}
 	if (!strcmp(sub, "add")) {

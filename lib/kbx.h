@@ -87,7 +87,9 @@ enum kbx_via {
 	KBX_VIA_PATH = 7,        /* IMPORTS: the import's path names this file */
 	KBX_VIA_SCOPE = 8,       /* the definition nearest in the caller's namespaces */
 	KBX_VIA_QUALIFIED = 9,   /* the only definition matching a qualified call (ns::f) */
-	KBX_VIA_TYPE = 10        /* the receiver's static type, as the source states it */
+	KBX_VIA_TYPE = 10,       /* the receiver's static type, as the source states it */
+	KBX_VIA_PACKAGE = 11     /* an external name of one repository, matched to what
+				  * another exports under that name (kbx --db) */
 };
 
 const char *kbx_edge_kind_str(int kind);      /* "calls" */

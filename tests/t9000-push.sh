@@ -17,52 +17,8 @@ the previous generation whole.'
 
 . ./test-lib.sh
 
-PGBIN=
-for d in /usr/lib/postgresql/*/bin
-do
-	test -x "$d/initdb" && test -x "$d/pg_ctl" && PGBIN=$d
-done
-
-test_lazy_prereq POSTGRES '
-	test -n "$PGBIN" && command -v psql &&
-	test -f "$KBX_SRC/build/kbx-pg.so" &&
-	{ test "$(id -u)" != 0 || { command -v runuser && id postgres; }; }
-'
-
-if ! test_have_prereq POSTGRES
-then
-	skip_all='PostgreSQL (initdb, pg_ctl, psql) or the kbx-pg.so module is not there'
-	test_done
-fi
-
-# as_pg CMD...: run a server program as the user that may run it.
-as_pg () {
-	if test "$(id -u)" = 0
-	then
-		runuser -u postgres -- "$@"
-	else
-		"$@"
-	fi
-}
-
-PGDIR=$(mktemp -d /tmp/kbx-t9000.XXXXXX) || exit 1
-PASSWORD=t9000-Secret-pw
-DB="postgresql://kbx:$PASSWORD@/postgres?host=$PGDIR"
-
-pg_stop_ () {
-	if test -f "$PGDIR/data/postmaster.pid"
-	then
-		as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate -w stop >/dev/null 2>&1
-	fi
-	rm -rf "$PGDIR"
-}
-# the cluster goes whatever happens; then test-lib's own handler
-trap 'pg_rc_=$?; pg_stop_; (exit $pg_rc_); test_exit_handler_' EXIT
-
-# sql QUERY: one value a line, no headers
-sql () {
-	psql "$DB" -XAtq -v ON_ERROR_STOP=1 -c "$1"
-}
+TEST_NAME=t9000
+. "$TEST_DIRECTORY/lib/pg-cluster.sh"
 
 # hold SQL: run SQL (a transaction holding a lock a while) in psql in
 # the background; its pid in HOLDER.
@@ -107,17 +63,7 @@ write_tree () {
 }
 
 test_expect_success 'a cluster of its own, on a socket, with a password' '
-	if test "$(id -u)" = 0
-	then
-		chown postgres "$PGDIR"
-	fi &&
-	printf "%s\n" "$PASSWORD" >"$PGDIR/pw" &&
-	chmod 644 "$PGDIR/pw" &&
-	as_pg "$PGBIN/initdb" -D "$PGDIR/data" -U kbx --pwfile="$PGDIR/pw" \
-		-A scram-sha-256 --no-sync >"$PGDIR/initdb.log" 2>&1 &&
-	as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -w \
-		-o "-k $PGDIR -c listen_addresses=\"\" -c fsync=off" start >/dev/null &&
-	test "$(sql "SELECT 1")" = 1
+	pg_cluster_start
 '
 
 test_expect_success '--schema: DDL that psql runs, twice' '

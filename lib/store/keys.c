@@ -220,6 +220,7 @@ const char *kbx_via_str(int via)
 	case KBX_VIA_SCOPE: return "scope";
 	case KBX_VIA_QUALIFIED: return "qualified";
 	case KBX_VIA_TYPE: return "type";
+	case KBX_VIA_PACKAGE: return "package";
 	}
 	return "none";
 }

@@ -1,0 +1,3 @@
+module example.org/goreport
+
+go 1.21

@@ -1,0 +1,3 @@
+module example.org/gowords
+
+go 1.21
