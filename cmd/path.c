@@ -246,10 +246,15 @@ static kbx_status_t expand(struct search *q, struct side *s, struct side *other,
 		q->cur_entry = s->frontier[i];
 		kbx_status_t st = KBX_OK;
 		if (q->db) {
+			/* on_edge keeps the error of the candidates it asked
+			 * for, and stops the walk: the walk then returns 0 */
 			struct kbx_node n;
-			if (!(q->db_rc = db_graph_node(q->db, s->e[q->cur_entry].id, &n)))
-				q->db_rc = db_graph_walk_node(q->db, &n, q->kind, s->dir, 1,
-							      q->walk_flags, on_edge, q);
+			int rc = db_graph_node(q->db, s->e[q->cur_entry].id, &n);
+			if (!rc)
+				rc = db_graph_walk_node(q->db, &n, q->kind, s->dir, 1, q->walk_flags,
+							on_edge, q);
+			if (rc)
+				q->db_rc = rc;
 			if (q->db_rc)
 				return q->err->status = KBX_ERR_IO;
 		} else {
