@@ -883,8 +883,9 @@ static int link_callees(struct walk *w, unsigned flags)
 	return rc;
 }
 
-int db_graph_walk(struct db_graph *g, size_t match, int kind, int dir, uint32_t max_depth,
-		  unsigned flags, kbx_edge_fn fn, void *data, const char **repo)
+static int walk_from(struct db_graph *g, const struct row_node *from, int kind, int dir,
+		     uint32_t max_depth, unsigned flags, kbx_edge_fn fn, void *data,
+		     const char **repo)
 {
 	struct walk w = { 0 };
 	w.g = g;
@@ -892,7 +893,7 @@ int db_graph_walk(struct db_graph *g, size_t match, int kind, int dir, uint32_t 
 	if (_kbx_grow((void **)&w.frontier, &w.afrontier, 0, sizeof(*w.frontier), 16))
 		return nomem();
 	struct row_node *start = &w.frontier[w.nfrontier++];
-	*start = g->matches[match];
+	*start = *from;
 	if (seen_add(&w.seen, seen_key(g, start)))
 		rc = nomem();
 	struct row_node *next = NULL;
@@ -951,6 +952,72 @@ int db_graph_walk(struct db_graph *g, size_t match, int kind, int dir, uint32_t 
 	free(w.level);
 	free(w.seen.keys);
 	return rc;
+}
+
+int db_graph_walk(struct db_graph *g, size_t match, int kind, int dir, uint32_t max_depth,
+		  unsigned flags, kbx_edge_fn fn, void *data, const char **repo)
+{
+	return walk_from(g, &g->matches[match], kind, dir, max_depth, flags, fn, data, repo);
+}
+
+int db_graph_walk_node(struct db_graph *g, const struct kbx_node *n, int kind, int dir,
+		       uint32_t max_depth, unsigned flags, kbx_edge_fn fn, void *data)
+{
+	const char *repo;
+	struct row_node start = { *n, &g->repos[0], NULL };
+	return walk_from(g, &start, kind, dir, max_depth, flags, fn, data, &repo);
+}
+
+int db_graph_node(struct db_graph *g, uint32_t id, struct kbx_node *out)
+{
+	char idbuf[16];
+	snprintf(idbuf, sizeof(idbuf), "%u", id);
+	const char *params[] = { g->repos[0].id, idbuf };
+	struct kbx_pg_result *r;
+	int rc = query(g, "SELECT " NODE_COLS " FROM kbx.nodes n WHERE n.repo = $1::int "
+		       "AND n.id = $2::bigint", 2, params, &r, "cannot read a node");
+	if (rc)
+		return rc;
+	if (g->db.ops->nrows(r) != 1) {
+		fprintf(stderr, "error: the database has no node %u in repository '%s': "
+			"was it pushed again meanwhile?\n", id, out_esc(g->repos[0].name));
+		return KBX_EXIT_DB_ERROR;
+	}
+	struct row_node rn;
+	node_of_row(g, r, 0, 0, &rn);
+	*out = rn.n;
+	return 0;
+}
+
+int db_graph_name_candidates(struct db_graph *g, const struct kbx_node *ref, int lang,
+			     struct kbx_nodelist *out)
+{
+	const char *params[] = { g->repos[0].id, ref->name };
+	struct kbx_pg_result *r;
+	int rc = query(g, "SELECT " NODE_COLS " FROM kbx.nodes n WHERE n.repo = $1::int "
+		       "AND n.name = $2 ORDER BY n.id", 2, params, &r,
+		       "cannot read the definitions of a name");
+	for (size_t i = 0; !rc && i < g->db.ops->nrows(r); i++) {
+		struct row_node rn;
+		node_of_row(g, r, i, 0, &rn);
+		if (!KBX_KIND_IS_CALLABLE(rn.n.kind) ||
+		    _kbx_lang_family(lang) != _kbx_lang_family(rn.n.lang))
+			continue;
+		if (_kbx_grow((void **)&out->items, &out->alloc, out->n, sizeof(*out->items), 16))
+			rc = nomem();
+		else
+			out->items[out->n++] = rn.n;
+	}
+	return rc;
+}
+
+int db_graph_one_repo(const struct db_graph *g, const char *cmd)
+{
+	if (!g->all)
+		return 0;
+	fprintf(stderr, "error: '%s --all-repos' is not available with --db: the walk stays in one repository\n"
+		"hint: name the repository with --repo=NAME\n", cmd);
+	return KBX_EXIT_USAGE;
 }
 
 /* ---- the repositories ---- */

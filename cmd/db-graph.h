@@ -45,6 +45,26 @@ const char *db_graph_match_repo(const struct db_graph *g, size_t i);
 int db_graph_walk(struct db_graph *g, size_t match, int kind, int dir, uint32_t max_depth,
 		  unsigned flags, kbx_edge_fn fn, void *data, const char **repo);
 
+/* kbx impact and kbx path ask one repository: with --all-repos, print
+ * the error and return the exit code, else 0. */
+int db_graph_one_repo(const struct db_graph *g, const char *cmd);
+
+/* As db_graph_walk, from any node n of the one repository asked (its
+ * id as db_graph_node and the walks hand them out). */
+int db_graph_walk_node(struct db_graph *g, const struct kbx_node *n, int kind, int dir,
+		       uint32_t max_depth, unsigned flags, kbx_edge_fn fn, void *data);
+
+/* The node id of the repository asked, as kbx_node_get.  Returns 0 or
+ * an exit code after printing the error. */
+int db_graph_node(struct db_graph *g, uint32_t id, struct kbx_node *out);
+
+/* kbx_name_candidates: the callables of the repository asked that a
+ * call through the name: node ref from a file of language lang may
+ * mean, by id, appended to out.  Returns 0 (none found included) or an
+ * exit code after printing the error. */
+int db_graph_name_candidates(struct db_graph *g, const struct kbx_node *ref, int lang,
+			     struct kbx_nodelist *out);
+
 /* kbx --db repos: the repositories the database holds, by name, with
  * what kbx push recorded of each. */
 struct output_opts;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db-graph.h"
 #include "dependents.h"
 #include "graph/graph.h"
 #include "lang/lang.h"
@@ -110,22 +111,48 @@ static int on_edge(void *data, const struct kbx_edge *e)
 	return add_hit(im, &e->from, &r);
 }
 
+static int add_start(struct dependents *im, const struct kbx_node *n)
+{
+	struct reached start = { 0, n->id, KBX_CONF_CERTAIN, 0, 0 };
+	im->seed = n->id;
+	im->base = 0;
+	return add_hit(im, n, &start);
+}
+
+/* The kinds of edge walked into n: calls, and imports for a file or a
+ * module. */
+static int walks_imports(const struct kbx_node *n)
+{
+	return n->kind == KBX_KIND_FILE || n->kind == KBX_KIND_MODULE;
+}
+
 kbx_status_t dependents_walk(struct dependents *im, const struct kbx_node *n,
 			     struct kbx_error *err)
 {
 	kbx_status_t st = KBX_OK;
-	struct reached start = { 0, n->id, KBX_CONF_CERTAIN, 0, 0 };
-	im->seed = n->id;
-	im->base = 0;
-	if (add_hit(im, n, &start))
+	if (add_start(im, n))
 		return KBX_ERR_NOMEM;
 
 	st = kbx_walk_edges_flags(im->store, n->id, KBX_EDGE_CALLS, KBX_DIR_IN, im->max_depth,
 				  im->walk_flags, on_edge, im, err);
-	if (!st && (n->kind == KBX_KIND_FILE || n->kind == KBX_KIND_MODULE))
+	if (!st && walks_imports(n))
 		st = kbx_walk_edges_flags(im->store, n->id, KBX_EDGE_IMPORTS, KBX_DIR_IN,
 					  im->max_depth, im->walk_flags, on_edge, im, err);
 	return st;
+}
+
+int dependents_walk_db(struct dependents *im, struct db_graph *db, const struct kbx_node *n)
+{
+	if (add_start(im, n)) {
+		fprintf(stderr, "fatal: out of memory\n");
+		return KBX_EXIT_INTERNAL;
+	}
+	int rc = db_graph_walk_node(db, n, KBX_EDGE_CALLS, KBX_DIR_IN, im->max_depth,
+				    im->walk_flags, on_edge, im);
+	if (!rc && walks_imports(n))
+		rc = db_graph_walk_node(db, n, KBX_EDGE_IMPORTS, KBX_DIR_IN, im->max_depth,
+					im->walk_flags, on_edge, im);
+	return rc;
 }
 
 struct dependents *dependents_new(kbx_store_t *store, uint32_t max_depth, unsigned walk_flags)

@@ -22,6 +22,12 @@ void dependents_free(struct dependents *d);
 kbx_status_t dependents_walk(struct dependents *d, const struct kbx_node *n,
 			     struct kbx_error *err);
 
+/* As dependents_walk, over the database kbx --db asks (db-graph.h),
+ * in its one repository.  Returns 0 or an exit code after printing the
+ * error. */
+struct db_graph;
+int dependents_walk_db(struct dependents *d, struct db_graph *db, const struct kbx_node *n);
+
 /* How many nodes were found, the starting ones included. */
 size_t dependents_count(const struct dependents *d);
 

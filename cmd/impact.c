@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "db-graph.h"
 #include "dependents.h"
 #include "lang/lang.h"
 #include "output.h"
@@ -217,11 +218,18 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_OUTPUT_COMMON(&oo),
 		OPT_END_F(),
 	};
+	if (ctx->db && db_graph_one_repo(ctx->db, "impact"))
+		return KBX_EXIT_USAGE;
 	int nargs = parse_options(argc, argv, opts, impact_usage);
 	if (nargs < 0)
 		return KBX_EXIT_USAGE;
 	if (diff_file)
 		use_diff = 1;
+	if (use_diff && ctx->db) {
+		fprintf(stderr, "error: 'impact --diff' is not available with --db: the database is not the tree the diff applies to\n"
+			"hint: run it without --db over the index of the changed tree, or give the symbols\n");
+		return KBX_EXIT_USAGE;
+	}
 	if ((use_diff && nargs) || (!use_diff && !nargs) || depth < 0) {
 		fprintf(stderr, "error: give symbols or --diff, not both\n");
 		usage_with_options(impact_usage, opts, 1);
@@ -302,6 +310,10 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 		return rc;
 	}
 	for (size_t i = 0; i < seeds.n && !rc; i++) {
+		if (ctx->db) {
+			rc = dependents_walk_db(dep, ctx->db, &seeds.items[i]);
+			continue;
+		}
 		kbx_status_t st = dependents_walk(dep, &seeds.items[i], &err);
 		if (st)
 			rc = die_status(&err);

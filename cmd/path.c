@@ -19,6 +19,7 @@
 
 #include "analysis/analysis.h"
 #include "builtin.h"
+#include "db-graph.h"
 #include "lang/lang.h"
 #include "output.h"
 #include "parse-options.h"
@@ -62,6 +63,8 @@ struct side {
 
 struct search {
 	kbx_store_t *store;
+	struct db_graph *db;    /* kbx --db: ask the database instead */
+	int db_rc;              /* its exit code, the error printed */
 	int kind;
 	unsigned walk_flags;    /* KBX_WALK_CERTAIN with --certain */
 	struct side fwd, bwd;
@@ -217,13 +220,19 @@ static int on_edge(void *data, const struct kbx_edge *e)
 	} else if (e->to.kind == KBX_KIND_NAMEREF) {
 		/* a call recorded against a name: a step to each definition */
 		const struct kbx_nodelist *l = NULL;
-		q->st = kbx_cand_cache_get(q->store, &q->cands, &e->to, e->from.lang, &l, q->err);
+		struct kbx_nodelist dl = KBX_NODELIST_INIT;
+		if (q->db && !(q->db_rc = db_graph_name_candidates(q->db, &e->to, e->from.lang, &dl)))
+			l = &dl;
+		else if (!q->db)
+			q->st = kbx_cand_cache_get(q->store, &q->cands, &e->to, e->from.lang, &l,
+						   q->err);
 		for (size_t i = 0; l && i < l->n && !q->nomem; i++)
 			reach(q, l->items[i].id, e, 0, (uint32_t)l->n);
+		kbx_nodelist_release(&dl);
 	} else {
 		reach(q, e->to.id, e, certain, e->ncandidates);
 	}
-	return q->nomem || q->st;
+	return q->nomem || q->st || q->db_rc;
 }
 
 /* Expand one whole layer of side s.  *meet receives the entries of s
@@ -235,8 +244,23 @@ static kbx_status_t expand(struct search *q, struct side *s, struct side *other,
 	s->nnext = 0;
 	for (size_t i = 0; i < s->nfrontier; i++) {
 		q->cur_entry = s->frontier[i];
-		kbx_status_t st = kbx_walk_edges_flags(q->store, s->e[q->cur_entry].id, q->kind,
-						       s->dir, 1, q->walk_flags, on_edge, q, q->err);
+		kbx_status_t st = KBX_OK;
+		if (q->db) {
+			/* on_edge keeps the error of the candidates it asked
+			 * for, and stops the walk: the walk then returns 0 */
+			struct kbx_node n;
+			int rc = db_graph_node(q->db, s->e[q->cur_entry].id, &n);
+			if (!rc)
+				rc = db_graph_walk_node(q->db, &n, q->kind, s->dir, 1, q->walk_flags,
+							on_edge, q);
+			if (rc)
+				q->db_rc = rc;
+			if (q->db_rc)
+				return q->err->status = KBX_ERR_IO;
+		} else {
+			st = kbx_walk_edges_flags(q->store, s->e[q->cur_entry].id, q->kind, s->dir,
+						  1, q->walk_flags, on_edge, q, q->err);
+		}
 		if (!st && q->st)
 			st = q->st;
 		if (!st && q->nomem)
@@ -291,6 +315,15 @@ static const char *verb(int kind, int certain)
 	return certain ? "calls" : "may call";
 }
 
+/* The node id, from the index or the database; nonzero when it fails
+ * (a database error printed, q->db_rc set). */
+static int get_node(struct search *q, uint32_t id, struct kbx_node *out)
+{
+	if (q->db)
+		return q->db_rc = db_graph_node(q->db, id, out);
+	return kbx_node_get(q->store, id, out, q->err) != KBX_OK;
+}
+
 static void print_path(struct printer *p)
 {
 	struct search *q = p->q;
@@ -301,13 +334,13 @@ static void print_path(struct printer *p)
 		return;
 	}
 	size_t namb = 0;
-	if (kbx_node_get(q->store, p->start, &nodes[0], q->err)) {
+	if (get_node(q, p->start, &nodes[0])) {
 		p->failed = 1;
 		free(nodes);
 		return;
 	}
 	for (size_t i = 0; i < p->len; i++) {
-		if (kbx_node_get(q->store, p->steps[i].to, &nodes[i + 1], q->err)) {
+		if (get_node(q, p->steps[i].to, &nodes[i + 1])) {
 			p->failed = 1;
 			free(nodes);
 			return;
@@ -548,6 +581,8 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_OUTPUT_COMMON(&oo),
 		OPT_END_F(),
 	};
+	if (ctx->db && db_graph_one_repo(ctx->db, "path"))
+		return KBX_EXIT_USAGE;
 	int nargs = parse_options(argc, argv, opts, path_usage);
 	if (nargs < 0)
 		return KBX_EXIT_USAGE;
@@ -573,6 +608,7 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 	struct kbx_error err = KBX_ERROR_INIT;
 	struct search q = { 0 };
 	q.store = ctx->store;
+	q.db = ctx->db;
 	q.kind = kind;
 	q.walk_flags = certain ? KBX_WALK_CERTAIN : 0;
 	q.err = &err;
@@ -606,7 +642,7 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 	struct out *o = NULL;
 	size_t found = 0;
 	if (st) {
-		rc = die_status(&err);
+		rc = q.db_rc ? q.db_rc : die_status(&err);
 	} else if (!(o = out_new(&oo))) {
 		rc = KBX_EXIT_USAGE;
 	} else if (nmeet) {
@@ -629,7 +665,7 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 		free(p.steps);
 		found = p.count;
 		if (p.failed)
-			rc = die_status(&err);
+			rc = q.db_rc ? q.db_rc : die_status(&err);
 		else if (all && found == p.limit)
 			out_note(o, "\n(stopped at %zu paths; --limit=N shows more)", found);
 	}

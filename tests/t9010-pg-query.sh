@@ -7,10 +7,14 @@ tests/corpora/python are pushed and the queries are asked of the index
 and of the database, which must print the same bytes: callers and
 callees of every symbol in JSON, at depth 2 and 3 for every third,
 and for every sixth in text and grep, with --certain, defs, importers
-and subclasses.  Then --repo and the repository pushed from here, an
-unknown repository (3), a server that is not there (12), a command
-that does not ask the database, and no query sent to a database by an
-environment variable alone.  Last, the seven repositories of
+and subclasses; impact from every second symbol, and path from it to
+the last of its callees within three calls (and back), --all and
+--kind=imports from every file to the last file it imports within
+three.  Then --repo and the repository pushed from here, an
+unknown repository (3), a server that is not there (12), impact and
+path with several symbols, --max-depth and what they refuse with --db
+(--all-repos, --diff), a command that does not ask the database, and
+no query sent to a database by an environment variable alone.  Last, the seven repositories of
 tests/corpora/cross-repo, which call each other: kbx --db callers and
 callees --all-repos cross them, certain when one repository exports
 the name (C, Python and Go), ambiguous when two do.'
@@ -23,6 +27,10 @@ TEST_NAME=t9010
 test_expect_success 'a cluster of its own, on a socket, with a password' '
 	pg_cluster_start
 '
+
+jfields () {
+	python3 "$TEST_DIRECTORY/lib/jfields.py" "$@"
+}
 
 # same Q...: the index's answer and the database's, the same bytes and
 # the same exit code, in the current directory (pushed as $NAME)
@@ -76,6 +84,51 @@ do
 			done <symbols
 		)
 	'
+
+	test_expect_success "$lang: impact and path give what the index gives" '
+		NAME=fixture-'$lang' &&
+		(
+			cd '$lang' &&
+			: >call-paths && : >import-paths &&
+			i=0 &&
+			while read s
+			do
+				i=$((i + 1)) &&
+				test $((i % 2)) = 0 || continue
+				same impact --format=json "$s" || return 1
+				kbx callees -d 3 --format=json "$s" 2>/dev/null |
+					TYPE=callee jfields id | tail -n 1 >callee &&
+				if test -s callee
+				then
+					same path "$s" "$(cat callee)" &&
+					same path --all --format=json "$s" "$(cat callee)" &&
+					{ test ! -s db.out || echo "$s" >>call-paths; } &&
+					same path "$(cat callee)" "$s" || return 1
+				fi
+				test $((i % 6)) = 0 || continue
+				for f in text grep
+				do
+					same impact --format=$f "$s" || return 1
+				done &&
+				same impact -d 1 --certain --format=json "$s" &&
+				same path --certain --format=grep "$s" "$(cat callee)" || return 1
+			done <symbols &&
+			files=$(kbx complete-symbols --max=0 | cut -f1 | grep "\.\(c\|h\|py\)\$" | sort -u) &&
+			test -n "$files" &&
+			for a in $files
+			do
+				same impact --format=json "$a" || return 1
+				kbx imports -d 3 --format=json "$a" 2>/dev/null |
+					TYPE=import jfields id | tail -n 1 >imported &&
+				test -s imported || continue
+				same path --kind=imports --all "$a" "$(cat imported)" &&
+				{ test ! -s db.out || echo "$a" >>import-paths; } &&
+				same path --kind=imports "$(cat imported)" "$a" || return 1
+			done &&
+			test $(wc -l <call-paths) -gt 3 &&
+			test $(wc -l <import-paths) -gt 3
+		)
+	'
 done
 
 test_expect_success 'a symbol that is not there: 1, and it says where it looked' '
@@ -104,6 +157,22 @@ test_expect_success 'a server that is not there: 12' '
 test_expect_success 'a command that does not ask the database: 2' '
 	(cd c && test_expect_code 2 kbx --db="$DB" status 2>../err) &&
 	test_grep "does not ask the database" err
+'
+
+test_expect_success 'impact and path over the database: several symbols, --max-depth, the clear errors' '
+	(
+		cd c && NAME=fixture-c &&
+		same impact --format=json store_get store_put &&
+		same path --max-depth=1 src/main.c#main store_get &&
+		same path --max-depth=2 --all src/main.c#main store_get &&
+		same path no_such_fn store_get &&
+		test_expect_code 2 kbx --db="$DB" impact --all-repos store_get 2>../err &&
+		test_grep "'"'impact --all-repos'"' is not available with --db" ../err &&
+		test_expect_code 2 kbx --db="$DB" path --all-repos main store_get 2>../err &&
+		test_grep "'"'path --all-repos'"' is not available with --db" ../err &&
+		echo | test_expect_code 2 kbx --db="$DB" impact --diff 2>../err &&
+		test_grep "'"'impact --diff'"' is not available with --db" ../err
+	)
 '
 
 test_expect_success '--all-repos without --db: 2' '
@@ -138,10 +207,6 @@ test_expect_success 'seven repositories that call each other, pushed one by one'
 		(cd $r && kbx index -q && kbx push -q --db="$DB") || return 1
 	done
 '
-
-jfields () {
-	python3 "$TEST_DIRECTORY/lib/jfields.py" "$@"
-}
 
 test_expect_success 'C: callers in every repository of a function textkit exports' '
 	kbx --db="$DB" callers --all-repos --format=json text_length >out.json &&
