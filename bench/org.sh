@@ -29,7 +29,8 @@
 # the database where this kbx can query one (kbx --db=URL callers).
 #
 # Environment: KBX (default ./kbx), ORG_N, RES (default bench/work/org),
-# HYPERFINE_RUNS (default 10).  Takes about 15 minutes at 1,000 on 2 cores.
+# HYPERFINE_RUNS (default 10), ORG_KEEP=1 (keep the repositories and the
+# cluster running, for a look afterwards).  Takes about 15 minutes at 1,000 on 2 cores.
 set -u
 set -o pipefail
 
@@ -61,9 +62,15 @@ as_pg () { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; f
 mkdir -p "$RES"
 : >"$RES/org.tsv"
 tmp=$(mktemp -d /tmp/kbx-org.XXXXXX) || exit 2
+DB= org=$tmp/org
 chmod 755 "$tmp"   # the postgres user goes through it to its cluster
 pgdir=$tmp/pg
 cleanup () {
+	if [ -n "${ORG_KEEP:-}" ]; then
+		printf 'bench/org: kept %s; the database: %s; stop it with\n  %s\n' "$org" "$DB" \
+			"runuser -u postgres -- $PGBIN/pg_ctl -D $pgdir/data stop" >&2
+		return
+	fi
 	[ -f "$pgdir/data/postmaster.pid" ] &&
 		as_pg "$PGBIN/pg_ctl" -D "$pgdir/data" -m immediate -w stop >/dev/null 2>&1
 	rm -rf "$tmp"
