@@ -76,18 +76,12 @@ static const struct db_repo *repo_by_id(const struct db_graph *g, const char *id
 
 static int kind_of(const char *s)
 {
-	for (int k = 1; s && k < KBX_KIND__COUNT; k++)
-		if (!strcmp(kbx_kind_str(k), s))
-			return k;
-	return KBX_KIND_NONE;
+	return s ? _kbx_kind_from_name(s) : KBX_KIND_NONE;
 }
 
 static int lang_of(const char *s)
 {
-	for (int l = 1; s && l < 64; l++)
-		if (kbx_lang_str(l) && !strcmp(kbx_lang_str(l), s))
-			return l;
-	return 0;
+	return s ? _kbx_lang_id(_kbx_lang_by_name(s)) : 0;
 }
 
 static int confidence_of(const char *s)
