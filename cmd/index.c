@@ -427,7 +427,7 @@ static int on_watch_run(void *data, const struct kbx_watch_report *r)
 }
 
 /* Watch until SIGINT, SIGTERM or SIGHUP, which end it with status 0. */
-static sigset_t watch_signals, unblocked;
+static sigset_t watch_signals;
 
 /* The signals that stop --watch wait for the loop, which looks at them
  * between two runs, so that a run is never cut short.  They are blocked
@@ -440,7 +440,7 @@ static int block_watch_signals(void)
 	sigaddset(&watch_signals, SIGINT);
 	sigaddset(&watch_signals, SIGTERM);
 	sigaddset(&watch_signals, SIGHUP);
-	if (sigprocmask(SIG_BLOCK, &watch_signals, &unblocked) < 0) {
+	if (sigprocmask(SIG_BLOCK, &watch_signals, NULL) < 0) {
 		perror("error: cannot block signals");
 		return -1;
 	}
@@ -451,11 +451,10 @@ static int watch_loop(struct kbx_ctx *ctx, const struct kbx_index_opts *io,
 		      const struct output_opts *oo, int quiet,
 		      const struct kbx_search_index_opts *so)
 {
-	sigset_t set = watch_signals, old = unblocked;
+	sigset_t set = watch_signals;
 	int sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0) {
 		perror("error: cannot watch for signals");
-		sigprocmask(SIG_SETMASK, &old, NULL);
 		return KBX_EXIT_INTERNAL;
 	}
 	struct watch_state ws = { oo, quiet, 0, ctx->store, so };
@@ -467,13 +466,11 @@ static int watch_loop(struct kbx_ctx *ctx, const struct kbx_index_opts *io,
 	wo.data = &ws;
 	struct kbx_error err = KBX_ERROR_INIT;
 	kbx_status_t st = kbx_watch(ctx->store, &wo, &err);
-	/* take the signal that stopped us, so that it is not delivered
-	 * when the mask is restored */
-	struct signalfd_siginfo si;
-	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-		;
+	/* The signals stay blocked until we exit: one more may be on its way
+	 * (timeout(1) signals its child, then its whole process group), and
+	 * with the mask restored it would take its default action and turn
+	 * a clean stop into death by signal. */
 	close(sfd);
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (st)
 		return die_status(&err);
 	return ws.rc;

@@ -43,6 +43,29 @@ stop_watch () {
 	watch_pid=
 }
 
+# stop_watch_often SIGNAL: send it to kbx itself (started by
+# start_bare_watch), again and again until it is gone or 100000 times,
+# and wait for the exit status in watch.code.
+stop_watch_often () {
+	n=0
+	while kill -s "$1" $watch_pid 2>/dev/null && test $n -lt 100000
+	do
+		n=$((n + 1))
+	done
+	kill -s KILL $watch_pid 2>/dev/null
+	wait $watch_pid
+	echo $? >watch.code
+	watch_pid=
+}
+
+# start_bare_watch: start_watch without timeout(1) between us and kbx.
+start_bare_watch () {
+	(cd repo && exec kbx index --watch \
+		</dev/null >../watch.out 2>../watch.err 3>&- 4>&- 5>&- 6>&-) &
+	watch_pid=$!
+	poll 'test_grep_quiet "^watching " watch.err || ! kill -0 $watch_pid'
+}
+
 # start_quiet_watch [OPTIONS...]: start_watch for a watcher that says
 # nothing: wait until the process runs.
 start_quiet_watch () {
@@ -286,6 +309,14 @@ test_expect_success 'with --format=json, one index record per update on stdout' 
 	poll "has_def js js.py" &&
 	poll "json_runs 2" &&
 	stop_watch TERM &&
+	test_cmp expect watch.code
+'
+
+# timeout(1) passes a signal to its child and then to its process group:
+# the second must not find the signals unblocked while we shut down.
+test_expect_success 'a stream of SIGTERMs still ends it with status 0' '
+	start_bare_watch &&
+	stop_watch_often TERM &&
 	test_cmp expect watch.code
 '
 

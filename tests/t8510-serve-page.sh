@@ -131,6 +131,7 @@ test_expect_success 'the chunks with their text and path:line' '
 '
 
 test_expect_success 'the graph: callers to the left, callees to the right, two hops' '
+	page "text(\"graph\")" &&
 	page "[a.get(\"class\") for a in tags(\"g\")]" >actual &&
 	echo "[\"node center\", \"node\", \"node\", \"node\"]" >expect &&
 	test_cmp expect actual &&
@@ -148,6 +149,13 @@ test_expect_success 'an ambiguous call is drawn dashed' '
 	browse "/?repo=calc&symbol=use_helper" &&
 	page "[(a.get(\"class\"), a.get(\"stroke-dasharray\")) for a in tags(\"path\") if \"edge\" in a.get(\"class\", \"\")]" >actual &&
 	echo "[[\"edge ambiguous\", \"5 4\"], [\"edge ambiguous\", \"5 4\"]]" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a symbol with no definition: the reason where the picture would be' '
+	browse "/?repo=calc&symbol=no_such_function" &&
+	page "text(\"graph\")" >actual &&
+	echo "no picture: no definition of no_such_function" >expect &&
 	test_cmp expect actual
 '
 

@@ -266,7 +266,10 @@ async function drawGraph(ev) {
 		draw(g);
 		say(g.nodes.size + " functions, " + g.edges.length + " calls around " + c.name);
 	} catch (e) {
+		/* the status line is shared with a question asked at the same
+		 * time: the error also stays where the picture would be */
 		say(e.message, true);
+		$("graph").replaceChildren(el("p", "error", "no picture: " + e.message));
 	}
 }
 
