@@ -140,7 +140,7 @@ kbx_status_t kbx_store_refresh(kbx_store_t *store, struct kbx_error *err);
  * Write the store again, compacted, into a new file and switch to it
  * (lib/store/compact.c says how readers are kept safe).  A writer's
  * store, between index runs.  With always 0, only when the free pages
- * are a quarter of the file or more.  cs->compacted says whether it was
+ * are a quarter of the file or more, and 8 MiB or more.  cs->compacted says whether it was
  * done; the store stays open, on the new file.
  */
 struct kbx_compact_stats {

@@ -50,7 +50,9 @@
  *
  * When.  After every index --rebuild (which leaves about half of the
  * file free), and after any other run that leaves the free pages at a
- * quarter of the file or more (KBX_COMPACT_FREE_SHARE).  The cost is a
+ * quarter of the file or more (KBX_COMPACT_FREE_SHARE) and at 8 MiB or
+ * more (KBX_COMPACT_FREE_MIN: a small store is read from the page cache
+ * whatever its order, and would be copied after nearly every run).  The cost is a
  * read of the live pages and a write of them, about the size of the
  * compacted file.
  */
@@ -289,7 +291,8 @@ kbx_status_t kbx_store_compact(kbx_store_t *s, int always, struct kbx_compact_st
 	if (rc)
 		return _kbx_fail_mdb(err, rc, "cannot count the index's pages");
 	cs->bytes_before = cs->pages * cs->page_size;
-	if (!always && cs->free_pages * KBX_COMPACT_FREE_SHARE < cs->pages)
+	if (!always && (cs->free_pages * KBX_COMPACT_FREE_SHARE < cs->pages ||
+			cs->free_pages * cs->page_size < KBX_COMPACT_FREE_MIN))
 		return KBX_OK;
 
 	_kbx_store_sweep(s->dir, s->env_gen);

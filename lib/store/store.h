@@ -88,6 +88,7 @@ struct kbx_store {
  * _kbx_store_reopen: close s's environment and open the one current names.
  */
 #define KBX_COMPACT_FREE_SHARE 4   /* compact when free pages are 1/4 of the file */
+#define KBX_COMPACT_FREE_MIN (8u << 20)   /* and 8 MiB or more */
 kbx_status_t _kbx_store_pointer_read(const char *kbx_dir, int trusted, uint64_t *gen,
 				     struct kbx_error *err);
 char *_kbx_store_env_path(const char *kbx_dir, uint64_t gen);
