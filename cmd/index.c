@@ -43,8 +43,9 @@ struct index_state {
 	struct kbx_compact_stats compact;   /* the compaction after the run */
 };
 
-/* Compact the store after a run: always after --rebuild, else when its
- * free pages are worth it (lib/store/compact.c).  The index is committed
+/* Compact the store after a run: always after a run that wrote the
+ * whole graph, else when its free pages are worth it
+ * (lib/store/compact.c).  The index is committed
  * whatever happens here: a failure is a warning. */
 static void compact_store(kbx_store_t *store, int always, struct kbx_compact_stats *cs)
 {
@@ -651,8 +652,10 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 			fprintf(stderr, "note: the search index is as it was\n");
 	}
 
+	/* a whole graph was written in this run (--rebuild, or the store's
+	 * first run): its pages are scattered among each file's records */
 	if (!sst)
-		compact_store(ctx->store, rebuild, &state.compact);
+		compact_store(ctx->store, rebuild || stats.generation == 1, &state.compact);
 
 	struct out *o = out_new(&oo);
 	if (!o)

@@ -1,8 +1,8 @@
 #!/bin/sh
 test_description='kbx index: the store compacted into .kbx/db.N and switched to by .kbx/current
 
-index --rebuild writes the store again, compacted, into a new
-directory and renames .kbx/current to name it (lib/store/compact.c).
+A run that writes the whole graph (the first, and index --rebuild)
+writes the store again, compacted, into a new directory and renames .kbx/current to name it (lib/store/compact.c).
 A reader that had the old store open goes on answering from it, learns
 that it is outdated and opens the new one; a run killed at any moment
 leaves a store that answers as before, and the next writer removes what
@@ -31,7 +31,7 @@ wait_lines () {
 	done
 }
 
-test_expect_success 'set up a repository and fragment its store with incremental runs' '
+test_expect_success 'the first run compacts into db.1; incremental runs fragment it' '
 	git init -q repo &&
 	mkdir repo/pkg &&
 	i=0 &&
@@ -42,7 +42,11 @@ test_expect_success 'set up a repository and fragment its store with incremental
 		i=$((i + 1))
 	done &&
 	: >repo/pkg/__init__.py &&
-	(cd repo && kbx index -q) &&
+	(cd repo && kbx index --format=json >../first.json) &&
+	test_grep "\"compacted\":{" first.json &&
+	printf "db.1\n" >expect &&
+	test_cmp expect repo/.kbx/current &&
+	test_path_is_missing repo/.kbx/data.mdb &&
 	for round in 1 2 3 4 5
 	do
 		i=$round &&
@@ -53,18 +57,17 @@ test_expect_success 'set up a repository and fragment its store with incremental
 		done &&
 		(cd repo && kbx index -q) || return 1
 	done &&
-	test_path_is_missing repo/.kbx/current &&
+	test_cmp expect repo/.kbx/current &&
 	(cd repo && kbx callers --format=nul pkg/m0.py#f0_0 >../callers.before)
 '
 
-test_expect_success 'index --rebuild compacts the store into db.1 and says so' '
+test_expect_success 'index --rebuild compacts the store into db.2 and says so' '
 	before=$(data_size) &&
 	(cd repo && kbx index --rebuild --format=json >../rebuild.json) &&
 	test_grep "\"compacted\":{\"bytes_before\":[0-9]*,\"bytes_after\":[0-9]*" rebuild.json &&
-	printf "db.1\n" >expect &&
+	printf "db.2\n" >expect &&
 	test_cmp expect repo/.kbx/current &&
-	test_path_is_missing repo/.kbx/data.mdb &&
-	test_path_is_missing repo/.kbx/lock.mdb &&
+	test_path_is_missing repo/.kbx/db.1 &&
 	after=$(data_size) &&
 	printf "# data file: %s bytes before, %s after\n" "$before" "$after" >&5 &&
 	test "$after" -lt "$before" &&
@@ -77,12 +80,12 @@ test_expect_success 'index --rebuild compacts the store into db.1 and says so' '
 	test_grep "generation" status.out
 '
 
-test_expect_success 'the text summary names the compaction; a second one moves to db.2' '
+test_expect_success 'the text summary names the compaction; a second one moves to db.3' '
 	(cd repo && kbx index --rebuild 2>../rebuild.err) &&
 	test_grep "compacted the index from .* MiB to .* MiB in" rebuild.err &&
-	printf "db.2\n" >expect &&
+	printf "db.3\n" >expect &&
 	test_cmp expect repo/.kbx/current &&
-	test_path_is_missing repo/.kbx/db.1 &&
+	test_path_is_missing repo/.kbx/db.2 &&
 	(cd repo && kbx callers --format=nul pkg/m0.py#f0_0 >../callers.after) &&
 	test_cmp callers.before callers.after
 '
@@ -91,7 +94,7 @@ test_expect_success 'an incremental run with little free space does not compact'
 	echo "# a comment" >>repo/pkg/m3.py &&
 	(cd repo && kbx index --format=json >../inc.json) &&
 	test_grep ! compacted inc.json &&
-	printf "db.2\n" >expect &&
+	printf "db.3\n" >expect &&
 	test_cmp expect repo/.kbx/current
 '
 
@@ -104,9 +107,9 @@ test_expect_success 'a reader open across the switch answers from the old store,
 	wait_lines reader.out 1 &&
 	old=$(sed -n "1s/generation=\([0-9]*\).*/\1/p" reader.out) &&
 	(cd repo && kbx index --rebuild -q) &&
-	printf "db.3\n" >expect &&
+	printf "db.4\n" >expect &&
 	test_cmp expect repo/.kbx/current &&
-	test_path_is_missing repo/.kbx/db.2 &&
+	test_path_is_missing repo/.kbx/db.3 &&
 	echo info >&8 &&
 	echo outdated >&8 &&
 	echo refresh >&8 &&

@@ -75,7 +75,7 @@ test_expect_success 'a repository write makes .kbx with the file but no store' '
 test_expect_success 'kbx index then uses that directory, and the file stays' '
 	(cd repo && kbx index -q && kbx defs f >../out) &&
 	test_grep "a.py:1" out &&
-	test_path_is_file repo/.kbx/data.mdb &&
+	test_path_is_file repo/.kbx/db.1/data.mdb &&
 	echo "index.threads = 1" >expect &&
 	test_cmp expect repo/.kbx/config
 '

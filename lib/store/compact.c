@@ -48,13 +48,15 @@
  * the next writer; after it the new one is complete on disk, and the
  * old one's files are the next writer's to remove.
  *
- * When.  After every index --rebuild (which leaves about half of the
- * file free), and after any other run that leaves the free pages at a
- * quarter of the file or more (KBX_COMPACT_FREE_SHARE) and at 8 MiB or
- * more (KBX_COMPACT_FREE_MIN: a small store is read from the page cache
- * whatever its order, and would be copied after nearly every run).  The cost is a
- * read of the live pages and a write of them, about the size of the
- * compacted file.
+ * When.  After every run that writes the whole graph: a store's first
+ * run and every index --rebuild (which also leaves about a third of
+ * the file free), since one transaction writes each file's nodes,
+ * edges, names and chunks side by side; and after any other run that
+ * leaves the free pages at a quarter of the file or more
+ * (KBX_COMPACT_FREE_SHARE) and at 8 MiB or more (KBX_COMPACT_FREE_MIN:
+ * a small store is read from the page cache whatever its order, and
+ * would be copied after nearly every run).  The cost is a read of the
+ * live pages and a write of them, about the size of the compacted file.
  */
 #include <dirent.h>
 #include <errno.h>
