@@ -12,7 +12,7 @@
 
 say "analytics: kbx impact, path and cycles on the git tree, against networkx"
 AG=$TREES/git-c
-if [ ! -d "$AG/.kbx" ] || [ ! -f "$AG/.kbx/data.mdb" ]; then
+if [ ! -d "$AG/.kbx" ] || [ ! -f "$(data_file "$AG")" ]; then
 	fresh_tree "$CORPORA/git-c" "$AG"
 fi
 "$KBX" -C "$AG" index -q || die "analytics: kbx index of $AG failed"

@@ -46,6 +46,21 @@ bytes_of () {
 	echo "$s"
 }
 
+# store_files DIR: the data and lock files of the kbx store of DIR,
+# relative to DIR: in the .kbx/db.N that .kbx/current names once a
+# compaction has moved them there, else in .kbx
+store_files () {
+	local env=.kbx
+	[ -f "$1/.kbx/current" ] && env=.kbx/$(cat "$1/.kbx/current")
+	echo "$env/data.mdb $env/lock.mdb"
+}
+
+# data_file DIR: the first of store_files DIR, with DIR before it
+data_file () {
+	set -- "$1" $(store_files "$1")
+	echo "$1/$2"
+}
+
 # time_runs KEY DIR RUNS PREP CMD...: run PREP (a shell string, in DIR),
 # then CMD (in DIR) under /usr/bin/time, RUNS times; record the median
 # wall time (ms, taken around the command with date +%s%N), the median and

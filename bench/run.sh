@@ -189,10 +189,10 @@ index_all () {
 	local p=$1 dir=$2 runs=$3
 	(cd "$dir" && find . -type f -name '*.[ch]' | sed 's|^\./||' | LC_ALL=C sort >cscope.files)
 	time_runs "$p.kbx" "$dir" "$runs" "" "$KBX" index --rebuild -q
-	record "$p.kbx.store_bytes" "$(bytes_of "$dir" .kbx/data.mdb .kbx/lock.mdb)"
+	record "$p.kbx.store_bytes" "$(bytes_of "$dir" $(store_files "$dir"))"
 	"$KBX" -C "$dir" status --format=json >"$RES/out/$p.kbx.status.json" 2>&1
 	time_runs "$p.kbx_scratch" "$dir" "$runs" "rm -rf .kbx && mkdir .kbx" "$KBX" index -q
-	record "$p.kbx_scratch.store_bytes" "$(bytes_of "$dir" .kbx/data.mdb .kbx/lock.mdb)"
+	record "$p.kbx_scratch.store_bytes" "$(bytes_of "$dir" $(store_files "$dir"))"
 	"$KBX" -C "$dir" index --format=json --rebuild >"$RES/out/$p.kbx.summary.json" 2>&1
 	time_runs "$p.kbx_t1" "$dir" "$runs" "" "$KBX" index --rebuild -q --threads=1
 	time_runs "$p.cscope_plain" "$dir" "$runs" "rm -f cscope-plain.out" cscope -b -f cscope-plain.out
@@ -302,9 +302,9 @@ if has py; then
 	say "Python: kbx full index, 3 runs"
 	wait_quiet py.idx
 	time_runs py.idx.kbx "$P" 3 "" "$KBX" index --rebuild -q
-	record py.idx.kbx.store_bytes "$(bytes_of "$P" .kbx/data.mdb .kbx/lock.mdb)"
+	record py.idx.kbx.store_bytes "$(bytes_of "$P" $(store_files "$P"))"
 	time_runs py.idx.kbx_scratch "$P" 3 "rm -rf .kbx && mkdir .kbx" "$KBX" index -q
-	record py.idx.kbx_scratch.store_bytes "$(bytes_of "$P" .kbx/data.mdb .kbx/lock.mdb)"
+	record py.idx.kbx_scratch.store_bytes "$(bytes_of "$P" $(store_files "$P"))"
 	"$KBX" -C "$P" status --format=json >"$RES/out/py.kbx.status.json" 2>&1
 	"$KBX" -C "$P" index --format=json --rebuild >"$RES/out/py.idx.kbx.summary.json" 2>&1
 	(cd "$P" && find . -type f -name '*.py' | sed 's|^\./||' | LC_ALL=C sort >"$WORK/pystdlib.files")
@@ -375,7 +375,7 @@ if has scale; then
 		(cd "$S" && find . -type f -name '*.[ch]' | sed 's|^\./||' | LC_ALL=C sort >cscope.files)
 		wait_quiet "scale.$s"
 		time_runs "scale.$s.kbx" "$S" 3 "" "$KBX" index --rebuild -q
-		record "scale.$s.kbx.store_bytes" "$(bytes_of "$S" .kbx/data.mdb .kbx/lock.mdb)"
+		record "scale.$s.kbx.store_bytes" "$(bytes_of "$S" $(store_files "$S"))"
 		"$KBX" -C "$S" status --format=json >"$RES/out/scale.$s.kbx.status.json" 2>&1
 		"$KBX" -C "$S" index --format=json --rebuild >"$RES/out/scale.$s.kbx.summary.json" 2>&1
 		time_runs "scale.$s.cscope_qk" "$S" 3 "rm -f cscope.out cscope.in.out cscope.po.out" cscope -b -q -k

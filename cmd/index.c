@@ -40,7 +40,21 @@ struct index_state {
 	size_t nreasons;
 	const char *phase;      /* the phase being shown, and when it began */
 	struct timespec phase_start;
+	struct kbx_compact_stats compact;   /* the compaction after the run */
 };
+
+/* Compact the store after a run: always after a run that wrote the
+ * whole graph, else when its free pages are worth it
+ * (lib/store/compact.c).  The index is committed
+ * whatever happens here: a failure is a warning. */
+static void compact_store(kbx_store_t *store, int always, struct kbx_compact_stats *cs)
+{
+	struct kbx_error err = KBX_ERROR_INIT;
+	if (kbx_store_compact(store, always, cs, &err)) {
+		fprintf(stderr, "warning: the index is not compacted: %s\n", err.msg);
+		cs->compacted = 0;
+	}
+}
 
 static double seconds_since(const struct timespec *t)
 {
@@ -209,6 +223,13 @@ static void json_summary(struct out *o, const struct kbx_index_stats *stats,
 	out_field_int(o, "ms_write", (int64_t)(stats->seconds_write * 1000));
 	out_field_int(o, "ms_resolve", (int64_t)(stats->seconds_resolve * 1000));
 	out_field_int(o, "ms_commit", (int64_t)(stats->seconds_commit * 1000));
+	if (is && is->compact.compacted) {
+		out_json_begin(o, "compacted", 0);
+		out_json_int(o, "bytes_before", (int64_t)is->compact.bytes_before);
+		out_json_int(o, "bytes_after", (int64_t)is->compact.bytes_after);
+		out_json_int(o, "milliseconds", (int64_t)(is->compact.seconds * 1000));
+		out_json_end(o);
+	}
 	/* CPU time by kind of work, every thread */
 	out_json_begin(o, "cpu_ms", 0);
 	out_json_int(o, "scan", (int64_t)(stats->cpu_scan * 1000));
@@ -393,6 +414,8 @@ static int on_watch_run(void *data, const struct kbx_watch_report *r)
 		die_status(&serr);
 		fprintf(stderr, "note: the search index will catch up at the next change\n");
 	}
+	struct kbx_compact_stats cs;
+	compact_store(ws->store, 0, &cs);
 	if (ws->oo->format == FMT_JSON) {
 		struct out *o = out_new(ws->oo);
 		if (!o) {
@@ -629,6 +652,11 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 			fprintf(stderr, "note: the search index is as it was\n");
 	}
 
+	/* a whole graph was written in this run (--rebuild, or the store's
+	 * first run): its pages are scattered among each file's records */
+	if (!sst)
+		compact_store(ctx->store, rebuild || stats.generation == 1, &state.compact);
+
 	struct out *o = out_new(&oo);
 	if (!o)
 		return KBX_EXIT_USAGE;
@@ -644,6 +672,10 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 			(unsigned long long)stats.reresolved, (unsigned long long)stats.symbols,
 			(unsigned long long)stats.edges);
 		search_summary(&ss, &state, sst != KBX_OK);
+		if (state.compact.compacted)
+			fprintf(stderr, "compacted the index from %.1f MiB to %.1f MiB in %.2f s\n",
+				state.compact.bytes_before / 1048576.0,
+				state.compact.bytes_after / 1048576.0, state.compact.seconds);
 	}
 	if (out_finish(o))
 		return KBX_EXIT_IO;

@@ -136,6 +136,22 @@ void kbx_store_close(kbx_store_t *store);
 int kbx_store_outdated(kbx_store_t *store);
 kbx_status_t kbx_store_refresh(kbx_store_t *store, struct kbx_error *err);
 
+/*
+ * Write the store again, compacted, into a new file and switch to it
+ * (lib/store/compact.c says how readers are kept safe).  A writer's
+ * store, between index runs.  With always 0, only when the free pages
+ * are a quarter of the file or more, and 8 MiB or more.  cs->compacted says whether it was
+ * done; the store stays open, on the new file.
+ */
+struct kbx_compact_stats {
+	int compacted;
+	uint64_t page_size, pages, free_pages;   /* before */
+	uint64_t bytes_before, bytes_after;
+	double seconds;
+};
+kbx_status_t kbx_store_compact(kbx_store_t *store, int always, struct kbx_compact_stats *cs,
+			       struct kbx_error *err);
+
 /* Make the store directory kbx_dir, with the .gitignore that keeps it
  * out of git, unless it exists.  KBX_ERR_UNSAFE when it is a symbolic
  * link or another user's; KBX_ERR_FULL on a full disk, where nothing is

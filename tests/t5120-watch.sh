@@ -312,6 +312,24 @@ test_expect_success 'with --format=json, one index record per update on stdout' 
 	test_cmp expect watch.code
 '
 
+# --rebuild compacts the store into a new .kbx/db.N before watching
+# (kbx-index(1), COMPACTION): the watcher must write its updates there,
+# where the queries read, not to the store it opened.
+test_expect_success '--watch --rebuild compacts first, then updates the compacted store' '
+	old=$(cat repo/.kbx/current) &&
+	start_watch --rebuild &&
+	test_grep "^compacted the index from" watch.err &&
+	new=$(cat repo/.kbx/current) &&
+	test "$new" != "$old" &&
+	test_path_is_missing "repo/.kbx/$old" &&
+	printf "def after_compaction():\n    pass\n" >repo/compacted.py &&
+	poll "has_def after_compaction compacted.py" &&
+	echo "$new" >expect.current &&
+	test_cmp expect.current repo/.kbx/current &&
+	stop_watch TERM &&
+	test_cmp expect watch.code
+'
+
 # timeout(1) passes a signal to its child and then to its process group:
 # the second must not find the signals unblocked while we shut down.
 test_expect_success 'a stream of SIGTERMs still ends it with status 0' '

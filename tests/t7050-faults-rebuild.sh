@@ -281,15 +281,18 @@ test_expect_success 'the kills landed before and after the search index committe
 '
 
 # The disk fills in the search phase: on a fresh store of a small tree,
-# an index and one rebuild with room leave the pages of the old graph and
-# chunks free in data.mdb, room for a new graph but not for new chunks;
-# the disk is then filled, and a rebuild of the next version has to
-# commit its graph in those pages and fail on its chunks.
+# an index and a run that rewrites every module with room leave the pages
+# of the old graph and chunks free in data.mdb, room for a new graph but
+# not for new chunks; the disk is then filled, and a rebuild of the next
+# version has to commit its graph in those pages and fail on its chunks.
+# (Not a first --rebuild: it compacts the store, and leaves nothing free;
+# nor does the rebuild on the full disk get to compact, having failed.)
 full_rebuild () {
 	rm -rf disk/store disk/filler &&
+	"$TEST_DIRECTORY"/hostile/make-tree.sh --touch small $(($1 + 500)) $(tree_modules 100) &&
+	KBX_DIR="$PWD/disk/store" kbx -C small index -q &&
 	"$TEST_DIRECTORY"/hostile/make-tree.sh --touch small $1 $(tree_modules 100) &&
 	KBX_DIR="$PWD/disk/store" kbx -C small index -q &&
-	KBX_DIR="$PWD/disk/store" kbx -C small index -q --rebuild &&
 	KBX_DIR="$PWD/disk/store" kbx -C small status --format=json >before.status &&
 	"$TEST_DIRECTORY"/hostile/make-tree.sh --touch small $(($1 + 1)) $(tree_modules 100) &&
 	{ dd if=/dev/zero of=disk/filler bs=64k 2>/dev/null || :; } &&

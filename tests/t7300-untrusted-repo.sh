@@ -261,7 +261,7 @@ test_expect_success 'a committed store is never opened: its registry list is not
 	) &&
 	rm out/attacker.out &&
 	commit_all store &&
-	test -f clone-store/.kbx/data.mdb &&
+	test -f clone-store/.kbx/db.1/data.mdb &&
 	attack_begins &&
 	test_expect_code 6 kbx_in store status &&
 	test_expect_code 6 kbx_in store search canary &&
@@ -295,7 +295,7 @@ test_expect_success 'a checkout that writes over the ignored store files is caug
 		git checkout -q -f main &&
 		git checkout -q -b bad-store &&
 		HOME=$TRASH_DIRECTORY/attacker kbx index -q &&
-		git add -f .kbx/data.mdb &&
+		git add -f .kbx/current .kbx/db.1/data.mdb &&
 		git commit -q -m store &&
 		rm -rf .kbx &&
 		git checkout -q -f main
@@ -334,14 +334,21 @@ test_expect_success SYMLINKS 'links in the store are refused: lock.mdb to ~/.bas
 	commit_all links &&
 	(cd clone-links && kbx index -q) &&
 	attack_begins &&
-	mv clone-links/.kbx/lock.mdb lock.mdb.saved &&
-	ln -s "$TRASH_DIRECTORY/outside/bashrc" clone-links/.kbx/lock.mdb &&
+	env=clone-links/.kbx/$(cat clone-links/.kbx/current) &&
+	mv $env/lock.mdb lock.mdb.saved &&
+	ln -s "$TRASH_DIRECTORY/outside/bashrc" $env/lock.mdb &&
 	test_expect_code 6 kbx_in links status &&
 	test_expect_code 6 kbx_in links index &&
 	test_grep "lock.mdb. is a symbolic link" out/links.err &&
 	test_cmp bashrc.before outside/bashrc &&
-	rm clone-links/.kbx/lock.mdb &&
-	mv lock.mdb.saved clone-links/.kbx/lock.mdb &&
+	rm $env/lock.mdb &&
+	mv lock.mdb.saved $env/lock.mdb &&
+	mv $env env.saved &&
+	ln -s "$TRASH_DIRECTORY/env.saved" $env &&
+	test_expect_code 6 kbx_in links status &&
+	test_grep "db.1. is a symbolic link" out/links.err &&
+	rm $env &&
+	mv env.saved $env &&
 	ln -s "$TRASH_DIRECTORY/outside/secret.txt" clone-links/.kbx/config &&
 	test_expect_code 6 kbx_in links status &&
 	test_expect_code 6 kbx_in links config index.threads 3 &&

@@ -17,7 +17,7 @@ TYPES=${SEARCH_TYPES:-flat hnsw ivf}
 RUNS=${SEARCH_RUNS:-20}
 Q=${SEARCH_QUERY:-"close the socket and remove the temporary file when the connection times out"}
 D=$WORK/search/docs-$N
-[ -f "$D/.kbx/data.mdb" ] || sdie "no index in $D: run SEARCH_SIZES=$N bash bench/search/latency.sh first"
+[ -f "$(sdata_file "$D")" ] || sdie "no index in $D: run SEARCH_SIZES=$N bash bench/search/latency.sh first"
 sforget "types.$N."
 for t in $TYPES; do
 	ssay "vector index $t at $N chunks"

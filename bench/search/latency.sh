@@ -43,7 +43,7 @@ for n in $SIZES; do
 	srecord "latency.$n.index_rss_kb" "$rss"
 	srecord "latency.$n.index_cpu_ms" "$(echo "($u + $s) * 1000" | bc)"
 	srecord "latency.$n.index_json" "$(cat "$SRES/latency-$n-index.json")"
-	srecord "latency.$n.store_bytes" "$(stat -c %s "$D/.kbx/data.mdb")"
+	srecord "latency.$n.store_bytes" "$(stat -c %s "$(sdata_file "$D")")"
 	srecord "latency.$n.vectors_bytes" "$(stat -c %s "$D/.kbx/vectors.kbxv" 2>/dev/null || echo 0)"
 	(cd "$D" && "$KBX" status --format=json) >"$SRES/latency-$n-status.json" 2>&1
 	srecord "latency.$n.status" "$(tr '\n' ' ' <"$SRES/latency-$n-status.json")"

@@ -31,6 +31,13 @@ fi
 ssay () { printf '\n==> %s\n' "$*"; }
 sinfo () { printf '    %s\n' "$*"; }
 sdie () { printf 'bench/search: fatal: %s\n' "$*" >&2; exit 2; }
+# sdata_file DIR: the data file of DIR's kbx store (.kbx/db.N/ once
+# compacted, named by .kbx/current; .kbx/ before)
+sdata_file () {
+	local env=$1/.kbx
+	[ -f "$env/current" ] && env=$env/$(cat "$env/current")
+	echo "$env/data.mdb"
+}
 srecord () { printf '%s\t%s\n' "$1" "$2" >>"$SRES/records.tsv"; }
 srecord_cmd () { printf '%s\t%s\n' "$1" "$2" >>"$SRES/cmds.tsv"; }
 # forget the records of one script (KEY prefix) before it records again

@@ -22,12 +22,14 @@
 #define MAP_MIN (64u << 20)
 
 static int set_map_size(struct kbx_store *s, size_t want);
+static kbx_status_t reopen_env(struct kbx_store *s, int flags, size_t map_size,
+			       struct kbx_error *err);
 
 /* The names kbx opens in a store directory.  None may be a symbolic
  * link: LMDB opens data.mdb and lock.mdb by name, and a link there
  * would make even a reader write wherever it points. */
 static const char *const store_files[] = {
-	"data.mdb", "lock.mdb", "index.lock", "config", "vectors.kbxv", ".gitignore", NULL
+	"data.mdb", "lock.mdb", "index.lock", "config", "vectors.kbxv", ".gitignore", "current", NULL
 };
 
 static kbx_status_t fail_link(struct kbx_error *err, const char *path)
@@ -151,19 +153,20 @@ static kbx_status_t fail_foreign(struct kbx_error *err, const char *kbx_dir)
 
 /* Remove the data files of a store without opening them: what a
  * rebuild does to a store kbx does not trust.  The writer's lock is
- * held. */
-static kbx_status_t remove_data(const char *kbx_dir, struct kbx_error *err)
+ * held.  The environment's files are in env, the vectors in kbx_dir. */
+static kbx_status_t remove_data(const char *kbx_dir, const char *env, struct kbx_error *err)
 {
 	static const char *const names[] = { "data.mdb", "lock.mdb", "vectors.kbxv", NULL };
-	int dfd = open(kbx_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0)
-		return _kbx_fail(err, KBX_ERR_IO, "cannot open '%s': %s", kbx_dir, strerror(errno));
 	kbx_status_t st = KBX_OK;
-	for (size_t i = 0; names[i] && !st; i++)
-		if (unlinkat(dfd, names[i], 0) < 0 && errno != ENOENT)
-			st = _kbx_fail(err, KBX_ERR_IO, "cannot remove '%s/%s': %s", kbx_dir,
-				       names[i], strerror(errno));
-	close(dfd);
+	for (size_t i = 0; names[i] && !st; i++) {
+		const char *dir = names[i + 1] ? env : kbx_dir;
+		char *path = _kbx_path_concat(dir, names[i]);
+		if (!path)
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		else if (unlink(path) < 0 && errno != ENOENT)
+			st = _kbx_fail(err, KBX_ERR_IO, "cannot remove '%s': %s", path, strerror(errno));
+		free(path);
+	}
 	return st;
 }
 
@@ -194,7 +197,7 @@ static kbx_status_t reserve_lock_file(const char *kbx_dir, struct kbx_error *err
 }
 
 /* Mark a data file LMDB has just created as this user's (trust.h). */
-static kbx_status_t write_mark(const char *kbx_dir, struct kbx_error *err)
+kbx_status_t _kbx_store_mark(const char *kbx_dir, struct kbx_error *err)
 {
 	unsigned char key[KBX_STORE_KEY_LEN], mark[KBX_STORE_MARK_LEN];
 	kbx_status_t st = _kbx_store_key(key, 1, err);
@@ -481,10 +484,249 @@ static kbx_status_t fail_not_built(struct kbx_error *err, const char *kbx_dir)
 			 kbx_dir);
 }
 
+/* Find the environment's directory from .kbx/current into s->env_dir. */
+static kbx_status_t locate_env(struct kbx_store *s, int flags, struct kbx_error *err)
+{
+	int trusted = (flags & KBX_OPEN_TRUSTED) != 0, exists = 0;
+	uint64_t gen = 0;
+	free(s->env_dir);
+	s->env_dir = NULL;
+	kbx_status_t st = _kbx_store_pointer_read(s->dir, trusted, &gen, err);
+	if (st == KBX_ERR_CORRUPT && s->writable && (flags & KBX_OPEN_REPLACE_FOREIGN)) {
+		/* --rebuild: a pointer that names nothing goes, and the store
+		 * is made again in .kbx */
+		char *p = _kbx_path_concat(s->dir, "current");
+		if (!p || unlink(p) < 0) {
+			free(p);
+			return st;
+		}
+		free(p);
+		if (err)
+			*err = (struct kbx_error)KBX_ERROR_INIT;
+		st = KBX_OK;
+	}
+	if (st)
+		return st;
+	s->env_gen = gen;
+	s->env_dir = _kbx_store_env_path(s->dir, gen);
+	if (!s->env_dir)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	if (!gen)
+		return KBX_OK;
+	st = check_dir(s->env_dir, trusted, &exists, err);
+	if (!st && !exists && s->writable && (flags & KBX_OPEN_REPLACE_FOREIGN) &&
+	    mkdir(s->env_dir, 0777) < 0 && errno != EEXIST)
+		st = _kbx_fail(err, errno == ENOSPC ? KBX_ERR_FULL : KBX_ERR_IO,
+			       "cannot create '%s': %s", s->env_dir, strerror(errno));
+	else if (!st && !exists && !(s->writable && (flags & KBX_OPEN_REPLACE_FOREIGN)))
+		st = _kbx_fail(err, s->writable ? KBX_ERR_CORRUPT : KBX_ERR_NO_STORE,
+			       "the index directory '%s' that '%s/current' names is missing: run 'kbx index --rebuild'",
+			       s->env_dir, s->dir);
+	return st;
+}
+
+/* Close the environment alone (not the writer's lock). */
+static void env_close(struct kbx_store *s)
+{
+	if (s->wtxn)
+		mdb_txn_abort(s->wtxn);
+	if (s->rtxn)
+		mdb_txn_abort(s->rtxn);
+	if (s->env)
+		mdb_env_close(s->env);
+	s->wtxn = s->rtxn = NULL;
+	s->env = NULL;
+}
+
+/* Open the environment in s->env_dir (the writer's lock, if any, held).
+ * On failure s has no environment and no transaction. */
+static kbx_status_t open_env(struct kbx_store *s, int flags, size_t map_size,
+			     struct kbx_error *err)
+{
+	const char *kbx_dir = s->dir, *env = s->env_dir;
+	int trusted = (flags & KBX_OPEN_TRUSTED) != 0;
+	int rc;
+	kbx_status_t st;
+
+	/* Nothing of the store is read before it is known to be kbx's own
+	 * (trust.h): its files must not be links, and its data file must
+	 * carry this user's mark. */
+	enum data_state dstate = DATA_NONE;
+	st = check_files(kbx_dir, trusted, err);
+	if (!st && strcmp(env, kbx_dir))
+		st = check_files(env, trusted, err);
+	if (!st)
+		st = check_data(env, &dstate, err);
+	if (!st && dstate == DATA_FOREIGN && trusted)
+		dstate = DATA_OURS;   /* safe.directory vouches for it */
+	if (!st && !s->writable) {
+		if (dstate == DATA_NONE)
+			st = _kbx_fail(err, KBX_ERR_NO_STORE,
+				       "no kbx index at '%s': run 'kbx index' first", kbx_dir);
+		else if (dstate == DATA_UNBUILT)
+			st = fail_not_built(err, kbx_dir);
+		else if (dstate == DATA_FOREIGN)
+			st = fail_foreign(err, kbx_dir);
+	} else if (!st && (dstate == DATA_UNBUILT ||
+			   (dstate == DATA_FOREIGN && (flags & KBX_OPEN_REPLACE_FOREIGN)))) {
+		st = remove_data(kbx_dir, env, err);
+		dstate = DATA_NONE;
+	} else if (!st && dstate == DATA_FOREIGN) {
+		st = fail_foreign(err, kbx_dir);
+	}
+	if (!st)
+		st = reserve_lock_file(env, err);
+	if (st) {
+		env_close(s);
+		return st;
+	}
+
+	if ((rc = mdb_env_create(&s->env)) ||
+	    (rc = mdb_env_set_maxdbs(s->env, 32)) ||
+	    (rc = mdb_env_set_maxreaders(s->env, 254))) {
+		env_close(s);
+		return _kbx_fail_mdb(err, rc, "cannot create the LMDB environment");
+	}
+	if (s->writable) {
+		char *data = _kbx_path_concat(env, "data.mdb");
+		struct stat st_data;
+		size_t want = map_size ? map_size : MAP_MIN;
+		if (!map_size && data && stat(data, &st_data) == 0) {
+			while (want < (size_t)st_data.st_size * 2)
+				want *= 2;
+		}
+		free(data);
+		mdb_env_set_mapsize(s->env, want);
+		s->map_size = want;
+	}
+	unsigned env_flags = MDB_NOTLS | MDB_NORDAHEAD;
+	if (!s->writable)
+		env_flags |= MDB_RDONLY;
+	rc = mdb_env_open(s->env, env, env_flags, 0666);
+	if (rc) {
+		env_close(s);
+		if (rc == ENOENT || (rc == EACCES && !s->writable))
+			return _kbx_fail(err, KBX_ERR_NO_STORE,
+					 "no kbx index at '%s': run 'kbx index' first", kbx_dir);
+		return _kbx_fail_mdb(err, rc, "cannot open the index");
+	}
+	if (dstate == DATA_NONE && (st = _kbx_store_mark(env, err))) {
+		env_close(s);
+		return st;
+	}
+	/* Clear reader slots that processes killed mid-query left behind. */
+	int dead = 0;
+	mdb_reader_check(s->env, &dead);
+
+	MDB_envinfo info;
+	mdb_env_info(s->env, &info);
+	s->map_size = info.me_mapsize;
+
+	MDB_txn *txn;
+	if (s->writable) {
+		rc = mdb_txn_begin(s->env, NULL, 0, &txn);
+		if (rc) {
+			env_close(s);
+			return _kbx_fail_mdb(err, rc, "cannot begin a write transaction");
+		}
+		rc = open_dbis(s, txn, MDB_CREATE);
+		uint64_t v;
+		st = _kbx_meta_get_u64(s, txn, "schema", &v);
+		if (!rc && st == KBX_NOT_FOUND) {
+			/* a new store */
+			rc = _kbx_meta_put_u64(s, txn, "schema", KBX_SCHEMA_VERSION);
+			if (!rc)
+				rc = _kbx_meta_put_u64(s, txn, "generation", 0);
+			if (!rc)
+				rc = _kbx_meta_put_u64(s, txn, "created", (uint64_t)time(NULL));
+			if (!rc && s->root)
+				rc = _kbx_meta_put_str(s, txn, "root", s->root);
+		}
+		if (!rc)
+			rc = mdb_txn_commit(txn);
+		else
+			mdb_txn_abort(txn);
+		if (rc) {
+			rc = _kbx_store_write_error(s, rc);   /* a write cut short: the disk */
+			env_close(s);
+			return _kbx_fail_mdb(err, rc, "cannot initialise the index");
+		}
+		rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn);
+		if (rc) {
+			env_close(s);
+			return _kbx_fail_mdb(err, rc, "cannot begin a read transaction");
+		}
+		st = KBX_OK;
+		if (!(flags & KBX_OPEN_ANY_SCHEMA))
+			st = check_schema(s, txn, err);
+		if (!st)
+			st = read_root(s, txn);
+		mdb_txn_abort(txn);
+		if (st) {
+			env_close(s);
+			return st;
+		}
+	} else {
+		rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &s->rtxn);
+		if (rc == MDB_MAP_RESIZED) {
+			s->rtxn = NULL;
+			rc = set_map_size(s, 0);
+			if (!rc)
+				rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &s->rtxn);
+		}
+		if (rc) {
+			env_close(s);
+			return _kbx_fail_mdb(err, rc, "cannot begin a read transaction");
+		}
+		rc = open_dbis(s, s->rtxn, 0);
+		if (rc == MDB_NOTFOUND && env_is_empty(s->rtxn)) {
+			/* a first 'kbx index' has created the files and not yet
+			 * committed anything */
+			env_close(s);
+			return fail_not_built(err, kbx_dir);
+		}
+		if (rc == MDB_NOTFOUND) {
+			env_close(s);
+			return _kbx_fail(err, KBX_ERR_SCHEMA,
+					 "'%s' is not a kbx index of this version: run 'kbx index --rebuild'",
+					 kbx_dir);
+		}
+		/* A table opened in a read transaction is that transaction's
+		 * alone until it commits: committed, the handles are the
+		 * environment's, for any later transaction of this store
+		 * (kbx_store_refresh, a look at the latest state) */
+		if (!rc) {
+			rc = mdb_txn_commit(s->rtxn);
+			s->rtxn = NULL;
+			if (!rc)
+				rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &s->rtxn);
+			if (rc)
+				s->rtxn = NULL;
+		}
+		if (rc) {
+			env_close(s);
+			return _kbx_fail_mdb(err, rc, "cannot open the index's tables");
+		}
+		st = check_schema(s, s->rtxn, err);
+		/* Generation 0 is a store whose first run has not committed
+		 * (still running, killed, or out of space): its empty tables
+		 * would answer every query with a wrong "nothing found". */
+		uint64_t gen = 0;
+		if (!st && _kbx_meta_get_u64(s, s->rtxn, "generation", &gen) == KBX_OK && !gen)
+			st = fail_not_built(err, kbx_dir);
+		if (!st)
+			st = read_root(s, s->rtxn);
+		if (st) {
+			env_close(s);
+			return st;
+		}
+	}
+	return KBX_OK;
+}
+
 kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, size_t map_size,
 			    kbx_store_t **out, struct kbx_error *err)
 {
-	int rc;
 	kbx_status_t st;
 	struct kbx_store *s = calloc(1, sizeof(*s));
 	*out = NULL;
@@ -494,6 +736,7 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 	s->dir = strdup(kbx_dir);
 	s->root = root ? strdup(root) : NULL;
 	s->writable = (flags & KBX_OPEN_WRITE) != 0;
+	s->open_flags = flags;
 	if (!s->dir || (root && !s->root)) {
 		kbx_store_close(s);
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
@@ -533,177 +776,15 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 		}
 	}
 
-	/* Nothing of the store is read before it is known to be kbx's own
-	 * (trust.h): its files must not be links, and its data file must
-	 * carry this user's mark. */
-	enum data_state dstate = DATA_NONE;
-	st = check_files(kbx_dir, trusted, err);
-	if (!st)
-		st = check_data(kbx_dir, &dstate, err);
-	if (!st && dstate == DATA_FOREIGN && trusted)
-		dstate = DATA_OURS;   /* safe.directory vouches for it */
-	if (!st && !s->writable) {
-		if (dstate == DATA_NONE)
-			st = _kbx_fail(err, KBX_ERR_NO_STORE,
-				       "no kbx index at '%s': run 'kbx index' first", kbx_dir);
-		else if (dstate == DATA_UNBUILT)
-			st = fail_not_built(err, kbx_dir);
-		else if (dstate == DATA_FOREIGN)
-			st = fail_foreign(err, kbx_dir);
-	} else if (!st && (dstate == DATA_UNBUILT ||
-			   (dstate == DATA_FOREIGN && (flags & KBX_OPEN_REPLACE_FOREIGN)))) {
-		st = remove_data(kbx_dir, err);
-		dstate = DATA_NONE;
-	} else if (!st && dstate == DATA_FOREIGN) {
-		st = fail_foreign(err, kbx_dir);
-	}
-	if (!st)
-		st = reserve_lock_file(kbx_dir, err);
+	/* Where the environment is: .kbx/current names it when a
+	 * compaction has moved it (compact.c). */
+	st = reopen_env(s, flags, map_size, err);
 	if (st) {
 		kbx_store_close(s);
 		return st;
 	}
-
-	if ((rc = mdb_env_create(&s->env)) ||
-	    (rc = mdb_env_set_maxdbs(s->env, 32)) ||
-	    (rc = mdb_env_set_maxreaders(s->env, 254))) {
-		kbx_store_close(s);
-		return _kbx_fail_mdb(err, rc, "cannot create the LMDB environment");
-	}
-	if (s->writable) {
-		char *data = _kbx_path_concat(kbx_dir, "data.mdb");
-		struct stat st_data;
-		size_t want = map_size ? map_size : MAP_MIN;
-		if (!map_size && data && stat(data, &st_data) == 0) {
-			while (want < (size_t)st_data.st_size * 2)
-				want *= 2;
-		}
-		free(data);
-		mdb_env_set_mapsize(s->env, want);
-		s->map_size = want;
-	}
-	unsigned env_flags = MDB_NOTLS | MDB_NORDAHEAD;
-	if (!s->writable)
-		env_flags |= MDB_RDONLY;
-	rc = mdb_env_open(s->env, kbx_dir, env_flags, 0666);
-	if (rc) {
-		kbx_store_close(s);
-		if (rc == ENOENT || (rc == EACCES && !s->writable))
-			return _kbx_fail(err, KBX_ERR_NO_STORE,
-					 "no kbx index at '%s': run 'kbx index' first", kbx_dir);
-		return _kbx_fail_mdb(err, rc, "cannot open the index");
-	}
-	if (dstate == DATA_NONE && (st = write_mark(kbx_dir, err))) {
-		kbx_store_close(s);
-		return st;
-	}
-	/* Clear reader slots that processes killed mid-query left behind. */
-	int dead = 0;
-	mdb_reader_check(s->env, &dead);
-
-	MDB_envinfo info;
-	mdb_env_info(s->env, &info);
-	s->map_size = info.me_mapsize;
-
-	MDB_txn *txn;
-	if (s->writable) {
-		rc = mdb_txn_begin(s->env, NULL, 0, &txn);
-		if (rc) {
-			kbx_store_close(s);
-			return _kbx_fail_mdb(err, rc, "cannot begin a write transaction");
-		}
-		rc = open_dbis(s, txn, MDB_CREATE);
-		uint64_t v;
-		st = _kbx_meta_get_u64(s, txn, "schema", &v);
-		if (!rc && st == KBX_NOT_FOUND) {
-			/* a new store */
-			rc = _kbx_meta_put_u64(s, txn, "schema", KBX_SCHEMA_VERSION);
-			if (!rc)
-				rc = _kbx_meta_put_u64(s, txn, "generation", 0);
-			if (!rc)
-				rc = _kbx_meta_put_u64(s, txn, "created", (uint64_t)time(NULL));
-			if (!rc && s->root)
-				rc = _kbx_meta_put_str(s, txn, "root", s->root);
-		}
-		if (!rc)
-			rc = mdb_txn_commit(txn);
-		else
-			mdb_txn_abort(txn);
-		if (rc) {
-			rc = _kbx_store_write_error(s, rc);   /* a write cut short: the disk */
-			kbx_store_close(s);
-			return _kbx_fail_mdb(err, rc, "cannot initialise the index");
-		}
-		rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn);
-		if (rc) {
-			kbx_store_close(s);
-			return _kbx_fail_mdb(err, rc, "cannot begin a read transaction");
-		}
-		st = KBX_OK;
-		if (!(flags & KBX_OPEN_ANY_SCHEMA))
-			st = check_schema(s, txn, err);
-		if (!st)
-			st = read_root(s, txn);
-		mdb_txn_abort(txn);
-		if (st) {
-			kbx_store_close(s);
-			return st;
-		}
-	} else {
-		rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &s->rtxn);
-		if (rc == MDB_MAP_RESIZED) {
-			s->rtxn = NULL;
-			rc = set_map_size(s, 0);
-			if (!rc)
-				rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &s->rtxn);
-		}
-		if (rc) {
-			kbx_store_close(s);
-			return _kbx_fail_mdb(err, rc, "cannot begin a read transaction");
-		}
-		rc = open_dbis(s, s->rtxn, 0);
-		if (rc == MDB_NOTFOUND && env_is_empty(s->rtxn)) {
-			/* a first 'kbx index' has created the files and not yet
-			 * committed anything */
-			kbx_store_close(s);
-			return fail_not_built(err, kbx_dir);
-		}
-		if (rc == MDB_NOTFOUND) {
-			kbx_store_close(s);
-			return _kbx_fail(err, KBX_ERR_SCHEMA,
-					 "'%s' is not a kbx index of this version: run 'kbx index --rebuild'",
-					 kbx_dir);
-		}
-		/* A table opened in a read transaction is that transaction's
-		 * alone until it commits: committed, the handles are the
-		 * environment's, for any later transaction of this store
-		 * (kbx_store_refresh, a look at the latest state) */
-		if (!rc) {
-			rc = mdb_txn_commit(s->rtxn);
-			s->rtxn = NULL;
-			if (!rc)
-				rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &s->rtxn);
-			if (rc)
-				s->rtxn = NULL;
-		}
-		if (rc) {
-			kbx_store_close(s);
-			return _kbx_fail_mdb(err, rc, "cannot open the index's tables");
-		}
-		st = check_schema(s, s->rtxn, err);
-		/* Generation 0 is a store whose first run has not committed
-		 * (still running, killed, or out of space): its empty tables
-		 * would answer every query with a wrong "nothing found". */
-		uint64_t gen = 0;
-		if (!st && _kbx_meta_get_u64(s, s->rtxn, "generation", &gen) == KBX_OK && !gen)
-			st = fail_not_built(err, kbx_dir);
-		if (!st)
-			st = read_root(s, s->rtxn);
-		if (st) {
-			kbx_store_close(s);
-			return st;
-		}
-	}
+	if (s->writable)
+		_kbx_store_sweep(kbx_dir, s->env_gen);   /* what a killed compaction left */
 	*out = s;
 	return KBX_OK;
 }
@@ -712,32 +793,55 @@ void kbx_store_close(kbx_store_t *s)
 {
 	if (!s)
 		return;
-	if (s->wtxn)
-		mdb_txn_abort(s->wtxn);
-	if (s->rtxn)
-		mdb_txn_abort(s->rtxn);
-	if (s->env)
-		mdb_env_close(s->env);
+	env_close(s);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);   /* releases the flock */
 	free(s->dir);
+	free(s->env_dir);
 	free(s->root);
 	free(s);
 }
 
 /* Has an index run committed since the snapshot this reader sees? */
+/* Has an index run committed since the snapshot this reader sees, or a
+ * compaction moved the store to another file? */
 int kbx_store_outdated(kbx_store_t *s)
 {
 	MDB_envinfo ei;
 	if (s->wtxn || !s->rtxn || mdb_env_info(s->env, &ei))
 		return 0;
-	return (size_t)ei.me_last_txnid > mdb_txn_id(s->rtxn);
+	return (size_t)ei.me_last_txnid > mdb_txn_id(s->rtxn) || _kbx_store_pointer_moved(s);
+}
+
+/* Open the environment .kbx/current names now, s's own closed first.  A
+ * reader overtaken by another compaction while it opens looks again. */
+static kbx_status_t reopen_env(struct kbx_store *s, int flags, size_t map_size,
+			       struct kbx_error *err)
+{
+	kbx_status_t st;
+	env_close(s);
+	for (int tries = 0;; tries++) {
+		st = locate_env(s, flags, err);
+		if (!st)
+			st = open_env(s, flags, map_size, err);
+		if (!st || s->writable || tries >= 3 || !_kbx_store_pointer_moved(s))
+			return st;
+		if (err)
+			*err = (struct kbx_error)KBX_ERROR_INIT;
+	}
+}
+
+kbx_status_t _kbx_store_reopen(struct kbx_store *s, struct kbx_error *err)
+{
+	return reopen_env(s, s->open_flags & ~KBX_OPEN_REPLACE_FOREIGN, s->map_size, err);
 }
 
 kbx_status_t kbx_store_refresh(kbx_store_t *s, struct kbx_error *err)
 {
 	if (s->wtxn || !s->rtxn)
 		return KBX_OK;
+	if (_kbx_store_pointer_moved(s))
+		return reopen_env(s, s->open_flags, 0, err);
 	mdb_txn_reset(s->rtxn);
 	int rc = mdb_txn_renew(s->rtxn);
 	if (rc == MDB_MAP_RESIZED) {
@@ -801,6 +905,9 @@ static int set_map_size(struct kbx_store *s, size_t want)
 
 kbx_status_t _kbx_store_write_begin(struct kbx_store *s, struct kbx_error *err)
 {
+	if (!s->env)
+		return _kbx_fail(err, KBX_ERR_STORE,
+				 "cannot begin a write transaction: the index was compacted but could not be opened again; nothing was written: run 'kbx index' again");
 	if (s->map_lost)
 		return _kbx_fail(err, KBX_ERR_NOMEM,
 				 "cannot begin a write transaction: the index's map was lost when the address space ran out while it grew; nothing was written: run 'kbx index' again with more memory");
@@ -831,7 +938,7 @@ int _kbx_store_write_error(const struct kbx_store *s, int rc)
 			return ENOSPC;
 	}
 	struct rlimit rl;
-	char *data = _kbx_path_concat(s->dir, "data.mdb");
+	char *data = _kbx_path_concat(s->env_dir, "data.mdb");
 	struct stat st;
 	int at_limit = data && getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
 		       stat(data, &st) == 0 && (uint64_t)st.st_size + (1u << 20) >= rl.rlim_cur;
@@ -1018,7 +1125,7 @@ kbx_status_t kbx_store_info(kbx_store_t *s, struct kbx_store_info *info, struct 
 	}
 	mdb_cursor_close(c);
 
-	char *data = _kbx_path_concat(s->dir, "data.mdb");
+	char *data = _kbx_path_concat(s->env_dir, "data.mdb");
 	struct stat st;
 	if (data && stat(data, &st) == 0)
 		info->store_bytes = (uint64_t)st.st_blocks * 512;

@@ -65,11 +65,37 @@ struct kbx_store {
 	MDB_txn *wtxn;          /* the write transaction of an index run */
 	int writable;
 	int lock_fd;            /* the writer's lock on .kbx/lock, or -1 */
-	char *dir;
+	char *dir;              /* .kbx */
+	uint64_t env_gen;       /* the environment is dir/db.N with N this, or dir itself (0) */
+	char *env_dir;          /* that directory */
+	int open_flags;         /* kbx_store_open's, for a reopen */
 	char *root;
 	size_t map_size;
 	int map_lost;           /* a failed resize left LMDB with no map: no more transactions */
 };
+
+/*
+ * Compaction and the environment's place (compact.c).
+ *
+ * _kbx_store_pointer_read: the N of the db.N that kbx_dir/current names
+ * into *gen, 0 when there is no such file (the environment is kbx_dir).
+ * _kbx_store_env_path: that directory, malloc()ed (the caller frees it).
+ * _kbx_store_pointer_moved: does current name another one than s opened?
+ * _kbx_store_sweep: remove the environments a killed compaction left
+ * (the writer's lock held): every db.N but db.keep, and with keep,
+ * kbx_dir's own data files.
+ * _kbx_store_mark: mark the data file in dir as this user's, and sync it.
+ * _kbx_store_reopen: close s's environment and open the one current names.
+ */
+#define KBX_COMPACT_FREE_SHARE 4   /* compact when free pages are 1/4 of the file */
+#define KBX_COMPACT_FREE_MIN (8u << 20)   /* and 8 MiB or more */
+kbx_status_t _kbx_store_pointer_read(const char *kbx_dir, int trusted, uint64_t *gen,
+				     struct kbx_error *err);
+char *_kbx_store_env_path(const char *kbx_dir, uint64_t gen);
+int _kbx_store_pointer_moved(const struct kbx_store *s);
+void _kbx_store_sweep(const char *kbx_dir, uint64_t keep);
+kbx_status_t _kbx_store_mark(const char *dir, struct kbx_error *err);
+kbx_status_t _kbx_store_reopen(struct kbx_store *s, struct kbx_error *err);
 
 /* In meta while the code chunks wait to be made again from nothing: set
  * by the graph's transaction of a --rebuild, removed by the search
