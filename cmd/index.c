@@ -47,10 +47,21 @@ struct index_state {
  * whole graph, else when its free pages are worth it
  * (lib/store/compact.c).  The index is committed
  * whatever happens here: a failure is a warning. */
-static void compact_store(kbx_store_t *store, int always, struct kbx_compact_stats *cs)
+enum { COMPACT_AUTO, COMPACT_EAGER, COMPACT_NEVER };
+
+static void compact_store(struct kbx_ctx *ctx, kbx_store_t *store, int always,
+			  struct kbx_compact_stats *cs)
 {
 	struct kbx_error err = KBX_ERROR_INIT;
-	if (kbx_store_compact(store, always, cs, &err)) {
+	struct kbx_config_value v;
+	long mode = COMPACT_AUTO;
+	memset(cs, 0, sizeof(*cs));
+	if (kbx_config_get(ctx->config, "index.compact", &v, NULL) == KBX_OK)
+		mode = (long)v.number;
+	if (mode == COMPACT_NEVER)
+		return;
+	uint64_t floor = mode == COMPACT_EAGER ? 0 : KBX_COMPACT_FLOOR;
+	if (kbx_store_compact(store, always, floor, cs, &err)) {
 		fprintf(stderr, "warning: the index is not compacted: %s\n", err.msg);
 		cs->compacted = 0;
 	}
@@ -382,6 +393,7 @@ struct watch_state {
 	int rc;                 /* why watching stopped, when a run failed */
 	kbx_store_t *store;
 	const struct kbx_search_index_opts *search;  /* code chunks after each run */
+	struct kbx_ctx *ctx;
 };
 
 static void on_watch_ready(void *data, size_t ndirs)
@@ -415,7 +427,7 @@ static int on_watch_run(void *data, const struct kbx_watch_report *r)
 		fprintf(stderr, "note: the search index will catch up at the next change\n");
 	}
 	struct kbx_compact_stats cs;
-	compact_store(ws->store, 0, &cs);
+	compact_store(ws->ctx, ws->store, 0, &cs);
 	if (ws->oo->format == FMT_JSON) {
 		struct out *o = out_new(ws->oo);
 		if (!o) {
@@ -480,7 +492,7 @@ static int watch_loop(struct kbx_ctx *ctx, const struct kbx_index_opts *io,
 		perror("error: cannot watch for signals");
 		return KBX_EXIT_INTERNAL;
 	}
-	struct watch_state ws = { oo, quiet, 0, ctx->store, so };
+	struct watch_state ws = { oo, quiet, 0, ctx->store, so, ctx };
 	struct kbx_watch_opts wo = { 0 };
 	wo.index = io;
 	wo.stop_fd = sfd;
@@ -655,7 +667,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 	/* a whole graph was written in this run (--rebuild, or the store's
 	 * first run): its pages are scattered among each file's records */
 	if (!sst)
-		compact_store(ctx->store, rebuild || stats.generation == 1, &state.compact);
+		compact_store(ctx, ctx->store, rebuild || stats.generation == 1, &state.compact);
 
 	struct out *o = out_new(&oo);
 	if (!o)

@@ -139,18 +139,20 @@ kbx_status_t kbx_store_refresh(kbx_store_t *store, struct kbx_error *err);
 /*
  * Write the store again, compacted, into a new file and switch to it
  * (lib/store/compact.c says how readers are kept safe).  A writer's
- * store, between index runs.  With always 0, only when the free pages
- * are a quarter of the file or more, and 8 MiB or more.  cs->compacted says whether it was
- * done; the store stays open, on the new file.
+ * store, between index runs.  With always, when the file is floor bytes
+ * or more; else when the free pages are a quarter of the file or more,
+ * and 8 MiB or more.  cs->compacted says whether it was done; the
+ * store stays open, on the new file.
  */
+#define KBX_COMPACT_FLOOR (32u << 20)   /* index.compact=auto, whole-graph runs: 32 MiB */
 struct kbx_compact_stats {
 	int compacted;
 	uint64_t page_size, pages, free_pages;   /* before */
 	uint64_t bytes_before, bytes_after;
 	double seconds;
 };
-kbx_status_t kbx_store_compact(kbx_store_t *store, int always, struct kbx_compact_stats *cs,
-			       struct kbx_error *err);
+kbx_status_t kbx_store_compact(kbx_store_t *store, int always, uint64_t floor,
+			       struct kbx_compact_stats *cs, struct kbx_error *err);
 
 /* Make the store directory kbx_dir, with the .gitignore that keeps it
  * out of git, unless it exists.  KBX_ERR_UNSAFE when it is a symbolic

@@ -31,6 +31,10 @@ wait_lines () {
 	done
 }
 
+test_expect_success 'setup: every store compacted, small ones too' '
+	kbx config --user index.compact eager
+'
+
 test_expect_success 'the first run compacts into db.1; incremental runs fragment it' '
 	git init -q repo &&
 	mkdir repo/pkg &&
@@ -223,6 +227,26 @@ test_expect_success 'kill -9 at any moment of index --rebuild leaves a working s
 	ls repo/.kbx | grep "^db\." >dirs &&
 	test_line_count = 1 dirs &&
 	test_path_is_missing repo/.kbx/current.tmp
+'
+
+test_expect_success 'index.compact=auto leaves a store under 32 MiB as it was written; never, any store' '
+	git init -q small &&
+	printf "def f():\n    return g()\n\ndef g():\n    return 1\n" >small/a.py &&
+	(cd small && kbx -c index.compact=auto index --format=json >../auto.json) &&
+	test_grep ! compacted auto.json &&
+	test_path_is_file small/.kbx/data.mdb &&
+	test_path_is_missing small/.kbx/current &&
+	(cd small && kbx -c index.compact=auto index --rebuild --format=json >../auto.json) &&
+	test_grep ! compacted auto.json &&
+	(cd small && kbx -c index.compact=never index --rebuild --format=json >../never.json) &&
+	test_grep ! compacted never.json &&
+	test_path_is_missing small/.kbx/current &&
+	(cd small && kbx index --rebuild --format=json >../eager.json) &&
+	test_grep "\"compacted\":{" eager.json &&
+	test_path_is_file small/.kbx/db.1/data.mdb &&
+	test_path_is_missing small/.kbx/data.mdb &&
+	(cd small && kbx defs g) >out &&
+	test_grep "a.py:4" out
 '
 
 test_done

@@ -134,6 +134,9 @@ test_expect_success 'setup: the user, a canary, a listener' '
 	test -n "$PORT" &&
 	: the user lists every repository they index, the clones below too, so that --all-repos reaches them &&
 	kbx config --user repos.register always &&
+	: both compact every store, small ones too: the stores are .kbx/db.N, named by .kbx/current &&
+	kbx config --user index.compact eager &&
+	HOME=$TRASH_DIRECTORY/attacker kbx config --user index.compact eager &&
 	: the user has indexed a repository of their own before &&
 	mkdir mine &&
 	(cd mine && git init -q && printf "def helper():\n    pass\n" >m.py && kbx index -q)

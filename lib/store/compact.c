@@ -53,9 +53,11 @@
  * the file free), since one transaction writes each file's nodes,
  * edges, names and chunks side by side; and after any other run that
  * leaves the free pages at a quarter of the file or more
- * (KBX_COMPACT_FREE_SHARE) and at 8 MiB or more (KBX_COMPACT_FREE_MIN:
- * a small store is read from the page cache whatever its order, and
- * would be copied after nearly every run).  The cost is a read of the
+ * (KBX_COMPACT_FREE_SHARE) and at 8 MiB or more (KBX_COMPACT_FREE_MIN).
+ * After a whole-graph run, a store under 32 MiB (KBX_COMPACT_FLOOR) is
+ * left as it is unless the index.compact setting says eager: a small
+ * store is read from the page cache whatever its order, and the copy
+ * would double a small repository's run.  The cost is a read of the
  * live pages and a write of them, about the size of the compacted file.
  */
 #include <dirent.h>
@@ -282,8 +284,8 @@ static kbx_status_t switch_pointer(const char *kbx_dir, uint64_t gen, struct kbx
 	return st;
 }
 
-kbx_status_t kbx_store_compact(kbx_store_t *s, int always, struct kbx_compact_stats *cs,
-			       struct kbx_error *err)
+kbx_status_t kbx_store_compact(kbx_store_t *s, int always, uint64_t floor,
+			       struct kbx_compact_stats *cs, struct kbx_error *err)
 {
 	memset(cs, 0, sizeof(*cs));
 	if (!s->writable || s->wtxn || !s->env)
@@ -293,6 +295,8 @@ kbx_status_t kbx_store_compact(kbx_store_t *s, int always, struct kbx_compact_st
 	if (rc)
 		return _kbx_fail_mdb(err, rc, "cannot count the index's pages");
 	cs->bytes_before = cs->pages * cs->page_size;
+	if (always && cs->bytes_before < floor)
+		return KBX_OK;
 	if (!always && (cs->free_pages * KBX_COMPACT_FREE_SHARE < cs->pages ||
 			cs->free_pages * cs->page_size < KBX_COMPACT_FREE_MIN))
 		return KBX_OK;

@@ -26,6 +26,7 @@ static const char *const mode_words[] = { "hybrid", "vector", "lexical", NULL };
 static const char *const provider_words[] = { "builtin", "http", "command", NULL };
 /* true and false are what earlier versions took: always and never */
 static const char *const register_words[] = { "auto", "always", "never", "true", "false", NULL };
+static const char *const compact_words[] = { "auto", "eager", "never", NULL };
 
 const struct kbx_config_key kbx_config_keys[] = {
 	{ "color.ui", KBX_CONFIG_KEYWORD, "auto", color_words, 0, 0,
@@ -42,6 +43,9 @@ const struct kbx_config_key kbx_config_keys[] = {
 	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "index.codeChunks", KBX_CONFIG_BOOL, "true", NULL, 0, 0,
 	  "make a search chunk of every function, method and class",
+	  KBX_CONFIG_ANYWHERE, 0 },
+	{ "index.compact", KBX_CONFIG_KEYWORD, "auto", compact_words, 0, 0,
+	  "when kbx index writes the store again compacted: auto (stores of 8 MiB or more), eager (whatever the size) or never",
 	  KBX_CONFIG_ANYWHERE, 0 },
 	{ "index.cppHeaders", KBX_CONFIG_STRING, "", NULL, 0, 0,
 	  "globs, separated by blanks, of .h headers read as C++ whatever their text",
