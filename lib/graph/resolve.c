@@ -1420,6 +1420,15 @@ static void resolve_type(struct ctx *c, const char *tname, uint32_t exclude, int
 	out->n = 0;
 	out->via = KBX_VIA_NONE;
 	out->unknown = 0;
+	if (c->lang->absolute_types) {
+		/* the full name the language expanded: that type or none */
+		n = defs_filtered(c, last, mask, c->fam, filter_qual_equal, tname, out->ids,
+				  AMBIGUOUS_MAX + 1);
+		n = without(out->ids, n, exclude);
+		out->n = n;
+		out->via = n ? KBX_VIA_QUALIFIED : KBX_VIA_NONE;
+		return;
+	}
 	/* a type named through an import: m.Base or Base */
 	struct binding *b = find_binding(c, tname, dot ? (size_t)(dot - tname) : strlen(tname));
 	if (b && b->ntargets) {

@@ -515,6 +515,11 @@ struct kbx_lang {
 	 * receiver of type T that has no member f is the function or
 	 * method T.f where one is defined. */
 	int extension_functions;
+	/* A receiver's type (kbx_xcall.recv_type) and a base are written
+	 * with their full name, which the language has expanded from its
+	 * aliases (Elixir's modules): the resolver takes the type whose
+	 * qualified name is that, and no other type of that last name. */
+	int absolute_types;
 	/* Calling a type's name never constructs it (C, where a struct's
 	 * name is not a call): a plain call is then resolved to functions
 	 * alone. */
@@ -544,6 +549,7 @@ void _kbx_kotlin_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_swift_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_scala_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_dart_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_elixir_visibility(struct kbx_walk *w, TSNode n, int sym);
 
 /* The table of languages, NULL-terminated. */
 extern const struct kbx_lang *const _kbx_languages[];
