@@ -145,8 +145,9 @@ static TSNode keyword_value(struct kbx_walk *w, TSNode args, const char *key)
  * alias of its last part in the enclosing module. */
 static void define_module(struct kbx_walk *w, TSNode n, TSNode args, int kind)
 {
-	const char *name = _kbx_compact_text(w, ts_node_named_child(args, 0), 0);
-	if (!_kbx_is(ts_node_named_child(args, 0), "alias") || !name)
+	TSNode alias = ts_node_named_child(args, 0);
+	const char *name = _kbx_is(alias, "alias") ? _kbx_compact_text(w, alias, 0) : NULL;
+	if (!name)
 		return;
 	int outer = _kbx_walk_class(w);
 	uint32_t end = scope_end(w);

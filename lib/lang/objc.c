@@ -347,8 +347,9 @@ static void visit_message(struct kbx_walk *w, TSNode n)
 	if (!text)
 		return;
 	const char *type = NULL;
-	if (_kbx_is(r, "field_expression") && _kbx_is(_kbx_field(r, "argument"), "identifier") &&
-	    !strcmp(_kbx_field_text(w, r, "argument"), "self")) {
+	const char *object = _kbx_is(r, "field_expression") ?
+		_kbx_field_text(w, r, "argument") : NULL;
+	if (object && !strcmp(object, "self")) {
 		const char *field = _kbx_field_text(w, r, "field");
 		if (field && !_kbx_walk_bound(w, field, 1, &type))
 			type = NULL;
