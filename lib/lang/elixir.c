@@ -68,14 +68,13 @@ static void ex_end(struct kbx_walk *w)
 
 /* ---- aliases ---- */
 
-/* The end byte of the innermost enclosing module, or of the file. */
+/* The end byte of the innermost enclosing module or function (an alias
+ * is lexical: one written in a function holds there), or of the file. */
 static uint32_t scope_end(struct kbx_walk *w)
 {
-	int p = _kbx_walk_class(w);
-	for (size_t i = w->nscope; p >= 0 && i-- > 0;)
-		if (w->scope_sym[i] == p)
-			return ts_node_end_byte(w->up[w->scope_depth[i]]);
-	return (uint32_t)w->len;
+	if (!w->nscope)
+		return (uint32_t)w->len;
+	return ts_node_end_byte(w->up[w->scope_depth[w->nscope - 1]]);
 }
 
 static void add_alias(struct kbx_walk *w, const char *local, const char *full, uint32_t end)
