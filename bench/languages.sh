@@ -1,12 +1,13 @@
 #!/bin/bash
 # bench/languages.sh: one real project per language added by issue 18
-# (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift, Scala), indexed by kbx: the files and
+# (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift, Scala, Objective-C, Elixir), indexed by kbx: the files and
 # lines kbx read, the median index time of three fresh runs, and the
 # share of call sites kbx resolved certain, left ambiguous and left
 # unresolved.
 #
 #   bench/languages.sh [LANG...]      (php lua bash vue svelte kotlin
-#                                      swift scala; default all)
+#                                      swift scala objc elixir; default
+#                                      all)
 #
 #   php     php-monolog          Debian source package
 #   lua     luarocks             Debian source package
@@ -19,6 +20,10 @@
 #   swift   react-native-vision-camera 4.7.2  npm package: the iOS side's
 #                                .swift files
 #   scala   json4s               Debian source package
+#   objc    price.app            Debian source package (GNUstep; its .h
+#                                headers are Objective-C by their text)
+#   elixir  elixir-lang          Debian source package (Elixir's own library,
+#                                Mix and ExUnit, with their tests)
 #
 # A call site is one (caller, line, column) of kbx-export --sites: an
 # ambiguous call is one site however many candidates it lists.  Debian
@@ -43,7 +48,7 @@ KBX=${KBX:-$top/kbx}
 EXPORT=$RES/kbx-export
 build_export "$EXPORT" "${KBX_BUILD_DIR:-$top/build}" || die "cannot build $EXPORT"
 
-langs=${*:-php lua bash vue svelte kotlin swift scala}
+langs=${*:-php lua bash vue svelte kotlin swift scala objc elixir}
 pkg_of () {
 	case $1 in
 	php) echo php-monolog ;;
@@ -54,7 +59,9 @@ pkg_of () {
 	kotlin) echo react-native-screens ;;
 	swift) echo react-native-vision-camera ;;
 	scala) echo json4s ;;
-	*) die "unknown language '$1' (php, lua, bash, vue, svelte, kotlin, swift or scala)" ;;
+	objc) echo price.app ;;
+	elixir) echo elixir-lang ;;
+	*) die "unknown language '$1' (php, lua, bash, vue, svelte, kotlin, swift, scala, objc or elixir)" ;;
 	esac
 }
 
@@ -88,7 +95,7 @@ fetch_npm () {
 }
 
 case " $langs " in
-*" php "*|*" lua "*|*" bash "*|*" scala "*) debsrc_setup ;;
+*" php "*|*" lua "*|*" bash "*|*" scala "*|*" objc "*|*" elixir "*) debsrc_setup ;;
 esac
 : >"$RES/MANIFEST"
 printf '%-6s %-20s %6s %8s %9s %8s %10s %12s\n' lang project files lines index_ms certain ambiguous unresolved

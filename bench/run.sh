@@ -40,7 +40,7 @@
 #                its latency beside kbx search; writes .../context.md.
 #   7e. languages bench/languages.sh: one real project per language of
 #                issue 18 (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift,
-#                Scala):
+#                Scala, Objective-C, Elixir):
 #                files, lines, index time, calls certain / ambiguous /
 #                unresolved; writes bench/work/results/languages.md.
 #   7f. org      bench/org.sh: ORG_N (default 1,000) repositories pushed to a

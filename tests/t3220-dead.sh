@@ -739,4 +739,38 @@ test_expect_success 'Dart: a name starting with _ is dead when unused, others ar
 	test_grep ! "\"id\":\"shop.dart#Shop._size\".*\"reason\":\"dead\"" dt.json
 '
 
+test_expect_success 'Elixir: defp is dead when unused, def and defmacro are exported' '
+	git init -q ex &&
+	cat >ex/shop.ex <<-\EOF &&
+	defmodule Shop do
+	  def api(x), do: used(x)
+	  defmacro build(x), do: x
+	  defp used(x), do: x
+	  defp unused(x), do: x
+	end
+	EOF
+	(cd ex && kbx index -q && kbx dead --explain --format=json >../ex.json 2>/dev/null) &&
+	test_grep "\"id\":\"shop.ex#Shop.unused\".*\"reason\":\"dead\"" ex.json &&
+	test_grep "\"id\":\"shop.ex#Shop.api\".*\"reason\":\"exported\"" ex.json &&
+	test_grep "\"id\":\"shop.ex#Shop.build\".*\"reason\":\"exported\"" ex.json &&
+	test_grep ! "\"id\":\"shop.ex#Shop.used\".*\"reason\":\"dead\"" ex.json
+'
+
+test_expect_success 'Objective-C: a static function is dead when unused, methods are exported and not dead' '
+	git init -q oc &&
+	cat >oc/shop.m <<-\EOF &&
+	static int unused(void) { return 0; }
+	@interface Shop
+	- (void)api;
+	@end
+	@implementation Shop
+	- (void)api {}
+	@end
+	EOF
+	(cd oc && kbx index -q && kbx dead --explain --format=json >../oc.json 2>/dev/null) &&
+	test_grep "\"id\":\"shop.m#unused\".*\"reason\":\"dead\"" oc.json &&
+	test_grep "\"id\":\"shop.m#Shop.api\".*\"exported\":true" oc.json &&
+	test_grep ! "\"id\":\"shop.m#Shop.api\".*\"reason\":\"dead\"" oc.json
+'
+
 test_done

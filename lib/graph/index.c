@@ -889,7 +889,7 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 			has_old[i] = 1;
 			const struct kbx_lang *then = _kbx_lang_from_id(olds[i].lang);
 			int header = _kbx_lang_is_header(f->path);
-			if (then && then == _kbx_lang_text_variant(lang) &&
+			if (then && _kbx_lang_text_variant(lang, then) &&
 			    _kbx_lang_text_decides(f->path))
 				lang = then;
 			if (olds[i].size == f->size && olds[i].mtime_ns == f->mtime_ns &&

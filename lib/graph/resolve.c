@@ -1227,9 +1227,10 @@ static uint32_t member_of(struct ctx *c, uint32_t type_id, const char *name)
 	struct strbuf cid = STRBUF_INIT;
 	strbuf_addf(&cid, "%s.%s", t.cid, name);
 	uint32_t id = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
-	if (!id && !cid.failed && !strcmp(c->lang->name, "cpp")) {
+	if (!id && !cid.failed && (!strcmp(c->lang->name, "cpp") || !strcmp(c->lang->name, "objc"))) {
 		/* a member defined outside its class's body, in another file
-		 * (C++ `void Foo::bar() {}`): the one definition whose
+		 * (C++ `void Foo::bar() {}`, an Objective-C @implementation
+		 * of a class a header declares): the one definition whose
 		 * qualified name is the class's and the member's */
 		/* its qualified name: the type's and the member's (the
 		 * type's path may hold '#' too) */
@@ -1419,6 +1420,15 @@ static void resolve_type(struct ctx *c, const char *tname, uint32_t exclude, int
 	out->n = 0;
 	out->via = KBX_VIA_NONE;
 	out->unknown = 0;
+	if (c->lang->absolute_types) {
+		/* the full name the language expanded: that type or none */
+		n = defs_filtered(c, last, mask, c->fam, filter_qual_equal, tname, out->ids,
+				  AMBIGUOUS_MAX + 1);
+		n = without(out->ids, n, exclude);
+		out->n = n;
+		out->via = n ? KBX_VIA_QUALIFIED : KBX_VIA_NONE;
+		return;
+	}
 	/* a type named through an import: m.Base or Base */
 	struct binding *b = find_binding(c, tname, dot ? (size_t)(dot - tname) : strlen(tname));
 	if (b && b->ntargets) {
@@ -1521,11 +1531,14 @@ static void resolve_inherits(struct ctx *c)
 }
 
 /* A receiver written as a literal value ("".join(), b"".join(), [].append(),
- * 1.0.hex(), ()): a value of a built-in type, never of the repository. */
-static int literal_receiver(const char *rcv)
+ * 1.0.hex(), ()): a value of a built-in type, never of the repository.
+ * In Objective-C, [ starts a message and @ a literal (@"", @[], @{}, @1). */
+static int literal_receiver(const struct kbx_lang *lang, const char *rcv)
 {
 	if (!rcv || !rcv[0])
 		return 0;
+	if (!strcmp(lang->name, "objc"))
+		return strchr("@\"'0123456789", rcv[0]) != NULL;
 	if (strchr("\"'`[{0123456789", rcv[0]) || (rcv[0] == '(' && rcv[1] == ')'))
 		return 1;
 	/* string prefixes: b"", r'', f"", rb"", u'' */
@@ -1745,6 +1758,18 @@ static uint32_t nested_def(struct ctx *c, uint32_t src, const char *name, int ma
 	return found;
 }
 
+/* The one class of the family whose qualified name is class_qual, in
+ * whatever file (an Objective-C @implementation's class, which a header
+ * declares), or 0 when there is none or more than one. */
+static uint32_t class_elsewhere(struct ctx *c, const char *class_qual)
+{
+	const char *dot = strrchr(class_qual, '.');
+	uint32_t cands[2];
+	size_t n = defs_filtered(c, dot ? dot + 1 : class_qual, M_TYPE, c->fam, filter_qual_equal,
+				 class_qual, cands, 2);
+	return n == 1 ? cands[0] : 0;
+}
+
 static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 {
 	uint32_t ids[AMBIGUOUS_MAX + 1];
@@ -1767,6 +1792,8 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	    (recv == KBX_RECV_SELF || recv == KBX_RECV_SUPER ||
 	     (recv == KBX_RECV_NONE && c->lang->implicit_self))) {
 		uint32_t cls = class_id(c, call->class_qual);
+		if (!cls && !strcmp(c->lang->name, "objc"))
+			cls = class_elsewhere(c, call->class_qual);
 		uint32_t m = 0;
 		if (cls) {
 			m = member_in_hierarchy(c, cls, name, recv == KBX_RECV_SUPER);
@@ -1835,7 +1862,7 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	if (recv == KBX_RECV_EXPR) {
 		/* a literal value is of a built-in type (which may have
 		 * extension functions: "x".shout()) */
-		if (literal_receiver(rcv) && !(call->recv_type && c->lang->extension_functions)) {
+		if (literal_receiver(c->lang, rcv) && !(call->recv_type && c->lang->extension_functions)) {
 			emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
 			return;
 		}

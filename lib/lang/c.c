@@ -161,11 +161,28 @@ uint32_t _kbx_c_declarators(TSNode n, TSNode *out, uint32_t max)
 	return k;
 }
 
+/* The class or protocol a declaration of depth pointers states
+ * (Objective-C's `Cart *c`, `id<Priced> p`), or NULL. */
+static const char *object_type(struct kbx_walk *w, TSNode decl, int depth)
+{
+	TSNode t = _kbx_field(decl, "type");
+	if (depth == 1 && _kbx_is(t, "type_identifier"))
+		return _kbx_node_text(w, t);
+	TSNode list = depth == 0 && _kbx_is(t, "typedefed_specifier") ?
+		_kbx_child_of_type(t, "protocol_reference_list") : (TSNode){ 0 };
+	if (ts_node_is_null(list) || ts_node_named_child_count(list) != 1)
+		return NULL;
+	TSNode p = ts_node_named_child(list, 0);
+	return _kbx_is(p, "identifier") ? _kbx_node_text(w, p) : NULL;
+}
+
 /*
  * The names a declaration or a parameter declares, bound in the current
- * scope with no type: C has no methods, so what matters is only that a
- * call of such a name is a call through a pointer (a value), not of the
- * function of that name.
+ * scope: C has no methods, so what matters to C is only that a call of
+ * such a name is a call through a pointer (a value), not of the function
+ * of that name.  A pointer to a named type keeps the type, which
+ * Objective-C's message sends (lib/lang/objc.c, which walks its C with
+ * this file's visitor) take as their receiver's.
  */
 static void bind_names(struct kbx_walk *w, TSNode decl)
 {
@@ -175,7 +192,7 @@ static void bind_names(struct kbx_walk *w, TSNode decl)
 		int depth;
 		TSNode name = _kbx_c_declared_name(w, decl, ds[i], 0, &depth);
 		if (!ts_node_is_null(name))
-			_kbx_walk_bind(w, _kbx_node_text(w, name), NULL);
+			_kbx_walk_bind(w, _kbx_node_text(w, name), object_type(w, decl, depth));
 	}
 }
 

@@ -10,7 +10,7 @@ extern const struct kbx_lang _kbx_lang_c, _kbx_lang_cpp, _kbx_lang_python,
 	_kbx_lang_rust, _kbx_lang_java, _kbx_lang_csharp, _kbx_lang_ruby, _kbx_lang_php,
 	_kbx_lang_lua, _kbx_lang_bash, _kbx_lang_vue, _kbx_lang_vue_ts, _kbx_lang_svelte,
 	_kbx_lang_svelte_ts, _kbx_lang_kotlin, _kbx_lang_swift,
-	_kbx_lang_scala, _kbx_lang_dart;
+	_kbx_lang_scala, _kbx_lang_dart, _kbx_lang_objc, _kbx_lang_elixir;
 
 /* The position in this table is stored on disk (plus one): only append. */
 const struct kbx_lang *const _kbx_languages[] = {
@@ -36,6 +36,8 @@ const struct kbx_lang *const _kbx_languages[] = {
 	&_kbx_lang_swift,
 	&_kbx_lang_scala,
 	&_kbx_lang_dart,
+	&_kbx_lang_objc,
+	&_kbx_lang_elixir,
 	NULL
 };
 
@@ -70,15 +72,15 @@ int _kbx_lang_text_decides(const char *path)
 	return _kbx_lang_is_header(path) || l == &_kbx_lang_vue || l == &_kbx_lang_svelte;
 }
 
-const struct kbx_lang *_kbx_lang_text_variant(const struct kbx_lang *lang)
+int _kbx_lang_text_variant(const struct kbx_lang *lang, const struct kbx_lang *then)
 {
 	if (lang == &_kbx_lang_c)
-		return &_kbx_lang_cpp;
+		return then == &_kbx_lang_cpp || then == &_kbx_lang_objc;
 	if (lang == &_kbx_lang_vue)
-		return &_kbx_lang_vue_ts;
+		return then == &_kbx_lang_vue_ts;
 	if (lang == &_kbx_lang_svelte)
-		return &_kbx_lang_svelte_ts;
-	return NULL;
+		return then == &_kbx_lang_svelte_ts;
+	return 0;
 }
 
 int _kbx_lang_may_be_script(const char *path)
@@ -105,6 +107,7 @@ static const struct {
 	{ "java", "java" }, { "cs", "csharp" }, { "csharp", "csharp" },
 	{ "kotlin", "kotlin" }, { "kscript", "kotlin" }, { "swift", "swift" },
 	{ "scala", "scala" }, { "scala-cli", "scala" }, { "dart", "dart" },
+	{ "objc", "objc" }, { "objective-c", "objc" }, { "elixir", "elixir" },
 };
 
 /* The language an interpreter's or a file type's name (len bytes at
@@ -253,11 +256,15 @@ const struct kbx_lang *_kbx_lang_for_text(const char *path, const char *text, si
 		return _kbx_lang_for_script(text, peek, text + len - peek, peek);
 	}
 	if (l == &_kbx_lang_c && text && _kbx_lang_is_header(path) &&
+	    _kbx_objc_looks_objc(text, len))
+		return &_kbx_lang_objc;
+	if (l == &_kbx_lang_c && text && _kbx_lang_is_header(path) &&
 	    _kbx_c_looks_cpp(text, len))
 		return &_kbx_lang_cpp;
-	if ((l == &_kbx_lang_vue || l == &_kbx_lang_svelte) && text &&
-	    _kbx_component_is_ts(text, len))
-		return _kbx_lang_text_variant(l);
+	if (l == &_kbx_lang_vue && text && _kbx_component_is_ts(text, len))
+		return &_kbx_lang_vue_ts;
+	if (l == &_kbx_lang_svelte && text && _kbx_component_is_ts(text, len))
+		return &_kbx_lang_svelte_ts;
 	return l;
 }
 
@@ -321,7 +328,7 @@ int _kbx_lang_family(int id)
 	const struct kbx_lang *l = _kbx_lang_from_id(id);
 	if (!l)
 		return 0;
-	if (!strcmp(l->name, "c") || !strcmp(l->name, "cpp"))
+	if (!strcmp(l->name, "c") || !strcmp(l->name, "cpp") || !strcmp(l->name, "objc"))
 		return 1;
 	if (!strcmp(l->name, "javascript") || !strcmp(l->name, "typescript") ||
 	    !strcmp(l->name, "tsx") || _kbx_lang_script_name(l->name))

@@ -515,6 +515,11 @@ struct kbx_lang {
 	 * receiver of type T that has no member f is the function or
 	 * method T.f where one is defined. */
 	int extension_functions;
+	/* A receiver's type (kbx_xcall.recv_type) and a base are written
+	 * with their full name, which the language has expanded from its
+	 * aliases (Elixir's modules): the resolver takes the type whose
+	 * qualified name is that, and no other type of that last name. */
+	int absolute_types;
 	/* Calling a type's name never constructs it (C, where a struct's
 	 * name is not a call): a plain call is then resolved to functions
 	 * alone. */
@@ -544,28 +549,33 @@ void _kbx_kotlin_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_swift_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_scala_visibility(struct kbx_walk *w, TSNode n, int sym);
 void _kbx_dart_visibility(struct kbx_walk *w, TSNode n, int sym);
+void _kbx_elixir_visibility(struct kbx_walk *w, TSNode n, int sym);
 
 /* The table of languages, NULL-terminated. */
 extern const struct kbx_lang *const _kbx_languages[];
 /* The language for a path by extension or file name, or NULL. */
 const struct kbx_lang *_kbx_lang_for_path(const char *path);
-/* A ".h" file is C or C++, and only its text says which: a header whose
- * text has a construct C does not (a namespace, a class with a body, a
- * template, an access label, "::", an extensionless standard include
- * such as <string>) is C++.  _kbx_lang_for_text gives the language for
- * a path and its text; _kbx_lang_is_header: may the text change it? */
+/* A ".h" file is C, C++ or Objective-C, and only its text says which: a
+ * header with a line that starts, outside comments, with @interface,
+ * @protocol, @implementation, @end or #import is Objective-C
+ * (_kbx_objc_looks_objc, in lib/lang/objc.c); else one whose text has a
+ * construct C does not (a namespace, a class with a body, a template, an
+ * access label, "::", an extensionless standard include such as
+ * <string>) is C++.  _kbx_lang_for_text gives the language for a path
+ * and its text; _kbx_lang_is_header: may the text change it? */
 const struct kbx_lang *_kbx_lang_for_text(const char *path, const char *text, size_t len);
 int _kbx_lang_is_header(const char *path);
+int _kbx_objc_looks_objc(const char *text, size_t len);
 /* Vue and Svelte components are JavaScript (vue, svelte) or, when a
  * script block says lang="ts", TypeScript (vue-ts, svelte-ts): see
  * lib/lang/component.c.  _kbx_component_is_ts: does a component's text
  * hold a TypeScript block?  _kbx_lang_text_decides: may a path's text
  * change its language (a header, a component)?  _kbx_lang_text_variant:
- * the language the text may make of a path's language (C's is C++,
- * vue's vue-ts, svelte's svelte-ts), or NULL. */
+ * may the text make then of a path's language lang (C's are C++ and
+ * Objective-C, vue's vue-ts, svelte's svelte-ts)? */
 int _kbx_component_is_ts(const char *text, size_t len);
 int _kbx_lang_text_decides(const char *path);
-const struct kbx_lang *_kbx_lang_text_variant(const struct kbx_lang *lang);
+int _kbx_lang_text_variant(const struct kbx_lang *lang, const struct kbx_lang *then);
 /* "javascript" or "typescript" for a component language's name (the
  * language its script blocks are in), NULL for any other name. */
 const char *_kbx_lang_script_name(const char *name);
@@ -588,7 +598,7 @@ const struct kbx_lang *_kbx_lang_by_name(const char *name);
 int _kbx_lang_id(const struct kbx_lang *lang);
 const struct kbx_lang *_kbx_lang_from_id(int id);
 /* Languages whose code can call each other's definitions share a family
- * (C and C++; JavaScript, TypeScript and TSX; each other language alone).
+ * (C, C++ and Objective-C; JavaScript, TypeScript and TSX; each other language alone).
  * 0 for an unknown id. */
 int _kbx_lang_family(int id);
 

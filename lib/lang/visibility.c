@@ -433,3 +433,15 @@ void _kbx_dart_visibility(struct kbx_walk *w, TSNode n, int sym)
 	if (s && s->name[0] != '_' && parent_exported(w, s))
 		s->flags |= KBX_SYM_EXPORTED;
 }
+
+/* Elixir: a module, and what def, defmacro, defguard and defdelegate
+ * define, are public; defp, defmacrop and defguardp private.  n is the
+ * call of def (or defmodule). */
+void _kbx_elixir_visibility(struct kbx_walk *w, TSNode n, int sym)
+{
+	struct kbx_xsym *s = sym_at(w, sym);
+	const char *macro = _kbx_field_text(w, n, "target");
+	size_t len = macro ? strlen(macro) : 0;
+	if (s && (!KBX_KIND_IS_CALLABLE(s->kind) || (len && macro[len - 1] != 'p')))
+		s->flags |= KBX_SYM_EXPORTED;
+}

@@ -1,0 +1,4 @@
+defmodule Shop.Priced do
+  @moduledoc "Anything with a price."
+  @callback price(term()) :: number()
+end

@@ -1,0 +1,7 @@
+#import "Base.h"
+
+@implementation Base
+- (NSString *)describe {
+	return [self className];
+}
+@end

@@ -1,0 +1,6 @@
+#import <Foundation/Foundation.h>
+
+/* Anything with a price. */
+@protocol Priced <NSObject>
+- (double)price;
+@end
