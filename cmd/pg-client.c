@@ -188,3 +188,19 @@ char *push_repository_name(struct kbx_ctx *ctx, const char *opt)
 	}
 	return name;
 }
+
+void pg_array_add(struct strbuf *sb, const char *s, size_t len)
+{
+	strbuf_addstr(sb, sb->len ? ",\"" : "{\"");
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, s[i]);
+	}
+	strbuf_addch(sb, '"');
+}
+
+void pg_array_end(struct strbuf *sb)
+{
+	strbuf_addstr(sb, sb->len ? "}" : "{}");
+}

@@ -47,9 +47,8 @@ static const char *const push_usage[] = {
 	NULL
 };
 
-/* The version of the tables below, in kbx.meta; raised when they
- * change in a way an older kbx cannot write. */
-#define PUSH_SCHEMA_VERSION "2"
+/* The version of the tables below, in kbx.meta (pg-client.h). */
+#define PUSH_SCHEMA_VERSION KBX_PG_SCHEMA
 
 /* The DDL, one statement each; --schema prints them for a DBA. */
 static const char *const push_schema[] = {
@@ -68,7 +67,8 @@ static const char *const push_schema[] = {
 	"    files bigint NOT NULL DEFAULT 0,\n"
 	"    nodes bigint NOT NULL DEFAULT 0,\n"
 	"    edges bigint NOT NULL DEFAULT 0,\n"
-	"    chunks bigint NOT NULL DEFAULT 0\n"
+	"    chunks bigint NOT NULL DEFAULT 0,\n"
+	"    chunk_tokens bigint NOT NULL DEFAULT 0  -- the sum of the chunks' ntokens (BM25)\n"
 	")",
 	"CREATE TABLE IF NOT EXISTS kbx.files (\n"
 	"    repo integer NOT NULL,\n"
@@ -127,13 +127,27 @@ static const char *const push_schema[] = {
 	"    title text,\n"
 	"    heading text,\n"
 	"    lang text,\n"
+	"    seq integer NOT NULL,        -- the chunk's number in its document\n"
+	"    tags text,\n"
+	"    category text,\n"
+	"    severity text,\n"
+	"    pattern text,                -- an error entry's, in Python syntax\n"
+	"    pattern_line integer,\n"
+	"    cause text,\n"
+	"    fix text,\n"
+	"    related text,\n"
 	"    text text NOT NULL,\n"
+	"    ntokens integer NOT NULL,    -- the chunk's length for BM25\n"
+	"    terms text[] NOT NULL,       -- its terms as kbx's tokenizer cuts them,\n"
+	"    tfs integer[] NOT NULL,      -- and the count of each (kbx --db search)\n"
 	"    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english',\n"
 	"        coalesce(title, '') || ' ' || coalesce(heading, '') || ' ' || text)) STORED,\n"
 	"    PRIMARY KEY (repo, id)\n"
 	")",
 	"CREATE INDEX IF NOT EXISTS chunks_path ON kbx.chunks (repo, path)",
 	"CREATE INDEX IF NOT EXISTS chunks_tsv ON kbx.chunks USING gin (tsv)",
+	"CREATE INDEX IF NOT EXISTS chunks_terms ON kbx.chunks USING gin (terms)",
+	"CREATE INDEX IF NOT EXISTS chunks_pattern ON kbx.chunks (repo) WHERE pattern IS NOT NULL",
 	NULL
 };
 
@@ -237,6 +251,17 @@ struct edge_item {
 struct chunk_item {
 	uint32_t id;
 	struct kbx_chunk c;      /* strings into the store's map */
+	size_t post, npost;      /* its postings: push.posts[post..post+npost) */
+	uint32_t ntokens;        /* its length, as its postings hold it */
+};
+
+/* A chunk's term, with its count: what BM25 reads (kbx --db search). */
+struct post_item {
+	uint32_t id;
+	uint32_t tf, dl;         /* its count, and the chunk's length */
+	const char *term;        /* into the store's map, not NUL-terminated */
+	size_t len;
+	size_t seq;              /* the order walked, for a stable sort */
 };
 
 struct file_item {
@@ -262,6 +287,8 @@ struct push {
 	size_t nsites, asites;
 	struct chunk_item *chunks;
 	size_t nchunks, achunks;
+	struct post_item *posts;
+	size_t nposts, aposts;
 	struct file_item *files;
 	size_t nfiles, afiles;
 	int failed;              /* out of memory */
@@ -310,6 +337,41 @@ static int take_chunk(void *data, uint32_t id, const struct kbx_chunk *c)
 	return 0;
 }
 
+static int take_posting(void *data, uint32_t id, const char *term, size_t len, uint32_t tf,
+			uint32_t dl)
+{
+	struct push *pu = data;
+	GROW(pu->posts, pu->nposts, pu->aposts);
+	pu->posts[pu->nposts] = (struct post_item){ id, tf, dl, term, len, pu->nposts };
+	pu->nposts++;
+	return 0;
+}
+
+static int post_cmp(const void *a, const void *b)
+{
+	const struct post_item *x = a, *y = b;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Give each chunk (sorted by id) its postings. */
+static void attach_postings(struct push *pu)
+{
+	if (pu->nposts)
+		qsort(pu->posts, pu->nposts, sizeof(*pu->posts), post_cmp);
+	size_t p = 0;
+	for (size_t i = 0; i < pu->nchunks; i++) {
+		struct chunk_item *c = &pu->chunks[i];
+		while (p < pu->nposts && pu->posts[p].id < c->id)
+			p++;
+		c->post = p;
+		for (; p < pu->nposts && pu->posts[p].id == c->id; p++)
+			c->ntokens = pu->posts[p].dl;
+		c->npost = p - c->post;
+	}
+}
+
 static int take_file(void *data, const struct kbx_file_info *f)
 {
 	struct push *pu = data;
@@ -334,6 +396,7 @@ static void push_release(struct push *pu)
 	free(pu->edges);
 	free(pu->sites);
 	free(pu->chunks);
+	free(pu->posts);
 	free(pu->go_module);
 }
 
@@ -491,7 +554,22 @@ static void render_edge(struct strbuf *sb, const char *repo, const struct push *
 	strbuf_addstr(sb, "}\n");
 }
 
-static void render_chunk(struct strbuf *sb, const char *repo, const struct chunk_item *it)
+/* The chunk's terms, a text[] for COPY. */
+static void copy_terms(struct strbuf *sb, const struct post_item *p, size_t n)
+{
+	struct strbuf a = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		pg_array_add(&a, p[i].term, p[i].len);
+	pg_array_end(&a);
+	copy_field(sb, a.buf, a.len);
+	strbuf_addch(sb, '\t');
+	if (a.failed)
+		sb->failed = 1;
+	strbuf_release(&a);
+}
+
+static void render_chunk(struct strbuf *sb, const char *repo, const struct push *pu,
+			 const struct chunk_item *it)
 {
 	const struct kbx_chunk *c = &it->c;
 	copy_str(sb, repo);
@@ -506,8 +584,23 @@ static void render_chunk(struct strbuf *sb, const char *repo, const struct chunk
 	copy_text(sb, c->title);
 	copy_text(sb, c->heading);
 	copy_text(sb, c->lang);
+	copy_num(sb, c->seq);
+	copy_text(sb, c->tags);
+	copy_text(sb, c->category);
+	copy_text(sb, c->severity);
+	copy_text(sb, c->type == KBX_CHUNK_ERROR ? c->pattern : NULL);
+	copy_line(sb, c->pattern_line);
+	copy_text(sb, c->cause);
+	copy_text(sb, c->fix);
+	copy_text(sb, c->related);
 	copy_field(sb, c->text ? c->text : "", c->text ? c->text_len : 0);
-	strbuf_addch(sb, '\n');
+	strbuf_addch(sb, '\t');
+	copy_num(sb, it->ntokens);
+	copy_terms(sb, pu->posts + it->post, it->npost);
+	strbuf_addch(sb, '{');
+	for (size_t i = 0; i < it->npost; i++)
+		strbuf_addf(sb, "%s%u", i ? "," : "", pu->posts[it->post + i].tf);
+	strbuf_addstr(sb, "}\n");
 }
 
 
@@ -542,18 +635,6 @@ static int ensure_schema(struct pg_db *db)
 	if (rc)
 		fprintf(stderr, "hint: 'kbx push --schema' prints the statements, for one who may run them\n");
 	return rc;
-}
-
-/* A PostgreSQL array literal of text: {"a","b"}. */
-static void array_add(struct strbuf *sb, const char *s)
-{
-	strbuf_addstr(sb, sb->len ? ",\"" : "{\"");
-	for (const char *p = s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			strbuf_addch(sb, '\\');
-		strbuf_addch(sb, *p);
-	}
-	strbuf_addch(sb, '"');
 }
 
 struct remote_file {
@@ -629,6 +710,10 @@ static int read_local(struct kbx_ctx *ctx, struct push *pu, struct unit_ref **re
 		st = kbx_edges_walk_all(ctx->store, take_edge, pu, &err);
 	if (!st)
 		st = kbx_chunks_walk(ctx->store, take_chunk, pu, &err);
+	if (!st)
+		st = kbx_postings_walk(ctx->store, take_posting, pu, &err);
+	if (!st && !pu->failed)
+		attach_postings(pu);
 	if (st)
 		return die_status(&err);
 	size_t n = pu->nfiles + pu->nnodes + pu->nedges + pu->nchunks, k = 0;
@@ -738,7 +823,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 			case 0: file = &pu->files[u->idx]; break;
 			case 1: render_node(&rows, repo, &pu->nodes[u->idx], pu->go_module); nn++; break;
 			case 2: render_edge(&rows, repo, pu, &pu->edges[u->idx]); ne++; break;
-			case 3: render_chunk(&rows, repo, &pu->chunks[u->idx]); nc++; break;
+			case 3: render_chunk(&rows, repo, pu, &pu->chunks[u->idx]); nc++; break;
 			}
 		}
 		unit_key(&key, refs[i].unit, refs[i].ulen);
@@ -771,7 +856,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 			ps->unchanged++;
 		} else {
 			if (old) {
-				array_add(&cb->gone, kstr);
+				pg_array_add(&cb->gone, kstr, strlen(kstr));
 				cb->gone_none |= !*kstr;
 			}
 			strbuf_add(&cb->files, frow.buf, frow.len);
@@ -793,7 +878,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 	}
 	for (size_t i = 0; i < nrf; i++)
 		if (!rf[i].seen) {
-			array_add(&cb->gone, rf[i].path);
+			pg_array_add(&cb->gone, rf[i].path, strlen(rf[i].path));
 			cb->gone_none |= !*rf[i].path;
 			ps->removed++;
 		}
@@ -806,10 +891,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 		fprintf(stderr, "fatal: out of memory\n");
 		return KBX_EXIT_INTERNAL;
 	}
-	if (cb->gone.len)
-		strbuf_addch(&cb->gone, '}');
-	else
-		strbuf_addstr(&cb->gone, "{}");
+	pg_array_end(&cb->gone);
 	return 0;
 }
 
@@ -881,21 +963,28 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 				     &cb.edges, "cannot copy the edges");
 		if (!rc)
 			rc = pg_db_copy(db, "COPY kbx.chunks (repo, id, type, kind, node, doc_id, path, "
-				     "line, end_line, title, heading, lang, text) FROM STDIN",
+				     "line, end_line, title, heading, lang, seq, tags, category, severity, "
+				     "pattern, pattern_line, cause, fix, related, text, ntokens, terms, tfs) "
+				     "FROM STDIN",
 				     &cb.chunks, "cannot copy the chunks");
 	}
 	if (!rc) {
-		char nf[32], nn[32], ne[32], nc[32];
+		char nf[32], nn[32], ne[32], nc[32], nt[32];
+		struct kbx_search_info si;
+		if (kbx_search_info(ctx->store, &si, &err))
+			rc = die_status(&err);
 		snprintf(gen, sizeof(gen), "%llu", (unsigned long long)info.generation);
 		snprintf(nf, sizeof(nf), "%zu", pu.nfiles);
 		snprintf(nn, sizeof(nn), "%zu", ps.nodes);
 		snprintf(ne, sizeof(ne), "%zu", ps.edges);
 		snprintf(nc, sizeof(nc), "%zu", ps.chunks);
-		const char *up[] = { repo, gen, nf, nn, ne, nc };
-		rc = pg_db_exec(db,
-			     "UPDATE kbx.repos SET generation = $2, pushed_at = now(), files = $3, "
-			     "nodes = $4, edges = $5, chunks = $6 WHERE id = $1",
-			     6, up, NULL, "cannot record the generation");
+		snprintf(nt, sizeof(nt), "%llu", rc ? 0ULL : (unsigned long long)si.chunk_tokens);
+		const char *up[] = { repo, gen, nf, nn, ne, nc, nt };
+		if (!rc)
+			rc = pg_db_exec(db,
+				     "UPDATE kbx.repos SET generation = $2, pushed_at = now(), files = $3, "
+				     "nodes = $4, edges = $5, chunks = $6, chunk_tokens = $7 WHERE id = $1",
+				     7, up, NULL, "cannot record the generation");
 	}
 	if (!rc)
 		rc = pg_db_exec(db, "COMMIT", 0, NULL, NULL, "cannot commit the push");
