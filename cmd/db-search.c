@@ -6,10 +6,10 @@
  * What the ranking reads, and the statement that reads it:
  *
  *   the collection     kbx.repos: chunks and chunk_tokens (avgdl)
- *   BM25's postings    one statement for every term of the query: the
- *                      chunks whose terms hold it (the GIN index on
- *                      kbx.chunks.terms), with its count and the
- *                      chunk's length; df is counted from them
+ *   BM25's postings    one statement for every term of the query: its
+ *                      rows of kbx.postings (chunk, count, the chunk's
+ *                      length; an index-only scan of the primary
+ *                      key); df is counted from them
  *   error patterns     the error entries' patterns, compiled here
  *   chunks             a batch of ids at a time (the candidates the
  *                      filters look at, the fused list)
@@ -66,10 +66,10 @@ static kbx_status_t db_postings(void *data, const char *const *terms, const size
 	const char *params[] = { ds->repo, arr.buf };
 	struct kbx_pg_result *r = NULL;
 	int rc = db_graph_query(ds->g,
-				"SELECT q.i, c.id, c.tfs[array_position(c.terms, q.term)], c.ntokens "
+				"SELECT q.i, p.chunk, p.tf, p.len "
 				"FROM unnest($2::text[]) WITH ORDINALITY AS q(term, i) "
-				"JOIN kbx.chunks c ON c.terms @> ARRAY[q.term] AND c.repo = $1 "
-				"ORDER BY q.i, c.id",
+				"JOIN kbx.postings p ON p.repo = $1 AND p.term = q.term "
+				"ORDER BY q.i, p.chunk",
 				2, params, &r, "cannot read the postings of the query's terms");
 	strbuf_release(&arr);
 	if (rc)

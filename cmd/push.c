@@ -68,7 +68,7 @@ static const char *const push_schema[] = {
 	"    nodes bigint NOT NULL DEFAULT 0,\n"
 	"    edges bigint NOT NULL DEFAULT 0,\n"
 	"    chunks bigint NOT NULL DEFAULT 0,\n"
-	"    chunk_tokens bigint NOT NULL DEFAULT 0  -- the sum of the chunks' ntokens (BM25)\n"
+	"    chunk_tokens bigint NOT NULL DEFAULT 0  -- the sum of the chunks' lengths (BM25)\n"
 	")",
 	"CREATE TABLE IF NOT EXISTS kbx.files (\n"
 	"    repo integer NOT NULL,\n"
@@ -137,16 +137,21 @@ static const char *const push_schema[] = {
 	"    fix text,\n"
 	"    related text,\n"
 	"    text text NOT NULL,\n"
-	"    ntokens integer NOT NULL,    -- the chunk's length for BM25\n"
-	"    terms text[] NOT NULL,       -- its terms as kbx's tokenizer cuts them,\n"
-	"    tfs integer[] NOT NULL,      -- and the count of each (kbx --db search)\n"
 	"    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english',\n"
 	"        coalesce(title, '') || ' ' || coalesce(heading, '') || ' ' || text)) STORED,\n"
 	"    PRIMARY KEY (repo, id)\n"
 	")",
 	"CREATE INDEX IF NOT EXISTS chunks_path ON kbx.chunks (repo, path)",
 	"CREATE INDEX IF NOT EXISTS chunks_tsv ON kbx.chunks USING gin (tsv)",
-	"CREATE INDEX IF NOT EXISTS chunks_terms ON kbx.chunks USING gin (terms)",
+	"CREATE TABLE IF NOT EXISTS kbx.postings (  -- what kbx --db search's BM25 reads\n"
+	"    repo integer NOT NULL,\n"
+	"    term text NOT NULL,          -- as kbx's tokenizer cuts the chunk's text\n"
+	"    chunk bigint NOT NULL,\n"
+	"    tf integer NOT NULL,         -- the term's count in the chunk\n"
+	"    len integer NOT NULL,        -- the chunk's length in tokens\n"
+	"    PRIMARY KEY (repo, term, chunk) INCLUDE (tf, len)\n"
+	")",
+	"CREATE INDEX IF NOT EXISTS postings_chunk ON kbx.postings (repo, chunk)",
 	"CREATE INDEX IF NOT EXISTS chunks_pattern ON kbx.chunks (repo) WHERE pattern IS NOT NULL",
 	NULL
 };
@@ -252,7 +257,6 @@ struct chunk_item {
 	uint32_t id;
 	struct kbx_chunk c;      /* strings into the store's map */
 	size_t post, npost;      /* its postings: push.posts[post..post+npost) */
-	uint32_t ntokens;        /* its length, as its postings hold it */
 };
 
 /* A chunk's term, with its count: what BM25 reads (kbx --db search). */
@@ -366,8 +370,8 @@ static void attach_postings(struct push *pu)
 		while (p < pu->nposts && pu->posts[p].id < c->id)
 			p++;
 		c->post = p;
-		for (; p < pu->nposts && pu->posts[p].id == c->id; p++)
-			c->ntokens = pu->posts[p].dl;
+		while (p < pu->nposts && pu->posts[p].id == c->id)
+			p++;
 		c->npost = p - c->post;
 	}
 }
@@ -554,20 +558,6 @@ static void render_edge(struct strbuf *sb, const char *repo, const struct push *
 	strbuf_addstr(sb, "}\n");
 }
 
-/* The chunk's terms, a text[] for COPY. */
-static void copy_terms(struct strbuf *sb, const struct post_item *p, size_t n)
-{
-	struct strbuf a = STRBUF_INIT;
-	for (size_t i = 0; i < n; i++)
-		pg_array_add(&a, p[i].term, p[i].len);
-	pg_array_end(&a);
-	copy_field(sb, a.buf, a.len);
-	strbuf_addch(sb, '\t');
-	if (a.failed)
-		sb->failed = 1;
-	strbuf_release(&a);
-}
-
 static void render_chunk(struct strbuf *sb, const char *repo, const struct push *pu,
 			 const struct chunk_item *it)
 {
@@ -594,13 +584,23 @@ static void render_chunk(struct strbuf *sb, const char *repo, const struct push 
 	copy_text(sb, c->fix);
 	copy_text(sb, c->related);
 	copy_field(sb, c->text ? c->text : "", c->text ? c->text_len : 0);
-	strbuf_addch(sb, '\t');
-	copy_num(sb, it->ntokens);
-	copy_terms(sb, pu->posts + it->post, it->npost);
-	strbuf_addch(sb, '{');
-	for (size_t i = 0; i < it->npost; i++)
-		strbuf_addf(sb, "%s%u", i ? "," : "", pu->posts[it->post + i].tf);
-	strbuf_addstr(sb, "}\n");
+	strbuf_addch(sb, '\n');
+}
+
+/* The chunk's postings, a row each. */
+static void render_postings(struct strbuf *sb, const char *repo, const struct push *pu,
+			    const struct chunk_item *it)
+{
+	for (size_t i = 0; i < it->npost; i++) {
+		const struct post_item *p = &pu->posts[it->post + i];
+		copy_str(sb, repo);
+		copy_field(sb, p->term, p->len);
+		strbuf_addch(sb, '\t');
+		copy_num(sb, it->id);
+		copy_num(sb, p->tf);
+		copy_num(sb, p->dl);
+		copy_end_row(sb);
+	}
 }
 
 
@@ -798,7 +798,7 @@ static void unit_key(struct strbuf *sb, const char *unit, size_t len)
 }
 
 struct copy_bufs {
-	struct strbuf files, nodes, edges, chunks;
+	struct strbuf files, nodes, edges, chunks, postings;
 	struct strbuf gone;      /* array literal of the paths deleted */
 	int gone_none;           /* the unit "" is among them */
 };
@@ -809,12 +809,13 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 		     size_t nrefs, struct remote_file *rf, size_t nrf, struct copy_bufs *cb,
 		     struct push_stats *ps)
 {
-	struct strbuf key = STRBUF_INIT, frow = STRBUF_INIT, rows = STRBUF_INIT;
+	struct strbuf key = STRBUF_INIT, frow = STRBUF_INIT, rows = STRBUF_INIT, prows = STRBUF_INIT;
 	for (size_t i = 0; i < nrefs;) {
 		size_t j = i;
 		const struct file_item *file = NULL;
 		strbuf_reset(&frow);
 		strbuf_reset(&rows);
+		strbuf_reset(&prows);
 		size_t nn = 0, ne = 0, nc = 0;
 		for (; j < nrefs && refs[j].ulen == refs[i].ulen &&
 		       !memcmp(refs[j].unit, refs[i].unit, refs[i].ulen); j++) {
@@ -823,7 +824,11 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 			case 0: file = &pu->files[u->idx]; break;
 			case 1: render_node(&rows, repo, &pu->nodes[u->idx], pu->go_module); nn++; break;
 			case 2: render_edge(&rows, repo, pu, &pu->edges[u->idx]); ne++; break;
-			case 3: render_chunk(&rows, repo, pu, &pu->chunks[u->idx]); nc++; break;
+			case 3:
+				render_chunk(&rows, repo, pu, &pu->chunks[u->idx]);
+				render_postings(&prows, repo, pu, &pu->chunks[u->idx]);
+				nc++;
+				break;
 			}
 		}
 		unit_key(&key, refs[i].unit, refs[i].ulen);
@@ -841,6 +846,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 		_kbx_sha256_init(&h);
 		_kbx_sha256_add(&h, frow.buf, frow.len);
 		_kbx_sha256_add(&h, rows.buf, rows.len);
+		_kbx_sha256_add(&h, prows.buf, prows.len);
 		_kbx_sha256_final(&h, digest);
 		for (size_t d = 0; d < KBX_SHA256_LEN; d++)
 			snprintf(hex + 2 * d, 3, "%02x", digest[d]);
@@ -872,6 +878,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 				strbuf_add(dst, p, (size_t)(nl + 1 - p));
 				p = nl + 1;
 			}
+			strbuf_add(&cb->postings, prows.buf, prows.len);
 			ps->replaced++;
 		}
 		i = j;
@@ -883,10 +890,12 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 			ps->removed++;
 		}
 	int failed = key.failed || frow.failed || rows.failed || cb->files.failed ||
-		     cb->nodes.failed || cb->edges.failed || cb->chunks.failed || cb->gone.failed;
+		     cb->nodes.failed || cb->edges.failed || cb->chunks.failed || cb->gone.failed ||
+		     prows.failed || cb->postings.failed;
 	strbuf_release(&key);
 	strbuf_release(&frow);
 	strbuf_release(&rows);
+	strbuf_release(&prows);
 	if (failed) {
 		fprintf(stderr, "fatal: out of memory\n");
 		return KBX_EXIT_INTERNAL;
@@ -909,7 +918,8 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 	struct unit_ref *refs = NULL;
 	size_t nrefs = 0, nrf = 0;
 	struct remote_file *rf = NULL;
-	struct copy_bufs cb = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0 };
+	struct copy_bufs cb = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+				STRBUF_INIT, 0 };
 	struct push_stats ps = { 0 };
 	char repo[32], gen[32];
 	struct kbx_pg_result *r = NULL;
@@ -945,6 +955,11 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 				     "AND (path = ANY($2::text[]) OR ($3 AND path IS NULL))",
 				     3, del, NULL, "cannot delete the nodes of changed files");
 		if (!rc)
+			rc = pg_db_exec(db,
+				     "DELETE FROM kbx.postings p USING kbx.chunks c WHERE p.repo = $1 "
+				     "AND c.repo = $1 AND p.chunk = c.id AND c.path = ANY($2::text[])",
+				     2, del, NULL, "cannot delete the postings of changed files");
+		if (!rc)
 			rc = pg_db_exec(db, "DELETE FROM kbx.chunks WHERE repo = $1 AND path = ANY($2::text[])",
 				     2, del, NULL, "cannot delete the chunks of changed files");
 		if (!rc)
@@ -964,9 +979,11 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 		if (!rc)
 			rc = pg_db_copy(db, "COPY kbx.chunks (repo, id, type, kind, node, doc_id, path, "
 				     "line, end_line, title, heading, lang, seq, tags, category, severity, "
-				     "pattern, pattern_line, cause, fix, related, text, ntokens, terms, tfs) "
-				     "FROM STDIN",
+				     "pattern, pattern_line, cause, fix, related, text) FROM STDIN",
 				     &cb.chunks, "cannot copy the chunks");
+		if (!rc)
+			rc = pg_db_copy(db, "COPY kbx.postings (repo, term, chunk, tf, len) FROM STDIN",
+				     &cb.postings, "cannot copy the postings");
 	}
 	if (!rc) {
 		char nf[32], nn[32], ne[32], nc[32], nt[32];
@@ -1005,6 +1022,7 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 	strbuf_release(&cb.nodes);
 	strbuf_release(&cb.edges);
 	strbuf_release(&cb.chunks);
+	strbuf_release(&cb.postings);
 	strbuf_release(&cb.gone);
 	return rc;
 }

@@ -87,6 +87,32 @@ do
 	'
 done
 
+test_expect_success 'a file edited and one deleted, pushed again: the same hits still' '
+	NAME=fixture-python &&
+	(
+		cd python &&
+		f=$(git ls-files "*.py" 2>/dev/null | head -n 1) &&
+		if test -z "$f"
+		then
+			f=$(find . -name "*.py" | sort | head -n 1)
+		fi &&
+		printf "\n\ndef retry_with_backoff_again(order):\n    return order\n" >>"$f" &&
+		g=$(find . -name "*.py" ! -path "./$f" ! -path "$f" | sort | tail -n 1) &&
+		rm "$g" &&
+		kbx index -q &&
+		kbx push -q --db="$DB" --name=fixture-python &&
+		while read q
+		do
+			same --format=json "$q" || return 1
+		done <../queries &&
+		same "retry with backoff again"
+	) &&
+	sql "SELECT count(*) FROM kbx.postings p WHERE NOT EXISTS (SELECT 1 FROM kbx.chunks c
+	     WHERE c.repo = p.repo AND c.id = p.chunk)" >actual &&
+	echo 0 >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'the database answers: a pattern matched, BM25 ranked' '
 	(
 		cd hybrid &&
