@@ -189,13 +189,44 @@ char *push_repository_name(struct kbx_ctx *ctx, const char *opt)
 	return name;
 }
 
+size_t pg_utf8_len(const unsigned char *p, size_t avail)
+{
+	unsigned c = *p;
+	size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
+		: (c & 0xf8) == 0xf0 ? 4 : 0;
+	int ok = n && avail >= n && c;
+	for (size_t i = 1; ok && i < n; i++)
+		ok = (p[i] & 0xc0) == 0x80;
+	if (ok && n == 2 && c < 0xc2)
+		ok = 0;   /* overlong */
+	if (ok && n == 3) {
+		unsigned cp = (c & 0x0f) << 12 | (p[1] & 0x3f) << 6 | (p[2] & 0x3f);
+		ok = cp >= 0x800 && (cp < 0xd800 || cp > 0xdfff);
+	}
+	if (ok && n == 4) {
+		unsigned cp = (c & 0x07) << 18 | (p[1] & 0x3f) << 12 | (p[2] & 0x3f) << 6 |
+			      (p[3] & 0x3f);
+		ok = cp >= 0x10000 && cp <= 0x10ffff;
+	}
+	return ok ? n : 0;
+}
+
 void pg_array_add(struct strbuf *sb, const char *s, size_t len)
 {
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 	strbuf_addstr(sb, sb->len ? ",\"" : "{\"");
-	for (size_t i = 0; i < len; i++) {
-		if (s[i] == '"' || s[i] == '\\')
+	while (p < end) {
+		size_t n = pg_utf8_len(p, (size_t)(end - p));
+		if (!n) {
+			/* as kbx push wrote it */
+			strbuf_addstr(sb, "\xef\xbf\xbd");
+			p++;
+			continue;
+		}
+		if (*p == '"' || *p == '\\')
 			strbuf_addch(sb, '\\');
-		strbuf_addch(sb, s[i]);
+		strbuf_add(sb, p, n);
+		p += n;
 	}
 	strbuf_addch(sb, '"');
 }

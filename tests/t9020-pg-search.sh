@@ -160,6 +160,15 @@ test_expect_success 'without --mode: lexical and patterns, and a warning that sa
 	)
 '
 
+test_expect_success 'a query that is not UTF-8: its terms sent as kbx push sends text' '
+	NAME=fixture-hybrid &&
+	(
+		cd hybrid &&
+		same "$(printf "order\377\376 service caf\303\251")" &&
+		same --format=json "$(printf "retry\300\257 backoff")"
+	)
+'
+
 test_expect_success 'nothing found: exit 1, as in the index' '
 	(
 		cd python &&
