@@ -189,7 +189,9 @@ char *push_repository_name(struct kbx_ctx *ctx, const char *opt)
 	return name;
 }
 
-size_t pg_utf8_len(const unsigned char *p, size_t avail)
+/* The length of the UTF-8 sequence at p (avail bytes there), or 0 for
+ * a byte that starts none, or a NUL. */
+static size_t utf8_len(const unsigned char *p, size_t avail)
 {
 	unsigned c = *p;
 	size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
@@ -211,23 +213,37 @@ size_t pg_utf8_len(const unsigned char *p, size_t avail)
 	return ok ? n : 0;
 }
 
-void pg_array_add(struct strbuf *sb, const char *s, size_t len)
+void pg_text_add(struct strbuf *sb, const char *s, size_t len, int copy)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
-	strbuf_addstr(sb, sb->len ? ",\"" : "{\"");
 	while (p < end) {
-		size_t n = pg_utf8_len(p, (size_t)(end - p));
+		size_t n = utf8_len(p, (size_t)(end - p));
 		if (!n) {
-			/* as kbx push wrote it */
 			strbuf_addstr(sb, "\xef\xbf\xbd");
 			p++;
 			continue;
 		}
-		if (*p == '"' || *p == '\\')
-			strbuf_addch(sb, '\\');
-		strbuf_add(sb, p, n);
+		if (n == 1 && copy) {
+			switch (*p) {
+			case '\\': strbuf_addstr(sb, "\\\\"); break;
+			case '\t': strbuf_addstr(sb, "\\t"); break;
+			case '\n': strbuf_addstr(sb, "\\n"); break;
+			case '\r': strbuf_addstr(sb, "\\r"); break;
+			default: strbuf_addch(sb, (int)*p);
+			}
+		} else {
+			if (n == 1 && (*p == '"' || *p == '\\'))
+				strbuf_addch(sb, '\\');
+			strbuf_add(sb, p, n);
+		}
 		p += n;
 	}
+}
+
+void pg_array_add(struct strbuf *sb, const char *s, size_t len)
+{
+	strbuf_addstr(sb, sb->len ? ",\"" : "{\"");
+	pg_text_add(sb, s, len, 0);
 	strbuf_addch(sb, '"');
 }
 

@@ -48,14 +48,15 @@ int pg_db_fail(struct pg_db *db, int st, const char *what);
  * module's exec.  Returns 0 or the exit code after printing the error. */
 int pg_db_exec(struct pg_db *db, const char *sql, int n, const char *const *params,
 	       struct kbx_pg_result **res, const char *what);
-/* The length of the UTF-8 sequence at p (avail bytes there), or 0 for
- * a byte that starts none (or a NUL): what kbx push sends as U+FFFD. */
-size_t pg_utf8_len(const unsigned char *p, size_t avail);
+/* s[0..len) as text for the server, UTF-8 (a byte that is not, or a
+ * NUL, which text cannot hold, becomes U+FFFD): escaped for COPY's text
+ * format (\\, tab, newline, CR) when copy, else for an element of an
+ * array literal between its quotes (" and \\). */
+void pg_text_add(struct strbuf *sb, const char *s, size_t len, int copy);
 
 /* A text[] literal, {"a","b"}, built an element at a time: s[0..len)
- * quoted and added (the first opens the brace; a byte that is not
- * UTF-8 becomes U+FFFD, as kbx push sends it), then the end (an empty
- * one is {}). */
+ * quoted and added as pg_text_add has it (the first opens the brace),
+ * then the end (an empty one is {}). */
 void pg_array_add(struct strbuf *sb, const char *s, size_t len);
 void pg_array_end(struct strbuf *sb);
 

@@ -164,27 +164,7 @@ static const char *const push_schema[] = {
  * NUL, which text cannot hold), with \, tab, newline and CR escaped. */
 static void copy_field(struct strbuf *sb, const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s, *end = p + len;
-	while (p < end) {
-		size_t n = pg_utf8_len(p, (size_t)(end - p));
-		if (!n) {
-			strbuf_addstr(sb, "\xef\xbf\xbd");
-			p++;
-			continue;
-		}
-		if (n == 1) {
-			switch (*p) {
-			case '\\': strbuf_addstr(sb, "\\\\"); break;
-			case '\t': strbuf_addstr(sb, "\\t"); break;
-			case '\n': strbuf_addstr(sb, "\\n"); break;
-			case '\r': strbuf_addstr(sb, "\\r"); break;
-			default: strbuf_addch(sb, (int)*p);
-			}
-		} else {
-			strbuf_add(sb, p, n);
-		}
-		p += n;
-	}
+	pg_text_add(sb, s, len, 1);
 }
 
 static void copy_str(struct strbuf *sb, const char *s)
