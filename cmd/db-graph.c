@@ -38,6 +38,26 @@ int db_graph_all(const struct db_graph *g)
 	return g->all;
 }
 
+size_t db_graph_nrepos(const struct db_graph *g)
+{
+	return g->nrepos;
+}
+
+const char *db_graph_repo_name(const struct db_graph *g, size_t i)
+{
+	return g->repos[i].name;
+}
+
+const char *db_graph_repo_id(const struct db_graph *g, size_t i)
+{
+	return g->repos[i].id;
+}
+
+const struct kbx_pg_ops *db_graph_ops(const struct db_graph *g)
+{
+	return g->db.ops;
+}
+
 static int nomem(void)
 {
 	fprintf(stderr, "fatal: out of memory\n");
@@ -57,6 +77,28 @@ static int query(struct db_graph *g, const char *sql, int n, const char *const *
 	}
 	g->results[g->nresults++] = *res;
 	return 0;
+}
+
+int db_graph_query(struct db_graph *g, const char *sql, int n, const char *const *params,
+		   struct kbx_pg_result **res, const char *what)
+{
+	return query(g, sql, n, params, res, what);
+}
+
+int db_graph_schema(struct db_graph *g, const char *cmd)
+{
+	struct kbx_pg_result *r = NULL;
+	int rc = query(g, "SELECT value FROM kbx.meta WHERE key = 'schema'", 0, NULL, &r,
+		       "cannot read the schema's version");
+	if (rc)
+		return rc;
+	const char *v = g->db.ops->nrows(r) ? g->db.ops->value(r, 0, 0) : NULL;
+	if (v && !strcmp(v, KBX_PG_SCHEMA))
+		return 0;
+	fprintf(stderr, "error: the database '%s' holds kbx tables of schema %s; kbx --db %s needs schema %s\n"
+		"hint: have them dropped (DROP SCHEMA kbx CASCADE) and 'kbx push' every repository again with this kbx\n",
+		out_esc(g->db.masked), v ? out_esc(v) : "(none)", cmd, KBX_PG_SCHEMA);
+	return KBX_EXIT_DB_ERROR;
 }
 
 static const struct db_repo *repo_by_id(const struct db_graph *g, const char *id)
@@ -562,18 +604,7 @@ static int add_target(struct walk *w, const char *repo_id, uint32_t id, size_t n
 /* A PostgreSQL array literal of the strings, quoted. */
 static void array_of(struct strbuf *sb, const char *s)
 {
-	strbuf_addstr(sb, sb->len ? ",\"" : "{\"");
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			strbuf_addch(sb, '\\');
-		strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '"');
-}
-
-static void array_end(struct strbuf *sb)
-{
-	strbuf_addstr(sb, sb->len ? "}" : "{}");
+	pg_array_add(sb, s, strlen(s));
 }
 
 /* The name: nodes of the frontier's callables: the calls that could be
@@ -594,8 +625,8 @@ static int name_targets(struct walk *w)
 	strbuf_release(&tmp);
 	int rc = 0;
 	if (repos.len) {
-		array_end(&repos);
-		array_end(&cids);
+		pg_array_end(&repos);
+		pg_array_end(&cids);
 		struct kbx_pg_result *r;
 		const char *params[] = { repos.buf, cids.buf };
 		rc = query(w->g, "SELECT t.repo, n.id, t.cid FROM unnest($1::int[], $2::text[]) "
@@ -629,7 +660,7 @@ static int link_targets(struct walk *w)
 			array_of(&links, w->frontier[i].link);
 	if (!links.len)
 		return 0;
-	array_end(&links);
+	pg_array_end(&links);
 	struct kbx_pg_result *r;
 	const char *params[] = { links.buf, w->g->repo_ids.buf };
 	int rc = query(w->g,
@@ -756,8 +787,8 @@ static int read_level(struct walk *w, int kind, int dir, unsigned flags)
 							    : w->frontier[w->targets[i].near].repo->id);
 		strbuf_addf(&ids, "%s%u", i ? "," : "{", w->targets[i].id);
 	}
-	array_end(&repos);
-	array_end(&ids);
+	pg_array_end(&repos);
+	pg_array_end(&ids);
 	char kindbuf[16];
 	snprintf(kindbuf, sizeof(kindbuf), "%s", kbx_edge_kind_str(kind));
 	const char *params[] = { repos.buf, ids.buf, kindbuf };
@@ -821,7 +852,7 @@ static int link_callees(struct walk *w, unsigned flags)
 			array_of(&links, w->level[i].other.link);
 	if (!links.len)
 		return 0;
-	array_end(&links);
+	pg_array_end(&links);
 	struct kbx_pg_result *r;
 	const char *params[] = { links.buf, g->repo_ids.buf };
 	int rc = query(g, "SELECT " NODE_COLS " FROM kbx.nodes n WHERE n.link = ANY($1::text[]) "

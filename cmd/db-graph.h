@@ -29,6 +29,37 @@ void db_graph_close(struct kbx_ctx *ctx);
 
 /* Every repository (--all-repos): records name theirs. */
 int db_graph_all(const struct db_graph *g);
+/* The repositories asked, by name: the i'th one's name and id (the
+ * repo column of the tables). */
+size_t db_graph_nrepos(const struct db_graph *g);
+const char *db_graph_repo_name(const struct db_graph *g, size_t i);
+const char *db_graph_repo_id(const struct db_graph *g, size_t i);
+/* Run sql and keep its rows (*res) until db_graph_close.  Returns 0 or
+ * an exit code after printing the error. */
+struct kbx_pg_result;
+int db_graph_query(struct db_graph *g, const char *sql, int n, const char *const *params,
+		   struct kbx_pg_result **res, const char *what);
+const struct kbx_pg_ops *db_graph_ops(const struct db_graph *g);
+/* Does the database hold the tables of the schema this kbx writes
+ * (KBX_PG_SCHEMA)?  0, or the error printed (cmd: the command that
+ * needs it) and its exit code (14). */
+int db_graph_schema(struct db_graph *g, const char *cmd);
+
+/* kbx --db search: q over the i'th repository asked, as kbx_search
+ * over its index (kbx_search_source).  Returns 0 with st and *res as
+ * kbx_search's (err says why st failed), or an exit code after
+ * printing the database's error.  *res's strings stay valid until
+ * db_graph_close. */
+struct kbx_search_query;
+struct kbx_search_results;
+int db_search(struct db_graph *g, size_t i, const struct kbx_search_query *q,
+	      struct kbx_search_results *res, kbx_status_t *st, struct kbx_error *err);
+/* kbx --db search --all-repos: each repository searched so, the lists
+ * fused as search_all_repos fuses the stores'.  The command's exit
+ * code. */
+struct output_opts;
+int db_search_all(struct kbx_ctx *ctx, const struct kbx_search_query *q,
+		  const struct output_opts *oo, int explain);
 
 /* Append the nodes sym names, as kbx_lookup does, to out, and remember
  * the repository of each (db_graph_match_repo).  Returns 0, or an exit

@@ -58,7 +58,7 @@ const struct cmd_struct kbx_commands[] = {
 	  "publish the index to PostgreSQL, for queries across repositories" },
 	{ "registry", cmd_registry, RUN_NO_PAGER, "add, list or remove the registries kbx indexes" },
 	{ "repos", cmd_repos, RUN_DB, "list and name the repositories kbx knows" },
-	{ "search", cmd_search, RUN_NEEDS_INDEX, "search error entries, documents and code by meaning" },
+	{ "search", cmd_search, RUN_NEEDS_INDEX | RUN_DB, "search error entries, documents and code by meaning" },
 	{ "serve", cmd_serve, RUN_NO_PAGER,
 	  "serve kbx's queries over HTTP, with a page to ask from" },
 	{ "status", cmd_status, RUN_NEEDS_INDEX, "show what the index holds" },

@@ -188,3 +188,66 @@ char *push_repository_name(struct kbx_ctx *ctx, const char *opt)
 	}
 	return name;
 }
+
+/* The length of the UTF-8 sequence at p (avail bytes there), or 0 for
+ * a byte that starts none, or a NUL. */
+static size_t utf8_len(const unsigned char *p, size_t avail)
+{
+	unsigned c = *p;
+	size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
+		: (c & 0xf8) == 0xf0 ? 4 : 0;
+	int ok = n && avail >= n && c;
+	for (size_t i = 1; ok && i < n; i++)
+		ok = (p[i] & 0xc0) == 0x80;
+	if (ok && n == 2 && c < 0xc2)
+		ok = 0;   /* overlong */
+	if (ok && n == 3) {
+		unsigned cp = (c & 0x0f) << 12 | (p[1] & 0x3f) << 6 | (p[2] & 0x3f);
+		ok = cp >= 0x800 && (cp < 0xd800 || cp > 0xdfff);
+	}
+	if (ok && n == 4) {
+		unsigned cp = (c & 0x07) << 18 | (p[1] & 0x3f) << 12 | (p[2] & 0x3f) << 6 |
+			      (p[3] & 0x3f);
+		ok = cp >= 0x10000 && cp <= 0x10ffff;
+	}
+	return ok ? n : 0;
+}
+
+void pg_text_add(struct strbuf *sb, const char *s, size_t len, int copy)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	while (p < end) {
+		size_t n = utf8_len(p, (size_t)(end - p));
+		if (!n) {
+			strbuf_addstr(sb, "\xef\xbf\xbd");
+			p++;
+			continue;
+		}
+		if (n == 1 && copy) {
+			switch (*p) {
+			case '\\': strbuf_addstr(sb, "\\\\"); break;
+			case '\t': strbuf_addstr(sb, "\\t"); break;
+			case '\n': strbuf_addstr(sb, "\\n"); break;
+			case '\r': strbuf_addstr(sb, "\\r"); break;
+			default: strbuf_addch(sb, (int)*p);
+			}
+		} else {
+			if (n == 1 && (*p == '"' || *p == '\\'))
+				strbuf_addch(sb, '\\');
+			strbuf_add(sb, p, n);
+		}
+		p += n;
+	}
+}
+
+void pg_array_add(struct strbuf *sb, const char *s, size_t len)
+{
+	strbuf_addstr(sb, sb->len ? ",\"" : "{\"");
+	pg_text_add(sb, s, len, 0);
+	strbuf_addch(sb, '"');
+}
+
+void pg_array_end(struct strbuf *sb)
+{
+	strbuf_addstr(sb, sb->len ? "}" : "{}");
+}

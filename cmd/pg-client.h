@@ -11,6 +11,11 @@
 #include "pg-module.h"
 #include "util/strbuf.h"
 
+/* The version of the tables kbx push writes (kbx.meta's schema), raised
+ * when they change in a way an older kbx cannot write or a query of
+ * this one cannot read. */
+#define KBX_PG_SCHEMA "3"
+
 struct pg_db {
 	const struct kbx_pg_ops *ops;
 	struct kbx_pg *conn;
@@ -43,6 +48,18 @@ int pg_db_fail(struct pg_db *db, int st, const char *what);
  * module's exec.  Returns 0 or the exit code after printing the error. */
 int pg_db_exec(struct pg_db *db, const char *sql, int n, const char *const *params,
 	       struct kbx_pg_result **res, const char *what);
+/* s[0..len) as text for the server, UTF-8 (a byte that is not, or a
+ * NUL, which text cannot hold, becomes U+FFFD): escaped for COPY's text
+ * format (\\, tab, newline, CR) when copy, else for an element of an
+ * array literal between its quotes (" and \\). */
+void pg_text_add(struct strbuf *sb, const char *s, size_t len, int copy);
+
+/* A text[] literal, {"a","b"}, built an element at a time: s[0..len)
+ * quoted and added as pg_text_add has it (the first opens the brace),
+ * then the end (an empty one is {}). */
+void pg_array_add(struct strbuf *sb, const char *s, size_t len);
+void pg_array_end(struct strbuf *sb);
+
 /* COPY ... FROM STDIN of rows (COPY's text format). */
 int pg_db_copy(struct pg_db *db, const char *sql, const struct strbuf *rows, const char *what);
 

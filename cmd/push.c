@@ -47,9 +47,8 @@ static const char *const push_usage[] = {
 	NULL
 };
 
-/* The version of the tables below, in kbx.meta; raised when they
- * change in a way an older kbx cannot write. */
-#define PUSH_SCHEMA_VERSION "2"
+/* The version of the tables below, in kbx.meta (pg-client.h). */
+#define PUSH_SCHEMA_VERSION KBX_PG_SCHEMA
 
 /* The DDL, one statement each; --schema prints them for a DBA. */
 static const char *const push_schema[] = {
@@ -68,7 +67,8 @@ static const char *const push_schema[] = {
 	"    files bigint NOT NULL DEFAULT 0,\n"
 	"    nodes bigint NOT NULL DEFAULT 0,\n"
 	"    edges bigint NOT NULL DEFAULT 0,\n"
-	"    chunks bigint NOT NULL DEFAULT 0\n"
+	"    chunks bigint NOT NULL DEFAULT 0,\n"
+	"    chunk_tokens bigint NOT NULL DEFAULT 0  -- the sum of the chunks' lengths (BM25)\n"
 	")",
 	"CREATE TABLE IF NOT EXISTS kbx.files (\n"
 	"    repo integer NOT NULL,\n"
@@ -127,6 +127,15 @@ static const char *const push_schema[] = {
 	"    title text,\n"
 	"    heading text,\n"
 	"    lang text,\n"
+	"    seq integer NOT NULL,        -- the chunk's number in its document\n"
+	"    tags text,\n"
+	"    category text,\n"
+	"    severity text,\n"
+	"    pattern text,                -- an error entry's, in Python syntax\n"
+	"    pattern_line integer,\n"
+	"    cause text,\n"
+	"    fix text,\n"
+	"    related text,\n"
 	"    text text NOT NULL,\n"
 	"    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english',\n"
 	"        coalesce(title, '') || ' ' || coalesce(heading, '') || ' ' || text)) STORED,\n"
@@ -134,6 +143,16 @@ static const char *const push_schema[] = {
 	")",
 	"CREATE INDEX IF NOT EXISTS chunks_path ON kbx.chunks (repo, path)",
 	"CREATE INDEX IF NOT EXISTS chunks_tsv ON kbx.chunks USING gin (tsv)",
+	"CREATE TABLE IF NOT EXISTS kbx.postings (  -- what kbx --db search's BM25 reads\n"
+	"    repo integer NOT NULL,\n"
+	"    term text NOT NULL,          -- as kbx's tokenizer cuts the chunk's text\n"
+	"    chunk bigint NOT NULL,\n"
+	"    tf integer NOT NULL,         -- the term's count in the chunk\n"
+	"    len integer NOT NULL,        -- the chunk's length in tokens\n"
+	"    PRIMARY KEY (repo, term, chunk) INCLUDE (tf, len)\n"
+	")",
+	"CREATE INDEX IF NOT EXISTS postings_chunk ON kbx.postings (repo, chunk)",
+	"CREATE INDEX IF NOT EXISTS chunks_pattern ON kbx.chunks (repo) WHERE pattern IS NOT NULL",
 	NULL
 };
 
@@ -145,43 +164,7 @@ static const char *const push_schema[] = {
  * NUL, which text cannot hold), with \, tab, newline and CR escaped. */
 static void copy_field(struct strbuf *sb, const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s, *end = p + len;
-	while (p < end) {
-		unsigned c = *p;
-		size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
-			: (c & 0xf8) == 0xf0 ? 4 : 0;
-		int ok = n && (size_t)(end - p) >= n && c;
-		for (size_t i = 1; ok && i < n; i++)
-			ok = (p[i] & 0xc0) == 0x80;
-		if (ok && n == 2 && c < 0xc2)
-			ok = 0;   /* overlong */
-		if (ok && n == 3) {
-			unsigned cp = (c & 0x0f) << 12 | (p[1] & 0x3f) << 6 | (p[2] & 0x3f);
-			ok = cp >= 0x800 && (cp < 0xd800 || cp > 0xdfff);
-		}
-		if (ok && n == 4) {
-			unsigned cp = (c & 0x07) << 18 | (p[1] & 0x3f) << 12 | (p[2] & 0x3f) << 6 |
-				      (p[3] & 0x3f);
-			ok = cp >= 0x10000 && cp <= 0x10ffff;
-		}
-		if (!ok) {
-			strbuf_addstr(sb, "\xef\xbf\xbd");
-			p++;
-			continue;
-		}
-		if (n == 1) {
-			switch (c) {
-			case '\\': strbuf_addstr(sb, "\\\\"); break;
-			case '\t': strbuf_addstr(sb, "\\t"); break;
-			case '\n': strbuf_addstr(sb, "\\n"); break;
-			case '\r': strbuf_addstr(sb, "\\r"); break;
-			default: strbuf_addch(sb, (int)c);
-			}
-		} else {
-			strbuf_add(sb, p, n);
-		}
-		p += n;
-	}
+	pg_text_add(sb, s, len, 1);
 }
 
 static void copy_str(struct strbuf *sb, const char *s)
@@ -237,6 +220,16 @@ struct edge_item {
 struct chunk_item {
 	uint32_t id;
 	struct kbx_chunk c;      /* strings into the store's map */
+	size_t post, npost;      /* its postings: push.posts[post..post+npost) */
+};
+
+/* A chunk's term, with its count: what BM25 reads (kbx --db search). */
+struct post_item {
+	uint32_t id;
+	uint32_t tf, dl;         /* its count, and the chunk's length */
+	const char *term;        /* into the store's map, not NUL-terminated */
+	size_t len;
+	size_t seq;              /* the order walked, for a stable sort */
 };
 
 struct file_item {
@@ -262,6 +255,8 @@ struct push {
 	size_t nsites, asites;
 	struct chunk_item *chunks;
 	size_t nchunks, achunks;
+	struct post_item *posts;
+	size_t nposts, aposts;
 	struct file_item *files;
 	size_t nfiles, afiles;
 	int failed;              /* out of memory */
@@ -310,6 +305,41 @@ static int take_chunk(void *data, uint32_t id, const struct kbx_chunk *c)
 	return 0;
 }
 
+static int take_posting(void *data, uint32_t id, const char *term, size_t len, uint32_t tf,
+			uint32_t dl)
+{
+	struct push *pu = data;
+	GROW(pu->posts, pu->nposts, pu->aposts);
+	pu->posts[pu->nposts] = (struct post_item){ id, tf, dl, term, len, pu->nposts };
+	pu->nposts++;
+	return 0;
+}
+
+static int post_cmp(const void *a, const void *b)
+{
+	const struct post_item *x = a, *y = b;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Give each chunk (sorted by id) its postings. */
+static void attach_postings(struct push *pu)
+{
+	if (pu->nposts)
+		qsort(pu->posts, pu->nposts, sizeof(*pu->posts), post_cmp);
+	size_t p = 0;
+	for (size_t i = 0; i < pu->nchunks; i++) {
+		struct chunk_item *c = &pu->chunks[i];
+		while (p < pu->nposts && pu->posts[p].id < c->id)
+			p++;
+		c->post = p;
+		while (p < pu->nposts && pu->posts[p].id == c->id)
+			p++;
+		c->npost = p - c->post;
+	}
+}
+
 static int take_file(void *data, const struct kbx_file_info *f)
 {
 	struct push *pu = data;
@@ -334,6 +364,7 @@ static void push_release(struct push *pu)
 	free(pu->edges);
 	free(pu->sites);
 	free(pu->chunks);
+	free(pu->posts);
 	free(pu->go_module);
 }
 
@@ -491,7 +522,8 @@ static void render_edge(struct strbuf *sb, const char *repo, const struct push *
 	strbuf_addstr(sb, "}\n");
 }
 
-static void render_chunk(struct strbuf *sb, const char *repo, const struct chunk_item *it)
+static void render_chunk(struct strbuf *sb, const char *repo, const struct push *pu,
+			 const struct chunk_item *it)
 {
 	const struct kbx_chunk *c = &it->c;
 	copy_str(sb, repo);
@@ -506,8 +538,33 @@ static void render_chunk(struct strbuf *sb, const char *repo, const struct chunk
 	copy_text(sb, c->title);
 	copy_text(sb, c->heading);
 	copy_text(sb, c->lang);
+	copy_num(sb, c->seq);
+	copy_text(sb, c->tags);
+	copy_text(sb, c->category);
+	copy_text(sb, c->severity);
+	copy_text(sb, c->type == KBX_CHUNK_ERROR ? c->pattern : NULL);
+	copy_line(sb, c->pattern_line);
+	copy_text(sb, c->cause);
+	copy_text(sb, c->fix);
+	copy_text(sb, c->related);
 	copy_field(sb, c->text ? c->text : "", c->text ? c->text_len : 0);
 	strbuf_addch(sb, '\n');
+}
+
+/* The chunk's postings, a row each. */
+static void render_postings(struct strbuf *sb, const char *repo, const struct push *pu,
+			    const struct chunk_item *it)
+{
+	for (size_t i = 0; i < it->npost; i++) {
+		const struct post_item *p = &pu->posts[it->post + i];
+		copy_str(sb, repo);
+		copy_field(sb, p->term, p->len);
+		strbuf_addch(sb, '\t');
+		copy_num(sb, it->id);
+		copy_num(sb, p->tf);
+		copy_num(sb, p->dl);
+		copy_end_row(sb);
+	}
 }
 
 
@@ -542,18 +599,6 @@ static int ensure_schema(struct pg_db *db)
 	if (rc)
 		fprintf(stderr, "hint: 'kbx push --schema' prints the statements, for one who may run them\n");
 	return rc;
-}
-
-/* A PostgreSQL array literal of text: {"a","b"}. */
-static void array_add(struct strbuf *sb, const char *s)
-{
-	strbuf_addstr(sb, sb->len ? ",\"" : "{\"");
-	for (const char *p = s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			strbuf_addch(sb, '\\');
-		strbuf_addch(sb, *p);
-	}
-	strbuf_addch(sb, '"');
 }
 
 struct remote_file {
@@ -629,6 +674,10 @@ static int read_local(struct kbx_ctx *ctx, struct push *pu, struct unit_ref **re
 		st = kbx_edges_walk_all(ctx->store, take_edge, pu, &err);
 	if (!st)
 		st = kbx_chunks_walk(ctx->store, take_chunk, pu, &err);
+	if (!st)
+		st = kbx_postings_walk(ctx->store, take_posting, pu, &err);
+	if (!st && !pu->failed)
+		attach_postings(pu);
 	if (st)
 		return die_status(&err);
 	size_t n = pu->nfiles + pu->nnodes + pu->nedges + pu->nchunks, k = 0;
@@ -713,7 +762,7 @@ static void unit_key(struct strbuf *sb, const char *unit, size_t len)
 }
 
 struct copy_bufs {
-	struct strbuf files, nodes, edges, chunks;
+	struct strbuf files, nodes, edges, chunks, postings;
 	struct strbuf gone;      /* array literal of the paths deleted */
 	int gone_none;           /* the unit "" is among them */
 };
@@ -724,12 +773,13 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 		     size_t nrefs, struct remote_file *rf, size_t nrf, struct copy_bufs *cb,
 		     struct push_stats *ps)
 {
-	struct strbuf key = STRBUF_INIT, frow = STRBUF_INIT, rows = STRBUF_INIT;
+	struct strbuf key = STRBUF_INIT, frow = STRBUF_INIT, rows = STRBUF_INIT, prows = STRBUF_INIT;
 	for (size_t i = 0; i < nrefs;) {
 		size_t j = i;
 		const struct file_item *file = NULL;
 		strbuf_reset(&frow);
 		strbuf_reset(&rows);
+		strbuf_reset(&prows);
 		size_t nn = 0, ne = 0, nc = 0;
 		for (; j < nrefs && refs[j].ulen == refs[i].ulen &&
 		       !memcmp(refs[j].unit, refs[i].unit, refs[i].ulen); j++) {
@@ -738,7 +788,11 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 			case 0: file = &pu->files[u->idx]; break;
 			case 1: render_node(&rows, repo, &pu->nodes[u->idx], pu->go_module); nn++; break;
 			case 2: render_edge(&rows, repo, pu, &pu->edges[u->idx]); ne++; break;
-			case 3: render_chunk(&rows, repo, &pu->chunks[u->idx]); nc++; break;
+			case 3:
+				render_chunk(&rows, repo, pu, &pu->chunks[u->idx]);
+				render_postings(&prows, repo, pu, &pu->chunks[u->idx]);
+				nc++;
+				break;
 			}
 		}
 		unit_key(&key, refs[i].unit, refs[i].ulen);
@@ -756,6 +810,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 		_kbx_sha256_init(&h);
 		_kbx_sha256_add(&h, frow.buf, frow.len);
 		_kbx_sha256_add(&h, rows.buf, rows.len);
+		_kbx_sha256_add(&h, prows.buf, prows.len);
 		_kbx_sha256_final(&h, digest);
 		for (size_t d = 0; d < KBX_SHA256_LEN; d++)
 			snprintf(hex + 2 * d, 3, "%02x", digest[d]);
@@ -771,7 +826,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 			ps->unchanged++;
 		} else {
 			if (old) {
-				array_add(&cb->gone, kstr);
+				pg_array_add(&cb->gone, kstr, strlen(kstr));
 				cb->gone_none |= !*kstr;
 			}
 			strbuf_add(&cb->files, frow.buf, frow.len);
@@ -787,29 +842,29 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 				strbuf_add(dst, p, (size_t)(nl + 1 - p));
 				p = nl + 1;
 			}
+			strbuf_add(&cb->postings, prows.buf, prows.len);
 			ps->replaced++;
 		}
 		i = j;
 	}
 	for (size_t i = 0; i < nrf; i++)
 		if (!rf[i].seen) {
-			array_add(&cb->gone, rf[i].path);
+			pg_array_add(&cb->gone, rf[i].path, strlen(rf[i].path));
 			cb->gone_none |= !*rf[i].path;
 			ps->removed++;
 		}
 	int failed = key.failed || frow.failed || rows.failed || cb->files.failed ||
-		     cb->nodes.failed || cb->edges.failed || cb->chunks.failed || cb->gone.failed;
+		     cb->nodes.failed || cb->edges.failed || cb->chunks.failed || cb->gone.failed ||
+		     prows.failed || cb->postings.failed;
 	strbuf_release(&key);
 	strbuf_release(&frow);
 	strbuf_release(&rows);
+	strbuf_release(&prows);
 	if (failed) {
 		fprintf(stderr, "fatal: out of memory\n");
 		return KBX_EXIT_INTERNAL;
 	}
-	if (cb->gone.len)
-		strbuf_addch(&cb->gone, '}');
-	else
-		strbuf_addstr(&cb->gone, "{}");
+	pg_array_end(&cb->gone);
 	return 0;
 }
 
@@ -827,7 +882,8 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 	struct unit_ref *refs = NULL;
 	size_t nrefs = 0, nrf = 0;
 	struct remote_file *rf = NULL;
-	struct copy_bufs cb = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0 };
+	struct copy_bufs cb = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+				STRBUF_INIT, 0 };
 	struct push_stats ps = { 0 };
 	char repo[32], gen[32];
 	struct kbx_pg_result *r = NULL;
@@ -863,6 +919,11 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 				     "AND (path = ANY($2::text[]) OR ($3 AND path IS NULL))",
 				     3, del, NULL, "cannot delete the nodes of changed files");
 		if (!rc)
+			rc = pg_db_exec(db,
+				     "DELETE FROM kbx.postings p USING kbx.chunks c WHERE p.repo = $1 "
+				     "AND c.repo = $1 AND p.chunk = c.id AND c.path = ANY($2::text[])",
+				     2, del, NULL, "cannot delete the postings of changed files");
+		if (!rc)
 			rc = pg_db_exec(db, "DELETE FROM kbx.chunks WHERE repo = $1 AND path = ANY($2::text[])",
 				     2, del, NULL, "cannot delete the chunks of changed files");
 		if (!rc)
@@ -881,21 +942,30 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 				     &cb.edges, "cannot copy the edges");
 		if (!rc)
 			rc = pg_db_copy(db, "COPY kbx.chunks (repo, id, type, kind, node, doc_id, path, "
-				     "line, end_line, title, heading, lang, text) FROM STDIN",
+				     "line, end_line, title, heading, lang, seq, tags, category, severity, "
+				     "pattern, pattern_line, cause, fix, related, text) FROM STDIN",
 				     &cb.chunks, "cannot copy the chunks");
+		if (!rc)
+			rc = pg_db_copy(db, "COPY kbx.postings (repo, term, chunk, tf, len) FROM STDIN",
+				     &cb.postings, "cannot copy the postings");
 	}
 	if (!rc) {
-		char nf[32], nn[32], ne[32], nc[32];
+		char nf[32], nn[32], ne[32], nc[32], nt[32];
+		struct kbx_search_info si;
+		if (kbx_search_info(ctx->store, &si, &err))
+			rc = die_status(&err);
 		snprintf(gen, sizeof(gen), "%llu", (unsigned long long)info.generation);
 		snprintf(nf, sizeof(nf), "%zu", pu.nfiles);
 		snprintf(nn, sizeof(nn), "%zu", ps.nodes);
 		snprintf(ne, sizeof(ne), "%zu", ps.edges);
 		snprintf(nc, sizeof(nc), "%zu", ps.chunks);
-		const char *up[] = { repo, gen, nf, nn, ne, nc };
-		rc = pg_db_exec(db,
-			     "UPDATE kbx.repos SET generation = $2, pushed_at = now(), files = $3, "
-			     "nodes = $4, edges = $5, chunks = $6 WHERE id = $1",
-			     6, up, NULL, "cannot record the generation");
+		snprintf(nt, sizeof(nt), "%llu", rc ? 0ULL : (unsigned long long)si.chunk_tokens);
+		const char *up[] = { repo, gen, nf, nn, ne, nc, nt };
+		if (!rc)
+			rc = pg_db_exec(db,
+				     "UPDATE kbx.repos SET generation = $2, pushed_at = now(), files = $3, "
+				     "nodes = $4, edges = $5, chunks = $6, chunk_tokens = $7 WHERE id = $1",
+				     7, up, NULL, "cannot record the generation");
 	}
 	if (!rc)
 		rc = pg_db_exec(db, "COMMIT", 0, NULL, NULL, "cannot commit the push");
@@ -916,6 +986,7 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 	strbuf_release(&cb.nodes);
 	strbuf_release(&cb.edges);
 	strbuf_release(&cb.chunks);
+	strbuf_release(&cb.postings);
 	strbuf_release(&cb.gone);
 	return rc;
 }

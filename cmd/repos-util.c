@@ -293,38 +293,68 @@ int search_all_repos(struct kbx_ctx *ctx, const struct kbx_search_query *q_in,
 	if (rc)
 		return rc;
 	struct kbx_search_results *res = calloc(rs.n, sizeof(*res));
-	size_t *counts = calloc(rs.n, sizeof(*counts));
-	size_t *first = calloc(rs.n + 1, sizeof(*first));
 	struct kbx_embed_config *ec = calloc(rs.n, sizeof(*ec));
-	struct strbuf *keys = NULL;
-	struct kbx_repos_fused *fused = NULL;
-	size_t nfused = 0, searched = 0;
+	const char **names = calloc(rs.n, sizeof(*names)), **roots = calloc(rs.n, sizeof(*roots));
+	size_t searched = 0;
 	rc = KBX_EXIT_INTERNAL;
-	if (!res || !counts || !first || !ec)
-		goto oom;
+	if (!res || !ec || !names || !roots) {
+		fprintf(stderr, "fatal: out of memory\n");
+		goto out;
+	}
 	for (size_t i = 0; i < rs.n; i++) {
 		struct kbx_search_query q = *q_in;
 		struct kbx_ctx sctx = *ctx;
 		struct kbx_error err = KBX_ERROR_INIT;
-		first[i + 1] = first[i];
+		names[i] = rs.items[i].repo->name;
+		roots[i] = rs.items[i].repo->root;
 		/* each store is searched with the embedder it was indexed with */
 		sctx.config = rs.items[i].config;
 		search_embed_config(&sctx, &ec[i]);
 		q.embed = &ec[i];
 		q.refresh = !q.scope;
 		kbx_status_t st = kbx_search(rs.items[i].store, &q, &res[i], &err);
-		if (st && st != KBX_NOT_FOUND) {
-			fprintf(stderr, "warning: skipping '%s': %s\n", out_esc(rs.items[i].repo->name),
-				out_esc(err.msg));
-			kbx_search_results_release(&res[i]);
-			memset(&res[i], 0, sizeof(res[i]));
-			continue;
-		}
-		searched++;
-		for (int sg = 0; sg < KBX_SIG__COUNT; sg++)
-			if (res[i].sig[sg].note[0])
-				fprintf(stderr, "warning: %s: %s\n", out_esc(rs.items[i].repo->name),
-					out_esc(res[i].sig[sg].note));
+		searched += search_repo_done(names[i], st, &err, &res[i]);
+	}
+	rc = search_fuse_print(names, roots, rs.n, res, searched, q_in, oo, explain);
+out:
+	for (size_t i = 0; res && i < rs.n; i++)
+		kbx_search_results_release(&res[i]);
+	free(res);
+	free(ec);
+	free(names);
+	free(roots);
+	repo_stores_close(&rs);
+	return rc;
+}
+
+int search_repo_done(const char *name, kbx_status_t st, const struct kbx_error *err,
+		     struct kbx_search_results *res)
+{
+	if (st && st != KBX_NOT_FOUND) {
+		fprintf(stderr, "warning: skipping '%s': %s\n", out_esc(name), out_esc(err->msg));
+		kbx_search_results_release(res);
+		memset(res, 0, sizeof(*res));
+		return 0;
+	}
+	for (int sg = 0; sg < KBX_SIG__COUNT; sg++)
+		if (res->sig[sg].note[0])
+			fprintf(stderr, "warning: %s: %s\n", out_esc(name), out_esc(res->sig[sg].note));
+	return 1;
+}
+
+int search_fuse_print(const char *const *names, const char *const *roots, size_t nrepos,
+		      const struct kbx_search_results *res, size_t searched,
+		      const struct kbx_search_query *q_in, const struct output_opts *oo, int explain)
+{
+	size_t *counts = calloc(nrepos + 1, sizeof(*counts));
+	size_t *first = calloc(nrepos + 1, sizeof(*first));
+	struct strbuf *keys = NULL;
+	struct kbx_repos_fused *fused = NULL;
+	size_t nfused = 0;
+	int rc = KBX_EXIT_INTERNAL;
+	if (!counts || !first)
+		goto oom;
+	for (size_t i = 0; i < nrepos; i++) {
 		counts[i] = res[i].n;
 		first[i + 1] = first[i] + res[i].n;
 	}
@@ -333,10 +363,10 @@ int search_all_repos(struct kbx_ctx *ctx, const struct kbx_search_query *q_in,
 		rc = KBX_EXIT_IO;
 		goto out;
 	}
-	keys = calloc(first[rs.n] ? first[rs.n] : 1, sizeof(*keys));
+	keys = calloc(first[nrepos] ? first[nrepos] : 1, sizeof(*keys));
 	if (!keys)
 		goto oom;
-	for (size_t i = 0; i < rs.n; i++)
+	for (size_t i = 0; i < nrepos; i++)
 		for (size_t h = 0; h < res[i].n; h++) {
 			const struct kbx_chunk *c = &res[i].hits[h].chunk;
 			struct strbuf *k = &keys[first[i] + h];
@@ -346,9 +376,9 @@ int search_all_repos(struct kbx_ctx *ctx, const struct kbx_search_query *q_in,
 			if (k->failed)
 				goto oom;
 		}
-	struct fuse_data fd = { res, keys, first };
+	struct fuse_data fd = { (struct kbx_search_results *)res, keys, first };
 	struct kbx_error err = KBX_ERROR_INIT;
-	if (kbx_repos_fuse(rs.n, counts, q_in->rrf_k, hit_key, hit_score, &fd, &fused, &nfused,
+	if (kbx_repos_fuse(nrepos, counts, q_in->rrf_k, hit_key, hit_score, &fd, &fused, &nfused,
 			   &err)) {
 		rc = die_status(&err);
 		goto out;
@@ -364,16 +394,16 @@ int search_all_repos(struct kbx_ctx *ctx, const struct kbx_search_query *q_in,
 	if (explain && out_format(o) == FMT_TEXT) {
 		out_heading(o, "%zu result%s from %zu repositor%s", nfused, nfused == 1 ? "" : "s",
 			    searched, searched == 1 ? "y" : "ies");
-		for (size_t i = 0; i < rs.n; i++)
-			out_note(o, "%-12s %zu hit%s from %llu chunks", out_esc(rs.items[i].repo->name), res[i].n,
+		for (size_t i = 0; i < nrepos; i++)
+			out_note(o, "%-12s %zu hit%s from %llu chunks", out_esc(names[i]), res[i].n,
 				 res[i].n == 1 ? "" : "s", (unsigned long long)res[i].chunks);
 		out_note(o, "fusion       reciprocal rank over the repositories, k = %g",
 			 q_in->rrf_k > 0 ? q_in->rrf_k : 60.0);
 		out_line(o, "%s", "");
 	}
 	for (size_t f = 0; f < nfused; f++) {
-		const struct repo_store *s = &rs.items[fused[f].list];
-		out_set_repo(o, s->repo->name, s->repo->root, fused[f].item + 1);
+		out_set_repo(o, names[fused[f].list], roots ? roots[fused[f].list] : NULL,
+			     fused[f].item + 1);
 		out_search_hit(o, f + 1, &res[fused[f].list].hits[fused[f].item], &res[fused[f].list],
 			       q_in->text, explain);
 	}
@@ -383,9 +413,9 @@ int search_all_repos(struct kbx_ctx *ctx, const struct kbx_search_query *q_in,
 		out_field_str(o, "fusion", "rrf");
 		out_field_num(o, "rrf_k", q_in->rrf_k > 0 ? q_in->rrf_k : 60.0);
 		out_json_begin(o, "repos", 1);
-		for (size_t i = 0; i < rs.n; i++) {
+		for (size_t i = 0; i < nrepos; i++) {
 			out_json_begin(o, NULL, 0);
-			out_json_str(o, "name", rs.items[i].repo->name);
+			out_json_str(o, "name", names[i]);
 			out_json_int(o, "chunks", (int64_t)res[i].chunks);
 			out_json_int(o, "hits", (int64_t)res[i].n);
 			out_json_end(o);
@@ -400,16 +430,11 @@ oom:
 	rc = KBX_EXIT_INTERNAL;
 out:
 	if (keys)
-		for (size_t i = 0; i < first[rs.n]; i++)
+		for (size_t i = 0; i < first[nrepos]; i++)
 			strbuf_release(&keys[i]);
 	free(keys);
 	free(fused);
-	for (size_t i = 0; res && i < rs.n; i++)
-		kbx_search_results_release(&res[i]);
-	free(res);
 	free(counts);
 	free(first);
-	free(ec);
-	repo_stores_close(&rs);
 	return rc;
 }

@@ -73,4 +73,17 @@ struct output_opts;
 int search_all_repos(struct kbx_ctx *ctx, const struct kbx_search_query *q,
 		     const struct output_opts *oo, int explain);
 
+/* What search_all_repos and kbx --db search --all-repos share: a
+ * repository's search that returned st (a failure is warned of and
+ * its results emptied: 0; else its signals' notes warned of: 1), and
+ * the fusion and printing of the nrepos results (roots may be NULL:
+ * the database knows none). */
+struct kbx_search_results;
+struct kbx_error;
+int search_repo_done(const char *name, kbx_status_t st, const struct kbx_error *err,
+		     struct kbx_search_results *res);
+int search_fuse_print(const char *const *names, const char *const *roots, size_t nrepos,
+		      const struct kbx_search_results *res, size_t searched,
+		      const struct kbx_search_query *q, const struct output_opts *oo, int explain);
+
 #endif

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "db-graph.h"
 #include "util/config.h"
 #include "hybrid/kbx-hybrid.h"
 #include "search/kbx-search.h"
@@ -271,6 +272,17 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 	search_embed_config(ctx, &ec);
 	q.embed = &ec;
 
+	if (ctx->db && (within || callers_of || callees_of)) {
+		fprintf(stderr, "error: --within, --callers-of and --callees-of search the index, not --db\n");
+		goto out;
+	}
+	if (ctx->db && (rc = db_graph_schema(ctx->db, "search")))
+		goto out;
+	rc = KBX_EXIT_USAGE;
+	if (ctx->db && db_graph_all(ctx->db)) {
+		rc = db_search_all(ctx, &q, &oo, explain);
+		goto out;
+	}
 	if (all_repos && (within || callers_of || callees_of)) {
 		/* a scope names symbols of one repository */
 		fprintf(stderr, "error: --within, --callers-of and --callees-of apply to one repository, not --all-repos\n");
@@ -301,7 +313,14 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		/* code only: registry entries are in no part of the graph */
 	}
 	q.refresh = !q.scope;
-	st = kbx_search(ctx->store, &q, &res, &err);
+	if (ctx->db) {
+		rc = db_search(ctx->db, 0, &q, &res, &st, &err);
+		if (rc)
+			goto out;
+		rc = KBX_EXIT_USAGE;
+	} else {
+		st = kbx_search(ctx->store, &q, &res, &err);
+	}
 	if (st && st != KBX_NOT_FOUND) {
 		rc = die_status(&err);
 		goto out;

@@ -73,7 +73,7 @@ test_expect_success '--schema: DDL that psql runs, twice' '
 	psql "$DB" -Xq -v ON_ERROR_STOP=1 -f schema.sql 2>err &&
 	psql "$DB" -Xq -v ON_ERROR_STOP=1 -f schema.sql 2>err &&
 	sql "SELECT tablename FROM pg_tables WHERE schemaname = '"'kbx'"' ORDER BY 1" >actual &&
-	printf "%s\n" chunks edges files meta nodes repos >expect &&
+	printf "%s\n" chunks edges files meta nodes postings repos >expect &&
 	test_cmp expect actual
 '
 
@@ -153,6 +153,9 @@ test_expect_success 'a file deleted goes with its nodes, edges and chunks' '
 	sql "SELECT count(*) FROM kbx.edges e WHERE NOT EXISTS (SELECT 1 FROM kbx.nodes n
 	     WHERE n.repo = e.repo AND n.id = e.src)" >actual &&
 	echo 0 >expect &&
+	test_cmp expect actual &&
+	sql "SELECT count(*) FROM kbx.postings p WHERE NOT EXISTS (SELECT 1 FROM kbx.chunks c
+	     WHERE c.repo = p.repo AND c.id = p.chunk)" >actual &&
 	test_cmp expect actual &&
 	sql "SELECT generation, files FROM kbx.repos WHERE name = '"'one'"'" >actual &&
 	gen=$(cd one && kbx status --format=json | sed -n "s/.*\"generation\":\([0-9]*\).*/\1/p") &&

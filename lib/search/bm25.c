@@ -210,18 +210,14 @@ static int posting_of(MDB_cursor *c, MDB_val *k, uint32_t id, unsigned char p[KB
 	return 1;
 }
 
-kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
-		       const char *text, size_t len, const uint32_t *subset, size_t nsubset,
-		       const struct _kbx_bm25_term *extra, size_t nextra,
-		       struct _kbx_scored **out, size_t *n, double *bound, struct kbx_error *err)
+/* The query's terms: its tokens, its joined pairs, the extra ones;
+ * NULL when out of memory. */
+static struct qterms *query_terms(kbx_tokenizer_t *tok, const char *text, size_t len,
+				  const struct _kbx_bm25_term *extra, size_t nextra)
 {
-	*out = NULL;
-	*n = 0;
-	if (bound)
-		*bound = 0;
 	struct qterms *q = calloc(1, sizeof(*q));
 	if (!q)
-		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		return NULL;
 	_kbx_tokenize(tok, text, len, add_qterm, q);
 	add_joined_pairs(tok, text, len, q);
 	for (size_t i = 0; i < nextra; i++) {
@@ -232,6 +228,39 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		if (t)
 			t->expansion = 1;
 	}
+	return q;
+}
+
+/* One posting's share of a chunk's score: w is the term's idf times its
+ * weight in the query. */
+static double posting_score(double w, uint32_t tf, uint32_t dl, double avgdl)
+{
+	return w * tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / avgdl));
+}
+
+/* The term's idf times its weight, and its part of the bound. */
+static double term_weight(const struct qterm *t, uint64_t nchunks, size_t df, double *bound)
+{
+	double w = idf_of(nchunks, df) * t->qtf;
+	/* a word of the query no chunk holds: a chunk answers that much
+	 * less of it (a joined pair is no word of the query) */
+	if (bound && !t->expansion && (df || !t->joined))
+		*bound += w * (K1 + 1);
+	return w;
+}
+
+kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
+		       const char *text, size_t len, const uint32_t *subset, size_t nsubset,
+		       const struct _kbx_bm25_term *extra, size_t nextra,
+		       struct _kbx_scored **out, size_t *n, double *bound, struct kbx_error *err)
+{
+	*out = NULL;
+	*n = 0;
+	if (bound)
+		*bound = 0;
+	struct qterms *q = query_terms(tok, text, len, extra, nextra);
+	if (!q)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	if (!q->n) {
 		free(q);
 		return KBX_OK;
@@ -264,11 +293,7 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		MDB_val k = { q->t[i].len, q->t[i].term }, d;
 		rc = mdb_cursor_get(c, &k, &d, MDB_SET_KEY);
 		if (rc == MDB_NOTFOUND) {
-			/* a word of the query no chunk holds: a chunk answers
-			 * that much less of it (a joined pair is no word of
-			 * the query) */
-			if (bound && !q->t[i].joined && !q->t[i].expansion)
-				*bound += idf_of(nchunks, 0) * q->t[i].qtf * (K1 + 1);
+			term_weight(&q->t[i], nchunks, 0, bound);
 			continue;
 		}
 		if (rc) {
@@ -277,9 +302,7 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		}
 		size_t df = 0;
 		mdb_cursor_count(c, &df);
-		double w = idf_of(nchunks, df) * q->t[i].qtf;
-		if (bound && !q->t[i].expansion)
-			*bound += w * (K1 + 1);
+		double w = term_weight(&q->t[i], nchunks, df, bound);
 		if (subset) {
 			/* graph-first: a seek per chunk of the subset, not the
 			 * whole range */
@@ -289,9 +312,8 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 				uint32_t id = subset[j];
 				if (id >= next || !posting_of(c, &kk, id, p))
 					continue;
-				double tf = (double)(p[4] << 8 | p[5]);
-				double dl = (double)(p[6] << 8 | p[7]);
-				double sc = w * tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / avgdl));
+				double sc = posting_score(w, (uint32_t)(p[4] << 8 | p[5]),
+							  (uint32_t)(p[6] << 8 | p[7]), avgdl);
 				if (acc[id] == 0 && touch(&touched, &ntouched, &atouched, id))
 					st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 				acc[id] += (float)sc;
@@ -306,9 +328,8 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 				uint32_t id = _kbx_get_u32(p);
 				if (id >= next)
 					continue;
-				double tf = (double)(p[4] << 8 | p[5]);
-				double dl = (double)(p[6] << 8 | p[7]);
-				double sc = w * tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / avgdl));
+				double sc = posting_score(w, (uint32_t)(p[4] << 8 | p[5]),
+							  (uint32_t)(p[6] << 8 | p[7]), avgdl);
 				if (acc[id] == 0 && touch(&touched, &ntouched, &atouched, id)) {
 					st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 					break;
@@ -344,4 +365,126 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 	*out = res;
 	*n = res ? ntouched : 0;
 	return KBX_OK;
+}
+
+/* ---- the same over another's postings (kbx_search_source) ---- */
+
+struct src_postings {
+	struct qterms *q;
+	double *w;              /* each term's weight */
+	double avgdl;
+	float *acc;             /* by chunk id, grown as ids come */
+	size_t aacc;
+	uint32_t *touched;
+	size_t ntouched, atouched;
+	int failed;
+	const uint64_t *df;     /* filled by the source before the first posting */
+	uint64_t nchunks;
+	double *bound;
+	int weighted;
+};
+
+/* The terms' weights and the bound, once df is known. */
+static void set_weights(struct src_postings *sp)
+{
+	if (sp->weighted)
+		return;
+	sp->weighted = 1;
+	for (size_t i = 0; i < sp->q->n; i++)
+		sp->w[i] = term_weight(&sp->q->t[i], sp->nchunks, (size_t)sp->df[i], sp->bound);
+}
+
+static void src_posting(void *data, size_t term, uint32_t id, uint32_t tf, uint32_t len)
+{
+	struct src_postings *sp = data;
+	if (sp->failed || term >= sp->q->n)
+		return;
+	set_weights(sp);
+	if (id >= sp->aacc) {
+		size_t na = sp->aacc ? sp->aacc : 1024;
+		while (na <= id)
+			na *= 2;
+		float *nacc = realloc(sp->acc, na * sizeof(*nacc));
+		if (!nacc) {
+			sp->failed = 1;
+			return;
+		}
+		memset(nacc + sp->aacc, 0, (na - sp->aacc) * sizeof(*nacc));
+		sp->acc = nacc;
+		sp->aacc = na;
+	}
+	/* as the index's postings hold them */
+	if (tf > 0xffff)
+		tf = 0xffff;
+	if (len > 0xffff)
+		len = 0xffff;
+	double sc = posting_score(sp->w[term], tf, len, sp->avgdl);
+	if (sp->acc[id] == 0 && touch(&sp->touched, &sp->ntouched, &sp->atouched, id)) {
+		sp->failed = 1;
+		return;
+	}
+	sp->acc[id] += (float)sc;
+}
+
+kbx_status_t _kbx_bm25_source(const struct kbx_search_source *src, kbx_tokenizer_t *tok,
+			      const char *text, size_t len, const struct _kbx_bm25_term *extra,
+			      size_t nextra, struct _kbx_scored **out, size_t *n, double *bound,
+			      struct kbx_error *err)
+{
+	*out = NULL;
+	*n = 0;
+	if (bound)
+		*bound = 0;
+	struct qterms *q = query_terms(tok, text, len, extra, nextra);
+	if (!q)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	if (!q->n || !src->nchunks) {
+		free(q);
+		return KBX_OK;
+	}
+	struct src_postings sp = { .q = q };
+	const char **terms = calloc(q->n, sizeof(*terms));
+	size_t *lens = calloc(q->n, sizeof(*lens));
+	uint64_t *df = calloc(q->n, sizeof(*df));
+	sp.w = calloc(q->n, sizeof(*sp.w));
+	kbx_status_t st = KBX_OK;
+	if (!terms || !lens || !df || !sp.w) {
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		goto done;
+	}
+	for (size_t i = 0; i < q->n; i++) {
+		terms[i] = q->t[i].term;
+		lens[i] = q->t[i].len;
+	}
+	sp.avgdl = src->chunk_tokens ? (double)src->chunk_tokens / (double)src->nchunks : 1.0;
+	sp.df = df;
+	sp.nchunks = src->nchunks;
+	sp.bound = bound;
+	st = src->postings(src->data, terms, lens, q->n, df, src_posting, &sp, err);
+	if (!st)
+		set_weights(&sp);
+	if (!st && sp.failed)
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	if (!st && sp.ntouched) {
+		struct _kbx_scored *res = malloc(sp.ntouched * sizeof(*res));
+		if (!res) {
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+			goto done;
+		}
+		for (size_t i = 0; i < sp.ntouched; i++) {
+			res[i].id = sp.touched[i];
+			res[i].score = sp.acc[sp.touched[i]];
+		}
+		*out = res;
+		*n = sp.ntouched;
+	}
+done:
+	free(terms);
+	free(lens);
+	free(df);
+	free(sp.w);
+	free(sp.acc);
+	free(sp.touched);
+	free(q);
+	return st;
 }

@@ -867,3 +867,29 @@ kbx_status_t kbx_chunks_walk(kbx_store_t *s, kbx_chunk_fn fn, void *data, struct
 	mdb_cursor_close(c);
 	return st;
 }
+
+kbx_status_t kbx_postings_walk(kbx_store_t *s, kbx_posting_walk_fn fn, void *data,
+			       struct kbx_error *err)
+{
+	MDB_cursor *c;
+	int rc = mdb_cursor_open(_kbx_txn(s), s->postings, &c);
+	if (rc)
+		return _kbx_fail_mdb(err, rc, "cannot read the postings");
+	MDB_val k, d;
+	int stop = 0;
+	for (rc = mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc && !stop;
+	     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT_NODUP)) {
+		/* the term's postings a page at a time, as BM25 reads them */
+		for (int r = mdb_cursor_get(c, &k, &d, MDB_GET_MULTIPLE); !r && !stop;
+		     r = mdb_cursor_get(c, &k, &d, MDB_NEXT_MULTIPLE)) {
+			const unsigned char *p = d.mv_data;
+			for (size_t j = 0; j < d.mv_size / KBX_POSTING_LEN && !stop; j++, p += KBX_POSTING_LEN)
+				stop = fn(data, _kbx_get_u32(p), k.mv_data, k.mv_size,
+					  (uint32_t)(p[4] << 8 | p[5]), (uint32_t)(p[6] << 8 | p[7]));
+		}
+	}
+	mdb_cursor_close(c);
+	if (rc && rc != MDB_NOTFOUND && !stop)
+		return _kbx_fail_mdb(err, rc, "cannot read the postings");
+	return KBX_OK;
+}

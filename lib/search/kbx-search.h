@@ -246,6 +246,57 @@ kbx_status_t kbx_search(kbx_store_t *store, const struct kbx_search_query *q,
 			struct kbx_search_results *out, struct kbx_error *err);
 void kbx_search_results_release(struct kbx_search_results *r);
 
+/* ---- searching an index that lives elsewhere (kbx --db) ---- */
+
+/*
+ * The same search as kbx_search(), over the chunks, postings and error
+ * patterns of one repository's index as another holds them (the database
+ * kbx push fills): the same BM25 (over the pushed counts: the chunks,
+ * their lengths, each term's count in each), the same patterns (compiled
+ * here from their source), the same fusion, cut and confidence, so that
+ * the hits come in the same order as the index's own search.  No vector
+ * signal (why_no_vectors says why, as a note; in vector mode it is the
+ * error) and no graph scope.
+ */
+typedef void (*kbx_posting_fn)(void *fdata, size_t term, uint32_t id, uint32_t tf,
+			       uint32_t len);
+struct kbx_search_source {
+	void *data;
+	uint64_t nchunks;               /* in the collection */
+	uint64_t chunk_tokens;          /* the sum of their lengths in tokens */
+	/* The postings of terms[0..n) (tokens as the tokenizer cuts them;
+	 * terms[i] is lens[i] bytes): df[i] filled for every term first,
+	 * then fn(fdata, i, chunk id, count in the chunk, the chunk's
+	 * length) for each chunk holding terms[i], term after term in the
+	 * order given. */
+	kbx_status_t (*postings)(void *data, const char *const *terms, const size_t *lens,
+				 size_t n, uint64_t *df, kbx_posting_fn fn, void *fdata,
+				 struct kbx_error *err);
+	/* fn(fdata, chunk id, its pattern in Python syntax) for every
+	 * error pattern, by chunk id. */
+	kbx_status_t (*patterns)(void *data, void (*fn)(void *fdata, uint32_t id, const char *pattern),
+				 void *fdata, struct kbx_error *err);
+	/* The chunks ids[0..n) into out[0..n) (type 0 for an id there is
+	 * none of); their strings stay valid as long as data does. */
+	kbx_status_t (*chunks)(void *data, const uint32_t *ids, size_t n, struct kbx_chunk *out,
+			       struct kbx_error *err);
+	const char *why_no_vectors;
+};
+/* Results as kbx_search's; the hits' strings are data's. */
+kbx_status_t kbx_search_source(const struct kbx_search_source *src,
+			       const struct kbx_search_query *q, struct kbx_search_results *out,
+			       struct kbx_error *err);
+
+/* What kbx push publishes for kbx_search_source: fn(data, chunk id,
+ * term, its length, its count in the chunk, the chunk's length) for
+ * every posting of the store's snapshot, term by term (counts and
+ * lengths as BM25 reads them, at most 65535).  Non-zero from fn stops
+ * the walk, and KBX_OK is returned. */
+typedef int (*kbx_posting_walk_fn)(void *data, uint32_t id, const char *term, size_t len,
+				   uint32_t tf, uint32_t dl);
+kbx_status_t kbx_postings_walk(kbx_store_t *store, kbx_posting_walk_fn fn, void *data,
+			       struct kbx_error *err);
+
 /* Call fn with every chunk of the store's snapshot, by chunk id (for
  * kbx push); the chunk's strings are valid during the call only.
  * Non-zero from fn stops the walk, and KBX_OK is returned. */
@@ -271,6 +322,7 @@ char *kbx_search_vector_path(kbx_store_t *store);
 struct kbx_search_info {
 	uint64_t chunks, by_type[KBX_CHUNK__COUNT];
 	uint64_t terms, postings;
+	uint64_t chunk_tokens;          /* the sum of the chunks' lengths (BM25) */
 	uint64_t generation;            /* search generation of the store */
 	uint64_t vector_generation;     /* of the vector file; 0 if none */
 	uint64_t vectors;

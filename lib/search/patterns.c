@@ -210,77 +210,143 @@ static int cmp_hit(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* Matching the patterns of a search, one after another. */
+struct matcher {
+	const char *text;
+	size_t len;
+	pcre2_match_context *mctx;
+	pcre2_match_data *md;
+	struct _kbx_pattern_hit *hits;
+	size_t nh, ah;
+	int failed;             /* out of memory */
+};
+
+static int matcher_init(struct matcher *m, const char *text, size_t len)
+{
+	memset(m, 0, sizeof(*m));
+	m->text = text;
+	m->len = len;
+	m->mctx = pcre2_match_context_create(NULL);
+	m->md = pcre2_match_data_create(1, NULL);
+	if (!m->mctx || !m->md)
+		return -1;
+	pcre2_set_match_limit(m->mctx, MATCH_LIMIT);
+	pcre2_set_depth_limit(m->mctx, DEPTH_LIMIT);
+	return 0;
+}
+
+/* Match one stored pattern (4 bytes of specificity, the serialised
+ * code) of chunk id. */
+static void matcher_try(struct matcher *m, uint32_t id, const void *stored, size_t size)
+{
+	if (size < 8 || m->failed)
+		return;
+	pcre2_code *re = NULL;
+	/* the serialised bytes must be aligned as PCRE2 wrote them */
+	void *copy = malloc(size - 4);
+	if (!copy) {
+		m->failed = 1;
+		return;
+	}
+	memcpy(copy, (const char *)stored + 4, size - 4);
+	int32_t dr = pcre2_serialize_decode(&re, 1, copy, NULL);
+	free(copy);
+	if (dr < 1)
+		return;   /* written by another PCRE2: reindex fixes it */
+	int mr = pcre2_match(re, (PCRE2_SPTR)m->text, m->len, 0, 0, m->md, m->mctx);
+	if (mr >= 0) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
+		if (m->nh == m->ah) {
+			size_t na = m->ah ? m->ah * 2 : 16;
+			struct _kbx_pattern_hit *nhits = realloc(m->hits, na * sizeof(*nhits));
+			if (!nhits) {
+				pcre2_code_free(re);
+				m->failed = 1;
+				return;
+			}
+			m->hits = nhits;
+			m->ah = na;
+		}
+		struct _kbx_pattern_hit *h = &m->hits[m->nh++];
+		h->id = id;
+		h->specificity = _kbx_get_u32(stored) / 16.0;
+		h->off = ov[0];
+		h->len = ov[1] >= ov[0] ? ov[1] - ov[0] : 0;
+	}
+	pcre2_code_free(re);
+}
+
+/* The hits, most specific first, into *out; the matcher released. */
+static kbx_status_t matcher_finish(struct matcher *m, kbx_status_t st,
+				   struct _kbx_pattern_hit **out, size_t *n, struct kbx_error *err)
+{
+	pcre2_match_context_free(m->mctx);
+	pcre2_match_data_free(m->md);
+	if (!st && m->failed)
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	if (st) {
+		free(m->hits);
+		return st;
+	}
+	if (m->nh)
+		qsort(m->hits, m->nh, sizeof(*m->hits), cmp_hit);
+	*out = m->hits;
+	*n = m->nh;
+	return KBX_OK;
+}
+
 kbx_status_t _kbx_patterns_match(struct kbx_store *s, MDB_txn *txn, const char *text,
 				 size_t len, struct _kbx_pattern_hit **out, size_t *n,
 				 struct kbx_error *err)
 {
 	*out = NULL;
 	*n = 0;
+	struct matcher m;
+	if (matcher_init(&m, text, len))
+		return matcher_finish(&m, _kbx_fail(err, KBX_ERR_NOMEM, "out of memory"), out, n, err);
 	MDB_cursor *c;
 	int rc = mdb_cursor_open(txn, s->patterns, &c);
 	if (rc)
-		return _kbx_fail_mdb(err, rc, "cannot read the error patterns");
-	pcre2_match_context *mctx = pcre2_match_context_create(NULL);
-	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-	if (!mctx || !md) {
-		mdb_cursor_close(c);
-		pcre2_match_context_free(mctx);
-		pcre2_match_data_free(md);
-		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
-	}
-	pcre2_set_match_limit(mctx, MATCH_LIMIT);
-	pcre2_set_depth_limit(mctx, DEPTH_LIMIT);
-	struct _kbx_pattern_hit *hits = NULL;
-	size_t nh = 0, ah = 0;
-	kbx_status_t st = KBX_OK;
+		return matcher_finish(&m, _kbx_fail_mdb(err, rc, "cannot read the error patterns"),
+				      out, n, err);
 	MDB_val k, d;
-	for (rc = mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc;
-	     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
-		if (k.mv_size != 4 || d.mv_size < 8)
-			continue;
-		pcre2_code *re = NULL;
-		/* the serialised bytes must be aligned as PCRE2 wrote them */
-		void *copy = malloc(d.mv_size - 4);
-		if (!copy) {
-			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
-			break;
-		}
-		memcpy(copy, (const char *)d.mv_data + 4, d.mv_size - 4);
-		int32_t dr = pcre2_serialize_decode(&re, 1, copy, NULL);
-		free(copy);
-		if (dr < 1)
-			continue;   /* written by another PCRE2: reindex fixes it */
-		int mr = pcre2_match(re, (PCRE2_SPTR)text, len, 0, 0, md, mctx);
-		if (mr >= 0) {
-			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-			if (nh == ah) {
-				ah = ah ? ah * 2 : 16;
-				struct _kbx_pattern_hit *nhits = realloc(hits, ah * sizeof(*hits));
-				if (!nhits) {
-					pcre2_code_free(re);
-					st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
-					break;
-				}
-				hits = nhits;
-			}
-			hits[nh].id = _kbx_get_u32(k.mv_data);
-			hits[nh].specificity = _kbx_get_u32(d.mv_data) / 16.0;
-			hits[nh].off = ov[0];
-			hits[nh].len = ov[1] >= ov[0] ? ov[1] - ov[0] : 0;
-			nh++;
-		}
-		pcre2_code_free(re);
-	}
+	for (rc = mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc && !m.failed;
+	     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT))
+		if (k.mv_size == 4)
+			matcher_try(&m, _kbx_get_u32(k.mv_data), d.mv_data, d.mv_size);
 	mdb_cursor_close(c);
-	pcre2_match_context_free(mctx);
-	pcre2_match_data_free(md);
-	if (st) {
-		free(hits);
-		return st;
-	}
-	if (nh)
-		qsort(hits, nh, sizeof(*hits), cmp_hit);
-	*out = hits;
-	*n = nh;
-	return KBX_OK;
+	return matcher_finish(&m, KBX_OK, out, n, err);
+}
+
+struct source_match {
+	struct matcher *m;
+	struct strbuf code;
+};
+
+/* A pattern from the source, compiled as kbx index compiles it; one
+ * that does not compile here matches nothing, as it is not stored. */
+static void source_pattern(void *data, uint32_t id, const char *pattern)
+{
+	struct source_match *sm = data;
+	strbuf_reset(&sm->code);
+	if (!pattern || !*pattern || _kbx_pattern_compile(pattern, &sm->code, NULL, 0))
+		return;
+	matcher_try(sm->m, id, sm->code.buf, sm->code.len);
+}
+
+kbx_status_t _kbx_patterns_match_source(const struct kbx_search_source *src, const char *text,
+					size_t len, struct _kbx_pattern_hit **out, size_t *n,
+					struct kbx_error *err)
+{
+	*out = NULL;
+	*n = 0;
+	struct matcher m;
+	if (matcher_init(&m, text, len))
+		return matcher_finish(&m, _kbx_fail(err, KBX_ERR_NOMEM, "out of memory"), out, n, err);
+	struct source_match sm = { &m, STRBUF_INIT };
+	kbx_status_t st = src->patterns(src->data, source_pattern, &sm, err);
+	if (!st && sm.code.failed)
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	strbuf_release(&sm.code);
+	return matcher_finish(&m, st, out, n, err);
 }

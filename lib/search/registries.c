@@ -211,6 +211,7 @@ void _kbx_search_info_txn(struct kbx_store *s, MDB_txn *txn, struct kbx_search_i
 {
 	memset(info, 0, sizeof(*info));
 	_kbx_meta_get_u64(s, txn, "chunks", &info->chunks);
+	_kbx_meta_get_u64(s, txn, "chunk_tokens", &info->chunk_tokens);
 	for (int t = 1; t < KBX_CHUNK__COUNT; t++) {
 		char key[32];
 		snprintf(key, sizeof(key), "chunks.%s", kbx_chunk_type_str(t));

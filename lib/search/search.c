@@ -253,16 +253,140 @@ static int slist_alloc(struct slist *l, size_t n)
 	return l->ids && l->scores ? 0 : -1;
 }
 
+/*
+ * Where a search reads its chunks, postings and patterns: the store (s
+ * and txn), or a source (kbx_search_source: another's copy of an index,
+ * asked a batch of chunks at a time and kept here by id).
+ */
+struct cached_chunk {
+	uint32_t id;
+	struct kbx_chunk c;
+};
+
+struct src {
+	struct kbx_store *s;
+	MDB_txn *txn;
+	const struct kbx_search_source *ext;
+	struct cached_chunk *cache;     /* sorted by id */
+	size_t ncache, acache;
+};
+
+static int cmp_cached(const void *a, const void *b)
+{
+	const struct cached_chunk *x = a, *y = b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static const struct cached_chunk *cache_find(const struct src *src, uint32_t id)
+{
+	struct cached_chunk key = { .id = id };
+	return src->ncache ? bsearch(&key, src->cache, src->ncache, sizeof(key), cmp_cached) : NULL;
+}
+
+/* Fetch the chunks of ids[0..n) the source has not given yet, in one
+ * batch.  A failure leaves them out (they are then asked one by one). */
+static kbx_status_t src_prefetch(struct src *src, const uint32_t *ids, size_t n,
+				 struct kbx_error *err)
+{
+	if (!src->ext || !n)
+		return KBX_OK;
+	uint32_t *want = malloc(n * sizeof(*want));
+	struct kbx_chunk *got = NULL;
+	size_t nw = 0;
+	if (!want)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (!cache_find(src, ids[i]))
+			want[nw++] = ids[i];
+	kbx_status_t st = KBX_OK;
+	if (nw) {
+		got = calloc(nw, sizeof(*got));
+		if (got && src->ncache + nw > src->acache) {
+			size_t na = 2 * (src->ncache + nw);
+			struct cached_chunk *nc = realloc(src->cache, na * sizeof(*nc));
+			if (nc) {
+				src->cache = nc;
+				src->acache = na;
+			}
+		}
+		if (!got || src->ncache + nw > src->acache)
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		if (!st)
+			st = src->ext->chunks(src->ext->data, want, nw, got, err);
+		for (size_t i = 0; !st && i < nw; i++) {
+			src->cache[src->ncache].id = want[i];
+			src->cache[src->ncache].c = got[i];
+			src->ncache++;
+		}
+		if (!st) {
+			qsort(src->cache, src->ncache, sizeof(*src->cache), cmp_cached);
+			/* an id asked twice in the batch is one entry */
+			size_t w = 0;
+			for (size_t i = 0; i < src->ncache; i++)
+				if (!w || src->cache[w - 1].id != src->cache[i].id)
+					src->cache[w++] = src->cache[i];
+			src->ncache = w;
+		}
+	}
+	free(want);
+	free(got);
+	return st;
+}
+
+/* Chunk id into *c: 0, or -1 when there is none (or it cannot be read). */
+static int src_chunk(struct src *src, uint32_t id, struct kbx_chunk *c)
+{
+	if (!src->ext) {
+		struct _kbx_chunk_view v;
+		if (_kbx_chunk_get(src->s, src->txn, id, &v))
+			return -1;
+		*c = v.c;
+		return 0;
+	}
+	const struct cached_chunk *cc = cache_find(src, id);
+	if (!cc) {
+		struct kbx_error e = KBX_ERROR_INIT;
+		if (src_prefetch(src, &id, 1, &e) || !(cc = cache_find(src, id)))
+			return -1;
+	}
+	if (!cc->c.type)
+		return -1;
+	*c = cc->c;
+	return 0;
+}
+
 /* Keep candidate id when it passes the filters. */
-static int keep(struct kbx_store *s, MDB_txn *txn, const struct kbx_search_query *q,
-		int filtered, uint32_t id)
+static int keep_in(struct src *src, const struct kbx_search_query *q, int filtered, uint32_t id)
 {
 	if (!filtered)
 		return 1;
-	struct _kbx_chunk_view v;
-	if (_kbx_chunk_get(s, txn, id, &v))
+	struct kbx_chunk c;
+	if (src_chunk(src, id, &c))
 		return 0;
-	return passes(q, &v.c);
+	return passes(q, &c);
+}
+
+static int keep(struct kbx_store *s, MDB_txn *txn, const struct kbx_search_query *q,
+		int filtered, uint32_t id)
+{
+	struct src one = { .s = s, .txn = txn };
+	return keep_in(&one, q, filtered, id);
+}
+
+/* The ids of a[from..to), for src_prefetch. */
+static kbx_status_t prefetch_scored(struct src *src, const struct _kbx_scored *a, size_t from,
+				    size_t to, struct kbx_error *err)
+{
+	if (!src->ext || to <= from)
+		return KBX_OK;
+	uint32_t *ids = malloc((to - from) * sizeof(*ids));
+	if (!ids)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	for (size_t i = from; i < to; i++)
+		ids[i - from] = a[i].id;
+	kbx_status_t st = src_prefetch(src, ids, to - from, err);
+	free(ids);
+	return st;
 }
 
 /* Words near the query's (lib/embed/expand.c), for BM25 at a weight
@@ -288,8 +412,7 @@ static void add_expansion(void *data, const char *word, size_t len, float cos)
 	x->n++;
 }
 
-static kbx_status_t run_lexical(struct kbx_store *s, MDB_txn *txn,
-				const struct kbx_search_query *q, const struct _kbx_u32s *subset,
+static kbx_status_t run_lexical(struct src *src, const struct kbx_search_query *q, const struct _kbx_u32s *subset,
 				size_t depth, int expand, struct slist *out,
 				struct kbx_signal_report *rep, double *bound, struct kbx_error *err)
 {
@@ -315,9 +438,12 @@ static kbx_status_t run_lexical(struct kbx_store *s, MDB_txn *txn,
 	}
 	struct _kbx_scored *sc = NULL;
 	size_t n = 0;
-	kbx_status_t st = _kbx_bm25(s, txn, tok, q->text, q->len, subset ? subset->v : NULL,
-				    subset ? subset->n : 0, x ? x->t : NULL, x ? x->n : 0, &sc, &n,
-				    bound, err);
+	kbx_status_t st =
+		src->ext ? _kbx_bm25_source(src->ext, tok, q->text, q->len, x ? x->t : NULL,
+					    x ? x->n : 0, &sc, &n, bound, err)
+			 : _kbx_bm25(src->s, src->txn, tok, q->text, q->len,
+				     subset ? subset->v : NULL, subset ? subset->n : 0,
+				     x ? x->t : NULL, x ? x->n : 0, &sc, &n, bound, err);
 	_kbx_tokenizer_free(tok);
 	free(x);
 	if (st)
@@ -338,9 +464,14 @@ static kbx_status_t run_lexical(struct kbx_store *s, MDB_txn *txn,
 				want *= 4;
 			/* sorting the remaining part: its best go first */
 			_kbx_scored_top(sc + sorted, n - sorted, want);
+			size_t from = sorted;
 			sorted = sorted + want < n ? sorted + want : n;
+			if (filtered && (st = prefetch_scored(src, sc, from, sorted, err))) {
+				free(sc);
+				return st;
+			}
 		}
-		if (keep(s, txn, q, filtered, sc[next].id)) {
+		if (keep_in(src, q, filtered, sc[next].id)) {
 			out->ids[out->n] = sc[next].id;
 			out->scores[out->n] = sc[next].score;
 			out->n++;
@@ -355,7 +486,18 @@ static kbx_status_t run_lexical(struct kbx_store *s, MDB_txn *txn,
 			rep->passed_exact = 0;
 			break;
 		}
-		rep->passed += keep(s, txn, q, filtered, sc[next].id);
+		if (next == sorted) {
+			/* the rest, a batch at a time, up to the bound */
+			size_t to = n < COUNT_FILTERED_MAX ? n : COUNT_FILTERED_MAX;
+			if (!src->ext)
+				to = n;
+			else if ((st = prefetch_scored(src, sc, next, to, err))) {
+				free(sc);
+				return st;
+			}
+			sorted = to;
+		}
+		rep->passed += keep_in(src, q, filtered, sc[next].id);
 	}
 	if (!filtered)
 		rep->passed = n;
@@ -363,14 +505,14 @@ static kbx_status_t run_lexical(struct kbx_store *s, MDB_txn *txn,
 	return KBX_OK;
 }
 
-static kbx_status_t run_pattern(struct kbx_store *s, MDB_txn *txn,
-				const struct kbx_search_query *q, size_t depth,
+static kbx_status_t run_pattern(struct src *src, const struct kbx_search_query *q, size_t depth,
 				struct slist *out, struct kbx_signal_report *rep,
 				struct kbx_error *err)
 {
 	struct _kbx_pattern_hit *h = NULL;
 	size_t n = 0;
-	kbx_status_t st = _kbx_patterns_match(s, txn, q->text, q->len, &h, &n, err);
+	kbx_status_t st = src->ext ? _kbx_patterns_match_source(src->ext, q->text, q->len, &h, &n, err)
+				   : _kbx_patterns_match(src->s, src->txn, q->text, q->len, &h, &n, err);
 	if (st)
 		return st;
 	rep->used = 1;
@@ -383,7 +525,7 @@ static kbx_status_t run_pattern(struct kbx_store *s, MDB_txn *txn,
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	}
 	for (size_t i = 0; i < n && out->n < depth; i++) {
-		if (!keep(s, txn, q, filtered, h[i].id))
+		if (!keep_in(src, q, filtered, h[i].id))
 			continue;
 		out->ids[out->n] = h[i].id;
 		out->scores[out->n] = h[i].specificity;
@@ -904,9 +1046,10 @@ static kbx_status_t plan_scope(struct kbx_store *s, MDB_txn *txn,
 	return st;
 }
 
-static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *qin,
-				struct kbx_search_results *out, struct kbx_error *err)
+static kbx_status_t search_in(struct src *src, const struct kbx_search_query *qin,
+			      struct kbx_search_results *out, struct kbx_error *err)
 {
+	struct kbx_store *s = src->s;
 	struct kbx_error local = KBX_ERROR_INIT;
 	if (!err)
 		err = &local;
@@ -923,7 +1066,7 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 	if (q.vector_weight < 0)
 		q.vector_weight = DEFAULT_VECTOR_WEIGHT;
 	size_t depth = q.depth ? q.depth : (q.limit * 5 > 100 ? q.limit * 5 : 100);
-	MDB_txn *txn = _kbx_txn(s);
+	MDB_txn *txn = src->txn;
 	struct slist L[KBX_SIG__COUNT] = { { 0 } };
 	kbx_status_t st = KBX_OK;
 	struct timespec t0;
@@ -944,7 +1087,14 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 		out->focused = 1;
 	}
 
-	_kbx_meta_get_u64(s, txn, "chunks", &out->chunks);
+	if (src->ext)
+		out->chunks = src->ext->nchunks;
+	else
+		_kbx_meta_get_u64(s, txn, "chunks", &out->chunks);
+	if (q.scope && src->ext) {
+		st = _kbx_fail(err, KBX_ERR_USAGE, "a graph scope is searched in the index only");
+		goto done;
+	}
 	if (q.scope) {
 		st = plan_scope(s, txn, &q, out, &scoped, err);
 		if (st)
@@ -954,18 +1104,24 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 	}
 	if (q.mode != KBX_MODE_VECTOR) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		st = run_lexical(s, txn, &qs, subset, depth, !out->focused && q.expand,
+		st = run_lexical(src, &qs, subset, depth, !out->focused && q.expand,
 				 &L[KBX_SIG_LEXICAL], &out->sig[KBX_SIG_LEXICAL], &bound, err);
 		out->sig[KBX_SIG_LEXICAL].ms = ms_since(&t0);
 		/* patterns are error entries', never in a graph scope */
 		if (!st && !q.scope) {
 			clock_gettime(CLOCK_MONOTONIC, &t0);
-			st = run_pattern(s, txn, &q, depth, &L[KBX_SIG_PATTERN],
+			st = run_pattern(src, &q, depth, &L[KBX_SIG_PATTERN],
 					 &out->sig[KBX_SIG_PATTERN], err);
 			out->sig[KBX_SIG_PATTERN].ms = ms_since(&t0);
 		}
 	}
-	if (!st && q.mode != KBX_MODE_LEXICAL) {
+	if (!st && q.mode != KBX_MODE_LEXICAL && src->ext) {
+		struct kbx_signal_report *rep = &out->sig[KBX_SIG_VECTOR];
+		snprintf(rep->note, sizeof(rep->note), "%s",
+			 src->ext->why_no_vectors ? src->ext->why_no_vectors : "no vector search here");
+		if (q.mode == KBX_MODE_VECTOR)
+			st = _kbx_fail(err, KBX_ERR_NO_STORE, "%s", rep->note);
+	} else if (!st && q.mode != KBX_MODE_LEXICAL) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		st = run_vector(s, txn, &qs, subset, depth, &L[KBX_SIG_VECTOR],
 				&out->sig[KBX_SIG_VECTOR], out->vector_kind, sizeof(out->vector_kind),
@@ -1044,9 +1200,19 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 		ql = _kbx_query_lang(q.text, q.len, out->lang_why, sizeof(out->lang_why));
 	if (ql) {
 		snprintf(out->lang, sizeof(out->lang), "%s", ql);
+		uint32_t *ids = src->ext ? malloc((nf + 1) * sizeof(*ids)) : NULL;
+		for (size_t j = 0; ids && j < nf; j++)
+			ids[j] = f[j].id;
+		st = src->ext && !ids ? _kbx_fail(err, KBX_ERR_NOMEM, "out of memory")
+				      : src_prefetch(src, ids, nf, err);
+		free(ids);
+		if (st) {
+			free(f);
+			goto done;
+		}
 		for (size_t j = 0; j < nf; j++) {
 			struct _kbx_chunk_view v;
-			if (_kbx_chunk_get(s, txn, f[j].id, &v))
+			if (src_chunk(src, f[j].id, &v.c))
 				continue;
 			const char *cl = v.c.lang;
 			/* a Vue or Svelte component's is its scripts' */
@@ -1060,6 +1226,22 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 	}
 	if (nf)
 		qsort(f, nf, sizeof(*f), cmp_fused);
+	if (!ql && src->ext) {
+		/* the hits' chunks in one batch (the language's weighing read
+		 * them all already) */
+		uint32_t *ids = malloc((nf + 1) * sizeof(*ids));
+		if (!ids)
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		for (size_t j = 0; ids && j < nf; j++)
+			ids[j] = f[j].id;
+		if (!st)
+			st = src_prefetch(src, ids, nf, err);
+		free(ids);
+		if (st) {
+			free(f);
+			goto done;
+		}
+	}
 
 	out->hits = calloc(q.limit + 1, sizeof(*out->hits));
 	if (!out->hits) {
@@ -1072,7 +1254,7 @@ static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q
 	size_t ndocs = 0;
 	for (size_t j = 0; j < nf && out->n < q.limit; j++) {
 		struct _kbx_chunk_view v;
-		if (_kbx_chunk_get(s, txn, f[j].id, &v))
+		if (src_chunk(src, f[j].id, &v.c))
 			continue;
 		/* one hit per registry document: its best section, and the
 		 * others that ranked listed under it */
@@ -1124,6 +1306,23 @@ done:
 		slist_release(&L[i]);
 	free(scoped.v);
 	free(focus);
+	return st;
+}
+
+static kbx_status_t search_once(kbx_store_t *s, const struct kbx_search_query *q,
+				struct kbx_search_results *out, struct kbx_error *err)
+{
+	struct src src = { .s = s, .txn = _kbx_txn(s) };
+	return search_in(&src, q, out, err);
+}
+
+kbx_status_t kbx_search_source(const struct kbx_search_source *ext,
+			       const struct kbx_search_query *q, struct kbx_search_results *out,
+			       struct kbx_error *err)
+{
+	struct src src = { .ext = ext };
+	kbx_status_t st = search_in(&src, q, out, err);
+	free(src.cache);
 	return st;
 }
 

@@ -188,10 +188,14 @@ struct _kbx_pattern_hit {
 	size_t off, len;
 };
 /* Match every stored pattern against text; hits sorted most specific
- * first.  *out is malloc()ed. */
+ * first.  *out is malloc()ed.  _kbx_patterns_match_source does the same
+ * for src's patterns, compiled here from their source. */
 kbx_status_t _kbx_patterns_match(struct kbx_store *s, MDB_txn *txn, const char *text,
 				 size_t len, struct _kbx_pattern_hit **out, size_t *n,
 				 struct kbx_error *err);
+kbx_status_t _kbx_patterns_match_source(const struct kbx_search_source *src, const char *text,
+					size_t len, struct _kbx_pattern_hit **out, size_t *n,
+					struct kbx_error *err);
 
 /* ---- BM25 (bm25.c) ---- */
 struct _kbx_scored {
@@ -215,6 +219,11 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		       const char *text, size_t len, const uint32_t *subset, size_t nsubset,
 		       const struct _kbx_bm25_term *extra, size_t nextra,
 		       struct _kbx_scored **out, size_t *n, double *bound, struct kbx_error *err);
+/* The same over src's postings (kbx_search_source), without a subset. */
+kbx_status_t _kbx_bm25_source(const struct kbx_search_source *src, kbx_tokenizer_t *tok,
+			      const char *text, size_t len, const struct _kbx_bm25_term *extra,
+			      size_t nextra, struct _kbx_scored **out, size_t *n, double *bound,
+			      struct kbx_error *err);
 /* Put the k best of a[0..n) first, best first (ties by id). */
 void _kbx_scored_top(struct _kbx_scored *a, size_t n, size_t k);
 
