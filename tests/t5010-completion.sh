@@ -305,7 +305,7 @@ test_expect_success FISH 'fish: symbols come from the index' '
 test_expect_success BASH 'bash: config keys, help topics, files by kind' '
 	complete_bash kbx config index. &&
 	sorted complete.out &&
-	test_write_lines index.cHeaders index.codeChunks index.cppHeaders index.markdown index.maxFileSize index.parseTimeout index.threads >expect &&
+	test_write_lines index.cHeaders index.codeChunks index.compact index.cppHeaders index.markdown index.maxFileSize index.parseTimeout index.threads >expect &&
 	test_cmp expect complete.out.sorted &&
 	complete_bash kbx help se &&
 	test_grep "^settings$" complete.out &&
