@@ -81,7 +81,8 @@ void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 {
 	if (strbuf_grow(sb, len) < 0)
 		return;
-	memcpy(sb->buf + sb->len, data, len);
+	if (len)   /* data may be NULL then: an empty strbuf's buffer */
+		memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;
 	sb->buf[sb->len] = '\0';
 }
