@@ -24,21 +24,9 @@ test_expect_success 'a cluster of its own, on a socket, with a password' '
 	pg_cluster_start
 '
 
-# same Q...: kbx search --mode=lexical Q in the index and kbx --db search
-# Q in the database, the same bytes on stdout and the same exit code, in
-# the current directory (pushed as $NAME)
-same () {
-	kbx search --mode=lexical "$@" >local.out 2>local.err
-	lrc=$?
-	kbx --db="$DB" --repo="$NAME" search --mode=lexical "$@" >db.out 2>db.err
-	drc=$?
-	if test $lrc != $drc || ! cmp -s local.out db.out
-	then
-		echo "kbx search $* differs: exit $lrc locally, $drc from the database"
-		diff local.out db.out | head -20
-		cat db.err
-		return 1
-	fi
+# same_search Q...: as same, for kbx search --mode=lexical Q...
+same_search () {
+	same search --mode=lexical "$@"
 }
 
 # the queries: words of the fixtures' code and documents, error
@@ -77,11 +65,11 @@ do
 			cd '$lang' &&
 			while read q
 			do
-				same "$q" &&
-				same --format=json "$q" &&
-				same --format=grep "$q" &&
-				same -n 3 --format=json "$q" &&
-				same --every-section "$q" || return 1
+				same_search "$q" &&
+				same_search --format=json "$q" &&
+				same_search --format=grep "$q" &&
+				same_search -n 3 --format=json "$q" &&
+				same_search --every-section "$q" || return 1
 			done <../queries
 		)
 	'
@@ -103,9 +91,9 @@ test_expect_success 'a file edited and one deleted, pushed again: the same hits 
 		kbx push -q --db="$DB" --name=fixture-python &&
 		while read q
 		do
-			same --format=json "$q" || return 1
+			same_search --format=json "$q" || return 1
 		done <../queries &&
-		same "retry with backoff again"
+		same_search "retry with backoff again"
 	) &&
 	sql "SELECT count(*) FROM kbx.postings p WHERE NOT EXISTS (SELECT 1 FROM kbx.chunks c
 	     WHERE c.repo = p.repo AND c.id = p.chunk)" >actual &&
@@ -129,14 +117,14 @@ test_expect_success 'filters, fusion and --explain (its counts) as in the index'
 	NAME=fixture-hybrid &&
 	(
 		cd hybrid &&
-		same --type=error "KeyError" &&
-		same --type=doc,adr --format=json "deploy" &&
-		same --lang=python "error" &&
-		same --path=jobs "job" &&
-		same --path="*.py" --format=json "order" &&
-		same --fusion=linear "retry order" &&
-		same --rrf-k=5 "order" &&
-		same --min-score=0.3 "KeyError" &&
+		same_search --type=error "KeyError" &&
+		same_search --type=doc,adr --format=json "deploy" &&
+		same_search --lang=python "error" &&
+		same_search --path=jobs "job" &&
+		same_search --path="*.py" --format=json "order" &&
+		same_search --fusion=linear "retry order" &&
+		same_search --rrf-k=5 "order" &&
+		same_search --min-score=0.3 "KeyError" &&
 		kbx search --mode=lexical --explain --format=json "order retry" |
 			grep -v "\"plan\"" >local.json &&
 		kbx --db="$DB" --repo=fixture-hybrid search --mode=lexical --explain --format=json "order retry" |
@@ -164,8 +152,8 @@ test_expect_success 'a query that is not UTF-8: its terms sent as kbx push sends
 	NAME=fixture-hybrid &&
 	(
 		cd hybrid &&
-		same "$(printf "order\377\376 service caf\303\251")" &&
-		same --format=json "$(printf "retry\300\257 backoff")"
+		same_search "$(printf "order\377\376 service caf\303\251")" &&
+		same_search --format=json "$(printf "retry\300\257 backoff")"
 	)
 '
 

@@ -67,3 +67,19 @@ pg_cluster_start () {
 		-o "-k $PGDIR -c listen_addresses=\"\" -c fsync=off" start >/dev/null &&
 	test "$(sql "SELECT 1")" = 1
 }
+
+# same Q...: the index's answer and the database's, the same bytes and
+# the same exit code, in the current directory (pushed as $NAME)
+same () {
+	kbx "$@" >local.out 2>local.err
+	lrc=$?
+	kbx --db="$DB" --repo="$NAME" "$@" >db.out 2>db.err
+	drc=$?
+	if test $lrc != $drc || ! cmp -s local.out db.out
+	then
+		echo "kbx $* differs: exit $lrc locally, $drc from the database"
+		diff local.out db.out | head -20
+		cat db.err
+		return 1
+	fi
+}
