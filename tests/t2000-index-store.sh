@@ -191,6 +191,16 @@ test_expect_success 'a second writer is told the index is busy (exit 5)' '
 	(cd repo && kbx callers --format=nul load >/dev/null)
 '
 
+test_expect_success 'the busy message names no process when the pid in index.lock is gone' '
+	sh -c "echo \$\$" >repo/.kbx/index.lock &&
+	(cd repo && flock .kbx/index.lock -c "kbx index 2>../err; echo \$? >../rc") &&
+	echo 5 >expect &&
+	test_cmp expect rc &&
+	test_grep "another kbx process is indexing" err &&
+	(cd repo && kbx index -q) &&
+	test_must_be_empty repo/.kbx/index.lock
+'
+
 test_expect_success 'readers are not blocked by a writer holding the lock' '
 	(cd repo && flock .kbx/index.lock -c "kbx callers --format=nul load" >c.out) &&
 	printf "app.py#main\0" >expect &&

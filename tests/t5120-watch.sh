@@ -281,7 +281,7 @@ test_expect_success 'queries work while it watches; another kbx index is told to
 	(cd repo && kbx defs f >../out) &&
 	test_grep "a.py:1" out &&
 	(cd repo && test_expect_code 5 kbx index 2>../err) &&
-	test_grep "another kbx process is indexing" err
+	test_grep "another kbx process (pid [1-9][0-9]*) is indexing" err
 '
 
 test_expect_success 'SIGTERM stops it with status 0, after one line per update' '

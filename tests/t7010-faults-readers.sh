@@ -229,7 +229,7 @@ test_expect_success FLOCK,PROC 'a second writer exits 5 at once, the first finis
 		kill -STOP $first &&
 		test_must_fail flock -n repo/.kbx/index.lock true &&
 		test_expect_code 5 kbx -C repo index 2>err &&
-		test_grep "another kbx process is indexing" err &&
+		test_grep "another kbx process (pid $first) is indexing" err &&
 		test_expect_code 5 kbx -C repo index --rebuild 2>err &&
 		kbx -C repo callees --transitive --format=nul pkg/m0000.py#f0000_00 >during.out &&
 		echo $((v - 1)) >expect &&

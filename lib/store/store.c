@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,6 +38,40 @@ static kbx_status_t fail_link(struct kbx_error *err, const char *path)
 	return _kbx_fail(err, KBX_ERR_UNSAFE,
 			 "'%s' is a symbolic link: kbx never follows a link for its store (a repository could point it anywhere); remove the link and run 'kbx index'",
 			 path);
+}
+
+/*
+ * index.lock holds the pid of the process that has it locked, so that
+ * the one told to retry can say which process it waits for.  The pid is
+ * only a hint: the flock is the lock.
+ */
+static void note_holder(int fd)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, n, 0) == n)
+		return;
+	/* a lock without its pid still locks */
+}
+
+static kbx_status_t fail_busy(struct kbx_error *err, int fd, const char *kbx_dir)
+{
+	char buf[32], *end;
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	long pid = 0;
+	if (n > 0) {
+		buf[n] = '\0';
+		pid = strtol(buf, &end, 10);
+		if (end == buf || (*end && *end != '\n') || pid <= 0 || pid > INT_MAX ||
+		    (kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+			pid = 0;   /* not a pid, or a stale one: some other program holds the lock */
+	}
+	if (pid)
+		return _kbx_fail(err, KBX_ERR_BUSY,
+				 "another kbx process (pid %ld) is indexing '%s': retry when it has finished",
+				 pid, kbx_dir);
+	return _kbx_fail(err, KBX_ERR_BUSY,
+			 "another kbx process is indexing '%s': retry when it has finished", kbx_dir);
 }
 
 /* lstat the store directory: *exists tells whether it is there.  A link,
@@ -765,10 +800,13 @@ kbx_status_t kbx_store_open(const char *kbx_dir, const char *root, int flags, si
 		else if (s->lock_fd < 0)
 			st = _kbx_fail(err, e == ENOSPC ? KBX_ERR_FULL : KBX_ERR_IO,
 				       "cannot open the lock file in '%s': %s", kbx_dir, strerror(e));
-		else if (flock(s->lock_fd, LOCK_EX | LOCK_NB) < 0)
-			st = _kbx_fail(err, KBX_ERR_BUSY,
-				       "another kbx process is indexing '%s': retry when it has finished",
-				       kbx_dir);
+		else if (flock(s->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+			st = fail_busy(err, s->lock_fd, kbx_dir);
+			close(s->lock_fd);   /* not ours: closing must not clear the holder's pid */
+			s->lock_fd = -1;
+		}
+		else
+			note_holder(s->lock_fd);
 		free(lock);
 		if (st) {
 			kbx_store_close(s);
@@ -794,8 +832,11 @@ void kbx_store_close(kbx_store_t *s)
 	if (!s)
 		return;
 	env_close(s);
-	if (s->lock_fd >= 0)
+	if (s->lock_fd >= 0) {
+		if (s->writable && ftruncate(s->lock_fd, 0) < 0)
+			;   /* a pid left behind is checked before it is named */
 		close(s->lock_fd);   /* releases the flock */
+	}
 	free(s->dir);
 	free(s->env_dir);
 	free(s->root);
