@@ -212,7 +212,9 @@ test_expect_success 'kill -9 at any moment of index --rebuild leaves a working s
 	k=1 &&
 	while test $k -le 16
 	do
-		delay=$(( ms * k / 12 )) &&
+		# on a line of its own: "A && (B) &" would put all of A && (B)
+		# in the background, and kill that shell instead of kbx
+		delay=$(( ms * k / 12 ))
 		(cd repo && exec kbx index --rebuild -q) &
 		pid=$! &&
 		sleep $(printf "%d.%03d" $((delay / 1000)) $((delay % 1000))) &&

@@ -27,8 +27,10 @@ fi
 # start_watch [OPTIONS...]: start "kbx index --watch OPTIONS" in repo/,
 # in the background, its output in watch.out and watch.err, and wait
 # until it watches (or has failed).  A timeout ends it if this script
-# never does.
+# never does.  The last watcher's output goes first: the poll must not
+# read its "watching" before the new one's redirection empties the file.
 start_watch () {
+	rm -f watch.out watch.err &&
 	(cd repo && exec timeout 120 kbx index --watch "$@" \
 		</dev/null >../watch.out 2>../watch.err 3>&- 4>&- 5>&- 6>&-) &
 	watch_pid=$!
@@ -60,6 +62,7 @@ stop_watch_often () {
 
 # start_bare_watch: start_watch without timeout(1) between us and kbx.
 start_bare_watch () {
+	rm -f watch.out watch.err &&
 	(cd repo && exec kbx index --watch \
 		</dev/null >../watch.out 2>../watch.err 3>&- 4>&- 5>&- 6>&-) &
 	watch_pid=$!
@@ -69,6 +72,7 @@ start_bare_watch () {
 # start_quiet_watch [OPTIONS...]: start_watch for a watcher that says
 # nothing: wait until the process runs.
 start_quiet_watch () {
+	rm -f watch.out watch.err &&
 	(cd repo && exec timeout 120 kbx index --watch "$@" \
 		</dev/null >../watch.out 2>../watch.err 3>&- 4>&- 5>&- 6>&-) &
 	watch_pid=$!
