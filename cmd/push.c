@@ -19,7 +19,9 @@
  * again too.  The nodes of no file (extern:, module:, name:) and the
  * chunks of no file are one more unit, of path "".
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -36,10 +38,12 @@
 #include "lang/lang.h"
 #include "search/kbx-search.h"
 #include "util/config.h"
+#include "util/json.h"
 #include "util/repos.h"
 #include "util/safefile.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/util.h"
 
 static const char *const push_usage[] = {
 	"kbx push [--db=<url>] [--name=<name>] [-q]",
@@ -235,7 +239,9 @@ struct post_item {
 struct file_item {
 	char *path;
 	int lang;
+	uint64_t size;
 	unsigned char hash[16];
+	char *java_package;      /* a Java file's package declaration, or NULL */
 };
 
 /* What belongs to one path (a unit), by index into the arrays. */
@@ -261,6 +267,9 @@ struct push {
 	size_t nfiles, afiles;
 	int failed;              /* out of memory */
 	char *go_module;         /* the module line of the root's go.mod, or NULL */
+	char *npm_name;          /* the "name" of the root's package.json, or NULL */
+	char *npm_main;          /* its main file, without extension ("index") */
+	size_t java_stale;       /* Java files changed since the index read them */
 };
 
 #define GROW(arr, n, alloc) do { \
@@ -350,6 +359,8 @@ static int take_file(void *data, const struct kbx_file_info *f)
 		return 1;
 	}
 	it->lang = f->lang;
+	it->size = f->size;
+	it->java_package = NULL;
 	memcpy(it->hash, f->hash, sizeof(it->hash));
 	pu->nfiles++;
 	return 0;
@@ -357,8 +368,10 @@ static int take_file(void *data, const struct kbx_file_info *f)
 
 static void push_release(struct push *pu)
 {
-	for (size_t i = 0; i < pu->nfiles; i++)
+	for (size_t i = 0; i < pu->nfiles; i++) {
 		free(pu->files[i].path);
+		free(pu->files[i].java_package);
+	}
 	free(pu->files);
 	free(pu->nodes);
 	free(pu->edges);
@@ -366,6 +379,8 @@ static void push_release(struct push *pu)
 	free(pu->chunks);
 	free(pu->posts);
 	free(pu->go_module);
+	free(pu->npm_name);
+	free(pu->npm_main);
 }
 
 /* The node of id (nodes come sorted by id), or NULL. */
@@ -420,41 +435,140 @@ static void render_file(struct strbuf *sb, const char *repo, const struct file_i
  *   Go   go:MODULE/DIR.QUAL for an exported definition, MODULE from the
  *        root's go.mod; go:PATH.NAME for extern:PATH.NAME (a call
  *        through an import path)
+ *   Java java:PACKAGE.QUAL for a public or protected definition whose
+ *        enclosing types are all public or protected, PACKAGE from its
+ *        file's package declaration (read again from the file, when its
+ *        content is still what the index read); java:PATH for
+ *        extern:PATH with two dots at least (import com.acme.Strings;
+ *        Strings.pad() is extern:com.acme.Strings.pad)
+ *   JavaScript, TypeScript
+ *        npm:NAME.QUAL for an exported definition of the package's main
+ *        file (package.json's "main" without its extension, else
+ *        index), npm:NAME/STEM.QUAL for one of another file (its path
+ *        without the extension, a last /index left out), NAME from the
+ *        root's package.json; npm:SPEC.NAME for extern:SPEC.NAME (a call
+ *        through import or require of a package, not of ./file)
  *
  * NULL for the rest.  Each push writes its own repository's: no push
  * touches another's rows.
  */
-static void link_key(struct strbuf *sb, const struct kbx_node *n, const char *go_module)
+static int is_lang(const char *lang, const char *a, const char *b, const char *c)
+{
+	return lang && ((a && !strcmp(lang, a)) || (b && !strcmp(lang, b)) ||
+			(c && !strcmp(lang, c)));
+}
+
+static size_t count_char(const char *s, int ch)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += *s == ch;
+	return n;
+}
+
+/* Are n and the definitions enclosing it all exported? */
+static int exported_through(const struct push *pu, const struct kbx_node *n)
+{
+	for (int depth = 0; n && depth < 64; depth++) {
+		if (!(n->flags & KBX_NODE_EXPORTED))
+			return 0;
+		if (!n->parent || n->kind == KBX_KIND_FILE)
+			return 1;
+		n = node_by_id(pu, n->parent);
+		if (n && n->kind == KBX_KIND_FILE)
+			return 1;
+	}
+	return 0;
+}
+
+/* A byte npm takes in a package's name */
+static int npm_name_char(int ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || (ch && strchr("-._~", ch));
+}
+
+/* The length of a JavaScript or TypeScript file's extension in path (of
+ * len bytes), 0 for none; -1 for a declaration file (.d.ts). */
+static int js_extension(const char *path, size_t len)
+{
+	static const char *const exts[] = {
+		".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", NULL
+	};
+	for (size_t i = 0; exts[i]; i++) {
+		size_t el = strlen(exts[i]);
+		if (len > el && !memcmp(path + len - el, exts[i], el)) {
+			if (len > el + 2 && !memcmp(path + len - el - 2, ".d", 2))
+				return -1;
+			return (int)el;
+		}
+	}
+	return 0;
+}
+
+/* npm:NAME.QUAL or npm:NAME/STEM.QUAL for a definition of path */
+static void npm_key(struct strbuf *key, const struct push *pu, const struct kbx_node *n)
+{
+	int ext = js_extension(n->path, n->path_len);
+	if (ext < 0 || (n->path_len >= 13 && !memcmp(n->path, "node_modules/", 13)) ||
+	    memmem(n->path, n->path_len, "/node_modules/", 14))
+		return;
+	size_t len = n->path_len - (size_t)ext;
+	strbuf_addf(key, "npm:%s", pu->npm_name);
+	size_t ml = pu->npm_main ? strlen(pu->npm_main) : 0;
+	int is_main = pu->npm_main && ((len == ml && !memcmp(n->path, pu->npm_main, ml)) ||
+				    (len == ml + 6 && !memcmp(n->path, pu->npm_main, ml) &&
+				     !memcmp(n->path + ml, "/index", 6)));
+	if (!is_main) {
+		if (len > 6 && !memcmp(n->path + len - 6, "/index", 6))
+			len -= 6;
+		strbuf_addch(key, '/');
+		strbuf_add(key, n->path, len);
+	}
+	strbuf_addf(key, ".%s", n->qual);
+}
+
+static void link_key(struct strbuf *sb, const struct push *pu, const struct kbx_node *n,
+		     const struct file_item *file)
 {
 	const char *lang = kbx_lang_str(n->lang);
 	struct strbuf key = STRBUF_INIT;
-	int c = lang && (!strcmp(lang, "c") || !strcmp(lang, "cpp"));
-	int py = lang && !strcmp(lang, "python");
-	int go = lang && !strcmp(lang, "go");
+	int c = is_lang(lang, "c", "cpp", NULL);
+	int py = is_lang(lang, "python", NULL, NULL);
+	int go = is_lang(lang, "go", NULL, NULL);
+	int java = is_lang(lang, "java", NULL, NULL);
+	int js = is_lang(lang, "javascript", "typescript", "tsx");
+	int ext = n->kind == KBX_KIND_EXTERNAL && !strncmp(n->cid, "extern:", 7);
+	int def = n->path && n->kind != KBX_KIND_FILE && n->qual && *n->qual;
 	if (!n->name || !*n->name) {
 		/* nothing to link */
-	} else if (go && n->kind == KBX_KIND_EXTERNAL && !strncmp(n->cid, "extern:", 7) &&
-		   strchr(n->cid, '/')) {
+	} else if (go && ext && strchr(n->cid, '/')) {
 		strbuf_addf(&key, "go:%s", n->cid + 7);
-	} else if (go && go_module && n->path && (n->flags & KBX_NODE_EXPORTED) &&
-		   n->kind != KBX_KIND_FILE && n->qual && *n->qual) {
+	} else if (go && pu->go_module && def && (n->flags & KBX_NODE_EXPORTED)) {
 		/* example.com/lib/text.Length: the module, the package's
 		 * directory, the name */
 		const char *slash = memrchr(n->path, '/', n->path_len);
-		strbuf_addf(&key, "go:%s", go_module);
+		strbuf_addf(&key, "go:%s", pu->go_module);
 		if (slash) {
 			strbuf_addch(&key, '/');
 			strbuf_add(&key, n->path, (size_t)(slash - n->path));
 		}
 		strbuf_addf(&key, ".%s", n->qual);
-	} else if (n->kind == KBX_KIND_EXTERNAL && (c || py) && !strncmp(n->cid, "extern:", 7) &&
-		   !(c && strstr(n->cid, "::"))) {
+	} else if (java && ext && count_char(n->cid + 7, '.') >= 2) {
+		strbuf_addf(&key, "java:%s", n->cid + 7);
+	} else if (java && def && file && file->java_package && exported_through(pu, n)) {
+		strbuf_addf(&key, "java:%s.%s", file->java_package, n->qual);
+	} else if (js && ext && (n->cid[7] == '@' || npm_name_char(n->cid[7])) &&
+		   n->cid[7] != '.' && n->cid[7] != '_' && strchr(n->cid + 7, '.')) {
+		strbuf_addf(&key, "npm:%s", n->cid + 7);
+	} else if (js && def && pu->npm_name && (n->flags & KBX_NODE_EXPORTED)) {
+		npm_key(&key, pu, n);
+	} else if (ext && (c || py) && !(c && strstr(n->cid, "::"))) {
 		strbuf_addf(&key, "%s%s", c ? "c:" : "py:", n->cid + 7);
 	} else if (c && n->path && n->kind == KBX_KIND_FUNCTION &&
 		   !(n->flags & KBX_NODE_FILE_LOCAL) && !strchr(n->qual, '.') &&
 		   !strstr(n->qual, "::")) {
 		strbuf_addf(&key, "c:%s", n->name);
-	} else if (py && n->path && n->kind != KBX_KIND_FILE && n->qual && *n->qual) {
+	} else if (py && def) {
 		const char *p = n->path;
 		size_t len = n->path_len;
 		if (len > 4 && !strncmp(p, "src/", 4))
@@ -474,8 +588,8 @@ static void link_key(struct strbuf *sb, const struct kbx_node *n, const char *go
 	strbuf_release(&key);
 }
 
-static void render_node(struct strbuf *sb, const char *repo, const struct kbx_node *n,
-			const char *go_module)
+static void render_node(struct strbuf *sb, const char *repo, const struct push *pu,
+			const struct kbx_node *n, const struct file_item *file)
 {
 	copy_str(sb, repo);
 	copy_num(sb, n->id);
@@ -493,7 +607,7 @@ static void render_node(struct strbuf *sb, const char *repo, const struct kbx_no
 	copy_line(sb, n->end_line);
 	copy_line(sb, n->parent);
 	copy_num(sb, n->flags);
-	link_key(sb, n, go_module);
+	link_key(sb, pu, n, file);
 	copy_end_row(sb);
 }
 
@@ -661,12 +775,223 @@ static char *go_module_path(const char *root)
 	return NULL;
 }
 
+/* Is name one npm would publish: [@scope/]name, each part of lower-case
+ * letters, digits, '-', '.', '_' and '~', not starting with '.' or '_',
+ * 214 bytes at most? */
+static int npm_name_ok(const char *name, size_t len)
+{
+	if (!len || len > 214)
+		return 0;
+	const char *p = name, *end = name + len;
+	if (*p == '@') {
+		const char *slash = memchr(p, '/', len);
+		if (!slash || slash == p + 1)
+			return 0;
+		for (const char *q = p + 1; q < slash; q++)
+			if (!npm_name_char(*q))
+				return 0;
+		p = slash + 1;
+	}
+	if (p == end || *p == '.' || *p == '_')
+		return 0;
+	for (; p < end; p++)
+		if (!npm_name_char(*p))
+			return 0;
+	return 1;
+}
+
+/* A package.json "main" as a path of the repository without its
+ * extension: "./lib/index.js" is lib/index; NULL for one that leaves the
+ * repository or is no plain path. */
+static char *npm_main_stem(const char *main, size_t len)
+{
+	while (len >= 2 && !memcmp(main, "./", 2))
+		main += 2, len -= 2;
+	while (len && main[len - 1] == '/')
+		len--;
+	if (!len || *main == '/' || memchr(main, '\0', len) || memchr(main, '\\', len))
+		return NULL;
+	for (size_t i = 0; i < len;) {
+		size_t c = i;
+		while (c < len && main[c] != '/')
+			c++;
+		if (c == i || (c - i == 1 && main[i] == '.') ||
+		    (c - i == 2 && !memcmp(main + i, "..", 2)))
+			return NULL;
+		i = c + 1;
+	}
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)main[i] < ' ' || main[i] == 0x7f)
+			return NULL;
+	int ext = js_extension(main, len);
+	return strndup(main, ext > 0 ? len - (size_t)ext : len);
+}
+
+/* The "name" (and "main") of the package.json at the repository's root,
+ * read as go.mod is: the repository's file, without following a link,
+ * at most 1 MiB.  None there is no package; one that cannot be used is
+ * a warning, and no npm: links. */
+static int npm_package(const char *root, struct push *pu)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct kbx_error err = KBX_ERROR_INIT;
+	struct kbx_json *v = NULL;
+	const char *why = NULL;
+	char whybuf[sizeof(err.msg) + 32];
+	int rr = strbuf_read_regular_at(&sb, root, "package.json", 1 << 20);
+	if (rr == -1 && errno == ENOENT) {
+		strbuf_release(&sb);
+		return 0;
+	}
+	if (rr == -1 && errno == ELOOP)
+		why = "it is a symbolic link, which kbx never follows";
+	else if (rr == STRBUF_NOT_REGULAR)
+		why = "it is not a regular file";
+	else if (rr == STRBUF_TOO_BIG)
+		why = "it is larger than 1 MiB";
+	else if (rr)
+		why = strerror(errno);
+	else if (kbx_json_parse(strbuf_str(&sb), sb.len, &v, &err))
+		why = err.status == KBX_ERR_NOMEM ? "out of memory" :
+		      (snprintf(whybuf, sizeof(whybuf), "not valid JSON (%s)", err.msg), whybuf);
+	else if (v->type != KBX_JSON_OBJECT)
+		why = "it is no JSON object";
+	const struct kbx_json *name = why ? NULL : kbx_json_get(v, "name");
+	const struct kbx_json *mainv = why ? NULL : kbx_json_get(v, "main");
+	if (!why && (!name || name->type != KBX_JSON_STRING))
+		why = "it has no \"name\" string";
+	else if (!why && !npm_name_ok(name->str, name->len))
+		why = "its \"name\" is not a package name npm would take";
+	if (!why) {
+		pu->npm_name = strndup(name->str, name->len);
+		if (!mainv)
+			pu->npm_main = strdup("index");
+		else if (mainv->type == KBX_JSON_STRING)
+			pu->npm_main = npm_main_stem(mainv->str, mainv->len);
+		if (!pu->npm_name || (!mainv && !pu->npm_main))
+			pu->failed = 1;
+		else if (!pu->npm_main)
+			fprintf(stderr, "warning: package.json: its \"main\" is no path inside the "
+				"repository: only the files' own paths name its definitions\n");
+	} else {
+		fprintf(stderr, "warning: package.json: %s: its JavaScript and TypeScript "
+			"definitions get no npm: links\n", why);
+	}
+	kbx_json_free(v);
+	strbuf_release(&sb);
+	return pu->failed;
+}
+
+/* Skip white space and comments from p; the first byte after them. */
+static const char *java_skip(const char *p, const char *end)
+{
+	while (p < end) {
+		if (isspace((unsigned char)*p)) {
+			p++;
+		} else if (end - p >= 2 && p[0] == '/' && p[1] == '/') {
+			while (p < end && *p != '\n')
+				p++;
+		} else if (end - p >= 2 && p[0] == '/' && p[1] == '*') {
+			const char *close = memmem(p + 2, (size_t)(end - p - 2), "*/", 2);
+			p = close ? close + 2 : end;
+		} else {
+			break;
+		}
+	}
+	return p;
+}
+
+static int java_word_char(int ch)
+{
+	return isalnum(ch) || ch == '_' || ch == '$';
+}
+
+/* The package a Java file declares ("com.acme.text"), or NULL for none
+ * (the unnamed package) or one kbx does not read (a name outside ASCII).
+ * Annotations before it (package-info.java) are skipped. */
+static char *java_package_of(const char *p, size_t len)
+{
+	const char *end = p + len;
+	for (;;) {
+		p = java_skip(p, end);
+		if (p == end || *p != '@')
+			break;
+		for (p++; p < end && (java_word_char((unsigned char)*p) || *p == '.'); p++)
+			;
+		p = java_skip(p, end);
+		if (p < end && *p == '(') {
+			int depth = 0;
+			for (; p < end; p++) {
+				depth += *p == '(';
+				if (*p == ')' && !--depth) {
+					p++;
+					break;
+				}
+			}
+		}
+	}
+	if (end - p < 8 || memcmp(p, "package", 7) || java_word_char((unsigned char)p[7]))
+		return NULL;
+	struct strbuf pkg = STRBUF_INIT;
+	p += 7;
+	for (;;) {
+		p = java_skip(p, end);
+		const char *w = p;
+		while (p < end && java_word_char((unsigned char)*p))
+			p++;
+		if (p == w || isdigit((unsigned char)*w))
+			break;
+		strbuf_add(&pkg, w, (size_t)(p - w));
+		p = java_skip(p, end);
+		if (p < end && *p == ';' && !pkg.failed && pkg.len < 1024)
+			return strbuf_detach(&pkg, NULL);
+		if (p == end || *p != '.')
+			break;
+		strbuf_addch(&pkg, '.');
+		p++;
+	}
+	strbuf_release(&pkg);
+	return NULL;
+}
+
+/* The package of each Java file, read from the file again when its
+ * content is still what the index read (else it is counted stale). */
+static void java_packages(const char *root, struct push *pu)
+{
+	struct strbuf src = STRBUF_INIT;
+	for (size_t i = 0; i < pu->nfiles; i++) {
+		struct file_item *f = &pu->files[i];
+		const char *lang = kbx_lang_str(f->lang);
+		unsigned char hash[16];
+		if (!lang || strcmp(lang, "java") || !f->size)
+			continue;
+		strbuf_reset(&src);
+		if (f->size > SIZE_MAX / 2 ||
+		    strbuf_read_regular_at(&src, root, f->path, (size_t)f->size) || src.len != f->size) {
+			pu->java_stale++;
+			continue;
+		}
+		_kbx_hash128(src.buf, src.len, hash);
+		if (memcmp(hash, f->hash, sizeof(hash))) {
+			pu->java_stale++;
+			continue;
+		}
+		f->java_package = java_package_of(src.buf, src.len);
+	}
+	strbuf_release(&src);
+}
+
 /* Read the whole index and group it by unit into *refs (sorted). */
 static int read_local(struct kbx_ctx *ctx, struct push *pu, struct unit_ref **refs_out,
 		      size_t *nrefs_out, struct push_stats *ps)
 {
 	struct kbx_error err = KBX_ERROR_INIT;
-	pu->go_module = go_module_path(kbx_store_root(ctx->store));
+	const char *root = kbx_store_root(ctx->store);
+	pu->go_module = go_module_path(root);
+	if (npm_package(root, pu)) {
+		fprintf(stderr, "fatal: out of memory\n");
+		return KBX_EXIT_INTERNAL;
+	}
 	kbx_status_t st = kbx_files_walk(ctx->store, take_file, pu, &err);
 	if (!st)
 		st = kbx_nodes_walk(ctx->store, take_node, pu, &err);
@@ -680,6 +1005,11 @@ static int read_local(struct kbx_ctx *ctx, struct push *pu, struct unit_ref **re
 		attach_postings(pu);
 	if (st)
 		return die_status(&err);
+	if (!pu->failed)
+		java_packages(root, pu);
+	if (pu->java_stale)
+		fprintf(stderr, "warning: %zu Java files changed since the index read them: their definitions get no java: links until 'kbx index'\n",
+			pu->java_stale);
 	size_t n = pu->nfiles + pu->nnodes + pu->nedges + pu->nchunks, k = 0;
 	struct unit_ref *refs = pu->failed ? NULL : malloc((n ? n : 1) * sizeof(*refs));
 	if (!refs) {
@@ -786,7 +1116,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 			const struct unit_ref *u = &refs[j];
 			switch (u->table) {
 			case 0: file = &pu->files[u->idx]; break;
-			case 1: render_node(&rows, repo, &pu->nodes[u->idx], pu->go_module); nn++; break;
+			case 1: render_node(&rows, repo, pu, &pu->nodes[u->idx], file); nn++; break;
 			case 2: render_edge(&rows, repo, pu, &pu->edges[u->idx]); ne++; break;
 			case 3:
 				render_chunk(&rows, repo, pu, &pu->chunks[u->idx]);

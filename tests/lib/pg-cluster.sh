@@ -1,5 +1,5 @@
 # The throwaway PostgreSQL cluster of the tests that talk to a database
-# (t9000, t9010): source it after test-lib.sh with TEST_NAME set (the
+# (t9000, t9010, t9020, t9030): source it after test-lib.sh with TEST_NAME set (the
 # directory's and the password's prefix).  It skips the whole script
 # when PostgreSQL or the kbx-pg.so module is not there, and sets PGBIN,
 # PGDIR, PASSWORD and DB (the URL of the cluster: a Unix socket in

@@ -1,0 +1,26 @@
+package org.shop;
+
+import com.acme.text.Strings;
+import static com.acme.text.Strings.pad;
+
+public class Report {
+    public String line(String s) {
+        return Strings.pad(s, 10);
+    }
+
+    public String padded(String s) {
+        return pad(s, 2);
+    }
+
+    public String title(String s) {
+        return Strings.center(s, 40);
+    }
+
+    public int lines(String s) {
+        return Strings.Lines.count(s);
+    }
+
+    public String page(String s) {
+        return line(s) + title(s);
+    }
+}

@@ -1,0 +1,3 @@
+/** Text helpers. */
+@Deprecated
+package com.acme.text;

@@ -1,0 +1,3 @@
+exports.wrap = function (s, width) {
+  return s.length > width ? s.slice(0, width) : s;
+};
