@@ -52,6 +52,8 @@ oracle () {
 		(cd "$S/c" && echo calc.c | $PY "$here/oracle-cpp.py" --macros . -x c -std=gnu99 -I.) ;;
 	(rs)
 		(cd "$S/rs" && $PY "$here/oracle-rust.py" . shop 2018) ;;
+	(lua)
+		(cd "$S/lua" && $PY "$here/oracle-lua.py" . lua5.4 test.lua) ;;
 	esac
 }
 
@@ -63,6 +65,7 @@ available () {
 	(ts) command -v node && [ -d "$WORK/accuracy/npm/node_modules/typescript" ] ;;
 	(cpp|c) $PY -c 'import clang.cindex' ;;
 	(rs) [ -x /usr/bin/rustc ] ;;
+	(lua) command -v lua5.4 ;;
 	esac >/dev/null 2>&1
 }
 
@@ -78,7 +81,7 @@ check () {
 	fi
 }
 
-for lang in go java py ts cpp c rs; do
+for lang in go java py ts cpp c rs lua; do
 	if ! available $lang; then
 		echo "ok - $lang # SKIP the oracle's tools are missing"
 		skip=$((skip + 1))
