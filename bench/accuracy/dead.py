@@ -59,6 +59,7 @@ EXTS = {
     "cpp": (".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".c"),
     "rust": (".rs",),
     "lua": (".lua",),
+    "php": (".php",),
 }
 LUA_LONG = re.compile(r"\[(=*)\[")
 WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")

@@ -25,6 +25,9 @@
 #            this was written on serves the package's .dsc and .orig.tar.gz
 #            but not its .debian.tar.xz, so Debian's patches, if any, are
 #            not applied (the tarball is checked against the .dsc)
+#     php    Debian's php-doctrine-inflector (Doctrine's inflector, pure
+#            PHP): lib/, tests/ and phpunit.xml.dist, its PHPUnit suite,
+#            which the dynamic oracle runs
 #   cpp-gen/         port/port_config.h, which leveldb's CMake would write
 #   c-gen/           lua5.4-deb-multiarch.h, which Debian's rules write for
 #                    luaconf.h
@@ -37,7 +40,7 @@
 # (the system's apt state is not touched).  The versions are the mirror's
 # current ones unless pinned, e.g. BENCH_ACC_JINJA2=3.1.2-1+deb12u3;
 # BENCH_ACC_GOLDMARK, BENCH_ACC_COMMONS_IO, BENCH_ACC_LEVELDB,
-# BENCH_ACC_LUA and BENCH_ACC_ARGPARSE likewise.
+# BENCH_ACC_LUA, BENCH_ACC_ARGPARSE and BENCH_ACC_INFLECTOR likewise.
 
 set -eu
 set -o pipefail
@@ -97,6 +100,7 @@ fetch_src "jinja2${BENCH_ACC_JINJA2:+=$BENCH_ACC_JINJA2}" "$dl/jinja2" "$man"
 fetch_src "leveldb${BENCH_ACC_LEVELDB:+=$BENCH_ACC_LEVELDB}" "$dl/leveldb" "$man"
 fetch_src "lua5.4${BENCH_ACC_LUA:+=$BENCH_ACC_LUA}" "$dl/lua5.4" "$man"
 fetch_upstream "lua-argparse${BENCH_ACC_ARGPARSE:+=$BENCH_ACC_ARGPARSE}" "$dl/lua-argparse" "$man"
+fetch_src "php-doctrine-inflector${BENCH_ACC_INFLECTOR:+=$BENCH_ACC_INFLECTOR}" "$dl/php-doctrine-inflector" "$man"
 
 say "npm: typescript@$TS_VERSION rxjs@$RXJS_VERSION into $acc/npm"
 command -v npm >/dev/null || die "npm is missing: apt-get install npm"
@@ -124,7 +128,7 @@ make_tree () {
 	mv "$acc/src/$1.tmp" "$acc/src/$1"
 }
 
-say "trees: $acc/src/{go,java,py,ts,cpp,c,lua}"
+say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php}"
 (cd "$dl/goldmark" && find . \( -path ./debian -o -path ./.pc \) -prune -o -type f \( -name '*.go' -o -name go.mod \) -print0) |
 	(cd "$dl/goldmark" && make_tree go)
 (cd "$dl/commons-io/src/main/java" && find . -type f -name '*.java' -print0) | (cd "$dl/commons-io/src/main/java" && make_tree java)
@@ -136,6 +140,8 @@ say "trees: $acc/src/{go,java,py,ts,cpp,c,lua}"
 (cd "$dl/lua5.4/src" && find . -type f \( -name '*.c' -o -name '*.h' \) -print0) |
 	(cd "$dl/lua5.4/src" && make_tree c)
 (cd "$dl/lua-argparse" && find src spec -type f -print0) | (cd "$dl/lua-argparse" && make_tree lua)
+(cd "$dl/php-doctrine-inflector" && find lib tests phpunit.xml.dist -type f -print0) |
+	(cd "$dl/php-doctrine-inflector" && make_tree php)
 mkdir -p "$acc/cpp-gen/port"
 # what leveldb's CMake finds on Debian 12 (snappy from libsnappy-dev)
 printf '%s\n' '#define HAVE_FDATASYNC 1' '#define HAVE_FULLFSYNC 0' '#define HAVE_O_CLOEXEC 1' \

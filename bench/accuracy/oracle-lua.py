@@ -47,6 +47,8 @@ import sys
 import tempfile
 from collections import defaultdict
 
+from dyntree import Tree
+
 HOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "oracle-lua-hook.lua")
 DECL = [
     re.compile(r"\bfunction\s+([A-Za-z_][\w.:]*)\s*\("),                        # function a.b:c(
@@ -55,28 +57,11 @@ DECL = [
 ]
 
 
-class Tree:
-    def __init__(self, root):
-        self.root = os.path.realpath(root)
-        self.lines = {}
-
-    def rel(self, chunk):
-        """the file of a chunk name, relative to the root, or None when
-        the chunk is not a file of the tree"""
-        if not chunk.startswith("@"):
-            return None
-        p = chunk[1:]
-        full = os.path.realpath(os.path.join(self.root, p))
-        if not full.startswith(self.root + os.sep) or not os.path.isfile(full):
-            return None
-        return os.path.relpath(full, self.root)
-
-    def line(self, rel, n):
-        if rel not in self.lines:
-            with open(os.path.join(self.root, rel), encoding="utf-8", errors="replace") as f:
-                self.lines[rel] = f.read().split("\n")
-        ls = self.lines[rel]
-        return ls[n - 1] if 0 < n <= len(ls) else ""
+class LuaTree(Tree):
+    def chunk(self, chunk):
+        """the file of a chunk name ("@path"), relative to the root, or
+        None when the chunk is not a file of the tree"""
+        return self.rel(chunk[1:]) if chunk.startswith("@") else None
 
     def declared(self, rel, n):
         """the qualified name a definition starting on line n declares,
@@ -99,7 +84,7 @@ def main(argv):
         lua, argv = argv[1], argv[2:]
     if len(argv) < 2:
         sys.exit("usage: oracle-lua.py [--lua PROGRAM] ROOT COMMAND [ARG...]")
-    tree = Tree(argv[0])
+    tree = LuaTree(argv[0])
     lua_path = shutil.which(lua)
     if not lua_path:
         sys.exit(f"oracle-lua.py: {lua} is not on PATH")
@@ -131,13 +116,13 @@ def sites(tree, records):
     callers = defaultdict(set)
     for r in records:
         src, line, name, _namewhat, what, csrc, cline, fline = r[:8]
-        f = tree.rel(src)
+        f = tree.chunk(src)
         if f is None or name == "?":
             continue
         key = (f, int(line), name)
         if int(fline) > 0:
             callers[key].add(f"{f}:{fline}")
-        cf = tree.rel(csrc) if what != "C" else None
+        cf = tree.chunk(csrc) if what != "C" else None
         if what == "C" or (cf is None and csrc.startswith("@")):
             callees[key].add(("ext", None, None))
         elif cf is None:
