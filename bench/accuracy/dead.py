@@ -58,7 +58,10 @@ EXTS = {
     "c": (".c", ".h"),
     "cpp": (".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".c"),
     "rust": (".rs",),
+    "lua": (".lua",),
+    "php": (".php",),
 }
+LUA_LONG = re.compile(r"\[(=*)\[")
 WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
@@ -68,6 +71,7 @@ def strip_comments(text, lang):
     out = []
     i, n = 0, len(text)
     hash_comments = lang == "python"
+    lua = lang == "lua"
     quote = None
     while i < n:
         ch = text[i]
@@ -96,6 +100,23 @@ def strip_comments(text, lang):
         if hash_comments and ch == "#":
             while i < n and text[i] != "\n":
                 i += 1
+            continue
+        if lua and text.startswith("--", i):
+            # a Lua comment: --[[ ... ]] (or --[==[ ... ]==]) or to the line's end
+            m = LUA_LONG.match(text, i + 2)
+            if m:
+                close = "]" + m.group(1) + "]"
+                j = text.find(close, m.end())
+                j = n if j < 0 else j + len(close)
+                out.append("".join(c if c == "\n" else " " for c in text[i:j]))
+                i = j
+                continue
+            while i < n and text[i] != "\n":
+                i += 1
+            continue
+        if lua:
+            out.append(ch)
+            i += 1
             continue
         if not hash_comments and text.startswith("//", i):
             while i < n and text[i] != "\n":
@@ -228,16 +249,17 @@ def main():
                     text = f.read()
             except OSError:
                 continue
-            lang = "python" if fn.endswith(".py") else "rust" if fn.endswith(".rs") else "c"
+            lang = ("python" if fn.endswith(".py") else "rust" if fn.endswith(".rs") else
+                    "lua" if fn.endswith(".lua") else "c")
             lines[rel] = strip_comments(text, lang).split("\n")
 
     # the starts of names built at run time: f"visit_{...}", `on${...}`,
-    # "visit_%s" % x, "visit_" + x
+    # "visit_%s" % x, "visit_" + x, Lua's "get_" .. x
     built = defaultdict(dict)  # extension group -> {prefix: place}
     pat = re.compile(r"""(?:[fF]["']([A-Za-z_][A-Za-z0-9_]{2,})\{"""
                      r"""|`([A-Za-z_][A-Za-z0-9_]{2,})\$\{"""
                      r"""|["']([A-Za-z_][A-Za-z0-9_]{2,})%[s(]"""
-                     r"""|["']([A-Za-z_][A-Za-z0-9_]{2,})["']\s*\+)""")
+                     r"""|["']([A-Za-z_][A-Za-z0-9_]{2,})["']\s*(?:\+|\.\.))""")
     for path in sorted(lines):
         for i, text in enumerate(lines[path]):
             for m in pat.finditer(text):

@@ -19,6 +19,15 @@
 #     c      Debian's lua5.4: src/, every .c and .h (the interpreter
 #            lua.c and the compiler luac.c included; the oracle compiles
 #            every .c file, as Lua's own makefile does)
+#     lua    Debian's lua-argparse (argparse, a command-line parser in
+#            pure Lua): src/ and spec/, its busted test suite, which the
+#            dynamic oracle runs.  Only the upstream tarball: the mirror
+#            this was written on serves the package's .dsc and .orig.tar.gz
+#            but not its .debian.tar.xz, so Debian's patches, if any, are
+#            not applied (the tarball is checked against the .dsc)
+#     php    Debian's php-doctrine-inflector (Doctrine's inflector, pure
+#            PHP): lib/, tests/ and phpunit.xml.dist, its PHPUnit suite,
+#            which the dynamic oracle runs
 #   cpp-gen/         port/port_config.h, which leveldb's CMake would write
 #   c-gen/           lua5.4-deb-multiarch.h, which Debian's rules write for
 #                    luaconf.h
@@ -30,8 +39,8 @@
 # Source packages come through bench/debsrc.sh's private sources list
 # (the system's apt state is not touched).  The versions are the mirror's
 # current ones unless pinned, e.g. BENCH_ACC_JINJA2=3.1.2-1+deb12u3;
-# BENCH_ACC_GOLDMARK, BENCH_ACC_COMMONS_IO, BENCH_ACC_LEVELDB and
-# BENCH_ACC_LUA likewise.
+# BENCH_ACC_GOLDMARK, BENCH_ACC_COMMONS_IO, BENCH_ACC_LEVELDB,
+# BENCH_ACC_LUA, BENCH_ACC_ARGPARSE and BENCH_ACC_INFLECTOR likewise.
 
 set -eu
 set -o pipefail
@@ -52,6 +61,37 @@ mkdir -p "$dl" "$acc/src"
 . "$bench/debsrc.sh"
 debsrc_setup
 
+# fetch_upstream PKG[=VER] DIR MANIFEST: as debsrc.sh's fetch_src, the
+# upstream part only: the .dsc and the .orig tarball it names, checked
+# against the .dsc's SHA-256 and unpacked into DIR (Debian's patches not
+# applied)
+fetch_upstream () {
+	local spec=$1 out=$2 manifest=$3 pkg=${1%%=*} dsc orig sum
+	mkdir -p "$dl/src"
+	dsc=$(ls "$dl/src/${pkg}_"*.dsc 2>/dev/null | head -n 1 || true)
+	if [ -z "$dsc" ] || ! ls "$dl/src/${pkg}_"*.orig.tar.* >/dev/null 2>&1; then
+		say "apt-get source --download-only $spec (its upstream tarball)"
+		# fails when a part the mirror lacks is missing: what is needed is checked below
+		(cd "$dl/src" && apt-get "${APT_OPTS[@]}" -q source --download-only "$spec") || true
+		dsc=$(ls "$dl/src/${pkg}_"*.dsc 2>/dev/null | head -n 1 || true)
+	fi
+	[ -n "$dsc" ] || die "$spec: no .dsc fetched"
+	orig=$(awk '/^Checksums-Sha256:/ { on = 1; next } /^[^ ]/ { on = 0 }
+		on && $3 ~ /\.orig\.tar\.[a-z0-9]+$/ { print $1 "  " $3; exit }' "$dsc")
+	[ -n "$orig" ] || die "$(basename "$dsc") names no upstream tarball"
+	sum=${orig%%  *} orig=${orig#*  }
+	[ -f "$dl/src/$orig" ] || die "$spec: $orig was not fetched"
+	echo "$sum  $dl/src/$orig" | sha256sum -c --quiet - || die "$orig does not match $(basename "$dsc")"
+	if [ ! -d "$out" ]; then
+		say "tar -xf $orig"
+		rm -rf "$out.tmp"
+		mkdir -p "$out.tmp"
+		tar -C "$out.tmp" --strip-components=1 -xf "$dl/src/$orig"
+		mv "$out.tmp" "$out"
+	fi
+	echo "$pkg $(sed -n 's/^Version: //p' "$dsc") $(sha256sum "$dsc" | cut -c1-64)" >>"$manifest"
+}
+
 man=$acc/MANIFEST.tmp
 : >"$man"
 fetch_src "golang-github-yuin-goldmark${BENCH_ACC_GOLDMARK:+=$BENCH_ACC_GOLDMARK}" "$dl/goldmark" "$man"
@@ -59,6 +99,8 @@ fetch_src "commons-io${BENCH_ACC_COMMONS_IO:+=$BENCH_ACC_COMMONS_IO}" "$dl/commo
 fetch_src "jinja2${BENCH_ACC_JINJA2:+=$BENCH_ACC_JINJA2}" "$dl/jinja2" "$man"
 fetch_src "leveldb${BENCH_ACC_LEVELDB:+=$BENCH_ACC_LEVELDB}" "$dl/leveldb" "$man"
 fetch_src "lua5.4${BENCH_ACC_LUA:+=$BENCH_ACC_LUA}" "$dl/lua5.4" "$man"
+fetch_upstream "lua-argparse${BENCH_ACC_ARGPARSE:+=$BENCH_ACC_ARGPARSE}" "$dl/lua-argparse" "$man"
+fetch_src "php-doctrine-inflector${BENCH_ACC_INFLECTOR:+=$BENCH_ACC_INFLECTOR}" "$dl/php-doctrine-inflector" "$man"
 
 say "npm: typescript@$TS_VERSION rxjs@$RXJS_VERSION into $acc/npm"
 command -v npm >/dev/null || die "npm is missing: apt-get install npm"
@@ -86,7 +128,7 @@ make_tree () {
 	mv "$acc/src/$1.tmp" "$acc/src/$1"
 }
 
-say "trees: $acc/src/{go,java,py,ts,cpp,c}"
+say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php}"
 (cd "$dl/goldmark" && find . \( -path ./debian -o -path ./.pc \) -prune -o -type f \( -name '*.go' -o -name go.mod \) -print0) |
 	(cd "$dl/goldmark" && make_tree go)
 (cd "$dl/commons-io/src/main/java" && find . -type f -name '*.java' -print0) | (cd "$dl/commons-io/src/main/java" && make_tree java)
@@ -97,6 +139,9 @@ say "trees: $acc/src/{go,java,py,ts,cpp,c}"
 	-print0) | (cd "$dl/leveldb" && make_tree cpp)
 (cd "$dl/lua5.4/src" && find . -type f \( -name '*.c' -o -name '*.h' \) -print0) |
 	(cd "$dl/lua5.4/src" && make_tree c)
+(cd "$dl/lua-argparse" && find src spec -type f -print0) | (cd "$dl/lua-argparse" && make_tree lua)
+(cd "$dl/php-doctrine-inflector" && find lib tests phpunit.xml.dist -type f -print0) |
+	(cd "$dl/php-doctrine-inflector" && make_tree php)
 mkdir -p "$acc/cpp-gen/port"
 # what leveldb's CMake finds on Debian 12 (snappy from libsnappy-dev)
 printf '%s\n' '#define HAVE_FDATASYNC 1' '#define HAVE_FULLFSYNC 0' '#define HAVE_O_CLOEXEC 1' \

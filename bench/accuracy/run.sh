@@ -27,13 +27,21 @@
 #   rs     regex-syntax    rustc 1.63 -Zsave-analysis        oracle-rust.py
 #          (the crate's source as Debian's librust-regex-syntax-dev
 #          installs it under /usr/share/cargo/registry)
+#   lua    argparse        Lua 5.4 itself, a call hook        oracle-lua.py
+#          (DYNAMIC: the calls Lua makes while argparse's own busted
+#          suite runs, Debian's lua5.4 and lua-busted; a sample of the
+#          call sites, the executed ones, each with its true target;
+#          see oracle-lua.py)
+#   php    doctrine-inflector  PHP 8.2 with Xdebug's traces   oracle-php.py
+#          (DYNAMIC as lua: the calls PHP makes while the project's
+#          PHPUnit suite runs; Debian's php-cli, php-xdebug, phpunit)
 #
 # Run by bench/run.sh (section "accuracy", records accuracy.* in
 # $RES/records.tsv, report.py makes the table), or alone:
 #   BENCH_WORK=bench/work bash bench/accuracy/run.sh
 # Environment: KBX (default ./kbx), EXPORT (a built kbx-export; built
 # from KBX_BUILD_DIR's libraries when unset), BENCH_ACC_LANGS (default
-# "go java py ts cpp c rs"), BENCH_INSTALL=1 (apt-get install what is
+# "go java py ts cpp c rs lua php"), BENCH_INSTALL=1 (apt-get install what is
 # missing).  Every miss and every wrong certain edge, with its source
 # line, is kept in $RES/out/accuracy-LANG.errors.tsv.
 #
@@ -52,7 +60,7 @@ ACC=$WORK/accuracy
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
 RES=${RES:-$WORK/results}
-LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs}
+LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php}
 PY=/usr/bin/python3          # Debian's python3, with Debian's python3-clang-14
 RS_CRATE=/usr/share/cargo/registry/regex-syntax-0.6.27
 export RES
@@ -82,6 +90,15 @@ if has_lang cpp; then
 	[ -f /usr/include/benchmark/benchmark.h ] || need+=(libbenchmark-dev)
 	[ -f /usr/include/snappy.h ] || need+=(libsnappy-dev)
 fi
+if has_lang lua; then
+	command -v lua5.4 >/dev/null || need+=(lua5.4)
+	[ -f /usr/share/lua/5.4/busted/runner.lua ] || need+=(lua-busted)
+fi
+if has_lang php; then
+	command -v php >/dev/null || need+=(php-cli)
+	command -v phpunit >/dev/null || need+=(phpunit)
+	{ command -v php >/dev/null && php -m | grep -qx xdebug; } || need+=(php-xdebug)
+fi
 install_missing ${need[@]+"${need[@]}"}
 [ -x "$KBX" ] || die "no kbx binary at $KBX: run make first"
 
@@ -92,6 +109,10 @@ if [ -f "$ACC/.complete" ] && [ -d "$ACC/src/go" ] && [ ! -f "$ACC/src/go/go.mod
 	rm -f "$ACC/.complete"
 fi
 if [ -f "$ACC/.complete" ] && has_lang c && [ ! -f "$ACC/c-gen/lua5.4-deb-multiarch.h" ]; then
+	rm -f "$ACC/.complete"
+fi
+if [ -f "$ACC/.complete" ] && { { has_lang lua && [ ! -d "$ACC/src/lua" ]; } ||
+	{ has_lang php && [ ! -d "$ACC/src/php" ]; }; }; then
 	rm -f "$ACC/.complete"
 fi
 if [ ! -f "$ACC/.complete" ]; then
@@ -111,6 +132,8 @@ fi
 has_lang java && record meta.javac "$(javac -version 2>&1)"
 has_lang ts && record meta.node "node $(node --version)"
 has_lang rs && record meta.rustc "$(/usr/bin/rustc --version)"
+has_lang lua && record meta.lua "$(lua5.4 -v 2>&1), $(dpkg-query -W -f='lua-busted ${Version}' lua-busted 2>/dev/null)"
+has_lang php && record meta.php "$(php -v | head -n 1), $(dpkg-query -W -f='${Package} ${Version}\n' php-xdebug phpunit 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
 { has_lang cpp || has_lang c; } && record meta.libclang "$(dpkg-query -W -f='python3-clang-14 ${Version}' python3-clang-14 2>/dev/null)"
 while read -r pkg ver rest; do
 	record "accuracy.manifest.$pkg" "$ver"
@@ -199,5 +222,13 @@ if has_lang rs; then
 	measure rs regex-syntax "$(dpkg-query -W -f='${Version}' librust-regex-syntax-dev)" rs \
 		$PY "$here/oracle-rust.py" . regex_syntax 2018 default unicode unicode-age unicode-bool \
 		unicode-case unicode-gencat unicode-perl unicode-script unicode-segment
+fi
+if has_lang lua; then
+	measure lua argparse "$(version_of lua-argparse)" lua \
+		env LUA_PATH='./src/?.lua;;' $PY "$here/oracle-lua.py" . lua5.4 /usr/bin/busted
+fi
+if has_lang php; then
+	measure php doctrine-inflector "$(version_of php-doctrine-inflector)" php \
+		$PY "$here/oracle-php.py" . lib:tests /usr/bin/phpunit
 fi
 record accuracy.runtime_s "$(($(date +%s) - acc_start))"

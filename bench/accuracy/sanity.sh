@@ -52,6 +52,10 @@ oracle () {
 		(cd "$S/c" && echo calc.c | $PY "$here/oracle-cpp.py" --macros . -x c -std=gnu99 -I.) ;;
 	(rs)
 		(cd "$S/rs" && $PY "$here/oracle-rust.py" . shop 2018) ;;
+	(lua)
+		(cd "$S/lua" && $PY "$here/oracle-lua.py" . lua5.4 test.lua) ;;
+	(php)
+		(cd "$S/php" && $PY "$here/oracle-php.py" . src test.php) ;;
 	esac
 }
 
@@ -63,6 +67,8 @@ available () {
 	(ts) command -v node && [ -d "$WORK/accuracy/npm/node_modules/typescript" ] ;;
 	(cpp|c) $PY -c 'import clang.cindex' ;;
 	(rs) [ -x /usr/bin/rustc ] ;;
+	(lua) command -v lua5.4 ;;
+	(php) command -v php && php -m | grep -qx xdebug ;;
 	esac >/dev/null 2>&1
 }
 
@@ -78,7 +84,7 @@ check () {
 	fi
 }
 
-for lang in go java py ts cpp c rs; do
+for lang in go java py ts cpp c rs lua php; do
 	if ! available $lang; then
 		echo "ok - $lang # SKIP the oracle's tools are missing"
 		skip=$((skip + 1))

@@ -42,7 +42,8 @@ in the same file on the line where the call starts or where its name is
 written, and whose target has the called name or sits at one of the
 oracle's target places.  (kbx keeps at most 32 sites an edge; for an
 edge holding 32, an edge from the kbx definition whose lines hold the
-call also joins.)  For each site kbx's answer is the surest of the
+call also joins, or from the file's node when no definition holds
+them: module-level code.)  For each site kbx's answer is the surest of the
 joined edges: certain, else ambiguous, else unresolved, else none; a
 certain answer is right when one of the certain edges goes to one of
 the oracle's places.  Lines, not columns, are joined (kbx's site is
@@ -219,7 +220,10 @@ class Kbx:
                         got[id(e)] = (e, conf)
         for e in self.full.get(s.file, ()):
             f = e.frm
-            if f.line and f.end and f.line <= s.line <= f.end and self.names(e, s):
+            held = f.line and f.end and f.line <= s.line <= f.end
+            if f.kind == "file" and f.path == s.file:
+                held = self.enclosing(s) is None
+            if held and self.names(e, s):
                 got.setdefault(id(e), (e, e.conf))
         return list(got.values())
 
