@@ -78,10 +78,30 @@ static TSNode value_at(TSNode assign, uint32_t i)
 	return ts_node_named_child(values, i);
 }
 
-/* Define a function named by a dotted or method name (M.f, M:m, a.b.f). */
+/* Is n a name or a path of names (M, a.b.c)?  Only those name the table
+ * a function is stored in. */
+static int plain_path(TSNode n)
+{
+	for (int depth = 0; depth < 64; depth++) {
+		if (_kbx_is(n, "identifier"))
+			return 1;
+		if (!_kbx_is(n, "dot_index_expression"))
+			return 0;
+		n = _kbx_field(n, "table");
+	}
+	return 0;
+}
+
+/* Define a function named by a dotted or method name (M.f, M:m, a.b.f).
+ * A function stored in the field of what an expression gives
+ * (getmetatable(p).error = function ... end, t[k].f = ...) has no name
+ * a call could reach it by: it stays anonymous, so that error(msg)
+ * elsewhere is never taken for a call of it. */
 static void define_member(struct kbx_walk *w, TSNode at, TSNode table, const char *field)
 {
 	struct lua_state *st = w->lang_state;
+	if (!plain_path(table))
+		return;
 	const char *owner = _kbx_jsc_clean_text(w, table, 0);
 	if (!owner || !field)
 		return;
