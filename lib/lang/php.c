@@ -24,7 +24,8 @@ struct php_state {
 	const char *ns;      /* the current namespace, dotted, or NULL */
 	uint32_t ns_end;     /* where it ends (a braced one), else UINT32_MAX */
 	const char **used;   /* the local names `use` has bound so far */
-	size_t nused, aused;
+	const char **used_full;  /* what each stands for, dotted */
+	size_t nused, aused, afull;
 };
 
 static void php_begin(struct kbx_walk *w)
@@ -35,8 +36,10 @@ static void php_begin(struct kbx_walk *w)
 static void php_end(struct kbx_walk *w)
 {
 	struct php_state *st = w->lang_state;
-	if (st)
+	if (st) {
 		free(st->used);
+		free(st->used_full);
+	}
 	free(st);
 	w->lang_state = NULL;
 }
@@ -105,9 +108,13 @@ static int php_define(struct kbx_walk *w, TSNode n, int kind)
 
 /*
  * A class as a name n refers to it, qualified as PHP resolves it: a name
- * written with a leading '\' as it is, one whose first part a `use`
- * binds as written (the resolver follows the import), any other inside
- * a namespace in that namespace (Item in namespace Shop is Shop.Item).
+ * written with a leading '\' as it is; a name a `use` binds as written
+ * (the resolver follows the import); a qualified name whose first part
+ * a `use` binds, that part replaced by what the use names (use
+ * A\Rules\English; English\Factory is A.Rules.English.Factory: the
+ * import binds a namespace, which has no node to follow); any other
+ * inside a namespace in that namespace (Item in namespace Shop is
+ * Shop.Item).
  */
 static const char *class_ref(struct kbx_walk *w, TSNode n)
 {
@@ -116,13 +123,18 @@ static const char *class_ref(struct kbx_walk *w, TSNode n)
 	const char *raw = name ? _kbx_node_text(w, n) : NULL;
 	if (!raw || raw[0] == '\\' || !st)
 		return name;
+	size_t first = strcspn(name, ".");
+	for (size_t i = st->nused; i-- > 0;) {
+		if (strlen(st->used[i]) != first || strncmp(st->used[i], name, first))
+			continue;
+		if (!name[first] || !st->used_full || !st->used_full[i])
+			return name;
+		const char *q = _kbx_join(w, st->used_full[i], "", name + first);
+		return q == _kbx_qual_too_long ? NULL : q;
+	}
 	const char *ns = current_ns(w, ts_node_start_byte(n));
 	if (!ns)
 		return name;
-	size_t first = strcspn(name, ".");
-	for (size_t i = 0; i < st->nused; i++)
-		if (strlen(st->used[i]) == first && !strncmp(st->used[i], name, first))
-			return name;
 	const char *q = _kbx_join(w, ns, ".", name);
 	return q == _kbx_qual_too_long ? NULL : q;
 }
@@ -310,8 +322,11 @@ static void use_clause(struct kbx_walk *w, TSNode clause, const char *prefix, ui
 	const char *as = ts_node_is_null(alias) ? NULL : _kbx_node_text(w, alias);
 	const char *dot = strrchr(full, '.');
 	struct php_state *st = w->lang_state;
-	if (st && !_kbx_grow((void **)&st->used, &st->aused, st->nused, sizeof(*st->used), 8))
+	if (st && !_kbx_grow((void **)&st->used, &st->aused, st->nused, sizeof(*st->used), 8) &&
+	    !_kbx_grow((void **)&st->used_full, &st->afull, st->nused, sizeof(*st->used_full), 8)) {
+		st->used_full[st->nused] = full;
 		st->used[st->nused++] = as ? as : dot ? dot + 1 : full;
+	}
 	if (!dot) {
 		_kbx_x_import(w->x, full, NULL, as, 0, 0, line);
 		return;
