@@ -30,7 +30,7 @@ fi
 # never does.  The last watcher's output goes first: the poll must not
 # read its "watching" before the new one's redirection empties the file.
 start_watch () {
-	rm -f watch.out watch.err &&
+	rm -f watch.out watch.err
 	(cd repo && exec timeout 120 kbx index --watch "$@" \
 		</dev/null >../watch.out 2>../watch.err 3>&- 4>&- 5>&- 6>&-) &
 	watch_pid=$!
@@ -62,7 +62,7 @@ stop_watch_often () {
 
 # start_bare_watch: start_watch without timeout(1) between us and kbx.
 start_bare_watch () {
-	rm -f watch.out watch.err &&
+	rm -f watch.out watch.err
 	(cd repo && exec kbx index --watch \
 		</dev/null >../watch.out 2>../watch.err 3>&- 4>&- 5>&- 6>&-) &
 	watch_pid=$!
@@ -72,7 +72,7 @@ start_bare_watch () {
 # start_quiet_watch [OPTIONS...]: start_watch for a watcher that says
 # nothing: wait until the process runs.
 start_quiet_watch () {
-	rm -f watch.out watch.err &&
+	rm -f watch.out watch.err
 	(cd repo && exec timeout 120 kbx index --watch "$@" \
 		</dev/null >../watch.out 2>../watch.err 3>&- 4>&- 5>&- 6>&-) &
 	watch_pid=$!
