@@ -278,6 +278,7 @@ struct push {
 	size_t nvecs, avecs;
 	uint32_t dim;
 	int8_t *code;            /* room for one vector's code */
+	char *hex;               /* and for its row's vec and code in hex */
 	char embedding[256];     /* their embedder; "" when none are pushed */
 	int failed;              /* out of memory */
 	char *go_module;         /* the module line of the root's go.mod, or NULL */
@@ -428,6 +429,7 @@ static void push_release(struct push *pu)
 	free(pu->vec_ids);
 	free(pu->vecs);
 	free(pu->code);
+	free(pu->hex);
 	free(pu->go_module);
 }
 
@@ -630,12 +632,30 @@ static void render_postings(struct strbuf *sb, const char *repo, const struct pu
 	}
 }
 
-/* f's bytes, little-endian, in hex. */
-static void add_float_le(struct strbuf *sb, float f)
+/* The bytes of v[0..n) (little-endian for floats), in hex, into out
+ * (8 n characters); then the code's n bytes (2 n). */
+static char *hex_floats(char *out, const float *v, size_t n)
 {
-	uint32_t u;
-	memcpy(&u, &f, sizeof(u));
-	strbuf_addf(sb, "%02x%02x%02x%02x", u & 0xff, (u >> 8) & 0xff, (u >> 16) & 0xff, u >> 24);
+	static const char hex[] = "0123456789abcdef";
+	for (size_t j = 0; j < n; j++) {
+		uint32_t u;
+		memcpy(&u, &v[j], sizeof(u));
+		for (int b = 0; b < 4; b++, u >>= 8) {
+			*out++ = hex[(u >> 4) & 0xf];
+			*out++ = hex[u & 0xf];
+		}
+	}
+	return out;
+}
+
+static char *hex_bytes(char *out, const int8_t *p, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (size_t j = 0; j < n; j++) {
+		*out++ = hex[((uint8_t)p[j]) >> 4];
+		*out++ = hex[(uint8_t)p[j] & 0xf];
+	}
+	return out;
 }
 
 /* The chunk's vector, a row (none when it has none). */
@@ -646,17 +666,27 @@ static void render_vector(struct strbuf *sb, const char *repo, const struct push
 		return;
 	copy_str(sb, repo);
 	copy_num(sb, it->id);
-	strbuf_addstr(sb, "\\\\x");
-	for (uint32_t j = 0; j < pu->dim; j++)
-		add_float_le(sb, it->vec[j]);
 	/* the code a flat vector file holds (lib/util/vflat.c) */
 	int8_t *code = pu->code;
 	float scale = _kbx_vflat_encode(it->vec, pu->dim, _kbx_vflat_stride(pu->dim), code);
-	strbuf_addstr(sb, "\t\\\\x");
-	add_float_le(sb, scale);
-	for (uint32_t j = 0; j < pu->dim; j++)
-		strbuf_addf(sb, "%02x", (uint8_t)code[j]);
-	strbuf_addch(sb, '\n');
+	char *p = pu->hex;
+	memcpy(p, "\\\\x", 3), p += 3;
+	p = hex_floats(p, it->vec, pu->dim);
+	memcpy(p, "\t\\\\x", 4), p += 4;
+	p = hex_floats(p, &scale, 1);
+	p = hex_bytes(p, code, pu->dim);
+	*p++ = '\n';
+	strbuf_add(sb, pu->hex, (size_t)(p - pu->hex));
+}
+
+/* What a unit's hash takes of a chunk's vector: its id and its bytes
+ * (its row, 5 times as long, is rendered only for a unit copied). */
+static void vector_bytes(struct strbuf *sb, const struct chunk_item *it, uint32_t dim)
+{
+	if (!it->vec)
+		return;
+	strbuf_add(sb, &it->id, sizeof(it->id));
+	strbuf_add(sb, it->vec, dim * sizeof(*it->vec));
 }
 
 /* Make the tables unless they are there at this version (checked
@@ -781,7 +811,8 @@ static kbx_status_t read_vectors(struct kbx_ctx *ctx, struct push *pu, struct kb
 		pu->nvecs = 0;
 		pu->embedding[0] = '\0';
 	}
-	if (pu->nvecs && !(pu->code = malloc(_kbx_vflat_stride(pu->dim)))) {
+	if (pu->nvecs && (!(pu->code = malloc(_kbx_vflat_stride(pu->dim))) ||
+			  !(pu->hex = malloc(10 * (size_t)pu->dim + 32)))) {
 		pu->failed = 1;
 		return KBX_OK;
 	}
@@ -923,7 +954,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 			case 3:
 				render_chunk(&rows, repo, pu, &pu->chunks[u->idx]);
 				render_postings(&prows, repo, pu, &pu->chunks[u->idx]);
-				render_vector(&vrows, repo, pu, &pu->chunks[u->idx]);
+				vector_bytes(&vrows, &pu->chunks[u->idx], pu->dim);
 				nc++;
 				break;
 			}
@@ -977,7 +1008,9 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 				p = nl + 1;
 			}
 			strbuf_add(&cb->postings, prows.buf, prows.len);
-			strbuf_add(&cb->vectors, vrows.buf, vrows.len);
+			for (size_t t = i; t < j; t++)
+				if (refs[t].table == 3)
+					render_vector(&cb->vectors, repo, pu, &pu->chunks[refs[t].idx]);
 			ps->replaced++;
 		}
 		i = j;

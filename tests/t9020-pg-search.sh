@@ -12,10 +12,12 @@ vectors pushed, searched as the index searches its own), --mode=hybrid,
 --mode=vector and --mode=lexical: the same hits in the same order,
 byte for byte in text and JSON, and the same counts in --explain;
 again after a file is edited and one deleted and the repository pushed
-again.  --all-repos over the database fuses the repositories as
+again, and over 1,200 generated functions, where the codes pick the
+candidates.  --all-repos over the database fuses the repositories as
 --all-repos over their stores, in every mode.  A repository indexed
-with another embedding than the one asked for: the lexical answer and
-a warning, or exit 3 with --mode=vector.  Then what --db search
+with another embedding than the one asked for, or pushed without
+vectors: the lexical answer and a warning, or exit 3 with
+--mode=vector.  Then what --db search
 refuses (a graph scope) and a database of an older schema.'
 
 . ./test-lib.sh
@@ -314,6 +316,33 @@ test_expect_success 'pushed with another embedding: lexical and a warning, or ex
 			"normalize the keys of a record" 2>err &&
 		test_grep "but the settings ask for builtin/words" err
 	)
+'
+
+test_expect_success 'an index without vectors: pushed without, said so; then with them' '
+	cp -R "$CORPORA/python" novec &&
+	(
+		cd novec &&
+		test_must_fail kbx -c search.provider=command -c search.command="exit 5" \
+			-c search.dimensions=4 index -q 2>/dev/null &&
+		kbx push -q --db="$DB" --name=fixture-novec 2>err &&
+		test_grep "warning: no vectors pushed: the index has none" err &&
+		kbx --db="$DB" --repo=fixture-novec search --mode=lexical "normalize the keys" >expect &&
+		kbx --db="$DB" --repo=fixture-novec search "normalize the keys" >actual 2>err &&
+		test_cmp expect actual &&
+		test_grep "pushed without vectors" err &&
+		test_expect_code 3 kbx --db="$DB" --repo=fixture-novec search --mode=vector \
+			"normalize the keys" 2>err &&
+		test_grep "pushed without vectors" err &&
+		kbx index -q &&
+		kbx push -q --db="$DB" --name=fixture-novec 2>err &&
+		test_must_be_empty err &&
+		NAME=fixture-novec &&
+		same_modes "normalize the keys"
+	) &&
+	sql "SELECT embedding IS NOT NULL, (SELECT count(*) > 0 FROM kbx.vectors v WHERE v.repo = r.id)
+	     FROM kbx.repos r WHERE name = '"'fixture-novec'"'" >actual &&
+	echo "t|t" >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success 'what --db search refuses' '
