@@ -293,6 +293,18 @@ test_expect_success 'more vectors than the codes'"'"' threshold: the codes pick,
 	test "$(cat actual)" -gt 800
 '
 
+# no_vectors NAME Q WHY: the database's search of NAME for Q runs
+# without its vector signal: the lexical answer and a warning saying
+# WHY; exit 3 with --mode=vector, WHY on stderr (in err)
+no_vectors () {
+	kbx --db="$DB" --repo="$1" search --mode=lexical "$2" >expect &&
+	kbx --db="$DB" --repo="$1" search "$2" >actual 2>err &&
+	test_cmp expect actual &&
+	test_grep "$3" err &&
+	test_expect_code 3 kbx --db="$DB" --repo="$1" search --mode=vector "$2" 2>err &&
+	test_grep "$3" err
+}
+
 test_expect_success 'pushed with another embedding: lexical and a warning, or exit 3' '
 	cp -R "$CORPORA/python" hashed &&
 	(
@@ -308,12 +320,8 @@ test_expect_success 'pushed with another embedding: lexical and a warning, or ex
 	! grep words actual &&
 	(
 		cd python &&
-		kbx --db="$DB" --repo=fixture-hashed search --mode=lexical "normalize the keys of a record" >expect &&
-		kbx --db="$DB" --repo=fixture-hashed search "normalize the keys of a record" >actual 2>err &&
-		test_cmp expect actual &&
-		test_grep "pushed from an index embedded by builtin/" err &&
-		test_expect_code 3 kbx --db="$DB" --repo=fixture-hashed search --mode=vector \
-			"normalize the keys of a record" 2>err &&
+		no_vectors fixture-hashed "normalize the keys of a record" \
+			"pushed from an index embedded by builtin/" &&
 		test_grep "but the settings ask for builtin/words" err
 	)
 '
@@ -326,13 +334,7 @@ test_expect_success 'an index without vectors: pushed without, said so; then wit
 			-c search.dimensions=4 index -q 2>/dev/null &&
 		kbx push -q --db="$DB" --name=fixture-novec 2>err &&
 		test_grep "warning: no vectors pushed: the index has none" err &&
-		kbx --db="$DB" --repo=fixture-novec search --mode=lexical "normalize the keys" >expect &&
-		kbx --db="$DB" --repo=fixture-novec search "normalize the keys" >actual 2>err &&
-		test_cmp expect actual &&
-		test_grep "pushed without vectors" err &&
-		test_expect_code 3 kbx --db="$DB" --repo=fixture-novec search --mode=vector \
-			"normalize the keys" 2>err &&
-		test_grep "pushed without vectors" err &&
+		no_vectors fixture-novec "normalize the keys" "pushed without vectors" &&
 		kbx index -q &&
 		kbx push -q --db="$DB" --name=fixture-novec 2>err &&
 		test_must_be_empty err &&
