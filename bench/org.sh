@@ -173,7 +173,7 @@ db_bytes=$(psql "$DB" -XAtq -c "SELECT pg_database_size(current_database())")
 local_bytes=$(du -sb "$org"/r*/.kbx | awk '{ s += $1 } END { print s }')
 rec org.db.bytes "$db_bytes"
 rec org.local.bytes "$local_bytes"
-for t in nodes edges chunks files; do
+for t in nodes edges chunks files vectors; do
 	rec "org.db.rows.$t" "$(psql "$DB" -XAtq -c "SELECT count(*) FROM kbx.$t")"
 done
 
@@ -196,6 +196,7 @@ loop="for r in \$(\"$KBX\" repos list --names); do \"$KBX\" --repo=\$r callers $
 rec org.local.callers.lines "$(sh -c "$loop" | wc -l)"
 hf org.local.callers_loop_ms --shell=sh "$loop"
 hf org.local.search_ms "$KBX search --all-repos '$q_search'"
+hf org.local.search_lexical_ms "$KBX search --all-repos --mode=lexical '$q_search'"
 hf org.local.hybrid_ms "$KBX hybrid --all-repos 'what calls $q_callers'"
 if "$KBX" --db="$DB" callers --all-repos "$q_callers" >"$tmp/db-callers" 2>"$tmp/db-err"; then
 	rec org.db.callers.lines "$(wc -l <"$tmp/db-callers")"
@@ -210,6 +211,8 @@ for c in search hybrid; do
 		rec "org.db.${c}_ms" "n/a: $(head -n 1 "$tmp/db-err" | sed "s|$DB|URL|g")"
 	fi
 done
+# the search without its vector signal, which reads every repository's codes
+hf org.db.search_lexical_ms "$KBX --db=$DB search --all-repos --mode=lexical '$q_search'"
 # the table bench/report.py puts in bench/results.md
 v () { awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$RES/org.tsv"; }
 vm () { v "$1" | sed 's/^[0-9.]*$/& ms/'; }
@@ -225,12 +228,13 @@ vm () { v "$1" | sed 's/^[0-9.]*$/& ms/'; }
 	echo "| first kbx push, per repository (median / 90th percentile) | $(v org.push.median_ms) / $(v org.push.p90_ms) ms |"
 	echo "| kbx push after a one-file edit | $(vm org.push.one_file_ms) |"
 	echo "| database size / the local stores together | $(v org.db.bytes) / $(v org.local.bytes) bytes |"
-	echo "| rows: nodes, edges, chunks | $(v org.db.rows.nodes), $(v org.db.rows.edges), $(v org.db.rows.chunks) |"
+	echo "| rows: nodes, edges, chunks, vectors | $(v org.db.rows.nodes), $(v org.db.rows.edges), $(v org.db.rows.chunks), $(v org.db.rows.vectors) |"
 	echo
 	echo "| question, whole process | through the database | through the local list |"
 	echo "|---|---|---|"
 	echo "| callers --all-repos $q_callers | $(vm org.db.callers_ms) | $(vm org.local.callers_loop_ms) (a loop over the list) |"
 	echo "| search --all-repos | $(vm org.db.search_ms) | $(vm org.local.search_ms) |"
+	echo "| search --all-repos --mode=lexical | $(vm org.db.search_lexical_ms) | $(vm org.local.search_lexical_ms) |"
 	echo "| hybrid --all-repos | $(vm org.db.hybrid_ms) | $(vm org.local.hybrid_ms) |"
 } >"$RES/org.md"
 say "done: $RES/org.tsv, $RES/org.md"

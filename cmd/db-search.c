@@ -14,10 +14,20 @@
  *   chunks             a batch of ids at a time (the candidates the
  *                      filters look at, the fused list)
  *
+ *   the vectors        the 8-bit codes of every row of kbx.vectors of
+ *                      the repository, in one statement, by chunk id;
+ *                      then the vectors of the candidates they pick
+ *                      (every vector, where the index's search would
+ *                      score them all); the query's terms' document
+ *                      frequencies (the builtin embedding's weights)
+ *
  * The scores are then summed here, in the order the index sums them,
  * over the chunks that hold a term of the query: the same bounded set
- * the index's BM25 reads.  No vector signal: kbx push does not push
- * vectors.
+ * the index's BM25 reads.  The vectors are searched here as the index
+ * searches its flat file (lib/util/vflat.c), the query embedded here:
+ * PostgreSQL 15 of Debian 12 has no pgvector, and this reads all of a
+ * repository's codes for each search (README: the cost, and the
+ * limit).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +46,11 @@ struct db_source {
 	struct db_graph *g;
 	const char *repo;        /* its id */
 	int rc;                  /* the exit code of a statement that failed */
+	int64_t *ids;            /* the vectors' codes, once read */
+	float *scales;
+	int8_t *codes;
+	size_t nvec;
+	uint32_t dim;
 };
 
 static kbx_status_t db_failed(struct db_source *ds, int rc, struct kbx_error *err)
@@ -49,12 +64,11 @@ static uint32_t num(const char *s)
 	return s ? (uint32_t)strtoul(s, NULL, 10) : 0;
 }
 
-static kbx_status_t db_postings(void *data, const char *const *terms, const size_t *lens,
-				size_t n, uint64_t *df, kbx_posting_fn fn, void *fdata,
-				struct kbx_error *err)
+/* Run sql with $1 the repository and $2 terms[0..n) as a text array. */
+static kbx_status_t terms_query(struct db_source *ds, const char *const *terms, const size_t *lens,
+				size_t n, const char *sql, const char *what,
+				struct kbx_pg_result **r, struct kbx_error *err)
 {
-	struct db_source *ds = data;
-	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
 	struct strbuf arr = STRBUF_INIT;
 	for (size_t i = 0; i < n; i++)
 		pg_array_add(&arr, terms[i], lens[i]);
@@ -64,16 +78,26 @@ static kbx_status_t db_postings(void *data, const char *const *terms, const size
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	}
 	const char *params[] = { ds->repo, arr.buf };
-	struct kbx_pg_result *r = NULL;
-	int rc = db_graph_query(ds->g,
-				"SELECT q.i, p.chunk, p.tf, p.len "
-				"FROM unnest($2::text[]) WITH ORDINALITY AS q(term, i) "
-				"JOIN kbx.postings p ON p.repo = $1 AND p.term = q.term "
-				"ORDER BY q.i, p.chunk",
-				2, params, &r, "cannot read the postings of the query's terms");
+	int rc = db_graph_query(ds->g, sql, 2, params, r, what);
 	strbuf_release(&arr);
-	if (rc)
-		return db_failed(ds, rc, err);
+	return rc ? db_failed(ds, rc, err) : KBX_OK;
+}
+
+static kbx_status_t db_postings(void *data, const char *const *terms, const size_t *lens,
+				size_t n, uint64_t *df, kbx_posting_fn fn, void *fdata,
+				struct kbx_error *err)
+{
+	struct db_source *ds = data;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	struct kbx_pg_result *r = NULL;
+	kbx_status_t st = terms_query(ds, terms, lens, n,
+				      "SELECT q.i, p.chunk, p.tf, p.len "
+				      "FROM unnest($2::text[]) WITH ORDINALITY AS q(term, i) "
+				      "JOIN kbx.postings p ON p.repo = $1 AND p.term = q.term "
+				      "ORDER BY q.i, p.chunk",
+				      "cannot read the postings of the query's terms", &r, err);
+	if (st)
+		return st;
 	size_t rows = ops->nrows(r);
 	memset(df, 0, n * sizeof(*df));
 	for (size_t i = 0; i < rows; i++) {
@@ -105,6 +129,152 @@ static kbx_status_t db_patterns(void *data, void (*fn)(void *fdata, uint32_t id,
 		return db_failed(ds, rc, err);
 	for (size_t i = 0; i < ops->nrows(r); i++)
 		fn(fdata, num(ops->value(r, i, 0)), ops->value(r, i, 1));
+	return KBX_OK;
+}
+
+static kbx_status_t db_df(void *data, const char *const *terms, const size_t *lens, size_t n,
+			  uint64_t *df, struct kbx_error *err)
+{
+	struct db_source *ds = data;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	struct kbx_pg_result *r = NULL;
+	kbx_status_t st = terms_query(ds, terms, lens, n,
+				      "SELECT q.i, (SELECT count(*) FROM kbx.postings p "
+				      "WHERE p.repo = $1 AND p.term = q.term) "
+				      "FROM unnest($2::text[]) WITH ORDINALITY AS q(term, i)",
+				      "cannot count the chunks that hold the query's terms", &r, err);
+	if (st)
+		return st;
+	memset(df, 0, n * sizeof(*df));
+	for (size_t i = 0; i < ops->nrows(r); i++) {
+		uint32_t t = num(ops->value(r, i, 0));
+		if (t >= 1 && t <= n)
+			df[t - 1] = strtoull(ops->value(r, i, 1), NULL, 10);
+	}
+	return KBX_OK;
+}
+
+static int hex_digit(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+		: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* bytea's hex output (\x...) of len bytes into out; -1 if it is not
+ * that. */
+static int decode_bytea(const char *s, size_t len, unsigned char *out)
+{
+	if (!s || s[0] != '\\' || s[1] != 'x' || strlen(s + 2) != 2 * len)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		int hi = hex_digit(s[2 + 2 * i]), lo = hex_digit(s[3 + 2 * i]);
+		if (hi < 0 || lo < 0)
+			return -1;
+		out[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+static float float_le(const unsigned char *p)
+{
+	uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+		     (uint32_t)p[3] << 24;
+	float f;
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+/* Every vector's code, by chunk id: kbx.vectors.code is its scale
+ * (float4, little-endian) and its dim signed bytes. */
+static kbx_status_t db_codes(void *data, uint64_t *n, uint32_t *dim, const int64_t **ids,
+			     const float **scales, const int8_t **codes, struct kbx_error *err)
+{
+	struct db_source *ds = data;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	const char *params[] = { ds->repo };
+	struct kbx_pg_result *r = NULL;
+	int rc = db_graph_query(ds->g,
+				"SELECT chunk, code FROM kbx.vectors WHERE repo = $1 ORDER BY chunk",
+				1, params, &r, "cannot read the vectors' codes");
+	if (rc)
+		return db_failed(ds, rc, err);
+	size_t rows = ops->nrows(r);
+	const char *first = rows ? ops->value(r, 0, 1) : NULL;
+	size_t len = first && strlen(first) > 10 ? (strlen(first) - 2) / 2 : 4;
+	uint32_t d = (uint32_t)(len - 4);
+	unsigned char *row = malloc(len);
+	ds->ids = malloc((rows + 1) * sizeof(*ds->ids));
+	ds->scales = malloc((rows + 1) * sizeof(*ds->scales));
+	ds->codes = malloc(rows * d + 1);
+	if (!row || !ds->ids || !ds->scales || !ds->codes) {
+		free(row);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory for %zu vectors", rows);
+	}
+	for (size_t i = 0; i < rows; i++) {
+		ds->ids[i] = num(ops->value(r, i, 0));
+		if (decode_bytea(ops->value(r, i, 1), len, row)) {
+			free(row);
+			return _kbx_fail(err, KBX_ERR_CORRUPT,
+					 "the code of chunk %lld in kbx.vectors is not of %u dimensions: push the repository again",
+					 (long long)ds->ids[i], d);
+		}
+		ds->scales[i] = float_le(row);
+		memcpy(ds->codes + i * d, row + 4, d);
+	}
+	free(row);
+	ds->nvec = rows;
+	ds->dim = d;
+	*n = rows;
+	*dim = d;
+	*ids = ds->ids;
+	*scales = ds->scales;
+	*codes = ds->codes;
+	return KBX_OK;
+}
+
+/* The vectors of ids[0..n) (ascending) into x: every one in a
+ * statement of its own, or those chunks' by an array of ids. */
+static kbx_status_t db_vectors(void *data, const int64_t *ids, size_t n, uint32_t dim, float *x,
+			       struct kbx_error *err)
+{
+	struct db_source *ds = data;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	int every = n == ds->nvec;
+	struct strbuf arr = STRBUF_INIT;
+	strbuf_addch(&arr, '{');
+	for (size_t i = 0; !every && i < n; i++)
+		strbuf_addf(&arr, "%s%lld", i ? "," : "", (long long)ids[i]);
+	strbuf_addch(&arr, '}');
+	if (arr.failed) {
+		strbuf_release(&arr);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	const char *params[] = { ds->repo, arr.buf };
+	struct kbx_pg_result *r = NULL;
+	int rc = db_graph_query(ds->g, every ?
+				"SELECT chunk, vec FROM kbx.vectors WHERE repo = $1 ORDER BY chunk" :
+				"SELECT chunk, vec FROM kbx.vectors WHERE repo = $1 "
+				"AND chunk = ANY($2::bigint[]) ORDER BY chunk",
+				every ? 1 : 2, params, &r, "cannot read the vectors");
+	strbuf_release(&arr);
+	if (rc)
+		return db_failed(ds, rc, err);
+	unsigned char *row = malloc((size_t)dim * 4 + 1);
+	if (!row)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	size_t rows = ops->nrows(r);
+	for (size_t i = 0; i < n; i++) {
+		if (i >= rows || (int64_t)num(ops->value(r, i, 0)) != ids[i] ||
+		    decode_bytea(ops->value(r, i, 1), (size_t)dim * 4, row)) {
+			free(row);
+			return _kbx_fail(err, KBX_ERR_CORRUPT,
+					 "the vector of chunk %lld in kbx.vectors is not there or not of %u float4: push the repository again",
+					 (long long)ids[i], dim);
+		}
+		for (uint32_t j = 0; j < dim; j++)
+			x[(size_t)i * dim + j] = float_le(row + 4 * j);
+	}
+	free(row);
 	return KBX_OK;
 }
 
@@ -198,12 +368,12 @@ static kbx_status_t db_chunks(void *data, const uint32_t *ids, size_t n, struct 
 int db_search(struct db_graph *g, size_t i, const struct kbx_search_query *q,
 	      struct kbx_search_results *res, kbx_status_t *st, struct kbx_error *err)
 {
-	struct db_source ds = { g, db_graph_repo_id(g, i), 0 };
+	struct db_source ds = { g, db_graph_repo_id(g, i), 0, NULL, NULL, NULL, 0, 0 };
 	const struct kbx_pg_ops *ops = db_graph_ops(g);
 	const char *params[] = { ds.repo };
 	struct kbx_pg_result *r = NULL;
-	int rc = db_graph_query(g, "SELECT chunks, chunk_tokens FROM kbx.repos WHERE id = $1", 1,
-				params, &r, "cannot read the repository's counts");
+	int rc = db_graph_query(g, "SELECT chunks, chunk_tokens, embedding FROM kbx.repos WHERE id = $1",
+				1, params, &r, "cannot read the repository's counts");
 	if (rc)
 		return rc;
 	struct kbx_search_source src = {
@@ -213,10 +383,17 @@ int db_search(struct db_graph *g, size_t i, const struct kbx_search_query *q,
 		.postings = db_postings,
 		.patterns = db_patterns,
 		.chunks = db_chunks,
-		.why_no_vectors = "no vector search with --db: kbx push does not publish the vectors "
-				  "(lexical and pattern signals only)",
+		.codes = db_codes,
+		.vectors = db_vectors,
+		.embedding = ops->nrows(r) ? ops->value(r, 0, 2) : NULL,
+		.df = db_df,
+		.why_no_vectors = "no vector search with --db: the repository was pushed without "
+				  "vectors (its index had none current): 'kbx index' and push it again",
 	};
 	*st = kbx_search_source(&src, q, res, err);
+	free(ds.ids);
+	free(ds.scales);
+	free(ds.codes);
 	return ds.rc;
 }
 

@@ -44,6 +44,7 @@
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/util.h"
+#include "util/vflat.h"
 
 static const char *const push_usage[] = {
 	"kbx push [--db=<url>] [--name=<name>] [-q]",
@@ -72,7 +73,9 @@ static const char *const push_schema[] = {
 	"    nodes bigint NOT NULL DEFAULT 0,\n"
 	"    edges bigint NOT NULL DEFAULT 0,\n"
 	"    chunks bigint NOT NULL DEFAULT 0,\n"
-	"    chunk_tokens bigint NOT NULL DEFAULT 0  -- the sum of the chunks' lengths (BM25)\n"
+	"    chunk_tokens bigint NOT NULL DEFAULT 0, -- the sum of the chunks' lengths (BM25)\n"
+	"    embedding text               -- the embedder of kbx.vectors (kbx index's identity,\n"
+	"                                 -- builtin/v1/256), NULL: no vectors pushed\n"
 	")",
 	"CREATE TABLE IF NOT EXISTS kbx.files (\n"
 	"    repo integer NOT NULL,\n"
@@ -157,6 +160,15 @@ static const char *const push_schema[] = {
 	")",
 	"CREATE INDEX IF NOT EXISTS postings_chunk ON kbx.postings (repo, chunk)",
 	"CREATE INDEX IF NOT EXISTS chunks_pattern ON kbx.chunks (repo) WHERE pattern IS NOT NULL",
+	"CREATE TABLE IF NOT EXISTS kbx.vectors (  -- what kbx --db search's vector signal reads\n"
+	"    repo integer NOT NULL,\n"
+	"    chunk bigint NOT NULL,\n"
+	"    vec bytea NOT NULL,          -- the chunk's embedding as kbx index made it:\n"
+	"                                 -- float4 little-endian, octet_length / 4 of them\n"
+	"    code bytea NOT NULL,         -- its 8-bit code, which kbx --db search scans:\n"
+	"                                 -- the scale (float4 little-endian), a byte a dimension\n"
+	"    PRIMARY KEY (repo, chunk)\n"
+	")",
 	NULL
 };
 
@@ -225,6 +237,7 @@ struct chunk_item {
 	uint32_t id;
 	struct kbx_chunk c;      /* strings into the store's map */
 	size_t post, npost;      /* its postings: push.posts[post..post+npost) */
+	const float *vec;        /* its vector (push.vecs), or NULL */
 };
 
 /* A chunk's term, with its count: what BM25 reads (kbx --db search). */
@@ -265,6 +278,14 @@ struct push {
 	size_t nposts, aposts;
 	struct file_item *files;
 	size_t nfiles, afiles;
+	/* the chunks' vectors, by chunk id: vec_ids[i]'s at vecs[i * dim] */
+	uint32_t *vec_ids;
+	float *vecs;
+	size_t nvecs, avecs;
+	uint32_t dim;
+	int8_t *code;            /* room for one vector's code */
+	char *hex;               /* and for its row's vec and code in hex */
+	char embedding[256];     /* their embedder; "" when none are pushed */
 	int failed;              /* out of memory */
 	char *go_module;         /* the module line of the root's go.mod, or NULL */
 	char *npm_name;          /* the "name" of the root's package.json, or NULL */
@@ -324,6 +345,46 @@ static int take_posting(void *data, uint32_t id, const char *term, size_t len, u
 	return 0;
 }
 
+static int take_vector(void *data, uint32_t id, const float *v, uint32_t dim)
+{
+	struct push *pu = data;
+	if (!pu->dim)
+		pu->dim = dim;
+	if (dim != pu->dim) {
+		pu->dim = 0;     /* not one index: none are pushed */
+		return 1;
+	}
+	if (pu->nvecs == pu->avecs) {
+		size_t na = pu->avecs ? 2 * pu->avecs : 1024;
+		uint32_t *ni = realloc(pu->vec_ids, na * sizeof(*ni));
+		if (ni)
+			pu->vec_ids = ni;
+		float *nv = ni ? realloc(pu->vecs, na * dim * sizeof(*nv)) : NULL;
+		if (!nv) {
+			pu->failed = 1;
+			return 1;
+		}
+		pu->vecs = nv;
+		pu->avecs = na;
+	}
+	pu->vec_ids[pu->nvecs] = id;
+	memcpy(pu->vecs + pu->nvecs * dim, v, dim * sizeof(*v));
+	pu->nvecs++;
+	return 0;
+}
+
+/* Give each chunk (sorted by id) its vector. */
+static void attach_vectors(struct push *pu)
+{
+	size_t v = 0;
+	for (size_t i = 0; i < pu->nchunks; i++) {
+		struct chunk_item *c = &pu->chunks[i];
+		while (v < pu->nvecs && pu->vec_ids[v] < c->id)
+			v++;
+		c->vec = v < pu->nvecs && pu->vec_ids[v] == c->id ? pu->vecs + v * pu->dim : NULL;
+	}
+}
+
 static int post_cmp(const void *a, const void *b)
 {
 	const struct post_item *x = a, *y = b;
@@ -378,6 +439,10 @@ static void push_release(struct push *pu)
 	free(pu->sites);
 	free(pu->chunks);
 	free(pu->posts);
+	free(pu->vec_ids);
+	free(pu->vecs);
+	free(pu->code);
+	free(pu->hex);
 	free(pu->go_module);
 	free(pu->npm_name);
 	free(pu->npm_main);
@@ -681,6 +746,62 @@ static void render_postings(struct strbuf *sb, const char *repo, const struct pu
 	}
 }
 
+/* The bytes of v[0..n) (little-endian for floats), in hex, into out
+ * (8 n characters); then the code's n bytes (2 n). */
+static char *hex_floats(char *out, const float *v, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (size_t j = 0; j < n; j++) {
+		uint32_t u;
+		memcpy(&u, &v[j], sizeof(u));
+		for (int b = 0; b < 4; b++, u >>= 8) {
+			*out++ = hex[(u >> 4) & 0xf];
+			*out++ = hex[u & 0xf];
+		}
+	}
+	return out;
+}
+
+static char *hex_bytes(char *out, const int8_t *p, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	for (size_t j = 0; j < n; j++) {
+		*out++ = hex[((uint8_t)p[j]) >> 4];
+		*out++ = hex[(uint8_t)p[j] & 0xf];
+	}
+	return out;
+}
+
+/* The chunk's vector, a row (none when it has none). */
+static void render_vector(struct strbuf *sb, const char *repo, const struct push *pu,
+			  const struct chunk_item *it)
+{
+	if (!it->vec)
+		return;
+	copy_str(sb, repo);
+	copy_num(sb, it->id);
+	/* the code a flat vector file holds (lib/util/vflat.c) */
+	int8_t *code = pu->code;
+	float scale = _kbx_vflat_encode(it->vec, pu->dim, _kbx_vflat_stride(pu->dim), code);
+	char *p = pu->hex;
+	memcpy(p, "\\\\x", 3), p += 3;
+	p = hex_floats(p, it->vec, pu->dim);
+	memcpy(p, "\t\\\\x", 4), p += 4;
+	p = hex_floats(p, &scale, 1);
+	p = hex_bytes(p, code, pu->dim);
+	*p++ = '\n';
+	strbuf_add(sb, pu->hex, (size_t)(p - pu->hex));
+}
+
+/* What a unit's hash takes of a chunk's vector: its id and its bytes
+ * (its row, 5 times as long, is rendered only for a unit copied). */
+static void vector_bytes(struct strbuf *sb, const struct chunk_item *it, uint32_t dim)
+{
+	if (!it->vec)
+		return;
+	strbuf_add(sb, &it->id, sizeof(it->id));
+	strbuf_add(sb, it->vec, dim * sizeof(*it->vec));
+}
 
 /* Make the tables unless they are there at this version (checked
  * first, so that a user who may not create them can push once a DBA
@@ -981,6 +1102,44 @@ static void java_packages(const char *root, struct push *pu)
 	strbuf_release(&src);
 }
 
+/* The chunks' vectors, when the index's are current and every chunk
+ * has one: a search of the database then scores what a search of the
+ * index does.  Otherwise none (kbx --db search says why). */
+static kbx_status_t read_vectors(struct kbx_ctx *ctx, struct push *pu, struct kbx_error *err)
+{
+	struct kbx_search_info si;
+	uint64_t missing = 0;
+	kbx_status_t st = kbx_search_info(ctx->store, &si, err);
+	if (st || !si.chunks)
+		return st;
+	const char *why = NULL;
+	if (si.vector_state != 1) {
+		why = si.vector_state == 0 ? "the index has none" : "the index's are stale or unreadable";
+	} else {
+		st = kbx_vectors_walk(ctx->store, pu->embedding, sizeof(pu->embedding), take_vector,
+				      pu, &missing, err);
+		if (st || pu->failed)
+			return st;
+		if (missing)
+			why = "some chunks have none";
+		else if (!pu->dim || pu->nvecs != pu->nchunks)
+			why = "they are not all of one dimension";
+	}
+	if (why) {
+		fprintf(stderr, "warning: no vectors pushed: %s; 'kbx index' makes them, then push again\n",
+			why);
+		pu->nvecs = 0;
+		pu->embedding[0] = '\0';
+	}
+	if (pu->nvecs && (!(pu->code = malloc(_kbx_vflat_stride(pu->dim))) ||
+			  !(pu->hex = malloc(10 * (size_t)pu->dim + 32)))) {
+		pu->failed = 1;
+		return KBX_OK;
+	}
+	attach_vectors(pu);
+	return KBX_OK;
+}
+
 /* Read the whole index and group it by unit into *refs (sorted). */
 static int read_local(struct kbx_ctx *ctx, struct push *pu, struct unit_ref **refs_out,
 		      size_t *nrefs_out, struct push_stats *ps)
@@ -1003,6 +1162,8 @@ static int read_local(struct kbx_ctx *ctx, struct push *pu, struct unit_ref **re
 		st = kbx_postings_walk(ctx->store, take_posting, pu, &err);
 	if (!st && !pu->failed)
 		attach_postings(pu);
+	if (!st && !pu->failed)
+		st = read_vectors(ctx, pu, &err);
 	if (st)
 		return die_status(&err);
 	if (!pu->failed)
@@ -1092,7 +1253,7 @@ static void unit_key(struct strbuf *sb, const char *unit, size_t len)
 }
 
 struct copy_bufs {
-	struct strbuf files, nodes, edges, chunks, postings;
+	struct strbuf files, nodes, edges, chunks, postings, vectors;
 	struct strbuf gone;      /* array literal of the paths deleted */
 	int gone_none;           /* the unit "" is among them */
 };
@@ -1104,12 +1265,14 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 		     struct push_stats *ps)
 {
 	struct strbuf key = STRBUF_INIT, frow = STRBUF_INIT, rows = STRBUF_INIT, prows = STRBUF_INIT;
+	struct strbuf vrows = STRBUF_INIT;
 	for (size_t i = 0; i < nrefs;) {
 		size_t j = i;
 		const struct file_item *file = NULL;
 		strbuf_reset(&frow);
 		strbuf_reset(&rows);
 		strbuf_reset(&prows);
+		strbuf_reset(&vrows);
 		size_t nn = 0, ne = 0, nc = 0;
 		for (; j < nrefs && refs[j].ulen == refs[i].ulen &&
 		       !memcmp(refs[j].unit, refs[i].unit, refs[i].ulen); j++) {
@@ -1121,6 +1284,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 			case 3:
 				render_chunk(&rows, repo, pu, &pu->chunks[u->idx]);
 				render_postings(&prows, repo, pu, &pu->chunks[u->idx]);
+				vector_bytes(&vrows, &pu->chunks[u->idx], pu->dim);
 				nc++;
 				break;
 			}
@@ -1141,6 +1305,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 		_kbx_sha256_add(&h, frow.buf, frow.len);
 		_kbx_sha256_add(&h, rows.buf, rows.len);
 		_kbx_sha256_add(&h, prows.buf, prows.len);
+		_kbx_sha256_add(&h, vrows.buf, vrows.len);
 		_kbx_sha256_final(&h, digest);
 		for (size_t d = 0; d < KBX_SHA256_LEN; d++)
 			snprintf(hex + 2 * d, 3, "%02x", digest[d]);
@@ -1173,6 +1338,9 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 				p = nl + 1;
 			}
 			strbuf_add(&cb->postings, prows.buf, prows.len);
+			for (size_t t = i; t < j; t++)
+				if (refs[t].table == 3)
+					render_vector(&cb->vectors, repo, pu, &pu->chunks[refs[t].idx]);
 			ps->replaced++;
 		}
 		i = j;
@@ -1185,11 +1353,12 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 		}
 	int failed = key.failed || frow.failed || rows.failed || cb->files.failed ||
 		     cb->nodes.failed || cb->edges.failed || cb->chunks.failed || cb->gone.failed ||
-		     prows.failed || cb->postings.failed;
+		     prows.failed || cb->postings.failed || vrows.failed || cb->vectors.failed;
 	strbuf_release(&key);
 	strbuf_release(&frow);
 	strbuf_release(&rows);
 	strbuf_release(&prows);
+	strbuf_release(&vrows);
 	if (failed) {
 		fprintf(stderr, "fatal: out of memory\n");
 		return KBX_EXIT_INTERNAL;
@@ -1213,7 +1382,7 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 	size_t nrefs = 0, nrf = 0;
 	struct remote_file *rf = NULL;
 	struct copy_bufs cb = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
-				STRBUF_INIT, 0 };
+				STRBUF_INIT, STRBUF_INIT, 0 };
 	struct push_stats ps = { 0 };
 	char repo[32], gen[32];
 	struct kbx_pg_result *r = NULL;
@@ -1254,6 +1423,11 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 				     "AND c.repo = $1 AND p.chunk = c.id AND c.path = ANY($2::text[])",
 				     2, del, NULL, "cannot delete the postings of changed files");
 		if (!rc)
+			rc = pg_db_exec(db,
+				     "DELETE FROM kbx.vectors v USING kbx.chunks c WHERE v.repo = $1 "
+				     "AND c.repo = $1 AND v.chunk = c.id AND c.path = ANY($2::text[])",
+				     2, del, NULL, "cannot delete the vectors of changed files");
+		if (!rc)
 			rc = pg_db_exec(db, "DELETE FROM kbx.chunks WHERE repo = $1 AND path = ANY($2::text[])",
 				     2, del, NULL, "cannot delete the chunks of changed files");
 		if (!rc)
@@ -1278,6 +1452,9 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 		if (!rc)
 			rc = pg_db_copy(db, "COPY kbx.postings (repo, term, chunk, tf, len) FROM STDIN",
 				     &cb.postings, "cannot copy the postings");
+		if (!rc)
+			rc = pg_db_copy(db, "COPY kbx.vectors (repo, chunk, vec, code) FROM STDIN",
+				     &cb.vectors, "cannot copy the vectors");
 	}
 	if (!rc) {
 		char nf[32], nn[32], ne[32], nc[32], nt[32];
@@ -1290,12 +1467,14 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 		snprintf(ne, sizeof(ne), "%zu", ps.edges);
 		snprintf(nc, sizeof(nc), "%zu", ps.chunks);
 		snprintf(nt, sizeof(nt), "%llu", rc ? 0ULL : (unsigned long long)si.chunk_tokens);
-		const char *up[] = { repo, gen, nf, nn, ne, nc, nt };
+		const char *up[] = { repo, gen, nf, nn, ne, nc, nt,
+				     pu.embedding[0] ? pu.embedding : NULL };
 		if (!rc)
 			rc = pg_db_exec(db,
 				     "UPDATE kbx.repos SET generation = $2, pushed_at = now(), files = $3, "
-				     "nodes = $4, edges = $5, chunks = $6, chunk_tokens = $7 WHERE id = $1",
-				     7, up, NULL, "cannot record the generation");
+				     "nodes = $4, edges = $5, chunks = $6, chunk_tokens = $7, "
+				     "embedding = $8 WHERE id = $1",
+				     8, up, NULL, "cannot record the generation");
 	}
 	if (!rc)
 		rc = pg_db_exec(db, "COMMIT", 0, NULL, NULL, "cannot commit the push");
@@ -1317,6 +1496,7 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 	strbuf_release(&cb.edges);
 	strbuf_release(&cb.chunks);
 	strbuf_release(&cb.postings);
+	strbuf_release(&cb.vectors);
 	strbuf_release(&cb.gone);
 	return rc;
 }

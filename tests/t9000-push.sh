@@ -73,7 +73,7 @@ test_expect_success '--schema: DDL that psql runs, twice' '
 	psql "$DB" -Xq -v ON_ERROR_STOP=1 -f schema.sql 2>err &&
 	psql "$DB" -Xq -v ON_ERROR_STOP=1 -f schema.sql 2>err &&
 	sql "SELECT tablename FROM pg_tables WHERE schemaname = '"'kbx'"' ORDER BY 1" >actual &&
-	printf "%s\n" chunks edges files meta nodes postings repos >expect &&
+	printf "%s\n" chunks edges files meta nodes postings repos vectors >expect &&
 	test_cmp expect actual
 '
 

@@ -9,8 +9,11 @@
  * length) values come out that went in.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <xxhash.h>
 
 #include "search/search.h"
 
@@ -892,4 +895,59 @@ kbx_status_t kbx_postings_walk(kbx_store_t *s, kbx_posting_walk_fn fn, void *dat
 	if (rc && rc != MDB_NOTFOUND && !stop)
 		return _kbx_fail_mdb(err, rc, "cannot read the postings");
 	return KBX_OK;
+}
+
+struct vector_walk {
+	struct kbx_store *s;
+	uint64_t ih;            /* the hash of the vectors' identity */
+	kbx_vector_walk_fn fn;
+	void *data;
+	uint64_t *missing;
+	float *buf;
+	size_t bufsz;
+	int nomem;
+};
+
+static int vector_of_chunk(void *data, uint32_t id, const struct kbx_chunk *c)
+{
+	struct vector_walk *w = data;
+	unsigned char key[KBX_VCACHE_KEY_LEN];
+	_kbx_vcache_key(key, w->ih, c->text, c->text_len);
+	MDB_val vk = { sizeof(key), key }, vv;
+	if (mdb_get(_kbx_txn(w->s), w->s->vcache, &vk, &vv) || !vv.mv_size ||
+	    vv.mv_size % sizeof(float)) {
+		(*w->missing)++;
+		return 0;
+	}
+	/* a copy: the map need not align the floats */
+	if (vv.mv_size > w->bufsz) {
+		float *nb = realloc(w->buf, vv.mv_size);
+		if (!nb) {
+			w->nomem = 1;
+			return 1;
+		}
+		w->buf = nb;
+		w->bufsz = vv.mv_size;
+	}
+	memcpy(w->buf, vv.mv_data, vv.mv_size);
+	return w->fn(w->data, id, w->buf, (uint32_t)(vv.mv_size / sizeof(float)));
+}
+
+kbx_status_t kbx_vectors_walk(kbx_store_t *s, char *ident, size_t identsz,
+			      kbx_vector_walk_fn fn, void *data, uint64_t *missing,
+			      struct kbx_error *err)
+{
+	char stored[256] = "";
+	*missing = 0;
+	_kbx_meta_get_str(s, _kbx_txn(s), "vector_identity", stored, sizeof(stored));
+	snprintf(ident, identsz, "%s", stored);
+	if (!*stored)
+		return KBX_OK;
+	struct vector_walk w = { s, XXH3_64bits(stored, strlen(stored)), fn, data, missing,
+				 NULL, 0, 0 };
+	kbx_status_t st = kbx_chunks_walk(s, vector_of_chunk, &w, err);
+	free(w.buf);
+	if (!st && w.nomem)
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	return st;
 }

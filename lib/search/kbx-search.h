@@ -254,9 +254,12 @@ void kbx_search_results_release(struct kbx_search_results *r);
  * kbx push fills): the same BM25 (over the pushed counts: the chunks,
  * their lengths, each term's count in each), the same patterns (compiled
  * here from their source), the same fusion, cut and confidence, so that
- * the hits come in the same order as the index's own search.  No vector
- * signal (why_no_vectors says why, as a note; in vector mode it is the
- * error) and no graph scope.
+ * the hits come in the same order as the index's own search.  The vector
+ * signal, when the source has vectors: they are searched here as the
+ * index searches its flat file (the same codes, exact pass and order),
+ * the query embedded here by the embedding named in `embedding` (another
+ * one: the signal is left out with a note; in vector mode it is the
+ * error, as is why_no_vectors when there are none).  No graph scope.
  */
 typedef void (*kbx_posting_fn)(void *fdata, size_t term, uint32_t id, uint32_t tf,
 			       uint32_t len);
@@ -280,6 +283,25 @@ struct kbx_search_source {
 	 * none of); their strings stay valid as long as data does. */
 	kbx_status_t (*chunks)(void *data, const uint32_t *ids, size_t n, struct kbx_chunk *out,
 			       struct kbx_error *err);
+	/* The vectors' 8-bit codes as a flat vector file holds them
+	 * (lib/util/vflat.c), or NULL (why_no_vectors then says why): *n
+	 * of them, by id, (*ids)[i]'s code the *dim signed bytes at
+	 * (*codes)[i * dim], with its scale (*scales)[i]; the arrays stay
+	 * valid as long as data does.  embedding: the identity of the
+	 * embedder that made the vectors (NULL or "": none). */
+	kbx_status_t (*codes)(void *data, uint64_t *n, uint32_t *dim, const int64_t **ids,
+			      const float **scales, const int8_t **codes, struct kbx_error *err);
+	/* The vectors of ids[0..n) (of those codes gave, ascending) into
+	 * x[n * dim]: the candidates the codes pick, or every one where
+	 * the search is exact. */
+	kbx_status_t (*vectors)(void *data, const int64_t *ids, size_t n, uint32_t dim, float *x,
+				struct kbx_error *err);
+	const char *embedding;
+	/* The document frequencies of terms[0..n) into df[0..n), for the
+	 * weights the builtin embedding gives a query's terms; NULL: the
+	 * query is embedded unweighted. */
+	kbx_status_t (*df)(void *data, const char *const *terms, const size_t *lens, size_t n,
+			   uint64_t *df, struct kbx_error *err);
 	const char *why_no_vectors;
 };
 /* Results as kbx_search's; the hits' strings are data's. */
@@ -296,6 +318,17 @@ typedef int (*kbx_posting_walk_fn)(void *data, uint32_t id, const char *term, si
 				   uint32_t tf, uint32_t dl);
 kbx_status_t kbx_postings_walk(kbx_store_t *store, kbx_posting_walk_fn fn, void *data,
 			       struct kbx_error *err);
+
+/* What kbx push publishes of the vectors: the identity of the embedder
+ * that made them into ident (empty when the store has no vectors), then
+ * fn(data, chunk id, its vector, dim) for every chunk of the store's
+ * snapshot, by id, its vector read from the cache the vector index is
+ * built from.  *missing counts the chunks that have none there.
+ * Non-zero from fn stops the walk, and KBX_OK is returned. */
+typedef int (*kbx_vector_walk_fn)(void *data, uint32_t id, const float *v, uint32_t dim);
+kbx_status_t kbx_vectors_walk(kbx_store_t *store, char *ident, size_t identsz,
+			      kbx_vector_walk_fn fn, void *data, uint64_t *missing,
+			      struct kbx_error *err);
 
 /* Call fn with every chunk of the store's snapshot, by chunk id (for
  * kbx push); the chunk's strings are valid during the call only.

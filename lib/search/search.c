@@ -550,6 +550,14 @@ struct idf_ctx {
 	uint64_t nchunks;
 };
 
+/* the square root: on the standard library's docstrings, vector
+ * MRR@10 0.207 unweighted, 0.214 by idf, 0.222 by its root, 0.185 by
+ * its square */
+static double idf_weight(double n, double df)
+{
+	return sqrt(log(1.0 + (n - df + 0.5) / (df + 0.5)));
+}
+
 static double query_idf(void *data, const char *tok, size_t len)
 {
 	struct idf_ctx *c = data;
@@ -558,10 +566,7 @@ static double query_idf(void *data, const char *tok, size_t len)
 	MDB_val k = { len, (void *)tok }, d;
 	if (mdb_cursor_get(c->cur, &k, &d, MDB_SET_KEY) == 0)
 		mdb_cursor_count(c->cur, &df);
-	/* the square root: on the standard library's docstrings, vector
-	 * MRR@10 0.207 unweighted, 0.214 by idf, 0.222 by its root, 0.185
-	 * by its square */
-	return sqrt(log(1.0 + (n - (double)df + 0.5) / ((double)df + 0.5)));
+	return idf_weight(n, (double)df);
 }
 
 static int cmp_cand(const void *a, const void *b)
@@ -650,10 +655,8 @@ static kbx_status_t scan_delta(struct kbx_store *s, MDB_txn *txn,
 		MDB_val vk = { 24, d.mv_data }, vv;
 		if (mdb_get(txn, s->vcache, &vk, &vv) || vv.mv_size != dim * sizeof(float))
 			continue;
-		const float *v = vv.mv_data;
-		float dot = 0;
-		for (uint32_t j = 0; j < dim; j++)
-			dot += qv[j] * v[j];
+		/* summed as the file's exact pass sums it */
+		float dot = _kbx_vflat_ip(qv, vv.mv_data, dim);
 		scanned++;
 		if (dot <= 1e-6f || !keep(s, txn, q, 1, id))
 			continue;
@@ -693,10 +696,7 @@ static kbx_status_t scan_subset(struct kbx_store *s, MDB_txn *txn,
 			missing++;
 			continue;
 		}
-		const float *vec = vv.mv_data;
-		float dot = 0;
-		for (uint32_t j = 0; j < dim; j++)
-			dot += qv[j] * vec[j];
+		float dot = _kbx_vflat_ip(qv, vv.mv_data, dim);
 		rep->candidates++;
 		if (dot <= 1e-6f)
 			continue;
@@ -713,6 +713,124 @@ static kbx_status_t scan_subset(struct kbx_store *s, MDB_txn *txn,
 	return KBX_OK;
 }
 
+/* Were the vectors made under identity stored (as the index or the
+ * database records it) by e's embedding?  An http or command embedder
+ * knows its dimension only once it has answered: then the provider and
+ * model part are compared. */
+static int same_embedding(kbx_embedder_t *e, const char *stored)
+{
+	const char *ident = _kbx_embedder_identity(e);
+	int same = !strcmp(ident, stored);
+	if (!same && !_kbx_embedder_dim(e)) {
+		const char *slash = strrchr(stored, '/');
+		size_t pl = slash ? (size_t)(slash - stored) : strlen(stored);
+		const char *islash = strrchr(ident, '/');
+		size_t il = islash ? (size_t)(islash - ident) : strlen(ident);
+		same = pl == il && !strncmp(stored, ident, pl);
+	}
+	return same;
+}
+
+/* The chunks of the candidates ids[0..k) (up to the first -1 or the
+ * first of cosine 0) in one batch, for a source that is not the store. */
+static kbx_status_t prefetch_ids(struct src *src, const int64_t *ids, const float *dist, size_t k,
+				 struct kbx_error *err)
+{
+	if (!src->ext || !k)
+		return KBX_OK;
+	uint32_t *want = malloc(k * sizeof(*want));
+	size_t n = 0;
+	if (!want)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < k && ids[i] >= 0 && dist[i] > 1e-6f; i++)
+		want[n++] = (uint32_t)ids[i];
+	kbx_status_t st = src_prefetch(src, want, n, err);
+	free(want);
+	return st;
+}
+
+/* The depth nearest chunks of a vector index (search(sdata, ...), of
+ * ntotal vectors) to the query qv that
+ * pass q's filters into out (with room for depth), each candidate looked
+ * up in src (a chunk removed since the index was built is not there);
+ * too few pass: the search looks further, up to every vector. */
+typedef int (*vsearch_fn)(void *data, const float *qv, size_t k, int64_t *ids, float *dist,
+			  char *msg, size_t msgsz);
+
+static kbx_status_t vector_hits(struct src *src, vsearch_fn search, void *sdata,
+				uint64_t ntotal, const struct kbx_search_query *q, const float *qv,
+				size_t depth, struct slist *out, struct kbx_signal_report *rep,
+				struct kbx_error *err)
+{
+	kbx_status_t st = KBX_OK;
+	int64_t *ids = NULL;
+	float *dist = NULL;
+	char msg[512];
+	int vr;
+
+	int filtered = has_filters(q);
+	size_t k = filtered ? depth * 4 : depth;
+	if (k > ntotal)
+		k = (size_t)ntotal;
+	for (;;) {
+		free(ids);
+		free(dist);
+		ids = malloc((k + 1) * sizeof(*ids));
+		dist = malloc((k + 1) * sizeof(*dist));
+		if (!ids || !dist) {
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		vr = k ? search(sdata, qv, k, ids, dist, msg, sizeof(msg)) : 0;
+		if (vr) {
+			st = _kbx_fail(err, KBX_ERR_INTERNAL, "vector search failed: %s", msg);
+			goto out;
+		}
+		st = prefetch_ids(src, ids, dist, k, err);
+		if (st)
+			goto out;
+		out->n = 0;
+		size_t found = 0;
+		for (size_t i = 0; i < k && out->n < depth; i++) {
+			if (ids[i] < 0)
+				break;
+			/* cosine 0: nothing in common; not a candidate */
+			if (dist[i] <= 1e-6f)
+				break;
+			found++;
+			/* a chunk removed since the file was built is not there:
+			 * every candidate is looked up */
+			if (!keep_in(src, q, 1, (uint32_t)ids[i]))
+				continue;
+			out->ids[out->n] = (uint32_t)ids[i];
+			out->scores[out->n] = dist[i];
+			out->n++;
+		}
+		rep->candidates = found;
+		/* the filters left too few: look further, up to everything */
+		if (out->n >= depth || k >= ntotal || found < k)
+			break;
+		k = k * 8 < ntotal ? k * 8 : (size_t)ntotal;
+	}
+out:
+	free(ids);
+	free(dist);
+	return st;
+}
+
+/* A search of the index's own file, for vector_hits. */
+struct file_search {
+	struct _kbx_vsearch *vs;
+	struct kbx_vector_search_params params;
+};
+
+static int file_search(void *data, const float *qv, size_t k, int64_t *ids, float *dist,
+		       char *msg, size_t msgsz)
+{
+	struct file_search *f = data;
+	return _kbx_vsearch_search(f->vs, qv, k, &f->params, ids, dist, msg, msgsz);
+}
+
 /* The vector signal.  A reason it cannot run goes to rep->note and the
  * return is KBX_OK with rep->used 0, unless mode is vector (then it is an
  * error). */
@@ -726,8 +844,6 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 	kbx_status_t st = KBX_OK;
 	kbx_embedder_t *e = NULL;
 	float *qv = NULL;
-	int64_t *ids = NULL;
-	float *dist = NULL;
 	char *path = NULL;
 	char stored[256];
 
@@ -753,16 +869,7 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 		goto out;
 	}
 	const char *ident = _kbx_embedder_identity(e);
-	/* an http or command embedder knows its dimension only once it has
-	 * answered: compare the provider and model part */
-	int same = !strcmp(ident, stored);
-	if (!same && !_kbx_embedder_dim(e)) {
-		const char *slash = strrchr(stored, '/');
-		size_t pl = slash ? (size_t)(slash - stored) : strlen(stored);
-		const char *islash = strrchr(ident, '/');
-		size_t il = islash ? (size_t)(islash - ident) : strlen(ident);
-		same = pl == il && !strncmp(stored, ident, pl);
-	}
+	int same = same_embedding(e, stored);
 	if (!*stored) {
 		snprintf(rep->note, sizeof(rep->note), "no vector index: run 'kbx index'");
 		goto out;
@@ -879,52 +986,15 @@ embed_failed:
 			 dim, _kbx_embedder_dim(e));
 		goto out;
 	}
-	int filtered = has_filters(q);
-	size_t k = filtered ? depth * 4 : depth;
-	if (k > info.ntotal)
-		k = (size_t)info.ntotal;
 	if (slist_alloc(out, depth)) {
 		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	struct kbx_vector_search_params params = { .ef_search = q->ef_search, .nprobe = q->nprobe };
-	for (;;) {
-		free(ids);
-		free(dist);
-		ids = malloc((k + 1) * sizeof(*ids));
-		dist = malloc((k + 1) * sizeof(*dist));
-		if (!ids || !dist) {
-			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-		vr = k ? _kbx_vsearch_search(&vs, qv, k, &params, ids, dist, msg, sizeof(msg)) : 0;
-		if (vr) {
-			st = _kbx_fail(err, KBX_ERR_INTERNAL, "vector search failed: %s", msg);
-			goto out;
-		}
-		out->n = 0;
-		size_t found = 0;
-		for (size_t i = 0; i < k && out->n < depth; i++) {
-			if (ids[i] < 0)
-				break;
-			/* cosine 0: nothing in common; not a candidate */
-			if (dist[i] <= 1e-6f)
-				break;
-			found++;
-			/* a chunk removed since the file was built is not there:
-			 * every candidate is looked up */
-			if (!keep(s, txn, q, 1, (uint32_t)ids[i]))
-				continue;
-			out->ids[out->n] = (uint32_t)ids[i];
-			out->scores[out->n] = dist[i];
-			out->n++;
-		}
-		rep->candidates = found;
-		/* the filters left too few: look further, up to everything */
-		if (out->n >= depth || k >= info.ntotal || found < k)
-			break;
-		k = k * 8 < info.ntotal ? k * 8 : (size_t)info.ntotal;
-	}
+	struct src one = { .s = s, .txn = txn };
+	struct file_search fs = { &vs, { .ef_search = q->ef_search, .nprobe = q->nprobe } };
+	st = vector_hits(&one, file_search, &fs, info.ntotal, q, qv, depth, out, rep, err);
+	if (st)
+		goto out;
 	if (!whole)
 		st = scan_delta(s, txn, q, qv, dim, depth, out, rep, err);
 	if (st)
@@ -939,9 +1009,271 @@ out:
 	_kbx_vsearch_close(&vs);
 	_kbx_embedder_close(e);
 	free(qv);
-	free(ids);
-	free(dist);
 	free(path);
+	if (!st && !rep->used && q->mode == KBX_MODE_VECTOR && rep->note[0])
+		st = _kbx_fail(err, KBX_ERR_NO_STORE, "%s", rep->note);
+	return st;
+}
+
+/* The query's terms as the builtin embedding weighs them, for a source:
+ * a first pass collects them, their document frequencies are asked in
+ * one batch, and a second pass weighs them as query_idf does. */
+struct src_idf {
+	char **toks;
+	size_t *lens;
+	uint64_t *df;
+	size_t n, alloc;
+	double nchunks;
+	int failed;
+};
+
+static double collect_term(void *data, const char *tok, size_t len)
+{
+	struct src_idf *c = data;
+	if (c->n == c->alloc) {
+		size_t na = c->alloc ? 2 * c->alloc : 16;
+		char **nt = realloc(c->toks, na * sizeof(*nt));
+		if (nt)
+			c->toks = nt;
+		size_t *nl = nt ? realloc(c->lens, na * sizeof(*nl)) : NULL;
+		if (nl)
+			c->lens = nl;
+		if (!nt || !nl) {
+			c->failed = 1;
+			return 1;
+		}
+		c->alloc = na;
+	}
+	char *t = malloc(len + 1);
+	if (!t) {
+		c->failed = 1;
+		return 1;
+	}
+	memcpy(t, tok, len);
+	t[len] = '\0';
+	c->toks[c->n] = t;
+	c->lens[c->n++] = len;
+	return 1;
+}
+
+static double source_idf(void *data, const char *tok, size_t len)
+{
+	struct src_idf *c = data;
+	uint64_t df = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->lens[i] == len && !memcmp(c->toks[i], tok, len)) {
+			df = c->df[i];
+			break;
+		}
+	return idf_weight(c->nchunks, (double)df);
+}
+
+static kbx_status_t embed_query_source(const struct kbx_search_source *x, kbx_embedder_t *e,
+				       const struct kbx_search_query *q, float *qv,
+				       struct kbx_error *err)
+{
+	struct src_idf c = { .nchunks = (double)x->nchunks };
+	kbx_status_t st = _kbx_embed_query(e, q->text, q->len, collect_term, &c, qv, err);
+	if (!st && c.failed)
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	if (!st && !(c.df = calloc(c.n + 1, sizeof(*c.df))))
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	if (!st && c.n)
+		st = x->df(x->data, (const char *const *)c.toks, c.lens, c.n, c.df, err);
+	if (!st)
+		st = _kbx_embed_query(e, q->text, q->len, source_idf, &c, qv, err);
+	for (size_t i = 0; i < c.n; i++)
+		free(c.toks[i]);
+	free(c.toks);
+	free(c.lens);
+	free(c.df);
+	return st;
+}
+
+/*
+ * A source's vectors searched as the index searches its flat file
+ * (lib/util/vflat.c), for vector_hits: the codes, read once, pick the
+ * candidates, whose vectors are then read and scored exactly, in the
+ * order of their ids (the file's order), so that the ids, the scores
+ * and the order of equal scores are the file's.  Where the file's
+ * search would score every vector (a small collection, or more
+ * candidates wanted than a quarter of it) every vector is read, once.
+ */
+struct source_search {
+	const struct kbx_search_source *x;
+	struct kbx_vflat v;             /* ids, codes and factors; no x */
+	float *all;                     /* every vector, once read */
+	struct kbx_error *err;
+};
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int source_search(void *data, const float *qv, size_t k, int64_t *ids, float *dist,
+			 char *msg, size_t msgsz)
+{
+	struct source_search *ss = data;
+	struct kbx_vflat e = ss->v;
+	size_t r = k > KBX_VFLAT_DEFAULT_RERANK ? k : KBX_VFLAT_DEFAULT_RERANK;
+	int64_t *pos = NULL, *cids = NULL;
+	float *cx = NULL;
+	int rc = KBX_VF_NOMEM;
+	e.codes_ok = 0;
+	if (!ss->v.codes_ok || r > ss->v.n / 4) {
+		if (!ss->all) {
+			ss->all = malloc((size_t)ss->v.n * ss->v.dim * sizeof(float) + 1);
+			if (!ss->all)
+				goto nomem;
+			if (ss->x->vectors(ss->x->data, ss->v.ids, (size_t)ss->v.n, ss->v.dim,
+					   ss->all, ss->err))
+				goto failed;
+		}
+		e.x = ss->all;
+		return _kbx_vflat_search(&e, 1, qv, k, 0, ids, dist, msg, msgsz);
+	}
+	pos = malloc(r * sizeof(*pos));
+	cids = malloc(r * sizeof(*cids));
+	cx = malloc(r * ss->v.dim * sizeof(*cx) + 1);
+	if (!pos || !cids || !cx)
+		goto nomem;
+	rc = _kbx_vflat_pick(&ss->v, qv, r, pos, msg, msgsz);
+	if (rc)
+		goto out;
+	qsort(pos, r, sizeof(*pos), cmp_i64);
+	for (size_t i = 0; i < r; i++)
+		cids[i] = ss->v.ids[pos[i]];
+	if (ss->x->vectors(ss->x->data, cids, r, ss->v.dim, cx, ss->err))
+		goto failed;
+	e.n = r;
+	e.ids = cids;
+	e.x = cx;
+	rc = _kbx_vflat_search(&e, 1, qv, k, 0, ids, dist, msg, msgsz);
+	goto out;
+failed:
+	snprintf(msg, msgsz, "%s", ss->err->msg);
+	rc = KBX_VF_IO;
+	goto out;
+nomem:
+	snprintf(msg, msgsz, "out of memory");
+	rc = KBX_VF_NOMEM;
+out:
+	free(pos);
+	free(cids);
+	free(cx);
+	return rc;
+}
+
+/* The vector signal of a source (source_search), the query embedded
+ * here by the embedding the vectors were made by.  Why it cannot run
+ * goes to rep->note, as for run_vector. */
+static kbx_status_t run_vector_source(struct src *src, const struct kbx_search_query *q,
+				      size_t depth, struct slist *out,
+				      struct kbx_signal_report *rep, char *kind_out,
+				      size_t kind_sz, struct kbx_error *err)
+{
+	const struct kbx_search_source *x = src->ext;
+	struct source_search ss = { .x = x, .err = err };
+	struct kbx_embed_config builtin = { 0 };
+	kbx_embedder_t *e = NULL;
+	kbx_status_t st = KBX_OK;
+	float *qv = NULL, *factors = NULL;
+	int8_t *codes = NULL;
+	uint32_t edim = 0;
+	if (!x->nchunks) {
+		if (q->mode == KBX_MODE_VECTOR)
+			snprintf(rep->note, sizeof(rep->note),
+				 "the search index is empty: add a registry or index some code");
+		goto out;
+	}
+	if (!x->codes || !x->vectors || !x->embedding || !*x->embedding) {
+		snprintf(rep->note, sizeof(rep->note), "%s",
+			 x->why_no_vectors ? x->why_no_vectors : "no vector search here");
+		goto out;
+	}
+	st = _kbx_embedder_open(q->embed ? q->embed : &builtin, &e, err);
+	if (st) {
+		snprintf(rep->note, sizeof(rep->note), "no vector search: %s", err->msg);
+		st = KBX_OK;
+		goto out;
+	}
+	if (!same_embedding(e, x->embedding)) {
+		snprintf(rep->note, sizeof(rep->note),
+			 "the vectors were pushed from an index embedded by %s, but the settings ask for %s: search with the embedding the repository was indexed with, or index and push it again",
+			 x->embedding, _kbx_embedder_identity(e));
+		goto out;
+	}
+	uint64_t n = 0;
+	uint32_t dim = 0;
+	const int64_t *ids = NULL;
+	const float *scales = NULL;
+	const int8_t *dcodes = NULL;
+	st = x->codes(x->data, &n, &dim, &ids, &scales, &dcodes, err);
+	if (st)
+		goto out;
+	snprintf(kind_out, kind_sz, "flat");
+	st = _kbx_embedder_probe(e, &edim, err);
+	if (st) {
+		snprintf(rep->note, sizeof(rep->note), "cannot embed the query: %s", err->msg);
+		st = KBX_OK;
+		goto out;
+	}
+	if (n && edim != dim) {
+		snprintf(rep->note, sizeof(rep->note),
+			 "the vectors pushed have dimension %u but the embedder gives %u: index and push the repository again",
+			 dim, edim);
+		goto out;
+	}
+	/* the codes as the file holds them: a stride of bytes each, the
+	 * rest of the stride zero; a scale and a squared length each (the
+	 * latter for L2 only, which kbx's vectors do not use) */
+	ss.v.metric = KBX_VEC_IP;
+	ss.v.dim = dim;
+	ss.v.stride = dim ? _kbx_vflat_stride(dim) : 0;
+	ss.v.n = n;
+	ss.v.ids = ids;
+	factors = calloc(2 * n + 1, sizeof(*factors));
+	codes = calloc((size_t)n * ss.v.stride + 1, 1);
+	if (!factors || !codes) {
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		factors[2 * i] = scales[i];
+		memcpy(codes + i * ss.v.stride, dcodes + i * dim, dim);
+	}
+	ss.v.factors = factors;
+	ss.v.codes = codes;
+	ss.v.codes_ok = 1;
+	if (!(qv = malloc((edim + 1) * sizeof(float)))) {
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	st = x->df ? embed_query_source(x, e, q, qv, err)
+		   : _kbx_embed_query(e, q->text, q->len, NULL, NULL, qv, err);
+	if (st) {
+		snprintf(rep->note, sizeof(rep->note), "cannot embed the query: %s", err->msg);
+		st = KBX_OK;
+		goto out;
+	}
+	if (slist_alloc(out, depth)) {
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	st = vector_hits(src, source_search, &ss, n, q, qv, depth, out, rep, err);
+	if (!st) {
+		rep->used = 1;
+		rep->passed = out->n;
+		rep->passed_exact = out->n < depth;
+	}
+out:
+	_kbx_embedder_close(e);
+	free(qv);
+	free(factors);
+	free(codes);
+	free(ss.all);
 	if (!st && !rep->used && q->mode == KBX_MODE_VECTOR && rep->note[0])
 		st = _kbx_fail(err, KBX_ERR_NO_STORE, "%s", rep->note);
 	return st;
@@ -1116,11 +1448,11 @@ static kbx_status_t search_in(struct src *src, const struct kbx_search_query *qi
 		}
 	}
 	if (!st && q.mode != KBX_MODE_LEXICAL && src->ext) {
-		struct kbx_signal_report *rep = &out->sig[KBX_SIG_VECTOR];
-		snprintf(rep->note, sizeof(rep->note), "%s",
-			 src->ext->why_no_vectors ? src->ext->why_no_vectors : "no vector search here");
-		if (q.mode == KBX_MODE_VECTOR)
-			st = _kbx_fail(err, KBX_ERR_NO_STORE, "%s", rep->note);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		st = run_vector_source(src, &qs, depth, &L[KBX_SIG_VECTOR],
+				       &out->sig[KBX_SIG_VECTOR], out->vector_kind,
+				       sizeof(out->vector_kind), err);
+		out->sig[KBX_SIG_VECTOR].ms = ms_since(&t0);
 	} else if (!st && q.mode != KBX_MODE_LEXICAL) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		st = run_vector(s, txn, &qs, subset, depth, &L[KBX_SIG_VECTOR],

@@ -534,6 +534,31 @@ static void score_exact(const float *restrict q, const float *restrict x,
 	}
 }
 
+float _kbx_vflat_ip(const float *q, const float *x, uint32_t dim)
+{
+	float out;
+
+	score_exact(q, x, NULL, 1, dim, 0, &out);
+	return out;
+}
+
+void _kbx_vflat_codes(const float *x, uint64_t n, uint32_t dim, uint32_t stride, float *factors,
+		      int8_t *codes)
+{
+	uint64_t i;
+	uint32_t j;
+
+	for (i = 0; i < n; i++) {
+		const float *v = x + i * dim;
+		double len2 = 0;
+
+		factors[2 * i] = _kbx_vflat_encode(v, dim, stride, codes + i * stride);
+		for (j = 0; j < dim; j++)
+			len2 += (double)v[j] * v[j];
+		factors[2 * i + 1] = (float)len2;
+	}
+}
+
 /*
  * One thread cannot keep up with the memory a scan of many vectors reads
  * (nor with the page faults of a freshly mapped file): above this many
@@ -700,6 +725,41 @@ static void keep_first(const float *score, const int64_t *pos, uint64_t m, int l
 	*got = have;
 }
 
+/* The coarse pass: the codes scored against q's, the r best into pos
+ * (job: the scores' buffer and the query's code, set up by the caller). */
+static void pick(struct score_job *job, const float *q, size_t r, int64_t *pos)
+{
+	const struct kbx_vflat *v = job->v;
+
+	job->q = q;
+	job->l2_a = 2 * _kbx_vflat_encode(q, v->dim, v->stride, (int8_t *)job->qc);
+	score_all(job, v->stride);
+	select_best(job->out, pos, v->n, r);
+}
+
+int _kbx_vflat_pick(const struct kbx_vflat *v, const float *q, size_t r, int64_t *pos,
+		    char *err, size_t errsz)
+{
+	struct score_job job;
+	float *score = malloc((size_t)v->n * sizeof(*score) + 1);
+	int8_t *qc = malloc(v->stride + 1);
+
+	if (!score || !qc) {
+		free(score);
+		free(qc);
+		return fail(err, errsz, KBX_VF_NOMEM, "out of memory");
+	}
+	memset(&job, 0, sizeof(job));
+	job.v = v;
+	job.n = v->n;
+	job.out = score;
+	job.qc = qc;
+	pick(&job, q, r < v->n ? r : (size_t)v->n, pos);
+	free(score);
+	free(qc);
+	return KBX_VF_OK;
+}
+
 int _kbx_vflat_search(const struct kbx_vflat *v, size_t nq, const float *q, size_t k,
 		      size_t rerank, int64_t *ids, float *dist, char *err, size_t errsz)
 {
@@ -746,9 +806,7 @@ int _kbx_vflat_search(const struct kbx_vflat *v, size_t nq, const float *q, size
 			score_all(&job, (uint64_t)v->dim * sizeof(float));
 			keep_first(score, NULL, m, l2, k, best, &got);
 		} else {
-			job.l2_a = 2 * _kbx_vflat_encode(qv, v->dim, v->stride, qc);
-			score_all(&job, v->stride);
-			select_best(score, pos, v->n, r);
+			pick(&job, qv, r, pos);
 			score_exact(qv, v->x, pos, r, v->dim, l2, fine);
 			keep_first(fine, pos, m, l2, k, best, &got);
 		}

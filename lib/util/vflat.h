@@ -127,6 +127,24 @@ int _kbx_vflat_open(const char *path, int check_generation, uint64_t expect_gene
 uint32_t _kbx_vflat_stride(uint32_t dim);
 float _kbx_vflat_encode(const float *v, uint32_t dim, uint32_t stride, int8_t *code);
 
+/* The codes and factors (scale, squared length) of n vectors x[n * dim]
+ * into codes[n * stride] and factors[2 * n], as a flat file holds them. */
+void _kbx_vflat_codes(const float *x, uint64_t n, uint32_t dim, uint32_t stride, float *factors,
+		      int8_t *codes);
+
+/* The inner product of q and x[0..dim) as the exact pass of a search
+ * sums it: a vector scored outside an index (the delta beside it, a
+ * database's vectors) scores as it would in the index, to the bit. */
+float _kbx_vflat_ip(const float *q, const float *x, uint32_t dim);
+
+/* The coarse pass of a search alone: the positions of the r (at most n)
+ * vectors whose codes score best against q's, in no order, into pos[r].
+ * Needs the codes and factors only (not x): a caller that holds the
+ * vectors elsewhere (a database) then fetches those r and scores them
+ * exactly, as _kbx_vflat_search does.  KBX_VF_NOMEM. */
+int _kbx_vflat_pick(const struct kbx_vflat *v, const float *q, size_t r, int64_t *pos,
+		    char *err, size_t errsz);
+
 /* Candidates the codes pick for exact scoring when rerank is 0. */
 #define KBX_VFLAT_DEFAULT_RERANK 200
 

@@ -133,8 +133,8 @@ int _kbx_vec_flat_add(kbx_vector_index_t *ix, size_t n, const float *x, const in
 static int make_codes(kbx_vector_index_t *ix, char *err, size_t errsz)
 {
 	struct _kbx_vec_flat *fl = ix->flat;
-	uint32_t dim = ix->dim, stride = fl->v.stride, j;
-	uint64_t n = fl->v.n, i;
+	uint32_t dim = ix->dim, stride = fl->v.stride;
+	uint64_t n = fl->v.n;
 	float *factors = NULL;
 	int8_t *codes = NULL;
 
@@ -147,15 +147,7 @@ static int make_codes(kbx_vector_index_t *ix, char *err, size_t errsz)
 		free(codes);
 		return _kbx_vec_fail(err, errsz, KBX_VEC_ERR_NOMEM, "out of memory");
 	}
-	for (i = 0; i < n; i++) {
-		const float *v = fl->v.x + i * dim;
-		double len2 = 0;
-
-		factors[2 * i] = _kbx_vflat_encode(v, dim, stride, codes + i * stride);
-		for (j = 0; j < dim; j++)
-			len2 += (double)v[j] * v[j];
-		factors[2 * i + 1] = (float)len2;
-	}
+	_kbx_vflat_codes(fl->v.x, n, dim, stride, factors, codes);
 	free(fl->own_factors);
 	free(fl->own_codes);
 	fl->v.factors = fl->own_factors = factors;
