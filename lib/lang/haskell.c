@@ -136,23 +136,33 @@ static void visit_function(struct kbx_walk *w, TSNode n)
 	bind_patterns(w, pats);
 }
 
-/* instance Priced Cart where ...: the class Priced.Cart */
-static void visit_instance(struct kbx_walk *w, TSNode n)
+/*
+ * instance Priced Cart where ...: the class Priced.Cart; the type is
+ * the last one the head names, by its constructor (`MonadParsec e s
+ * (ParsecT e s m)` is MonadParsec.ParsecT).  An instance for another
+ * kind of type (a list, a tuple, a function) is skipped: its equations
+ * are no functions of the module.
+ */
+static int visit_instance(struct kbx_walk *w, TSNode n)
 {
 	const char *cls = _kbx_field_text(w, n, "name");
 	TSNode pats = _kbx_field(n, "patterns");
-	TSNode t = ts_node_is_null(pats) ? pats : ts_node_named_child(pats, 0);
+	uint32_t count = ts_node_is_null(pats) ? 0 : ts_node_named_child_count(pats);
+	TSNode t = count ? ts_node_named_child(pats, count - 1) : pats;
+	for (int i = 0; i < 64 && (_kbx_is(t, "parens") || _kbx_is(t, "apply")); i++)
+		t = _kbx_field(t, _kbx_is(t, "parens") ? "type" : "constructor");
 	const char *type = _kbx_is(t, "name") ? _kbx_node_text(w, t) : NULL;
 	if (!cls || !type || _kbx_walk_parent(w) >= 0)
-		return;
+		return KBX_WALK_SKIP;
 	const char *qual = _kbx_join(w, cls, ".", type);
 	if (!qual || qual == _kbx_qual_too_long)
-		return;
+		return KBX_WALK_SKIP;
 	int sym = _kbx_x_sym_at(w->x, KBX_KIND_CLASS, qual, qual, -1, n);
-	if (sym >= 0) {
-		_kbx_walk_scope(w, sym);
-		_kbx_x_inherit(w->x, sym, cls, _kbx_node_line(n));
-	}
+	if (sym < 0)
+		return KBX_WALK_SKIP;
+	_kbx_walk_scope(w, sym);
+	_kbx_x_inherit(w->x, sym, cls, _kbx_node_line(n));
+	return KBX_WALK_CONTINUE;
 }
 
 /* The function an application or an operator calls, at node f. */
@@ -225,7 +235,7 @@ static int hs_visit(struct kbx_walk *w, TSNode n, const char *type)
 		else if (!strcmp(type, "infix"))
 			visit_infix(w, n);
 		else if (!strcmp(type, "instance"))
-			visit_instance(w, n);
+			return visit_instance(w, n);
 		break;
 	case 'l':
 		if (!strcmp(type, "lambda") && _kbx_walk_caller(w) >= 0)
