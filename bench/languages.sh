@@ -1,14 +1,14 @@
 #!/bin/bash
 # bench/languages.sh: one real project per language added by issue 18
 # (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift, Scala, Objective-C, Elixir,
-# OCaml), indexed by kbx: the files and
+# OCaml, Haskell), indexed by kbx: the files and
 # lines kbx read, the median index time of three fresh runs, and the
 # share of call sites kbx resolved certain, left ambiguous and left
 # unresolved.
 #
 #   bench/languages.sh [LANG...]      (php lua bash vue svelte kotlin
-#                                      swift scala objc elixir ocaml;
-#                                      default all)
+#                                      swift scala objc elixir ocaml
+#                                      haskell; default all)
 #
 #   php     php-monolog          Debian source package
 #   lua     luarocks             Debian source package
@@ -27,6 +27,8 @@
 #                                Mix and ExUnit, with their tests)
 #   ocaml   ocamlgraph           Debian source package (a graph library,
 #                                its examples and tests)
+#   haskell haskell-megaparsec   Debian source package (a parser combinator
+#                                library)
 #
 # Zig is not measured: neither Debian nor the npm packages looked at ship
 # a Zig project's sources.
@@ -54,7 +56,7 @@ KBX=${KBX:-$top/kbx}
 EXPORT=$RES/kbx-export
 build_export "$EXPORT" "${KBX_BUILD_DIR:-$top/build}" || die "cannot build $EXPORT"
 
-langs=${*:-php lua bash vue svelte kotlin swift scala objc elixir ocaml}
+langs=${*:-php lua bash vue svelte kotlin swift scala objc elixir ocaml haskell}
 pkg_of () {
 	case $1 in
 	php) echo php-monolog ;;
@@ -68,7 +70,8 @@ pkg_of () {
 	objc) echo price.app ;;
 	elixir) echo elixir-lang ;;
 	ocaml) echo ocamlgraph ;;
-	*) die "unknown language '$1' (php, lua, bash, vue, svelte, kotlin, swift, scala, objc, elixir or ocaml)" ;;
+	haskell) echo haskell-megaparsec ;;
+	*) die "unknown language '$1' (php, lua, bash, vue, svelte, kotlin, swift, scala, objc, elixir, ocaml or haskell)" ;;
 	esac
 }
 
@@ -102,7 +105,7 @@ fetch_npm () {
 }
 
 case " $langs " in
-*" php "*|*" lua "*|*" bash "*|*" scala "*|*" objc "*|*" elixir "*|*" ocaml "*) debsrc_setup ;;
+*" php "*|*" lua "*|*" bash "*|*" scala "*|*" objc "*|*" elixir "*|*" ocaml "*|*" haskell "*) debsrc_setup ;;
 esac
 : >"$RES/MANIFEST"
 printf '%-6s %-20s %6s %8s %9s %8s %10s %12s\n' lang project files lines index_ms certain ambiguous unresolved
