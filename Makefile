@@ -234,7 +234,9 @@ $(GRAMMAR_MK): $(GRAMMAR_STAMP)
 		for f in $(GRAMMAR_DIR)/$$p/package/src/parser.c \
 			 $(GRAMMAR_DIR)/$$p/package/src/scanner.c \
 			 $(GRAMMAR_DIR)/$$p/package/*/src/parser.c \
-			 $(GRAMMAR_DIR)/$$p/package/*/src/scanner.c; do \
+			 $(GRAMMAR_DIR)/$$p/package/*/src/scanner.c \
+			 $(GRAMMAR_DIR)/$$p/package/grammars/*/src/parser.c \
+			 $(GRAMMAR_DIR)/$$p/package/grammars/*/src/scanner.c; do \
 			test ! -f "$$f" || echo "GRAMMAR_SRCS += $$f"; \
 		done; \
 	done >$@+ && mv $@+ $@

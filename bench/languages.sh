@@ -1,13 +1,14 @@
 #!/bin/bash
 # bench/languages.sh: one real project per language added by issue 18
-# (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift, Scala, Objective-C, Elixir), indexed by kbx: the files and
+# (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift, Scala, Objective-C, Elixir,
+# OCaml, Haskell), indexed by kbx: the files and
 # lines kbx read, the median index time of three fresh runs, and the
 # share of call sites kbx resolved certain, left ambiguous and left
 # unresolved.
 #
 #   bench/languages.sh [LANG...]      (php lua bash vue svelte kotlin
-#                                      swift scala objc elixir; default
-#                                      all)
+#                                      swift scala objc elixir ocaml
+#                                      haskell; default all)
 #
 #   php     php-monolog          Debian source package
 #   lua     luarocks             Debian source package
@@ -24,6 +25,13 @@
 #                                headers are Objective-C by their text)
 #   elixir  elixir-lang          Debian source package (Elixir's own library,
 #                                Mix and ExUnit, with their tests)
+#   ocaml   ocamlgraph           Debian source package (a graph library,
+#                                its examples and tests)
+#   haskell haskell-megaparsec   Debian source package (a parser combinator
+#                                library)
+#
+# Zig is not measured: neither Debian nor the npm packages looked at ship
+# a Zig project's sources.
 #
 # A call site is one (caller, line, column) of kbx-export --sites: an
 # ambiguous call is one site however many candidates it lists.  Debian
@@ -48,7 +56,7 @@ KBX=${KBX:-$top/kbx}
 EXPORT=$RES/kbx-export
 build_export "$EXPORT" "${KBX_BUILD_DIR:-$top/build}" || die "cannot build $EXPORT"
 
-langs=${*:-php lua bash vue svelte kotlin swift scala objc elixir}
+langs=${*:-php lua bash vue svelte kotlin swift scala objc elixir ocaml haskell}
 pkg_of () {
 	case $1 in
 	php) echo php-monolog ;;
@@ -61,7 +69,9 @@ pkg_of () {
 	scala) echo json4s ;;
 	objc) echo price.app ;;
 	elixir) echo elixir-lang ;;
-	*) die "unknown language '$1' (php, lua, bash, vue, svelte, kotlin, swift, scala, objc or elixir)" ;;
+	ocaml) echo ocamlgraph ;;
+	haskell) echo haskell-megaparsec ;;
+	*) die "unknown language '$1' (php, lua, bash, vue, svelte, kotlin, swift, scala, objc, elixir, ocaml or haskell)" ;;
 	esac
 }
 
@@ -95,7 +105,7 @@ fetch_npm () {
 }
 
 case " $langs " in
-*" php "*|*" lua "*|*" bash "*|*" scala "*|*" objc "*|*" elixir "*) debsrc_setup ;;
+*" php "*|*" lua "*|*" bash "*|*" scala "*|*" objc "*|*" elixir "*|*" ocaml "*|*" haskell "*) debsrc_setup ;;
 esac
 : >"$RES/MANIFEST"
 printf '%-6s %-20s %6s %8s %9s %8s %10s %12s\n' lang project files lines index_ms certain ambiguous unresolved

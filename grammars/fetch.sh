@@ -140,11 +140,13 @@ while read -r name version sum extra <&3; do
 		mv "$dest/$name.new" "$dest/$name" || die "cannot rename '$dest/$name.new'"
 	fi
 
-	# A package holds one grammar in src/, or several in */src/.
+	# A package holds one grammar in src/, or several in */src/ or
+	# grammars/*/src/.
 	: >"$tmp/exports"
 	echo "$name $version"
 	found=no
-	for src in "$dest/$name/package/src" "$dest/$name"/package/*/src; do
+	for src in "$dest/$name/package/src" "$dest/$name"/package/*/src \
+			"$dest/$name"/package/grammars/*/src; do
 		test -f "$src/parser.c" || continue
 		check_grammar "$name" "$src"
 		found=yes

@@ -26,6 +26,10 @@ test_expect_success 'set up scripts of several languages without extensions' '
 	printf "#!/usr/bin/env -S scala-cli shebang\ndef hello() = println(1)\nhello()\n" >repo/bin/hello &&
 	printf "#!/usr/bin/env dart\nvoid main() => print(1);\n" >repo/bin/dartish &&
 	printf "#!/usr/bin/env elixir\ndefmodule Task do\n  def go, do: 1\nend\n" >repo/bin/task &&
+	printf "#!/usr/bin/env ocaml\nlet greet () = print_endline \"hi\"\nlet () = greet ()\n" >repo/bin/camel &&
+	printf "pub fn main() void {}\n// vim: set ft=zig:\n" >repo/bin/ziggy &&
+	printf "(* -*- mode: tuareg -*- *)\nlet f x = x\n" >repo/bin/tuareg &&
+	printf "#!/usr/bin/env runghc\nmain = putStrLn greeting\ngreeting = \"hi\"\n" >repo/bin/hello-hs &&
 	printf "def gen\nend\n\n# vim: set ft=ruby:\n" >repo/bin/gen &&
 	printf -- "-- -*- mode: lua -*-\nfunction conf() end\n" >repo/bin/conf &&
 	printf "@interface Shape\n@end\n@implementation Shape\n- (void)draw {}\n@end\n// vim: ft=objc\n" >repo/bin/shape &&
@@ -45,13 +49,17 @@ test_expect_success 'a #! line names the interpreter, past env and its options' 
 	(cd repo && lang_of bin/greet) >actual && echo kotlin >expect && test_cmp expect actual &&
 	(cd repo && lang_of bin/hello) >actual && echo scala >expect && test_cmp expect actual &&
 	(cd repo && lang_of bin/dartish) >actual && echo dart >expect && test_cmp expect actual &&
-	(cd repo && lang_of bin/task) >actual && echo elixir >expect && test_cmp expect actual
+	(cd repo && lang_of bin/task) >actual && echo elixir >expect && test_cmp expect actual &&
+	(cd repo && lang_of bin/camel) >actual && echo ocaml >expect && test_cmp expect actual &&
+	(cd repo && lang_of bin/hello-hs) >actual && echo haskell >expect && test_cmp expect actual
 '
 
 test_expect_success 'a modeline at the end (vim) or the start (Emacs)' '
 	(cd repo && lang_of bin/gen) >actual && echo ruby >expect && test_cmp expect actual &&
 	(cd repo && lang_of bin/conf) >actual && echo lua >expect && test_cmp expect actual &&
-	(cd repo && lang_of bin/shape) >actual && echo objc >expect && test_cmp expect actual
+	(cd repo && lang_of bin/shape) >actual && echo objc >expect && test_cmp expect actual &&
+	(cd repo && lang_of bin/ziggy) >actual && echo zig >expect && test_cmp expect actual &&
+	(cd repo && lang_of bin/tuareg) >actual && echo ocaml >expect && test_cmp expect actual
 '
 
 test_expect_success 'an unknown interpreter, a modeline out of reach, an extension, a link: not indexed' '

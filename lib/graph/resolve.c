@@ -439,7 +439,11 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 			continue;
 		d->id = n.id;
 		d->mask = kind_mask(n.kind);
-		d->top = n.parent == file;
+		/* a file-local definition is no name another file can reach
+		 * through an import (Zig's without pub, Lua's local function),
+		 * except C's: a static function of a header is its includer's */
+		d->top = n.parent == file && (!(n.flags & KBX_NODE_FILE_LOCAL) ||
+					      _kbx_lang_family(n.lang) == 1);
 		const struct kbx_lang *nl = _kbx_lang_from_id(n.lang);
 		if (d->top && KBX_KIND_IS_TYPE(n.kind) && (n.flags & KBX_NODE_EXPORTED) && nl &&
 		    nl->returned_table)

@@ -10,7 +10,8 @@ extern const struct kbx_lang _kbx_lang_c, _kbx_lang_cpp, _kbx_lang_python,
 	_kbx_lang_rust, _kbx_lang_java, _kbx_lang_csharp, _kbx_lang_ruby, _kbx_lang_php,
 	_kbx_lang_lua, _kbx_lang_bash, _kbx_lang_vue, _kbx_lang_vue_ts, _kbx_lang_svelte,
 	_kbx_lang_svelte_ts, _kbx_lang_kotlin, _kbx_lang_swift,
-	_kbx_lang_scala, _kbx_lang_dart, _kbx_lang_objc, _kbx_lang_elixir;
+	_kbx_lang_scala, _kbx_lang_dart, _kbx_lang_objc, _kbx_lang_elixir, _kbx_lang_zig,
+	_kbx_lang_ocaml, _kbx_lang_haskell;
 
 /* The position in this table is stored on disk (plus one): only append. */
 const struct kbx_lang *const _kbx_languages[] = {
@@ -38,6 +39,9 @@ const struct kbx_lang *const _kbx_languages[] = {
 	&_kbx_lang_dart,
 	&_kbx_lang_objc,
 	&_kbx_lang_elixir,
+	&_kbx_lang_zig,
+	&_kbx_lang_ocaml,
+	&_kbx_lang_haskell,
 	NULL
 };
 
@@ -108,6 +112,8 @@ static const struct {
 	{ "kotlin", "kotlin" }, { "kscript", "kotlin" }, { "swift", "swift" },
 	{ "scala", "scala" }, { "scala-cli", "scala" }, { "dart", "dart" },
 	{ "objc", "objc" }, { "objective-c", "objc" }, { "elixir", "elixir" },
+	{ "zig", "zig" }, { "ocaml", "ocaml" }, { "tuareg", "ocaml" },
+	{ "runghc", "haskell" }, { "runhaskell", "haskell" }, { "haskell", "haskell" },
 };
 
 /* The language an interpreter's or a file type's name (len bytes at

@@ -17,7 +17,7 @@ mkdir -p "$out/extract" "$out/records" "$out/lookup" "$out/ignore" "$out/parse-o
 # svelte-ts read the vue and svelte trees).
 i=0
 for lang in c cpp python javascript typescript tsx go rust java csharp ruby php lua bash \
-	    vue vue-ts svelte svelte-ts kotlin swift scala dart objc elixir; do
+	    vue vue-ts svelte svelte-ts kotlin swift scala dart objc elixir zig ocaml haskell; do
 	dir=${lang%-ts}
 	for f in $(find "tests/corpora/$dir" -type f ! -name 'expected-*' ! -name README \
 			! -name '*.toml' ! -name '*.mod' ! -name pubspec.yaml | sort); do

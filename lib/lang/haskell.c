@@ -1,0 +1,297 @@
+/*
+ * Haskell: functions (the equations of one name are one definition, and
+ * `x = ...` without parameters is one too), the functions of `where` and
+ * `let` (seen in their function alone), data and newtype declarations as
+ * structs, type classes as interfaces (the methods they declare are
+ * functions of the module, as Haskell scopes them), instances as classes
+ * named Class.Type that hold their methods and are based on Class,
+ * calls, and imports.
+ *
+ * A call is the head of an application (`f x y`, `M.f x`, `f $ x`,
+ * ``x `f` y``); a name passed as an argument (`map price xs`) is no call,
+ * nor is a data constructor.  A pattern's variables are locals: a call
+ * through one is a call through a value.  `import Shop.Item (price)`
+ * brings price, `import Shop.Util` (no list, or `hiding`) everything;
+ * every import binds its alias, or else the module's whole name, for
+ * qualified calls (`import qualified Data.Map as M`: M.insert).  A module Shop.Item is the file Shop/Item.hs under any
+ * source directory.  A plain call reaches the file's definitions and what
+ * its imports bring (calls_in_imports_only): the Prelude's functions are
+ * unresolved.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lang.h"
+
+const TSLanguage *tree_sitter_haskell(void);
+
+/* The text of a module node (Data.Map), in the arena. */
+static const char *module_text(struct kbx_walk *w, TSNode n)
+{
+	const char *t = _kbx_is(n, "module") ? _kbx_compact_text(w, n, 0) : NULL;
+	size_t len = t ? strlen(t) : 0;
+	if (len && t[len - 1] == '.')   /* M. of M.f */
+		t = _kbx_arena_strndup(&w->x->arena, t, len - 1);
+	return t && *t ? t : NULL;
+}
+
+static void visit_import(struct kbx_walk *w, TSNode n)
+{
+	const char *mod = module_text(w, _kbx_field(n, "module"));
+	const char *alias = module_text(w, _kbx_field(n, "alias"));
+	TSNode names = _kbx_field(n, "names");
+	uint32_t line = _kbx_node_line(n);
+	if (!mod)
+		return;
+	int qualified = _kbx_has_token(n, "qualified");
+	int hiding = _kbx_has_token(n, "hiding");
+	/* M.f with M the alias, or the module's whole name without one */
+	_kbx_x_import(w->x, mod, NULL, alias ? alias : mod, 0, 0, line);
+	if (qualified)
+		return;
+	if (ts_node_is_null(names) || hiding) {
+		_kbx_x_import(w->x, mod, NULL, NULL, 0, KBX_IMPORT_WILDCARD, line);
+		return;
+	}
+	uint32_t count = ts_node_named_child_count(names);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode in = ts_node_named_child(names, i);
+		const char *v = _kbx_field_text(w, in, "variable");
+		const char *t = _kbx_field_text(w, in, "type");
+		if (v || t)
+			_kbx_x_import(w->x, mod, v ? v : t, NULL, 0, 0, line);
+	}
+}
+
+/* The variables a pattern binds, as locals of the function. */
+static void bind_patterns(struct kbx_walk *w, TSNode p)
+{
+	if (ts_node_is_null(p))
+		return;
+	if (_kbx_is(p, "variable")) {
+		_kbx_walk_bind(w, _kbx_node_text(w, p), NULL);
+		return;
+	}
+	TSTreeCursor c = ts_tree_cursor_new(p);
+	int seen = 0;
+	if (ts_tree_cursor_goto_first_child(&c)) {
+		for (;;) {
+			TSNode n = ts_tree_cursor_current_node(&c);
+			if (_kbx_is(n, "variable"))
+				_kbx_walk_bind(w, _kbx_node_text(w, n), NULL);
+			else if (ts_node_child_count(n) && ++seen < 256 &&
+				 ts_tree_cursor_goto_first_child(&c))
+				continue;
+			while (!ts_tree_cursor_goto_next_sibling(&c))
+				if (!ts_tree_cursor_goto_parent(&c))
+					goto done;
+		}
+	}
+done:
+	ts_tree_cursor_delete(&c);
+}
+
+/*
+ * f x = ..., f = ...: a function, or the next equation of the one the
+ * scope defined last under the same name (whose scope it then opens).
+ * Inside a function, `x = ...` without parameters binds a local.
+ */
+static void visit_function(struct kbx_walk *w, TSNode n)
+{
+	TSNode name = _kbx_field(n, "name");
+	TSNode pats = _kbx_field(n, "patterns");
+	const char *f = _kbx_is(name, "variable") ? _kbx_node_text(w, name) : NULL;
+	if (!f) {
+		/* (a, b) = ...: a pattern binding */
+		if (_kbx_walk_caller(w) >= 0)
+			bind_patterns(w, _kbx_field(n, "pattern"));
+		return;
+	}
+	if (_kbx_walk_caller(w) >= 0 && ts_node_is_null(pats) && _kbx_is(n, "bind")) {
+		_kbx_walk_bind(w, f, NULL);
+		return;
+	}
+	int parent = _kbx_walk_parent(w);
+	int sym = -1;
+	/* the definition before this one in the same scope */
+	for (size_t i = w->x->nsyms; i-- > 0;) {
+		struct kbx_xsym *s = &w->x->syms[i];
+		if (s->parent != parent)
+			continue;
+		if (!strcmp(s->name, f) && KBX_KIND_IS_CALLABLE(s->kind))
+			sym = (int)i;
+		break;
+	}
+	if (sym >= 0) {
+		struct kbx_xsym *s = &w->x->syms[sym];
+		if (s->end_line < ts_node_end_point(n).row + 1)
+			s->end_line = ts_node_end_point(n).row + 1;
+		_kbx_walk_scope(w, sym);
+	} else {
+		int kind = _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION;
+		sym = _kbx_walk_define(w, n, kind, f, 1);
+		if (sym < 0)
+			return;
+	}
+	bind_patterns(w, pats);
+}
+
+/*
+ * instance Priced Cart where ...: the class Priced.Cart; the type is
+ * the last one the head names, by its constructor (`MonadParsec e s
+ * (ParsecT e s m)` is MonadParsec.ParsecT).  An instance for another
+ * kind of type (a list, a tuple, a function) is skipped: its equations
+ * are no functions of the module.
+ */
+static int visit_instance(struct kbx_walk *w, TSNode n)
+{
+	const char *cls = _kbx_field_text(w, n, "name");
+	TSNode pats = _kbx_field(n, "patterns");
+	uint32_t count = ts_node_is_null(pats) ? 0 : ts_node_named_child_count(pats);
+	TSNode t = count ? ts_node_named_child(pats, count - 1) : pats;
+	for (int i = 0; i < 64 && (_kbx_is(t, "parens") || _kbx_is(t, "apply")); i++)
+		t = _kbx_field(t, _kbx_is(t, "parens") ? "type" : "constructor");
+	const char *type = _kbx_is(t, "name") ? _kbx_node_text(w, t) : NULL;
+	if (!cls || !type || _kbx_walk_parent(w) >= 0)
+		return KBX_WALK_SKIP;
+	const char *qual = _kbx_join(w, cls, ".", type);
+	if (!qual || qual == _kbx_qual_too_long)
+		return KBX_WALK_SKIP;
+	int sym = _kbx_x_sym_at(w->x, KBX_KIND_CLASS, qual, qual, -1, n);
+	if (sym < 0)
+		return KBX_WALK_SKIP;
+	_kbx_walk_scope(w, sym);
+	_kbx_x_inherit(w->x, sym, cls, _kbx_node_line(n));
+	return KBX_WALK_CONTINUE;
+}
+
+/* The function an application or an operator calls, at node f. */
+static void call_head(struct kbx_walk *w, TSNode f)
+{
+	if (_kbx_is(f, "variable")) {
+		_kbx_walk_call(w, f, _kbx_node_text(w, f), KBX_RECV_NONE, NULL);
+	} else if (_kbx_is(f, "qualified")) {
+		TSNode id = _kbx_field(f, "id");
+		const char *mod = module_text(w, _kbx_field(f, "module"));
+		if (_kbx_is(id, "variable") && mod)
+			_kbx_walk_call(w, f, _kbx_node_text(w, id), KBX_RECV_EXPR, mod);
+	}
+}
+
+static void visit_infix(struct kbx_walk *w, TSNode n)
+{
+	TSNode op = _kbx_field(n, "operator");
+	const char *o = _kbx_is(op, "operator") ? _kbx_node_text(w, op) : NULL;
+	if (_kbx_is(op, "infix_id")) {
+		/* x `f` y */
+		call_head(w, ts_node_named_child(op, 0));
+	} else if (o && !strcmp(o, "$")) {
+		/* f $ x: f is called (f x $ y is the application's) */
+		call_head(w, _kbx_field(n, "left_operand"));
+	}
+}
+
+static int hs_visit(struct kbx_walk *w, TSNode n, const char *type)
+{
+	switch (type[0]) {
+	case 'a':
+		if (!strcmp(type, "apply")) {
+			TSNode f = _kbx_field(n, "function");
+			if (!_kbx_is(f, "apply"))
+				call_head(w, f);
+		}
+		break;
+	case 'b':
+		if (!strcmp(type, "bind"))
+			visit_function(w, n);
+		break;
+	case 'c':
+		if (!strcmp(type, "comment") || !strcmp(type, "cpp"))
+			return KBX_WALK_SKIP;
+		if (!strcmp(type, "class") && _kbx_walk_parent(w) < 0) {
+			const char *name = _kbx_field_text(w, n, "name");
+			if (name)
+				_kbx_walk_define(w, n, KBX_KIND_INTERFACE, name, 1);
+		}
+		break;
+	case 'd':
+		if (!strcmp(type, "data_type") && _kbx_walk_parent(w) < 0) {
+			const char *name = _kbx_field_text(w, n, "name");
+			if (name)
+				_kbx_walk_define(w, n, KBX_KIND_STRUCT, name, 0);
+		}
+		break;
+	case 'f':
+		if (!strcmp(type, "function"))
+			visit_function(w, n);
+		break;
+	case 'h':
+		if (!strcmp(type, "header"))
+			return KBX_WALK_SKIP;
+		break;
+	case 'i':
+		if (!strcmp(type, "import"))
+			visit_import(w, n);
+		else if (!strcmp(type, "infix"))
+			visit_infix(w, n);
+		else if (!strcmp(type, "instance"))
+			return visit_instance(w, n);
+		break;
+	case 'l':
+		if (!strcmp(type, "lambda") && _kbx_walk_caller(w) >= 0)
+			bind_patterns(w, _kbx_field(n, "patterns"));
+		break;
+	case 'n':
+		if (!strcmp(type, "newtype") && _kbx_walk_parent(w) < 0) {
+			const char *name = _kbx_field_text(w, n, "name");
+			if (name)
+				_kbx_walk_define(w, n, KBX_KIND_STRUCT, name, 0);
+		}
+		break;
+	case 's':
+		if (!strcmp(type, "signature")) {
+			/* a class's method, declared by its type: a function of
+			 * the module, which calls by its name reach (the
+			 * instances' methods are Class.Type.name) */
+			int p = _kbx_walk_parent(w);
+			const char *name = _kbx_field_text(w, n, "name");
+			if (p >= 0 && w->x->syms[p].kind == KBX_KIND_INTERFACE && name &&
+			    w->x->syms[p].parent < 0 && _kbx_is(_kbx_field(n, "name"), "variable"))
+				_kbx_x_sym_at(w->x, KBX_KIND_FUNCTION, name, name, -1, n);
+			return KBX_WALK_SKIP;   /* types: no calls */
+		}
+		break;
+	}
+	if (!strcmp(type, "alternative") || !strcmp(type, "bind_statement") ||
+	    !strcmp(type, "generator")) {
+		/* case x of p -> ..., p <- m: p's variables */
+		if (_kbx_walk_caller(w) >= 0)
+			bind_patterns(w, _kbx_field(n, "pattern"));
+	}
+	return KBX_WALK_CONTINUE;
+}
+
+/* Shop.Item: Shop/Item.hs, at the top or under a source directory. */
+static void hs_import_candidates(const char *importer, const struct kbx_ximport *imp,
+				 struct kbx_pathlist *out)
+{
+	char mod[4096];
+	(void)importer;
+	if (!imp->module || _kbx_dots_to_slashes(mod, sizeof(mod), imp->module))
+		return;
+	_kbx_pathlist_addf(out, "%s.hs", mod);
+	_kbx_pathlist_addf(out, "*%s.hs", mod);
+}
+
+static const char *const haskell_extensions[] = { ".hs", NULL };
+
+const struct kbx_lang _kbx_lang_haskell = {
+	.name = "haskell",
+	.extensions = haskell_extensions,
+	.grammar = tree_sitter_haskell,
+	.visit = hs_visit,
+	.import_candidates = hs_import_candidates,
+	.calls_in_imports_only = 1,
+	.nested_defs = 1,
+	.scope_sep = ".",
+};

@@ -1,0 +1,338 @@
+/*
+ * Zig: containers (`const S = struct { ... }`, enum, union, opaque) as
+ * structs and enums, functions and the methods of containers, calls, and
+ * @import as an import.
+ *
+ * A file is a struct whose fields and declarations are its top level: a
+ * function there is a function, one in a container a method.  Inside a
+ * container its declarations are in scope without a receiver (so a plain
+ * call in a method tries the container first: implicit_self), and nothing
+ * else is but the file's top level and what `usingnamespace` brings in
+ * (calls_in_imports_only): a function of another file is always called
+ * through a name bound to it.
+ *
+ * `const m = @import("a/b.zig")` binds m to the file a/b.zig, beside the
+ * importing file; `const T = @import("a.zig").T` and `const T = m.T` (m an
+ * import) bind T to the declaration T of that file; `usingnamespace
+ * @import("x.zig")` is a wildcard import.  @import("std") and other
+ * package names are modules kbx does not have.  A receiver's type is the
+ * one a parameter or a constant declares (`self: *Self`, `it: Item`),
+ * with pointers and optionals taken off and `Self = @This()` read as the
+ * container.  A declaration without `pub` is its file's alone.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lang.h"
+
+const TSLanguage *tree_sitter_zig(void);
+
+/* const Self = @This(); in a container: the name stands for it */
+struct zig_self {
+	const char *name;
+	int cls;
+};
+
+/* a name bound at the top of the file to an import */
+struct zig_mod {
+	const char *name, *module;
+};
+
+struct zig_state {
+	struct zig_self *selfs;
+	size_t nselfs, aselfs;
+	struct zig_mod *mods;
+	size_t nmods, amods;
+};
+
+static void zig_begin(struct kbx_walk *w)
+{
+	w->lang_state = calloc(1, sizeof(struct zig_state));
+}
+
+static void zig_end(struct kbx_walk *w)
+{
+	struct zig_state *st = w->lang_state;
+	if (st) {
+		free(st->selfs);
+		free(st->mods);
+	}
+	free(st);
+	w->lang_state = NULL;
+}
+
+/* The path of @import("path"), or NULL when n is no such call. */
+static const char *import_path(struct kbx_walk *w, TSNode n)
+{
+	if (!_kbx_is(n, "builtin_function"))
+		return NULL;
+	const char *b = _kbx_node_text(w, _kbx_child_of_type(n, "builtin_identifier"));
+	if (!b || strcmp(b, "@import"))
+		return NULL;
+	TSNode args = _kbx_child_of_type(n, "arguments");
+	TSNode s = ts_node_is_null(args) ? args : ts_node_named_child(args, 0);
+	if (!_kbx_is(s, "string") || ts_node_named_child_count(s) != 1)
+		return NULL;
+	TSNode content = ts_node_named_child(s, 0);
+	return _kbx_is(content, "string_content") ? _kbx_node_text(w, content) : NULL;
+}
+
+static int is_this(struct kbx_walk *w, TSNode n)
+{
+	if (!_kbx_is(n, "builtin_function"))
+		return 0;
+	const char *b = _kbx_node_text(w, _kbx_child_of_type(n, "builtin_identifier"));
+	return b && !strcmp(b, "@This");
+}
+
+/* The type a declaration states, as recv_type: pointers, optionals and
+ * error unions taken off, Self and @This() the enclosing container;
+ * NULL when it names none. */
+static const char *type_name(struct kbx_walk *w, TSNode t)
+{
+	struct zig_state *st = w->lang_state;
+	for (int i = 0; i < 8 && !ts_node_is_null(t); i++) {
+		const char *type = ts_node_type(t);
+		if (!strcmp(type, "pointer_type") || !strcmp(type, "nullable_type")) {
+			uint32_t n = ts_node_named_child_count(t);
+			t = n ? ts_node_named_child(t, n - 1) : _kbx_field(t, "none");
+			continue;
+		}
+		if (!strcmp(type, "error_union_type")) {
+			t = _kbx_field(t, "ok");
+			continue;
+		}
+		int cls = _kbx_walk_class(w);
+		if (is_this(w, t))
+			return cls >= 0 ? w->x->syms[cls].qual : NULL;
+		if (!strcmp(type, "identifier")) {
+			const char *name = _kbx_node_text(w, t);
+			for (size_t j = st && name ? st->nselfs : 0; j-- > 0;)
+				if (!strcmp(st->selfs[j].name, name)) {
+					for (size_t k = w->nscope; k-- > 0;)
+						if (w->scope_sym[k] == st->selfs[j].cls)
+							return w->x->syms[st->selfs[j].cls].qual;
+				}
+			return name;
+		}
+		if (!strcmp(type, "field_expression"))
+			return _kbx_compact_text(w, t, 0);
+		return NULL;
+	}
+	return NULL;
+}
+
+static void mark(struct kbx_walk *w, TSNode n, int sym)
+{
+	if (sym < 0)
+		return;
+	if (_kbx_has_token(n, "pub") || _kbx_has_token(n, "export"))
+		w->x->syms[sym].flags |= KBX_SYM_EXPORTED;
+	else
+		w->x->syms[sym].flags |= KBX_SYM_FILE_LOCAL;
+}
+
+static void add_mod(struct kbx_walk *w, const char *name, const char *module)
+{
+	struct zig_state *st = w->lang_state;
+	if (st && name && module &&
+	    !_kbx_grow((void **)&st->mods, &st->amods, st->nmods, sizeof(*st->mods), 8)) {
+		st->mods[st->nmods].name = name;
+		st->mods[st->nmods].module = module;
+		st->nmods++;
+	}
+}
+
+static const char *mod_of(struct kbx_walk *w, const char *name)
+{
+	struct zig_state *st = w->lang_state;
+	for (size_t i = st && name ? st->nmods : 0; i-- > 0;)
+		if (!strcmp(st->mods[i].name, name))
+			return st->mods[i].module;
+	return NULL;
+}
+
+/* const X = ...: a container, an import, Self = @This(), or a local. */
+static void visit_variable(struct kbx_walk *w, TSNode n)
+{
+	TSNode first = ts_node_named_child(n, 0);
+	if (!_kbx_is(first, "identifier"))
+		return;   /* x.f += 1 reads as one too */
+	const char *name = _kbx_node_text(w, first);
+	TSNode value = ts_node_named_child(n, ts_node_named_child_count(n) - 1);
+	const char *vt = ts_node_is_null(value) ? "" : ts_node_type(value);
+	if (!name)
+		return;
+	if (_kbx_walk_caller(w) >= 0) {
+		/* x: T = ..., or x = T{ ... } */
+		TSNode type = _kbx_field(n, "type");
+		if (ts_node_is_null(type) && !strcmp(vt, "struct_initializer"))
+			type = ts_node_named_child(value, 0);
+		_kbx_walk_bind(w, name, ts_node_is_null(type) ? NULL : type_name(w, type));
+	}
+	int kind = 0;
+	if (!strcmp(vt, "struct_declaration") || !strcmp(vt, "union_declaration") ||
+	    !strcmp(vt, "opaque_declaration"))
+		kind = KBX_KIND_STRUCT;
+	else if (!strcmp(vt, "enum_declaration"))
+		kind = KBX_KIND_ENUM;
+	if (kind && _kbx_walk_caller(w) < 0) {
+		mark(w, n, _kbx_walk_define(w, n, kind, name, 1));
+		return;
+	}
+	if (_kbx_walk_parent(w) >= 0) {
+		struct zig_state *st = w->lang_state;
+		int cls = _kbx_walk_class(w);
+		if (is_this(w, value) && cls >= 0 && st &&
+		    !_kbx_grow((void **)&st->selfs, &st->aselfs, st->nselfs,
+			       sizeof(*st->selfs), 4)) {
+			st->selfs[st->nselfs].name = name;
+			st->selfs[st->nselfs].cls = cls;
+			st->nselfs++;
+		}
+		return;
+	}
+	/* the top of the file: imports and names taken from them */
+	const char *path = import_path(w, value);
+	if (path) {
+		_kbx_x_import(w->x, path, NULL, name, 0, 0, _kbx_node_line(n));
+		add_mod(w, name, path);
+		return;
+	}
+	if (!strcmp(vt, "field_expression")) {
+		TSNode obj = _kbx_field(value, "object");
+		const char *member = _kbx_field_text(w, value, "member");
+		const char *from = import_path(w, obj);
+		if (!from && _kbx_is(obj, "identifier"))
+			from = mod_of(w, _kbx_node_text(w, obj));
+		if (from && member)
+			_kbx_x_import(w->x, from, member, strcmp(member, name) ? name : NULL, 0, 0,
+				      _kbx_node_line(n));
+	}
+}
+
+static void visit_function(struct kbx_walk *w, TSNode n)
+{
+	const char *name = _kbx_field_text(w, n, "name");
+	if (!name || ts_node_is_null(_kbx_field(n, "body")))
+		return;   /* extern fn f(...): declared, defined elsewhere */
+	int kind = _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION;
+	int sym = _kbx_walk_define(w, n, kind, name, 1);
+	mark(w, n, sym);
+	if (sym < 0)
+		return;
+	TSNode params = _kbx_child_of_type(n, "parameters");
+	uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode p = ts_node_named_child(params, i);
+		const char *pn = _kbx_field_text(w, p, "name");
+		TSNode type = _kbx_field(p, "type");
+		if (pn)
+			_kbx_walk_bind(w, pn, ts_node_is_null(type) ? NULL : type_name(w, type));
+	}
+}
+
+/* a.b.c as a receiver: identifiers and fields only, else NULL. */
+static const char *receiver_text(struct kbx_walk *w, TSNode n)
+{
+	TSNode t = n;
+	while (_kbx_is(t, "field_expression"))
+		t = _kbx_field(t, "object");
+	return _kbx_is(t, "identifier") ? _kbx_compact_text(w, n, 0) : NULL;
+}
+
+static void visit_call(struct kbx_walk *w, TSNode n)
+{
+	TSNode fn = _kbx_field(n, "function");
+	if (_kbx_is(fn, "identifier")) {
+		_kbx_walk_call(w, n, _kbx_node_text(w, fn), KBX_RECV_NONE, NULL);
+	} else if (_kbx_is(fn, "field_expression")) {
+		const char *m = _kbx_field_text(w, fn, "member");
+		TSNode obj = _kbx_field(fn, "object");
+		if (!m || ts_node_is_null(obj))
+			return;   /* .init(x): a declaration of the inferred type */
+		const char *recv = receiver_text(w, obj);
+		if (recv) {
+			_kbx_walk_call(w, n, m, KBX_RECV_EXPR, recv);
+		} else if (_kbx_is(obj, "null_coercion_expression") &&
+			   _kbx_is(ts_node_named_child(obj, 0), "identifier")) {
+			/* o.?.f(): o's type unwrapped */
+			_kbx_walk_call(w, n, m, KBX_RECV_EXPR,
+				       _kbx_node_text(w, ts_node_named_child(obj, 0)));
+		} else {
+			/* a call's or an index's result, as written */
+			_kbx_walk_call(w, n, m, KBX_RECV_EXPR, _kbx_compact_text(w, obj, 0));
+		}
+	}
+}
+
+static void visit_payload(struct kbx_walk *w, TSNode n)
+{
+	if (_kbx_walk_caller(w) < 0)
+		return;
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++)
+		if (_kbx_is(ts_node_named_child(n, i), "identifier"))
+			_kbx_walk_bind(w, _kbx_node_text(w, ts_node_named_child(n, i)), NULL);
+}
+
+static int zig_visit(struct kbx_walk *w, TSNode n, const char *type)
+{
+	switch (type[0]) {
+	case 'c':
+		if (!strcmp(type, "call_expression"))
+			visit_call(w, n);
+		else if (!strcmp(type, "comment"))
+			return KBX_WALK_SKIP;
+		break;
+	case 'f':
+		if (!strcmp(type, "function_declaration"))
+			visit_function(w, n);
+		break;
+	case 'p':
+		if (!strcmp(type, "payload"))
+			visit_payload(w, n);
+		break;
+	case 'u':
+		if (!strcmp(type, "using_namespace_declaration")) {
+			const char *path = import_path(w, ts_node_named_child(n, 0));
+			if (path && _kbx_walk_parent(w) < 0)
+				_kbx_x_import(w->x, path, NULL, NULL, 0, KBX_IMPORT_WILDCARD,
+					      _kbx_node_line(n));
+		}
+		break;
+	case 'v':
+		if (!strcmp(type, "variable_declaration"))
+			visit_variable(w, n);
+		break;
+	}
+	return KBX_WALK_CONTINUE;
+}
+
+/* @import("a/b.zig"): that path from the importing file's directory.  A
+ * package's name ("std", or one build.zig declares) names no file here. */
+static void zig_import_candidates(const char *importer, const struct kbx_ximport *imp,
+				  struct kbx_pathlist *out)
+{
+	char dir[4096], path[4096];
+	if (!imp->module || !_kbx_has_suffix(imp->module, ".zig"))
+		return;
+	_kbx_path_dirname(dir, sizeof(dir), importer);
+	if (!_kbx_path_join(path, sizeof(path), dir, imp->module))
+		_kbx_pathlist_add(out, path);
+}
+
+static const char *const zig_extensions[] = { ".zig", NULL };
+
+const struct kbx_lang _kbx_lang_zig = {
+	.name = "zig",
+	.extensions = zig_extensions,
+	.grammar = tree_sitter_zig,
+	.visit = zig_visit,
+	.begin = zig_begin,
+	.end = zig_end,
+	.import_candidates = zig_import_candidates,
+	.implicit_self = 1,
+	.calls_in_imports_only = 1,
+	.scope_sep = ".",
+};

@@ -1,0 +1,3 @@
+let describe n = string_of_int n
+
+let label n = "old " ^ describe n
