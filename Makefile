@@ -225,7 +225,7 @@ ifneq ($(CONFIG_GOALS),)
 endif
 GRAMMAR_OBJS := $(GRAMMAR_SRCS:$(GRAMMAR_DIR)/%.c=build/ts/%.o)
 
-$(GRAMMAR_STAMP): grammars/grammars.lock
+$(GRAMMAR_STAMP): grammars/grammars.lock $(wildcard grammars/patches/*.patch)
 	$(QUIET_FETCH)NPM='$(NPM)' $(SHELL) grammars/fetch.sh $(GRAMMAR_DIR) grammars/grammars.lock
 	@touch $@
 

@@ -14,6 +14,10 @@
 # (LANGUAGE_VERSION) must be 13 or 14, and the functions parser.c exports
 # must be those on the lock file's "# exports:" line for the package.
 #
+# A package may have a fix of kbx's own, patches/NAME-VERSION.patch beside
+# the lock file (paths relative to package/, as "patch -p1" takes them),
+# applied once the tarball is unpacked; a changed patch unpacks it again.
+#
 # Environment: NPM, the npm program [npm].
 
 set -u
@@ -27,6 +31,7 @@ die () {
 test $# -ge 1 && test $# -le 2 || die "usage: $me DESTDIR [LOCKFILE]"
 dest=$1
 lock=${2:-$(dirname "$0")/grammars.lock}
+patches=$(dirname "$lock")/patches
 NPM=${NPM:-npm}
 
 test -r "$lock" || die "cannot read lock file '$lock'"
@@ -125,18 +130,30 @@ while read -r name version sum extra <&3; do
 			die "$name $version: checksum mismatch: '$tgz' has sha256 $have, grammars.lock says $sum (remove it to fetch it again)"
 	fi
 
-	# Unpack unless this very tarball is already unpacked.  Files get the
-	# time of unpacking (tar -m): npm tarballs carry 1985 timestamps, which
-	# would hide a new version from make.
+	# A fix of kbx's own to the package's sources, applied after
+	# unpacking: grammars/patches/NAME-VERSION.patch (paths from package/).
+	fix=$patches/$name-$version.patch
+	fixsum=
+	if test -f "$fix"; then
+		fixsum=" $(sha256 "$fix")"
+	fi
+
+	# Unpack unless this very tarball is already unpacked (and patched).
+	# Files get the time of unpacking (tar -m): npm tarballs carry 1985
+	# timestamps, which would hide a new version from make.
 	marker=$dest/$name/.kbx-unpacked
-	if test "$(cat "$marker" 2>/dev/null)" != "$name $version $sum"; then
+	if test "$(cat "$marker" 2>/dev/null)" != "$name $version $sum$fixsum"; then
 		rm -rf "${dest:?}/$name" "$dest/$name.new"
 		mkdir "$dest/$name.new" || die "cannot create '$dest/$name.new'"
 		gzip -dc "$tgz" | (cd "$dest/$name.new" && tar -xmf -) ||
 			die "$name $version: cannot unpack '$tgz'"
 		test -d "$dest/$name.new/package" ||
 			die "$name $version: '$tgz' has no package/ directory"
-		echo "$name $version $sum" >"$dest/$name.new/.kbx-unpacked"
+		if test -n "$fixsum"; then
+			patch -s -p1 -N -r - --no-backup-if-mismatch -d "$dest/$name.new/package" <"$fix" ||
+				die "$name $version: '$fix' does not apply"
+		fi
+		echo "$name $version $sum$fixsum" >"$dest/$name.new/.kbx-unpacked"
 		mv "$dest/$name.new" "$dest/$name" || die "cannot rename '$dest/$name.new'"
 	fi
 
