@@ -330,7 +330,8 @@ $(MAN_PAGES): build/man/%: man/%.md man/render.sh build/KBX-VERSION
 # ---------------------------------------------------------------------------
 # Fuzzing with clang's libFuzzer: make fuzz builds kbx's own code again
 # with the fuzzer's coverage and ASan+UBSan into build/fuzz/obj/ (the
-# grammar archive is linked as it is), then runs each harness for
+# grammar archive is linked as it is, but for the scanners, built again
+# into build/fuzz/ts/), then runs each harness for
 # FUZZ_SECONDS from its seeds (tests/fuzz/corpus/NAME/ and the inputs that
 # once crashed, tests/fuzz/regressions/NAME/).  What it finds goes to
 # build/fuzz/NAME/: new inputs to corpus/, a crash or a hang to crash-* or
@@ -350,6 +351,12 @@ FUZZ_CMD_LIB := build/fuzz/libkbx-cmd.a
 FUZZ_CMD_LIB_OBJS := $(CMD_LIB_OBJS:build/%=build/fuzz/obj/%)
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=build/fuzz/obj/%.o)
 FUZZ_PROGS := $(FUZZ_NAMES:%=build/fuzz/%/fuzzer)
+# The grammars' hand-written scanners read the repository's files too:
+# built again with the sanitizers and linked before the grammar archive,
+# whose own copies the linker then leaves out.  (The generated parsers
+# are tables, and too large to build twice.)
+FUZZ_SCANNER_OBJS := $(patsubst $(GRAMMAR_DIR)/%.c,build/fuzz/ts/%.o,\
+	$(filter %/scanner.c,$(GRAMMAR_SRCS)))
 
 build/fuzz/FUZZ-CFLAGS: FORCE
 	@mkdir -p build/fuzz
@@ -362,6 +369,10 @@ build/fuzz/obj/%.o: %.c build/fuzz/FUZZ-CFLAGS | $(GRAMMAR_HEADER)
 	@mkdir -p $(@D)
 	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
 
+build/fuzz/ts/%.o: $(GRAMMAR_DIR)/%.c build/fuzz/FUZZ-CFLAGS
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -w -I$(<D) -MMD -MP -c -o $@ $<
+
 $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(FUZZ_LIB_OBJS)
 
@@ -369,13 +380,13 @@ $(FUZZ_CMD_LIB): $(FUZZ_CMD_LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(FUZZ_CMD_LIB_OBJS)
 
 $(FUZZ_PROGS): build/fuzz/%/fuzzer: build/fuzz/obj/tests/fuzz/%.o $(FUZZ_CMD_LIB) $(FUZZ_LIB) \
-		$(LIBGRAMMARS) build/fuzz/FUZZ-CFLAGS
+		$(FUZZ_SCANNER_OBJS) $(LIBGRAMMARS) build/fuzz/FUZZ-CFLAGS
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $< $(FUZZ_CMD_LIB) $(FUZZ_LIB) \
-		$(LIBGRAMMARS) $(TS_LIBS) $(LMDB_LIBS) $(YAML_LIBS) $(CMARK_LIBS) \
+		$(FUZZ_SCANNER_OBJS) $(LIBGRAMMARS) $(TS_LIBS) $(LMDB_LIBS) $(YAML_LIBS) $(CMARK_LIBS) \
 		$(PCRE2_LIBS) $(XXHASH_LIBS) $(STEMMER_LIBS) -lm -ldl -lpthread
 
--include $(patsubst %.o,%.d,$(FUZZ_LIB_OBJS) $(FUZZ_CMD_LIB_OBJS) $(FUZZ_OBJS))
+-include $(patsubst %.o,%.d,$(FUZZ_LIB_OBJS) $(FUZZ_CMD_LIB_OBJS) $(FUZZ_OBJS) $(FUZZ_SCANNER_OBJS))
 
 fuzz-build: $(if $(FUZZ_CC),$(FUZZ_PROGS),fuzz-no-cc)
 
