@@ -499,9 +499,7 @@ static void open_body(struct kbx_walk *w, TSNode n)
 	struct dt_state *st = w->lang_state;
 	int sym = st->pending;
 	_kbx_walk_scope(w, sym);
-	struct kbx_xsym *s = &w->x->syms[sym];
-	if (s->end_line < ts_node_end_point(n).row + 1)
-		s->end_line = ts_node_end_point(n).row + 1;
+	_kbx_sym_extend(w, sym, n);
 	TSNode list = _kbx_child_of_type(st->pending_sig, "formal_parameter_list");
 	if (ts_node_is_null(list))
 		list = _kbx_field(st->pending_sig, "parameters");

@@ -222,9 +222,7 @@ static void define_function(struct kbx_walk *w, TSNode n, TSNode args, const cha
 		if (st->clauses[i].parent == parent && !strcmp(st->clauses[i].name, name))
 			sym = st->clauses[i].sym;
 	if (sym >= 0) {
-		struct kbx_xsym *s = &w->x->syms[sym];
-		if (s->end_line < ts_node_end_point(n).row + 1)
-			s->end_line = ts_node_end_point(n).row + 1;
+		_kbx_sym_extend(w, sym, n);
 		_kbx_walk_scope(w, sym);
 	} else {
 		sym = _kbx_walk_define(w, n, KBX_KIND_FUNCTION, name, 1);

@@ -375,6 +375,13 @@ int _kbx_walk_is_local(const struct kbx_walk *w, const char *name)
 	return 0;
 }
 
+void _kbx_sym_extend(struct kbx_walk *w, int sym, TSNode n)
+{
+	uint32_t end = ts_node_end_point(n).row + 1;
+	if (w->x->syms[sym].end_line < end)
+		w->x->syms[sym].end_line = end;
+}
+
 int _kbx_walk_class_init(struct kbx_walk *w, TSNode at, const char *name)
 {
 	int cls = _kbx_walk_class(w);
@@ -384,8 +391,8 @@ int _kbx_walk_class_init(struct kbx_walk *w, TSNode at, const char *name)
 	for (size_t i = 0; i < w->ninits && sym < 0; i++)
 		if (w->inits[i].cls == cls && !strcmp(w->inits[i].name, name))
 			sym = w->inits[i].sym;
-	if (sym >= 0 && w->x->syms[sym].end_line < ts_node_end_point(at).row + 1)
-		w->x->syms[sym].end_line = ts_node_end_point(at).row + 1;
+	if (sym >= 0)
+		_kbx_sym_extend(w, sym, at);
 	if (sym < 0) {
 		const struct kbx_xsym *c = &w->x->syms[cls];
 		sym = _kbx_x_sym(w->x, KBX_KIND_METHOD, name, _kbx_join(w, c->qual, ".", name), cls,

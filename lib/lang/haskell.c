@@ -123,9 +123,7 @@ static void visit_function(struct kbx_walk *w, TSNode n)
 		break;
 	}
 	if (sym >= 0) {
-		struct kbx_xsym *s = &w->x->syms[sym];
-		if (s->end_line < ts_node_end_point(n).row + 1)
-			s->end_line = ts_node_end_point(n).row + 1;
+		_kbx_sym_extend(w, sym, n);
 		_kbx_walk_scope(w, sym);
 	} else {
 		int kind = _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION;

@@ -279,6 +279,11 @@ int _kbx_walk_bound(const struct kbx_walk *w, const char *name, int fields_only,
 /* Is name a parameter or local of the innermost function? */
 int _kbx_walk_is_local(const struct kbx_walk *w, const char *name);
 
+/* Make definition sym reach at least to the end of node n (a function
+ * defined by several clauses or equations, an initialiser made of
+ * several blocks, a body that follows its signature). */
+void _kbx_sym_extend(struct kbx_walk *w, int sym, TSNode n);
+
 /* Open, for the node at, the scope of an initialiser of the enclosing
  * class: a method named name (Java's "<clinit>" and "<init>") that the
  * language calls, made the first time the class needs it, so that the
