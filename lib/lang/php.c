@@ -23,9 +23,11 @@ const TSLanguage *tree_sitter_php(void);
 struct php_state {
 	const char *ns;      /* the current namespace, dotted, or NULL */
 	uint32_t ns_end;     /* where it ends (a braced one), else UINT32_MAX */
-	const char **used;   /* the local names `use` has bound so far */
-	const char **used_full;  /* what each stands for, dotted */
-	size_t nused, aused, afull;
+	struct php_use {
+		const char *name;    /* a local name `use` has bound so far */
+		const char *full;    /* what it stands for, dotted */
+	} *used;
+	size_t nused, aused;
 };
 
 static void php_begin(struct kbx_walk *w)
@@ -36,10 +38,8 @@ static void php_begin(struct kbx_walk *w)
 static void php_end(struct kbx_walk *w)
 {
 	struct php_state *st = w->lang_state;
-	if (st) {
+	if (st)
 		free(st->used);
-		free(st->used_full);
-	}
 	free(st);
 	w->lang_state = NULL;
 }
@@ -125,11 +125,12 @@ static const char *class_ref(struct kbx_walk *w, TSNode n)
 		return name;
 	size_t first = strcspn(name, ".");
 	for (size_t i = st->nused; i-- > 0;) {
-		if (strlen(st->used[i]) != first || strncmp(st->used[i], name, first))
+		const struct php_use *u = &st->used[i];
+		if (strlen(u->name) != first || strncmp(u->name, name, first))
 			continue;
-		if (!name[first] || !st->used_full || !st->used_full[i])
+		if (!name[first])
 			return name;
-		const char *q = _kbx_join(w, st->used_full[i], "", name + first);
+		const char *q = _kbx_join(w, u->full, "", name + first);
 		return q == _kbx_qual_too_long ? NULL : q;
 	}
 	const char *ns = current_ns(w, ts_node_start_byte(n));
@@ -322,11 +323,8 @@ static void use_clause(struct kbx_walk *w, TSNode clause, const char *prefix, ui
 	const char *as = ts_node_is_null(alias) ? NULL : _kbx_node_text(w, alias);
 	const char *dot = strrchr(full, '.');
 	struct php_state *st = w->lang_state;
-	if (st && !_kbx_grow((void **)&st->used, &st->aused, st->nused, sizeof(*st->used), 8) &&
-	    !_kbx_grow((void **)&st->used_full, &st->afull, st->nused, sizeof(*st->used_full), 8)) {
-		st->used_full[st->nused] = full;
-		st->used[st->nused++] = as ? as : dot ? dot + 1 : full;
-	}
+	if (st && !_kbx_grow((void **)&st->used, &st->aused, st->nused, sizeof(*st->used), 8))
+		st->used[st->nused++] = (struct php_use){ as ? as : dot ? dot + 1 : full, full };
 	if (!dot) {
 		_kbx_x_import(w->x, full, NULL, as, 0, 0, line);
 		return;
