@@ -128,6 +128,13 @@ MAN_PAGES := $(MAN_SRCS:man/%.md=build/man/%)
 
 LIBKBX := build/libkbx.a
 LIBGRAMMARS := build/libkbx-grammars.a
+# tree-sitter's runtime: Debian 12's libtree-sitter 0.20.7 built from its
+# source package with a fix of kbx's own (it crashes when a parse is
+# cancelled), fetched and patched by grammars/fetch.sh beside the grammars
+# (grammars.lock's "# runtime:" line) and compiled into the grammar archive.
+TS_RUNTIME := build/grammars/tree-sitter/lib
+TS_CFLAGS := -I$(TS_RUNTIME)/include
+TS_LIBS :=
 PROGRAM := $(if $(CMD_SRCS),kbx)
 # The module is built once lib/vector has C sources; the shim alone is not one.
 MODULE := $(if $(VECTOR_SRCS),build/kbx-vector.so) $(if $(EMBED_SRCS),build/kbx-embed.so) \
@@ -239,10 +246,11 @@ $(GRAMMAR_MK): $(GRAMMAR_STAMP)
 			 $(GRAMMAR_DIR)/$$p/package/grammars/*/src/scanner.c; do \
 			test ! -f "$$f" || echo "GRAMMAR_SRCS += $$f"; \
 		done; \
-	done >$@+ && mv $@+ $@
+	done >$@+ && \
+	echo "GRAMMAR_SRCS += $(TS_RUNTIME)/src/lib.c" >>$@+ && mv $@+ $@
 
 # Declarations of every grammar's entry point, from the lock file.
-$(GRAMMAR_HEADER): grammars/grammars.lock
+$(GRAMMAR_HEADER): grammars/grammars.lock | $(GRAMMAR_STAMP)
 	@mkdir -p $(@D)
 	$(QUIET_GEN)awk 'BEGIN { \
 		print "/* Generated from grammars/grammars.lock: do not edit. */"; \
@@ -252,9 +260,12 @@ $(GRAMMAR_HEADER): grammars/grammars.lock
 		for (i = 4; i <= NF; i++) print "const TSLanguage *" $$i "(void);"; } \
 	END { print "#endif"; }' grammars/grammars.lock >$@+ && mv $@+ $@
 
+# The runtime's lib.c includes its other sources and its public header.
+build/ts/tree-sitter/%.o build/fuzz/ts/tree-sitter/%.o: GRAMMAR_INCLUDES = -I$(TS_RUNTIME)/include
+
 build/ts/%.o: $(GRAMMAR_DIR)/%.c
 	@mkdir -p $(@D)
-	$(QUIET_CC)$(CC) $(GRAMMAR_CFLAGS) -fPIC -I$(<D) -MMD -MP -c -o $@ $<
+	$(QUIET_CC)$(CC) $(GRAMMAR_CFLAGS) -fPIC -I$(<D) $(GRAMMAR_INCLUDES) -MMD -MP -c -o $@ $<
 
 $(LIBGRAMMARS): $(GRAMMAR_OBJS) $(GRAMMAR_MK)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(GRAMMAR_OBJS)
@@ -351,12 +362,13 @@ FUZZ_CMD_LIB := build/fuzz/libkbx-cmd.a
 FUZZ_CMD_LIB_OBJS := $(CMD_LIB_OBJS:build/%=build/fuzz/obj/%)
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=build/fuzz/obj/%.o)
 FUZZ_PROGS := $(FUZZ_NAMES:%=build/fuzz/%/fuzzer)
-# The grammars' hand-written scanners read the repository's files too:
-# built again with the sanitizers and linked before the grammar archive,
+# The grammars' hand-written scanners read the repository's files too, as
+# does tree-sitter's runtime: built again with the sanitizers and linked
+# before the grammar archive,
 # whose own copies the linker then leaves out.  (The generated parsers
 # are tables, and too large to build twice.)
 FUZZ_SCANNER_OBJS := $(patsubst $(GRAMMAR_DIR)/%.c,build/fuzz/ts/%.o,\
-	$(filter %/scanner.c,$(GRAMMAR_SRCS)))
+	$(filter %/scanner.c %/lib/src/lib.c,$(GRAMMAR_SRCS)))
 
 build/fuzz/FUZZ-CFLAGS: FORCE
 	@mkdir -p build/fuzz
@@ -371,7 +383,7 @@ build/fuzz/obj/%.o: %.c build/fuzz/FUZZ-CFLAGS | $(GRAMMAR_HEADER)
 
 build/fuzz/ts/%.o: $(GRAMMAR_DIR)/%.c build/fuzz/FUZZ-CFLAGS
 	@mkdir -p $(@D)
-	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -w -I$(<D) -MMD -MP -c -o $@ $<
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -w -I$(<D) $(GRAMMAR_INCLUDES) -MMD -MP -c -o $@ $<
 
 $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(FUZZ_LIB_OBJS)

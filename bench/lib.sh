@@ -191,7 +191,7 @@ build_export () {
 	local out=$1 libdir=$2 libs top
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	libs=$(sed -n 's/^\(TS\|LMDB\|YAML\|CMARK\|PCRE2\|XXHASH\)_LIBS *= *//p' "$top/config.mk" 2>/dev/null | tr '\n' ' ')
-	[ -n "$libs" ] || libs="-ltree-sitter -llmdb -lyaml -lcmark -lpcre2-8 -lxxhash"
+	[ -n "$libs" ] || libs="-llmdb -lyaml -lcmark -lpcre2-8 -lxxhash"
 	${CC:-cc} -O2 -I"$top/lib" -o "$out" "$top/bench/kbx-export.c" \
 		"$libdir/libkbx.a" "$libdir/libkbx-grammars.a" $libs -ldl -lpthread
 }

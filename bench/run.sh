@@ -163,10 +163,11 @@ build_export "$EXPORT" "$TMPD" || die "cannot build the edge exporter"
 # The floor under kbx's parse phase: tree-sitter alone, one thread.
 TSPARSE=$WORK/bin/ts-parse
 info "building $TSPARSE"
-${CC:-cc} -O2 -o "$TSPARSE" "$here/ts-parse.c" "$TMPD/libkbx-grammars.a" \
-	$(sed -n 's/^TS_LIBS *= *//p' "$root/config.mk" 2>/dev/null || echo -ltree-sitter) ||
+# The grammar archive holds tree-sitter's runtime too (grammars.lock).
+${CC:-cc} -O2 -I"$KBX_BUILD_DIR/grammars/tree-sitter/lib/include" \
+	-o "$TSPARSE" "$here/ts-parse.c" "$TMPD/libkbx-grammars.a" ||
 	die "cannot build ts-parse"
-record meta.tree_sitter "$(dpkg-query -W -f='libtree-sitter ${Version}' 'libtree-sitter0*' 2>/dev/null | head -n 1)"
+record meta.tree_sitter "$(awk '$2 == "runtime:" { print "libtree-sitter " $4 " (Debian source, patched: grammars.lock)"; exit }' "$root/grammars/grammars.lock")"
 
 # ---------------------------------------------------------------------------
 if [ $peers = 1 ]; then

@@ -348,6 +348,11 @@ test_expect_success PYTHON 'cancelling an index kills it: no answer, the index a
 '
 
 test_expect_success PYTHON 'SIGTERM ends the server and the call it runs' '
+	# a module that takes a good part of a second to parse, so that the
+	# index still runs when the signal comes (without it, on an idle
+	# machine, the index could answer between two polls of out.term)
+	awk "BEGIN { for (i = 0; i < 8000; i++) printf \"def f%d(a, b):\\n    return g(a, [b, {1: (a, b)}]) + h%d(b)\\n\", i, i }" \
+		>repo/big.py &&
 	mkfifo ctl &&
 	{ (cd repo && exec kbx mcp <../ctl >../out.term 2>../err.term) & } &&
 	server=$! &&
@@ -363,6 +368,8 @@ test_expect_success PYTHON 'SIGTERM ends the server and the call it runs' '
 	test $rc = 143 &&
 	! grep "\"result\"" out.term &&
 	# its child is gone too: the index is not busy
+	(cd repo && kbx index -q) &&
+	rm repo/big.py &&
 	(cd repo && kbx index -q)
 '
 
