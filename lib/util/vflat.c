@@ -63,6 +63,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "util/vflat.h"
 
@@ -489,6 +492,51 @@ static void score_codes(const int8_t *restrict qc, const int8_t *restrict codes,
 }
 
 /*
+ * The same with AVX2 instructions, where the CPU has them: the products of
+ * 32 code bytes at a time, as _mm256_maddubs_epi16 takes them (|q| as
+ * unsigned bytes times c with q's sign; a pair's sum is at most 2 x 127 x
+ * 127, so it never saturates), widened to 32 bits by _mm256_madd_epi16.
+ * The sum is the same integer as score_codes' (the codes are in
+ * [-127, 127]: kbx writes no -128), so are the scores.  GCC's vectorised
+ * loop widens each byte to 32 bits first: this is about twice as fast.
+ */
+int _kbx_vflat_portable;
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define HAVE_AVX2_CODES 1
+__attribute__((target("avx2")))
+static void score_codes_avx2(const int8_t *restrict qc, const int8_t *restrict codes,
+			     const float *restrict factors, uint64_t n, uint32_t stride, int l2,
+			     float l2_a, float *restrict out)
+{
+	const __m256i ones = _mm256_set1_epi16(1);
+	uint64_t i;
+	uint32_t b;
+
+	for (i = 0; i < n; i++) {
+		const int8_t *c = codes + i * stride;
+		__m256i acc = _mm256_setzero_si256();
+		__m128i s;
+		int32_t dot;
+
+		for (b = 0; b < stride; b += CODE_ALIGN) {
+			__m256i q = _mm256_loadu_si256((const __m256i *)(qc + b));
+			__m256i x = _mm256_loadu_si256((const __m256i *)(c + b));
+			__m256i p = _mm256_maddubs_epi16(_mm256_abs_epi8(q), _mm256_sign_epi8(x, q));
+
+			acc = _mm256_add_epi32(acc, _mm256_madd_epi16(p, ones));
+		}
+		s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+		s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+		s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
+		dot = _mm_cvtsi128_si32(s);
+		out[i] = l2 ? l2_a * factors[2 * i] * (float)dot - factors[2 * i + 1]
+			    : factors[2 * i] * (float)dot;
+	}
+}
+#endif
+
+/*
  * Exact scores of the rows of x at pos[0..n) (rows 0..n when pos is
  * NULL): the inner product with q, or the squared distance.  Sixteen
  * partial sums, added in a fixed order at the end: a sum the compiler
@@ -585,6 +633,12 @@ static void *score_job_run(void *arg)
 
 	if (job->exact)
 		score_exact(job->q, v->x + job->from * v->dim, NULL, job->n, v->dim, l2, job->out);
+#ifdef HAVE_AVX2_CODES
+	else if (!_kbx_vflat_portable && __builtin_cpu_supports("avx2"))
+		score_codes_avx2(job->qc, v->codes + job->from * v->stride,
+				 v->factors + 2 * job->from, job->n, v->stride, l2, job->l2_a,
+				 job->out);
+#endif
 	else
 		score_codes(job->qc, v->codes + job->from * v->stride, v->factors + 2 * job->from,
 			    job->n, v->stride, l2, job->l2_a, job->out);

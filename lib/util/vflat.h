@@ -137,6 +137,10 @@ void _kbx_vflat_codes(const float *x, uint64_t n, uint32_t dim, uint32_t stride,
  * database's vectors) scores as it would in the index, to the bit. */
 float _kbx_vflat_ip(const float *q, const float *x, uint32_t dim);
 
+/* Nonzero: score the 8-bit codes with the portable loop even where the
+ * CPU has AVX2 (the tests compare the two; the scores are the same). */
+extern int _kbx_vflat_portable;
+
 /* The coarse pass of a search alone: the positions of the r (at most n)
  * vectors whose codes score best against q's, in no order, into pos[r].
  * Needs the codes and factors only (not x): a caller that holds the

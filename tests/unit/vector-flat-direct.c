@@ -9,7 +9,8 @@
  * mapped file searched without the module, the same file opened by the
  * module, and the module's index in memory give the same ids and the
  * same scores bit for bit, in the same order, both when the 8-bit codes
- * pick the candidates and when every vector is scored; that equal scores
+ * pick the candidates and when every vector is scored (the codes scored
+ * with AVX2, where the CPU has it, and with the portable loop); that equal scores
  * come in index order; and that the exact scores are those of a sum in
  * double precision.  Then a stale stamp and a file of another kind.
  * Prints TAP.
@@ -108,8 +109,8 @@ static void one_metric(const struct kbx_vector_ops *ops, const char *dir, int me
 				q[j] = (float)(rng_uniform() * 2 - 1);
 		for (int r = 0; r < 3; r++) {
 			struct kbx_vector_search_params p = { .rerank = reranks[r] };
-			int64_t ids[3][K];
-			float dist[3][K];
+			int64_t ids[4][K];
+			float dist[4][K];
 
 			if (ops->search(mem, 1, DIM, q, K, &p, ids[0], dist[0], err, sizeof(err)) ||
 			    ops->search(mapped, 1, DIM, q, K, &p, ids[1], dist[1], err, sizeof(err)) ||
@@ -118,6 +119,20 @@ static void one_metric(const struct kbx_vector_ops *ops, const char *dir, int me
 				printf("# search failed: %s\n", err);
 				same = 0;
 				continue;
+			}
+			/* the codes scored by the portable loop, not AVX2 */
+			_kbx_vflat_portable = 1;
+			if (_kbx_vflat_search(&direct, 1, q, K, p.rerank, ids[3], dist[3], err,
+					      sizeof(err))) {
+				printf("# search failed: %s\n", err);
+				same = 0;
+			}
+			_kbx_vflat_portable = 0;
+			if (memcmp(ids[3], ids[2], sizeof(ids[0])) ||
+			    memcmp(dist[3], dist[2], sizeof(dist[0]))) {
+				printf("# query %d rerank %u: the portable scan differs\n", qi,
+				       p.rerank);
+				same = 0;
 			}
 			if (memcmp(ids[0], ids[2], sizeof(ids[0])) ||
 			    memcmp(ids[1], ids[2], sizeof(ids[0])) ||
