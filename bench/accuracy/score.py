@@ -42,8 +42,8 @@ in the same file on the line where the call starts or where its name is
 written, and whose target has the called name or sits at one of the
 oracle's target places.  (kbx keeps at most 32 sites an edge; for an
 edge holding 32, an edge from the kbx definition whose lines hold the
-call also joins, or from the file's node when no definition holds
-them: module-level code.)  For each site kbx's answer is the surest of the
+call also joins, or from the file's node when no function or method
+holds them: module-level code.)  For each site kbx's answer is the surest of the
 joined edges: certain, else ambiguous, else unresolved, else none; a
 certain answer is right when one of the certain edges goes to one of
 the oracle's places.  Lines, not columns, are joined (kbx's site is
@@ -204,6 +204,18 @@ class Kbx:
                 best = n
         return best
 
+    def enclosing_code(self, s):
+        """the innermost kbx function or method whose lines hold the
+        call: outside one, the call is module-level code (a Lua class made
+        by a call, `local P = class({...}, {check("name")})`, holds the
+        calls in its arguments as lines, but they are the file's)"""
+        best = None
+        for n in self.defs.get(s.file, ()):
+            if n.kind in ("function", "method") and n.line <= s.line <= n.end and \
+                    (best is None or n.line > best.line):
+                best = n
+        return best
+
     @staticmethod
     def names(e, s):
         """does edge e stand for the call at oracle site s?"""
@@ -222,7 +234,7 @@ class Kbx:
             f = e.frm
             held = f.line and f.end and f.line <= s.line <= f.end
             if f.kind == "file" and f.path == s.file:
-                held = self.enclosing(s) is None
+                held = self.enclosing_code(s) is None
             if held and self.names(e, s):
                 got.setdefault(id(e), (e, e.conf))
         return list(got.values())

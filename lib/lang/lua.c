@@ -4,9 +4,11 @@
  * m.f(), obj:m(), self:m()), and require as an import.
  *
  * A table is a class when the file assigns it a table constructor at its
- * top (`local M = {}`, `M = {}`) and then defines functions in it: they are
- * its methods (M.f and M:m alike, since a table's functions are called both
- * ways), and self:m() inside them is a call on it.  A function in a table
+ * top (`local M = {}`, `M = {}`), or what a call returns (`local P =
+ * class({...})`, `setmetatable({}, mt)`, `Object:extend()`: a table, since
+ * the file then stores functions in it), and then defines functions in it:
+ * they are its methods (M.f and M:m alike, since a table's functions are
+ * called both ways), and self:m() inside them is a call on it.  A function in a table
  * the file does not make (`function other.f`) is a function qualified
  * other.f.  `local x = require "a.b"` binds x to the module a.b; a require
  * whose value is not kept is a wildcard import (the module may set
@@ -215,7 +217,8 @@ static void visit_assignment(struct kbx_walk *w, TSNode n)
 		if (_kbx_walk_caller(w) >= 0) {
 			if (local)
 				_kbx_walk_bind(w, name, NULL);
-		} else if (_kbx_is(value, "table_constructor") && st && _kbx_walk_parent(w) < 0 &&
+		} else if ((_kbx_is(value, "table_constructor") || _kbx_is(value, "function_call")) &&
+			   st && _kbx_walk_parent(w) < 0 &&
 			   !_kbx_grow((void **)&st->v, &st->alloc, st->n, sizeof(*st->v), 8)) {
 			st->v[st->n].name = name;
 			st->v[st->n].node = n;

@@ -10,3 +10,8 @@ local cart = Cart.new()
 local pen = cart:add("pen", 150)
 show(pen)
 print(cart:describe())
+
+-- an object of a class made by a call: its type is not known
+local Options = require "shop.options"
+local opts = Options.new("cli")
+opts:option("verbose", false)
