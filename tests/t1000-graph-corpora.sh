@@ -50,7 +50,7 @@ check_fact () {
 		! grep -F "\"id\":\"$2\"," out.json ;;
 	external)
 		# an unresolved call to extern:QUAL (a method of a type outside
-		# the repository: String.trim, Map.get)
+		# the repository: String.trim, java.util.Map.get)
 		kbx callees --format=json "$1" >out.json &&
 		grep -F "\"id\":\"extern:$2\"," out.json >rec.tmp &&
 		grep -F '"confidence":"unresolved"' rec.tmp >/dev/null ;;

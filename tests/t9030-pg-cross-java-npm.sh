@@ -7,7 +7,8 @@ repositories of tests/corpora/cross-repo are indexed and pushed one by
 one.  Java: a definition is java:PACKAGE.QUAL, PACKAGE from its file'"'"'s
 package declaration (a comment that looks like one does not count),
 public or protected only, in public or protected types; a call through
-an import or a static import is java:IMPORTED.NAME, so callers
+an import or a static import, or a call on a variable of an imported
+type, is java:IMPORTED.NAME, so callers
 --all-repos lists it in the other repository, certain when one
 repository exports the name, ambiguous when two do (jfork); a file
 changed since the index gets no link, with a warning.  npm: a
@@ -48,6 +49,8 @@ test_expect_success 'Java and npm repositories, pushed one by one' '
 test_expect_success 'Java: public definitions in public types are java:PACKAGE.QUAL' '
 	links jtext >actual &&
 	cat >expect <<-\EOF &&
+	src/main/java/com/acme/text/Buffer.java#Buffer java:com.acme.text.Buffer
+	src/main/java/com/acme/text/Buffer.java#Buffer.append java:com.acme.text.Buffer.append
 	src/main/java/com/acme/text/Strings.java#Strings java:com.acme.text.Strings
 	src/main/java/com/acme/text/Strings.java#Strings.Lines java:com.acme.text.Strings.Lines
 	src/main/java/com/acme/text/Strings.java#Strings.Lines.count java:com.acme.text.Strings.Lines.count
@@ -66,16 +69,26 @@ test_expect_success 'Java: public definitions in public types are java:PACKAGE.Q
 test_expect_success 'Java: calls through an import and a static import are java:PATH' '
 	links jreport >actual &&
 	cat >expect <<-\EOF &&
+	extern:com.acme.text.Buffer java:com.acme.text.Buffer
+	extern:com.acme.text.Buffer.append java:com.acme.text.Buffer.append
 	extern:com.acme.text.Strings.Lines.count java:com.acme.text.Strings.Lines.count
 	extern:com.acme.text.Strings.center java:com.acme.text.Strings.center
 	extern:com.acme.text.Strings.pad java:com.acme.text.Strings.pad
 	src/main/java/org/shop/Report.java#Report java:org.shop.Report
+	src/main/java/org/shop/Report.java#Report.built java:org.shop.Report.built
 	src/main/java/org/shop/Report.java#Report.line java:org.shop.Report.line
 	src/main/java/org/shop/Report.java#Report.lines java:org.shop.Report.lines
 	src/main/java/org/shop/Report.java#Report.padded java:org.shop.Report.padded
 	src/main/java/org/shop/Report.java#Report.page java:org.shop.Report.page
 	src/main/java/org/shop/Report.java#Report.title java:org.shop.Report.title
 	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'Java: a call on a variable of an imported type crosses too' '
+	kbx --db="$DB" callers --all-repos --format=json Buffer.append >out.json &&
+	jfields repo id to confidence <out.json >actual &&
+	echo "jreport src/main/java/org/shop/Report.java#Report.built src/main/java/com/acme/text/Buffer.java#Buffer.append certain" >expect &&
 	test_cmp expect actual
 '
 
@@ -137,11 +150,12 @@ test_expect_success 'Java: a file changed since the index gets no link, and a wa
 	) &&
 	test_grep "warning: 1 Java files changed since the index read them" err &&
 	links jstale >actual &&
-	test_must_be_empty actual &&
+	test_grep ! Strings.java actual &&
+	test_line_count = 2 actual &&
 	(cd jstale && kbx index -q && kbx push -q --db="$DB" 2>../err) &&
 	test_must_be_empty err &&
 	links jstale >actual &&
-	test_line_count = 5 actual
+	test_line_count = 7 actual
 '
 
 test_expect_success 'npm: exported definitions are npm:NAME.QUAL in main, npm:NAME/STEM.QUAL elsewhere' '

@@ -1635,7 +1635,18 @@ static void call_in_types(struct ctx *c, uint32_t src, const uint32_t *types, si
 			return;
 		}
 	}
-	strbuf_addf(&q, "%s.%s", type, name);
+	/* a type an import brings from outside the repository is named as
+	 * the import names it (Formatter after import com.lib.Formatter:
+	 * extern:com.lib.Formatter.format), as a call through the import
+	 * itself is */
+	const char *tdot = strchr(type, '.');
+	struct binding *b = find_binding(c, type, tdot ? (size_t)(tdot - type) : strlen(type));
+	if (b && !b->ntargets && b->symname)
+		strbuf_addf(&q, "%s.%s%s.%s", b->module, b->symname, tdot ? tdot : "", name);
+	else if (b && !b->ntargets)
+		strbuf_addf(&q, "%s%s.%s", b->module, tdot ? tdot : "", name);
+	else
+		strbuf_addf(&q, "%s.%s", type, name);
 	emit_external(c, src, KBX_EDGE_CALLS, q.failed ? name : q.buf, name, line, col);
 	strbuf_release(&q);
 }

@@ -1,5 +1,6 @@
 package org.shop;
 
+import com.acme.text.Buffer;
 import com.acme.text.Strings;
 import static com.acme.text.Strings.pad;
 
@@ -18,6 +19,12 @@ public class Report {
 
     public int lines(String s) {
         return Strings.Lines.count(s);
+    }
+
+    public Buffer built(String s) {
+        Buffer b = new Buffer();
+        b.append(s);
+        return b;
     }
 
     public String page(String s) {
