@@ -290,6 +290,15 @@ struct push {
 	char *go_module;         /* the module line of the root's go.mod, or NULL */
 	char *npm_name;          /* the "name" of the root's package.json, or NULL */
 	char *npm_main;          /* its main file, without extension ("index") */
+	/* its "exports": the subpath ("." or "./wrap", a '*' once at most)
+	 * and the file stem it names ("lib/wrap", a '*' where the subpath
+	 * has one), in the order written; with exports, a file they do not
+	 * name is no part of the package's interface */
+	struct npm_export {
+		char *subpath, *stem;
+	} *npm_exports;
+	size_t npm_nexports, npm_aexports;
+	int npm_has_exports;
 	size_t java_stale;       /* Java files changed since the index read them */
 };
 
@@ -446,6 +455,11 @@ static void push_release(struct push *pu)
 	free(pu->go_module);
 	free(pu->npm_name);
 	free(pu->npm_main);
+	for (size_t i = 0; i < pu->npm_nexports; i++) {
+		free(pu->npm_exports[i].subpath);
+		free(pu->npm_exports[i].stem);
+	}
+	free(pu->npm_exports);
 }
 
 /* The node of id (nodes come sorted by id), or NULL. */
@@ -570,6 +584,39 @@ static int js_extension(const char *path, size_t len)
 	return 0;
 }
 
+/*
+ * With "exports": the first subpath whose file is the definition's (its
+ * path without extension, len bytes): npm:NAME.QUAL for ".",
+ * npm:NAME/SUB.QUAL for "./SUB" (a pattern's '*' the part of the file's
+ * stem it stands for); none for a file no subpath names.
+ */
+static void npm_export_key(struct strbuf *key, const struct push *pu, const struct kbx_node *n,
+			   size_t len)
+{
+	for (size_t i = 0; i < pu->npm_nexports; i++) {
+		const struct npm_export *e = &pu->npm_exports[i];
+		const char *star = strchr(e->stem, '*');
+		size_t pre = star ? (size_t)(star - e->stem) : strlen(e->stem);
+		size_t post = star ? strlen(star + 1) : 0;
+		if (!star ? len != pre || memcmp(n->path, e->stem, len) :
+		    len <= pre + post || memcmp(n->path, e->stem, pre) ||
+		    memcmp(n->path + len - post, star + 1, post))
+			continue;
+		strbuf_addf(key, "npm:%s", pu->npm_name);
+		const char *sub = e->subpath + 1;       /* after the '.' */
+		const char *sstar = strchr(sub, '*');
+		if (!sstar) {
+			strbuf_addstr(key, sub);
+		} else {
+			strbuf_add(key, sub, (size_t)(sstar - sub));
+			strbuf_add(key, n->path + pre, len - pre - post);
+			strbuf_addstr(key, sstar + 1);
+		}
+		strbuf_addf(key, ".%s", n->qual);
+		return;
+	}
+}
+
 /* npm:NAME.QUAL or npm:NAME/STEM.QUAL for a definition of path */
 static void npm_key(struct strbuf *key, const struct push *pu, const struct kbx_node *n)
 {
@@ -578,6 +625,10 @@ static void npm_key(struct strbuf *key, const struct push *pu, const struct kbx_
 	    memmem(n->path, n->path_len, "/node_modules/", 14))
 		return;
 	size_t len = n->path_len - (size_t)ext;
+	if (pu->npm_has_exports) {
+		npm_export_key(key, pu, n, len);
+		return;
+	}
 	strbuf_addf(key, "npm:%s", pu->npm_name);
 	size_t ml = pu->npm_main ? strlen(pu->npm_main) : 0;
 	int is_main = pu->npm_main && ((len == ml && !memcmp(n->path, pu->npm_main, ml)) ||
@@ -948,6 +999,58 @@ static char *npm_main_stem(const char *main, size_t len)
 	return strndup(main, ext > 0 ? len - (size_t)ext : len);
 }
 
+/* Add subpath -> the file every string under target names (conditions
+ * such as "import" and "require", and arrays of fallbacks, alike). */
+static void npm_export_targets(struct push *pu, const char *subpath, const struct kbx_json *t,
+			       int depth)
+{
+	if (!t || depth > 8)
+		return;
+	if (t->type == KBX_JSON_STRING) {
+		char *stem = npm_main_stem(t->str, t->len);
+		char *sub = strdup(subpath);
+		const char *s1 = stem ? strchr(stem, '*') : NULL, *p1 = strchr(subpath, '*');
+		/* a pattern on both sides, one '*' each, or on neither */
+		if (!stem || !sub || t->len < 2 || memcmp(t->str, "./", 2) || !s1 != !p1 ||
+		    (s1 && (strchr(s1 + 1, '*') || strchr(p1 + 1, '*'))) ||
+		    (pu->npm_nexports == pu->npm_aexports &&
+		     _kbx_grow((void **)&pu->npm_exports, &pu->npm_aexports, pu->npm_nexports,
+			       sizeof(*pu->npm_exports), 8))) {
+			free(stem);
+			free(sub);
+			return;
+		}
+		pu->npm_exports[pu->npm_nexports].subpath = sub;
+		pu->npm_exports[pu->npm_nexports++].stem = stem;
+		return;
+	}
+	for (size_t i = 0; (t->type == KBX_JSON_ARRAY || t->type == KBX_JSON_OBJECT) && i < t->n; i++)
+		npm_export_targets(pu, subpath, t->items[i], depth + 1);
+}
+
+/*
+ * package.json's "exports": a string or conditions (the package's "."),
+ * or an object of subpaths ("./wrap": ...).  Returns 1 when there are
+ * exports but none names a file of the repository.
+ */
+static int npm_exports(struct push *pu, const struct kbx_json *x)
+{
+	int subpaths = x->type == KBX_JSON_OBJECT && x->n && x->keylens[0] && x->keys[0][0] == '.';
+	pu->npm_has_exports = 1;
+	if (!subpaths) {
+		npm_export_targets(pu, ".", x, 0);
+	} else {
+		for (size_t i = 0; i < x->n; i++) {
+			const char *k = x->keys[i];
+			if (x->keylens[i] != strlen(k) ||
+			    (strcmp(k, ".") && strncmp(k, "./", 2)) || strstr(k, ".."))
+				continue;
+			npm_export_targets(pu, k, x->items[i], 0);
+		}
+	}
+	return !pu->npm_nexports;
+}
+
 /* The "name" (and "main") of the package.json at the repository's root,
  * read as go.mod is: the repository's file, without following a link,
  * at most 1 MiB.  None there is no package; one that cannot be used is
@@ -983,8 +1086,12 @@ static int npm_package(const char *root, struct push *pu)
 		why = "it has no \"name\" string";
 	else if (!why && !npm_name_ok(name->str, name->len))
 		why = "its \"name\" is not a package name npm would take";
+	const struct kbx_json *exports = why ? NULL : kbx_json_get(v, "exports");
 	if (!why) {
 		pu->npm_name = strndup(name->str, name->len);
+		if (exports && npm_exports(pu, exports))
+			fprintf(stderr, "warning: package.json: its \"exports\" name no file inside "
+				"the repository: its definitions get no npm: links\n");
 		if (!mainv)
 			pu->npm_main = strdup("index");
 		else if (mainv->type == KBX_JSON_STRING)

@@ -258,4 +258,41 @@ test_expect_success 'npm: a main outside the repository: the files'"'"' own path
 	test_cmp expect actual
 '
 
+test_expect_success 'npm: an "exports" map names the subpaths, conditions and patterns' '
+	for r in nexp nexpuser
+	do
+		cp -R "$CORPORA/cross-repo/$r" $r &&
+		(cd $r && kbx index -q && kbx push -q --db="$DB" 2>../$r.err) &&
+		test_must_be_empty $r.err || return 1
+	done &&
+	links nexp >actual &&
+	cat >expect <<-\EOF &&
+	cjs/main.cjs#measure npm:@acme/exp.measure
+	esm/main.mjs#measure npm:@acme/exp.measure
+	lib/wrap.js#wrap npm:@acme/exp/wrap.wrap
+	src/features/upper.js#shout npm:@acme/exp/feature/upper.shout
+	EOF
+	test_cmp expect actual &&
+	kbx --db="$DB" callers --all-repos --format=json src/features/upper.js#shout >out.json &&
+	jfields repo id confidence <out.json >actual &&
+	echo "nexpuser src/use.js#banner certain" >expect &&
+	test_cmp expect actual &&
+	kbx --db="$DB" callers --all-repos --format=json lib/wrap.js#wrap >out.json &&
+	jfields repo id confidence <out.json >actual &&
+	test_grep "^nexpuser src/use.js#banner certain$" actual &&
+	kbx --db="$DB" callers --all-repos --format=json esm/main.mjs#measure >out.json &&
+	jfields repo id confidence <out.json >actual &&
+	echo "nexpuser src/use.js#banner ambiguous" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'npm: "exports" that name no file of the repository: a warning, no links' '
+	npm_repo noexp &&
+	echo "{\"name\": \"noexp\", \"exports\": {\"./x\": \"../elsewhere.js\"}}" >noexp/package.json &&
+	(cd noexp && kbx index -q && kbx push -q --db="$DB" 2>../err) &&
+	test_grep "warning: package.json: its \"exports\" name no file inside the repository" err &&
+	links noexp >actual &&
+	test_must_be_empty actual
+'
+
 test_done

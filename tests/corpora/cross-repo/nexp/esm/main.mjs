@@ -1,0 +1,3 @@
+export function measure(s) {
+  return s.length;
+}

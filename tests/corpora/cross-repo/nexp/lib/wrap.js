@@ -1,0 +1,3 @@
+export function wrap(s, width) {
+  return s.slice(0, width);
+}
