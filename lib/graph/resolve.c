@@ -133,6 +133,7 @@ struct file_defs {
 	uint32_t file;          /* 0: an empty slot */
 	struct local_def *defs;
 	size_t n;
+	int passes_on;          /* it has imports it passes on (KBX_IMPORT_REEXPORT) */
 };
 
 struct ctx {
@@ -423,6 +424,8 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 		const struct _kbx_ref_import *m = &refs.imports[i];
 		const char *local = m->flags & KBX_IMPORT_WILDCARD ? "*" : m->alias ? m->alias : m->name;
 		struct local_def *d = &fd->defs[fd->n];
+		if (m->flags & KBX_IMPORT_REEXPORT)
+			fd->passes_on = 1;
 		if (!local || !(d->name = strdup(local)))
 			continue;
 		d->mask = M_IMPORT;
@@ -619,6 +622,66 @@ static size_t defs_named(struct ctx *c, const char *name, int mask, int fam,
 	if (files)
 		return defs_in_files(c, name, mask, files, nfiles, out, max);
 	return defs_filtered(c, name, mask, fam, NULL, NULL, out, max);
+}
+
+/*
+ * The definitions named name that files[0..nf) pass on from their own
+ * imports (KBX_IMPORT_REEXPORT, Haskell's `module X` exports: a
+ * wildcard import passes on everything it brings, a named one its
+ * name), followed REEXPORT_DEPTH imports deep at most.  How many were
+ * found; the first max in out.
+ */
+#define REEXPORT_DEPTH 4
+
+static size_t passed_on(struct ctx *c, const uint32_t *files, size_t nf, const char *name,
+			int mask, uint32_t *out, size_t max, int depth)
+{
+	size_t found = 0;
+	if (!c->lang->reexports || !c->lang->import_candidates || depth >= REEXPORT_DEPTH)
+		return 0;
+	for (size_t i = 0; i < nf && found < max; i++) {
+		struct _kbx_refs refs;
+		struct kbx_node f;
+		const struct file_defs *fd = file_defs_get(c, files[i]);
+		if (!fd || !fd->passes_on ||
+		    _kbx_node_read(c->s, _kbx_txn(c->s), files[i], &f) != KBX_OK || !f.path)
+			continue;
+		char *path = strndup(f.path, f.path_len);
+		if (!path || _kbx_refs_read(c->s, files[i], &refs) != KBX_OK) {
+			free(path);
+			continue;
+		}
+		for (size_t k = 0; k < refs.nimports && found < max; k++) {
+			const struct _kbx_ref_import *m = &refs.imports[k];
+			if (!(m->flags & KBX_IMPORT_REEXPORT) || !*m->module ||
+			    (!(m->flags & KBX_IMPORT_WILDCARD) && (!m->name || strcmp(m->name, name))))
+				continue;
+			struct kbx_ximport xi = { m->module, m->name, m->alias, m->level, m->flags,
+						  m->line };
+			struct kbx_pathlist pl = { 0 };
+			uint32_t targets[MAX_TARGETS];
+			size_t nt = 0;
+			c->lang->import_candidates(path, &xi, &pl);
+			for (size_t j = 0; j < pl.n && !nt; j++) {
+				const char *cand = pl.paths[j];
+				nt = files_match(&c->r->fi, cand[0] == '=' ? cand + 1 : cand, c->fam,
+						 targets, MAX_TARGETS);
+			}
+			_kbx_pathlist_release(&pl);
+			size_t k2 = 0;
+			for (size_t j = 0; j < nt; j++)
+				if (targets[j] != files[i])
+					targets[k2++] = targets[j];
+			size_t n = defs_named(c, name, mask, 0, targets, k2, out + found, max - found);
+			if (!n)
+				n = passed_on(c, targets, k2, name, mask, out + found, max - found,
+					      depth + 1);
+			found += n < max - found ? n : max - found;
+		}
+		_kbx_refs_release(&refs);
+		free(path);
+	}
+	return found;
 }
 
 /* Does qual end with suffix, at a component boundary? */
@@ -1940,6 +2003,10 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 					       b->ntargets, ids, AMBIGUOUS_MAX + 1);
 				if (!n && !dot)
 					n = returned_members(c, b, name, ids);
+				if (!n && !dot)
+					n = passed_on(c, b->targets, b->ntargets, name,
+						      M_FUNC | M_TYPE | M_METHOD, ids,
+						      AMBIGUOUS_MAX + 1, 0);
 				if (n) {
 					emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n,
 							KBX_VIA_IMPORT, line, col);
@@ -2064,6 +2131,9 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		n = b->members ? static_members(c, b, b->symname, ids)
 			       : defs_named(c, b->symname, mask, 0, b->targets, b->ntargets, ids,
 					    AMBIGUOUS_MAX + 1);
+		if (!n)
+			n = passed_on(c, b->targets, b->ntargets, b->symname, mask, ids,
+				      AMBIGUOUS_MAX + 1, 0);
 		if (n) {
 			emit_candidates(c, src, KBX_EDGE_CALLS, b->symname, ids, n, KBX_VIA_IMPORT,
 					line, col);
@@ -2082,6 +2152,8 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	}
 	if (c->nspread) {
 		n = defs_named(c, name, mask, 0, c->spread, c->nspread, ids, AMBIGUOUS_MAX + 1);
+		if (!n)
+			n = passed_on(c, c->spread, c->nspread, name, mask, ids, AMBIGUOUS_MAX + 1, 0);
 		if (n) {
 			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_IMPORT, line,
 					col);

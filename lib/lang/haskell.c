@@ -13,7 +13,10 @@
  * through one is a call through a value.  `import Shop.Item (price)`
  * brings price, `import Shop.Util` (no list, or `hiding`) everything;
  * every import binds its alias, or else the module's whole name, for
- * qualified calls (`import qualified Data.Map as M`: M.insert).  A module Shop.Item is the file Shop/Item.hs under any
+ * qualified calls (`import qualified Data.Map as M`: M.insert).  An
+ * unqualified import of a module the header's export list names (`module
+ * Shop (module Shop.Item) where`) is passed on: its importers see what it
+ * brings (KBX_IMPORT_REEXPORT).  A module Shop.Item is the file Shop/Item.hs under any
  * source directory.  A plain call reaches the file's definitions and what
  * its imports bring (calls_in_imports_only): the Prelude's functions are
  * unresolved.
@@ -35,6 +38,53 @@ static const char *module_text(struct kbx_walk *w, TSNode n)
 	return t && *t ? t : NULL;
 }
 
+/* The modules the header's export list passes on whole (`module X`). */
+struct hs_state {
+	const char **reexports;
+	size_t n, alloc;
+};
+
+static void hs_begin(struct kbx_walk *w)
+{
+	w->lang_state = calloc(1, sizeof(struct hs_state));
+}
+
+static void hs_end(struct kbx_walk *w)
+{
+	struct hs_state *st = w->lang_state;
+	if (st)
+		free(st->reexports);
+	free(st);
+	w->lang_state = NULL;
+}
+
+/* module Shop (module Shop.Item, total) where: Shop.Item is passed on */
+static void visit_header(struct kbx_walk *w, TSNode n)
+{
+	struct hs_state *st = w->lang_state;
+	TSNode exports = _kbx_field(n, "exports");
+	uint32_t count = ts_node_is_null(exports) ? 0 : ts_node_named_child_count(exports);
+	for (uint32_t i = 0; st && i < count; i++) {
+		TSNode e = ts_node_named_child(exports, i);
+		const char *m = _kbx_is(e, "module_export") ?
+			module_text(w, _kbx_field(e, "module")) : NULL;
+		if (m && !_kbx_grow((void **)&st->reexports, &st->alloc, st->n,
+				    sizeof(*st->reexports), 4))
+			st->reexports[st->n++] = m;
+	}
+}
+
+/* Does the export list pass on what an import of mod (as alias) brings?
+ * `module X` names the module as the import calls it. */
+static int reexported(struct kbx_walk *w, const char *mod, const char *alias)
+{
+	const struct hs_state *st = w->lang_state;
+	for (size_t i = 0; st && i < st->n; i++)
+		if (!strcmp(st->reexports[i], alias ? alias : mod))
+			return 1;
+	return 0;
+}
+
 static void visit_import(struct kbx_walk *w, TSNode n)
 {
 	const char *mod = module_text(w, _kbx_field(n, "module"));
@@ -49,8 +99,9 @@ static void visit_import(struct kbx_walk *w, TSNode n)
 	_kbx_x_import(w->x, mod, NULL, alias ? alias : mod, 0, 0, line);
 	if (qualified)
 		return;
+	int pass = reexported(w, mod, alias) ? KBX_IMPORT_REEXPORT : 0;
 	if (ts_node_is_null(names) || hiding) {
-		_kbx_x_import(w->x, mod, NULL, NULL, 0, KBX_IMPORT_WILDCARD, line);
+		_kbx_x_import(w->x, mod, NULL, NULL, 0, KBX_IMPORT_WILDCARD | pass, line);
 		return;
 	}
 	uint32_t count = ts_node_named_child_count(names);
@@ -59,7 +110,7 @@ static void visit_import(struct kbx_walk *w, TSNode n)
 		const char *v = _kbx_field_text(w, in, "variable");
 		const char *t = _kbx_field_text(w, in, "type");
 		if (v || t)
-			_kbx_x_import(w->x, mod, v ? v : t, NULL, 0, 0, line);
+			_kbx_x_import(w->x, mod, v ? v : t, NULL, 0, pass, line);
 	}
 }
 
@@ -224,8 +275,10 @@ static int hs_visit(struct kbx_walk *w, TSNode n, const char *type)
 			visit_function(w, n);
 		break;
 	case 'h':
-		if (!strcmp(type, "header"))
+		if (!strcmp(type, "header")) {
+			visit_header(w, n);
 			return KBX_WALK_SKIP;
+		}
 		break;
 	case 'i':
 		if (!strcmp(type, "import"))
@@ -288,8 +341,11 @@ const struct kbx_lang _kbx_lang_haskell = {
 	.extensions = haskell_extensions,
 	.grammar = tree_sitter_haskell,
 	.visit = hs_visit,
+	.begin = hs_begin,
+	.end = hs_end,
 	.import_candidates = hs_import_candidates,
 	.calls_in_imports_only = 1,
+	.reexports = 1,
 	.nested_defs = 1,
 	.scope_sep = ".",
 };

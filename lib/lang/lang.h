@@ -83,6 +83,8 @@ enum kbx_recv {
 #define KBX_IMPORT_WILDCARD 0x02  /* from m import *, import pkg.*, use m::* */
 #define KBX_IMPORT_MOD      0x04  /* Rust `mod name;` declaration */
 #define KBX_IMPORT_STATIC   0x08  /* Java import static: a class's members, not a type */
+#define KBX_IMPORT_REEXPORT 0x10  /* what it brings the file passes on to its own
+				   * importers (Haskell's `module X` export) */
 
 struct kbx_xsym {
 	int kind;            /* enum kbx_kind */
@@ -510,6 +512,10 @@ struct kbx_lang {
 	 * shell that defined or sourced it): the resolver looks nowhere
 	 * else, and an unfound name is an external (a program). */
 	int calls_in_imports_only;
+	/* Its imports may pass on what they bring (KBX_IMPORT_REEXPORT):
+	 * a name not found in an imported file is looked for in the
+	 * files that file passes on. */
+	int reexports;
 	/* A module is the table its file returns (Lua): the language
 	 * marks that table's class KBX_SYM_EXPORTED, and m.f() with m a
 	 * module it imports finds f there when f is not at the module's

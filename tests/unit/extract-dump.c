@@ -132,6 +132,8 @@ int main(int argc, char **argv)
 				printf(" mod");
 			if (m->flags & KBX_IMPORT_STATIC)
 				printf(" static");
+			if (m->flags & KBX_IMPORT_REEXPORT)
+				printf(" reexport");
 			printf(" %u\n", m->line);
 		}
 		for (size_t j = 0; j < x.ninherits; j++) {
