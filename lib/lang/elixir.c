@@ -619,6 +619,15 @@ static void visit_dot_call(struct kbx_walk *w, TSNode n, TSNode target)
 	}
 }
 
+/* A variable's name (not __MODULE__): require(files, opts, extra) with
+ * one first is a call of the module's own function require/3, not the
+ * directive, which takes a module. */
+static int names_variable(struct kbx_walk *w, TSNode n)
+{
+	const char *t = _kbx_is(n, "identifier") ? _kbx_node_text(w, n) : NULL;
+	return t && strcmp(t, "__MODULE__");
+}
+
 static int visit_call(struct kbx_walk *w, TSNode n)
 {
 	TSNode target = _kbx_field(n, "target");
@@ -645,12 +654,14 @@ static int visit_call(struct kbx_walk *w, TSNode n)
 		visit_alias(w, n, args);
 		return KBX_WALK_SKIP;
 	} else if ((!strcmp(name, "import") || !strcmp(name, "require") || !strcmp(name, "use")) &&
-		   has_args) {
+		   has_args && !names_variable(w, ts_node_named_child(args, 0))) {
 		visit_import(w, n, args, name);
 		return KBX_WALK_SKIP;
 	} else if ((!strcmp(name, "defrecord") || !strcmp(name, "defrecordp")) && has_args) {
 		define_record(w, n, args);
-	} else if (!is_keyword(name)) {
+	} else if (!is_keyword(name) || !strcmp(name, "import") || !strcmp(name, "require") ||
+		   !strcmp(name, "use")) {
+		/* import, require, use with a variable first: a function's */
 		local_call(w, n, name, call_arity(w, n));
 	}
 	return KBX_WALK_CONTINUE;
