@@ -24,8 +24,9 @@
  * are calls of f too, and so are the calls in a head's guard and default
  * values (def f(c \\ config())).  :ets.new() is Erlang's.  var.f() with
  * parentheses calls a function of the module a variable holds (no type);
- * var.field without them reads a map and is no call.  Record's defrecord
- * and defrecordp :name define the macro name of the module.
+ * var.field without them reads a map and is no call, nor is a bitstring
+ * segment's modifier (size(4) in <<x::binary-size(4)>>).  Record's
+ * defrecord and defrecordp :name define the macro name of the module.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -68,6 +69,10 @@ struct ex_state {
 	/* the right sides of the pipes being walked: x |> f(y) is f/2 */
 	TSNode piped[16];
 	size_t npiped;
+	/* the modifiers of the bitstring segments being walked: in
+	 * <<x::binary-size(4)>>, size(4) is no call */
+	TSNode modifiers[8];
+	size_t nmodifiers;
 	struct ex_kernel_call *kcalls;
 	size_t nkcalls, akcalls;
 	int imports_kernel;  /* import Kernel, only/except: Kernel's names may be others' */
@@ -628,9 +633,22 @@ static int names_variable(struct kbx_walk *w, TSNode n)
 	return t && strcmp(t, "__MODULE__");
 }
 
+/* Is n inside the modifiers of a bitstring segment? */
+static int in_modifier(struct kbx_walk *w, TSNode n)
+{
+	struct ex_state *st = w->lang_state;
+	for (size_t i = 0; st && i < st->nmodifiers; i++)
+		if (ts_node_start_byte(n) >= ts_node_start_byte(st->modifiers[i]) &&
+		    ts_node_end_byte(n) <= ts_node_end_byte(st->modifiers[i]))
+			return 1;
+	return 0;
+}
+
 static int visit_call(struct kbx_walk *w, TSNode n)
 {
 	TSNode target = _kbx_field(n, "target");
+	if (in_modifier(w, n))
+		return KBX_WALK_CONTINUE;
 	if (_kbx_is(target, "dot")) {
 		visit_dot_call(w, n, target);
 		return KBX_WALK_CONTINUE;
@@ -718,6 +736,9 @@ static int ex_visit(struct kbx_walk *w, TSNode n, const char *type)
 			st->nskip--;
 		while (st->npiped && ts_node_end_byte(st->piped[st->npiped - 1]) <= ts_node_start_byte(n))
 			st->npiped--;
+		while (st->nmodifiers &&
+		       ts_node_end_byte(st->modifiers[st->nmodifiers - 1]) <= ts_node_start_byte(n))
+			st->nmodifiers--;
 	}
 	if (!strcmp(type, "call"))
 		return visit_call(w, n);
@@ -725,6 +746,9 @@ static int ex_visit(struct kbx_walk *w, TSNode n, const char *type)
 		return visit_attribute(w, n);
 	if (!strcmp(type, "unary_operator") && _kbx_has_token(n, "&"))
 		visit_capture(w, n);
+	if (!strcmp(type, "binary_operator") && _kbx_has_token(n, "::") && st &&
+	    st->nmodifiers < sizeof(st->modifiers) / sizeof(st->modifiers[0]))
+		st->modifiers[st->nmodifiers++] = _kbx_field(n, "right");
 	if (!strcmp(type, "binary_operator") && _kbx_has_token(n, "|>")) {
 		/* x |> f(y): f/2; x |> f: f/1, a call too */
 		TSNode right = _kbx_field(n, "right");

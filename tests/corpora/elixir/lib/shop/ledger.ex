@@ -21,6 +21,8 @@ defmodule Shop.Ledger do
 
   defp require(xs, _opts, _extra), do: xs
 
+  def tag(<<kind::binary-size(2), _rest::binary>>), do: String.trim(kind)
+
   defp double(x), do: x * 2
 
   defp sum_of(xs, start), do: Enum.reduce(xs, start, &+/2)
