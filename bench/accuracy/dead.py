@@ -60,6 +60,7 @@ EXTS = {
     "rust": (".rs",),
     "lua": (".lua",),
     "php": (".php",),
+    "elixir": (".ex", ".exs"),
 }
 LUA_LONG = re.compile(r"\[(=*)\[")
 WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
@@ -70,7 +71,7 @@ def strip_comments(text, lang):
     a string counts)"""
     out = []
     i, n = 0, len(text)
-    hash_comments = lang == "python"
+    hash_comments = lang in ("python", "elixir")
     lua = lang == "lua"
     quote = None
     while i < n:
@@ -144,6 +145,9 @@ NOT_TYPES = {"return", "new", "throw", "else", "case", "await", "yield", "typeof
 def declares(text, start, end, lang):
     """is the name at text[start:end] declared there (a definition or a
     prototype of a function of that name, not a use)?"""
+    if lang == "elixir":
+        # def name(, defp name do, defmacro name, ... (a head may have no parentheses)
+        return bool(re.search(r"(?:^|[\s(])(?:defp?|defmacrop?|defguardp?|defdelegate)\s+$", text[:start]))
     after = text[end:].lstrip()
     if not after.startswith(("(", "<")):
         return False
@@ -250,7 +254,8 @@ def main():
             except OSError:
                 continue
             lang = ("python" if fn.endswith(".py") else "rust" if fn.endswith(".rs") else
-                    "lua" if fn.endswith(".lua") else "c")
+                    "lua" if fn.endswith(".lua") else
+                    "elixir" if fn.endswith((".ex", ".exs")) else "c")
             lines[rel] = strip_comments(text, lang).split("\n")
 
     # the starts of names built at run time: f"visit_{...}", `on${...}`,

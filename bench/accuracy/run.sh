@@ -35,13 +35,17 @@
 #   php    doctrine-inflector  PHP 8.2 with Xdebug's traces   oracle-php.py
 #          (DYNAMIC as lua: the calls PHP makes while the project's
 #          PHPUnit suite runs; Debian's php-cli, php-xdebug, phpunit)
+#   elixir mix (elixir-lang's)  Elixir 1.14's compiler, a tracer  oracle-elixir.exs
+#          (Mix's lib/, from Debian's elixir-lang source package,
+#          compiled by Debian's elixir with a compiler tracer that hears
+#          every call the compiler binds; see oracle-elixir.exs)
 #
 # Run by bench/run.sh (section "accuracy", records accuracy.* in
 # $RES/records.tsv, report.py makes the table), or alone:
 #   BENCH_WORK=bench/work bash bench/accuracy/run.sh
 # Environment: KBX (default ./kbx), EXPORT (a built kbx-export; built
 # from KBX_BUILD_DIR's libraries when unset), BENCH_ACC_LANGS (default
-# "go java py ts cpp c rs lua php"), BENCH_INSTALL=1 (apt-get install what is
+# "go java py ts cpp c rs lua php elixir"), BENCH_INSTALL=1 (apt-get install what is
 # missing).  Every miss and every wrong certain edge, with its source
 # line, is kept in $RES/out/accuracy-LANG.errors.tsv.
 #
@@ -60,7 +64,7 @@ ACC=$WORK/accuracy
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
 RES=${RES:-$WORK/results}
-LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php}
+LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php elixir}
 PY=/usr/bin/python3          # Debian's python3, with Debian's python3-clang-14
 RS_CRATE=/usr/share/cargo/registry/regex-syntax-0.6.27
 export RES
@@ -99,6 +103,7 @@ if has_lang php; then
 	command -v phpunit >/dev/null || need+=(phpunit)
 	{ command -v php >/dev/null && php -m | grep -qx xdebug; } || need+=(php-xdebug)
 fi
+has_lang elixir && { command -v elixir >/dev/null || need+=(elixir); }
 install_missing ${need[@]+"${need[@]}"}
 [ -x "$KBX" ] || die "no kbx binary at $KBX: run make first"
 
@@ -112,7 +117,8 @@ if [ -f "$ACC/.complete" ] && has_lang c && [ ! -f "$ACC/c-gen/lua5.4-deb-multia
 	rm -f "$ACC/.complete"
 fi
 if [ -f "$ACC/.complete" ] && { { has_lang lua && [ ! -d "$ACC/src/lua" ]; } ||
-	{ has_lang php && [ ! -d "$ACC/src/php" ]; }; }; then
+	{ has_lang php && [ ! -d "$ACC/src/php" ]; } ||
+	{ has_lang elixir && [ ! -d "$ACC/src/elixir" ]; }; }; then
 	rm -f "$ACC/.complete"
 fi
 if [ ! -f "$ACC/.complete" ]; then
@@ -134,6 +140,7 @@ has_lang ts && record meta.node "node $(node --version)"
 has_lang rs && record meta.rustc "$(/usr/bin/rustc --version)"
 has_lang lua && record meta.lua "$(lua5.4 -v 2>&1), $(dpkg-query -W -f='lua-busted ${Version}' lua-busted 2>/dev/null)"
 has_lang php && record meta.php "$(php -v | head -n 1), $(dpkg-query -W -f='${Package} ${Version}\n' php-xdebug phpunit 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
+has_lang elixir && record meta.elixir "$(elixir --version 2>&1 | grep -m1 '^Elixir')"
 { has_lang cpp || has_lang c; } && record meta.libclang "$(dpkg-query -W -f='python3-clang-14 ${Version}' python3-clang-14 2>/dev/null)"
 while read -r pkg ver rest; do
 	record "accuracy.manifest.$pkg" "$ver"
@@ -230,5 +237,9 @@ fi
 if has_lang php; then
 	measure php doctrine-inflector "$(version_of php-doctrine-inflector)" php \
 		$PY "$here/oracle-php.py" . lib:tests /usr/bin/phpunit
+fi
+if has_lang elixir; then
+	measure elixir mix "$(version_of elixir-lang)" 'ex\|exs' \
+		elixir "$here/oracle-elixir.exs" . lib
 fi
 record accuracy.runtime_s "$(($(date +%s) - acc_start))"
