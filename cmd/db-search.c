@@ -315,6 +315,20 @@ static void chunk_of_row(const struct kbx_pg_ops *ops, const struct kbx_pg_resul
 	c->text_len = strlen(c->text);
 }
 
+/* ids[0..n) as a bigint[] literal into arr; -1 (arr released) when
+ * memory runs out. */
+static int ids_array(struct strbuf *arr, const uint32_t *ids, size_t n)
+{
+	strbuf_addch(arr, '{');
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(arr, "%s%u", i ? "," : "", ids[i]);
+	strbuf_addch(arr, '}');
+	if (!arr->failed)
+		return 0;
+	strbuf_release(arr);
+	return -1;
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -332,13 +346,8 @@ static kbx_status_t db_chunks(void *data, const uint32_t *ids, size_t n, struct 
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	memcpy(sorted, ids, n * sizeof(*ids));
 	qsort(sorted, n, sizeof(*sorted), cmp_u32);
-	strbuf_addch(&arr, '{');
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&arr, "%s%u", i ? "," : "", ids[i]);
-	strbuf_addch(&arr, '}');
-	if (arr.failed) {
+	if (ids_array(&arr, ids, n)) {
 		free(sorted);
-		strbuf_release(&arr);
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	}
 	const char *params[] = { ds->repo, arr.buf };
@@ -362,6 +371,43 @@ static kbx_status_t db_chunks(void *data, const uint32_t *ids, size_t n, struct 
 				chunk_of_row(ops, r, row, &out[i]);
 	}
 	free(sorted);
+	return KBX_OK;
+}
+
+static kbx_status_t db_code_chunks(void *data, uint64_t *n, struct kbx_error *err)
+{
+	struct db_source *ds = data;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	const char *params[] = { ds->repo };
+	struct kbx_pg_result *r = NULL;
+	int rc = db_graph_query(ds->g, "SELECT count(*) FROM kbx.chunks WHERE repo = $1 AND type = 'code'",
+				1, params, &r, "cannot count the code chunks");
+	if (rc)
+		return db_failed(ds, rc, err);
+	*n = ops->nrows(r) ? strtoull(str_or_empty(ops->value(r, 0, 0)), NULL, 10) : 0;
+	return KBX_OK;
+}
+
+/* The code chunks of a graph scope's nodes. */
+static kbx_status_t db_node_chunks(void *data, const uint32_t *nodes, size_t n,
+				   void (*fn)(void *fdata, uint32_t id), void *fdata,
+				   struct kbx_error *err)
+{
+	struct db_source *ds = data;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	struct strbuf arr = STRBUF_INIT;
+	if (ids_array(&arr, nodes, n))
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	const char *params[] = { ds->repo, arr.buf };
+	struct kbx_pg_result *r = NULL;
+	int rc = db_graph_query(ds->g, "SELECT id FROM kbx.chunks WHERE repo = $1 AND type = 'code' "
+				"AND node = ANY($2::bigint[]) ORDER BY id",
+				2, params, &r, "cannot read the chunks of the scope");
+	strbuf_release(&arr);
+	if (rc)
+		return db_failed(ds, rc, err);
+	for (size_t i = 0; i < ops->nrows(r); i++)
+		fn(fdata, num(ops->value(r, i, 0)));
 	return KBX_OK;
 }
 
@@ -389,6 +435,8 @@ int db_search(struct db_graph *g, size_t i, const struct kbx_search_query *q,
 		.df = db_df,
 		.why_no_vectors = "no vector search with --db: the repository was pushed without "
 				  "vectors (its index had none current): 'kbx index' and push it again",
+		.code_chunks = db_code_chunks,
+		.node_chunks = db_node_chunks,
 	};
 	*st = kbx_search_source(&src, q, res, err);
 	free(ds.ids);

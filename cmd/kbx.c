@@ -44,7 +44,7 @@ const struct cmd_struct kbx_commands[] = {
 	{ "defines", cmd_defines, RUN_NEEDS_INDEX | RUN_DB, "list what a file or class defines" },
 	{ "defs", cmd_defs, RUN_NEEDS_INDEX | RUN_DB, "show where a symbol is defined" },
 	{ "help", cmd_help, RUN_NO_CONFIG | RUN_NO_PAGER, "show the manual page of a command or topic" },
-	{ "hybrid", cmd_hybrid, RUN_NEEDS_INDEX,
+	{ "hybrid", cmd_hybrid, RUN_NEEDS_INDEX | RUN_DB,
 	  "answer a question with the graph and the search together" },
 	{ "impact", cmd_impact, RUN_NEEDS_INDEX | RUN_DB, "list what a change to a symbol, a file or a diff affects" },
 	{ "importers", cmd_importers, RUN_NEEDS_INDEX | RUN_DB, "list the files that import a file or module" },
