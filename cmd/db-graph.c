@@ -37,6 +37,7 @@ struct db_graph {
 		size_t nrepos;
 		int all;
 		struct strbuf repo_ids;
+		int depth;       /* focused within a focus: on the same one */
 	} saved;
 };
 
@@ -1076,6 +1077,8 @@ int db_graph_name_candidates(struct db_graph *g, const struct kbx_node *ref, int
 
 void db_graph_focus(struct db_graph *g, size_t i)
 {
+	if (g->saved.depth++)
+		return;
 	g->saved.repos = g->repos;
 	g->saved.nrepos = g->nrepos;
 	g->saved.all = g->all;
@@ -1089,6 +1092,8 @@ void db_graph_focus(struct db_graph *g, size_t i)
 
 void db_graph_unfocus(struct db_graph *g)
 {
+	if (--g->saved.depth)
+		return;
 	strbuf_release(&g->repo_ids);
 	g->repos = g->saved.repos;
 	g->nrepos = g->saved.nrepos;

@@ -73,7 +73,8 @@ int db_graph_find(struct db_graph *g, const char *sym, struct kbx_nodelist *out)
 
 /* Ask only the i'th repository asked (as if --repo named it, and
  * without --all-repos' links between repositories) until
- * db_graph_unfocus. */
+ * db_graph_unfocus.  A focus within a focus (a walk's callback asking
+ * again) must be on the same repository. */
 void db_graph_focus(struct db_graph *g, size_t i);
 void db_graph_unfocus(struct db_graph *g);
 

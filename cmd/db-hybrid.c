@@ -4,11 +4,11 @@
  * lookups, node reads and walks are db-graph.c's, the search
  * db-search.c's, so that the plan and its answer are the index's.
  *
- * What the database cannot give: a search within a part of the graph
- * (a scope), which the plan asks for "within", "called by" and "that
- * calls", and to rank a traversal's results against the question's
- * words: such a plan is refused, naming the step (kbx_hybrid returns
- * KBX_ERR_USAGE, exit status 2).  "Did you mean" names nothing.
+ * A search within a part of the graph (a scope: "within", "called
+ * by", the similarity of a traversal's results to the words) runs as
+ * the index runs it (kbx_search_source with the scope's chunks).  What
+ * the database does not give: "did you mean" for a name that names
+ * nothing (kbx_suggest's edit distances over every name).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,18 +21,21 @@
 #include "util/strbuf.h"
 #include "util/util.h"
 
-struct db_hgraph {
-	struct db_graph *g;
-	int rc;                  /* the exit code of a statement that failed */
-};
-
 static kbx_status_t failed(struct db_hgraph *h, int rc, struct kbx_error *err)
 {
 	h->rc = rc;
 	return _kbx_fail(err, KBX_ERR_IO, "the database refused a statement");
 }
 
-static kbx_status_t dh_lookup(void *data, const char *symbol, struct kbx_nodelist *out,
+/* sql with $1 the repository and $2 param (none when NULL). */
+static int ask(struct db_hgraph *h, const char *sql, const char *param, struct kbx_pg_result **r,
+	       const char *what)
+{
+	const char *params[] = { db_graph_repo_id(h->g, 0), param };
+	return db_graph_query(h->g, sql, param ? 2 : 1, params, r, what);
+}
+
+static kbx_status_t in_lookup(void *data, const char *symbol, struct kbx_nodelist *out,
 			      struct kbx_error *err)
 {
 	struct db_hgraph *h = data;
@@ -57,20 +60,20 @@ static kbx_status_t one_node(struct db_hgraph *h, const char *where, const char 
 	return st;
 }
 
-static kbx_status_t dh_node(void *data, uint32_t id, struct kbx_node *out, struct kbx_error *err)
+static kbx_status_t in_node(void *data, uint32_t id, struct kbx_node *out, struct kbx_error *err)
 {
 	char buf[16];
 	snprintf(buf, sizeof(buf), "%u", id);
 	return one_node(data, "n.id = $2::bigint", buf, out, err);
 }
 
-static kbx_status_t dh_node_by_cid(void *data, const char *cid, struct kbx_node *out,
+static kbx_status_t in_node_by_cid(void *data, const char *cid, struct kbx_node *out,
 				   struct kbx_error *err)
 {
 	return one_node(data, "n.cid = $2", cid, out, err);
 }
 
-static kbx_status_t dh_prefixed(void *data, const char *prefix, kbx_hybrid_node_fn fn,
+static kbx_status_t in_prefixed(void *data, const char *prefix, kbx_hybrid_node_fn fn,
 				void *fdata, struct kbx_error *err)
 {
 	struct db_hgraph *h = data;
@@ -84,7 +87,7 @@ static kbx_status_t dh_prefixed(void *data, const char *prefix, kbx_hybrid_node_
 	return rc ? failed(h, rc, err) : KBX_OK;
 }
 
-static kbx_status_t dh_files_named(void *data, const char *t, struct kbx_nodelist *out,
+static kbx_status_t in_files_named(void *data, const char *t, struct kbx_nodelist *out,
 				   struct kbx_error *err)
 {
 	struct db_hgraph *h = data;
@@ -94,7 +97,7 @@ static kbx_status_t dh_files_named(void *data, const char *t, struct kbx_nodelis
 	return rc ? failed(h, rc, err) : KBX_OK;
 }
 
-static kbx_status_t dh_walk(void *data, const struct kbx_node *n, int kind, int dir,
+static kbx_status_t in_walk(void *data, const struct kbx_node *n, int kind, int dir,
 			    uint32_t max_depth, unsigned flags, kbx_edge_fn fn, void *fdata,
 			    struct kbx_error *err)
 {
@@ -103,7 +106,7 @@ static kbx_status_t dh_walk(void *data, const struct kbx_node *n, int kind, int 
 	return rc ? failed(h, rc, err) : KBX_OK;
 }
 
-static kbx_status_t dh_name_candidates(void *data, const struct kbx_node *ref, int lang,
+static kbx_status_t in_name_candidates(void *data, const struct kbx_node *ref, int lang,
 				       struct kbx_nodelist *out, struct kbx_error *err)
 {
 	struct db_hgraph *h = data;
@@ -111,15 +114,13 @@ static kbx_status_t dh_name_candidates(void *data, const struct kbx_node *ref, i
 	return rc ? failed(h, rc, err) : KBX_OK;
 }
 
-static kbx_status_t dh_code_text(void *data, const struct kbx_node *n, const char **text,
+static kbx_status_t in_code_text(void *data, const struct kbx_node *n, const char **text,
 				 size_t *len, struct kbx_error *err)
 {
 	struct db_hgraph *h = data;
 	struct kbx_pg_result *r;
-	const char *params[] = { db_graph_repo_id(h->g, 0), n->cid };
-	int rc = db_graph_query(h->g, "SELECT text FROM kbx.chunks WHERE repo = $1::int AND "
-				"type = 'code' AND doc_id = $2 ORDER BY id LIMIT 1",
-				2, params, &r, "cannot read a definition's code");
+	int rc = ask(h, "SELECT text FROM kbx.chunks WHERE repo = $1::int AND type = 'code' AND "
+		     "doc_id = $2 ORDER BY id LIMIT 1", n->cid, &r, "cannot read a definition's code");
 	if (rc)
 		return failed(h, rc, err);
 	const struct kbx_pg_ops *ops = db_graph_ops(h->g);
@@ -130,7 +131,7 @@ static kbx_status_t dh_code_text(void *data, const struct kbx_node *n, const cha
 	return KBX_OK;
 }
 
-static kbx_status_t dh_search(void *data, const struct kbx_search_query *q,
+static kbx_status_t in_search(void *data, const struct kbx_search_query *q,
 			      struct kbx_search_results *out, struct kbx_error *err)
 {
 	struct db_hgraph *h = data;
@@ -139,13 +140,12 @@ static kbx_status_t dh_search(void *data, const struct kbx_search_query *q,
 	return rc ? failed(h, rc, err) : st;
 }
 
-static kbx_status_t dh_documents(void *data, uint64_t *n, struct kbx_error *err)
+static kbx_status_t in_documents(void *data, uint64_t *n, struct kbx_error *err)
 {
 	struct db_hgraph *h = data;
 	struct kbx_pg_result *r;
-	const char *params[] = { db_graph_repo_id(h->g, 0) };
-	int rc = db_graph_query(h->g, "SELECT count(*) FROM kbx.chunks WHERE repo = $1::int AND "
-				"type <> 'code'", 1, params, &r, "cannot count the documents");
+	int rc = ask(h, "SELECT count(*) FROM kbx.chunks WHERE repo = $1::int AND type <> 'code'",
+		     NULL, &r, "cannot count the documents");
 	if (rc)
 		return failed(h, rc, err);
 	const struct kbx_pg_ops *ops = db_graph_ops(h->g);
@@ -155,7 +155,35 @@ static kbx_status_t dh_documents(void *data, uint64_t *n, struct kbx_error *err)
 
 /* Each result's callers (the calls of it, and of its name: when it is
  * a function or a method) and its file's time, in one statement. */
-static kbx_status_t dh_facts(void *data, struct kbx_hybrid_result *res, size_t n,
+/* The code chunks of a file, for kbx context's bodies. */
+static kbx_status_t in_file_chunks(void *data, const char *path, kbx_chunk_fn fn, void *fdata,
+				   struct kbx_error *err)
+{
+	struct db_hgraph *h = data;
+	struct kbx_pg_result *r;
+	int rc = ask(h, "SELECT id, kind, line, end_line, text FROM kbx.chunks WHERE repo = $1::int "
+		     "AND path = $2 AND type = 'code' ORDER BY id", path, &r,
+		     "cannot read a file's definitions");
+	if (rc)
+		return failed(h, rc, err);
+	const struct kbx_pg_ops *ops = db_graph_ops(h->g);
+	for (size_t j = 0; j < ops->nrows(r); j++) {
+		struct kbx_chunk c = { 0 };
+		const char *kind = ops->value(r, j, 1), *text = ops->value(r, j, 4);
+		c.type = KBX_CHUNK_CODE;
+		c.kind = kind ? _kbx_kind_from_name(kind) : 0;
+		c.path = path;
+		c.line = (uint32_t)strtoul(ops->value(r, j, 2) ? ops->value(r, j, 2) : "0", NULL, 10);
+		c.end_line = (uint32_t)strtoul(ops->value(r, j, 3) ? ops->value(r, j, 3) : "0", NULL, 10);
+		c.text = text ? text : "";
+		c.text_len = strlen(c.text);
+		if (fn(fdata, (uint32_t)strtoul(ops->value(r, j, 0), NULL, 10), &c))
+			break;
+	}
+	return KBX_OK;
+}
+
+static kbx_status_t in_facts(void *data, struct kbx_hybrid_result *res, size_t n,
 			     struct kbx_error *err)
 {
 	struct db_hgraph *h = data;
@@ -206,12 +234,96 @@ static kbx_status_t dh_facts(void *data, struct kbx_hybrid_result *res, size_t n
 	return KBX_OK;
 }
 
-int db_hybrid(struct db_graph *g, size_t i, const struct kbx_hybrid_opts *ho,
-	      struct kbx_hybrid_results *res, kbx_status_t *st, struct kbx_error *err)
+/* Each callback runs focused on its repository (db_graph_focus): the
+ * lib calls them in any order, for several repositories (kbx context). */
+static struct db_hgraph *enter(void *data)
 {
-	struct db_hgraph h = { g, 0 };
-	struct kbx_hybrid_graph graph = {
-		.data = &h,
+	struct db_hgraph *h = data;
+	db_graph_focus(h->g, h->i);
+	return h;
+}
+
+static kbx_status_t leave(struct db_hgraph *h, kbx_status_t st)
+{
+	db_graph_unfocus(h->g);
+	return st;
+}
+
+static kbx_status_t dh_lookup(void *data, const char *symbol, struct kbx_nodelist *out,
+			      struct kbx_error *err)
+{
+	return leave(data, in_lookup(enter(data), symbol, out, err));
+}
+
+static kbx_status_t dh_node(void *data, uint32_t id, struct kbx_node *out, struct kbx_error *err)
+{
+	return leave(data, in_node(enter(data), id, out, err));
+}
+
+static kbx_status_t dh_node_by_cid(void *data, const char *cid, struct kbx_node *out,
+				   struct kbx_error *err)
+{
+	return leave(data, in_node_by_cid(enter(data), cid, out, err));
+}
+
+static kbx_status_t dh_prefixed(void *data, const char *prefix, kbx_hybrid_node_fn fn,
+				void *fdata, struct kbx_error *err)
+{
+	return leave(data, in_prefixed(enter(data), prefix, fn, fdata, err));
+}
+
+static kbx_status_t dh_files_named(void *data, const char *t, struct kbx_nodelist *out,
+				   struct kbx_error *err)
+{
+	return leave(data, in_files_named(enter(data), t, out, err));
+}
+
+static kbx_status_t dh_walk(void *data, const struct kbx_node *n, int kind, int dir,
+			    uint32_t max_depth, unsigned flags, kbx_edge_fn fn, void *fdata,
+			    struct kbx_error *err)
+{
+	return leave(data, in_walk(enter(data), n, kind, dir, max_depth, flags, fn, fdata, err));
+}
+
+static kbx_status_t dh_name_candidates(void *data, const struct kbx_node *ref, int lang,
+				       struct kbx_nodelist *out, struct kbx_error *err)
+{
+	return leave(data, in_name_candidates(enter(data), ref, lang, out, err));
+}
+
+static kbx_status_t dh_code_text(void *data, const struct kbx_node *n, const char **text,
+				 size_t *len, struct kbx_error *err)
+{
+	return leave(data, in_code_text(enter(data), n, text, len, err));
+}
+
+static kbx_status_t dh_search(void *data, const struct kbx_search_query *q,
+			      struct kbx_search_results *out, struct kbx_error *err)
+{
+	return leave(data, in_search(enter(data), q, out, err));
+}
+
+static kbx_status_t dh_documents(void *data, uint64_t *n, struct kbx_error *err)
+{
+	return leave(data, in_documents(enter(data), n, err));
+}
+
+static kbx_status_t dh_facts(void *data, struct kbx_hybrid_result *res, size_t n,
+			     struct kbx_error *err)
+{
+	return leave(data, in_facts(enter(data), res, n, err));
+}
+
+static kbx_status_t dh_file_chunks(void *data, const char *path, kbx_chunk_fn fn, void *fdata,
+				   struct kbx_error *err)
+{
+	return leave(data, in_file_chunks(enter(data), path, fn, fdata, err));
+}
+
+void db_hybrid_graph(struct db_hgraph *h, struct kbx_hybrid_graph *out)
+{
+	*out = (struct kbx_hybrid_graph){
+		.data = h,
 		.lookup = dh_lookup,
 		.node = dh_node,
 		.node_by_cid = dh_node_by_cid,
@@ -223,9 +335,16 @@ int db_hybrid(struct db_graph *g, size_t i, const struct kbx_hybrid_opts *ho,
 		.search = dh_search,
 		.documents = dh_documents,
 		.facts = dh_facts,
+		.file_chunks = dh_file_chunks,
 	};
-	db_graph_focus(g, i);
+}
+
+int db_hybrid(struct db_graph *g, size_t i, const struct kbx_hybrid_opts *ho,
+	      struct kbx_hybrid_results *res, kbx_status_t *st, struct kbx_error *err)
+{
+	struct db_hgraph h = { g, i, 0 };
+	struct kbx_hybrid_graph graph;
+	db_hybrid_graph(&h, &graph);
 	*st = kbx_hybrid_over(&graph, ho, res, err);
-	db_graph_unfocus(g);
 	return h.rc;
 }

@@ -10,6 +10,17 @@
 
 struct db_graph;
 
+/* The graph of the i'th repository asked, for kbx_hybrid_over (and
+ * kbx context's sources): each callback asks the database focused on
+ * it (db_graph_focus).  rc: the exit code of a statement that failed
+ * (its error printed), 0 if none. */
+struct db_hgraph {
+	struct db_graph *g;
+	size_t i;
+	int rc;
+};
+void db_hybrid_graph(struct db_hgraph *h, struct kbx_hybrid_graph *out);
+
 /* kbx_hybrid over the i'th repository asked, its graph and its search
  * the database's.  Returns 0 with *st and *res as kbx_hybrid's (err
  * says why *st failed), or an exit code after printing the database's

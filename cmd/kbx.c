@@ -37,7 +37,7 @@ const struct cmd_struct kbx_commands[] = {
 	{ "complete-symbols", cmd_complete_symbols, RUN_NEEDS_INDEX | RUN_NO_PAGER,
 	  "list indexed names by prefix (for shell completion)" },
 	{ "config", cmd_config, RUN_NO_CONFIG | RUN_NO_PAGER, "get and set kbx's settings" },
-	{ "context", cmd_context, RUN_NEEDS_INDEX,
+	{ "context", cmd_context, RUN_NEEDS_INDEX | RUN_DB,
 	  "pack what answers a question into a token budget, for a model" },
 	{ "cycles", cmd_cycles, RUN_NEEDS_INDEX, "list import and call cycles, smallest first" },
 	{ "dead", cmd_dead, RUN_NEEDS_INDEX, "list the functions and methods nothing calls" },

@@ -17,20 +17,24 @@ definitions from the chunks pushed.'
 TEST_NAME=t9040
 . "$TEST_DIRECTORY/lib/pg-cluster.sh"
 
-# without the times of --explain, which differ from run to run
+# without the times, which differ from run to run
 no_ms () {
-	sed -e "s/\"ms\":{[^}]*}//g" -e "s/\"ms\":[0-9.e+-][0-9.e+-]*//g" \
+	sed -e "s/\"ms\":{[^}]*}//g" -e "s/\"ms\(_pack\)*\":[0-9.e+-][0-9.e+-]*//g" \
 	    -e "s/[0-9][0-9.]* ms/N ms/g" "$@"
 }
 
-# same_plan ARGS...: as same, for kbx hybrid --explain and --format=json
-# --explain, their times aside
-same_plan () {
-	kbx hybrid "$@" 2>local.err | no_ms >local.out
-	kbx --db="$DB" --repo="$NAME" hybrid "$@" 2>db.err | no_ms >db.out
-	if ! cmp -s local.out db.out || ! cmp -s local.err db.err
+# same_ms CMD ARGS...: as same (the answer and the exit code), and the
+# same warnings and notes, the times aside
+same_ms () {
+	kbx "$@" >local.raw 2>local.err
+	lrc=$?
+	kbx --db="$DB" --repo="$NAME" "$@" >db.raw 2>db.err
+	drc=$?
+	no_ms local.raw >local.out &&
+	no_ms db.raw >db.out &&
+	if test $lrc != $drc || ! cmp -s local.out db.out || ! cmp -s local.err db.err
 	then
-		echo "kbx hybrid $* differs"
+		echo "kbx $* differs: exit $lrc locally, $drc from the database"
 		diff local.out db.out | head -20
 		diff local.err db.err | head -5
 		return 1
@@ -75,11 +79,11 @@ test_expect_success 'every question: the answer of the index, in its order' '
 		while read q
 		do
 			same hybrid $q &&
-			same_plan --format=json --limit=3 $q &&
+			same_ms hybrid --format=json --limit=3 $q &&
 			same hybrid --format=grep $q &&
 			same hybrid --mode=lexical $q &&
-			same_plan --explain $q &&
-			same_plan --explain --format=json $q || return 1
+			same_ms hybrid --explain $q &&
+			same_ms hybrid --explain --format=json $q || return 1
 		done <../questions
 	)
 '
@@ -111,8 +115,8 @@ test_expect_success 'a file touched: its time pushed again, nothing copied, rece
 		test_cmp expect actual &&
 		NAME=fixture-hybrid &&
 		same hybrid what calls add &&
-		same_plan --format=json what calls add &&
-		same_plan --format=json retry with backoff
+		same_ms hybrid --format=json what calls add &&
+		same_ms hybrid --format=json retry with backoff
 	)
 '
 
@@ -125,6 +129,36 @@ test_expect_success 'a name that names nothing: exit 1 as the index, without "di
 		test_grep "'"'proces'"' names no symbol" db.err &&
 		test_grep ! "did you mean" db.err
 	)
+'
+
+test_expect_success 'kbx --db context: the pack of the index, its bodies from the chunks pushed' '
+	NAME=fixture-hybrid &&
+	(
+		cd hybrid &&
+		while read q
+		do
+			same context $q &&
+			same context --budget=300 $q &&
+			same_ms context --format=json --budget=800 $q &&
+			same_ms context --explain --budget=2000 $q || return 1
+		done <../questions
+	)
+'
+
+test_expect_success 'kbx --db context away from the files: the bodies come from the database' '
+	(cd hybrid && kbx context what calls add) >expect &&
+	test_grep "def process" expect &&
+	mkdir elsewhere &&
+	(cd elsewhere && kbx --db="$DB" --repo=fixture-hybrid context what calls add) >actual &&
+	test_cmp expect actual &&
+	: the files changed since they were pushed: the database still answers as pushed &&
+	cp -R hybrid moved &&
+	(cd moved && rm orders.py &&
+	 kbx context what calls add >../local.out 2>../local.err &&
+	 kbx --db="$DB" --repo=fixture-hybrid context what calls add >../db.out 2>../db.err) &&
+	test_grep "cannot read .orders.py." local.err &&
+	test_must_be_empty db.err &&
+	test_cmp expect db.out
 '
 
 test_expect_success '--all-repos: the repositories fused as the stores are' '
@@ -156,6 +190,11 @@ test_expect_success '--all-repos: the repositories fused as the stores are' '
 		kbx hybrid --all-repos $q >local.out 2>local.err
 		lrc=$?
 		kbx --db="$DB" hybrid --all-repos $q >db.out 2>db.err
+		drc=$?
+		test $lrc = $drc && test_cmp local.out db.out || return 1
+		kbx context --all-repos $q >local.out 2>local.err
+		lrc=$?
+		kbx --db="$DB" context --all-repos $q >db.out 2>db.err
 		drc=$?
 		test $lrc = $drc && test_cmp local.out db.out || return 1
 	done <questions &&

@@ -271,6 +271,11 @@ struct kbx_hybrid_graph {
 	 * its file's modification time in seconds (0: unknown) */
 	kbx_status_t (*facts)(void *data, struct kbx_hybrid_result *res, size_t n,
 			      struct kbx_error *err);
+	/* fn with each code chunk of the file path (kbx context's bodies
+	 * when its source is no store); its strings stay valid during the
+	 * call only */
+	kbx_status_t (*file_chunks)(void *data, const char *path, kbx_chunk_fn fn, void *fdata,
+				    struct kbx_error *err);
 };
 
 /* Answer a question.  KBX_NOT_FOUND when the plan ran and found nothing

@@ -103,30 +103,69 @@ static kbx_status_t sg_suggest(void *data, const char *symbol, size_t max,
 	return kbx_suggest(data, symbol, max, out, err);
 }
 
-/* The code chunk of a node (its text), via its file's source record. */
-static kbx_status_t sg_code_text(void *data, const struct kbx_node *n, const char **text,
-				 size_t *len, struct kbx_error *err)
+/* fn with each code chunk of file path (its source record), until fn
+ * returns non-zero. */
+static kbx_status_t each_code_chunk(struct kbx_store *s, const char *path, size_t path_len,
+				    kbx_chunk_fn fn, void *data, struct kbx_error *err)
 {
-	struct kbx_store *s = data;
-	struct kbx_node f;
-	if (!n->file || _kbx_node_read(s, _kbx_txn(s), n->file, &f) || !f.path)
-		return _kbx_fail(err, KBX_NOT_FOUND, "no file");
 	char key[1100];
-	if (snprintf(key, sizeof(key), "c:%.*s", (int)f.path_len, f.path) >= (int)sizeof(key))
+	if (snprintf(key, sizeof(key), "c:%.*s", (int)path_len, path) >= (int)sizeof(key))
 		return _kbx_fail(err, KBX_NOT_FOUND, "path too long");
 	struct _kbx_source_rec r;
 	struct _kbx_chunk_view v;
 	kbx_status_t st = _kbx_source_get(s, _kbx_txn(s), key, &r, err);
 	if (st)
 		return st;
-	for (uint32_t j = 0; j < r.nchunks; j++)
-		if (_kbx_chunk_get(s, _kbx_txn(s), _kbx_get_u32(r.ids + 4 * j), &v) == KBX_OK &&
-		    v.c.type == KBX_CHUNK_CODE && !strcmp(v.c.doc_id, n->cid)) {
-			*text = v.c.text;
-			*len = v.c.text_len;
-			return KBX_OK;
-		}
-	return _kbx_fail(err, KBX_NOT_FOUND, "no code chunk");
+	for (uint32_t j = 0; j < r.nchunks; j++) {
+		uint32_t id = _kbx_get_u32(r.ids + 4 * j);
+		if (_kbx_chunk_get(s, _kbx_txn(s), id, &v) == KBX_OK && v.c.type == KBX_CHUNK_CODE &&
+		    fn(data, id, &v.c))
+			break;
+	}
+	return KBX_OK;
+}
+
+struct code_of {
+	const char *cid;
+	const char *text;
+	size_t len;
+};
+
+static int take_code_of(void *data, uint32_t id, const struct kbx_chunk *c)
+{
+	struct code_of *co = data;
+	(void)id;
+	if (strcmp(c->doc_id, co->cid))
+		return 0;
+	co->text = c->text;
+	co->len = c->text_len;
+	return 1;
+}
+
+/* The code chunk of a node (its text), via its file's source record. */
+static kbx_status_t sg_code_text(void *data, const struct kbx_node *n, const char **text,
+				 size_t *len, struct kbx_error *err)
+{
+	struct kbx_store *s = data;
+	struct kbx_node f;
+	struct code_of co = { n->cid, NULL, 0 };
+	if (!n->file || _kbx_node_read(s, _kbx_txn(s), n->file, &f) || !f.path)
+		return _kbx_fail(err, KBX_NOT_FOUND, "no file");
+	kbx_status_t st = each_code_chunk(s, f.path, f.path_len, take_code_of, &co, err);
+	if (st)
+		return st;
+	if (!co.text)
+		return _kbx_fail(err, KBX_NOT_FOUND, "no code chunk");
+	*text = co.text;
+	*len = co.len;
+	return KBX_OK;
+}
+
+static kbx_status_t sg_file_chunks(void *data, const char *path, kbx_chunk_fn fn, void *fdata,
+				   struct kbx_error *err)
+{
+	kbx_status_t st = each_code_chunk(data, path, strlen(path), fn, fdata, err);
+	return st == KBX_NOT_FOUND ? KBX_OK : st;
 }
 
 static kbx_status_t sg_search(void *data, const struct kbx_search_query *q,
@@ -212,5 +251,6 @@ void _kbx_hybrid_store_graph(kbx_store_t *store, struct kbx_hybrid_graph *g)
 		.search = sg_search,
 		.documents = sg_documents,
 		.facts = sg_facts,
+		.file_chunks = sg_file_chunks,
 	};
 }
