@@ -464,7 +464,7 @@ kbx_status_t _kbx_bm25_source(const struct kbx_search_source *src, kbx_tokenizer
 	sp.df = df;
 	sp.nchunks = src->nchunks;
 	sp.bound = bound;
-	st = src->postings(src->data, terms, lens, q->n, df, src_posting, &sp, err);
+	st = src->postings(src->data, terms, lens, q->n, subset, nsubset, df, src_posting, &sp, err);
 	if (!st)
 		set_weights(&sp);
 	if (!st && sp.failed)

@@ -273,10 +273,12 @@ struct kbx_search_source {
 	 * terms[i] is lens[i] bytes): df[i] filled for every term first,
 	 * then fn(fdata, i, chunk id, count in the chunk, the chunk's
 	 * length) for each chunk holding terms[i], term after term in the
-	 * order given. */
+	 * order given.  With subset (a graph scope's chunks, sorted), fn
+	 * is needed for those chunks only (others are passed over); df
+	 * counts every chunk still. */
 	kbx_status_t (*postings)(void *data, const char *const *terms, const size_t *lens,
-				 size_t n, uint64_t *df, kbx_posting_fn fn, void *fdata,
-				 struct kbx_error *err);
+				 size_t n, const uint32_t *subset, size_t nsubset, uint64_t *df,
+				 kbx_posting_fn fn, void *fdata, struct kbx_error *err);
 	/* fn(fdata, chunk id, its pattern in Python syntax) for every
 	 * error pattern, by chunk id. */
 	kbx_status_t (*patterns)(void *data, void (*fn)(void *fdata, uint32_t id, const char *pattern),
