@@ -10,6 +10,8 @@
 
 #include "builtin.h"
 #include "context/kbx-context.h"
+#include "db-graph.h"
+#include "db-hybrid.h"
 #include "output.h"
 #include "parse-options.h"
 #include "repos-util.h"
@@ -63,7 +65,7 @@ static void print_piece_json(struct out *o, size_t rank, const struct kbx_contex
 	out_field_int(o, "rank", (int64_t)rank);
 	if (src->repo) {
 		out_field_str(o, "repo", src->repo);
-		out_field_str(o, "repo_root", kbx_store_root(src->store));
+		out_field_str(o, "repo_root", src->store ? kbx_store_root(src->store) : NULL);
 	}
 	out_field_str(o, "kind", kbx_context_kind_str(p->kind));
 	out_field_str(o, "id", p->id);
@@ -264,6 +266,8 @@ int cmd_context(int argc, const char **argv, struct kbx_ctx *ctx)
 	struct repo_stores rs = REPO_STORES_INIT;
 	struct kbx_context_source *sources = NULL;
 	struct kbx_embed_config *ec = NULL;
+	struct db_hgraph *dbh = NULL;
+	struct kbx_hybrid_graph *graphs = NULL;
 	struct kbx_context c = { 0 };
 	const char **tagv = NULL;
 	size_t nsources = 0;
@@ -313,7 +317,12 @@ int cmd_context(int argc, const char **argv, struct kbx_ctx *ctx)
 	co.severity = severity;
 	co.path = path;
 
-	if (all_repos) {
+	if (ctx->db) {
+		/* the repositories kbx --db names (--repo, --all-repos) */
+		if ((rc = db_graph_schema(ctx->db, "context")))
+			goto out;
+		nsources = db_graph_nrepos(ctx->db);
+	} else if (all_repos) {
 		rc = repo_stores_open(ctx, &rs);
 		if (rc)
 			goto out;
@@ -324,11 +333,19 @@ int cmd_context(int argc, const char **argv, struct kbx_ctx *ctx)
 	rc = KBX_EXIT_INTERNAL;
 	sources = calloc(nsources, sizeof(*sources));
 	ec = calloc(nsources, sizeof(*ec));
-	if (!sources || !ec)
+	dbh = calloc(nsources, sizeof(*dbh));
+	graphs = calloc(nsources, sizeof(*graphs));
+	if (!sources || !ec || !dbh || !graphs)
 		goto out;
 	for (size_t i = 0; i < nsources; i++) {
 		struct kbx_ctx sctx = *ctx;
-		if (all_repos) {
+		if (ctx->db) {
+			dbh[i] = (struct db_hgraph){ ctx->db, i, 0 };
+			db_hybrid_graph(&dbh[i], &graphs[i]);
+			sources[i].graph = &graphs[i];
+			if (db_graph_all(ctx->db))
+				sources[i].repo = db_graph_repo_name(ctx->db, i);
+		} else if (all_repos) {
 			sctx.config = rs.items[i].config;
 			sources[i].store = rs.items[i].store;
 			sources[i].repo = rs.items[i].repo->name;
@@ -341,6 +358,12 @@ int cmd_context(int argc, const char **argv, struct kbx_ctx *ctx)
 	}
 	struct kbx_error err = KBX_ERROR_INIT;
 	kbx_status_t st = kbx_context(sources, nsources, &co, &c, &err);
+	/* a statement the database refused: its error is printed */
+	for (size_t i = 0; ctx->db && i < nsources; i++)
+		if (dbh[i].rc) {
+			rc = dbh[i].rc;
+			goto out;
+		}
 	if (st && st != KBX_NOT_FOUND) {
 		rc = die_status(&err);
 		goto out;
@@ -354,6 +377,8 @@ out:
 	kbx_context_release(&c);
 	free(sources);
 	free(ec);
+	free(dbh);
+	free(graphs);
 	repo_stores_close(&rs);
 	strbuf_release(&question);
 	free(tagv);

@@ -31,6 +31,14 @@ struct db_graph {
 	/* the last lookup's matches, with their repositories and links */
 	struct row_node *matches;
 	size_t nmatch, amatch;
+	/* what db_graph_focus set aside */
+	struct {
+		struct db_repo *repos;
+		size_t nrepos;
+		int all;
+		struct strbuf repo_ids;
+		int depth;       /* focused within a focus: on the same one */
+	} saved;
 };
 
 int db_graph_all(const struct db_graph *g)
@@ -466,17 +474,48 @@ static int drop_linked_externs(struct db_graph *g, struct found *f)
 	return 0;
 }
 
+/* A symbol kbx_lookup would refuse to parse: its message, else NULL. */
+static const char *bad_symbol(const char *sym, char *buf, size_t size)
+{
+	for (const unsigned char *p = (const unsigned char *)sym; *p; p++)
+		if (*p < 0x20 || *p == 0x7f) {
+			snprintf(buf, size, "symbol contains a control character (byte 0x%02x at offset %zu)",
+				 *p, (size_t)((const char *)p - sym));
+			return buf;
+		}
+	if (!*sym || strlen(sym) > 480)
+		return "give a name ('add'), a qualified name ('Dog.speak') or an id ('src/a.py#add') of at most 480 bytes";
+	return NULL;
+}
+
+int db_graph_find(struct db_graph *g, const char *sym, struct kbx_nodelist *out)
+{
+	struct found f = { 0 };
+	char buf[128];
+	if (bad_symbol(sym, buf, sizeof(buf)))
+		return 0;
+	int rc = lookup_rows(g, sym, &f);
+	if (!rc && g->all)
+		rc = drop_linked_externs(g, &f);
+	if (!rc && f.n > 1)
+		qsort(f.items, f.n, sizeof(*f.items), by_repo_cid);
+	for (size_t i = 0; !rc && i < f.n; i++) {
+		if (_kbx_grow((void **)&out->items, &out->alloc, out->n, sizeof(*out->items), 16))
+			rc = nomem();
+		else
+			out->items[out->n++] = f.items[i].n;
+	}
+	free(f.items);
+	return rc;
+}
+
 int db_graph_lookup(struct db_graph *g, const char *sym, struct kbx_nodelist *out)
 {
 	struct found f = { 0 };
-	for (const unsigned char *p = (const unsigned char *)sym; *p; p++)
-		if (*p < 0x20 || *p == 0x7f) {
-			fprintf(stderr, "error: symbol contains a control character (byte 0x%02x at offset %zu)\n",
-				*p, (size_t)((const char *)p - sym));
-			return KBX_EXIT_USAGE;
-		}
-	if (!*sym || strlen(sym) > 480) {
-		fprintf(stderr, "error: give a name ('add'), a qualified name ('Dog.speak') or an id ('src/a.py#add') of at most 480 bytes\n");
+	char buf[128];
+	const char *bad = bad_symbol(sym, buf, sizeof(buf));
+	if (bad) {
+		fprintf(stderr, "error: %s\n", bad);
 		return KBX_EXIT_USAGE;
 	}
 	int rc = lookup_rows(g, sym, &f);
@@ -1028,6 +1067,54 @@ int db_graph_name_candidates(struct db_graph *g, const struct kbx_node *ref, int
 		if (!KBX_KIND_IS_CALLABLE(rn.n.kind) ||
 		    _kbx_lang_family(lang) != _kbx_lang_family(rn.n.lang))
 			continue;
+		if (_kbx_grow((void **)&out->items, &out->alloc, out->n, sizeof(*out->items), 16))
+			rc = nomem();
+		else
+			out->items[out->n++] = rn.n;
+	}
+	return rc;
+}
+
+void db_graph_focus(struct db_graph *g, size_t i)
+{
+	if (g->saved.depth++)
+		return;
+	g->saved.repos = g->repos;
+	g->saved.nrepos = g->nrepos;
+	g->saved.all = g->all;
+	g->saved.repo_ids = g->repo_ids;
+	strbuf_init(&g->repo_ids);
+	strbuf_addf(&g->repo_ids, "{%s}", g->saved.repos[i].id);
+	g->repos = &g->saved.repos[i];
+	g->nrepos = 1;
+	g->all = 0;
+}
+
+void db_graph_unfocus(struct db_graph *g)
+{
+	if (--g->saved.depth)
+		return;
+	strbuf_release(&g->repo_ids);
+	g->repos = g->saved.repos;
+	g->nrepos = g->saved.nrepos;
+	g->all = g->saved.all;
+	g->repo_ids = g->saved.repo_ids;
+}
+
+int db_graph_nodes(struct db_graph *g, const char *where, int n, const char *const *params,
+		   struct kbx_nodelist *out)
+{
+	struct strbuf sql = STRBUF_INIT;
+	const char *p[8] = { g->repos[0].id };
+	for (int i = 0; i < n && i < 7; i++)
+		p[i + 1] = params[i];
+	strbuf_addf(&sql, "SELECT " NODE_COLS " FROM kbx.nodes n WHERE n.repo = $1::int AND %s", where);
+	struct kbx_pg_result *r;
+	int rc = sql.failed ? nomem() : query(g, sql.buf, n + 1, p, &r, "cannot read the nodes");
+	strbuf_release(&sql);
+	for (size_t i = 0; !rc && i < g->db.ops->nrows(r); i++) {
+		struct row_node rn;
+		node_of_row(g, r, i, 0, &rn);
 		if (_kbx_grow((void **)&out->items, &out->alloc, out->n, sizeof(*out->items), 16))
 			rc = nomem();
 		else

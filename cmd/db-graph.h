@@ -65,6 +65,27 @@ int db_search_all(struct kbx_ctx *ctx, const struct kbx_search_query *q,
  * the repository of each (db_graph_match_repo).  Returns 0, or an exit
  * code after printing the error (1 for none). */
 int db_graph_lookup(struct db_graph *g, const char *sym, struct kbx_nodelist *out);
+/* As db_graph_lookup, quietly: none found is 0 with nothing appended,
+ * and so is a symbol kbx_lookup would not parse.  Returns 0 or an exit
+ * code after printing the database's error.  The last lookup's matches
+ * (db_graph_walk) are left as they were. */
+int db_graph_find(struct db_graph *g, const char *sym, struct kbx_nodelist *out);
+
+/* Ask only the i'th repository asked (as if --repo named it, and
+ * without --all-repos' links between repositories) until
+ * db_graph_unfocus.  A focus within a focus (a walk's callback asking
+ * again) must be on the same repository. */
+void db_graph_focus(struct db_graph *g, size_t i);
+void db_graph_unfocus(struct db_graph *g);
+
+/* The nodes of the repository asked (focused) for which the SQL
+ * condition where holds (on the nodes n, the repository $1 and params
+ * $2...$n+1, at most 7), appended to out in the order it gives (an
+ * ORDER BY may end it).  Returns 0 or an exit code after printing the
+ * error. */
+int db_graph_nodes(struct db_graph *g, const char *where, int n, const char *const *params,
+		   struct kbx_nodelist *out);
+
 /* The repository of out->items[i] of the last lookup. */
 const char *db_graph_match_repo(const struct db_graph *g, size_t i);
 

@@ -64,32 +64,76 @@ static uint32_t num(const char *s)
 	return s ? (uint32_t)strtoul(s, NULL, 10) : 0;
 }
 
-/* Run sql with $1 the repository and $2 terms[0..n) as a text array. */
+/* Run sql with $1 the repository, $2 terms[0..n) as a text array and,
+ * with more, $3 the ids more[0..nmore) as a bigint array. */
+static int ids_array(struct strbuf *arr, const uint32_t *ids, size_t n);
+static kbx_status_t terms_query_in(struct db_source *ds, const char *const *terms,
+				   const size_t *lens, size_t n, const uint32_t *more, size_t nmore,
+				   const char *sql, const char *what, struct kbx_pg_result **r,
+				   struct kbx_error *err)
+{
+	struct strbuf arr = STRBUF_INIT, ids = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		pg_array_add(&arr, terms[i], lens[i]);
+	pg_array_end(&arr);
+	if (arr.failed || (more && ids_array(&ids, more, nmore))) {
+		strbuf_release(&arr);
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	const char *params[] = { ds->repo, arr.buf, ids.buf };
+	int rc = db_graph_query(ds->g, sql, more ? 3 : 2, params, r, what);
+	strbuf_release(&arr);
+	strbuf_release(&ids);
+	return rc ? db_failed(ds, rc, err) : KBX_OK;
+}
+
 static kbx_status_t terms_query(struct db_source *ds, const char *const *terms, const size_t *lens,
 				size_t n, const char *sql, const char *what,
 				struct kbx_pg_result **r, struct kbx_error *err)
 {
-	struct strbuf arr = STRBUF_INIT;
-	for (size_t i = 0; i < n; i++)
-		pg_array_add(&arr, terms[i], lens[i]);
-	pg_array_end(&arr);
-	if (arr.failed) {
-		strbuf_release(&arr);
-		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	return terms_query_in(ds, terms, lens, n, NULL, 0, sql, what, r, err);
+}
+
+static kbx_status_t db_df(void *data, const char *const *terms, const size_t *lens, size_t n,
+			  uint64_t *df, struct kbx_error *err);
+
+/* A graph scope's postings: the counts of every chunk for df, the rows
+ * of the scope's chunks only. */
+static kbx_status_t db_postings_in(struct db_source *ds, const char *const *terms,
+				   const size_t *lens, size_t n, const uint32_t *subset,
+				   size_t nsubset, uint64_t *df, kbx_posting_fn fn, void *fdata,
+				   struct kbx_error *err)
+{
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	struct kbx_pg_result *r = NULL;
+	kbx_status_t st = db_df(ds, terms, lens, n, df, err);
+	if (!st)
+		st = terms_query_in(ds, terms, lens, n, subset, nsubset,
+				    "SELECT q.i, p.chunk, p.tf, p.len "
+				    "FROM unnest($2::text[]) WITH ORDINALITY AS q(term, i) "
+				    "JOIN kbx.postings p ON p.repo = $1 AND p.term = q.term "
+				    "AND p.chunk = ANY($3::bigint[]) ORDER BY q.i, p.chunk",
+				    "cannot read the postings of the query's terms", &r, err);
+	if (st)
+		return st;
+	for (size_t i = 0; i < ops->nrows(r); i++) {
+		uint32_t t = num(ops->value(r, i, 0));
+		if (t >= 1 && t <= n)
+			fn(fdata, t - 1, num(ops->value(r, i, 1)), num(ops->value(r, i, 2)),
+			   num(ops->value(r, i, 3)));
 	}
-	const char *params[] = { ds->repo, arr.buf };
-	int rc = db_graph_query(ds->g, sql, 2, params, r, what);
-	strbuf_release(&arr);
-	return rc ? db_failed(ds, rc, err) : KBX_OK;
+	return KBX_OK;
 }
 
 static kbx_status_t db_postings(void *data, const char *const *terms, const size_t *lens,
-				size_t n, uint64_t *df, kbx_posting_fn fn, void *fdata,
-				struct kbx_error *err)
+				size_t n, const uint32_t *subset, size_t nsubset, uint64_t *df,
+				kbx_posting_fn fn, void *fdata, struct kbx_error *err)
 {
 	struct db_source *ds = data;
 	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
 	struct kbx_pg_result *r = NULL;
+	if (subset)
+		return db_postings_in(ds, terms, lens, n, subset, nsubset, df, fn, fdata, err);
 	kbx_status_t st = terms_query(ds, terms, lens, n,
 				      "SELECT q.i, p.chunk, p.tf, p.len "
 				      "FROM unnest($2::text[]) WITH ORDINALITY AS q(term, i) "
@@ -315,6 +359,20 @@ static void chunk_of_row(const struct kbx_pg_ops *ops, const struct kbx_pg_resul
 	c->text_len = strlen(c->text);
 }
 
+/* ids[0..n) as a bigint[] literal into arr; -1 (arr released) when
+ * memory runs out. */
+static int ids_array(struct strbuf *arr, const uint32_t *ids, size_t n)
+{
+	strbuf_addch(arr, '{');
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(arr, "%s%u", i ? "," : "", ids[i]);
+	strbuf_addch(arr, '}');
+	if (!arr->failed)
+		return 0;
+	strbuf_release(arr);
+	return -1;
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -332,13 +390,8 @@ static kbx_status_t db_chunks(void *data, const uint32_t *ids, size_t n, struct 
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	memcpy(sorted, ids, n * sizeof(*ids));
 	qsort(sorted, n, sizeof(*sorted), cmp_u32);
-	strbuf_addch(&arr, '{');
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(&arr, "%s%u", i ? "," : "", ids[i]);
-	strbuf_addch(&arr, '}');
-	if (arr.failed) {
+	if (ids_array(&arr, ids, n)) {
 		free(sorted);
-		strbuf_release(&arr);
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	}
 	const char *params[] = { ds->repo, arr.buf };
@@ -362,6 +415,43 @@ static kbx_status_t db_chunks(void *data, const uint32_t *ids, size_t n, struct 
 				chunk_of_row(ops, r, row, &out[i]);
 	}
 	free(sorted);
+	return KBX_OK;
+}
+
+static kbx_status_t db_code_chunks(void *data, uint64_t *n, struct kbx_error *err)
+{
+	struct db_source *ds = data;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	const char *params[] = { ds->repo };
+	struct kbx_pg_result *r = NULL;
+	int rc = db_graph_query(ds->g, "SELECT count(*) FROM kbx.chunks WHERE repo = $1 AND type = 'code'",
+				1, params, &r, "cannot count the code chunks");
+	if (rc)
+		return db_failed(ds, rc, err);
+	*n = ops->nrows(r) ? strtoull(str_or_empty(ops->value(r, 0, 0)), NULL, 10) : 0;
+	return KBX_OK;
+}
+
+/* The code chunks of a graph scope's nodes. */
+static kbx_status_t db_node_chunks(void *data, const uint32_t *nodes, size_t n,
+				   void (*fn)(void *fdata, uint32_t id), void *fdata,
+				   struct kbx_error *err)
+{
+	struct db_source *ds = data;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	struct strbuf arr = STRBUF_INIT;
+	if (ids_array(&arr, nodes, n))
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	const char *params[] = { ds->repo, arr.buf };
+	struct kbx_pg_result *r = NULL;
+	int rc = db_graph_query(ds->g, "SELECT id FROM kbx.chunks WHERE repo = $1 AND type = 'code' "
+				"AND node = ANY($2::bigint[]) ORDER BY id",
+				2, params, &r, "cannot read the chunks of the scope");
+	strbuf_release(&arr);
+	if (rc)
+		return db_failed(ds, rc, err);
+	for (size_t i = 0; i < ops->nrows(r); i++)
+		fn(fdata, num(ops->value(r, i, 0)));
 	return KBX_OK;
 }
 
@@ -389,6 +479,8 @@ int db_search(struct db_graph *g, size_t i, const struct kbx_search_query *q,
 		.df = db_df,
 		.why_no_vectors = "no vector search with --db: the repository was pushed without "
 				  "vectors (its index had none current): 'kbx index' and push it again",
+		.code_chunks = db_code_chunks,
+		.node_chunks = db_node_chunks,
 	};
 	*st = kbx_search_source(&src, q, res, err);
 	free(ds.ids);

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "db-graph.h"
+#include "db-hybrid.h"
 #include "text/chunk.h"
 #include "util/config.h"
 #include "hybrid/kbx-hybrid.h"
@@ -468,14 +470,14 @@ static void print_docs(struct out *o, const struct kbx_hybrid_results *r, int ex
 /* --all-repos: the registry's hits of every repository, each repository's
  * best first, a registry entry two repositories share once; at most
  * limit.  Returns how many were printed. */
-static size_t print_docs_all_repos(struct out *o, const struct repo_stores *rs,
-				   const struct kbx_hybrid_results *res, const char *ok, size_t limit,
-				   int explain)
+static size_t print_docs_all_repos(struct out *o, size_t nrepos, const char *const *names,
+				   const char *const *roots, const struct kbx_hybrid_results *res,
+				   const char *ok, size_t limit, int explain)
 {
 	size_t printed = 0, nseen = 0;
 	int capped = 0;
 	const struct kbx_search_hit **seen = NULL;
-	for (size_t i = 0; i < rs->n; i++) {
+	for (size_t i = 0; i < nrepos; i++) {
 		capped |= ok[i] && res[i].docs_capped;
 		/* past docs.n, the hits the limit left out, to count them */
 		for (size_t j = 0; ok[i] && j < res[i].docs_total; j++) {
@@ -497,7 +499,7 @@ static size_t print_docs_all_repos(struct out *o, const struct repo_stores *rs,
 				continue;
 			if (!printed)
 				out_heading(o, "documents");
-			out_set_repo(o, rs->items[i].repo->name, rs->items[i].repo->root, j + 1);
+			out_set_repo(o, names[i], roots[i], j + 1);
 			out_search_hit(o, ++printed, h, &res[i].docs, res[i].plan.docs_text, explain);
 		}
 	}
@@ -514,34 +516,49 @@ static double result_score(void *data, size_t list, size_t item)
 }
 
 /* --all-repos: the question asked of every listed repository, each with
- * its own settings; the ranked lists fused by reciprocal rank fusion. */
+ * its own settings (or of every repository of the database, with the
+ * user's); the ranked lists fused by reciprocal rank fusion. */
 static int hybrid_all_repos(struct kbx_ctx *ctx, const struct kbx_hybrid_opts *ho_in,
 			    const struct output_opts *oo, int explain, const char *question)
 {
 	struct repo_stores rs = REPO_STORES_INIT;
-	int rc = repo_stores_open(ctx, &rs);
+	int rc = ctx->db ? 0 : repo_stores_open(ctx, &rs);
 	if (rc)
 		return rc;
-	struct kbx_hybrid_results *res = calloc(rs.n, sizeof(*res));
-	size_t *counts = calloc(rs.n, sizeof(*counts));
-	struct kbx_embed_config *ec = calloc(rs.n, sizeof(*ec));
-	char *ok = calloc(rs.n + 1, 1);
+	size_t nrepos = ctx->db ? db_graph_nrepos(ctx->db) : rs.n;
+	struct kbx_hybrid_results *res = calloc(nrepos + 1, sizeof(*res));
+	size_t *counts = calloc(nrepos + 1, sizeof(*counts));
+	struct kbx_embed_config *ec = calloc(nrepos + 1, sizeof(*ec));
+	const char **names = calloc(nrepos + 1, sizeof(*names));
+	const char **roots = calloc(nrepos + 1, sizeof(*roots));
+	char *ok = calloc(nrepos + 1, 1);
 	struct kbx_repos_fused *fused = NULL;
 	size_t nfused = 0, asked = 0;
 	rc = KBX_EXIT_INTERNAL;
-	if (!res || !counts || !ec || !ok) {
+	if (!res || !counts || !ec || !ok || !names || !roots) {
 		fprintf(stderr, "fatal: out of memory\n");
 		goto out;
 	}
-	for (size_t i = 0; i < rs.n; i++) {
+	for (size_t i = 0; i < nrepos; i++) {
 		struct kbx_hybrid_opts ho = *ho_in;
 		struct kbx_ctx sctx = *ctx;
 		struct kbx_error err = KBX_ERROR_INIT;
-		const char *name = rs.items[i].repo->name;
-		sctx.config = rs.items[i].config;
-		search_embed_config(&sctx, &ec[i]);
-		ho.embed = &ec[i];
-		kbx_status_t st = kbx_hybrid(rs.items[i].store, &ho, &res[i], &err);
+		kbx_status_t st;
+		if (ctx->db) {
+			names[i] = db_graph_repo_name(ctx->db, i);
+			rc = db_hybrid(ctx->db, i, &ho, &res[i], &st, &err);
+			if (rc)
+				goto out;
+			rc = KBX_EXIT_INTERNAL;
+		} else {
+			names[i] = rs.items[i].repo->name;
+			roots[i] = rs.items[i].repo->root;
+			sctx.config = rs.items[i].config;
+			search_embed_config(&sctx, &ec[i]);
+			ho.embed = &ec[i];
+			st = kbx_hybrid(rs.items[i].store, &ho, &res[i], &err);
+		}
+		const char *name = names[i];
 		if (st == KBX_ERR_USAGE) {
 			rc = die_status(&err);
 			goto out;
@@ -563,13 +580,13 @@ static int hybrid_all_repos(struct kbx_ctx *ctx, const struct kbx_hybrid_opts *h
 		goto out;
 	}
 	struct kbx_error err = KBX_ERROR_INIT;
-	if (kbx_repos_fuse(rs.n, counts, 0, NULL, result_score, res, &fused, &nfused, &err)) {
+	if (kbx_repos_fuse(nrepos, counts, 0, NULL, result_score, res, &fused, &nfused, &err)) {
 		rc = die_status(&err);
 		goto out;
 	}
 	/* each repository's results before the limit cut them */
 	size_t nall = nfused;
-	for (size_t i = 0; i < rs.n; i++)
+	for (size_t i = 0; i < nrepos; i++)
 		if (ok[i])
 			nall += res[i].total - res[i].n;
 	if (nfused > ho_in->limit)
@@ -579,13 +596,13 @@ static int hybrid_all_repos(struct kbx_ctx *ctx, const struct kbx_hybrid_opts *h
 		rc = KBX_EXIT_USAGE;
 		goto out;
 	}
-	for (size_t i = 0; i < rs.n; i++) {
+	for (size_t i = 0; i < nrepos; i++) {
 		if (!ok[i])
 			continue;
 		if (out_format(o) == FMT_JSON)
-			print_plan_json(o, &res[i], question, rs.items[i].repo->name);
+			print_plan_json(o, &res[i], question, names[i]);
 		else if (explain && out_format(o) == FMT_TEXT) {
-			out_heading(o, "repository %s", out_esc(rs.items[i].repo->name));
+			out_heading(o, "repository %s", out_esc(names[i]));
 			print_plan_text(o, &res[i]);
 		}
 	}
@@ -593,22 +610,23 @@ static int hybrid_all_repos(struct kbx_ctx *ctx, const struct kbx_hybrid_opts *h
 		out_note(o, "fusion     reciprocal rank over %zu repositor%s, k = 60\n", asked,
 			 asked == 1 ? "y" : "ies");
 	for (size_t f = 0; f < nfused; f++) {
-		const struct repo_store *s = &rs.items[fused[f].list];
-		print_result(o, f + 1, &res[fused[f].list].items[fused[f].item], &res[fused[f].list].plan.w,
-			     res[fused[f].list].plan.relation,
-			     explain, s->repo->name, s->repo->root);
+		size_t l = fused[f].list;
+		print_result(o, f + 1, &res[l].items[fused[f].item], &res[l].plan.w, res[l].plan.relation,
+			     explain, names[l], roots[l]);
 	}
 	print_more(o, nfused, nall, NULL, 0);
-	size_t ndocs = print_docs_all_repos(o, &rs, res, ok, ho_in->limit, explain);
+	size_t ndocs = print_docs_all_repos(o, nrepos, names, roots, res, ok, ho_in->limit, explain);
 	rc = out_finish(o) ? KBX_EXIT_IO : nfused || ndocs ? KBX_EXIT_OK : KBX_EXIT_NOT_FOUND;
 out:
 	free(fused);
-	for (size_t i = 0; res && i < rs.n; i++)
+	for (size_t i = 0; res && i < nrepos; i++)
 		kbx_hybrid_release(&res[i]);
 	free(res);
 	free(counts);
 	free(ec);
 	free(ok);
+	free(names);
+	free(roots);
 	repo_stores_close(&rs);
 	return rc;
 }
@@ -690,13 +708,23 @@ int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 		goto out;
 	}
 	ho.query = question.buf;
-	if (all_repos) {
+	if (ctx->db && (rc = db_graph_schema(ctx->db, "hybrid")))
+		goto out;
+	rc = KBX_EXIT_USAGE;
+	if (all_repos || (ctx->db && db_graph_all(ctx->db))) {
 		rc = hybrid_all_repos(ctx, &ho, &oo, explain, question.buf);
 		goto out;
 	}
 
 	struct kbx_error err = KBX_ERROR_INIT;
-	kbx_status_t st = kbx_hybrid(ctx->store, &ho, &res, &err);
+	kbx_status_t st;
+	if (ctx->db) {
+		rc = db_hybrid(ctx->db, 0, &ho, &res, &st, &err);
+		if (rc)
+			goto out;
+	} else {
+		st = kbx_hybrid(ctx->store, &ho, &res, &err);
+	}
 	if (st && st != KBX_NOT_FOUND) {
 		rc = die_status(&err);
 		goto out;

@@ -14,7 +14,7 @@
 /* The version of the tables kbx push writes (kbx.meta's schema), raised
  * when they change in a way an older kbx cannot write or a query of
  * this one cannot read. */
-#define KBX_PG_SCHEMA "4"
+#define KBX_PG_SCHEMA "5"
 
 struct pg_db {
 	const struct kbx_pg_ops *ops;

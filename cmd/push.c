@@ -83,6 +83,8 @@ static const char *const push_schema[] = {
 	"    hash bytea,                  -- the content as kbx index read it\n"
 	"    lang text,\n"
 	"    rows_hash bytea NOT NULL,    -- of the rows below that the file gave\n"
+	"    mtime bigint,                -- its modification time (seconds) as kbx index saw\n"
+	"                                 -- it: kbx --db hybrid's recency\n"
 	"    PRIMARY KEY (repo, path)\n"
 	")",
 	"CREATE TABLE IF NOT EXISTS kbx.nodes (\n"
@@ -254,6 +256,7 @@ struct file_item {
 	int lang;
 	uint64_t size;
 	unsigned char hash[16];
+	int64_t mtime;           /* seconds, as kbx index saw it */
 	char *java_package;      /* a Java file's package declaration, or NULL */
 };
 
@@ -430,6 +433,7 @@ static int take_file(void *data, const struct kbx_file_info *f)
 	}
 	it->lang = f->lang;
 	it->size = f->size;
+	it->mtime = f->mtime_ns / 1000000000;
 	it->java_package = NULL;
 	memcpy(it->hash, f->hash, sizeof(it->hash));
 	pu->nfiles++;
@@ -890,6 +894,7 @@ static int ensure_schema(struct pg_db *db)
 struct remote_file {
 	char *path;
 	char *rows_hash;         /* hex */
+	int64_t mtime;           /* -1: none */
 	int seen;
 };
 
@@ -1314,7 +1319,7 @@ static int read_remote(struct pg_db *db, const char *repo, struct remote_file **
 {
 	struct kbx_pg_result *r;
 	const char *params[] = { repo };
-	int rc = pg_db_exec(db, "SELECT path, encode(rows_hash, 'hex') FROM kbx.files WHERE repo = $1",
+	int rc = pg_db_exec(db, "SELECT path, encode(rows_hash, 'hex'), mtime FROM kbx.files WHERE repo = $1",
 			 1, params, &r, "cannot read the files pushed before");
 	if (rc)
 		return rc;
@@ -1323,6 +1328,8 @@ static int read_remote(struct pg_db *db, const char *repo, struct remote_file **
 	for (size_t i = 0; rf && i < n; i++) {
 		rf[i].path = strdup(db->ops->value(r, i, 0));
 		rf[i].rows_hash = strdup(db->ops->value(r, i, 1));
+		const char *mt = db->ops->value(r, i, 2);
+		rf[i].mtime = mt ? strtoll(mt, NULL, 10) : -1;
 		if (!rf[i].path || !rf[i].rows_hash) {
 			fprintf(stderr, "fatal: out of memory\n");
 			db->ops->clear(r);
@@ -1363,6 +1370,9 @@ struct copy_bufs {
 	struct strbuf files, nodes, edges, chunks, postings, vectors;
 	struct strbuf gone;      /* array literal of the paths deleted */
 	int gone_none;           /* the unit "" is among them */
+	/* the files whose rows are the same but whose time is not: array
+	 * literals of their paths and times */
+	struct strbuf touched, times;
 };
 
 /* Render every unit, compare with the remote rows, and collect the rows
@@ -1416,7 +1426,7 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 		_kbx_sha256_final(&h, digest);
 		for (size_t d = 0; d < KBX_SHA256_LEN; d++)
 			snprintf(hex + 2 * d, 3, "%02x", digest[d]);
-		struct remote_file probe = { (char *)kstr, NULL, 0 };
+		struct remote_file probe = { (char *)kstr, NULL, 0, 0 };
 		struct remote_file *old = nrf ? bsearch(&probe, rf, nrf, sizeof(*rf), remote_cmp) : NULL;
 		if (old)
 			old->seen = 1;
@@ -1426,6 +1436,11 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 		ps->chunks += nc;
 		if (old && !strcmp(old->rows_hash, hex)) {
 			ps->unchanged++;
+			if (file && old->mtime != file->mtime) {
+				pg_array_add(&cb->touched, kstr, strlen(kstr));
+				strbuf_addf(&cb->times, "%s%lld", cb->times.len ? "," : "{",
+					    (long long)file->mtime);
+			}
 		} else {
 			if (old) {
 				pg_array_add(&cb->gone, kstr, strlen(kstr));
@@ -1433,6 +1448,10 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 			}
 			strbuf_add(&cb->files, frow.buf, frow.len);
 			copy_bytea(&cb->files, digest, sizeof(digest));
+			if (file)
+				strbuf_addf(&cb->files, "%lld\t", (long long)file->mtime);
+			else
+				strbuf_addstr(&cb->files, "\\N\t");
 			copy_end_row(&cb->files);
 			/* the rows go to their tables: split by the order
 			 * they were rendered in (nodes, edges, chunks) */
@@ -1460,7 +1479,8 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 		}
 	int failed = key.failed || frow.failed || rows.failed || cb->files.failed ||
 		     cb->nodes.failed || cb->edges.failed || cb->chunks.failed || cb->gone.failed ||
-		     prows.failed || cb->postings.failed || vrows.failed || cb->vectors.failed;
+		     prows.failed || cb->postings.failed || vrows.failed || cb->vectors.failed ||
+		     cb->touched.failed || cb->times.failed;
 	strbuf_release(&key);
 	strbuf_release(&frow);
 	strbuf_release(&rows);
@@ -1471,6 +1491,10 @@ static int plan_push(const char *repo, struct push *pu, const struct unit_ref *r
 		return KBX_EXIT_INTERNAL;
 	}
 	pg_array_end(&cb->gone);
+	if (cb->touched.len) {
+		pg_array_end(&cb->touched);
+		strbuf_addch(&cb->times, '}');
+	}
 	return 0;
 }
 
@@ -1489,7 +1513,7 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 	size_t nrefs = 0, nrf = 0;
 	struct remote_file *rf = NULL;
 	struct copy_bufs cb = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
-				STRBUF_INIT, STRBUF_INIT, 0 };
+				STRBUF_INIT, STRBUF_INIT, 0, STRBUF_INIT, STRBUF_INIT };
 	struct push_stats ps = { 0 };
 	char repo[32], gen[32];
 	struct kbx_pg_result *r = NULL;
@@ -1541,7 +1565,7 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 			rc = pg_db_exec(db, "DELETE FROM kbx.files WHERE repo = $1 AND path = ANY($2::text[])",
 				     2, del, NULL, "cannot delete the changed files");
 		if (!rc)
-			rc = pg_db_copy(db, "COPY kbx.files (repo, path, hash, lang, rows_hash) FROM STDIN",
+			rc = pg_db_copy(db, "COPY kbx.files (repo, path, hash, lang, rows_hash, mtime) FROM STDIN",
 				     &cb.files, "cannot copy the files");
 		if (!rc)
 			rc = pg_db_copy(db, "COPY kbx.nodes (repo, id, kind, lang, cid, name, qual, path, "
@@ -1562,6 +1586,12 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 		if (!rc)
 			rc = pg_db_copy(db, "COPY kbx.vectors (repo, chunk, vec, code) FROM STDIN",
 				     &cb.vectors, "cannot copy the vectors");
+	}
+	if (!rc && cb.touched.len) {
+		const char *tp[] = { repo, cb.touched.buf, cb.times.buf };
+		rc = pg_db_exec(db, "UPDATE kbx.files f SET mtime = t.m FROM unnest($2::text[], "
+			     "$3::bigint[]) AS t(p, m) WHERE f.repo = $1 AND f.path = t.p",
+			     3, tp, NULL, "cannot record the files' times");
 	}
 	if (!rc) {
 		char nf[32], nn[32], ne[32], nc[32], nt[32];
@@ -1605,6 +1635,8 @@ static int push_transaction(struct kbx_ctx *ctx, struct pg_db *db, const char *n
 	strbuf_release(&cb.postings);
 	strbuf_release(&cb.vectors);
 	strbuf_release(&cb.gone);
+	strbuf_release(&cb.touched);
+	strbuf_release(&cb.times);
 	return rc;
 }
 

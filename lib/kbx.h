@@ -457,6 +457,7 @@ struct kbx_file_info {
 	uint32_t id;            /* its file node */
 	uint64_t size;
 	unsigned char hash[16]; /* of its content, as kbx index read it */
+	int64_t mtime_ns;       /* its modification time as kbx index saw it */
 };
 typedef int (*kbx_file_fn)(void *data, const struct kbx_file_info *file);
 typedef int (*kbx_node_fn)(void *data, const struct kbx_node *node);

@@ -356,16 +356,16 @@ test_expect_success 'what --db search refuses' '
 '
 
 test_expect_success 'a database of an older schema: a clear error' '
-	sql "UPDATE kbx.meta SET value = '\''3'\'' WHERE key = '\''schema'\''" &&
+	sql "UPDATE kbx.meta SET value = '\''4'\'' WHERE key = '\''schema'\''" &&
 	(
 		cd python &&
 		test_expect_code 14 kbx --db="$DB" --repo=fixture-python search order 2>err &&
-		test_grep "schema 3; kbx --db search needs schema 4" err &&
+		test_grep "schema 4; kbx --db search needs schema 5" err &&
 		test_expect_code 14 kbx push -q --db="$DB" 2>err &&
-		test_grep "schema 3; this kbx writes schema 4" err &&
+		test_grep "schema 4; this kbx writes schema 5" err &&
 		test_grep "DROP SCHEMA kbx CASCADE" err
 	) &&
-	sql "UPDATE kbx.meta SET value = '\''4'\'' WHERE key = '\''schema'\''"
+	sql "UPDATE kbx.meta SET value = '\''5'\'' WHERE key = '\''schema'\''"
 '
 
 test_done

@@ -336,7 +336,8 @@ static kbx_status_t ask_source(struct run *r, size_t src, struct kbx_error *err)
 	struct kbx_hybrid_results hr;
 	memset(&hr, 0, sizeof(hr));
 	struct kbx_error herr = KBX_ERROR_INIT;
-	kbx_status_t st = kbx_hybrid(s->store, &ho, &hr, &herr);
+	kbx_status_t st = s->graph ? kbx_hybrid_over(s->graph, &ho, &hr, &herr)
+				   : kbx_hybrid(s->store, &ho, &hr, &herr);
 	if (st == KBX_ERR_USAGE || st == KBX_NOT_FOUND) {
 		/* no words the plan can use, or a plan that found nothing:
 		 * the search may still */
@@ -382,7 +383,8 @@ static kbx_status_t ask_source(struct run *r, size_t src, struct kbx_error *err)
 	struct kbx_search_results sr;
 	memset(&sr, 0, sizeof(sr));
 	struct kbx_error serr = KBX_ERROR_INIT;
-	st = kbx_search(s->store, &q, &sr, &serr);
+	st = s->graph ? s->graph->search(s->graph->data, &q, &sr, &serr)
+		      : kbx_search(s->store, &q, &sr, &serr);
 	if (st && st != KBX_NOT_FOUND) {
 		kbx_search_results_release(&sr);
 		*err = serr;
@@ -461,10 +463,20 @@ static kbx_status_t add_neighbours(struct run *r, struct kbx_error *err)
 			r->nomem = 1;
 			break;
 		}
-		for (int dir = KBX_DIR_IN; dir >= KBX_DIR_OUT; dir--) {
+		const struct kbx_hybrid_graph *g = r->sources[central.p.source].graph;
+		struct kbx_node cn;
+		kbx_status_t gst = g ? g->node(g->data, central.node, &cn, err) : KBX_OK;
+		if (gst && gst != KBX_NOT_FOUND) {
+			free(central.p.title);
+			return gst;
+		}
+		for (int dir = KBX_DIR_IN; dir >= KBX_DIR_OUT && !gst; dir--) {
 			struct walk w = { r, central.p.source, &central, dir, 0 };
-			kbx_status_t st = kbx_walk_edges(r->sources[central.p.source].store, central.node,
-							 KBX_EDGE_CALLS, dir, 1, walk_one, &w, err);
+			kbx_status_t st = g ? g->walk(g->data, &cn, KBX_EDGE_CALLS, dir, 1, 0, walk_one, &w,
+						      err)
+					    : kbx_walk_edges(r->sources[central.p.source].store,
+							     central.node, KBX_EDGE_CALLS, dir, 1, walk_one,
+							     &w, err);
 			if (st && st != KBX_NOT_FOUND) {
 				free(central.p.title);
 				return st;
@@ -474,6 +486,138 @@ static kbx_status_t add_neighbours(struct run *r, struct kbx_error *err)
 	}
 	plan->ms[KBX_STEP_NEIGHBOURS] = ms_since(&t0);
 	return KBX_OK;
+}
+
+/* A line of a file as the code chunks give it; prio: 1 a type's (a
+ * class's header, its members' names after it), 2 another's. */
+struct chunk_line {
+	const char *p;
+	size_t len;
+	int prio;
+};
+
+struct chunk_file {
+	struct run *r;
+	char **texts;            /* copies of the chunks' texts */
+	size_t ntexts;
+	struct chunk_line *lines;  /* lines[0] is line 1 */
+	size_t nlines;
+};
+
+static int looks_comment(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end || *p == '\n' || *p == '\r')
+		return 0;
+	return *p == '#' || *p == '@' || (*p == '/' && p + 1 < end && (p[1] == '/' || p[1] == '*')) ||
+	       *p == '*' || (p + 1 < end && p[0] == '-' && p[1] == '-');
+}
+
+/*
+ * A chunk's text on the lines it came from.  The text is the
+ * definition's lines [line, end_line] after the comment lines above
+ * it (kbx index's chunks): where its last line is end_line, the count
+ * of its lines says where it starts; else (a class, whose text ends at
+ * its first member and names its members, a text cut at its size
+ * limit, a C function's declaration comment after it) the definition's
+ * line is the first that is no comment.
+ */
+static int take_chunk_lines(void *data, uint32_t id, const struct kbx_chunk *c)
+{
+	struct chunk_file *cf = data;
+	(void)id;
+	if (!c->line || c->end_line < c->line || c->end_line > 10000000)
+		return 0;
+	char **tv = realloc(cf->texts, (cf->ntexts + 1) * sizeof(*tv));
+	char *t = tv ? strndup(c->text, c->text_len) : NULL;
+	if (tv)
+		cf->texts = tv;
+	if (!t) {
+		cf->r->nomem = 1;
+		return 1;
+	}
+	cf->texts[cf->ntexts++] = t;
+	if (c->end_line > cf->nlines) {
+		struct chunk_line *nl = realloc(cf->lines, c->end_line * sizeof(*nl));
+		if (!nl) {
+			cf->r->nomem = 1;
+			return 1;
+		}
+		memset(nl + cf->nlines, 0, (c->end_line - cf->nlines) * sizeof(*nl));
+		cf->lines = nl;
+		cf->nlines = c->end_line;
+	}
+	size_t k = 0, lead = 0, len = strlen(t);
+	int in_lead = 1;
+	for (const char *p = t; p < t + len; k++) {
+		const char *e = memchr(p, '\n', (size_t)(t + len - p));
+		e = e ? e + 1 : t + len;
+		if (in_lead && looks_comment(p, e) && lead < 40)
+			lead++;
+		else
+			in_lead = 0;
+		p = e;
+	}
+	size_t span = c->end_line - c->line;
+	size_t at = k > span && k - 1 - span <= lead ? k - 1 - span : lead;
+	int prio = KBX_KIND_IS_TYPE(c->kind) ? 1 : 2;
+	size_t i = 0;
+	for (const char *p = t; p < t + len; i++) {
+		const char *e = memchr(p, '\n', (size_t)(t + len - p));
+		e = e ? e + 1 : t + len;
+		if (i >= at) {
+			size_t ln = c->line + (i - at);  /* 1-based */
+			if (ln > c->end_line)
+				break;
+			struct chunk_line *l = &cf->lines[ln - 1];
+			if (prio >= l->prio) {
+				l->p = p;
+				l->len = (size_t)(e - p);
+				l->prio = prio;
+			}
+		}
+		p = e;
+	}
+	return 0;
+}
+
+/* A file of a graph source made of its code chunks' lines (see struct
+ * kbx_context_source).  Returns 0, or -1 with f->bad set. */
+static int graph_file(struct run *r, const struct kbx_hybrid_graph *g, struct cached_file *f)
+{
+	struct chunk_file cf = { r, NULL, 0, NULL, 0 };
+	struct kbx_error e = KBX_ERROR_INIT;
+	kbx_status_t st = g->file_chunks(g->data, f->path, take_chunk_lines, &cf, &e);
+	int ok = !st && !r->nomem && cf.nlines;
+	for (size_t i = 0; ok && i < cf.nlines; i++) {
+		if (cf.lines[i].len)
+			strbuf_add(&f->buf, cf.lines[i].p, cf.lines[i].len);
+		if (!cf.lines[i].len || cf.lines[i].p[cf.lines[i].len - 1] != '\n')
+			strbuf_addch(&f->buf, '\n');
+	}
+	f->starts = ok ? malloc((cf.nlines + 2) * sizeof(*f->starts)) : NULL;
+	if (ok && (f->buf.failed || !f->starts)) {
+		r->nomem = 1;
+		ok = 0;
+	}
+	if (ok) {
+		f->starts[0] = 0;
+		for (size_t i = 0; i < f->buf.len; i++)
+			if (f->buf.buf[i] == '\n')
+				f->starts[++f->nlines] = i + 1;
+	}
+	for (size_t i = 0; i < cf.ntexts; i++)
+		free(cf.texts[i]);
+	free(cf.texts);
+	free(cf.lines);
+	if (ok)
+		return 0;
+	if (!r->nomem)
+		note(r, "cannot read the definitions of '%s'%s%s; its pieces are left out", f->path,
+		     st ? ": " : " in the database", st ? e.msg : "");
+	f->bad = 1;
+	return -1;
 }
 
 /* A repository file, read once per pack; NULL (with a note) when it
@@ -498,6 +642,9 @@ static struct cached_file *get_file(struct run *r, size_t src, const char *path)
 		return NULL;
 	}
 	r->nfiles++;
+	const struct kbx_hybrid_graph *g = r->sources[src].graph;
+	if (g)
+		return graph_file(r, g, f) ? NULL : f;
 	const char *root = kbx_store_root(r->sources[src].store);
 	int rc = strbuf_read_regular_at(&f->buf, root, path, r->max_file_size);
 	if (rc) {

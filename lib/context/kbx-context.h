@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "kbx.h"
+#include "hybrid/kbx-hybrid.h"
 #include "search/kbx-search.h"
 
 #define KBX_CONTEXT_DEFAULT_BUDGET 4000
@@ -58,9 +59,15 @@
  * character one. */
 size_t kbx_context_tokens(const char *text, size_t len);
 
-/* One store to ask. */
+/* One store to ask, or a graph (kbx_hybrid_over's: kbx --db) instead of
+ * it.  A graph's definitions are not read from the repository's files,
+ * which may not be on this machine, but from its code chunks (the
+ * definitions' lines as kbx index cut them, file_chunks): a line no
+ * chunk holds reads as blank, and a chunk cut at its size limit ends
+ * there. */
 struct kbx_context_source {
 	kbx_store_t *store;
+	const struct kbx_hybrid_graph *graph;  /* NULL: the store's */
 	const char *repo;                      /* its name (--all-repos), or NULL */
 	const struct kbx_embed_config *embed;  /* NULL: builtin */
 };

@@ -50,7 +50,7 @@ static int each_file(const MDB_val *k, const MDB_val *d, void *fn, void *data)
 		return -1;
 	memcpy(path, k->mv_data, k->mv_size);
 	path[k->mv_size] = '\0';
-	struct kbx_file_info fi = { path, k->mv_size, r.lang, r.id, r.size, { 0 } };
+	struct kbx_file_info fi = { path, k->mv_size, r.lang, r.id, r.size, { 0 }, r.mtime_ns };
 	memcpy(fi.hash, r.hash, sizeof(fi.hash));
 	return ((kbx_file_fn)fn)(data, &fi) ? 1 : 0;
 }

@@ -135,7 +135,6 @@ static int looks_like_path(const char *t)
 }
 
 struct prefix_ctx {
-	struct kbx_store *s;
 	struct kbx_nodelist *out;
 	size_t count;
 	int files_only;
@@ -184,51 +183,21 @@ static int id_matches(const char *glob, const char *id, size_t len, int kind)
 	return !fnmatch(glob, base, 0);
 }
 
-static void add_prefixed(void *data, const char *id, size_t len, int kind)
+static int add_prefixed(void *data, const struct kbx_node *n)
 {
 	struct prefix_ctx *c = data;
-	if (c->files_only && kind != KBX_KIND_FILE)
-		return;
-	if (c->glob && !id_matches(c->glob, id, len, kind))
-		return;
-	uint32_t nid = 0;
-	char *cid = strndup(id, len);
-	if (cid)
-		nid = _kbx_id_of(c->s, cid);
-	free(cid);
-	struct kbx_node n;
-	if (nid && _kbx_node_read(c->s, _kbx_txn(c->s), nid, &n) == KBX_OK &&
-	    !_kbx_nodelist_add(c->out, &n))
+	if (c->files_only && n->kind != KBX_KIND_FILE)
+		return 0;
+	if (c->glob && !id_matches(c->glob, n->cid, strlen(n->cid), n->kind))
+		return 0;
+	if (!_kbx_nodelist_add(c->out, n))
 		c->count++;
-}
-
-/* Files whose path is t or ends in "/t"; NOT_FOUND if none. */
-static kbx_status_t files_named(struct kbx_store *s, const char *t, struct kbx_nodelist *out)
-{
-	MDB_cursor *c;
-	MDB_val k, d;
-	size_t tl = strlen(t), found = 0;
-	if (mdb_cursor_open(_kbx_txn(s), s->files, &c))
-		return KBX_ERR_STORE;
-	for (int rc = mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc;
-	     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
-		const char *p = k.mv_data;
-		if (k.mv_size < tl || memcmp(p + k.mv_size - tl, t, tl) ||
-		    (k.mv_size > tl && p[k.mv_size - tl - 1] != '/'))
-			continue;
-		struct _kbx_file_rec r;
-		struct kbx_node n;
-		if (_kbx_file_rec_decode(d.mv_data, d.mv_size, &r) == KBX_OK &&
-		    _kbx_node_read(s, _kbx_txn(s), r.id, &n) == KBX_OK && !_kbx_nodelist_add(out, &n))
-			found++;
-	}
-	mdb_cursor_close(c);
-	return found ? KBX_OK : KBX_NOT_FOUND;
+	return 0;
 }
 
 /* "HTTP client" -> HttpClient, HTTPClient, http_client, httpclient,
  * HTTP_CLIENT: the first that names something. */
-static kbx_status_t try_variants(struct kbx_store *s, const char *t, struct kbx_nodelist *out,
+static kbx_status_t try_variants(const struct kbx_hybrid_graph *g, const char *t, struct kbx_nodelist *out,
 				 char **spelling)
 {
 	char words[16][64];
@@ -278,7 +247,7 @@ static kbx_status_t try_variants(struct kbx_store *s, const char *t, struct kbx_
 		}
 		v[o] = '\0';
 		struct kbx_error e = KBX_ERROR_INIT;
-		if (kbx_lookup(s, v, out, &e) == KBX_OK) {
+		if (g->lookup(g->data, v, out, &e) == KBX_OK) {
 			*spelling = strdup(v);
 			return KBX_OK;
 		}
@@ -286,33 +255,13 @@ static kbx_status_t try_variants(struct kbx_store *s, const char *t, struct kbx_
 	return KBX_NOT_FOUND;
 }
 
-/* The code chunk of a node (its text), via its file's source record. */
-static int code_chunk_of(struct kbx_store *s, const struct kbx_node *n, struct _kbx_chunk_view *v)
-{
-	struct kbx_node f;
-	if (!n->file || _kbx_node_read(s, _kbx_txn(s), n->file, &f) || !f.path)
-		return -1;
-	char key[1100];
-	if (snprintf(key, sizeof(key), "c:%.*s", (int)f.path_len, f.path) >= (int)sizeof(key))
-		return -1;
-	struct _kbx_source_rec r;
-	struct kbx_error e = KBX_ERROR_INIT;
-	if (_kbx_source_get(s, _kbx_txn(s), key, &r, &e))
-		return -1;
-	for (uint32_t j = 0; j < r.nchunks; j++)
-		if (_kbx_chunk_get(s, _kbx_txn(s), _kbx_get_u32(r.ids + 4 * j), v) == KBX_OK &&
-		    v->c.type == KBX_CHUNK_CODE && !strcmp(v->c.doc_id, n->cid))
-			return 0;
-	return -1;
-}
-
 /* A path, a file's name or a directory into t (t->how stays 0 when it
  * is none of them). */
-static kbx_status_t resolve_path(struct kbx_store *s, const char *text, struct kbx_hybrid_term *t,
+static kbx_status_t resolve_path(const struct kbx_hybrid_graph *g, const char *text, struct kbx_hybrid_term *t,
 				 struct kbx_error *err)
 {
 	struct kbx_error e = KBX_ERROR_INIT;
-	if (kbx_lookup(s, text, &t->nodes, &e) == KBX_OK) {
+	if (g->lookup(g->data, text, &t->nodes, &e) == KBX_OK) {
 		t->how = t->nodes.items[0].kind == KBX_KIND_FILE ? KBX_HOW_FILE : KBX_HOW_SYMBOL;
 		return KBX_OK;
 	}
@@ -325,7 +274,7 @@ static kbx_status_t resolve_path(struct kbx_store *s, const char *text, struct k
 	const char *b = bare;
 	while (b[0] == '.' && b[1] == '/')
 		b += 2;
-	if (!strchr(b, '/') && files_named(s, b, &t->nodes) == KBX_OK) {
+	if (!strchr(b, '/') && g->files_named(g->data, b, &t->nodes, &e) == KBX_OK && t->nodes.n) {
 		t->how = KBX_HOW_FILE;
 		free(bare);
 		return KBX_OK;
@@ -337,8 +286,8 @@ static kbx_status_t resolve_path(struct kbx_store *s, const char *text, struct k
 		sprintf(dir, "%s/", b);
 		if (!strcmp(b, "."))
 			dir[0] = '\0';
-		struct prefix_ctx pc = { s, &t->nodes, 0, 1 };
-		kbx_ids_with_prefix(s, dir, 0, add_prefixed, &pc, &e);
+		struct prefix_ctx pc = { &t->nodes, 0, 1, NULL };
+		g->prefixed(g->data, dir, add_prefixed, &pc, &e);
 		if (pc.count)
 			t->how = KBX_HOW_DIRECTORY;
 	}
@@ -365,7 +314,7 @@ static struct kbx_search_query code_query(const struct kbx_hybrid_opts *o, const
 }
 
 /* Resolve a phrase into t.  Search seeds need the options. */
-static kbx_status_t resolve(struct kbx_store *s, const struct kbx_hybrid_opts *o,
+static kbx_status_t resolve(const struct kbx_hybrid_graph *g, const struct kbx_hybrid_opts *o,
 			    const char *text, const char *role, struct kbx_hybrid_term *t,
 			    int may_search, struct kbx_error *err)
 {
@@ -383,8 +332,8 @@ static kbx_status_t resolve(struct kbx_store *s, const struct kbx_hybrid_opts *o
 			return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 		for (char *c = glob; *c; c++)
 			*c = (char)tolower((unsigned char)*c);
-		struct prefix_ctx pc = { s, &t->nodes, 0, 0, glob };
-		kbx_status_t st = kbx_ids_with_prefix(s, "", 0, add_prefixed, &pc, &e);
+		struct prefix_ctx pc = { &t->nodes, 0, 0, glob };
+		kbx_status_t st = g->prefixed(g->data, "", add_prefixed, &pc, &e);
 		free(glob);
 		if (st)
 			return _kbx_fail(err, st, "%s", e.msg);
@@ -393,7 +342,7 @@ static kbx_status_t resolve(struct kbx_store *s, const struct kbx_hybrid_opts *o
 		return KBX_OK;
 	}
 	if (!looks_like_path(text) && !strchr(text, ' ')) {
-		kbx_status_t st = kbx_lookup(s, text, &t->nodes, &e);
+		kbx_status_t st = g->lookup(g->data, text, &t->nodes, &e);
 		if (st == KBX_OK) {
 			t->how = t->nodes.items[0].kind == KBX_KIND_FILE ? KBX_HOW_FILE : KBX_HOW_SYMBOL;
 			return KBX_OK;
@@ -403,10 +352,10 @@ static kbx_status_t resolve(struct kbx_store *s, const struct kbx_hybrid_opts *o
 	}
 	if (!strchr(text, ' ')) {
 		/* a path, a file's name, or a directory ("src/auth", "gen") */
-		st0 = resolve_path(s, text, t, err);
+		st0 = resolve_path(g, text, t, err);
 		if (st0 || t->how)
 			return st0;
-	} else if (try_variants(s, text, &t->nodes, &t->spelling) == KBX_OK) {
+	} else if (try_variants(g, text, &t->nodes, &t->spelling) == KBX_OK) {
 		t->how = KBX_HOW_VARIANT;
 		return KBX_OK;
 	}
@@ -417,7 +366,7 @@ static kbx_status_t resolve(struct kbx_store *s, const struct kbx_hybrid_opts *o
 	/* no symbol: the code the words describe */
 	struct kbx_search_query q = code_query(o, text, o->seeds ? o->seeds : DEFAULT_SEEDS);
 	struct kbx_search_results r;
-	kbx_status_t st = kbx_search(s, &q, &r, &e);
+	kbx_status_t st = g->search(g->data, &q, &r, &e);
 	if (st == KBX_NOT_FOUND)
 		return KBX_OK;
 	if (st)
@@ -425,8 +374,7 @@ static kbx_status_t resolve(struct kbx_store *s, const struct kbx_hybrid_opts *o
 	t->scores = calloc(r.n + 1, sizeof(*t->scores));
 	for (size_t i = 0; t->scores && i < r.n; i++) {
 		struct kbx_node n;
-		uint32_t id = _kbx_id_of(s, r.hits[i].chunk.doc_id);
-		if (!id || _kbx_node_read(s, _kbx_txn(s), id, &n))
+		if (g->node_by_cid(g->data, r.hits[i].chunk.doc_id, &n, &e))
 			continue;
 		t->scores[t->nodes.n] = r.hits[i].score / r.hits[0].score;
 		if (_kbx_nodelist_add(&t->nodes, &n))
@@ -465,11 +413,11 @@ static int collect_to(void *data, const struct kbx_edge *e)
 	return 0;
 }
 
-static kbx_status_t members(struct kbx_store *s, uint32_t id, unsigned kinds, struct _kbx_u32s *out,
-			    struct kbx_error *err)
+static kbx_status_t members(const struct kbx_hybrid_graph *g, const struct kbx_node *n,
+			    unsigned kinds, struct _kbx_u32s *out, struct kbx_error *err)
 {
 	struct collect c = { out, kinds };
-	return kbx_walk_edges(s, id, KBX_EDGE_DEFINES, KBX_DIR_OUT, 0, collect_to, &c, err);
+	return g->walk(g->data, n, KBX_EDGE_DEFINES, KBX_DIR_OUT, 0, 0, collect_to, &c, err);
 }
 
 /* One node reached: fewest hops, and the way back to its seed. */
@@ -538,7 +486,7 @@ static int reach_add(struct reached *rs, const struct kbx_node *n, uint32_t hops
 }
 
 struct walk_ctx {
-	struct kbx_store *s;
+	const struct kbx_hybrid_graph *g;
 	struct reached *rs;
 	int dir;
 	double seed_score;
@@ -561,7 +509,7 @@ static int on_walk(void *data, const struct kbx_edge *e)
 		/* a call kbx could not pin down: each candidate, as ambiguous */
 		struct kbx_nodelist c = KBX_NODELIST_INIT;
 		struct kbx_error err = KBX_ERROR_INIT;
-		if (kbx_name_candidates(w->s, far, near->lang, &c, &err) == KBX_OK)
+		if (w->g->name_candidates(w->g->data, far, near->lang, &c, &err) == KBX_OK)
 			for (size_t i = 0; i < c.n; i++)
 				if (reach_add(w->rs, &c.items[i], e->depth, near->id, line,
 					      KBX_CONF_AMBIGUOUS, w->seed_score))
@@ -570,7 +518,7 @@ static int on_walk(void *data, const struct kbx_edge *e)
 		for (size_t i = 0; i < c.n; i++) {
 			struct reach *r = reach_find(w->rs, c.items[i].id);
 			if (r)
-				_kbx_node_read(w->s, _kbx_txn(w->s), r->id, &r->node);
+				w->g->node(w->g->data, r->id, &r->node, &err);
 		}
 		kbx_nodelist_release(&c);
 		return w->failed;
@@ -581,14 +529,15 @@ static int on_walk(void *data, const struct kbx_edge *e)
 }
 
 /* flags: KBX_WALK_CERTAIN for a plan that follows only certain edges */
-static kbx_status_t walk(struct kbx_store *s, struct reached *rs, uint32_t from, int kind,
+static kbx_status_t walk(const struct kbx_hybrid_graph *g, struct reached *rs,
+			 const struct kbx_node *from, int kind,
 			 int dir, uint32_t depth, unsigned flags, double seed_score,
 			 struct kbx_error *err)
 {
-	struct walk_ctx w = { s, rs, dir, seed_score, 0 };
+	struct walk_ctx w = { g, rs, dir, seed_score, 0 };
 	uint32_t max = depth == KBX_HYBRID_DEPTH_ALL ? 0 : depth;
 	/* hops are counted from the seed: a walk from a member starts at 0 */
-	kbx_status_t st = kbx_walk_edges_flags(s, from, kind, dir, max, flags, on_walk, &w, err);
+	kbx_status_t st = g->walk(g->data, from, kind, dir, max, flags, on_walk, &w, err);
 	if (!st && w.failed)
 		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	return st;
@@ -610,17 +559,17 @@ static const struct {
 };
 
 /* The traversal of a relation from one node. */
-static kbx_status_t traverse(struct kbx_store *s, struct reached *rs, int rel,
+static kbx_status_t traverse(const struct kbx_hybrid_graph *g, struct reached *rs, int rel,
 			     const struct kbx_node *from, uint32_t depth, unsigned flags,
 			     double seed_score, struct kbx_error *err)
 {
 	if (rel <= KBX_REL_NONE || rel >= KBX_REL__COUNT)
 		return KBX_OK;
-	kbx_status_t st = walk(s, rs, from->id, rel_edges[rel].kind, rel_edges[rel].dir, depth,
+	kbx_status_t st = walk(g, rs, from, rel_edges[rel].kind, rel_edges[rel].dir, depth,
 			       flags, seed_score, err);
 	if (!st && rel == KBX_REL_IMPACT &&
 	    (from->kind == KBX_KIND_FILE || from->kind == KBX_KIND_MODULE))
-		st = walk(s, rs, from->id, KBX_EDGE_IMPORTS, KBX_DIR_IN, depth, flags, seed_score,
+		st = walk(g, rs, from, KBX_EDGE_IMPORTS, KBX_DIR_IN, depth, flags, seed_score,
 			  err);
 	return st;
 }
@@ -635,7 +584,7 @@ static int over_calls(int rel)
 
 /* The nodes a resolved "within" term stands for: what its files,
  * classes or directories define, at every depth. */
-static kbx_status_t scope_within(struct kbx_store *s, const struct kbx_hybrid_term *t,
+static kbx_status_t scope_within(const struct kbx_hybrid_graph *g, const struct kbx_hybrid_term *t,
 				 struct _kbx_u32s *out, struct kbx_error *err)
 {
 	for (size_t i = 0; i < t->nodes.n; i++) {
@@ -643,7 +592,7 @@ static kbx_status_t scope_within(struct kbx_store *s, const struct kbx_hybrid_te
 		/* a file is the place, not a definition in it */
 		if (n->kind != KBX_KIND_FILE && _kbx_u32s_add(out, n->id))
 			return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
-		kbx_status_t st = members(s, n->id, 0, out, err);
+		kbx_status_t st = members(g, n, 0, out, err);
 		if (st)
 			return st;
 	}
@@ -652,7 +601,7 @@ static kbx_status_t scope_within(struct kbx_store *s, const struct kbx_hybrid_te
 }
 
 /* Callers (dir IN) or callees (OUT) of what a term stands for, to depth. */
-static kbx_status_t scope_calls(struct kbx_store *s, const struct kbx_hybrid_term *t, int dir,
+static kbx_status_t scope_calls(const struct kbx_hybrid_graph *g, const struct kbx_hybrid_term *t, int dir,
 				uint32_t depth, unsigned flags, struct _kbx_u32s *out,
 				struct kbx_error *err)
 {
@@ -663,9 +612,15 @@ static kbx_status_t scope_calls(struct kbx_store *s, const struct kbx_hybrid_ter
 		struct _kbx_u32s from = { 0 };
 		_kbx_u32s_add(&from, n->id);
 		if (!KBX_KIND_IS_CALLABLE(n->kind))
-			st = members(s, n->id, CALLABLES, &from, err);
-		for (size_t j = 0; j < from.n && !st; j++)
-			st = walk(s, &rs, from.v[j], KBX_EDGE_CALLS, dir, depth, flags, 1.0, err);
+			st = members(g, n, CALLABLES, &from, err);
+		for (size_t j = 0; j < from.n && !st; j++) {
+			struct kbx_node fn;
+			if (from.v[j] == n->id)
+				fn = *n;
+			else if ((st = g->node(g->data, from.v[j], &fn, err)))
+				break;
+			st = walk(g, &rs, &fn, KBX_EDGE_CALLS, dir, depth, flags, 1.0, err);
+		}
 		free(from.v);
 	}
 	for (size_t i = 0; i < rs.n && !st; i++)
@@ -676,7 +631,7 @@ static kbx_status_t scope_calls(struct kbx_store *s, const struct kbx_hybrid_ter
 	return st;
 }
 
-kbx_status_t kbx_hybrid_scope(kbx_store_t *s, const char *within, const char *callers_of,
+kbx_status_t kbx_hybrid_scope(kbx_store_t *store, const char *within, const char *callers_of,
 			      const char *callees_of, uint32_t depth, uint32_t **ids, size_t *n,
 			      char *notebuf, size_t notesz, struct kbx_error *err)
 {
@@ -686,6 +641,8 @@ kbx_status_t kbx_hybrid_scope(kbx_store_t *s, const char *within, const char *ca
 	int have = 0;
 	kbx_status_t st = KBX_OK;
 	struct kbx_hybrid_opts o = { 0 };
+	struct kbx_hybrid_graph graph, *g = &graph;
+	_kbx_hybrid_store_graph(store, g);
 	if (notebuf && notesz)
 		notebuf[0] = '\0';
 	*ids = NULL;
@@ -694,7 +651,7 @@ kbx_status_t kbx_hybrid_scope(kbx_store_t *s, const char *within, const char *ca
 		if (!texts[i])
 			continue;
 		struct kbx_hybrid_term t;
-		st = resolve(s, &o, texts[i], roles[i], &t, 0, err);
+		st = resolve(g, &o, texts[i], roles[i], &t, 0, err);
 		if (!st && !t.nodes.n)
 			st = _kbx_fail(err, KBX_NOT_FOUND,
 				       "'%s' names no symbol, file or directory in the index", texts[i]);
@@ -705,8 +662,8 @@ kbx_status_t kbx_hybrid_scope(kbx_store_t *s, const char *within, const char *ca
 		}
 		struct _kbx_u32s part = { 0 };
 		if (!st)
-			st = i == 0 ? scope_within(s, &t, &part, err)
-				    : scope_calls(s, &t, i == 1 ? KBX_DIR_IN : KBX_DIR_OUT,
+			st = i == 0 ? scope_within(g, &t, &part, err)
+				    : scope_calls(g, &t, i == 1 ? KBX_DIR_IN : KBX_DIR_OUT,
 						  depth ? depth : 1, 0, &part, err);
 		term_release(&t);
 		if (!st) {
@@ -735,45 +692,6 @@ kbx_status_t kbx_hybrid_scope(kbx_store_t *s, const char *within, const char *ca
 
 /* ---- ranking ---- */
 
-/* Direct callers, certain or through the name kbx could not pin down. */
-static uint32_t count_in_calls(struct kbx_store *s, const struct kbx_node *n)
-{
-	uint32_t count = 0;
-	MDB_cursor *c;
-	if (mdb_cursor_open(_kbx_txn(s), s->redges, &c))
-		return 0;
-	uint32_t targets[2] = { n->id, 0 };
-	char cid[600];
-	if (KBX_KIND_IS_CALLABLE(n->kind) && snprintf(cid, sizeof(cid), "name:%s", n->name) < (int)sizeof(cid))
-		targets[1] = _kbx_id_of(s, cid);
-	for (int t = 0; t < 2; t++) {
-		if (!targets[t])
-			continue;
-		unsigned char key[KBX_EDGE_KEY_LEN];
-		_kbx_edge_key(key, targets[t], KBX_EDGE_CALLS, 0);
-		MDB_val k = { KBX_EDGE_KEY_LEN, key }, d;
-		for (int rc = mdb_cursor_get(c, &k, &d, MDB_SET_RANGE); !rc;
-		     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
-			if (k.mv_size != KBX_EDGE_KEY_LEN || memcmp(k.mv_data, key, 5))
-				break;
-			count++;
-		}
-	}
-	mdb_cursor_close(c);
-	return count;
-}
-
-static int64_t file_mtime(struct kbx_store *s, const struct kbx_node *n)
-{
-	if (!n->path)
-		return 0;
-	MDB_val k = { n->path_len, (void *)n->path }, d;
-	struct _kbx_file_rec r;
-	if (mdb_get(_kbx_txn(s), s->files, &k, &d) || _kbx_file_rec_decode(d.mv_data, d.mv_size, &r))
-		return 0;
-	return r.mtime_ns / 1000000000;
-}
-
 static int cmp_result(const void *a, const void *b)
 {
 	const struct kbx_hybrid_result *x = a, *y = b;
@@ -791,7 +709,7 @@ static int by_cid(const void *a, const void *b)
 }
 
 /* Similarity of each candidate to text: a search scoped to them. */
-static kbx_status_t similarity(struct kbx_store *s, const struct kbx_hybrid_opts *o,
+static kbx_status_t similarity(const struct kbx_hybrid_graph *g, const struct kbx_hybrid_opts *o,
 			       const char *text, struct kbx_hybrid_result *res, size_t n,
 			       struct kbx_hybrid_plan *p, struct kbx_error *err)
 {
@@ -806,7 +724,7 @@ static kbx_status_t similarity(struct kbx_store *s, const struct kbx_hybrid_opts
 	q.scope = scope.v;
 	q.nscope = scope.n;
 	struct kbx_error e = KBX_ERROR_INIT;
-	kbx_status_t st = kbx_search(s, &q, &r, &e);
+	kbx_status_t st = g->search(g->data, &q, &r, &e);
 	free(scope.v);
 	if (!p->scoped) {
 		/* the search of a traversal's results; a question's own
@@ -820,7 +738,8 @@ static kbx_status_t similarity(struct kbx_store *s, const struct kbx_hybrid_opts
 	if (st == KBX_NOT_FOUND)
 		return KBX_OK;
 	if (st)
-		return _kbx_fail(err, st, "%s", e.msg);
+		return _kbx_fail(err, st, "the plan's step 'rank' (the %zu results compared with the words searched): %s",
+				 n, e.msg);
 	double best_v = 0, best_l = 0;
 	for (size_t i = 0; i < r.n; i++) {
 		if (r.hits[i].sig[KBX_SIG_VECTOR].score > best_v)
@@ -906,10 +825,34 @@ static int on_used(void *data, const struct kbx_edge *e)
 	return nm->failed;
 }
 
+/* The file node of n: its file, else the node of its path. */
+static uint32_t file_of(const struct kbx_hybrid_graph *g, const struct kbx_node *n)
+{
+	struct kbx_node f;
+	struct kbx_error e = KBX_ERROR_INIT;
+	if (n->file || !n->path)
+		return n->file;
+	char *path = strndup(n->path, n->path_len);
+	uint32_t id = path && g->node_by_cid(g->data, path, &f, &e) == KBX_OK ? f.id : 0;
+	free(path);
+	return id;
+}
+
+/* The edges of kind out of node id, one hop. */
+static kbx_status_t walk_id(const struct kbx_hybrid_graph *g, uint32_t id, int kind, kbx_edge_fn fn,
+			    void *data, struct kbx_error *err)
+{
+	struct kbx_node n;
+	kbx_status_t st = g->node(g->data, id, &n, err);
+	if (st == KBX_NOT_FOUND)
+		return KBX_OK;
+	return st ? st : g->walk(g->data, &n, kind, KBX_DIR_OUT, 1, 0, fn, data, err);
+}
+
 /* Names for the documents to be about: of the n nodes (ABOUT), or of
  * what they use (USES): the functions their functions and methods call,
  * and what their files import. */
-static kbx_status_t hop_names(struct kbx_store *s, struct kbx_hybrid_plan *p, int hop,
+static kbx_status_t hop_names(const struct kbx_hybrid_graph *g, struct kbx_hybrid_plan *p, int hop,
 			      const struct kbx_node *const *nodes, size_t n, struct kbx_error *err)
 {
 	struct names nm = { p, NULL, 0 };
@@ -928,8 +871,8 @@ static kbx_status_t hop_names(struct kbx_store *s, struct kbx_hybrid_plan *p, in
 		if (_kbx_u32s_add(&from, r->id))
 			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 		if (!st && !KBX_KIND_IS_CALLABLE(r->kind))
-			st = members(s, r->id, CALLABLES, &from, err);
-		uint32_t file = r->kind == KBX_KIND_FILE ? r->id : r->file;
+			st = members(g, r, CALLABLES, &from, err);
+		uint32_t file = r->kind == KBX_KIND_FILE ? r->id : file_of(g, r);
 		if (!st && file && _kbx_u32s_add(&files, file))
 			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	}
@@ -938,10 +881,9 @@ static kbx_status_t hop_names(struct kbx_store *s, struct kbx_hybrid_plan *p, in
 	nm.skip = &from;
 	/* what they call first, then what their files import */
 	for (size_t i = 0; i < from.n && !st && !nm.failed; i++)
-		st = kbx_walk_edges(s, from.v[i], KBX_EDGE_CALLS, KBX_DIR_OUT, 1, on_used, &nm, err);
+		st = walk_id(g, from.v[i], KBX_EDGE_CALLS, on_used, &nm, err);
 	for (size_t i = 0; i < files.n && !st && !nm.failed; i++)
-		st = kbx_walk_edges(s, files.v[i], KBX_EDGE_IMPORTS, KBX_DIR_OUT, 1, on_used, &nm,
-				    err);
+		st = walk_id(g, files.v[i], KBX_EDGE_IMPORTS, on_used, &nm, err);
 	free(from.v);
 	free(files.v);
 	if (!st && nm.failed)
@@ -951,7 +893,7 @@ static kbx_status_t hop_names(struct kbx_store *s, struct kbx_hybrid_plan *p, in
 
 /* Search the registry for the plan's documents (p->docs_text, of
  * p->docs_types) into out->docs, at most limit kept. */
-static kbx_status_t search_docs(struct kbx_store *s, const struct kbx_hybrid_opts *o,
+static kbx_status_t search_docs(const struct kbx_hybrid_graph *g, const struct kbx_hybrid_opts *o,
 				struct kbx_hybrid_results *out, size_t limit, struct kbx_error *err)
 {
 	struct kbx_hybrid_plan *p = &out->plan;
@@ -968,18 +910,13 @@ static kbx_status_t search_docs(struct kbx_store *s, const struct kbx_hybrid_opt
 	q.limit = limit * 3;
 	q.types = p->docs_types;
 	q.embed = o->embed;
-	kbx_status_t st = kbx_search(s, &q, &out->docs, &e);
+	kbx_status_t st = g->search(g->data, &q, &out->docs, &e);
 	memcpy(p->docs_sig, out->docs.sig, sizeof(p->docs_sig));
 	p->ms_docs = ms_since(&t0);
 	if (st == KBX_NOT_FOUND) {
 		kbx_search_results_release(&out->docs);
-		struct kbx_search_info info;
 		uint64_t docs = 0;
-		if (kbx_search_info(s, &info, &e) == KBX_OK)
-			for (int t = 0; t < KBX_CHUNK__COUNT; t++)
-				if (t != KBX_CHUNK_CODE)
-					docs += info.by_type[t];
-		if (!docs)
+		if (g->documents(g->data, &docs, &e) == KBX_OK && !docs)
 			note(p, "the index holds no registry documents: add a registry with 'kbx registry add DIR', then run 'kbx index'");
 		return KBX_OK;
 	}
@@ -1025,7 +962,7 @@ static kbx_status_t docs_text(struct kbx_hybrid_plan *p, const char *words, stru
  * about the results or what they use when there is a hop, or, for a
  * search of words that found no code, the documents for those words.
  */
-static kbx_status_t documents(struct kbx_store *s, const struct kbx_hybrid_opts *o,
+static kbx_status_t documents(const struct kbx_hybrid_graph *g, const struct kbx_hybrid_opts *o,
 			      struct kbx_hybrid_results *out, const struct _kbx_question *q,
 			      const char *search_text, int have_scope, size_t limit,
 			      struct kbx_error *err)
@@ -1052,13 +989,13 @@ static kbx_status_t documents(struct kbx_store *s, const struct kbx_hybrid_opts 
 			nodes[i] = out->total ? &out->items[i].node : &p->seeds[i].node;
 		if (!out->total && q->relation)
 			note(p, "the graph found nothing: the documents are about what the question named");
-		st = hop_names(s, p, p->docs_hop, nodes, n, err);
+		st = hop_names(g, p, p->docs_hop, nodes, n, err);
 		if (!st && !p->ndocs_names && p->docs_hop == KBX_HOP_USES) {
 			note(p, "the %zu result%s use%s nothing kbx knows of: the documents are about %s",
 			     p->docs_from, p->docs_from == 1 ? "" : "s", p->docs_from == 1 ? "s" : "",
 			     p->docs_from == 1 ? "it" : "them");
 			p->docs_hop = KBX_HOP_ABOUT;
-			st = hop_names(s, p, p->docs_hop, nodes, n, err);
+			st = hop_names(g, p, p->docs_hop, nodes, n, err);
 		}
 		free(nodes);
 		if (!st)
@@ -1068,7 +1005,7 @@ static kbx_status_t documents(struct kbx_store *s, const struct kbx_hybrid_opts 
 	}
 	if (st || !p->docs_text)
 		return st;
-	st = search_docs(s, o, out, limit, err);
+	st = search_docs(g, o, out, limit, err);
 	if (!st && p->docs_why == KBX_DOCS_FALLBACK && out->docs.n)
 		note(p, "no code matches '%s': the registry's documents for it are shown",
 		     search_text);
@@ -1127,12 +1064,13 @@ static char *dup_or_null(const char *s)
 }
 
 /* A phrase that stands for nothing: say so, with the nearest names. */
-static kbx_status_t unresolved(struct kbx_store *s, const char *text, struct kbx_error *err)
+static kbx_status_t unresolved(const struct kbx_hybrid_graph *g, const char *text, struct kbx_error *err)
 {
 	struct kbx_nodelist near = KBX_NODELIST_INIT;
 	struct kbx_error e = KBX_ERROR_INIT;
 	char hint[512] = "";
-	if (!strchr(text, ' ') && kbx_suggest(s, text, 4, &near, &e) == KBX_OK && near.n) {
+	if (!strchr(text, ' ') && g->suggest && g->suggest(g->data, text, 4, &near, &e) == KBX_OK &&
+	    near.n) {
 		size_t l = (size_t)snprintf(hint, sizeof(hint), ": did you mean");
 		for (size_t i = 0; i < near.n && l < sizeof(hint); i++)
 			l += (size_t)snprintf(hint + l, sizeof(hint) - l, "%s %s", i ? "," : "",
@@ -1155,19 +1093,19 @@ static unsigned walk_flags(const struct kbx_hybrid_opts *o)
 }
 
 /* Resolve a constraint phrase and turn it into a scope set. */
-static kbx_status_t constraint(struct kbx_store *s, const struct kbx_hybrid_opts *o,
+static kbx_status_t constraint(const struct kbx_hybrid_graph *g, const struct kbx_hybrid_opts *o,
 			       struct kbx_hybrid_plan *p, const char *text, const char *role,
 			       uint32_t depth, struct _kbx_u32s *scope, int *have, struct kbx_error *err)
 {
 	struct kbx_hybrid_term t;
-	kbx_status_t st = resolve(s, o, text, role, &t, !strcmp(role, "within") ? 0 : 1, err);
+	kbx_status_t st = resolve(g, o, text, role, &t, !strcmp(role, "within") ? 0 : 1, err);
 	if (st) {
 		term_release(&t);
 		return st;
 	}
 	if (!t.nodes.n) {
 		term_release(&t);
-		return unresolved(s, text, err);
+		return unresolved(g, text, err);
 	}
 	char c[64];
 	if (t.how == KBX_HOW_GLOB)
@@ -1184,9 +1122,9 @@ static kbx_status_t constraint(struct kbx_store *s, const struct kbx_hybrid_opts
 				st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 		_kbx_u32s_settle(&part);
 	} else if (!strcmp(role, "within"))
-		st = scope_within(s, &t, &part, err);
+		st = scope_within(g, &t, &part, err);
 	else
-		st = scope_calls(s, &t, !strcmp(role, "calls") ? KBX_DIR_IN : KBX_DIR_OUT, depth,
+		st = scope_calls(g, &t, !strcmp(role, "calls") ? KBX_DIR_IN : KBX_DIR_OUT, depth,
 				 walk_flags(o), &part, err);
 	if (!st)
 		st = add_term(p, &t, err);
@@ -1206,8 +1144,16 @@ static kbx_status_t constraint(struct kbx_store *s, const struct kbx_hybrid_opts
 	return KBX_OK;
 }
 
-kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
+kbx_status_t kbx_hybrid(kbx_store_t *store, const struct kbx_hybrid_opts *o,
 			struct kbx_hybrid_results *out, struct kbx_error *err)
+{
+	struct kbx_hybrid_graph g;
+	_kbx_hybrid_store_graph(store, &g);
+	return kbx_hybrid_over(&g, o, out, err);
+}
+
+kbx_status_t kbx_hybrid_over(const struct kbx_hybrid_graph *g, const struct kbx_hybrid_opts *o,
+			     struct kbx_hybrid_results *out, struct kbx_error *err)
 {
 	struct kbx_error local = KBX_ERROR_INIT;
 	struct _kbx_question q;
@@ -1266,13 +1212,13 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 	/* the constraints: one scope, their intersection */
 	uint32_t cdepth = o->depth ? o->depth : q.depth ? q.depth : 1;
 	if (q.within)
-		st = constraint(s, o, p, q.within, "within", cdepth, &scope, &have_scope, err);
+		st = constraint(g, o, p, q.within, "within", cdepth, &scope, &have_scope, err);
 	if (!st && q.called_by)
-		st = constraint(s, o, p, q.called_by, "called-by", cdepth, &scope, &have_scope, err);
+		st = constraint(g, o, p, q.called_by, "called-by", cdepth, &scope, &have_scope, err);
 	if (!st && q.calls)
-		st = constraint(s, o, p, q.calls, "calls", cdepth, &scope, &have_scope, err);
+		st = constraint(g, o, p, q.calls, "calls", cdepth, &scope, &have_scope, err);
 	if (!st && q.glob)
-		st = constraint(s, o, p, q.glob, "matching", cdepth, &scope, &have_scope, err);
+		st = constraint(g, o, p, q.glob, "matching", cdepth, &scope, &have_scope, err);
 	if (st)
 		goto done;
 
@@ -1281,10 +1227,11 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 	if (q.similar) {
 		struct kbx_nodelist l = KBX_NODELIST_INIT;
 		struct kbx_error e = KBX_ERROR_INIT;
-		struct _kbx_chunk_view v;
-		if (!strchr(q.similar, ' ') && kbx_lookup(s, q.similar, &l, &e) == KBX_OK &&
-		    l.n == 1 && !code_chunk_of(s, &l.items[0], &v)) {
-			search_text = strndup(v.c.text, v.c.text_len);
+		const char *text;
+		size_t len;
+		if (!strchr(q.similar, ' ') && g->lookup(g->data, q.similar, &l, &e) == KBX_OK &&
+		    l.n == 1 && !g->code_text(g->data, &l.items[0], &text, &len, &e)) {
+			search_text = strndup(text, len);
 			p->similar_to = strdup(l.items[0].cid);
 			exclude = l.items[0].id;
 		} else {
@@ -1306,7 +1253,7 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 		struct kbx_nodelist l = KBX_NODELIST_INIT;
 		struct kbx_error e = KBX_ERROR_INIT;
 		if (p->docs_hop && !strchr(search_text, ' ') && !p->similar_to &&
-		    kbx_lookup(s, search_text, &l, &e) == KBX_OK) {
+		    g->lookup(g->data, search_text, &l, &e) == KBX_OK) {
 			struct kbx_hybrid_term t = { 0 };
 			t.text = strdup(search_text);
 			t.role = "target";
@@ -1336,13 +1283,13 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (q.relation && q.target) {
 		struct kbx_hybrid_term t;
-		st = resolve(s, o, q.target, "target", &t, 1, err);
+		st = resolve(g, o, q.target, "target", &t, 1, err);
 		if (st) {
 			term_release(&t);
 			goto done;
 		}
 		if (!t.nodes.n) {
-			st = unresolved(s, q.target, err);
+			st = unresolved(g, q.target, err);
 			term_release(&t);
 			goto done;
 		}
@@ -1368,10 +1315,11 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 			if (KBX_KIND_IS_CALLABLE(n->kind))
 				continue;
 			struct _kbx_u32s m = { 0 };
-			st = members(s, n->id, CALLABLES, &m, err);
+			st = members(g, n, CALLABLES, &m, err);
 			for (size_t j = 0; j < m.n && !st; j++) {
 				struct kbx_node mn;
-				if (_kbx_node_read(s, _kbx_txn(s), m.v[j], &mn) == KBX_OK)
+				struct kbx_error e = KBX_ERROR_INIT;
+				if (g->node(g->data, m.v[j], &mn, &e) == KBX_OK)
 					st = add_seed(p, &mn, "member", t.scores ? t.scores[i] : 1.0, err);
 			}
 			free(m.v);
@@ -1393,7 +1341,8 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 			 * glob's files too */
 			for (size_t i = 0; i < scope.n && !st; i++) {
 				struct kbx_node n;
-				if (_kbx_node_read(s, _kbx_txn(s), scope.v[i], &n) == KBX_OK &&
+				struct kbx_error e = KBX_ERROR_INIT;
+				if (g->node(g->data, scope.v[i], &n, &e) == KBX_OK &&
 				    (n.kind != KBX_KIND_FILE || q.glob))
 					st = add_seed(p, &n, q.glob ? "glob" : "scope", 1.0, err);
 			}
@@ -1406,7 +1355,7 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 			if (have_scope && !scope.n) {
 				st = KBX_NOT_FOUND;
 			} else {
-				st = kbx_search(s, &sq, &r, &e);
+				st = g->search(g->data, &sq, &r, &e);
 				memcpy(p->sig, r.sig, sizeof(p->sig));
 				if (have_scope) {
 					p->scoped = 1;
@@ -1416,15 +1365,18 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 				}
 				for (size_t i = 0; !st && i < r.n; i++) {
 					struct kbx_node n;
-					uint32_t id = _kbx_id_of(s, r.hits[i].chunk.doc_id);
-					if (id && id != exclude &&
-					    _kbx_node_read(s, _kbx_txn(s), id, &n) == KBX_OK)
+					struct kbx_error ne = KBX_ERROR_INIT;
+					if (g->node_by_cid(g->data, r.hits[i].chunk.doc_id, &n, &ne) == KBX_OK &&
+					    n.id != exclude)
 						st = add_seed(p, &n, "search", r.hits[i].score / r.hits[0].score,
 							      err);
 				}
 				if (st == KBX_NOT_FOUND || !st)
 					kbx_search_results_release(&r);
-				if (st && st != KBX_NOT_FOUND)
+				if (st && st != KBX_NOT_FOUND && have_scope)
+					st = _kbx_fail(err, st, "the plan's step 'seeds' (the search within the scope): %s",
+						       e.msg);
+				else if (st && st != KBX_NOT_FOUND)
 					st = _kbx_fail(err, st, "%s", e.msg);
 			}
 			if (st == KBX_NOT_FOUND)
@@ -1444,13 +1396,13 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 			break;
 		}
 		if (q.relation) {
-			st = traverse(s, &rs, q.relation, &sd->node, p->depth, walk_flags(o), sd->score,
+			st = traverse(g, &rs, q.relation, &sd->node, p->depth, walk_flags(o), sd->score,
 				      err);
 		} else if (o->expand) {
-			st = walk(s, &rs, sd->node.id, KBX_EDGE_CALLS, KBX_DIR_IN, o->expand,
+			st = walk(g, &rs, &sd->node, KBX_EDGE_CALLS, KBX_DIR_IN, o->expand,
 				  walk_flags(o), sd->score, err);
 			if (!st)
-				st = walk(s, &rs, sd->node.id, KBX_EDGE_CALLS, KBX_DIR_OUT, o->expand,
+				st = walk(g, &rs, &sd->node, KBX_EDGE_CALLS, KBX_DIR_OUT, o->expand,
 					  walk_flags(o), sd->score, err);
 		}
 	}
@@ -1495,7 +1447,7 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 		h->graph = (r->confidence == KBX_CONF_AMBIGUOUS ? 0.5 : 1.0) / (1.0 + r->hops);
 	}
 	if (search_text && nres)
-		st = similarity(s, o, search_text, res, nres, p, err);
+		st = similarity(g, o, search_text, res, nres, p, err);
 	if (st) {
 		free(res);
 		goto done;
@@ -1503,9 +1455,11 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 	/* importance and recency, relative to the candidates */
 	uint32_t most = 0;
 	int64_t newest = 0;
+	if (nres && (st = g->facts(g->data, res, nres, err))) {
+		free(res);
+		goto done;
+	}
 	for (size_t i = 0; i < nres; i++) {
-		res[i].callers = count_in_calls(s, &res[i].node);
-		res[i].mtime = file_mtime(s, &res[i].node);
 		if (res[i].callers > most)
 			most = res[i].callers;
 		if (res[i].mtime > newest)
@@ -1524,7 +1478,7 @@ kbx_status_t kbx_hybrid(kbx_store_t *s, const struct kbx_hybrid_opts *o,
 	out->total = nres;
 	p->ms_rank = ms_since(&t0);
 	out->items = res;
-	st = documents(s, o, out, &q, search_text, have_scope, limit, err);
+	st = documents(g, o, out, &q, search_text, have_scope, limit, err);
 	if (st)
 		goto done;
 	clock_gettime(CLOCK_MONOTONIC, &t0);

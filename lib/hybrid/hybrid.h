@@ -45,4 +45,7 @@ struct _kbx_question {
 int _kbx_understand(const char *query, struct _kbx_question *q);
 void _kbx_question_release(struct _kbx_question *q);
 
+/* The graph and search of a store, for kbx_hybrid_over (store-graph.c). */
+void _kbx_hybrid_store_graph(kbx_store_t *store, struct kbx_hybrid_graph *g);
+
 #endif

@@ -222,6 +222,62 @@ struct kbx_hybrid_results {
 	struct kbx_nodelist strings;    /* owns the node strings of via[] */
 };
 
+/*
+ * The graph and the search a plan reads.  kbx_hybrid() reads a store;
+ * kbx_hybrid_over() reads what g gives: the same plan over another copy
+ * of an index (kbx --db: the database kbx push fills, one repository).
+ * Nodes, edges and hits must be as the store's own calls give them
+ * (kbx_lookup, kbx_walk_edges_flags, kbx_search...), in the same order,
+ * for the answer to be the same; their strings stay valid as long as
+ * data does.  A callback that fails returns its status with err set.
+ */
+typedef int (*kbx_hybrid_node_fn)(void *fdata, const struct kbx_node *n);
+struct kbx_hybrid_graph {
+	void *data;
+	/* kbx_lookup */
+	kbx_status_t (*lookup)(void *data, const char *symbol, struct kbx_nodelist *out,
+			       struct kbx_error *err);
+	/* the node of id, or of canonical id cid: KBX_NOT_FOUND if none */
+	kbx_status_t (*node)(void *data, uint32_t id, struct kbx_node *out, struct kbx_error *err);
+	kbx_status_t (*node_by_cid)(void *data, const char *cid, struct kbx_node *out,
+				    struct kbx_error *err);
+	/* fn with every node whose canonical id starts with prefix, in byte
+	 * order of the ids (kbx_ids_with_prefix); non-zero from fn stops */
+	kbx_status_t (*prefixed)(void *data, const char *prefix, kbx_hybrid_node_fn fn,
+				 void *fdata, struct kbx_error *err);
+	/* the file nodes whose path is t or ends in "/t", by path */
+	kbx_status_t (*files_named)(void *data, const char *t, struct kbx_nodelist *out,
+				    struct kbx_error *err);
+	/* kbx_walk_edges_flags from node n */
+	kbx_status_t (*walk)(void *data, const struct kbx_node *n, int kind, int dir,
+			     uint32_t max_depth, unsigned flags, kbx_edge_fn fn, void *fdata,
+			     struct kbx_error *err);
+	/* kbx_name_candidates */
+	kbx_status_t (*name_candidates)(void *data, const struct kbx_node *ref, int lang,
+					struct kbx_nodelist *out, struct kbx_error *err);
+	/* kbx_suggest; NULL: no "did you mean" */
+	kbx_status_t (*suggest)(void *data, const char *symbol, size_t max,
+				struct kbx_nodelist *out, struct kbx_error *err);
+	/* the text of node n's code chunk: KBX_NOT_FOUND if it has none */
+	kbx_status_t (*code_text)(void *data, const struct kbx_node *n, const char **text,
+				  size_t *len, struct kbx_error *err);
+	/* kbx_search; a graph scope (q->scope) the source cannot search is
+	 * KBX_ERR_USAGE, with err saying so */
+	kbx_status_t (*search)(void *data, const struct kbx_search_query *q,
+			       struct kbx_search_results *out, struct kbx_error *err);
+	/* the chunks that are not code (the registry's documents) */
+	kbx_status_t (*documents)(void *data, uint64_t *n, struct kbx_error *err);
+	/* each result's direct callers (certain and through its name:) and
+	 * its file's modification time in seconds (0: unknown) */
+	kbx_status_t (*facts)(void *data, struct kbx_hybrid_result *res, size_t n,
+			      struct kbx_error *err);
+	/* fn with each code chunk of the file path (kbx context's bodies
+	 * when its source is no store); its strings stay valid during the
+	 * call only */
+	kbx_status_t (*file_chunks)(void *data, const char *path, kbx_chunk_fn fn, void *fdata,
+				    struct kbx_error *err);
+};
+
 /* Answer a question.  KBX_NOT_FOUND when the plan ran and found nothing
  * (no result and no document)
  * (the plan is still filled, for --explain); KBX_ERR_USAGE when the
@@ -229,6 +285,8 @@ struct kbx_hybrid_results {
  * understands). */
 kbx_status_t kbx_hybrid(kbx_store_t *store, const struct kbx_hybrid_opts *opts,
 			struct kbx_hybrid_results *out, struct kbx_error *err);
+kbx_status_t kbx_hybrid_over(const struct kbx_hybrid_graph *g, const struct kbx_hybrid_opts *opts,
+			     struct kbx_hybrid_results *out, struct kbx_error *err);
 void kbx_hybrid_release(struct kbx_hybrid_results *r);
 
 /* The nodes a search scope stands for, sorted and unique, for kbx search

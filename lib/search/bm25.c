@@ -378,6 +378,8 @@ struct src_postings {
 	uint32_t *touched;
 	size_t ntouched, atouched;
 	int failed;
+	const uint32_t *subset; /* graph-first: only these chunks (sorted) */
+	size_t nsubset;
 	const uint64_t *df;     /* filled by the source before the first posting */
 	uint64_t nchunks;
 	double *bound;
@@ -400,6 +402,8 @@ static void src_posting(void *data, size_t term, uint32_t id, uint32_t tf, uint3
 	if (sp->failed || term >= sp->q->n)
 		return;
 	set_weights(sp);
+	if (sp->subset && !bsearch(&id, sp->subset, sp->nsubset, sizeof(id), _kbx_cmp_u32))
+		return;
 	if (id >= sp->aacc) {
 		size_t na = sp->aacc ? sp->aacc : 1024;
 		while (na <= id)
@@ -427,7 +431,7 @@ static void src_posting(void *data, size_t term, uint32_t id, uint32_t tf, uint3
 }
 
 kbx_status_t _kbx_bm25_source(const struct kbx_search_source *src, kbx_tokenizer_t *tok,
-			      const char *text, size_t len, const struct _kbx_bm25_term *extra,
+			      const uint32_t *subset, size_t nsubset, const char *text, size_t len, const struct _kbx_bm25_term *extra,
 			      size_t nextra, struct _kbx_scored **out, size_t *n, double *bound,
 			      struct kbx_error *err)
 {
@@ -442,7 +446,7 @@ kbx_status_t _kbx_bm25_source(const struct kbx_search_source *src, kbx_tokenizer
 		free(q);
 		return KBX_OK;
 	}
-	struct src_postings sp = { .q = q };
+	struct src_postings sp = { .q = q, .subset = subset, .nsubset = nsubset };
 	const char **terms = calloc(q->n, sizeof(*terms));
 	size_t *lens = calloc(q->n, sizeof(*lens));
 	uint64_t *df = calloc(q->n, sizeof(*df));
@@ -460,7 +464,7 @@ kbx_status_t _kbx_bm25_source(const struct kbx_search_source *src, kbx_tokenizer
 	sp.df = df;
 	sp.nchunks = src->nchunks;
 	sp.bound = bound;
-	st = src->postings(src->data, terms, lens, q->n, df, src_posting, &sp, err);
+	st = src->postings(src->data, terms, lens, q->n, subset, nsubset, df, src_posting, &sp, err);
 	if (!st)
 		set_weights(&sp);
 	if (!st && sp.failed)

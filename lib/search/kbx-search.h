@@ -259,7 +259,9 @@ void kbx_search_results_release(struct kbx_search_results *r);
  * index searches its flat file (the same codes, exact pass and order),
  * the query embedded here by the embedding named in `embedding` (another
  * one: the signal is left out with a note; in vector mode it is the
- * error, as is why_no_vectors when there are none).  No graph scope.
+ * error, as is why_no_vectors when there are none).  A graph scope is
+ * searched as the index searches it (the same plan; graph-first, the
+ * scope's vectors compared exactly) when the source gives its chunks.
  */
 typedef void (*kbx_posting_fn)(void *fdata, size_t term, uint32_t id, uint32_t tf,
 			       uint32_t len);
@@ -271,10 +273,12 @@ struct kbx_search_source {
 	 * terms[i] is lens[i] bytes): df[i] filled for every term first,
 	 * then fn(fdata, i, chunk id, count in the chunk, the chunk's
 	 * length) for each chunk holding terms[i], term after term in the
-	 * order given. */
+	 * order given.  With subset (a graph scope's chunks, sorted), fn
+	 * is needed for those chunks only (others are passed over); df
+	 * counts every chunk still. */
 	kbx_status_t (*postings)(void *data, const char *const *terms, const size_t *lens,
-				 size_t n, uint64_t *df, kbx_posting_fn fn, void *fdata,
-				 struct kbx_error *err);
+				 size_t n, const uint32_t *subset, size_t nsubset, uint64_t *df,
+				 kbx_posting_fn fn, void *fdata, struct kbx_error *err);
 	/* fn(fdata, chunk id, its pattern in Python syntax) for every
 	 * error pattern, by chunk id. */
 	kbx_status_t (*patterns)(void *data, void (*fn)(void *fdata, uint32_t id, const char *pattern),
@@ -303,6 +307,14 @@ struct kbx_search_source {
 	kbx_status_t (*df)(void *data, const char *const *terms, const size_t *lens, size_t n,
 			   uint64_t *df, struct kbx_error *err);
 	const char *why_no_vectors;
+	/* A graph scope (q->scope), when both are there (else it is
+	 * refused): the number of code chunks into *n, and fn(fdata,
+	 * chunk id) for each code chunk of the graph nodes nodes[0..n)
+	 * (sorted), the scope's chunks its graph-first plan scores. */
+	kbx_status_t (*code_chunks)(void *data, uint64_t *n, struct kbx_error *err);
+	kbx_status_t (*node_chunks)(void *data, const uint32_t *nodes, size_t n,
+				    void (*fn)(void *fdata, uint32_t id), void *fdata,
+				    struct kbx_error *err);
 };
 /* Results as kbx_search's; the hits' strings are data's. */
 kbx_status_t kbx_search_source(const struct kbx_search_source *src,

@@ -439,7 +439,8 @@ static kbx_status_t run_lexical(struct src *src, const struct kbx_search_query *
 	struct _kbx_scored *sc = NULL;
 	size_t n = 0;
 	kbx_status_t st =
-		src->ext ? _kbx_bm25_source(src->ext, tok, q->text, q->len, x ? x->t : NULL,
+		src->ext ? _kbx_bm25_source(src->ext, tok, subset ? subset->v : NULL,
+					    subset ? subset->n : 0, q->text, q->len, x ? x->t : NULL,
 					    x ? x->n : 0, &sc, &n, bound, err)
 			 : _kbx_bm25(src->s, src->txn, tok, q->text, q->len,
 				     subset ? subset->v : NULL, subset ? subset->n : 0,
@@ -1090,6 +1091,70 @@ static kbx_status_t embed_query_source(const struct kbx_search_source *x, kbx_em
 	return st;
 }
 
+/* Graph-first over a source, as scan_subset over the index: each chunk
+ * of the subset that passes the filters compared exactly with the query,
+ * its vector the source's.  A query that cannot be embedded is a note,
+ * as in run_vector. */
+static kbx_status_t scan_subset_source(struct src *src, kbx_embedder_t *e,
+				       const struct kbx_search_query *q,
+				       const struct _kbx_u32s *subset, size_t depth,
+				       struct slist *out, struct kbx_signal_report *rep,
+				       struct kbx_error *err)
+{
+	const struct kbx_search_source *x = src->ext;
+	uint32_t dim = 0;
+	float *qv = NULL, *vecs = NULL;
+	int64_t *ids = NULL;
+	struct _kbx_scored *c = NULL;
+	size_t n = 0, k = 0;
+	kbx_status_t st = _kbx_embedder_probe(e, &dim, err);
+	if (!st && !(qv = malloc((dim + 1) * sizeof(float))))
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	if (!st)
+		st = x->df ? embed_query_source(x, e, q, qv, err)
+			   : _kbx_embed_query(e, q->text, q->len, NULL, NULL, qv, err);
+	if (st) {
+		snprintf(rep->note, sizeof(rep->note), "cannot embed the query: %s", err->msg);
+		free(qv);
+		return st == KBX_ERR_NOMEM ? st : KBX_OK;
+	}
+	dim = _kbx_embedder_dim(e);
+	if (slist_alloc(out, depth) || !(ids = malloc((subset->n + 1) * sizeof(*ids))) ||
+	    !(c = malloc((subset->n + 1) * sizeof(*c))))
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	if (!st)
+		st = src_prefetch(src, subset->v, subset->n, err);
+	for (size_t i = 0; !st && i < subset->n; i++) {
+		struct kbx_chunk ch;
+		if (!src_chunk(src, subset->v[i], &ch) && passes(q, &ch))
+			ids[k++] = subset->v[i];
+	}
+	if (!st && k && !(vecs = malloc(k * dim * sizeof(float) + 1)))
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	if (!st && k)
+		st = x->vectors(x->data, ids, k, dim, vecs, err);
+	for (size_t i = 0; !st && i < k; i++) {
+		float dot = _kbx_vflat_ip(qv, vecs + i * dim, dim);
+		rep->candidates++;
+		if (dot <= 1e-6f)
+			continue;
+		c[n].id = (uint32_t)ids[i];
+		c[n].score = dot;
+		n++;
+	}
+	if (!st) {
+		keep_best(c, n, depth, out);
+		rep->used = 1;
+		rep->passed = out->n;
+		rep->passed_exact = out->n < depth;
+	}
+	free(qv);
+	free(vecs);
+	free(ids);
+	free(c);
+	return st;
+}
+
 /*
  * A source's vectors searched as the index searches its flat file
  * (lib/util/vflat.c), for vector_hits: the codes, read once, pick the
@@ -1170,7 +1235,7 @@ out:
  * here by the embedding the vectors were made by.  Why it cannot run
  * goes to rep->note, as for run_vector. */
 static kbx_status_t run_vector_source(struct src *src, const struct kbx_search_query *q,
-				      size_t depth, struct slist *out,
+				      const struct _kbx_u32s *subset, size_t depth, struct slist *out,
 				      struct kbx_signal_report *rep, char *kind_out,
 				      size_t kind_sz, struct kbx_error *err)
 {
@@ -1203,6 +1268,11 @@ static kbx_status_t run_vector_source(struct src *src, const struct kbx_search_q
 		snprintf(rep->note, sizeof(rep->note),
 			 "the vectors were pushed from an index embedded by %s, but the settings ask for %s: search with the embedding the repository was indexed with, or index and push it again",
 			 x->embedding, _kbx_embedder_identity(e));
+		goto out;
+	}
+	if (subset) {
+		st = scan_subset_source(src, e, q, subset, depth, out, rep, err);
+		snprintf(kind_out, kind_sz, "exact");
 		goto out;
 	}
 	uint64_t n = 0;
@@ -1343,11 +1413,23 @@ static double hit_confidence(const struct fused *f, double share, int lex_used, 
 
 /* Choose how a scoped search runs (see enum kbx_scope_plan), and find
  * the scope's chunks when it runs graph-first. */
-static kbx_status_t plan_scope(struct kbx_store *s, MDB_txn *txn,
-			       const struct kbx_search_query *q, struct kbx_search_results *out,
-			       struct _kbx_u32s *scoped, struct kbx_error *err)
+static void add_scoped(void *data, uint32_t id)
 {
-	_kbx_meta_get_u64(s, txn, "chunks.code", &out->code_chunks);
+	struct _kbx_u32s *scoped = data;
+	if (_kbx_u32s_add(scoped, id))
+		scoped->n = SIZE_MAX;
+}
+
+static kbx_status_t plan_scope(struct src *src, const struct kbx_search_query *q,
+			       struct kbx_search_results *out, struct _kbx_u32s *scoped,
+			       struct kbx_error *err)
+{
+	kbx_status_t st;
+	const struct kbx_search_source *x = src->ext;
+	if (!x)
+		_kbx_meta_get_u64(src->s, src->txn, "chunks.code", &out->code_chunks);
+	else if ((st = x->code_chunks(x->data, &out->code_chunks, err)))
+		return st;
 	out->scope_nodes = q->nscope;
 	/* a node has at most one code chunk: the node count bounds the
 	 * scope's chunks before any is looked up */
@@ -1373,7 +1455,15 @@ static kbx_status_t plan_scope(struct kbx_store *s, MDB_txn *txn,
 		 (unsigned long long)out->code_chunks, why);
 	if (plan != KBX_SCOPE_GRAPH_FIRST)
 		return KBX_OK;
-	kbx_status_t st = scope_chunks(s, txn, q, scoped, err);
+	if (!x) {
+		st = scope_chunks(src->s, src->txn, q, scoped, err);
+	} else {
+		st = x->node_chunks(x->data, q->scope, q->nscope, add_scoped, scoped, err);
+		if (!st && scoped->n == SIZE_MAX)
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		if (!st)
+			_kbx_u32s_settle(scoped);
+	}
 	out->scope_chunks = scoped->n;
 	return st;
 }
@@ -1423,12 +1513,12 @@ static kbx_status_t search_in(struct src *src, const struct kbx_search_query *qi
 		out->chunks = src->ext->nchunks;
 	else
 		_kbx_meta_get_u64(s, txn, "chunks", &out->chunks);
-	if (q.scope && src->ext) {
+	if (q.scope && src->ext && (!src->ext->code_chunks || !src->ext->node_chunks)) {
 		st = _kbx_fail(err, KBX_ERR_USAGE, "a graph scope is searched in the index only");
 		goto done;
 	}
 	if (q.scope) {
-		st = plan_scope(s, txn, &q, out, &scoped, err);
+		st = plan_scope(src, &q, out, &scoped, err);
 		if (st)
 			goto done;
 		if (out->scope_plan == KBX_SCOPE_GRAPH_FIRST)
@@ -1449,7 +1539,7 @@ static kbx_status_t search_in(struct src *src, const struct kbx_search_query *qi
 	}
 	if (!st && q.mode != KBX_MODE_LEXICAL && src->ext) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		st = run_vector_source(src, &qs, depth, &L[KBX_SIG_VECTOR],
+		st = run_vector_source(src, &qs, subset, depth, &L[KBX_SIG_VECTOR],
 				       &out->sig[KBX_SIG_VECTOR], out->vector_kind,
 				       sizeof(out->vector_kind), err);
 		out->sig[KBX_SIG_VECTOR].ms = ms_since(&t0);

@@ -219,8 +219,9 @@ kbx_status_t _kbx_bm25(struct kbx_store *s, MDB_txn *txn, kbx_tokenizer_t *tok,
 		       const char *text, size_t len, const uint32_t *subset, size_t nsubset,
 		       const struct _kbx_bm25_term *extra, size_t nextra,
 		       struct _kbx_scored **out, size_t *n, double *bound, struct kbx_error *err);
-/* The same over src's postings (kbx_search_source), without a subset. */
+/* The same over src's postings (kbx_search_source). */
 kbx_status_t _kbx_bm25_source(const struct kbx_search_source *src, kbx_tokenizer_t *tok,
+			      const uint32_t *subset, size_t nsubset,
 			      const char *text, size_t len, const struct _kbx_bm25_term *extra,
 			      size_t nextra, struct _kbx_scored **out, size_t *n, double *bound,
 			      struct kbx_error *err);
