@@ -11,6 +11,8 @@
  *
  * Calls, in order (the first rule that yields candidates decides; the
  * "via" of each edge names it):
+ *   0. scope, for plain calls: rule 3b below, first, since a helper
+ *      hides a method of the enclosing class of its name;
  *   1. same-class: self/this/super, and plain calls in languages with an
  *      implicit receiver: a method of the enclosing class, then of its
  *      bases; for a method defined outside its type's file, Type.name
@@ -1791,6 +1793,23 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		return;
 	}
 
+	/* 3b, before the others: a helper nested in the caller or in a
+	 * definition enclosing it, which hides a method of the enclosing
+	 * class of its name (C#, Kotlin, Swift, Scala, Dart local functions,
+	 * OCaml's local let); one defined twice there (Rust #[cfg] variants)
+	 * is not proved */
+	int mask = (c->lang->no_type_calls ? M_FUNC : M_FUNC | M_TYPE) | M_MACRO;
+	if (recv == KBX_RECV_NONE) {
+		int several = 0;
+		uint32_t helper = nested_def(c, src, name, mask, &several);
+		if (helper) {
+			add_edge(c, src, KBX_EDGE_CALLS, helper,
+				 several ? KBX_CONF_AMBIGUOUS : KBX_CONF_CERTAIN, KBX_VIA_SCOPE,
+				 several ? 2 : 1, line, col);
+			return;
+		}
+	}
+
 	/* 1. the enclosing class and its bases */
 	if (call->class_qual &&
 	    (recv == KBX_RECV_SELF || recv == KBX_RECV_SUPER ||
@@ -2009,20 +2028,8 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	/* f(): plain calls, of a function or of a macro (only C and C++
 	 * define macros) by the same rules; a bare name as a statement
 	 * can only be a macro */
-	int mask = (c->lang->no_type_calls ? M_FUNC : M_FUNC | M_TYPE) | M_MACRO;
 	if (recv == KBX_RECV_MACRO)
 		mask = M_MACRO;
-
-	/* 3b. a helper nested in the caller or in a definition enclosing it;
-	 * one defined twice there (Rust #[cfg] variants) is not proved */
-	int several = 0;
-	uint32_t helper = recv == KBX_RECV_MACRO ? 0 : nested_def(c, src, name, mask, &several);
-	if (helper) {
-		add_edge(c, src, KBX_EDGE_CALLS, helper,
-			 several ? KBX_CONF_AMBIGUOUS : KBX_CONF_CERTAIN, KBX_VIA_SCOPE,
-			 several ? 2 : 1, line, col);
-		return;
-	}
 
 	/* 4. the same file, but the helpers of other definitions; a macro
 	 * of the file that a header it includes defines too (#undef and

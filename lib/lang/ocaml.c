@@ -10,7 +10,9 @@
  * them).  So M.f where M is no module of the file is an import of M,
  * which is a.ml beside the file, else any file of that name; `open M` and
  * `include M` at the top of a file or module are wildcard imports (plain
- * calls may reach M's definitions); `module U = M` binds U to M.  A plain
+ * calls may reach M's definitions); `module U = M` binds U to M (also
+ * when M.f came before it).  A let without rec does not see its own
+ * name: in its body that name is another definition, never this one.  A plain
  * call reaches the definitions of its module and its file, and of what
  * they open (calls_in_imports_only), never another file's by name alone.
  * A `let` without parameters is a value: the calls that compute it are
@@ -27,9 +29,15 @@
 
 const TSLanguage *tree_sitter_ocaml(void);
 
+/* a module name the file knows: one it defines or binds (local), or
+ * one it imported (M.f, open M) */
+struct ml_mod {
+	const char *name;
+	int local;
+};
+
 struct ml_state {
-	/* the modules the file defines or binds, and those it imported */
-	const char **mods;
+	struct ml_mod *mods;
 	size_t nmods, amods;
 	/* the name an object binds itself to (object (self)), and where
 	 * that object ends */
@@ -51,19 +59,25 @@ static void ml_end(struct kbx_walk *w)
 	w->lang_state = NULL;
 }
 
-static int known_mod(struct ml_state *st, const char *name)
+/* The module name as the file knows it, or NULL. */
+static const struct ml_mod *find_mod(struct ml_state *st, const char *name)
 {
 	for (size_t i = st ? st->nmods : 0; i-- > 0;)
-		if (!strcmp(st->mods[i], name))
-			return 1;
-	return 0;
+		if (!strcmp(st->mods[i].name, name))
+			return &st->mods[i];
+	return NULL;
 }
 
-static void add_mod(struct ml_state *st, const char *name)
+static int known_mod(struct ml_state *st, const char *name)
+{
+	return find_mod(st, name) != NULL;
+}
+
+static void add_mod(struct ml_state *st, const char *name, int local)
 {
 	if (st && name && !known_mod(st, name) &&
 	    !_kbx_grow((void **)&st->mods, &st->amods, st->nmods, sizeof(*st->mods), 8))
-		st->mods[st->nmods++] = name;
+		st->mods[st->nmods++] = (struct ml_mod){ name, local };
 }
 
 /* M.f names the module M: an import the first time, unless the file
@@ -74,7 +88,7 @@ static void use_module(struct kbx_walk *w, TSNode at, const char *first)
 	const char *type;
 	if (!first || known_mod(st, first) || _kbx_walk_bound(w, first, 0, &type))
 		return;
-	add_mod(st, first);
+	add_mod(st, first, 0);
 	_kbx_x_import(w->x, first, NULL, NULL, 0, 0, _kbx_node_line(at));
 }
 
@@ -175,8 +189,14 @@ static void visit_let(struct kbx_walk *w, TSNode n)
 	/* the name is a local of the enclosing function, and the function
 	 * itself a definition nested in it */
 	int sym = _kbx_walk_define(w, n, KBX_KIND_FUNCTION, name, 1);
-	if (sym >= 0)
-		bind_params(w, n);
+	if (sym < 0)
+		return;
+	bind_params(w, n);
+	/* without rec, the name is not yet bound in its own body: f there is
+	 * an earlier f, of the module, an opened module or Stdlib
+	 * (let compare a b = compare a b), never this one */
+	if (!_kbx_has_token(_kbx_walk_up(w, n), "rec"))
+		_kbx_walk_bind(w, name, NULL);
 }
 
 static void visit_module(struct kbx_walk *w, TSNode n)
@@ -188,11 +208,14 @@ static void visit_module(struct kbx_walk *w, TSNode n)
 	if (!mname)
 		return;
 	if (_kbx_is(body, "module_path") && _kbx_walk_caller(w) < 0) {
-		/* module U = M, module U = A.B: U stands for that module */
+		/* module U = M, module U = A.B: U stands for that module, also
+		 * when the file named M before (module A = Automata after
+		 * Automata.f); not when M is the file's own */
 		TSNode first = first_module(body);
 		const char *head = _kbx_node_text(w, first);
 		const char *text = _kbx_compact_text(w, body, 0);
-		if (head && text && !known_mod(st, head)) {
+		const struct ml_mod *known = head ? find_mod(st, head) : NULL;
+		if (head && text && (!known || !known->local)) {
 			const char *dot = strrchr(text, '.');
 			if (dot)
 				_kbx_x_import(w->x, _kbx_arena_strndup(&w->x->arena, text,
@@ -201,12 +224,12 @@ static void visit_module(struct kbx_walk *w, TSNode n)
 			else
 				_kbx_x_import(w->x, text, NULL, mname, 0, 0, _kbx_node_line(n));
 		}
-		add_mod(st, mname);
+		add_mod(st, mname, 1);
 		return;
 	}
 	if (!_kbx_is(body, "structure") && !_kbx_is(body, "functor"))
 		return;
-	add_mod(st, mname);
+	add_mod(st, mname, 1);
 	if (_kbx_walk_caller(w) >= 0)
 		return;   /* a module in a function: its code is the function's */
 	int sym = _kbx_walk_define(w, n, KBX_KIND_CLASS, mname, 1);
