@@ -35,13 +35,18 @@
 #   php    doctrine-inflector  PHP 8.2 with Xdebug's traces   oracle-php.py
 #          (DYNAMIC as lua: the calls PHP makes while the project's
 #          PHPUnit suite runs; Debian's php-cli, php-xdebug, phpunit)
+#   ocaml  ocaml-re        ocamlc 4.13 -bin-annot, the typed    oracle-ocaml.sh
+#          trees read with compiler-libs (oracle-ocaml.ml): every
+#          application of a named function, its Path.t followed
+#          through the project's modules, aliases and includes
+#          (Debian's ocaml-nox; the library's lib/ only)
 #
 # Run by bench/run.sh (section "accuracy", records accuracy.* in
 # $RES/records.tsv, report.py makes the table), or alone:
 #   BENCH_WORK=bench/work bash bench/accuracy/run.sh
 # Environment: KBX (default ./kbx), EXPORT (a built kbx-export; built
 # from KBX_BUILD_DIR's libraries when unset), BENCH_ACC_LANGS (default
-# "go java py ts cpp c rs lua php"), BENCH_INSTALL=1 (apt-get install what is
+# "go java py ts cpp c rs lua php ocaml"), BENCH_INSTALL=1 (apt-get install what is
 # missing).  Every miss and every wrong certain edge, with its source
 # line, is kept in $RES/out/accuracy-LANG.errors.tsv.
 #
@@ -60,7 +65,7 @@ ACC=$WORK/accuracy
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
 RES=${RES:-$WORK/results}
-LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php}
+LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php ocaml}
 PY=/usr/bin/python3          # Debian's python3, with Debian's python3-clang-14
 RS_CRATE=/usr/share/cargo/registry/regex-syntax-0.6.27
 export RES
@@ -99,6 +104,10 @@ if has_lang php; then
 	command -v phpunit >/dev/null || need+=(phpunit)
 	{ command -v php >/dev/null && php -m | grep -qx xdebug; } || need+=(php-xdebug)
 fi
+if has_lang ocaml; then
+	{ command -v ocamlc >/dev/null && command -v ocamldep >/dev/null &&
+		[ -f "$(ocamlc -where 2>/dev/null)/compiler-libs/ocamlcommon.cma" ]; } || need+=(ocaml-nox)
+fi
 install_missing ${need[@]+"${need[@]}"}
 [ -x "$KBX" ] || die "no kbx binary at $KBX: run make first"
 
@@ -112,7 +121,8 @@ if [ -f "$ACC/.complete" ] && has_lang c && [ ! -f "$ACC/c-gen/lua5.4-deb-multia
 	rm -f "$ACC/.complete"
 fi
 if [ -f "$ACC/.complete" ] && { { has_lang lua && [ ! -d "$ACC/src/lua" ]; } ||
-	{ has_lang php && [ ! -d "$ACC/src/php" ]; }; }; then
+	{ has_lang php && [ ! -d "$ACC/src/php" ]; } ||
+	{ has_lang ocaml && [ ! -d "$ACC/src/ocaml" ]; }; }; then
 	rm -f "$ACC/.complete"
 fi
 if [ ! -f "$ACC/.complete" ]; then
@@ -134,6 +144,7 @@ has_lang ts && record meta.node "node $(node --version)"
 has_lang rs && record meta.rustc "$(/usr/bin/rustc --version)"
 has_lang lua && record meta.lua "$(lua5.4 -v 2>&1), $(dpkg-query -W -f='lua-busted ${Version}' lua-busted 2>/dev/null)"
 has_lang php && record meta.php "$(php -v | head -n 1), $(dpkg-query -W -f='${Package} ${Version}\n' php-xdebug phpunit 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
+has_lang ocaml && record meta.ocaml "ocamlc $(ocamlc -version), $(dpkg-query -W -f='ocaml-nox ${Version}' ocaml-nox 2>/dev/null)"
 { has_lang cpp || has_lang c; } && record meta.libclang "$(dpkg-query -W -f='python3-clang-14 ${Version}' python3-clang-14 2>/dev/null)"
 while read -r pkg ver rest; do
 	record "accuracy.manifest.$pkg" "$ver"
@@ -230,5 +241,9 @@ fi
 if has_lang php; then
 	measure php doctrine-inflector "$(version_of php-doctrine-inflector)" php \
 		$PY "$here/oracle-php.py" . lib:tests /usr/bin/phpunit
+fi
+if has_lang ocaml; then
+	measure ocaml ocaml-re "$(version_of ocaml-re)" ml \
+		sh "$here/oracle-ocaml.sh" lib "$here/oracle-ocaml.ml"
 fi
 record accuracy.runtime_s "$(($(date +%s) - acc_start))"
