@@ -20,12 +20,15 @@
  *   2. import: a receiver that is an import (module.f(), Alias.f(), the
  *      longest dotted prefix that an import binds); an import from
  *      outside the repository makes the call external at once
- *      (import os; os.path.join());
+ *      (import os; os.path.join()); m.sub.f() is sub.f in m, never
+ *      m's own f;
  *   3. same-file: Foo.f() with Foo a class of this file;
  *   3b. scope: f() of a helper nested in the caller, or in a function or
  *      method enclosing it (the innermost); a helper is seen from
  *      nowhere else, so the rules below leave helpers out;
- *   4. same-file: definitions in this file;
+ *   4. same-file: definitions in this file (closed_modules: at its
+ *      top or in a definition enclosing the caller); a definition the
+ *      file makes twice is ambiguous where later_shadows;
  *   5. import: names brought in by resolved imports (from m import f,
  *      #include "x.h", wildcard imports);
  *   5b. scope: the caller's package directory (Go); in a language
@@ -709,11 +712,24 @@ static void defs_everywhere(struct ctx *c, const char *name, int mask, int fam,
 	out->n = defs_select(c, name, mask, fam, 1, NULL, NULL, out->ids, AMBIGUOUS_MAX + 1);
 }
 
+/* Does dst's file define its qualified name more than once? */
+static int redefined(struct ctx *c, uint32_t dst)
+{
+	struct kbx_node d;
+	return _kbx_node_read(c->s, _kbx_txn(c->s), dst, &d) == KBX_OK &&
+	       (d.flags & KBX_NODE_REDEFINED);
+}
+
 static void add_edge(struct ctx *c, uint32_t src, int kind, uint32_t dst, int conf, int via,
 		     uint32_t ncand, uint32_t line, uint32_t col)
 {
 	if (!src || !dst)
 		return;
+	if (kind == KBX_EDGE_CALLS && conf == KBX_CONF_CERTAIN && c->lang &&
+	    c->lang->later_shadows && redefined(c, dst)) {
+		conf = KBX_CONF_AMBIGUOUS;
+		ncand = 2;
+	}
 	if (c->npe == c->ape) {
 		size_t na = c->ape ? c->ape * 2 : 256;
 		struct pending *p = realloc(c->pe, na * sizeof(*p));
@@ -1713,6 +1729,47 @@ static int nested_in_callable(struct ctx *c, uint32_t id)
 	       KBX_KIND_IS_CALLABLE(p.kind);
 }
 
+/* Keep in ids[0..n) the definitions whose qualified name is
+ * scope.name; returns how many remain. */
+static size_t keep_qual(struct ctx *c, uint32_t *ids, size_t n, const char *scope,
+			const char *name)
+{
+	struct strbuf q = STRBUF_INIT;
+	struct kbx_node d;
+	size_t k = 0;
+	strbuf_addf(&q, "%s.%s", scope, name);
+	for (size_t i = 0; i < n && !q.failed; i++)
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), ids[i], &d) == KBX_OK && d.qual &&
+		    !strcmp(d.qual, q.buf))
+			ids[k++] = ids[i];
+	strbuf_release(&q);
+	return k;
+}
+
+/* Keep in ids[0..n) the definitions at the top of the file or in a
+ * definition enclosing src; returns how many remain. */
+static size_t keep_enclosing(struct ctx *c, uint32_t src, uint32_t *ids, size_t n)
+{
+	uint32_t up[64];
+	size_t nup = 0, k = 0;
+	struct kbx_node d;
+	for (uint32_t at = src; at && at != c->file && nup < 64; at = d.parent) {
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), at, &d) != KBX_OK)
+			break;
+		up[nup++] = at;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), ids[i], &d) != KBX_OK)
+			continue;
+		int seen = !d.parent || d.parent == c->file;
+		for (size_t j = 0; j < nup && !seen; j++)
+			seen = d.parent == up[j];
+		if (seen)
+			ids[k++] = ids[i];
+	}
+	return k;
+}
+
 /* Drop the helpers nested in functions or methods from ids[0..n): a
  * plain call that no enclosing definition answered cannot see them.
  * Only when all n are in ids; returns how many remain. */
@@ -1946,6 +2003,10 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 			} else {
 				n = defs_named(c, name, M_FUNC | M_TYPE | M_METHOD, 0, b->targets,
 					       b->ntargets, ids, AMBIGUOUS_MAX + 1);
+				/* m.sub.f(): f inside sub, not m's own f (OCaml's
+				 * Cset.Map.add is not Cset.add) */
+				if (dot && n <= AMBIGUOUS_MAX)
+					n = keep_qual(c, ids, n, dot + 1, name);
 				if (!n && !dot)
 					n = returned_members(c, b, name, ids);
 				if (n) {
@@ -2036,6 +2097,8 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	 * #define again, or #ifdef) is either */
 	n = defs_named(c, name, mask, 0, &c->file, 1, ids, AMBIGUOUS_MAX + 1);
 	n = drop_nested(c, ids, n);
+	if (c->lang->closed_modules && n <= AMBIGUOUS_MAX)
+		n = keep_enclosing(c, src, ids, n);
 	if (n && n <= AMBIGUOUS_MAX && c->nspread &&
 	    defs_named(c, name, M_MACRO, 0, &c->file, 1, NULL, 0)) {
 		size_t more = defs_named(c, name, M_MACRO, 0, c->spread, c->nspread, ids + n,

@@ -406,5 +406,7 @@ const struct kbx_lang _kbx_lang_ocaml = {
 	.implicit_self = 1,
 	.calls_in_imports_only = 1,
 	.nested_defs = 1,
+	.later_shadows = 1,
+	.closed_modules = 1,
 	.scope_sep = ".",
 };

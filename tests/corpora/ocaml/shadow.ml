@@ -8,3 +8,16 @@ module Box = struct
     clamp (List.length l)
   let rec count = function [] -> 0 | _ :: t -> 1 + count t
 end
+
+(* a second let of a name hides the first from there on; kbx keeps one
+   node for both, so a call of it is ambiguous *)
+let twice x = x
+let twice x = twice x * 2
+let use x = twice x
+
+module Sorted = struct
+  let compare (a : int) b = if a < b then -1 else 1
+end
+
+(* outside Sorted, compare is not Sorted.compare *)
+let order a b = compare a b
