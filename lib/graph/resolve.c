@@ -11,8 +11,10 @@
  *
  * Calls, in order (the first rule that yields candidates decides; the
  * "via" of each edge names it):
- *   0. scope, for plain calls: rule 3b below, first, since a helper
- *      hides a method of the enclosing class of its name;
+ *   0. for a plain call in an opened module (OCaml's let open M in):
+ *      M's own f, if M defines one at its top; then scope, rule 3b
+ *      below, since a helper hides a method of the enclosing class of
+ *      its name;
  *   1. same-class: self/this/super, and plain calls in languages with an
  *      implicit receiver: a method of the enclosing class, then of its
  *      bases; for a method defined outside its type's file, Type.name
@@ -1730,14 +1732,16 @@ static int nested_in_callable(struct ctx *c, uint32_t id)
 }
 
 /* Keep in ids[0..n) the definitions whose qualified name is
- * scope.name; returns how many remain. */
+ * scope.name (name alone with scope NULL); returns how many remain. */
 static size_t keep_qual(struct ctx *c, uint32_t *ids, size_t n, const char *scope,
 			const char *name)
 {
 	struct strbuf q = STRBUF_INIT;
 	struct kbx_node d;
 	size_t k = 0;
-	strbuf_addf(&q, "%s.%s", scope, name);
+	if (scope)
+		strbuf_addf(&q, "%s.", scope);
+	strbuf_addstr(&q, name);
 	for (size_t i = 0; i < n && !q.failed; i++)
 		if (_kbx_node_read(c->s, _kbx_txn(c->s), ids[i], &d) == KBX_OK && d.qual &&
 		    !strcmp(d.qual, q.buf))
@@ -1833,6 +1837,33 @@ static uint32_t class_elsewhere(struct ctx *c, const char *class_qual)
 	return n == 1 ? cands[0] : 0;
 }
 
+/* f() where the module mod is opened (OCaml's let open M in, M.(...)):
+ * f at the top of mod, an import or a module of this file, or nothing
+ * (0: the other rules decide). */
+static int call_in_opened(struct ctx *c, uint32_t src, const char *mod, const char *name,
+			  uint32_t line, uint32_t col)
+{
+	uint32_t ids[AMBIGUOUS_MAX + 1];
+	size_t n = 0;
+	struct binding *b = find_binding(c, mod, strlen(mod));
+	if (b && b->ntargets && !b->symname) {
+		n = defs_named(c, name, M_FUNC | M_TYPE | M_METHOD, 0, b->targets, b->ntargets, ids,
+			       AMBIGUOUS_MAX + 1);
+		if (n <= AMBIGUOUS_MAX)
+			n = keep_qual(c, ids, n, NULL, name);
+	} else if (!b) {
+		struct strbuf cid = STRBUF_INIT;
+		strbuf_addf(&cid, "%s#%s.%s", c->path, mod, name);
+		ids[0] = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+		n = ids[0] != 0;
+		strbuf_release(&cid);
+	}
+	if (n)
+		emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, b ? KBX_VIA_IMPORT : KBX_VIA_FILE,
+				line, col);
+	return n != 0;
+}
+
 static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 {
 	uint32_t ids[AMBIGUOUS_MAX + 1];
@@ -1856,6 +1887,8 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	 * OCaml's local let); one defined twice there (Rust #[cfg] variants)
 	 * is not proved */
 	int mask = (c->lang->no_type_calls ? M_FUNC : M_FUNC | M_TYPE) | M_MACRO;
+	if (recv == KBX_RECV_NONE && rcv && call_in_opened(c, src, rcv, name, line, col))
+		return;
 	if (recv == KBX_RECV_NONE) {
 		int several = 0;
 		uint32_t helper = nested_def(c, src, name, mask, &several);

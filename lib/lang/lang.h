@@ -118,7 +118,9 @@ struct kbx_xsym {
 struct kbx_xcall {
 	const char *name;     /* the called name: "process" */
 	const char *receiver; /* for KBX_RECV_EXPR: the receiver as written ("m", "os.path",
-	                       * "Foo"); NULL otherwise */
+	                       * "Foo"); for KBX_RECV_NONE: the module opened around
+	                       * the call (OCaml's let open M in, M.(...)), whose
+	                       * definitions come first, or NULL; NULL otherwise */
 	int recv;             /* enum kbx_recv */
 	int caller;           /* index in syms of the innermost enclosing function or
 	                       * method; -1 for file-level code */

@@ -18,8 +18,9 @@
  * A `let` without parameters is a value: the calls that compute it are
  * the module's (file-level) code.  A parameter, a let-bound local and a
  * functor's parameter hide any definition of their name: a call through
- * them is a call through a value.  Local opens (`let open M in`,
- * `M.(...)`) are not followed.
+ * them is a call through a value.  In a local open (`let open M in e`,
+ * `M.(e)`) a plain call carries M, whose definitions the resolver tries
+ * first.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -36,9 +37,17 @@ struct ml_mod {
 	int local;
 };
 
+/* let open M in e, M.(e): M's names come first in e, which ends there */
+struct ml_open {
+	const char *mod;
+	uint32_t end;
+};
+
 struct ml_state {
 	struct ml_mod *mods;
 	size_t nmods, amods;
+	struct ml_open *opens;
+	size_t nopens, aopens;
 	/* the name an object binds itself to (object (self)), and where
 	 * that object ends */
 	const char *self;
@@ -53,8 +62,10 @@ static void ml_begin(struct kbx_walk *w)
 static void ml_end(struct kbx_walk *w)
 {
 	struct ml_state *st = w->lang_state;
-	if (st)
+	if (st) {
 		free(st->mods);
+		free(st->opens);
+	}
 	free(st);
 	w->lang_state = NULL;
 }
@@ -106,11 +117,37 @@ static TSNode first_module(TSNode path)
 	return none;
 }
 
-/* open M, include M: at the top of a file or a module, a wildcard import. */
+/* let open M in e, M.(e): M opened in e, an import of M when it is
+ * none of the file's modules. */
+static void visit_local_open(struct kbx_walk *w, TSNode n, TSNode path)
+{
+	struct ml_state *st = w->lang_state;
+	const char *text = _kbx_is(path, "module_path") ? _kbx_compact_text(w, path, 0) : NULL;
+	TSNode first = first_module(path);
+	if (!st || !text || ts_node_is_null(first))
+		return;
+	use_module(w, n, _kbx_node_text(w, first));
+	if (!_kbx_grow((void **)&st->opens, &st->aopens, st->nopens, sizeof(*st->opens), 8))
+		st->opens[st->nopens++] = (struct ml_open){ text, ts_node_end_byte(n) };
+}
+
+/* The module opened where node at is (the innermost), or NULL. */
+static const char *opened_at(struct ml_state *st, TSNode at)
+{
+	uint32_t start = ts_node_start_byte(at);
+	while (st && st->nopens && st->opens[st->nopens - 1].end <= start)
+		st->nopens--;
+	return st && st->nopens ? st->opens[st->nopens - 1].mod : NULL;
+}
+
+/* open M, include M: at the top of a file or a module, a wildcard import
+ * (not the open of a let open M in, which is local). */
 static void visit_open(struct kbx_walk *w, TSNode n)
 {
 	TSNode path = _kbx_field(n, "module");
-	if (!_kbx_is(path, "module_path") || _kbx_walk_caller(w) >= 0)
+	if (!_kbx_is(path, "module_path") || _kbx_walk_caller(w) >= 0 ||
+	    _kbx_is(_kbx_walk_up(w, n), "let_open_expression") ||
+	    _kbx_is(_kbx_walk_up(w, n), "let_open_class_expression"))
 		return;
 	const char *text = _kbx_compact_text(w, path, 0);
 	TSNode first = first_module(path);
@@ -254,7 +291,9 @@ static void call_path(struct kbx_walk *w, TSNode at, TSNode path)
 	if (!name)
 		return;
 	if (ts_node_is_null(mp)) {
-		_kbx_walk_call(w, at, name, KBX_RECV_NONE, NULL);
+		int i = _kbx_walk_call(w, at, name, KBX_RECV_NONE, NULL);
+		if (i >= 0 && w->x->calls[i].recv == KBX_RECV_NONE)
+			w->x->calls[i].receiver = opened_at(w->lang_state, at);
 		return;
 	}
 	const char *recv = _kbx_compact_text(w, mp, 0);
@@ -340,6 +379,11 @@ static int ml_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 'l':
 		if (!strcmp(type, "let_binding"))
 			visit_let(w, n);
+		else if (!strcmp(type, "let_open_expression"))
+			visit_local_open(w, n, _kbx_field(_kbx_child_of_type(n, "open_module"),
+							 "module"));
+		else if (!strcmp(type, "local_open_expression"))
+			visit_local_open(w, n, _kbx_child_of_type(n, "module_path"));
 		break;
 	case 'm':
 		if (!strcmp(type, "module_binding"))

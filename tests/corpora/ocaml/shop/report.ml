@@ -7,3 +7,9 @@ let rounded x = R.round x
 
 (* Stock.Counts.add is in the module Counts, not stock.ml's add *)
 let count m = Stock.Counts.add "x" 1 m
+
+(* a local open: Util's log and round in the expression only *)
+let loud x = let open Util in log "loud"; round x
+let shout x = Util.(round x)
+let limit = let open Util in round 3
+let other x = round x
