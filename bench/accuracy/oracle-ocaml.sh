@@ -23,6 +23,8 @@ cp "$ml" "$b/oracle/oracle_ocaml.ml"
 ocamlc -I +compiler-libs ocamlcommon.cma -o "$b/oracle/oracle" "$b/oracle/oracle_ocaml.ml" >&2
 files=$(cd "$src" && ocamldep -sort *.mli *.ml)
 for f in $files; do
-	ocamlc -bin-annot -I "$b/cmt" -c -o "$b/cmt/${f%.*}" "$src/$f" >&2
+	# the path the sites are written with: lib/a.ml, or a.ml for "."
+	case $src in (.) p=$f ;; (*) p=$src/$f ;; esac
+	ocamlc -bin-annot -I "$b/cmt" -c -o "$b/cmt/${f%.*}" "$p" >&2
 done
 "$b/oracle/oracle" "$b/cmt/"*.cmt
