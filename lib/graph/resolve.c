@@ -1838,19 +1838,41 @@ static uint32_t class_elsewhere(struct ctx *c, const char *class_qual)
 }
 
 /* f() where the module mod is opened (OCaml's let open M in, M.(...)):
- * f at the top of mod, an import or a module of this file, or nothing
- * (0: the other rules decide). */
+ * f at the top of mod, an import (or a module in an import's file:
+ * Util.Money, the longest prefix an import binds) or a module of this
+ * file, or nothing (0: the other rules decide). */
 static int call_in_opened(struct ctx *c, uint32_t src, const char *mod, const char *name,
 			  uint32_t line, uint32_t col)
 {
 	uint32_t ids[AMBIGUOUS_MAX + 1];
-	size_t n = 0;
-	struct binding *b = find_binding(c, mod, strlen(mod));
-	if (b && b->ntargets && !b->symname) {
+	size_t n = 0, flen = strlen(mod);
+	struct binding *b = NULL;
+	while (flen && !(b = find_binding(c, mod, flen))) {
+		while (flen > 0 && mod[flen - 1] != '.')
+			flen--;
+		if (flen)
+			flen--;  /* the dot */
+	}
+	if (b && b->ntargets && !b->symname && !mod[flen]) {
 		n = defs_named(c, name, M_FUNC | M_TYPE | M_METHOD, 0, b->targets, b->ntargets, ids,
 			       AMBIGUOUS_MAX + 1);
 		if (n <= AMBIGUOUS_MAX)
 			n = keep_qual(c, ids, n, NULL, name);
+	} else if (b && b->ntargets && !b->symname) {
+		/* Util.Money: Money.f in the import's files */
+		struct strbuf cid = STRBUF_INIT;
+		struct kbx_node fn;
+		for (size_t i = 0; i < b->ntargets && n <= AMBIGUOUS_MAX; i++) {
+			if (_kbx_node_read(c->s, _kbx_txn(c->s), b->targets[i], &fn) != KBX_OK ||
+			    !fn.path)
+				continue;
+			strbuf_reset(&cid);
+			strbuf_addf(&cid, "%.*s#%s.%s", (int)fn.path_len, fn.path, mod + flen + 1, name);
+			uint32_t id = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+			if (id)
+				ids[n++] = id;
+		}
+		strbuf_release(&cid);
 	} else if (!b) {
 		struct strbuf cid = STRBUF_INIT;
 		strbuf_addf(&cid, "%s#%s.%s", c->path, mod, name);

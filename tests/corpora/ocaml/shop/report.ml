@@ -13,3 +13,6 @@ let loud x = let open Util in log "loud"; round x
 let shout x = Util.(round x)
 let limit = let open Util in round 3
 let other x = round x
+
+(* an open of a module in another file's module *)
+let sized l = let open Cart.Inner in sum (add_all l) 1
