@@ -205,15 +205,19 @@ static void bind_params(struct kbx_walk *w, TSNode n)
 	}
 }
 
-/* let f x = ..., let f = fun x -> ..., let f = function ...: a function;
- * any other let binds values. */
+/* let f x = ..., let f = fun x -> ..., let f = function ...: a function,
+ * and so is let ( ++ ) a b = ...; any other let binds values. */
 static void visit_let(struct kbx_walk *w, TSNode n)
 {
 	TSNode pat = _kbx_field(n, "pattern");
 	TSNode body = _kbx_field(n, "body");
 	int fn = !ts_node_is_null(_kbx_child_of_type(n, "parameter")) ||
 		 _kbx_is(body, "fun_expression") || _kbx_is(body, "function_expression");
-	if (!_kbx_is(pat, "value_name") || !fn) {
+	if (fn && _kbx_is(pat, "parenthesized_operator"))
+		pat = ts_node_named_child(pat, 0);
+	int named = !ts_node_is_null(pat) &&
+		    (_kbx_is(pat, "value_name") || strstr(ts_node_type(pat), "operator"));
+	if (!named || !fn) {
 		/* a value: in a function, locals (seen after it, in the
 		 * expression the let_expression holds) */
 		if (_kbx_walk_caller(w) >= 0)
@@ -282,6 +286,29 @@ static void visit_module(struct kbx_walk *w, TSNode n)
 	}
 }
 
+/* A call of name without a module, carrying the module opened there. */
+static void plain_call(struct kbx_walk *w, TSNode at, const char *name)
+{
+	int i = _kbx_walk_call(w, at, name, KBX_RECV_NONE, NULL);
+	if (i >= 0 && w->x->calls[i].recv == KBX_RECV_NONE)
+		w->x->calls[i].receiver = opened_at(w->lang_state, at);
+}
+
+/* The infix operators of the language and of Stdlib, which a project
+ * does not define (a redefinition of one is not followed). */
+static int stdlib_operator(const char *op)
+{
+	static const char *const ops[] = {
+		"+", "-", "*", "/", "+.", "-.", "*.", "/.", "**", "=", "<>", "==", "!=", "<",
+		">", "<=", ">=", "&&", "||", "&", "or", "^", "^^", "@", ":=", "mod", "land",
+		"lor", "lxor", "lsl", "lsr", "asr", "|>", "@@", NULL
+	};
+	for (int i = 0; ops[i]; i++)
+		if (!strcmp(ops[i], op))
+			return 1;
+	return 0;
+}
+
 /* f x, M.f x, M.N.f x: the function a value_path names. */
 static void call_path(struct kbx_walk *w, TSNode at, TSNode path)
 {
@@ -291,9 +318,7 @@ static void call_path(struct kbx_walk *w, TSNode at, TSNode path)
 	if (!name)
 		return;
 	if (ts_node_is_null(mp)) {
-		int i = _kbx_walk_call(w, at, name, KBX_RECV_NONE, NULL);
-		if (i >= 0 && w->x->calls[i].recv == KBX_RECV_NONE)
-			w->x->calls[i].receiver = opened_at(w->lang_state, at);
+		plain_call(w, at, name);
 		return;
 	}
 	const char *recv = _kbx_compact_text(w, mp, 0);
@@ -374,6 +399,8 @@ static int ml_visit(struct kbx_walk *w, TSNode n, const char *type)
 				!strcmp(op, "@@") ? _kbx_field(n, "left") : n;
 			if (!ts_node_eq(f, n) && _kbx_is(f, "value_path"))
 				call_path(w, f, f);
+			else if (op && !stdlib_operator(op))
+				plain_call(w, n, op);   /* a ++ b, the project's ( ++ ) */
 		}
 		break;
 	case 'l':

@@ -16,3 +16,8 @@ let other x = round x
 
 (* an open of a module in another file's module *)
 let sized l = let open Cart.Inner in sum (add_all l) 1
+
+(* the project's operator, plain and through a local open; the
+   standard library's + is no call of it *)
+let bump x = Util.(x +% 1) + 1
+let plus x = let open Util in x +% 2
