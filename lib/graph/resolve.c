@@ -1903,14 +1903,16 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		return;
 	}
 
+	/* 0. a plain call in an opened module (OCaml's let open M in) */
+	if (recv == KBX_RECV_NONE && rcv && call_in_opened(c, src, rcv, name, line, col))
+		return;
+
 	/* 3b, before the others: a helper nested in the caller or in a
 	 * definition enclosing it, which hides a method of the enclosing
 	 * class of its name (C#, Kotlin, Swift, Scala, Dart local functions,
 	 * OCaml's local let); one defined twice there (Rust #[cfg] variants)
 	 * is not proved */
 	int mask = (c->lang->no_type_calls ? M_FUNC : M_FUNC | M_TYPE) | M_MACRO;
-	if (recv == KBX_RECV_NONE && rcv && call_in_opened(c, src, rcv, name, line, col))
-		return;
 	if (recv == KBX_RECV_NONE) {
 		int several = 0;
 		uint32_t helper = nested_def(c, src, name, mask, &several);

@@ -43,11 +43,21 @@ struct ml_open {
 	uint32_t end;
 };
 
+/* a let without rec, whose name its body does not see (up to end),
+ * until a function of that name is defined in it (cleared) */
+struct ml_self {
+	const char *name;
+	uint32_t end;
+	int cleared;
+};
+
 struct ml_state {
 	struct ml_mod *mods;
 	size_t nmods, amods;
 	struct ml_open *opens;
 	size_t nopens, aopens;
+	struct ml_self *selves;
+	size_t nselves, aselves;
 	/* the name an object binds itself to (object (self)), and where
 	 * that object ends */
 	const char *self;
@@ -65,6 +75,7 @@ static void ml_end(struct kbx_walk *w)
 	if (st) {
 		free(st->mods);
 		free(st->opens);
+		free(st->selves);
 	}
 	free(st);
 	w->lang_state = NULL;
@@ -129,6 +140,23 @@ static void visit_local_open(struct kbx_walk *w, TSNode n, TSNode path)
 	use_module(w, n, _kbx_node_text(w, first));
 	if (!_kbx_grow((void **)&st->opens, &st->aopens, st->nopens, sizeof(*st->opens), 8))
 		st->opens[st->nopens++] = (struct ml_open){ text, ts_node_end_byte(n) };
+}
+
+/* Is name, called at node at, the name of a let without rec whose body
+ * holds the call (and that no function of its body defined again)? */
+static int unseen_self(struct ml_state *st, TSNode at, const char *name, int clear)
+{
+	uint32_t start = ts_node_start_byte(at);
+	while (st && st->nselves && st->selves[st->nselves - 1].end <= start)
+		st->nselves--;
+	for (size_t i = st ? st->nselves : 0; i-- > 0;) {
+		if (strcmp(st->selves[i].name, name))
+			continue;
+		if (clear)
+			st->selves[i].cleared = 1;
+		return !st->selves[i].cleared;
+	}
+	return 0;
 }
 
 /* The module opened where node at is (the innermost), or NULL. */
@@ -229,6 +257,10 @@ static void visit_let(struct kbx_walk *w, TSNode n)
 		return;
 	/* the name is a local of the enclosing function, and the function
 	 * itself a definition nested in it */
+	struct ml_state *st = w->lang_state;
+	/* a function of this name in the body of a let of the same name:
+	 * the calls after it are of it (let f x = let rec f y = ... in f x) */
+	unseen_self(st, n, name, 1);
 	int sym = _kbx_walk_define(w, n, KBX_KIND_FUNCTION, name, 1);
 	if (sym < 0)
 		return;
@@ -236,8 +268,9 @@ static void visit_let(struct kbx_walk *w, TSNode n)
 	/* without rec, the name is not yet bound in its own body: f there is
 	 * an earlier f, of the module, an opened module or Stdlib
 	 * (let compare a b = compare a b), never this one */
-	if (!_kbx_has_token(_kbx_walk_up(w, n), "rec"))
-		_kbx_walk_bind(w, name, NULL);
+	if (st && !_kbx_has_token(_kbx_walk_up(w, n), "rec") &&
+	    !_kbx_grow((void **)&st->selves, &st->aselves, st->nselves, sizeof(*st->selves), 8))
+		st->selves[st->nselves++] = (struct ml_self){ name, ts_node_end_byte(n), 0 };
 }
 
 static void visit_module(struct kbx_walk *w, TSNode n)
@@ -289,6 +322,10 @@ static void visit_module(struct kbx_walk *w, TSNode n)
 /* A call of name without a module, carrying the module opened there. */
 static void plain_call(struct kbx_walk *w, TSNode at, const char *name)
 {
+	if (unseen_self(w->lang_state, at, name, 0)) {
+		_kbx_walk_call(w, at, name, KBX_RECV_VALUE, NULL);
+		return;
+	}
 	int i = _kbx_walk_call(w, at, name, KBX_RECV_NONE, NULL);
 	if (i >= 0 && w->x->calls[i].recv == KBX_RECV_NONE)
 		w->x->calls[i].receiver = opened_at(w->lang_state, at);

@@ -21,3 +21,9 @@ end
 
 (* outside Sorted, compare is not Sorted.compare *)
 let order a b = compare a b
+
+(* a let rec of the same name in a let's body: the calls after it are
+   of that one *)
+let paint c =
+  let rec paint n = if n > 0 then paint (n - 1) else c in
+  paint 3
