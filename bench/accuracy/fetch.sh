@@ -31,6 +31,9 @@
 #     elixir Debian's elixir-lang (Elixir itself): Mix's lib/ (lib/mix/lib,
 #            90 files), which the oracle compiles with Debian's elixir
 #            (the standard library it calls is the installed one)
+#     ocaml  Debian's ocaml-re (re, regular expressions in pure OCaml; no
+#            dependency outside the standard library): lib/, the
+#            library's .ml and .mli files, which the oracle compiles
 #   cpp-gen/         port/port_config.h, which leveldb's CMake would write
 #   c-gen/           lua5.4-deb-multiarch.h, which Debian's rules write for
 #                    luaconf.h
@@ -43,8 +46,8 @@
 # (the system's apt state is not touched).  The versions are the mirror's
 # current ones unless pinned, e.g. BENCH_ACC_JINJA2=3.1.2-1+deb12u3;
 # BENCH_ACC_GOLDMARK, BENCH_ACC_COMMONS_IO, BENCH_ACC_LEVELDB,
-# BENCH_ACC_LUA, BENCH_ACC_ARGPARSE, BENCH_ACC_INFLECTOR and
-# BENCH_ACC_ELIXIR likewise.
+# BENCH_ACC_LUA, BENCH_ACC_ARGPARSE, BENCH_ACC_INFLECTOR, BENCH_ACC_ELIXIR
+# and BENCH_ACC_RE likewise.
 
 set -eu
 set -o pipefail
@@ -106,6 +109,7 @@ fetch_src "lua5.4${BENCH_ACC_LUA:+=$BENCH_ACC_LUA}" "$dl/lua5.4" "$man"
 fetch_upstream "lua-argparse${BENCH_ACC_ARGPARSE:+=$BENCH_ACC_ARGPARSE}" "$dl/lua-argparse" "$man"
 fetch_src "php-doctrine-inflector${BENCH_ACC_INFLECTOR:+=$BENCH_ACC_INFLECTOR}" "$dl/php-doctrine-inflector" "$man"
 fetch_src "elixir-lang${BENCH_ACC_ELIXIR:+=$BENCH_ACC_ELIXIR}" "$dl/elixir-lang" "$man"
+fetch_src "ocaml-re${BENCH_ACC_RE:+=$BENCH_ACC_RE}" "$dl/ocaml-re" "$man"
 
 say "npm: typescript@$TS_VERSION rxjs@$RXJS_VERSION into $acc/npm"
 command -v npm >/dev/null || die "npm is missing: apt-get install npm"
@@ -133,7 +137,7 @@ make_tree () {
 	mv "$acc/src/$1.tmp" "$acc/src/$1"
 }
 
-say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir}"
+say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml}"
 (cd "$dl/goldmark" && find . \( -path ./debian -o -path ./.pc \) -prune -o -type f \( -name '*.go' -o -name go.mod \) -print0) |
 	(cd "$dl/goldmark" && make_tree go)
 (cd "$dl/commons-io/src/main/java" && find . -type f -name '*.java' -print0) | (cd "$dl/commons-io/src/main/java" && make_tree java)
@@ -148,6 +152,7 @@ say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir}"
 (cd "$dl/php-doctrine-inflector" && find lib tests phpunit.xml.dist -type f -print0) |
 	(cd "$dl/php-doctrine-inflector" && make_tree php)
 (cd "$dl/elixir-lang/lib/mix" && find lib -type f -name '*.ex' -print0) | (cd "$dl/elixir-lang/lib/mix" && make_tree elixir)
+(cd "$dl/ocaml-re" && find lib -type f \( -name '*.ml' -o -name '*.mli' \) -print0) | (cd "$dl/ocaml-re" && make_tree ocaml)
 mkdir -p "$acc/cpp-gen/port"
 # what leveldb's CMake finds on Debian 12 (snappy from libsnappy-dev)
 printf '%s\n' '#define HAVE_FDATASYNC 1' '#define HAVE_FULLFSYNC 0' '#define HAVE_O_CLOEXEC 1' \

@@ -39,13 +39,18 @@
 #          (Mix's lib/, from Debian's elixir-lang source package,
 #          compiled by Debian's elixir with a compiler tracer that hears
 #          every call the compiler binds; see oracle-elixir.exs)
+#   ocaml  ocaml-re        ocamlc 4.13 -bin-annot, the typed    oracle-ocaml.sh
+#          trees read with compiler-libs (oracle-ocaml.ml): every
+#          application of a named function, its Path.t followed
+#          through the project's modules, aliases and includes
+#          (Debian's ocaml-nox; the library's lib/ only)
 #
 # Run by bench/run.sh (section "accuracy", records accuracy.* in
 # $RES/records.tsv, report.py makes the table), or alone:
 #   BENCH_WORK=bench/work bash bench/accuracy/run.sh
 # Environment: KBX (default ./kbx), EXPORT (a built kbx-export; built
 # from KBX_BUILD_DIR's libraries when unset), BENCH_ACC_LANGS (default
-# "go java py ts cpp c rs lua php elixir"), BENCH_INSTALL=1 (apt-get install what is
+# "go java py ts cpp c rs lua php elixir ocaml"), BENCH_INSTALL=1 (apt-get install what is
 # missing).  Every miss and every wrong certain edge, with its source
 # line, is kept in $RES/out/accuracy-LANG.errors.tsv.
 #
@@ -64,7 +69,7 @@ ACC=$WORK/accuracy
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
 RES=${RES:-$WORK/results}
-LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php elixir}
+LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php elixir ocaml}
 PY=/usr/bin/python3          # Debian's python3, with Debian's python3-clang-14
 RS_CRATE=/usr/share/cargo/registry/regex-syntax-0.6.27
 export RES
@@ -104,6 +109,10 @@ if has_lang php; then
 	{ command -v php >/dev/null && php -m | grep -qx xdebug; } || need+=(php-xdebug)
 fi
 has_lang elixir && { command -v elixir >/dev/null || need+=(elixir); }
+if has_lang ocaml; then
+	{ command -v ocamlc >/dev/null && command -v ocamldep >/dev/null &&
+		[ -f "$(ocamlc -where 2>/dev/null)/compiler-libs/ocamlcommon.cma" ]; } || need+=(ocaml-nox)
+fi
 install_missing ${need[@]+"${need[@]}"}
 [ -x "$KBX" ] || die "no kbx binary at $KBX: run make first"
 
@@ -118,7 +127,8 @@ if [ -f "$ACC/.complete" ] && has_lang c && [ ! -f "$ACC/c-gen/lua5.4-deb-multia
 fi
 if [ -f "$ACC/.complete" ] && { { has_lang lua && [ ! -d "$ACC/src/lua" ]; } ||
 	{ has_lang php && [ ! -d "$ACC/src/php" ]; } ||
-	{ has_lang elixir && [ ! -d "$ACC/src/elixir" ]; }; }; then
+	{ has_lang elixir && [ ! -d "$ACC/src/elixir" ]; } ||
+	{ has_lang ocaml && [ ! -d "$ACC/src/ocaml" ]; }; }; then
 	rm -f "$ACC/.complete"
 fi
 if [ ! -f "$ACC/.complete" ]; then
@@ -141,6 +151,7 @@ has_lang rs && record meta.rustc "$(/usr/bin/rustc --version)"
 has_lang lua && record meta.lua "$(lua5.4 -v 2>&1), $(dpkg-query -W -f='lua-busted ${Version}' lua-busted 2>/dev/null)"
 has_lang php && record meta.php "$(php -v | head -n 1), $(dpkg-query -W -f='${Package} ${Version}\n' php-xdebug phpunit 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
 has_lang elixir && record meta.elixir "$(elixir --version 2>&1 | grep -m1 '^Elixir')"
+has_lang ocaml && record meta.ocaml "ocamlc $(ocamlc -version), $(dpkg-query -W -f='ocaml-nox ${Version}' ocaml-nox 2>/dev/null)"
 { has_lang cpp || has_lang c; } && record meta.libclang "$(dpkg-query -W -f='python3-clang-14 ${Version}' python3-clang-14 2>/dev/null)"
 while read -r pkg ver rest; do
 	record "accuracy.manifest.$pkg" "$ver"
@@ -241,5 +252,9 @@ fi
 if has_lang elixir; then
 	measure elixir mix "$(version_of elixir-lang)" 'ex\|exs' \
 		elixir "$here/oracle-elixir.exs" . lib
+fi
+if has_lang ocaml; then
+	measure ocaml ocaml-re "$(version_of ocaml-re)" ml \
+		sh "$here/oracle-ocaml.sh" lib "$here/oracle-ocaml.ml"
 fi
 record accuracy.runtime_s "$(($(date +%s) - acc_start))"

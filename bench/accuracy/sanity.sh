@@ -56,6 +56,8 @@ oracle () {
 		(cd "$S/lua" && $PY "$here/oracle-lua.py" . lua5.4 test.lua) ;;
 	(php)
 		(cd "$S/php" && $PY "$here/oracle-php.py" . src test.php) ;;
+	(ocaml)
+		(cd "$S/ocaml" && sh "$here/oracle-ocaml.sh" . "$here/oracle-ocaml.ml") ;;
 	esac
 }
 
@@ -69,6 +71,7 @@ available () {
 	(rs) [ -x /usr/bin/rustc ] ;;
 	(lua) command -v lua5.4 ;;
 	(php) command -v php && php -m | grep -qx xdebug ;;
+	(ocaml) command -v ocamlc && command -v ocamldep ;;
 	esac >/dev/null 2>&1
 }
 
@@ -84,7 +87,7 @@ check () {
 	fi
 }
 
-for lang in go java py ts cpp c rs lua php; do
+for lang in go java py ts cpp c rs lua php ocaml; do
 	if ! available $lang; then
 		echo "ok - $lang # SKIP the oracle's tools are missing"
 		skip=$((skip + 1))

@@ -11,6 +11,10 @@
  *
  * Calls, in order (the first rule that yields candidates decides; the
  * "via" of each edge names it):
+ *   0. for a plain call in an opened module (OCaml's let open M in):
+ *      M's own f, if M defines one at its top; then scope, rule 3b
+ *      below, since a helper hides a method of the enclosing class of
+ *      its name;
  *   1. same-class: self/this/super, and plain calls in languages with an
  *      implicit receiver: a method of the enclosing class, then of its
  *      bases; for a method defined outside its type's file, Type.name
@@ -18,12 +22,15 @@
  *   2. import: a receiver that is an import (module.f(), Alias.f(), the
  *      longest dotted prefix that an import binds); an import from
  *      outside the repository makes the call external at once
- *      (import os; os.path.join());
+ *      (import os; os.path.join()); m.sub.f() is sub.f in m, never
+ *      m's own f;
  *   3. same-file: Foo.f() with Foo a class of this file;
  *   3b. scope: f() of a helper nested in the caller, or in a function or
  *      method enclosing it (the innermost); a helper is seen from
  *      nowhere else, so the rules below leave helpers out;
- *   4. same-file: definitions in this file;
+ *   4. same-file: definitions in this file (closed_modules: at its
+ *      top or in a definition enclosing the caller); a definition the
+ *      file makes twice is ambiguous where later_shadows;
  *   5. import: names brought in by resolved imports (from m import f,
  *      #include "x.h", wildcard imports);
  *   5b. scope: the caller's package directory (Go); in a language
@@ -770,11 +777,24 @@ static void defs_everywhere(struct ctx *c, const char *name, int mask, int fam,
 	out->n = defs_select(c, name, mask, fam, 1, NULL, NULL, out->ids, AMBIGUOUS_MAX + 1);
 }
 
+/* Does dst's file define its qualified name more than once? */
+static int redefined(struct ctx *c, uint32_t dst)
+{
+	struct kbx_node d;
+	return _kbx_node_read(c->s, _kbx_txn(c->s), dst, &d) == KBX_OK &&
+	       (d.flags & KBX_NODE_REDEFINED);
+}
+
 static void add_edge(struct ctx *c, uint32_t src, int kind, uint32_t dst, int conf, int via,
 		     uint32_t ncand, uint32_t line, uint32_t col)
 {
 	if (!src || !dst)
 		return;
+	if (kind == KBX_EDGE_CALLS && conf == KBX_CONF_CERTAIN && c->lang &&
+	    c->lang->later_shadows && redefined(c, dst)) {
+		conf = KBX_CONF_AMBIGUOUS;
+		ncand = 2;
+	}
 	if (c->npe == c->ape) {
 		size_t na = c->ape ? c->ape * 2 : 256;
 		struct pending *p = realloc(c->pe, na * sizeof(*p));
@@ -1785,6 +1805,49 @@ static int nested_in_callable(struct ctx *c, uint32_t id)
 	       KBX_KIND_IS_CALLABLE(p.kind);
 }
 
+/* Keep in ids[0..n) the definitions whose qualified name is
+ * scope.name (name alone with scope NULL); returns how many remain. */
+static size_t keep_qual(struct ctx *c, uint32_t *ids, size_t n, const char *scope,
+			const char *name)
+{
+	struct strbuf q = STRBUF_INIT;
+	struct kbx_node d;
+	size_t k = 0;
+	if (scope)
+		strbuf_addf(&q, "%s.", scope);
+	strbuf_addstr(&q, name);
+	for (size_t i = 0; i < n && !q.failed; i++)
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), ids[i], &d) == KBX_OK && d.qual &&
+		    !strcmp(d.qual, q.buf))
+			ids[k++] = ids[i];
+	strbuf_release(&q);
+	return k;
+}
+
+/* Keep in ids[0..n) the definitions at the top of the file or in a
+ * definition enclosing src; returns how many remain. */
+static size_t keep_enclosing(struct ctx *c, uint32_t src, uint32_t *ids, size_t n)
+{
+	uint32_t up[64];
+	size_t nup = 0, k = 0;
+	struct kbx_node d;
+	for (uint32_t at = src; at && at != c->file && nup < 64; at = d.parent) {
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), at, &d) != KBX_OK)
+			break;
+		up[nup++] = at;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), ids[i], &d) != KBX_OK)
+			continue;
+		int seen = !d.parent || d.parent == c->file;
+		for (size_t j = 0; j < nup && !seen; j++)
+			seen = d.parent == up[j];
+		if (seen)
+			ids[k++] = ids[i];
+	}
+	return k;
+}
+
 /* Drop the helpers nested in functions or methods from ids[0..n): a
  * plain call that no enclosing definition answered cannot see them.
  * Only when all n are in ids; returns how many remain. */
@@ -1848,6 +1911,55 @@ static uint32_t class_elsewhere(struct ctx *c, const char *class_qual)
 	return n == 1 ? cands[0] : 0;
 }
 
+/* f() where the module mod is opened (OCaml's let open M in, M.(...)):
+ * f at the top of mod, an import (or a module in an import's file:
+ * Util.Money, the longest prefix an import binds) or a module of this
+ * file, or nothing (0: the other rules decide). */
+static int call_in_opened(struct ctx *c, uint32_t src, const char *mod, const char *name,
+			  uint32_t line, uint32_t col)
+{
+	uint32_t ids[AMBIGUOUS_MAX + 1];
+	size_t n = 0, flen = strlen(mod);
+	struct binding *b = NULL;
+	while (flen && !(b = find_binding(c, mod, flen))) {
+		while (flen > 0 && mod[flen - 1] != '.')
+			flen--;
+		if (flen)
+			flen--;  /* the dot */
+	}
+	if (b && b->ntargets && !b->symname && !mod[flen]) {
+		n = defs_named(c, name, M_FUNC | M_TYPE | M_METHOD, 0, b->targets, b->ntargets, ids,
+			       AMBIGUOUS_MAX + 1);
+		if (n <= AMBIGUOUS_MAX)
+			n = keep_qual(c, ids, n, NULL, name);
+	} else if (b && b->ntargets && !b->symname) {
+		/* Util.Money: Money.f in the import's files */
+		struct strbuf cid = STRBUF_INIT;
+		struct kbx_node fn;
+		for (size_t i = 0; i < b->ntargets && n <= AMBIGUOUS_MAX; i++) {
+			if (_kbx_node_read(c->s, _kbx_txn(c->s), b->targets[i], &fn) != KBX_OK ||
+			    !fn.path)
+				continue;
+			strbuf_reset(&cid);
+			strbuf_addf(&cid, "%.*s#%s.%s", (int)fn.path_len, fn.path, mod + flen + 1, name);
+			uint32_t id = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+			if (id)
+				ids[n++] = id;
+		}
+		strbuf_release(&cid);
+	} else if (!b) {
+		struct strbuf cid = STRBUF_INIT;
+		strbuf_addf(&cid, "%s#%s.%s", c->path, mod, name);
+		ids[0] = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+		n = ids[0] != 0;
+		strbuf_release(&cid);
+	}
+	if (n)
+		emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, b ? KBX_VIA_IMPORT : KBX_VIA_FILE,
+				line, col);
+	return n != 0;
+}
+
 static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 {
 	uint32_t ids[AMBIGUOUS_MAX + 1];
@@ -1863,6 +1975,27 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	if (recv == KBX_RECV_VALUE) {
 		emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
 		return;
+	}
+
+	/* 0. a plain call in an opened module (OCaml's let open M in) */
+	if (recv == KBX_RECV_NONE && rcv && call_in_opened(c, src, rcv, name, line, col))
+		return;
+
+	/* 3b, before the others: a helper nested in the caller or in a
+	 * definition enclosing it, which hides a method of the enclosing
+	 * class of its name (C#, Kotlin, Swift, Scala, Dart local functions,
+	 * OCaml's local let); one defined twice there (Rust #[cfg] variants)
+	 * is not proved */
+	int mask = (c->lang->no_type_calls ? M_FUNC : M_FUNC | M_TYPE) | M_MACRO;
+	if (recv == KBX_RECV_NONE) {
+		int several = 0;
+		uint32_t helper = nested_def(c, src, name, mask, &several);
+		if (helper) {
+			add_edge(c, src, KBX_EDGE_CALLS, helper,
+				 several ? KBX_CONF_AMBIGUOUS : KBX_CONF_CERTAIN, KBX_VIA_SCOPE,
+				 several ? 2 : 1, line, col);
+			return;
+		}
 	}
 
 	/* 1. the enclosing class and its bases */
@@ -2001,6 +2134,10 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 			} else {
 				n = defs_named(c, name, M_FUNC | M_TYPE | M_METHOD, 0, b->targets,
 					       b->ntargets, ids, AMBIGUOUS_MAX + 1);
+				/* m.sub.f(): f inside sub, not m's own f (OCaml's
+				 * Cset.Map.add is not Cset.add) */
+				if (dot && n <= AMBIGUOUS_MAX)
+					n = keep_qual(c, ids, n, dot + 1, name);
 				if (!n && !dot)
 					n = returned_members(c, b, name, ids);
 				if (!n && !dot)
@@ -2087,26 +2224,16 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	/* f(): plain calls, of a function or of a macro (only C and C++
 	 * define macros) by the same rules; a bare name as a statement
 	 * can only be a macro */
-	int mask = (c->lang->no_type_calls ? M_FUNC : M_FUNC | M_TYPE) | M_MACRO;
 	if (recv == KBX_RECV_MACRO)
 		mask = M_MACRO;
-
-	/* 3b. a helper nested in the caller or in a definition enclosing it;
-	 * one defined twice there (Rust #[cfg] variants) is not proved */
-	int several = 0;
-	uint32_t helper = recv == KBX_RECV_MACRO ? 0 : nested_def(c, src, name, mask, &several);
-	if (helper) {
-		add_edge(c, src, KBX_EDGE_CALLS, helper,
-			 several ? KBX_CONF_AMBIGUOUS : KBX_CONF_CERTAIN, KBX_VIA_SCOPE,
-			 several ? 2 : 1, line, col);
-		return;
-	}
 
 	/* 4. the same file, but the helpers of other definitions; a macro
 	 * of the file that a header it includes defines too (#undef and
 	 * #define again, or #ifdef) is either */
 	n = defs_named(c, name, mask, 0, &c->file, 1, ids, AMBIGUOUS_MAX + 1);
 	n = drop_nested(c, ids, n);
+	if (c->lang->closed_modules && n <= AMBIGUOUS_MAX)
+		n = keep_enclosing(c, src, ids, n);
 	if (n && n <= AMBIGUOUS_MAX && c->nspread &&
 	    defs_named(c, name, M_MACRO, 0, &c->file, 1, NULL, 0)) {
 		size_t more = defs_named(c, name, M_MACRO, 0, c->spread, c->nspread, ids + n,

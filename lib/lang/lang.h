@@ -120,7 +120,9 @@ struct kbx_xsym {
 struct kbx_xcall {
 	const char *name;     /* the called name: "process" */
 	const char *receiver; /* for KBX_RECV_EXPR: the receiver as written ("m", "os.path",
-	                       * "Foo"); NULL otherwise */
+	                       * "Foo"); for KBX_RECV_NONE: the module opened around
+	                       * the call (OCaml's let open M in, M.(...)), whose
+	                       * definitions come first, or NULL; NULL otherwise */
 	int recv;             /* enum kbx_recv */
 	int caller;           /* index in syms of the innermost enclosing function or
 	                       * method; -1 for file-level code */
@@ -531,6 +533,16 @@ struct kbx_lang {
 	 * aliases (Elixir's modules): the resolver takes the type whose
 	 * qualified name is that, and no other type of that last name. */
 	int absolute_types;
+	/* A definition hides an earlier one of its qualified name in its
+	 * file (OCaml's let f = ... twice): the one node kbx keeps for
+	 * both (KBX_NODE_REDEFINED) stands for the earlier definition at
+	 * some calls and the later at others, so a call reaching it is
+	 * ambiguous. */
+	int later_shadows;
+	/* A plain call sees the definitions at the top of its file and in
+	 * the modules enclosing it, not those inside another module of the
+	 * file, which it names M.f (OCaml). */
+	int closed_modules;
 	/* Calling a type's name never constructs it (C, where a struct's
 	 * name is not a call): a plain call is then resolved to functions
 	 * alone. */

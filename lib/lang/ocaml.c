@@ -10,14 +10,17 @@
  * them).  So M.f where M is no module of the file is an import of M,
  * which is a.ml beside the file, else any file of that name; `open M` and
  * `include M` at the top of a file or module are wildcard imports (plain
- * calls may reach M's definitions); `module U = M` binds U to M.  A plain
+ * calls may reach M's definitions); `module U = M` binds U to M (also
+ * when M.f came before it).  A let without rec does not see its own
+ * name: in its body that name is another definition, never this one.  A plain
  * call reaches the definitions of its module and its file, and of what
  * they open (calls_in_imports_only), never another file's by name alone.
  * A `let` without parameters is a value: the calls that compute it are
  * the module's (file-level) code.  A parameter, a let-bound local and a
  * functor's parameter hide any definition of their name: a call through
- * them is a call through a value.  Local opens (`let open M in`,
- * `M.(...)`) are not followed.
+ * them is a call through a value.  In a local open (`let open M in e`,
+ * `M.(e)`) a plain call carries M, whose definitions the resolver tries
+ * first.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -27,10 +30,34 @@
 
 const TSLanguage *tree_sitter_ocaml(void);
 
+/* a module name the file knows: one it defines or binds (local), or
+ * one it imported (M.f, open M) */
+struct ml_mod {
+	const char *name;
+	int local;
+};
+
+/* let open M in e, M.(e): M's names come first in e, which ends there */
+struct ml_open {
+	const char *mod;
+	uint32_t end;
+};
+
+/* a let without rec, whose name its body does not see (up to end),
+ * until a function of that name is defined in it (cleared) */
+struct ml_self {
+	const char *name;
+	uint32_t end;
+	int cleared;
+};
+
 struct ml_state {
-	/* the modules the file defines or binds, and those it imported */
-	const char **mods;
+	struct ml_mod *mods;
 	size_t nmods, amods;
+	struct ml_open *opens;
+	size_t nopens, aopens;
+	struct ml_self *selves;
+	size_t nselves, aselves;
 	/* the name an object binds itself to (object (self)), and where
 	 * that object ends */
 	const char *self;
@@ -45,25 +72,34 @@ static void ml_begin(struct kbx_walk *w)
 static void ml_end(struct kbx_walk *w)
 {
 	struct ml_state *st = w->lang_state;
-	if (st)
+	if (st) {
 		free(st->mods);
+		free(st->opens);
+		free(st->selves);
+	}
 	free(st);
 	w->lang_state = NULL;
 }
 
-static int known_mod(struct ml_state *st, const char *name)
+/* The module name as the file knows it, or NULL. */
+static const struct ml_mod *find_mod(struct ml_state *st, const char *name)
 {
 	for (size_t i = st ? st->nmods : 0; i-- > 0;)
-		if (!strcmp(st->mods[i], name))
-			return 1;
-	return 0;
+		if (!strcmp(st->mods[i].name, name))
+			return &st->mods[i];
+	return NULL;
 }
 
-static void add_mod(struct ml_state *st, const char *name)
+static int known_mod(struct ml_state *st, const char *name)
+{
+	return find_mod(st, name) != NULL;
+}
+
+static void add_mod(struct ml_state *st, const char *name, int local)
 {
 	if (st && name && !known_mod(st, name) &&
 	    !_kbx_grow((void **)&st->mods, &st->amods, st->nmods, sizeof(*st->mods), 8))
-		st->mods[st->nmods++] = name;
+		st->mods[st->nmods++] = (struct ml_mod){ name, local };
 }
 
 /* M.f names the module M: an import the first time, unless the file
@@ -74,7 +110,7 @@ static void use_module(struct kbx_walk *w, TSNode at, const char *first)
 	const char *type;
 	if (!first || known_mod(st, first) || _kbx_walk_bound(w, first, 0, &type))
 		return;
-	add_mod(st, first);
+	add_mod(st, first, 0);
 	_kbx_x_import(w->x, first, NULL, NULL, 0, 0, _kbx_node_line(at));
 }
 
@@ -92,11 +128,54 @@ static TSNode first_module(TSNode path)
 	return none;
 }
 
-/* open M, include M: at the top of a file or a module, a wildcard import. */
+/* let open M in e, M.(e): M opened in e, an import of M when it is
+ * none of the file's modules. */
+static void visit_local_open(struct kbx_walk *w, TSNode n, TSNode path)
+{
+	struct ml_state *st = w->lang_state;
+	const char *text = _kbx_is(path, "module_path") ? _kbx_compact_text(w, path, 0) : NULL;
+	TSNode first = first_module(path);
+	if (!st || !text || ts_node_is_null(first))
+		return;
+	use_module(w, n, _kbx_node_text(w, first));
+	if (!_kbx_grow((void **)&st->opens, &st->aopens, st->nopens, sizeof(*st->opens), 8))
+		st->opens[st->nopens++] = (struct ml_open){ text, ts_node_end_byte(n) };
+}
+
+/* Is name, called at node at, the name of a let without rec whose body
+ * holds the call (and that no function of its body defined again)? */
+static int unseen_self(struct ml_state *st, TSNode at, const char *name, int clear)
+{
+	uint32_t start = ts_node_start_byte(at);
+	while (st && st->nselves && st->selves[st->nselves - 1].end <= start)
+		st->nselves--;
+	for (size_t i = st ? st->nselves : 0; i-- > 0;) {
+		if (strcmp(st->selves[i].name, name))
+			continue;
+		if (clear)
+			st->selves[i].cleared = 1;
+		return !st->selves[i].cleared;
+	}
+	return 0;
+}
+
+/* The module opened where node at is (the innermost), or NULL. */
+static const char *opened_at(struct ml_state *st, TSNode at)
+{
+	uint32_t start = ts_node_start_byte(at);
+	while (st && st->nopens && st->opens[st->nopens - 1].end <= start)
+		st->nopens--;
+	return st && st->nopens ? st->opens[st->nopens - 1].mod : NULL;
+}
+
+/* open M, include M: at the top of a file or a module, a wildcard import
+ * (not the open of a let open M in, which is local). */
 static void visit_open(struct kbx_walk *w, TSNode n)
 {
 	TSNode path = _kbx_field(n, "module");
-	if (!_kbx_is(path, "module_path") || _kbx_walk_caller(w) >= 0)
+	if (!_kbx_is(path, "module_path") || _kbx_walk_caller(w) >= 0 ||
+	    _kbx_is(_kbx_walk_up(w, n), "let_open_expression") ||
+	    _kbx_is(_kbx_walk_up(w, n), "let_open_class_expression"))
 		return;
 	const char *text = _kbx_compact_text(w, path, 0);
 	TSNode first = first_module(path);
@@ -154,15 +233,19 @@ static void bind_params(struct kbx_walk *w, TSNode n)
 	}
 }
 
-/* let f x = ..., let f = fun x -> ..., let f = function ...: a function;
- * any other let binds values. */
+/* let f x = ..., let f = fun x -> ..., let f = function ...: a function,
+ * and so is let ( ++ ) a b = ...; any other let binds values. */
 static void visit_let(struct kbx_walk *w, TSNode n)
 {
 	TSNode pat = _kbx_field(n, "pattern");
 	TSNode body = _kbx_field(n, "body");
 	int fn = !ts_node_is_null(_kbx_child_of_type(n, "parameter")) ||
 		 _kbx_is(body, "fun_expression") || _kbx_is(body, "function_expression");
-	if (!_kbx_is(pat, "value_name") || !fn) {
+	if (fn && _kbx_is(pat, "parenthesized_operator"))
+		pat = ts_node_named_child(pat, 0);
+	int named = !ts_node_is_null(pat) &&
+		    (_kbx_is(pat, "value_name") || strstr(ts_node_type(pat), "operator"));
+	if (!named || !fn) {
 		/* a value: in a function, locals (seen after it, in the
 		 * expression the let_expression holds) */
 		if (_kbx_walk_caller(w) >= 0)
@@ -174,9 +257,20 @@ static void visit_let(struct kbx_walk *w, TSNode n)
 		return;
 	/* the name is a local of the enclosing function, and the function
 	 * itself a definition nested in it */
+	struct ml_state *st = w->lang_state;
+	/* a function of this name in the body of a let of the same name:
+	 * the calls after it are of it (let f x = let rec f y = ... in f x) */
+	unseen_self(st, n, name, 1);
 	int sym = _kbx_walk_define(w, n, KBX_KIND_FUNCTION, name, 1);
-	if (sym >= 0)
-		bind_params(w, n);
+	if (sym < 0)
+		return;
+	bind_params(w, n);
+	/* without rec, the name is not yet bound in its own body: f there is
+	 * an earlier f, of the module, an opened module or Stdlib
+	 * (let compare a b = compare a b), never this one */
+	if (st && !_kbx_has_token(_kbx_walk_up(w, n), "rec") &&
+	    !_kbx_grow((void **)&st->selves, &st->aselves, st->nselves, sizeof(*st->selves), 8))
+		st->selves[st->nselves++] = (struct ml_self){ name, ts_node_end_byte(n), 0 };
 }
 
 static void visit_module(struct kbx_walk *w, TSNode n)
@@ -188,11 +282,14 @@ static void visit_module(struct kbx_walk *w, TSNode n)
 	if (!mname)
 		return;
 	if (_kbx_is(body, "module_path") && _kbx_walk_caller(w) < 0) {
-		/* module U = M, module U = A.B: U stands for that module */
+		/* module U = M, module U = A.B: U stands for that module, also
+		 * when the file named M before (module A = Automata after
+		 * Automata.f); not when M is the file's own */
 		TSNode first = first_module(body);
 		const char *head = _kbx_node_text(w, first);
 		const char *text = _kbx_compact_text(w, body, 0);
-		if (head && text && !known_mod(st, head)) {
+		const struct ml_mod *known = head ? find_mod(st, head) : NULL;
+		if (head && text && (!known || !known->local)) {
 			const char *dot = strrchr(text, '.');
 			if (dot)
 				_kbx_x_import(w->x, _kbx_arena_strndup(&w->x->arena, text,
@@ -201,12 +298,12 @@ static void visit_module(struct kbx_walk *w, TSNode n)
 			else
 				_kbx_x_import(w->x, text, NULL, mname, 0, 0, _kbx_node_line(n));
 		}
-		add_mod(st, mname);
+		add_mod(st, mname, 1);
 		return;
 	}
 	if (!_kbx_is(body, "structure") && !_kbx_is(body, "functor"))
 		return;
-	add_mod(st, mname);
+	add_mod(st, mname, 1);
 	if (_kbx_walk_caller(w) >= 0)
 		return;   /* a module in a function: its code is the function's */
 	int sym = _kbx_walk_define(w, n, KBX_KIND_CLASS, mname, 1);
@@ -222,6 +319,33 @@ static void visit_module(struct kbx_walk *w, TSNode n)
 	}
 }
 
+/* A call of name without a module, carrying the module opened there. */
+static void plain_call(struct kbx_walk *w, TSNode at, const char *name)
+{
+	if (unseen_self(w->lang_state, at, name, 0)) {
+		_kbx_walk_call(w, at, name, KBX_RECV_VALUE, NULL);
+		return;
+	}
+	int i = _kbx_walk_call(w, at, name, KBX_RECV_NONE, NULL);
+	if (i >= 0 && w->x->calls[i].recv == KBX_RECV_NONE)
+		w->x->calls[i].receiver = opened_at(w->lang_state, at);
+}
+
+/* The infix operators of the language and of Stdlib, which a project
+ * does not define (a redefinition of one is not followed). */
+static int stdlib_operator(const char *op)
+{
+	static const char *const ops[] = {
+		"+", "-", "*", "/", "+.", "-.", "*.", "/.", "**", "=", "<>", "==", "!=", "<",
+		">", "<=", ">=", "&&", "||", "&", "or", "^", "^^", "@", ":=", "mod", "land",
+		"lor", "lxor", "lsl", "lsr", "asr", "|>", "@@", NULL
+	};
+	for (int i = 0; ops[i]; i++)
+		if (!strcmp(ops[i], op))
+			return 1;
+	return 0;
+}
+
 /* f x, M.f x, M.N.f x: the function a value_path names. */
 static void call_path(struct kbx_walk *w, TSNode at, TSNode path)
 {
@@ -231,7 +355,7 @@ static void call_path(struct kbx_walk *w, TSNode at, TSNode path)
 	if (!name)
 		return;
 	if (ts_node_is_null(mp)) {
-		_kbx_walk_call(w, at, name, KBX_RECV_NONE, NULL);
+		plain_call(w, at, name);
 		return;
 	}
 	const char *recv = _kbx_compact_text(w, mp, 0);
@@ -312,11 +436,18 @@ static int ml_visit(struct kbx_walk *w, TSNode n, const char *type)
 				!strcmp(op, "@@") ? _kbx_field(n, "left") : n;
 			if (!ts_node_eq(f, n) && _kbx_is(f, "value_path"))
 				call_path(w, f, f);
+			else if (op && !stdlib_operator(op))
+				plain_call(w, n, op);   /* a ++ b, the project's ( ++ ) */
 		}
 		break;
 	case 'l':
 		if (!strcmp(type, "let_binding"))
 			visit_let(w, n);
+		else if (!strcmp(type, "let_open_expression"))
+			visit_local_open(w, n, _kbx_field(_kbx_child_of_type(n, "open_module"),
+							 "module"));
+		else if (!strcmp(type, "local_open_expression"))
+			visit_local_open(w, n, _kbx_child_of_type(n, "module_path"));
 		break;
 	case 'm':
 		if (!strcmp(type, "module_binding"))
@@ -383,5 +514,7 @@ const struct kbx_lang _kbx_lang_ocaml = {
 	.implicit_self = 1,
 	.calls_in_imports_only = 1,
 	.nested_defs = 1,
+	.later_shadows = 1,
+	.closed_modules = 1,
 	.scope_sep = ".",
 };

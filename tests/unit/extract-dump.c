@@ -9,7 +9,7 @@
  *
  * Each line is one of
  *   def KIND QUAL LINE [in PARENT]
- *   call CALLER NAME LINE [self|super|value|recv=TEXT [type=TYPE]]
+ *   call CALLER NAME LINE [self|super|value|recv=TEXT [type=TYPE]|open=MODULE]
  *   import MODULE [name=N] [as=A] [level=L] [system] [wildcard] [mod] [static] LINE
  *   inherit CLASS BASE LINE
  * where CALLER is the qualified name of the enclosing function or "<file>".
@@ -111,6 +111,8 @@ int main(int argc, char **argv)
 				printf(" macro");
 			else if (c->recv == KBX_RECV_EXPR)
 				printf(" recv=%s", c->receiver ? c->receiver : "?");
+			else if (c->receiver)
+				printf(" open=%s", c->receiver);
 			if (c->recv_type)
 				printf(" type=%s", c->recv_type);
 			putchar('\n');
