@@ -90,7 +90,8 @@ static const char *type_text(struct kbx_walk *w, TSNode t)
 	if (!_kbx_is(t, "type_identifier"))
 		return NULL;
 	const char *s = _kbx_node_text(w, t);
-	if (!s || (st && _kbx_jsc_tparams_has(&st->tp, t, s)))
+	/* empty: a MISSING node, which error recovery inserts */
+	if (!s || !*s || (st && _kbx_jsc_tparams_has(&st->tp, t, s)))
 		return NULL;
 	return s;
 }

@@ -423,6 +423,9 @@ int _kbx_walk_call_typed(struct kbx_walk *w, TSNode at, const char *name, int re
 {
 	if (!name || !*name)
 		return -1;
+	/* a type of no text (a node error recovery made up) states nothing */
+	if (type && !*type)
+		type = NULL;
 	if (recv == KBX_RECV_NONE && _kbx_walk_is_local(w, name))
 		recv = KBX_RECV_VALUE;
 	/* a receiver that is a bound name: its type, or "?" for a variable
