@@ -447,10 +447,11 @@ float _kbx_vflat_encode(const float *v, uint32_t dim, uint32_t stride, int8_t *c
 
 /*
  * The compiler vectorises the inner loops below (GCC at -O2 since version
- * 12: check with -fopt-info-vec); target_clones adds an AVX2 copy, picked
- * at load time where the CPU has it, which is twice as fast as the SSE2
- * baseline.  Both copies add the same numbers in the same order, so the
- * scores do not depend on the CPU.
+ * 12: check with -fopt-info-vec); target_clones adds an AVX2 copy of
+ * score_exact, picked at load time where the CPU has it, which is twice
+ * as fast as the SSE2 baseline.  Both copies add the same numbers in the
+ * same order, so the scores do not depend on the CPU.  score_codes needs
+ * no clone: where the CPU has AVX2, score_codes_avx2 scores the codes.
  */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 6 && defined(__x86_64__) && \
 	!defined(__SANITIZE_ADDRESS__)
@@ -466,7 +467,6 @@ float _kbx_vflat_encode(const float *v, uint32_t dim, uint32_t stride, int8_t *c
  * the squared distance without the query's length (l2_a = 2 x the
  * query's scale).  The integer sums are exact: 127 x 127 x 65536 < 2^31.
  */
-SCAN_CLONES
 static void score_codes(const int8_t *restrict qc, const int8_t *restrict codes,
 			const float *restrict factors, uint64_t n, uint32_t stride, int l2,
 			float l2_a, float *restrict out)
