@@ -136,11 +136,20 @@ struct local_def {
 	int top;
 };
 
+/* An import a file passes on (KBX_IMPORT_REEXPORT): the name it brings
+ * (NULL: a wildcard, everything) and the files it resolves to. */
+struct passed {
+	char *name;
+	uint32_t targets[MAX_TARGETS];
+	size_t nt;
+};
+
 struct file_defs {
 	uint32_t file;          /* 0: an empty slot */
 	struct local_def *defs;
 	size_t n;
-	int passes_on;          /* it has imports it passes on (KBX_IMPORT_REEXPORT) */
+	struct passed *pass;    /* the imports it passes on, resolved */
+	size_t npass;
 };
 
 struct ctx {
@@ -380,6 +389,75 @@ void _kbx_resolver_free(struct _kbx_resolver *r)
 }
 
 /*
+ * The files of the first of pl's candidate paths that names any (a path
+ * starting with '=' is a module's whole name: *eq then; one ending in
+ * '/' a package directory, one module: *dir then), into
+ * targets[MAX_TARGETS] without the importing file self.  How many.
+ */
+/* Drop self from targets[0..nt): never an edge from a file to itself. */
+static size_t without_self(uint32_t *targets, size_t nt, uint32_t self)
+{
+	size_t k = 0;
+	for (size_t j = 0; j < nt; j++)
+		if (targets[j] != self)
+			targets[k++] = targets[j];
+	return k;
+}
+
+static size_t candidate_files(struct ctx *c, const struct kbx_pathlist *pl, uint32_t self,
+			      uint32_t *targets, int *eq, int *dir)
+{
+	size_t nt = 0;
+	for (size_t j = 0; j < pl->n && !nt; j++) {
+		const char *cand = pl->paths[j];
+		int is_eq = cand[0] == '=';
+		nt = files_match(&c->r->fi, is_eq ? cand + 1 : cand, c->fam, targets, MAX_TARGETS);
+		if (nt && is_eq)
+			*eq = 1;
+		if (nt && cand[strlen(cand) - 1] == '/')
+			*dir = 1;
+	}
+	return without_self(targets, nt, self);
+}
+
+/*
+ * The imports of a file that it passes on, resolved to files as its
+ * importers' lookups need them (refs: the file's), into fd->pass.
+ */
+static void passed_imports(struct ctx *c, struct file_defs *fd, const struct _kbx_refs *refs)
+{
+	struct kbx_node f;
+	const struct kbx_lang *lang = NULL;
+	char *path = NULL;
+	for (size_t i = 0; i < refs->nimports; i++) {
+		const struct _kbx_ref_import *m = &refs->imports[i];
+		if (!(m->flags & KBX_IMPORT_REEXPORT) || !*m->module)
+			continue;
+		/* the file's own language makes its import's candidates */
+		if (!path && (_kbx_node_read(c->s, _kbx_txn(c->s), fd->file, &f) != KBX_OK ||
+			      !f.path || !(lang = _kbx_lang_from_id(f.lang)) ||
+			      !lang->import_candidates || !(path = strndup(f.path, f.path_len))))
+			break;
+		struct passed *p = realloc(fd->pass, (fd->npass + 1) * sizeof(*p));
+		if (!p)
+			break;
+		fd->pass = p;
+		p = &fd->pass[fd->npass];
+		p->name = NULL;
+		if (!(m->flags & KBX_IMPORT_WILDCARD) && (!m->name || !(p->name = strdup(m->name))))
+			continue;
+		struct kbx_ximport xi = { m->module, m->name, m->alias, m->level, m->flags, m->line };
+		struct kbx_pathlist pl = { 0 };
+		int eq = 0, dir = 0;
+		lang->import_candidates(path, &xi, &pl);
+		p->nt = candidate_files(c, &pl, fd->file, p->targets, &eq, &dir);
+		_kbx_pathlist_release(&pl);
+		fd->npass++;
+	}
+	free(path);
+}
+
+/*
  * Definitions named name, of the kinds in mask, in languages of family
  * fam (0: any).  When files is given, only those in these files.  Puts at
  * most max ids in out, returns how many matched in all.
@@ -431,8 +509,6 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 		const struct _kbx_ref_import *m = &refs.imports[i];
 		const char *local = m->flags & KBX_IMPORT_WILDCARD ? "*" : m->alias ? m->alias : m->name;
 		struct local_def *d = &fd->defs[fd->n];
-		if (m->flags & KBX_IMPORT_REEXPORT)
-			fd->passes_on = 1;
 		if (!local || !(d->name = strdup(local)))
 			continue;
 		d->mask = M_IMPORT;
@@ -460,6 +536,7 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 			d->mask |= M_RETURNED;
 		fd->n++;
 	}
+	passed_imports(c, fd, &refs);
 	_kbx_refs_release(&refs);
 	if (fd->n)
 		qsort(fd->defs, fd->n, sizeof(*fd->defs), cmp_local);
@@ -472,6 +549,9 @@ static void file_defs_release(struct _kbx_resolver *r)
 		for (size_t j = 0; j < r->fd[i].n; j++)
 			free(r->fd[i].defs[j].name);
 		free(r->fd[i].defs);
+		for (size_t j = 0; j < r->fd[i].npass; j++)
+			free(r->fd[i].pass[j].name);
+		free(r->fd[i].pass);
 	}
 	free(r->fd);
 	r->fd = NULL;
@@ -644,49 +724,21 @@ static size_t passed_on(struct ctx *c, const uint32_t *files, size_t nf, const c
 			int mask, uint32_t *out, size_t max, int depth)
 {
 	size_t found = 0;
-	if (!c->lang->reexports || !c->lang->import_candidates || depth >= REEXPORT_DEPTH)
+	if (!c->lang->reexports || depth >= REEXPORT_DEPTH)
 		return 0;
 	for (size_t i = 0; i < nf && found < max; i++) {
-		struct _kbx_refs refs;
-		struct kbx_node f;
 		const struct file_defs *fd = file_defs_get(c, files[i]);
-		if (!fd || !fd->passes_on ||
-		    _kbx_node_read(c->s, _kbx_txn(c->s), files[i], &f) != KBX_OK || !f.path)
-			continue;
-		char *path = strndup(f.path, f.path_len);
-		if (!path || _kbx_refs_read(c->s, files[i], &refs) != KBX_OK) {
-			free(path);
-			continue;
-		}
-		for (size_t k = 0; k < refs.nimports && found < max; k++) {
-			const struct _kbx_ref_import *m = &refs.imports[k];
-			if (!(m->flags & KBX_IMPORT_REEXPORT) || !*m->module ||
-			    (!(m->flags & KBX_IMPORT_WILDCARD) && (!m->name || strcmp(m->name, name))))
+		for (size_t k = 0; fd && k < fd->npass && found < max; k++) {
+			const struct passed *p = &fd->pass[k];
+			if (p->name && strcmp(p->name, name))
 				continue;
-			struct kbx_ximport xi = { m->module, m->name, m->alias, m->level, m->flags,
-						  m->line };
-			struct kbx_pathlist pl = { 0 };
-			uint32_t targets[MAX_TARGETS];
-			size_t nt = 0;
-			c->lang->import_candidates(path, &xi, &pl);
-			for (size_t j = 0; j < pl.n && !nt; j++) {
-				const char *cand = pl.paths[j];
-				nt = files_match(&c->r->fi, cand[0] == '=' ? cand + 1 : cand, c->fam,
-						 targets, MAX_TARGETS);
-			}
-			_kbx_pathlist_release(&pl);
-			size_t k2 = 0;
-			for (size_t j = 0; j < nt; j++)
-				if (targets[j] != files[i])
-					targets[k2++] = targets[j];
-			size_t n = defs_named(c, name, mask, 0, targets, k2, out + found, max - found);
+			size_t n = defs_named(c, name, mask, 0, p->targets, p->nt, out + found,
+					      max - found);
 			if (!n)
-				n = passed_on(c, targets, k2, name, mask, out + found, max - found,
-					      depth + 1);
+				n = passed_on(c, p->targets, p->nt, name, mask, out + found,
+					      max - found, depth + 1);
 			found += n < max - found ? n : max - found;
 		}
-		_kbx_refs_release(&refs);
-		free(path);
 	}
 	return found;
 }
@@ -1155,24 +1207,10 @@ static void resolve_imports(struct ctx *c)
 				      *m->module && module_candidate(c, m->module, &pl));
 		if (!declared && !(m->flags & KBX_IMPORT_SYSTEM) && c->lang->import_candidates)
 			c->lang->import_candidates(c->path, &xi, &pl);
-		for (size_t j = 0; j < pl.n && !nt; j++) {
-			const char *cand = pl.paths[j];
-			int eq = cand[0] == '=';
-			nt = files_match(&c->r->fi, eq ? cand + 1 : cand, c->fam, targets,
-					 MAX_TARGETS);
-			if (nt && eq)
-				is_module_name = 1;
-			/* a package directory is one module, however many files */
-			if (nt && cand[strlen(cand) - 1] == '/')
-				is_dir = 1;
-		}
+		/* a package directory is one module, however many files */
+		nt = nt ? without_self(targets, nt, c->file) :
+			  candidate_files(c, &pl, c->file, targets, &is_module_name, &is_dir);
 		_kbx_pathlist_release(&pl);
-		/* never an edge from a file to itself */
-		size_t k = 0;
-		for (size_t j = 0; j < nt; j++)
-			if (targets[j] != c->file)
-				targets[k++] = targets[j];
-		nt = k;
 
 		if (nt) {
 			int conf = nt == 1 || is_dir ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS;
@@ -1680,6 +1718,18 @@ static void call_on_unknown(struct ctx *c, uint32_t src, const char *name, uint3
 			 (uint32_t)ev.n, line, col);
 }
 
+/* The name of an external reached through an import from outside the
+ * repository: the import's module (and the name it brings), then rest
+ * (".Sub", or NULL) and name: com.lib.Formatter.format. */
+static void external_through(struct strbuf *q, const struct binding *b, const char *rest,
+			     const char *name)
+{
+	if (b->symname)
+		strbuf_addf(q, "%s.%s%s.%s", b->module, b->symname, rest ? rest : "", name);
+	else
+		strbuf_addf(q, "%s%s.%s", b->module, rest ? rest : "", name);
+}
+
 /* A call on a receiver whose static type the source states: the method
  * in that type and its bases (certain when one type is meant, via
  * "type"), or an external Type.name when the type is not the
@@ -1724,10 +1774,8 @@ static void call_in_types(struct ctx *c, uint32_t src, const uint32_t *types, si
 	 * itself is */
 	const char *tdot = strchr(type, '.');
 	struct binding *b = find_binding(c, type, tdot ? (size_t)(tdot - type) : strlen(type));
-	if (b && !b->ntargets && b->symname)
-		strbuf_addf(&q, "%s.%s%s.%s", b->module, b->symname, tdot ? tdot : "", name);
-	else if (b && !b->ntargets)
-		strbuf_addf(&q, "%s%s.%s", b->module, tdot ? tdot : "", name);
+	if (b && !b->ntargets)
+		external_through(&q, b, tdot, name);
 	else
 		strbuf_addf(&q, "%s.%s", type, name);
 	emit_external(c, src, KBX_EDGE_CALLS, q.failed ? name : q.buf, name, line, col);
@@ -2104,11 +2152,7 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 			if (!b->ntargets) {
 				/* a module from outside the repository */
 				struct strbuf q = STRBUF_INIT;
-				if (b->symname)
-					strbuf_addf(&q, "%s.%s%s.%s", b->module, b->symname,
-						    dot ? dot : "", name);
-				else
-					strbuf_addf(&q, "%s%s.%s", b->module, dot ? dot : "", name);
+				external_through(&q, b, dot, name);
 				emit_external(c, src, KBX_EDGE_CALLS, strbuf_str(&q), name, line, col);
 				strbuf_release(&q);
 				return;
