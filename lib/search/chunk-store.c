@@ -184,6 +184,7 @@ struct _kbx_termcount {
 	size_t tc_cap;
 	uint32_t ntokens;
 	int nomem;
+	struct strbuf doc;      /* a code chunk's documentation */
 };
 
 struct _kbx_cw {
@@ -361,6 +362,7 @@ struct _kbx_termcount *_kbx_termcount_new(void)
 		free(t);
 		return NULL;
 	}
+	strbuf_init(&t->doc);
 	return t;
 }
 
@@ -369,6 +371,7 @@ void _kbx_termcount_free(struct _kbx_termcount *t)
 	if (!t)
 		return;
 	_kbx_tokenizer_free(t->tok);
+	strbuf_release(&t->doc);
 	intern_free(&t->names);
 	free(t->tc);
 	free(t->tc_index);
@@ -422,8 +425,9 @@ static int count_token(void *data, const char *tok, size_t len, int kind)
 	return 0;
 }
 
-const struct _kbx_term *_kbx_termcount_text(struct _kbx_termcount *w, const char *text,
-					    size_t len, size_t *nterms, uint32_t *ntokens)
+const struct _kbx_term *_kbx_termcount_chunk(struct _kbx_termcount *w, int type,
+					     const char *text, size_t len, size_t *nterms,
+					     uint32_t *ntokens)
 {
 	w->ntc = 0;
 	w->ntokens = 0;
@@ -432,6 +436,15 @@ const struct _kbx_term *_kbx_termcount_text(struct _kbx_termcount *w, const char
 		for (size_t i = 0; i < w->tc_cap; i++)
 			w->tc_index[i] = SIZE_MAX;
 	_kbx_tokenize(w->tok, text, len, count_token, w);
+	if (type == KBX_CHUNK_CODE) {
+		strbuf_reset(&w->doc);
+		if (_kbx_code_doc(text, len, &w->doc)) {
+			if (w->doc.failed)
+				w->nomem = 1;
+			else
+				_kbx_tokenize(w->tok, w->doc.buf, w->doc.len, count_token, w);
+		}
+	}
 	*nterms = w->ntc;
 	*ntokens = w->ntokens;
 	if (w->nomem)
@@ -489,21 +502,31 @@ static int remove_chunk(struct _kbx_cw *w, uint32_t id, const char *source)
 
 	size_t nterms;
 	uint32_t counted;
-	const struct _kbx_term *tc = _kbx_termcount_text(w->count, text, text_len, &nterms, &counted);
+	const struct _kbx_term *tc = _kbx_termcount_chunk(w->count, type, text, text_len, &nterms,
+							   &counted);
 	if (!tc) {
 		free(text);
 		free(doc_id);
 		_kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
 		return -1;
 	}
+	/* each term's posting of this chunk, found by its id whatever its
+	 * counts (a kbx that counted them otherwise wrote it) */
+	MDB_cursor *pc = NULL;
+	if (nterms)
+		rc = mdb_cursor_open(w->txn, s->postings, &pc);
 	for (size_t i = 0; i < nterms && !rc; i++) {
 		unsigned char val[KBX_POSTING_LEN];
-		_kbx_posting_put(val, id, tc[i].tf, counted);
+		_kbx_posting_put(val, id, 0, 0);
 		MDB_val tk = { tc[i].len, (void *)tc[i].term }, tv = { sizeof(val), val };
-		rc = mdb_del(w->txn, s->postings, &tk, &tv);
+		rc = mdb_cursor_get(pc, &tk, &tv, MDB_GET_BOTH_RANGE);
+		if (!rc && tv.mv_size == KBX_POSTING_LEN && _kbx_get_u32(tv.mv_data) == id)
+			rc = mdb_cursor_del(pc, 0);
 		if (rc == MDB_NOTFOUND)
 			rc = 0;
 	}
+	if (pc)
+		mdb_cursor_close(pc);
 	if (!rc) {
 		rc = mdb_del(w->txn, s->patterns, &k, NULL);
 		if (rc == MDB_NOTFOUND)
@@ -691,7 +714,8 @@ static kbx_status_t add_chunk(struct _kbx_cw *w, const struct kbx_chunk *c, cons
 	if (!w->next_chunk)
 		return _kbx_fail(w->err, KBX_ERR_FULL, "out of chunk ids: run 'kbx index --rebuild'");
 	if (own_terms) {
-		terms = _kbx_termcount_text(w->count, c->text, c->text_len, &nterms, &ntokens);
+		terms = _kbx_termcount_chunk(w->count, c->type, c->text, c->text_len, &nterms,
+					     &ntokens);
 		if (!terms)
 			return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
 	}
@@ -912,7 +936,7 @@ static int vector_of_chunk(void *data, uint32_t id, const struct kbx_chunk *c)
 {
 	struct vector_walk *w = data;
 	unsigned char key[KBX_VCACHE_KEY_LEN];
-	_kbx_vcache_key(key, w->ih, c->text, c->text_len);
+	_kbx_vcache_key(key, w->ih, c->type, c->text, c->text_len);
 	MDB_val vk = { sizeof(key), key }, vv;
 	if (mdb_get(_kbx_txn(w->s), w->s->vcache, &vk, &vv) || !vv.mv_size ||
 	    vv.mv_size % sizeof(float)) {

@@ -78,12 +78,41 @@ struct _kbx_source_rec {
 kbx_status_t _kbx_source_get(struct kbx_store *s, MDB_txn *txn, const char *key,
 			     struct _kbx_source_rec *out, struct kbx_error *err);
 
-/* The vector cache's key of a text embedded by the embedder whose
- * identity hashes to ident (XXH3 of kbx_embedder identity): 8 bytes of
- * it, then the text's 128-bit hash. */
+/* The vector cache's key of a chunk's text (of chunk type type)
+ * embedded by the embedder whose identity hashes to ident (XXH3 of
+ * kbx_embedder identity): 8 bytes of it, then the text's 128-bit hash.
+ * A code chunk whose vector leans on its documentation (code-doc.c) has
+ * an identity of its own. */
 #define KBX_VCACHE_KEY_LEN 24
-void _kbx_vcache_key(unsigned char out[KBX_VCACHE_KEY_LEN], uint64_t ident, const char *text,
-		     size_t len);
+void _kbx_vcache_key(unsigned char out[KBX_VCACHE_KEY_LEN], uint64_t ident, int type,
+		     const char *text, size_t len);
+
+/* ---- a code chunk's documentation (code-doc.c) ---- */
+
+struct kbx_embedder;
+
+/* Does the line starting at p (up to end) start with a comment or an
+ * annotation: a block comment, // and ///, #, --, a decorator (@)? */
+int _kbx_comment_text(const char *p, const char *end);
+
+/* The documentation of a code chunk's text: the comment lines it starts
+ * with (not its annotations), a docstring after its first line, the
+ * comment lines it ends with, appended to out (NULL: only measured).
+ * Returns its length, or 0 (nothing appended) when there is none or it
+ * is too short to say anything. */
+size_t _kbx_code_doc(const char *text, size_t len, struct strbuf *out);
+
+/* Does a chunk of this type and text get a vector leaning on its
+ * documentation? */
+int _kbx_code_doc_leans(int type, const char *text, size_t len);
+
+/* Embed n chunk texts (as _kbx_embed() does, into out: n * dim floats);
+ * those of code chunks (types[i]) with documentation get the normalised
+ * sum of their text's and their documentation's unit vectors.  types
+ * NULL: texts only. */
+kbx_status_t _kbx_embed_chunks(struct kbx_embedder *e, size_t n, const char *const *texts,
+			       const size_t *lens, const unsigned char *types, uint32_t dim,
+			       float *out, struct kbx_error *err);
 
 /* ---- counting a text's terms for BM25 (chunk-store.c) ---- */
 
@@ -99,11 +128,14 @@ struct _kbx_term {
 struct _kbx_termcount;
 struct _kbx_termcount *_kbx_termcount_new(void);
 void _kbx_termcount_free(struct _kbx_termcount *t);
-/* The distinct terms of text, in the order they first come (*nterms of
- * them, valid until the next call), and the number of tokens; NULL when
- * out of memory. */
-const struct _kbx_term *_kbx_termcount_text(struct _kbx_termcount *t, const char *text,
-					    size_t len, size_t *nterms, uint32_t *ntokens);
+/* The distinct terms of the text of a chunk of type type, in the order
+ * they first come (*nterms of them, valid until the next call), and the
+ * number of tokens; NULL when out of memory.  A code chunk's
+ * documentation (_kbx_code_doc()) is counted twice: its words say what
+ * the code is for, and are few beside the body's. */
+const struct _kbx_term *_kbx_termcount_chunk(struct _kbx_termcount *t, int type,
+					     const char *text, size_t len, size_t *nterms,
+					     uint32_t *ntokens);
 
 /* ---- the writer of one run (chunk-store.c) ---- */
 
@@ -124,7 +156,7 @@ kbx_status_t _kbx_cw_begin(struct _kbx_cw *w, const char *key);
  * ("path:line", valid until the next call) and KBX_OK is returned. */
 kbx_status_t _kbx_cw_add(struct _kbx_cw *w, const struct kbx_chunk *c, const char **dup_of);
 /* The same for a code chunk (no document id to check) whose terms were
- * counted already, on another thread (_kbx_termcount_text()), by a
+ * counted already, on another thread (_kbx_termcount_chunk()), by a
  * counter the writer has adopted. */
 kbx_status_t _kbx_cw_add_counted(struct _kbx_cw *w, const struct kbx_chunk *c,
 				 const struct _kbx_term *terms, size_t nterms, uint32_t ntokens);

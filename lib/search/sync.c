@@ -328,13 +328,7 @@ static int comment_line(const char *buf, const size_t *ls, size_t nlines, uint32
 {
 	if (n < 1 || n > nlines)
 		return 0;
-	const char *p = buf + ls[n - 1], *end = buf + ls[n];
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p >= end || *p == '\n' || *p == '\r')
-		return 0;
-	return *p == '#' || *p == '@' || (*p == '/' && p + 1 < end && (p[1] == '/' || p[1] == '*')) ||
-	       *p == '*' || (p + 1 < end && p[0] == '-' && p[1] == '-');
+	return _kbx_comment_text(buf + ls[n - 1], buf + ls[n]);
 }
 
 /* The first line of the comment block right above line n (no blank line
@@ -786,7 +780,7 @@ static void make_code_chunks(struct code_worker *wk, struct code_job *j)
 	for (size_t i = 0; i < j->n; i++) {
 		struct code_chunk *c = &j->c[i];
 		size_t nterms;
-		const struct _kbx_term *terms = _kbx_termcount_text(wk->count, c->text, c->len, &nterms,
+		const struct _kbx_term *terms = _kbx_termcount_chunk(wk->count, KBX_CHUNK_CODE, c->text, c->len, &nterms,
 								    &c->ntokens);
 		c->terms = terms ? malloc((nterms + 1) * sizeof(*c->terms)) : NULL;
 		if (!c->terms) {
@@ -801,14 +795,16 @@ static void make_code_chunks(struct code_worker *wk, struct code_job *j)
 	for (size_t i = 0; wk->embed && i < j->n; i++) {
 		struct code_chunk *c = &j->c[i];
 		/* a vector the cache has already is not made again */
-		_kbx_vcache_key(c->key, wk->p->ident, c->text, c->len);
+		_kbx_vcache_key(c->key, wk->p->ident, KBX_CHUNK_CODE, c->text, c->len);
 		MDB_val ck = { KBX_VCACHE_KEY_LEN, c->key }, cv;
 		if (!mdb_get(s->rtxn, s->vcache, &ck, &cv))
 			continue;
 		c->vec = malloc(wk->p->dim * sizeof(float));
 		const char *t = c->text;
 		/* a failure leaves the text to the writer, which says why */
-		if (c->vec && _kbx_embed(wk->embed, 1, &t, &c->len, 0, c->vec, &err)) {
+		static const unsigned char code = KBX_CHUNK_CODE;
+		if (c->vec && _kbx_embed_chunks(wk->embed, 1, &t, &c->len, &code, wk->p->dim,
+						c->vec, &err)) {
 			free(c->vec);
 			c->vec = NULL;
 		}
@@ -1491,9 +1487,14 @@ static kbx_status_t sync_markdown(struct sync *y, const struct _kbx_scan *scan)
 
 /* ---- vectors ---- */
 
-void _kbx_vcache_key(unsigned char out[KBX_VCACHE_KEY_LEN], uint64_t ident, const char *text,
-		     size_t len)
+/* what a leaning vector's key has in place of the embedder's identity */
+#define DOC_LEAN_SALT 0x646f632d6c65616eull   /* "doc-lean" */
+
+void _kbx_vcache_key(unsigned char out[KBX_VCACHE_KEY_LEN], uint64_t ident, int type,
+		     const char *text, size_t len)
 {
+	if (_kbx_code_doc_leans(type, text, len))
+		ident ^= DOC_LEAN_SALT;
 	for (int i = 0; i < 8; i++)
 		out[i] = (unsigned char)(ident >> (56 - 8 * i));
 	_kbx_hash128(text, len, out + 8);
@@ -1503,6 +1504,7 @@ struct pending {
 	const char **texts;
 	size_t *lens;
 	unsigned char (*keys)[24];
+	unsigned char *types;
 	size_t n;
 };
 
@@ -1522,7 +1524,7 @@ static kbx_status_t embed_pending(struct sync *y, kbx_embedder_t *e, struct pend
 	}
 	uint64_t cpu0 = _kbx_thread_cpu_ns();
 	if (!st)
-		st = _kbx_embed(e, p->n, p->texts, p->lens, 0, vecs, y->err);
+		st = _kbx_embed_chunks(e, p->n, p->texts, p->lens, p->types, dim, vecs, y->err);
 	y->stats->seconds_embed += (double)(now_ns() - t0) / 1e9;
 	y->stats->cpu_embed += (double)(_kbx_thread_cpu_ns() - cpu0) / 1e9;
 	for (size_t i = 0; i < p->n && !st; i++) {
@@ -1551,11 +1553,13 @@ static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint
 	p.texts = malloc(EMBED_BATCH * sizeof(*p.texts));
 	p.lens = malloc(EMBED_BATCH * sizeof(*p.lens));
 	p.keys = malloc(EMBED_BATCH * sizeof(*p.keys));
+	p.types = malloc(EMBED_BATCH * sizeof(*p.types));
 	char **owned = calloc(EMBED_BATCH, sizeof(*owned));
-	if (!p.texts || !p.lens || !p.keys || !owned) {
+	if (!p.texts || !p.lens || !p.keys || !p.types || !owned) {
 		free(p.texts);
 		free(p.lens);
 		free(p.keys);
+		free(p.types);
 		free(owned);
 		return _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
 	}
@@ -1596,7 +1600,7 @@ static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint
 			continue;
 		}
 		unsigned char key[24];
-		_kbx_vcache_key(key, ih, v.c.text, v.c.text_len);
+		_kbx_vcache_key(key, ih, v.c.type, v.c.text, v.c.text_len);
 		MDB_val ck = { 24, key }, cv;
 		if (++done % 1024 == 0 && total > 1)
 			progress(y, "embed", done, total);
@@ -1637,6 +1641,7 @@ static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint
 		memcpy(owned[p.n], v.c.text, v.c.text_len);
 		p.texts[p.n] = owned[p.n];
 		p.lens[p.n] = v.c.text_len;
+		p.types[p.n] = (unsigned char)v.c.type;
 		memcpy(p.keys[p.n], key, 24);
 		p.n++;
 		if (p.n == EMBED_BATCH) {
@@ -1658,6 +1663,7 @@ static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint
 	free(p.texts);
 	free(p.lens);
 	free(p.keys);
+	free(p.types);
 	free(seen.k);
 	return st;
 }
@@ -1800,7 +1806,7 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 		if (k.mv_size != 4 || _kbx_chunk_decode(d.mv_data, d.mv_size, &v))
 			continue;
 		unsigned char key[24];
-		_kbx_vcache_key(key, ih, v.c.text, v.c.text_len);
+		_kbx_vcache_key(key, ih, v.c.type, v.c.text, v.c.text_len);
 		MDB_val ck = { 24, key }, cv;
 		if (mdb_get(txn, s->vcache, &ck, &cv))
 			continue;   /* cannot happen after ensure_vectors */
@@ -2000,7 +2006,7 @@ static kbx_status_t add_to_delta(struct sync *y, kbx_embedder_t *e, const uint32
 			continue;
 		unsigned char k4[4], key[24];
 		_kbx_put_u32(k4, ids[i]);
-		_kbx_vcache_key(key, ih, v.c.text, v.c.text_len);
+		_kbx_vcache_key(key, ih, v.c.type, v.c.text, v.c.text_len);
 		MDB_val k = { 4, k4 }, d = { 24, key };
 		int rc = mdb_put(s->wtxn, s->vdelta, &k, &d, 0);
 		if (rc)
@@ -2079,6 +2085,17 @@ static kbx_status_t rebuild_parts(struct sync *y, unsigned parts, unsigned *drop
 		return KBX_OK;
 	if (_kbx_meta_get_u64(s, s->wtxn, KBX_META_REBUILD_CODE_CHUNKS, &mark) != KBX_NOT_FOUND)
 		*drop |= KBX_SEARCH_PART_CODE;
+	/* made another way by an older kbx: made again */
+	uint64_t format = 1;
+	_kbx_meta_get_u64(s, s->wtxn, KBX_META_CODE_CHUNKS_FORMAT, &format);
+	if (format != KBX_CODE_CHUNKS_FORMAT) {
+		*drop |= KBX_SEARCH_PART_CODE;
+		int rc = _kbx_meta_put_u64(s, s->wtxn, KBX_META_CODE_CHUNKS_FORMAT,
+					   KBX_CODE_CHUNKS_FORMAT);
+		if (rc)
+			return _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
+					     "cannot write the index's metadata");
+	}
 	MDB_val k = { strlen(KBX_META_REBUILD_CODE_CHUNKS), KBX_META_REBUILD_CODE_CHUNKS };
 	int rc = mdb_del(s->wtxn, s->meta, &k, NULL);
 	if (rc && rc != MDB_NOTFOUND)

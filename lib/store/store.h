@@ -26,7 +26,8 @@ kbx_status_t _kbx_fail_mdb(struct kbx_error *err, int rc, const char *what);
  * The LMDB environment and its named databases.
  *
  *   meta      "schema", "generation", "root", "created", "updated", "next_id",
- *             KBX_META_REBUILD_CODE_CHUNKS, KBX_META_HEADER_LANGS (below)
+ *             KBX_META_REBUILD_CODE_CHUNKS, KBX_META_CODE_CHUNKS_FORMAT,
+ *             KBX_META_HEADER_LANGS (below)
  *   files     path -> struct file_rec
  *   nodes     id (u32 BE) -> node record (see keys.c)
  *   ids       canonical id -> id (u32 BE)
@@ -103,6 +104,12 @@ kbx_status_t _kbx_store_reopen(struct kbx_store *s, struct kbx_error *err);
  * between the two commits (killed, or out of disk) leaves the rest of
  * the rebuild to the next run. */
 #define KBX_META_REBUILD_CODE_CHUNKS "rebuild_code_chunks"
+
+/* In meta: how the code chunks were made (their terms counted, their
+ * vectors embedded): KBX_CODE_CHUNKS_FORMAT, absent for the first way.
+ * The code chunks of another format are made again by the next run. */
+#define KBX_META_CODE_CHUNKS_FORMAT "code_chunks_format"
+#define KBX_CODE_CHUNKS_FORMAT 2   /* 2: documentation counted twice, vectors leaning on it */
 
 /* In meta: a hash of the settings that chose the language of .h headers
  * (struct kbx_header_langs) in the last index run over the whole tree;

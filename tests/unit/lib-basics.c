@@ -222,11 +222,64 @@ static void test_termcount_no_words(void)
 	uint32_t ntok = 99;
 	const char *text = "() => () => () => {}";
 	ok(t != NULL, "a term counter");
-	ok(t && _kbx_termcount_text(t, text, strlen(text), &n, &ntok) != NULL && n == 0 && ntok == 0,
+	ok(t && _kbx_termcount_chunk(t, KBX_CHUNK_DOC, text, strlen(text), &n, &ntok) != NULL && n == 0 && ntok == 0,
 	   "a text without a word has no terms, and that is no failure");
-	ok(t && _kbx_termcount_text(t, "timeout", 7, &n, &ntok) != NULL && n == 1,
+	ok(t && _kbx_termcount_chunk(t, KBX_CHUNK_DOC, "timeout", 7, &n, &ntok) != NULL && n == 1,
 	   "the next text is counted");
+	const char *code = "/* Wait for the lock. */\nint wait_lock(void) { return 0; }\n";
+	const struct _kbx_term *tc = t ? _kbx_termcount_chunk(t, KBX_CHUNK_CODE, code, strlen(code),
+							       &n, &ntok) : NULL;
+	uint32_t lock_tf = 0, ret_tf = 0;
+	for (size_t i = 0; tc && i < n; i++) {
+		if (tc[i].len == 4 && !memcmp(tc[i].term, "lock", 4))
+			lock_tf = tc[i].tf;
+		if (tc[i].len == 6 && !memcmp(tc[i].term, "return", 6))
+			ret_tf = tc[i].tf;
+	}
+	ok(lock_tf == 3 && ret_tf == 1,
+	   "a code chunk's documentation counts twice, its body once (lock: twice in the text, once more)");
 	_kbx_termcount_free(t);
+}
+
+/* The documentation of a code chunk's text (search/code-doc.c). */
+static int code_doc_is(const char *text, const char *want)
+{
+	struct strbuf sb;
+	strbuf_init(&sb);
+	size_t n = _kbx_code_doc(text, strlen(text), &sb);
+	int r = want ? n && !strcmp(strbuf_str(&sb), want) : !n && !sb.len;
+	strbuf_release(&sb);
+	return r;
+}
+
+static void test_code_doc(void)
+{
+	ok(code_doc_is("/* Read the whole file. */\nint f(void)\n{\n\treturn 0;\n}\n",
+		       "/* Read the whole file. */\n"),
+	   "code doc: the comment a chunk starts with");
+	ok(code_doc_is("/**\n * Two lines\n * of doc.\n */\nint f(void);\n",
+		       "/**\n * Two lines\n * of doc.\n */\n"),
+	   "code doc: a block comment of several lines");
+	ok(code_doc_is("# Twice x, as a number.\n@cache\ndef f(x):\n    \"\"\"Return x twice.\"\"\"\n    return 2 * x\n",
+		       "# Twice x, as a number.\nReturn x twice.\n"),
+	   "code doc: a comment and a Python docstring, not the decorator");
+	ok(code_doc_is("int f(void)\n{\n\treturn 0;\n}\n/* Declared: says what f is. */\n",
+		       "/* Declared: says what f is. */\n"),
+	   "code doc: a declaration's comment appended at the end");
+	ok(code_doc_is("int f(void)\n{\n\treturn 0;\n}\n", NULL),
+	   "code doc: none for a chunk without comments");
+	ok(code_doc_is("// x\nint f(void) { return 0; }\n", NULL),
+	   "code doc: too short a comment is none");
+	ok(code_doc_is("#define LONG_ENOUGH_NAME 1\n", NULL) &&
+		   code_doc_is("@decorator_with_a_long_name\ndef f():\n    pass\n", NULL),
+	   "code doc: a preprocessor line or an annotation is none");
+	ok(code_doc_is("# Only a comment, no code at all here.\n",
+		       "# Only a comment, no code at all here.\n"),
+	   "code doc: a text that is all comment is counted once");
+	const char *t = "/* A long enough comment. */\nx\n";
+	ok(!_kbx_code_doc_leans(KBX_CHUNK_DOC, t, strlen(t)) &&
+		   _kbx_code_doc_leans(KBX_CHUNK_CODE, t, strlen(t)),
+	   "code doc: only code chunks lean on it");
 }
 
 int main(void)
@@ -242,6 +295,7 @@ int main(void)
 	test_refs_roundtrip();
 	test_strbuf();
 	test_termcount_no_words();
+	test_code_doc();
 	printf("1..%d\n", tests);
 	return failures ? 1 : 0;
 }

@@ -1,0 +1,102 @@
+#!/bin/sh
+test_description='kbx search: a code chunk leans on its documentation
+
+A code chunk is embedded twice, whole and its documentation alone (the
+comment above it, a docstring, a declaration comment appended), and its
+vector is the normalised sum of the two; its BM25 terms count the
+documentation twice.  An index made by a kbx that did neither has its
+code chunks made again by the next run.'
+
+. "$(dirname "$0")"/test-lib.sh
+
+test_expect_success 'set up a repository with a documented function' '
+	mkdir repo &&
+	cat >repo/store.c <<-\EOF &&
+	#include <stdlib.h>
+	#include <string.h>
+
+	/* Mark a newly created database file as belonging to the user who runs
+	 * this program. */
+	int stamp_file(const char *dir, const char *name, unsigned char *key, size_t keylen)
+	{
+		char path[4096];
+		size_t n = strlen(dir);
+		if (n + strlen(name) + 2 > sizeof(path))
+			return -1;
+		memcpy(path, dir, n);
+		path[n] = 0x2f;
+		strcpy(path + n + 1, name);
+		for (size_t i = 0; i < keylen; i++)
+			key[i] ^= (unsigned char)path[i % (n + 1)];
+		return write_bytes(path, key, keylen, 0, 1);
+	}
+
+	int write_bytes(const char *path, const unsigned char *buf, size_t len, long offset, int sync)
+	{
+		(void)path; (void)buf; (void)len; (void)offset; (void)sync;
+		return 0;
+	}
+
+	int open_user_database(const char *path, int create)
+	{
+		/* a user database: created when asked */
+		(void)path;
+		return create;
+	}
+	EOF
+	cat >repo/util.py <<-\EOF &&
+	def pick(items, n):
+	    """Choose a random handful of the elements, without repeats."""
+	    return items[:n]
+	EOF
+	cat >repo/light.c <<-\EOF &&
+	/* Light the lantern. */
+	int glow(int a, int b)
+	{
+		int sum = a + b;
+		return sum * 2;
+	}
+
+	int lantern_count(void) { return 3; }
+	EOF
+	(cd repo && kbx index -q)
+'
+
+# first NAME MODE QUESTION: the first code hit of kbx search --mode=MODE
+# is NAME.
+first () {
+	(cd repo && kbx search --mode="$2" --type=code --format=json -n 1 "$3" >../hit.json) &&
+	test_grep "\"id\":\"$1\"" hit.json
+}
+
+test_expect_success 'a question worded like the comment finds the function by its vector' '
+	first "store.c#stamp_file" vector \
+		"record that a database file just made is the current user'\''s"
+'
+
+test_expect_success 'the documentation counts twice for BM25: before a longer name' '
+	first "light.c#glow" lexical "lantern"
+'
+
+test_expect_success 'a comment taken away is no longer found by its words' '
+	sed -i "/Mark a newly created/,/this program/d" repo/store.c &&
+	(cd repo && kbx index -q) &&
+	(cd repo && test_might_fail kbx search --mode=lexical --type=code --format=json "belonging" >../out) &&
+	test_grep ! "stamp_file" out
+'
+
+test_expect_success 'an index whose code chunks were made the old way has them made again' '
+	# the same answers, under new chunk ids (an id is never reused)
+	(cd repo && kbx search --format=json -n 5 "random handful") |
+		sed "s/\"chunk\":[0-9]*,//" >before &&
+	"$KBX_TEST_UNIT/store-set-meta" repo/.kbx code_chunks_format 1 &&
+	(cd repo && kbx index 2>../err) &&
+	test_grep "search: .* [1-9][0-9]* added, [1-9][0-9]* removed" err &&
+	(cd repo && kbx index 2>../err) &&
+	test_grep "search: .* 0 added, 0 removed" err &&
+	(cd repo && kbx search --format=json -n 5 "random handful") |
+		sed "s/\"chunk\":[0-9]*,//" >after &&
+	test_cmp before after
+'
+
+test_done
