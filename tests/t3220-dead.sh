@@ -773,4 +773,23 @@ test_expect_success 'Objective-C: a static function is dead when unused, methods
 	test_grep ! "\"id\":\"shop.m#Shop.api\".*\"reason\":\"dead\"" oc.json
 '
 
+test_expect_success 'Haskell: a where-function passed as a value (ok'"'"') is referenced, not dead' '
+	git init -q hs &&
+	cat >hs/Shop.hs <<-\EOF &&
+	module Shop (run) where
+
+	run :: Int -> Int
+	run n = step ok'"'"' n
+	  where
+	    ok'"'"' x = x + 1
+
+	step :: (Int -> Int) -> Int -> Int
+	step f n = f n
+	EOF
+	(cd hs && kbx index -q) &&
+	# nothing is dead: exit 1
+	(cd hs && test_expect_code 1 kbx dead --explain --format=json >../hs.json 2>/dev/null) &&
+	test_grep "\"id\":\"Shop.hs#run.ok'"'"'\".*\"reason\":\"referenced\"" hs.json
+'
+
 test_done

@@ -592,9 +592,10 @@ static const struct prefix *built_name(const struct dead_ctx *c, const struct kb
  * hash_comments: '#' starts a comment (Python, Ruby); else a #define
  * line is C's, and every name in it counts, called or not, as the macro
  * may be expanded anywhere.  quote_char: '\'' quotes strings too.
- * macro_rules: the same for the body of a Rust macro_rules!. */
+ * macro_rules: the same for the body of a Rust macro_rules!.  primes:
+ * '\'' goes on a name (Haskell's go', no quote then). */
 static int scan_source(struct dead_ctx *c, const char *s, size_t len, uint32_t file, int fam,
-		       int hash_comments, int quote_char, int macro_rules)
+		       int hash_comments, int quote_char, int macro_rules, int primes)
 {
 	size_t i = 0;
 	int macro = 0;          /* macro_rules: 1 before its body, then 1 + depth */
@@ -660,7 +661,7 @@ static int scan_source(struct dead_ctx *c, const char *s, size_t len, uint32_t f
 			continue;
 		}
 		size_t start = i;
-		while (i < len && word_char((unsigned char)s[i]))
+		while (i < len && (word_char((unsigned char)s[i]) || (primes && s[i] == '\'')))
 			i++;
 		size_t j = i;
 		while (j < len && (s[j] == ' ' || s[j] == '\t'))
@@ -711,9 +712,11 @@ static kbx_status_t find_references(struct dead_ctx *c, kbx_store_t *store, cons
 			continue;
 		const char *lang = kbx_lang_str(f->lang);
 		int hash_comments = lang && (!strcmp(lang, "python") || !strcmp(lang, "ruby"));
-		int quote_char = !lang || strcmp(lang, "rust");  /* 'a is a lifetime */
+		int haskell = lang && !strcmp(lang, "haskell");
+		/* 'a is a lifetime in Rust, go' a name in Haskell */
+		int quote_char = !lang || (strcmp(lang, "rust") && !haskell);
 		if (scan_source(c, strbuf_str(&text), text.len, f->id, fam, hash_comments,
-				quote_char, !quote_char)) {
+				quote_char, lang && !strcmp(lang, "rust"), haskell)) {
 			c->nomem = 1;
 			break;
 		}
