@@ -67,6 +67,11 @@ struct hs_state {
 	size_t n, alloc;
 	const char **exports;
 	size_t nexp, aexp;
+	/* a header was seen, with an export list; the classes the list
+	 * names with all their methods, `Priced (..)` */
+	int header, list;
+	const char **whole;
+	size_t nwhole, awhole;
 	const char **wild;
 	uint32_t *wild_line;
 	size_t nwild, awild, awild_line;
@@ -90,6 +95,38 @@ static int defines(struct kbx_walk *w, const char *name)
 	return 0;
 }
 
+static int in_list(const char *const *v, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], name))
+			return 1;
+	return 0;
+}
+
+/*
+ * What the module exports (KBX_SYM_EXPORTED): with no export list, every
+ * top-level definition; with one, what it names, and the methods of a
+ * class it names with (..) (declared inside the class's lines).  A file
+ * without a header is module Main, whose main the runtime calls.
+ */
+static void mark_exported(struct kbx_walk *w, const struct hs_state *st)
+{
+	for (size_t i = 0; st->header && i < w->x->nsyms; i++) {
+		struct kbx_xsym *s = &w->x->syms[i];
+		int ex = !st->list || in_list(st->exports, st->nexp, s->name);
+		if (s->parent >= 0)
+			continue;
+		for (size_t k = 0; !ex && k < w->x->nsyms; k++) {
+			const struct kbx_xsym *t = &w->x->syms[k];
+			ex = t->kind == KBX_KIND_INTERFACE && t->parent < 0 &&
+			     s->line > t->line && s->line <= t->end_line &&
+			     in_list(st->whole, st->nwhole, t->name);
+		}
+		if (ex)
+			s->flags |= KBX_SYM_EXPORTED;
+	}
+}
+
 /*
  * module Shop.Front (twice) where import Shop.Util: a name the export
  * list names that the file does not define comes from an import; each
@@ -99,6 +136,8 @@ static int defines(struct kbx_walk *w, const char *name)
 static void hs_end(struct kbx_walk *w)
 {
 	struct hs_state *st = w->lang_state;
+	if (st)
+		mark_exported(w, st);
 	for (size_t i = 0; st && i < st->nexp; i++) {
 		if (defines(w, st->exports[i]))
 			continue;
@@ -109,6 +148,7 @@ static void hs_end(struct kbx_walk *w)
 	if (st) {
 		free(st->reexports);
 		free(st->exports);
+		free(st->whole);
 		free(st->wild);
 		free(st->wild_line);
 	}
@@ -117,24 +157,52 @@ static void hs_end(struct kbx_walk *w)
 }
 
 /* module Shop (module Shop.Item, total) where: Shop.Item is passed on */
+static void add_name(const char ***v, size_t *n, size_t *alloc, const char *name)
+{
+	if (name && !_kbx_grow((void **)v, alloc, *n, sizeof(**v), 8))
+		(*v)[(*n)++] = name;
+}
+
+/* Priced (..), Priced (cost): what an export of a type or class names. */
+static void visit_export_type(struct kbx_walk *w, struct hs_state *st, TSNode e)
+{
+	TSNode t = _kbx_field(e, "type");
+	TSNode ch = _kbx_field(e, "children");
+	const char *name = _kbx_is(t, "name") ? _kbx_node_text(w, t) : NULL;
+	uint32_t count = ts_node_is_null(ch) ? 0 : ts_node_named_child_count(ch);
+	add_name(&st->exports, &st->nexp, &st->aexp, name);
+	for (uint32_t i = 0; name && i < count; i++) {
+		TSNode c = ts_node_named_child(ch, i);
+		if (_kbx_is(c, "all_names"))
+			add_name(&st->whole, &st->nwhole, &st->awhole, name);
+		else
+			add_name(&st->exports, &st->nexp, &st->aexp, var_or_op(w, c));
+	}
+}
+
 static void visit_header(struct kbx_walk *w, TSNode n)
 {
 	struct hs_state *st = w->lang_state;
 	TSNode exports = _kbx_field(n, "exports");
 	uint32_t count = ts_node_is_null(exports) ? 0 : ts_node_named_child_count(exports);
-	for (uint32_t i = 0; st && i < count; i++) {
+	if (!st)
+		return;
+	st->header = 1;
+	st->list = !ts_node_is_null(exports);
+	for (uint32_t i = 0; i < count; i++) {
 		TSNode e = ts_node_named_child(exports, i);
-		const char *m = _kbx_is(e, "module_export") ?
-			module_text(w, _kbx_field(e, "module")) : NULL;
-		const char *v = _kbx_is(e, "export") ? var_or_op(w, _kbx_field(e, "variable")) : NULL;
-		if (!v && _kbx_is(e, "export"))
-			v = var_or_op(w, _kbx_field(e, "operator"));
-		if (m && !_kbx_grow((void **)&st->reexports, &st->alloc, st->n,
-				    sizeof(*st->reexports), 4))
-			st->reexports[st->n++] = m;
-		if (v && !_kbx_grow((void **)&st->exports, &st->aexp, st->nexp,
-				    sizeof(*st->exports), 8))
-			st->exports[st->nexp++] = v;
+		if (_kbx_is(e, "module_export")) {
+			add_name(&st->reexports, &st->n, &st->alloc,
+				 module_text(w, _kbx_field(e, "module")));
+		} else if (_kbx_is(e, "export")) {
+			const char *v = var_or_op(w, _kbx_field(e, "variable"));
+			if (!v)
+				v = var_or_op(w, _kbx_field(e, "operator"));
+			if (v)
+				add_name(&st->exports, &st->nexp, &st->aexp, v);
+			else
+				visit_export_type(w, st, e);
+		}
 	}
 }
 
