@@ -86,19 +86,19 @@ static void hs_begin(struct kbx_walk *w)
 	w->lang_state = calloc(1, sizeof(struct hs_state));
 }
 
+static int in_list(const char *const *v, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], name))
+			return 1;
+	return 0;
+}
+
 /* Does the file define name at its top level? */
 static int defines(struct kbx_walk *w, const char *name)
 {
 	for (size_t i = 0; i < w->x->nsyms; i++)
 		if (w->x->syms[i].parent < 0 && !strcmp(w->x->syms[i].name, name))
-			return 1;
-	return 0;
-}
-
-static int in_list(const char *const *v, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i], name))
 			return 1;
 	return 0;
 }
@@ -116,7 +116,7 @@ static void mark_exported(struct kbx_walk *w, const struct hs_state *st)
 		int ex = !st->list || in_list(st->exports, st->nexp, s->name);
 		if (s->parent >= 0)
 			continue;
-		for (size_t k = 0; !ex && k < w->x->nsyms; k++) {
+		for (size_t k = 0; !ex && st->nwhole && k < w->x->nsyms; k++) {
 			const struct kbx_xsym *t = &w->x->syms[k];
 			ex = t->kind == KBX_KIND_INTERFACE && t->parent < 0 &&
 			     s->line > t->line && s->line <= t->end_line &&
@@ -210,10 +210,7 @@ static void visit_header(struct kbx_walk *w, TSNode n)
 static int exported(struct kbx_walk *w, const char *v)
 {
 	const struct hs_state *st = w->lang_state;
-	for (size_t i = 0; st && v && i < st->nexp; i++)
-		if (!strcmp(st->exports[i], v))
-			return 1;
-	return 0;
+	return st && v && in_list(st->exports, st->nexp, v);
 }
 
 /* Does the export list pass on what an import of mod (as alias) brings?
