@@ -773,4 +773,40 @@ test_expect_success 'Objective-C: a static function is dead when unused, methods
 	test_grep ! "\"id\":\"shop.m#Shop.api\".*\"reason\":\"dead\"" oc.json
 '
 
+test_expect_success 'Haskell: a where-function passed as a value (ok'"'"') is referenced, instances'"'"' and defaults of a class'"'"'s methods are overrides, Shape (..) exports, an unused one is dead' '
+	git init -q hs &&
+	cat >hs/Shop.hs <<-\EOF &&
+	module Shop (run, Shape (..)) where
+
+	class Shape a where
+	  area :: a -> Int
+	  area _ = 0
+
+	instance Shape Bool where
+	  area b = if b then 1 else 0
+
+	run :: Int -> Int
+	run n = step ok'"'"' n
+	  where
+	    ok'"'"' x = x + 1
+	    unused'"'"' x = x
+
+	step :: (Int -> Int) -> Int -> Int
+	step f n = f n
+
+	helper :: Int -> Int
+	helper x
+	  | x > 0 = x
+	  | otherwise = 0
+	EOF
+	(cd hs && kbx index -q && kbx dead --explain --format=json >../hs.json 2>/dev/null) &&
+	test_grep "\"id\":\"Shop.hs#run.ok'"'"'\".*\"reason\":\"referenced\"" hs.json &&
+	test_grep "\"id\":\"Shop.hs#Shape.Bool.area\".*\"reason\":\"override\"" hs.json &&
+	test_grep "\"id\":\"Shop.hs#Shape.area\".*\"reason\":\"override\"" hs.json &&
+	test_grep "\"id\":\"Shop.hs#area\".*\"reason\":\"exported\"" hs.json &&
+	test_grep "\"id\":\"Shop.hs#run.unused'"'"'\".*\"reason\":\"dead\"" hs.json &&
+	test_grep "\"id\":\"Shop.hs#helper\".*\"reason\":\"dead\"" hs.json &&
+	test_grep ! "\"id\":\"Shop.hs#run\".*\"reason\":\"dead\"" hs.json
+'
+
 test_done

@@ -61,8 +61,12 @@ EXTS = {
     "lua": (".lua",),
     "php": (".php",),
     "elixir": (".ex", ".exs"),
+    "haskell": (".hs",),
 }
 LUA_LONG = re.compile(r"\[(=*)\[")
+# Haskell: -- starts a comment unless part of an operator (-->, |--)
+HS_SYMBOL = set("!#$%&*+./<=>?@\\^|-~:")
+HS_LINE_COMMENT = re.compile(r"--+(?![!#$%&*+./<=>?@\\^|~:])")
 WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
@@ -73,9 +77,30 @@ def strip_comments(text, lang):
     i, n = 0, len(text)
     hash_comments = lang in ("python", "elixir")
     lua = lang == "lua"
+    haskell = lang == "haskell"
     quote = None
     while i < n:
         ch = text[i]
+        if haskell and not quote:
+            if HS_LINE_COMMENT.match(text, i) and (i == 0 or text[i - 1] not in HS_SYMBOL):
+                while i < n and text[i] != "\n":
+                    i += 1
+                continue
+            if text.startswith("{-", i):
+                j = text.find("-}", i + 2)
+                j = n if j < 0 else j + 2
+                out.append("".join(c if c == "\n" else " " for c in text[i:j]))
+                i = j
+                continue
+            if ch == "'" and i + 2 < n and text[i + 2] == "'":
+                # a character ('"', 'x'); else a prime of a name (go')
+                out.append(text[i:i + 3])
+                i += 3
+                continue
+            if ch == "'":
+                out.append(ch)
+                i += 1
+                continue
         if quote:
             out.append(ch)
             if ch == "\\" and i + 1 < n:
@@ -145,6 +170,15 @@ NOT_TYPES = {"return", "new", "throw", "else", "case", "await", "yield", "typeof
 def declares(text, start, end, lang):
     """is the name at text[start:end] declared there (a definition or a
     prototype of a function of that name, not a use)?"""
+    if lang == "haskell":
+        # name :: T, a, name :: T, and an equation name x y = ... (at the
+        # start of its line)
+        if text[:start].strip(" \t") not in ("", "("):
+            return False
+        after = text[end:].lstrip(" \t)")
+        if after.startswith(("::", ",")):
+            return True
+        return bool(re.match(r"[^=<]*(?<![=<>/])=(?![=>])", after))
     if lang == "elixir":
         # def name(, defp name do, defmacro name, ... (a head may have no parentheses)
         return bool(re.search(r"(?:^|[\s(])(?:defp?|defmacrop?|defguardp?|defdelegate)\s+$", text[:start]))
@@ -255,7 +289,8 @@ def main():
                 continue
             lang = ("python" if fn.endswith(".py") else "rust" if fn.endswith(".rs") else
                     "lua" if fn.endswith(".lua") else
-                    "elixir" if fn.endswith((".ex", ".exs")) else "c")
+                    "elixir" if fn.endswith((".ex", ".exs")) else
+                    "haskell" if fn.endswith(".hs") else "c")
             lines[rel] = strip_comments(text, lang).split("\n")
 
     # the starts of names built at run time: f"visit_{...}", `on${...}`,
@@ -281,7 +316,8 @@ def main():
     def named_elsewhere(r):
         own = defs.get((r["lang"], r["name"]), set())
         ext = EXTS.get(r["lang"], ())
-        word = re.compile(r"(?<![A-Za-z0-9_$])" + re.escape(r["name"]) + r"(?![A-Za-z0-9_$])")
+        wc = "A-Za-z0-9_'" if r["lang"] == "haskell" else "A-Za-z0-9_$"   # go' is a name
+        word = re.compile(f"(?<![{wc}])" + re.escape(r["name"]) + f"(?![{wc}])")
         for path in sorted(lines):
             if not path.endswith(ext):
                 continue

@@ -34,6 +34,10 @@
 #     ocaml  Debian's ocaml-re (re, regular expressions in pure OCaml; no
 #            dependency outside the standard library): lib/, the
 #            library's .ml and .mli files, which the oracle compiles
+#     haskell Debian's haskell-megaparsec (parser combinators): Text/, the
+#            library's modules (and their .hs-boot files), which the
+#            oracle compiles with Debian's ghc (its dependencies the
+#            libghc-*-dev packages)
 #   cpp-gen/         port/port_config.h, which leveldb's CMake would write
 #   c-gen/           lua5.4-deb-multiarch.h, which Debian's rules write for
 #                    luaconf.h
@@ -110,6 +114,7 @@ fetch_upstream "lua-argparse${BENCH_ACC_ARGPARSE:+=$BENCH_ACC_ARGPARSE}" "$dl/lu
 fetch_src "php-doctrine-inflector${BENCH_ACC_INFLECTOR:+=$BENCH_ACC_INFLECTOR}" "$dl/php-doctrine-inflector" "$man"
 fetch_src "elixir-lang${BENCH_ACC_ELIXIR:+=$BENCH_ACC_ELIXIR}" "$dl/elixir-lang" "$man"
 fetch_src "ocaml-re${BENCH_ACC_RE:+=$BENCH_ACC_RE}" "$dl/ocaml-re" "$man"
+fetch_src "haskell-megaparsec${BENCH_ACC_MEGAPARSEC:+=$BENCH_ACC_MEGAPARSEC}" "$dl/haskell-megaparsec" "$man"
 
 say "npm: typescript@$TS_VERSION rxjs@$RXJS_VERSION into $acc/npm"
 command -v npm >/dev/null || die "npm is missing: apt-get install npm"
@@ -137,7 +142,7 @@ make_tree () {
 	mv "$acc/src/$1.tmp" "$acc/src/$1"
 }
 
-say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml}"
+say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml,haskell}"
 (cd "$dl/goldmark" && find . \( -path ./debian -o -path ./.pc \) -prune -o -type f \( -name '*.go' -o -name go.mod \) -print0) |
 	(cd "$dl/goldmark" && make_tree go)
 (cd "$dl/commons-io/src/main/java" && find . -type f -name '*.java' -print0) | (cd "$dl/commons-io/src/main/java" && make_tree java)
@@ -153,6 +158,7 @@ say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml}"
 	(cd "$dl/php-doctrine-inflector" && make_tree php)
 (cd "$dl/elixir-lang/lib/mix" && find lib -type f -name '*.ex' -print0) | (cd "$dl/elixir-lang/lib/mix" && make_tree elixir)
 (cd "$dl/ocaml-re" && find lib -type f \( -name '*.ml' -o -name '*.mli' \) -print0) | (cd "$dl/ocaml-re" && make_tree ocaml)
+(cd "$dl/haskell-megaparsec" && find Text -type f \( -name '*.hs' -o -name '*.hs-boot' \) -print0) | (cd "$dl/haskell-megaparsec" && make_tree haskell)
 mkdir -p "$acc/cpp-gen/port"
 # what leveldb's CMake finds on Debian 12 (snappy from libsnappy-dev)
 printf '%s\n' '#define HAVE_FDATASYNC 1' '#define HAVE_FULLFSYNC 0' '#define HAVE_O_CLOEXEC 1' \

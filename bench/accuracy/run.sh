@@ -44,13 +44,19 @@
 #          application of a named function, its Path.t followed
 #          through the project's modules, aliases and includes
 #          (Debian's ocaml-nox; the library's lib/ only)
+#   haskell megaparsec     ghc 9.0 -fwrite-ide-info, the .hie    oracle-haskell.sh
+#          files read with the ghc library (oracle-haskell.hs):
+#          every application of a name, f $ x, x `f` y and the
+#          project's operators, bound by GHC's renamer (Debian's ghc
+#          and the libghc-*-dev packages megaparsec builds on; the
+#          library's Text/ only)
 #
 # Run by bench/run.sh (section "accuracy", records accuracy.* in
 # $RES/records.tsv, report.py makes the table), or alone:
 #   BENCH_WORK=bench/work bash bench/accuracy/run.sh
 # Environment: KBX (default ./kbx), EXPORT (a built kbx-export; built
 # from KBX_BUILD_DIR's libraries when unset), BENCH_ACC_LANGS (default
-# "go java py ts cpp c rs lua php elixir ocaml"), BENCH_INSTALL=1 (apt-get install what is
+# "go java py ts cpp c rs lua php elixir ocaml haskell"), BENCH_INSTALL=1 (apt-get install what is
 # missing).  Every miss and every wrong certain edge, with its source
 # line, is kept in $RES/out/accuracy-LANG.errors.tsv.
 #
@@ -69,7 +75,7 @@ ACC=$WORK/accuracy
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
 RES=${RES:-$WORK/results}
-LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php elixir ocaml}
+LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php elixir ocaml haskell}
 PY=/usr/bin/python3          # Debian's python3, with Debian's python3-clang-14
 RS_CRATE=/usr/share/cargo/registry/regex-syntax-0.6.27
 export RES
@@ -113,6 +119,14 @@ if has_lang ocaml; then
 	{ command -v ocamlc >/dev/null && command -v ocamldep >/dev/null &&
 		[ -f "$(ocamlc -where 2>/dev/null)/compiler-libs/ocamlcommon.cma" ]; } || need+=(ocaml-nox)
 fi
+if has_lang haskell; then
+	command -v ghc >/dev/null || need+=(ghc)
+	# what megaparsec.cabal's library builds on beyond ghc's own packages
+	for p in case-insensitive parser-combinators scientific; do
+		dpkg-query -W -f='${Status}\n' "libghc-$p-dev" 2>/dev/null | grep -q ' installed$' ||
+			need+=("libghc-$p-dev")
+	done
+fi
 install_missing ${need[@]+"${need[@]}"}
 [ -x "$KBX" ] || die "no kbx binary at $KBX: run make first"
 
@@ -128,7 +142,8 @@ fi
 if [ -f "$ACC/.complete" ] && { { has_lang lua && [ ! -d "$ACC/src/lua" ]; } ||
 	{ has_lang php && [ ! -d "$ACC/src/php" ]; } ||
 	{ has_lang elixir && [ ! -d "$ACC/src/elixir" ]; } ||
-	{ has_lang ocaml && [ ! -d "$ACC/src/ocaml" ]; }; }; then
+	{ has_lang ocaml && [ ! -d "$ACC/src/ocaml" ]; } ||
+	{ has_lang haskell && [ ! -d "$ACC/src/haskell" ]; }; }; then
 	rm -f "$ACC/.complete"
 fi
 if [ ! -f "$ACC/.complete" ]; then
@@ -152,6 +167,7 @@ has_lang lua && record meta.lua "$(lua5.4 -v 2>&1), $(dpkg-query -W -f='lua-bust
 has_lang php && record meta.php "$(php -v | head -n 1), $(dpkg-query -W -f='${Package} ${Version}\n' php-xdebug phpunit 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
 has_lang elixir && record meta.elixir "$(elixir --version 2>&1 | grep -m1 '^Elixir')"
 has_lang ocaml && record meta.ocaml "ocamlc $(ocamlc -version), $(dpkg-query -W -f='ocaml-nox ${Version}' ocaml-nox 2>/dev/null)"
+has_lang haskell && record meta.ghc "$(ghc --numeric-version | sed 's/^/ghc /'), $(dpkg-query -W -f='ghc ${Version}' ghc 2>/dev/null)"
 { has_lang cpp || has_lang c; } && record meta.libclang "$(dpkg-query -W -f='python3-clang-14 ${Version}' python3-clang-14 2>/dev/null)"
 while read -r pkg ver rest; do
 	record "accuracy.manifest.$pkg" "$ver"
@@ -256,5 +272,12 @@ fi
 if has_lang ocaml; then
 	measure ocaml ocaml-re "$(version_of ocaml-re)" ml \
 		sh "$here/oracle-ocaml.sh" lib "$here/oracle-ocaml.ml"
+fi
+if has_lang haskell; then
+	(cd "$ACC/src/haskell" && find Text -type f -name '*.hs' | LC_ALL=C sort | sed 's|\.hs$||; s|/|.|g') \
+		>"$ACC/haskell.modules"
+	measure haskell megaparsec "$(version_of haskell-megaparsec)" hs \
+		sh -c 'exec sh "$0" "$1" $(cat "$2")' "$here/oracle-haskell.sh" "$here/oracle-haskell.hs" \
+		"$ACC/haskell.modules"
 fi
 record accuracy.runtime_s "$(($(date +%s) - acc_start))"

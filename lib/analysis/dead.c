@@ -428,6 +428,11 @@ static const char *override_of(const struct dead_ctx *c, const struct kbx_node *
 	}
 	if (!p)
 		return NULL;
+	if (p->kind == KBX_KIND_INTERFACE && is_lang(n->lang, "haskell")) {
+		snprintf(buf, size, "the default of %s's %s: a call of the method reaches it",
+			 p->qual, n->name);
+		return buf;
+	}
 	/* breadth first over the bases, each type once */
 	uint32_t queue[64];
 	size_t head = 0, tail = 0;
@@ -587,14 +592,47 @@ static const struct prefix *built_name(const struct dead_ctx *c, const struct kb
 	return NULL;
 }
 
+/* A character of a Haskell operator (-->, ==, |-). */
+static int hs_sym(char ch)
+{
+	return ch && strchr("!#$%&*+./<=>?@\\^|-~:", ch);
+}
+
+/* Haskell: does the rest of the line from i make the name before it a
+ * definition (ok x = ..., with a lone =, or ok x with guards on the
+ * next line, | x > 0 = ...) or a signature (ok :: T)? */
+static int hs_defines(const char *s, size_t len, size_t i)
+{
+	for (; i < len; i++) {
+		if (s[i] == '\n') {
+			size_t k = i + 1;
+			while (k < len && (s[k] == ' ' || s[k] == '\t'))
+				k++;
+			return k < len && s[k] == '|' && (k + 1 == len || !hs_sym(s[k + 1]));
+		}
+		if (s[i] == ':' && i + 1 < len && s[i + 1] == ':')
+			return 1;
+		/* a comment, a string: no lone = before them */
+		if ((s[i] == '-' && i + 1 < len && s[i + 1] == '-') || s[i] == '"')
+			return 0;
+		if (s[i] == '=' && (i == 0 || !hs_sym(s[i - 1])) && (i + 1 == len || !hs_sym(s[i + 1])))
+			return 1;
+	}
+	return 0;
+}
+
 /* Note in c->refs the candidates that file (of id file, family fam) names
  * other than before a '(' (a call or a definition), outside comments.
  * hash_comments: '#' starts a comment (Python, Ruby); else a #define
  * line is C's, and every name in it counts, called or not, as the macro
  * may be expanded anywhere.  quote_char: '\'' quotes strings too.
- * macro_rules: the same for the body of a Rust macro_rules!. */
+ * macro_rules: the same for the body of a Rust macro_rules!.  haskell:
+ * '\'' goes on a name (go', no quote then), and a name that starts its
+ * line (or follows a `where` or `let` that does) is defined or declared
+ * there when the line goes on with a lone = or with :: (hs_defines), so
+ * not a reference. */
 static int scan_source(struct dead_ctx *c, const char *s, size_t len, uint32_t file, int fam,
-		       int hash_comments, int quote_char, int macro_rules)
+		       int hash_comments, int quote_char, int macro_rules, int haskell)
 {
 	size_t i = 0;
 	int macro = 0;          /* macro_rules: 1 before its body, then 1 + depth */
@@ -602,6 +640,7 @@ static int scan_source(struct dead_ctx *c, const char *s, size_t len, uint32_t f
 	size_t qstart = 0;      /* where its text starts */
 	int in_define = 0;      /* inside a #define, to the end of its last line */
 	int line_start = 1;
+	int after_kw = 0;       /* haskell: the last word was a line's where or let */
 	while (i < len) {
 		unsigned char ch = (unsigned char)s[i];
 		if (ch == '\n') {
@@ -627,6 +666,24 @@ static int scan_source(struct dead_ctx *c, const char *s, size_t len, uint32_t f
 			i++;
 			line_start = 0;
 			continue;
+		} else if (haskell && ch == '-' && i + 1 < len && s[i + 1] == '-' &&
+			   (i == 0 || !hs_sym(s[i - 1]))) {
+			/* -- a comment (not -->) */
+			size_t k = i;
+			while (k < len && s[k] == '-')
+				k++;
+			if (k == len || !hs_sym(s[k])) {
+				while (i < len && s[i] != '\n')
+					i++;
+				continue;
+			}
+		} else if (haskell && ch == '{' && i + 1 < len && s[i + 1] == '-') {
+			for (i += 2; i + 1 < len && !(s[i] == '-' && s[i + 1] == '}'); i++)
+				;
+			i += 2;
+			continue;
+		} else if (haskell) {
+			/* no // nor slash-star comments: // is an operator */
 		} else if (ch == '/' && i + 1 < len && s[i + 1] == '/') {
 			while (i < len && s[i] != '\n')
 				i++;
@@ -646,6 +703,7 @@ static int scan_source(struct dead_ctx *c, const char *s, size_t len, uint32_t f
 				k++;
 			in_define = k + 6 <= len && !memcmp(s + k, "define", 6);
 		}
+		int first = line_start;
 		if (ch != ' ' && ch != '\t')
 			line_start = 0;
 		if (!word_char(ch)) {
@@ -660,8 +718,17 @@ static int scan_source(struct dead_ctx *c, const char *s, size_t len, uint32_t f
 			continue;
 		}
 		size_t start = i;
-		while (i < len && word_char((unsigned char)s[i]))
+		while (i < len && (word_char((unsigned char)s[i]) || (haskell && s[i] == '\'')))
 			i++;
+		if (haskell && !quote) {
+			/* where go x = ...: go heads the line too */
+			int head = first || after_kw;
+			int kw = (i - start == 5 && !memcmp(s + start, "where", 5)) ||
+				 (i - start == 3 && !memcmp(s + start, "let", 3));
+			after_kw = first && kw;
+			if (head && !kw && hs_defines(s, len, i))
+				continue;
+		}
 		size_t j = i;
 		while (j < len && (s[j] == ' ' || s[j] == '\t'))
 			j++;
@@ -711,9 +778,11 @@ static kbx_status_t find_references(struct dead_ctx *c, kbx_store_t *store, cons
 			continue;
 		const char *lang = kbx_lang_str(f->lang);
 		int hash_comments = lang && (!strcmp(lang, "python") || !strcmp(lang, "ruby"));
-		int quote_char = !lang || strcmp(lang, "rust");  /* 'a is a lifetime */
+		int haskell = lang && !strcmp(lang, "haskell");
+		/* 'a is a lifetime in Rust, go' a name in Haskell */
+		int quote_char = !lang || (strcmp(lang, "rust") && !haskell);
 		if (scan_source(c, strbuf_str(&text), text.len, f->id, fam, hash_comments,
-				quote_char, !quote_char)) {
+				quote_char, lang && !strcmp(lang, "rust"), haskell)) {
 			c->nomem = 1;
 			break;
 		}
@@ -787,6 +856,29 @@ static int decide(const struct dead_ctx *c, const struct kbx_dead_opts *o,
 	return KBX_DEAD;
 }
 
+/*
+ * A Haskell class's methods are functions of its module (a call of cost
+ * is of the class's cost), declared inside the class's lines: members
+ * of the class, which its instances' equations (Priced.Item.cost, in a
+ * class based on Priced) override.
+ */
+static int hs_class_methods(struct dead_ctx *c)
+{
+	for (size_t i = 0; i < c->ntypes; i++) {
+		const struct kbx_node *t = &c->types[i];
+		if (t->kind != KBX_KIND_INTERFACE || !is_lang(t->lang, "haskell"))
+			continue;
+		for (size_t k = 0; k < c->nfns; k++) {
+			const struct kbx_node *n = &c->fns[k];
+			if (n->file == t->file && !find_node(c->types, c->ntypes, n->parent) &&
+			    n->line > t->line && n->line <= t->end_line &&
+			    hset_add(&c->members, pair_hash(t->id, n->name)))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 kbx_status_t kbx_dead_scan(kbx_store_t *store, const struct kbx_dead_opts *opts, kbx_dead_fn fn,
 			   void *data, struct kbx_error *err)
 {
@@ -836,6 +928,8 @@ kbx_status_t kbx_dead_scan(kbx_store_t *store, const struct kbx_dead_opts *opts,
 			    hset_add(&c.ifaces, pair_hash((uint32_t)_kbx_lang_family(n->lang), n->name)))
 				c.nomem = 1;
 		}
+		if (!c.nomem && hs_class_methods(&c))
+			c.nomem = 1;
 		if (c.nomem)
 			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	}
