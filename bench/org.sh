@@ -26,9 +26,9 @@
 # process latency (hyperfine, median ms) of callers, search, hybrid and
 # context --all-repos through the local list (callers: a loop over the
 # list, as kbx callers has no --all-repos on one machine), and callers,
-# search, hybrid, context and impact --all-repos through the database
-# (kbx --db=URL ...; impact has no local counterpart: its walk stays in
-# one index).
+# search, hybrid, context, impact and path --all-repos through the
+# database (kbx --db=URL ...; impact and path have no local
+# counterpart: their walk stays in one index).
 #
 # Environment: KBX (default ./kbx), ORG_N, RES (default bench/work/org),
 # HYPERFINE_RUNS (default 10), ORG_KEEP=1 (keep the repositories and the
@@ -225,6 +225,9 @@ dbq org.db.search search --all-repos "$q_search"
 dbq org.db.hybrid hybrid --all-repos "what calls $q_callers"
 dbq org.db.context context --all-repos --budget=2000 "$q_search"
 dbq org.db.impact impact --all-repos "$q_callers"
+# from the repository that calls into the first one (json_0000) to a
+# function its entry calls: two steps, one across
+dbq org.db.path path --all-repos --from-repo=r0001 app.py#main json_0000/decoder.py#_decode_uXXXX
 # the search without its vector signal, which reads every repository's codes
 hf org.db.search_lexical_ms "$KBX --db=$DB search --all-repos --mode=lexical '$q_search'"
 # the table bench/report.py puts in bench/results.md
@@ -252,5 +255,6 @@ vm () { v "$1" | sed 's/^[0-9.]*$/& ms/'; }
 	echo "| hybrid --all-repos | $(vm org.db.hybrid_ms) | $(vm org.local.hybrid_ms) |"
 	echo "| context --all-repos --budget=2000 | $(vm org.db.context_ms) | $(vm org.local.context_ms) |"
 	echo "| impact --all-repos $q_callers ($(v org.db.impact.lines) lines) | $(vm org.db.impact_ms) | no local counterpart |"
+	echo "| path --all-repos, two steps from r0001 into r0000 | $(vm org.db.path_ms) | no local counterpart |"
 } >"$RES/org.md"
 say "done: $RES/org.tsv, $RES/org.md"

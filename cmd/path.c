@@ -414,7 +414,7 @@ static void print_path(struct printer *p)
 		free(nodes);
 		return;
 	}
-	char buf[4096], tag[3][300];
+	char buf[4096], tag[2][300];
 	switch (out_format(o)) {
 	case FMT_NUL:
 		if (p->count > 1)
@@ -601,10 +601,11 @@ static void side_release(struct side *s)
 }
 
 /* The one node sym names, for a path of kind: a function or method for
- * calls (a file or module for imports) when the name has one; *repo:
- * its repository's index with kbx --db (else 0). */
-static int endpoint(struct kbx_ctx *ctx, const char *sym, int kind, struct kbx_node *out,
-		    uint32_t *repo)
+ * calls (a file or module for imports) when the name has one, in the
+ * repository only (kbx --db --all-repos) unless NULL; *repo: its
+ * repository's index with kbx --db (else 0). */
+static int endpoint(struct kbx_ctx *ctx, const char *sym, int kind, const char *only,
+		    struct kbx_node *out, uint32_t *repo)
 {
 	struct kbx_nodelist l = KBX_NODELIST_INIT;
 	int rc = lookup_symbol(ctx, sym, &l);
@@ -629,10 +630,25 @@ static int endpoint(struct kbx_ctx *ctx, const char *sym, int kind, struct kbx_n
 	}
 	if (keep)
 		l.n = keep;
+	keep = 0;
+	for (size_t i = 0; only && i < l.n; i++)
+		if (!strcmp(db_graph_repo_name(ctx->db, repos[i]), only)) {
+			repos[keep] = repos[i];
+			l.items[keep++] = l.items[i];
+		}
+	if (only && !keep) {
+		fprintf(stderr, "error: no symbol '%s' in repository '%s' of the database\n",
+			out_esc(sym), out_esc(only));
+		free(repos);
+		kbx_nodelist_release(&l);
+		return KBX_EXIT_NOT_FOUND;
+	}
+	if (only)
+		l.n = keep;
 	const int all = ctx->db && db_graph_all(ctx->db);
 	if (l.n > 1) {
 		fprintf(stderr, "error: '%s' names %zu definitions: give one of them by its id%s\n",
-			out_esc(sym), l.n, all ? " (and --repo=NAME for its repository)" : "");
+			out_esc(sym), l.n, all ? " (and its repository with --from-repo or --to-repo)" : "");
 		for (size_t i = 0; i < l.n; i++) {
 			const struct kbx_node *n = &l.items[i];
 			if (all)
@@ -658,6 +674,7 @@ static int endpoint(struct kbx_ctx *ctx, const char *sym, int kind, struct kbx_n
 int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	int kind_opt = 0, all = 0, certain = 0, all_repos = 0;
+	const char *from_repo = NULL, *to_repo = NULL;
 	long max_depth = 0, limit = -1;
 	struct output_opts oo = OUTPUT_OPTS_INIT;
 	oo.pictures = 1;
@@ -672,6 +689,10 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_CERTAIN_F(&certain),
 		OPT_OUTPUT_COMMON(&oo),
 		OPT_ALL_REPOS_DB_F(&all_repos),
+		OPT_STRING_F(0, "from-repo", &from_repo, "NAME",
+			     "with kbx --db and --all-repos: <from> of the repository NAME"),
+		OPT_STRING_F(0, "to-repo", &to_repo, "NAME",
+			     "with kbx --db and --all-repos: <to> of the repository NAME"),
 		OPT_END_F(),
 	};
 	int nargs = parse_options(argc, argv, opts, path_usage);
@@ -690,14 +711,18 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 		fprintf(stderr, "error: 'path --all-repos' asks the database: give kbx --db=URL\n");
 		return KBX_EXIT_USAGE;
 	}
+	if ((from_repo || to_repo) && !(ctx->db && db_graph_all(ctx->db))) {
+		fprintf(stderr, "error: --from-repo and --to-repo choose among the repositories of kbx --db=URL path --all-repos\n");
+		return KBX_EXIT_USAGE;
+	}
 	if (limit < 0)
 		limit = all ? 100 : 1;
 	int kind = kind_opt == 1 ? KBX_EDGE_IMPORTS : KBX_EDGE_CALLS;
 	struct kbx_node a, b;
 	uint32_t ra = 0, rb = 0;
-	int rc = endpoint(ctx, argv[0], kind, &a, &ra);
+	int rc = endpoint(ctx, argv[0], kind, from_repo, &a, &ra);
 	if (!rc)
-		rc = endpoint(ctx, argv[1], kind, &b, &rb);
+		rc = endpoint(ctx, argv[1], kind, to_repo, &b, &rb);
 	if (rc)
 		return rc;
 

@@ -11,7 +11,8 @@ other repositories, each named with its repository (text, JSON,
 grep), once, with the distance and the confidence of the way (a call
 that two repositories export is ambiguous), -d and --certain as over
 one repository; path --all-repos crosses from one repository into
-another (--all, --certain, the other way round none); a cycle across
+another (--all, --certain, the other way round none; --from-repo and
+--to-repo choose an end that several define); a cycle across
 repositories ends; a symbol in no repository is 1 as over the index,
 and --all-repos without --db is 2.'
 
@@ -171,10 +172,30 @@ test_expect_success 'path: the other way round there is none (1); --max-depth ho
 '
 
 test_expect_success 'a name several repositories define: path asks for one, naming them' '
-	test_expect_code 2 kbx --db="$DB" path --all-repos log_line text_hash 2>err &&
+	test_expect_code 2 kbx --db="$DB" path --all-repos title_key text_hash 2>err &&
 	test_grep "names 2 definitions" err &&
+	test_grep -e "--to-repo" err &&
 	test_grep "\[textkit\]" err &&
 	test_grep "\[logger\]" err
+'
+
+test_expect_success '--to-repo and --from-repo choose the repository of an end' '
+	kbx --db="$DB" path --all-repos --to-repo=textkit --format=json title_key text_hash \
+		>out.json &&
+	jfields from_repo to_repo to confidence <out.json >actual &&
+	echo "reporter textkit src/text.c#text_hash ambiguous" >expect &&
+	test_cmp expect actual &&
+	kbx --db="$DB" path --all-repos --from-repo=reporter --to-repo=logger --format=json \
+		title_key text_hash >out.json &&
+	jfields to_repo to <out.json >actual &&
+	echo "logger log.c#text_hash" >expect &&
+	test_cmp expect actual &&
+	test_expect_code 1 kbx --db="$DB" path --all-repos --from-repo=pyparse title_key \
+		text_hash 2>err &&
+	test_grep "no symbol '"'title_key'"' in repository '"'pyparse'"' of the database" err &&
+	test_expect_code 2 kbx --db="$DB" --repo=reporter path --to-repo=textkit title_key \
+		text_hash 2>err &&
+	test_grep "choose among the repositories" err
 '
 
 test_expect_success 'two repositories calling each other: a cycle across them ends' '
