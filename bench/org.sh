@@ -23,10 +23,12 @@
 # files and lines; kbx index per repository (median ms); kbx push per
 # repository (median and 90th percentile ms, the first push of each);
 # the database's size against the sum of the local stores; and whole-
-# process latency (hyperfine, median ms) of callers, search and hybrid
-# --all-repos through the local list (callers: a loop over the list, as
-# kbx callers has no --all-repos on one machine), and callers --all-repos through
-# the database where this kbx can query one (kbx --db=URL callers).
+# process latency (hyperfine, median ms) of callers, search, hybrid and
+# context --all-repos through the local list (callers: a loop over the
+# list, as kbx callers has no --all-repos on one machine), and callers,
+# search, hybrid, context, impact and path --all-repos through the
+# database (kbx --db=URL ...; impact and path have no local
+# counterpart: their walk stays in one index).
 #
 # Environment: KBX (default ./kbx), ORG_N, RES (default bench/work/org),
 # HYPERFINE_RUNS (default 10), ORG_KEEP=1 (keep the repositories and the
@@ -198,19 +200,34 @@ hf org.local.callers_loop_ms --shell=sh "$loop"
 hf org.local.search_ms "$KBX search --all-repos '$q_search'"
 hf org.local.search_lexical_ms "$KBX search --all-repos --mode=lexical '$q_search'"
 hf org.local.hybrid_ms "$KBX hybrid --all-repos 'what calls $q_callers'"
+hf org.local.context_ms "$KBX context --all-repos --budget=2000 '$q_search'"
+# kbx impact has no --all-repos on one machine (its walk stays in one
+# index): through the database only
+rec org.local.impact_ms "n/a"
 if "$KBX" --db="$DB" callers --all-repos "$q_callers" >"$tmp/db-callers" 2>"$tmp/db-err"; then
 	rec org.db.callers.lines "$(wc -l <"$tmp/db-callers")"
 	hf org.db.callers_ms "$KBX --db=$DB callers --all-repos $q_callers"
 else
 	rec org.db.callers_ms "n/a: $(head -n 1 "$tmp/db-err" | sed "s|$DB|URL|g")"
 fi
-for c in search hybrid; do
-	if "$KBX" --db="$DB" $c --all-repos "$q_search" >/dev/null 2>"$tmp/db-err"; then
-		hf "org.db.${c}_ms" "$KBX --db=$DB $c --all-repos '$q_search'"
+# dbq KEY ARGS...: through the database, where this kbx can ask it
+dbq () {
+	local key=$1
+	shift
+	if "$KBX" --db="$DB" "$@" >"$tmp/db-out" 2>"$tmp/db-err"; then
+		rec "$key.lines" "$(wc -l <"$tmp/db-out")"
+		hf "${key}_ms" "$KBX --db=$DB $(printf "'%s' " "$@")"
 	else
-		rec "org.db.${c}_ms" "n/a: $(head -n 1 "$tmp/db-err" | sed "s|$DB|URL|g")"
+		rec "${key}_ms" "n/a: $(head -n 1 "$tmp/db-err" | sed "s|$DB|URL|g")"
 	fi
-done
+}
+dbq org.db.search search --all-repos "$q_search"
+dbq org.db.hybrid hybrid --all-repos "what calls $q_callers"
+dbq org.db.context context --all-repos --budget=2000 "$q_search"
+dbq org.db.impact impact --all-repos "$q_callers"
+# from the repository that calls into the first one (json_0000) to a
+# function its entry calls: two steps, one across
+dbq org.db.path path --all-repos --from-repo=r0001 app.py#main json_0000/decoder.py#_decode_uXXXX
 # the search without its vector signal, which reads every repository's codes
 hf org.db.search_lexical_ms "$KBX --db=$DB search --all-repos --mode=lexical '$q_search'"
 # the table bench/report.py puts in bench/results.md
@@ -236,5 +253,8 @@ vm () { v "$1" | sed 's/^[0-9.]*$/& ms/'; }
 	echo "| search --all-repos | $(vm org.db.search_ms) | $(vm org.local.search_ms) |"
 	echo "| search --all-repos --mode=lexical | $(vm org.db.search_lexical_ms) | $(vm org.local.search_lexical_ms) |"
 	echo "| hybrid --all-repos | $(vm org.db.hybrid_ms) | $(vm org.local.hybrid_ms) |"
+	echo "| context --all-repos --budget=2000 | $(vm org.db.context_ms) | $(vm org.local.context_ms) |"
+	echo "| impact --all-repos $q_callers ($(v org.db.impact.lines) lines) | $(vm org.db.impact_ms) | no local counterpart |"
+	echo "| path --all-repos, two steps from r0001 into r0000 | $(vm org.db.path_ms) | no local counterpart |"
 } >"$RES/org.md"
 say "done: $RES/org.tsv, $RES/org.md"

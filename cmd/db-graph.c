@@ -556,6 +556,11 @@ const char *db_graph_match_repo(const struct db_graph *g, size_t i)
 	return i < g->nmatch && g->matches[i].repo ? g->matches[i].repo->name : NULL;
 }
 
+size_t db_graph_match_repo_index(const struct db_graph *g, size_t i)
+{
+	return i < g->nmatch && g->matches[i].repo ? (size_t)(g->matches[i].repo - g->repos) : 0;
+}
+
 /* ---- walking the edges ---- */
 
 /* The nodes a walk has reached, by repository and id. */
@@ -615,6 +620,7 @@ struct target {
 
 struct pending {
 	struct row_node near, other;
+	size_t near_i;           /* near's index in the frontier */
 	int confidence, via;
 	uint32_t ncandidates, nsites;
 	struct kbx_site *sites;
@@ -850,6 +856,7 @@ static int read_level(struct walk *w, int kind, int dir, unsigned flags)
 		struct pending pe;
 		memset(&pe, 0, sizeof(pe));
 		pe.near = w->frontier[t->near];
+		pe.near_i = t->near;
 		node_of_row(g, r, j, 7, &pe.other);
 		pe.confidence = confidence_of(ops->value(r, j, 1));
 		pe.via = via_of(ops->value(r, j, 2));
@@ -947,9 +954,56 @@ static int link_callees(struct walk *w, unsigned flags)
 	return rc;
 }
 
+/* The index of a node's repository among those asked (0 for none). */
+static size_t repo_index(const struct db_graph *g, const struct row_node *r)
+{
+	return r->repo ? (size_t)(r->repo - g->repos) : 0;
+}
+
+/* The edges of one depth from the frontier into w->level, unsorted
+ * (first: the walk's first depth, where an edge back to its start
+ * counts). */
+static int read_depth(struct walk *w, int kind, int dir, unsigned flags, int first)
+{
+	struct db_graph *g = w->g;
+	int rc = 0;
+	w->ntargets = 0;
+	w->nlevel = 0;
+	for (size_t i = 0; !rc && i < w->nfrontier; i++)
+		rc = add_target(w, NULL, w->frontier[i].n.id, i, 0, 0, first, 0);
+	if (!rc && kind == KBX_EDGE_CALLS && dir == KBX_DIR_IN && !(flags & KBX_WALK_CERTAIN))
+		rc = name_targets(w);
+	if (!rc && g->all && kind == KBX_EDGE_CALLS && dir == KBX_DIR_IN)
+		rc = link_targets(w);
+	if (!rc)
+		rc = read_level(w, kind, dir, flags);
+	if (!rc && g->all && kind == KBX_EDGE_CALLS && dir == KBX_DIR_OUT)
+		rc = link_callees(w, flags);
+	return rc;
+}
+
+/* The edge a pending one hands over, and where its nodes are. */
+static struct kbx_edge edge_of(const struct db_graph *g, const struct pending *p, int kind,
+			       int dir, uint32_t depth, struct db_edge_repos *at)
+{
+	struct kbx_edge e = {
+		.kind = kind, .confidence = p->confidence, .via = p->via,
+		.ncandidates = p->ncandidates, .depth = depth,
+		.sites = p->sites, .nsites = p->nsites,
+		.from = dir == KBX_DIR_OUT ? p->near.n : p->other.n,
+		.to = dir == KBX_DIR_OUT ? p->other.n : p->near.n,
+	};
+	if (at) {
+		at->from = repo_index(g, dir == KBX_DIR_OUT ? &p->near : &p->other);
+		at->to = repo_index(g, dir == KBX_DIR_OUT ? &p->other : &p->near);
+		at->near = p->near_i;
+	}
+	return e;
+}
+
 static int walk_from(struct db_graph *g, const struct row_node *from, int kind, int dir,
 		     uint32_t max_depth, unsigned flags, kbx_edge_fn fn, void *data,
-		     const char **repo)
+		     const char **repo, struct db_edge_repos *at)
 {
 	struct walk w = { 0 };
 	w.g = g;
@@ -964,18 +1018,7 @@ static int walk_from(struct db_graph *g, const struct row_node *from, int kind, 
 	size_t nnext = 0, anext = 0;
 	for (uint32_t depth = 1; !rc && !stop && w.nfrontier && (!max_depth || depth <= max_depth);
 	     depth++) {
-		w.ntargets = 0;
-		w.nlevel = 0;
-		for (size_t i = 0; !rc && i < w.nfrontier; i++)
-			rc = add_target(&w, NULL, w.frontier[i].n.id, i, 0, 0, depth == 1, 0);
-		if (!rc && kind == KBX_EDGE_CALLS && dir == KBX_DIR_IN && !(flags & KBX_WALK_CERTAIN))
-			rc = name_targets(&w);
-		if (!rc && g->all && kind == KBX_EDGE_CALLS && dir == KBX_DIR_IN)
-			rc = link_targets(&w);
-		if (!rc)
-			rc = read_level(&w, kind, dir, flags);
-		if (!rc && g->all && kind == KBX_EDGE_CALLS && dir == KBX_DIR_OUT)
-			rc = link_callees(&w, flags);
+		rc = read_depth(&w, kind, dir, flags, depth == 1);
 		if (!rc && w.nlevel > 1)
 			qsort(w.level, w.nlevel, sizeof(*w.level), pending_cmp);
 		nnext = 0;
@@ -990,13 +1033,7 @@ static int walk_from(struct db_graph *g, const struct row_node *from, int kind, 
 				break;
 			}
 			next[nnext++] = p->other;
-			struct kbx_edge e = {
-				.kind = kind, .confidence = p->confidence, .via = p->via,
-				.ncandidates = p->ncandidates, .depth = depth,
-				.sites = p->sites, .nsites = p->nsites,
-				.from = dir == KBX_DIR_OUT ? p->near.n : p->other.n,
-				.to = dir == KBX_DIR_OUT ? p->other.n : p->near.n,
-			};
+			struct kbx_edge e = edge_of(g, p, kind, dir, depth, at);
 			*repo = g->all && p->other.repo ? p->other.repo->name : NULL;
 			if (fn(data, &e))
 				stop = 1;
@@ -1021,22 +1058,15 @@ static int walk_from(struct db_graph *g, const struct row_node *from, int kind, 
 int db_graph_walk(struct db_graph *g, size_t match, int kind, int dir, uint32_t max_depth,
 		  unsigned flags, kbx_edge_fn fn, void *data, const char **repo)
 {
-	return walk_from(g, &g->matches[match], kind, dir, max_depth, flags, fn, data, repo);
+	return walk_from(g, &g->matches[match], kind, dir, max_depth, flags, fn, data, repo, NULL);
 }
 
-int db_graph_walk_node(struct db_graph *g, const struct kbx_node *n, int kind, int dir,
-		       uint32_t max_depth, unsigned flags, kbx_edge_fn fn, void *data)
-{
-	const char *repo;
-	struct row_node start = { *n, &g->repos[0], NULL };
-	return walk_from(g, &start, kind, dir, max_depth, flags, fn, data, &repo);
-}
-
-int db_graph_node(struct db_graph *g, uint32_t id, struct kbx_node *out)
+/* The row of node id of the repo'th repository asked. */
+static int node_row(struct db_graph *g, size_t repo, uint32_t id, struct row_node *out)
 {
 	char idbuf[16];
 	snprintf(idbuf, sizeof(idbuf), "%u", id);
-	const char *params[] = { g->repos[0].id, idbuf };
+	const char *params[] = { g->repos[repo].id, idbuf };
 	struct kbx_pg_result *r;
 	int rc = query(g, "SELECT " NODE_COLS " FROM kbx.nodes n WHERE n.repo = $1::int "
 		       "AND n.id = $2::bigint", 2, params, &r, "cannot read a node");
@@ -1044,19 +1074,106 @@ int db_graph_node(struct db_graph *g, uint32_t id, struct kbx_node *out)
 		return rc;
 	if (g->db.ops->nrows(r) != 1) {
 		fprintf(stderr, "error: the database has no node %u in repository '%s': "
-			"was it pushed again meanwhile?\n", id, out_esc(g->repos[0].name));
+			"was it pushed again meanwhile?\n", id, out_esc(g->repos[repo].name));
 		return KBX_EXIT_DB_ERROR;
 	}
-	struct row_node rn;
-	node_of_row(g, r, 0, 0, &rn);
-	*out = rn.n;
+	node_of_row(g, r, 0, 0, out);
 	return 0;
 }
 
-int db_graph_name_candidates(struct db_graph *g, const struct kbx_node *ref, int lang,
-			     struct kbx_nodelist *out)
+int db_graph_walk_node(struct db_graph *g, size_t repo, const struct kbx_node *n, int kind,
+		       int dir, uint32_t max_depth, unsigned flags, kbx_edge_fn fn, void *data,
+		       struct db_edge_repos *at)
 {
-	const char *params[] = { g->repos[0].id, ref->name };
+	const char *name;
+	struct row_node start = { *n, &g->repos[repo], NULL };
+	/* --all-repos: the link the walk crosses repositories by */
+	if (g->all) {
+		struct row_node rn;
+		int rc = node_row(g, repo, n->id, &rn);
+		if (rc)
+			return rc;
+		start.link = rn.link;
+	}
+	return walk_from(g, &start, kind, dir, max_depth, flags, fn, data, &name, at);
+}
+
+/* The order of a step: by the node it leaves, then as a walk's depth. */
+static int step_cmp(const void *pa, const void *pb)
+{
+	const struct pending *a = pa, *b = pb;
+	if (a->near_i != b->near_i)
+		return a->near_i < b->near_i ? -1 : 1;
+	return pending_cmp(pa, pb);
+}
+
+int db_graph_step(struct db_graph *g, const struct db_node_ref *from, size_t n, int kind,
+		  int dir, unsigned flags, kbx_edge_fn fn, void *data, struct db_edge_repos *at)
+{
+	struct walk w = { 0 };
+	w.g = g;
+	struct strbuf repos = STRBUF_INIT, ids = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addstr(&repos, i ? "," : "{");
+		strbuf_addstr(&repos, g->repos[from[i].repo].id);
+		strbuf_addf(&ids, "%s%u", i ? "," : "{", from[i].id);
+	}
+	pg_array_end(&repos);
+	pg_array_end(&ids);
+	const char *params[] = { repos.buf, ids.buf };
+	struct kbx_pg_result *r = NULL;
+	int rc = !n ? 0 : repos.failed || ids.failed ? nomem()
+		: query(g, "SELECT t.i, " NODE_COLS " FROM unnest($1::int[], $2::bigint[]) "
+			"WITH ORDINALITY AS t(repo, id, i) JOIN kbx.nodes n "
+			"ON n.repo = t.repo AND n.id = t.id", 2, params, &r, "cannot read the nodes");
+	strbuf_release(&repos);
+	strbuf_release(&ids);
+	if (rc || !n)
+		return rc;
+	if (g->db.ops->nrows(r) != n) {
+		fprintf(stderr, "error: the database lacks nodes the search reached: "
+			"was a repository pushed again meanwhile?\n");
+		return KBX_EXIT_DB_ERROR;
+	}
+	if (!(w.frontier = calloc(n, sizeof(*w.frontier))))
+		return nomem();
+	w.nfrontier = w.afrontier = n;
+	for (size_t j = 0; j < n; j++)
+		node_of_row(g, r, j, 1, &w.frontier[num(g->db.ops->value(r, j, 0)) - 1]);
+	/* nothing seen: each node's edges are all those a walk from it
+	 * alone would hand over */
+	rc = read_depth(&w, kind, dir, flags, 1);
+	if (!rc && w.nlevel > 1)
+		qsort(w.level, w.nlevel, sizeof(*w.level), step_cmp);
+	for (size_t i = 0; !rc && i < w.nlevel; i++) {
+		const struct pending *p = &w.level[i], *q = i ? &w.level[i - 1] : NULL;
+		if (q && q->near_i == p->near_i && q->other.repo == p->other.repo &&
+		    q->other.n.id == p->other.n.id)
+			continue;
+		struct kbx_edge e = edge_of(g, p, kind, dir, 1, at);
+		if (fn(data, &e))
+			break;
+	}
+	free(w.frontier);
+	free(w.targets);
+	free(w.level);
+	free(w.seen.keys);
+	return rc;
+}
+
+int db_graph_node(struct db_graph *g, size_t repo, uint32_t id, struct kbx_node *out)
+{
+	struct row_node rn;
+	int rc = node_row(g, repo, id, &rn);
+	if (!rc)
+		*out = rn.n;
+	return rc;
+}
+
+int db_graph_name_candidates(struct db_graph *g, size_t repo, const struct kbx_node *ref,
+			     int lang, struct kbx_nodelist *out)
+{
+	const char *params[] = { g->repos[repo].id, ref->name };
 	struct kbx_pg_result *r;
 	int rc = query(g, "SELECT " NODE_COLS " FROM kbx.nodes n WHERE n.repo = $1::int "
 		       "AND n.name = $2 ORDER BY n.id", 2, params, &r,
@@ -1121,15 +1238,6 @@ int db_graph_nodes(struct db_graph *g, const char *where, int n, const char *con
 			out->items[out->n++] = rn.n;
 	}
 	return rc;
-}
-
-int db_graph_one_repo(const struct db_graph *g, const char *cmd)
-{
-	if (!g->all)
-		return 0;
-	fprintf(stderr, "error: '%s --all-repos' is not available with --db: the walk stays in one repository\n"
-		"hint: name the repository with --repo=NAME\n", cmd);
-	return KBX_EXIT_USAGE;
 }
 
 /* ---- the repositories ---- */

@@ -86,8 +86,10 @@ void db_graph_unfocus(struct db_graph *g);
 int db_graph_nodes(struct db_graph *g, const char *where, int n, const char *const *params,
 		   struct kbx_nodelist *out);
 
-/* The repository of out->items[i] of the last lookup. */
+/* The repository of out->items[i] of the last lookup: its name, and
+ * its index among those asked (db_graph_repo_name). */
 const char *db_graph_match_repo(const struct db_graph *g, size_t i);
+size_t db_graph_match_repo_index(const struct db_graph *g, size_t i);
 
 /* kbx_walk_edges_flags from out->items[match] of the last lookup,
  * one statement per depth; *repo names the repository of e->from
@@ -97,25 +99,47 @@ const char *db_graph_match_repo(const struct db_graph *g, size_t i);
 int db_graph_walk(struct db_graph *g, size_t match, int kind, int dir, uint32_t max_depth,
 		  unsigned flags, kbx_edge_fn fn, void *data, const char **repo);
 
-/* kbx impact and kbx path ask one repository: with --all-repos, print
- * the error and return the exit code, else 0. */
-int db_graph_one_repo(const struct db_graph *g, const char *cmd);
+/* The repositories of an edge's two nodes, by their index among those
+ * asked (db_graph_repo_name), while the walk's fn runs. */
+struct db_edge_repos {
+	size_t from, to;
+	size_t near;    /* db_graph_step: the index in from[] of the node left */
+};
 
-/* As db_graph_walk, from any node n of the one repository asked (its
- * id as db_graph_node and the walks hand them out). */
-int db_graph_walk_node(struct db_graph *g, const struct kbx_node *n, int kind, int dir,
-		       uint32_t max_depth, unsigned flags, kbx_edge_fn fn, void *data);
+/* As db_graph_walk, from any node n of the repo'th repository asked
+ * (its id as db_graph_node and the walks hand them out; 0 when one
+ * repository is asked).  With --all-repos the walk crosses
+ * repositories as db_graph_walk does, and *at (unless NULL) says
+ * where each edge's nodes are. */
+int db_graph_walk_node(struct db_graph *g, size_t repo, const struct kbx_node *n, int kind,
+		       int dir, uint32_t max_depth, unsigned flags, kbx_edge_fn fn, void *data,
+		       struct db_edge_repos *at);
 
-/* The node id of the repository asked, as kbx_node_get.  Returns 0 or
- * an exit code after printing the error. */
-int db_graph_node(struct db_graph *g, uint32_t id, struct kbx_node *out);
+/* A node of the repo'th repository asked. */
+struct db_node_ref {
+	size_t repo;
+	uint32_t id;
+};
 
-/* kbx_name_candidates: the callables of the repository asked that a
- * call through the name: node ref from a file of language lang may
- * mean, by id, appended to out.  Returns 0 (none found included) or an
- * exit code after printing the error. */
-int db_graph_name_candidates(struct db_graph *g, const struct kbx_node *ref, int lang,
-			     struct kbx_nodelist *out);
+/* One hop of db_graph_walk_node from each of the n nodes from[] at
+ * once (kbx path's layer), in a few statements for them all: fn gets
+ * the edges of from[0] first, then those of from[1]..., each node's
+ * those a walk of one hop from it alone hands over, in that order,
+ * at->near naming the one the edge leaves.
+ * Returns 0 or an exit code after printing the error. */
+int db_graph_step(struct db_graph *g, const struct db_node_ref *from, size_t n, int kind,
+		  int dir, unsigned flags, kbx_edge_fn fn, void *data, struct db_edge_repos *at);
+
+/* The node id of the repo'th repository asked, as kbx_node_get.
+ * Returns 0 or an exit code after printing the error. */
+int db_graph_node(struct db_graph *g, size_t repo, uint32_t id, struct kbx_node *out);
+
+/* kbx_name_candidates: the callables of the repo'th repository asked
+ * that a call through the name: node ref from a file of language lang
+ * may mean, by id, appended to out.  Returns 0 (none found included)
+ * or an exit code after printing the error. */
+int db_graph_name_candidates(struct db_graph *g, size_t repo, const struct kbx_node *ref,
+			     int lang, struct kbx_nodelist *out);
 
 /* kbx --db repos: the repositories the database holds, by name, with
  * what kbx push recorded of each. */

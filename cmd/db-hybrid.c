@@ -102,7 +102,7 @@ static kbx_status_t in_walk(void *data, const struct kbx_node *n, int kind, int 
 			    struct kbx_error *err)
 {
 	struct db_hgraph *h = data;
-	int rc = db_graph_walk_node(h->g, n, kind, dir, max_depth, flags, fn, fdata);
+	int rc = db_graph_walk_node(h->g, 0, n, kind, dir, max_depth, flags, fn, fdata, NULL);
 	return rc ? failed(h, rc, err) : KBX_OK;
 }
 
@@ -110,7 +110,7 @@ static kbx_status_t in_name_candidates(void *data, const struct kbx_node *ref, i
 				       struct kbx_nodelist *out, struct kbx_error *err)
 {
 	struct db_hgraph *h = data;
-	int rc = db_graph_name_candidates(h->g, ref, lang, out);
+	int rc = db_graph_name_candidates(h->g, 0, ref, lang, out);
 	return rc ? failed(h, rc, err) : KBX_OK;
 }
 

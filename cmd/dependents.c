@@ -15,8 +15,10 @@
 
 /* One affected node: the smallest distance found, and from which start. */
 struct hit {
+	uint32_t repo;          /* kbx --db: its repository's index (db_graph_repo_name) */
 	uint32_t id;
 	uint32_t distance;
+	uint32_t seed_repo;
 	uint32_t seed;          /* the changed node it is reached from */
 	int confidence;         /* the weakest edge on the way (ambiguous counts) */
 	int kind;               /* the edge that reached it: KBX_EDGE_CALLS or _IMPORTS */
@@ -26,28 +28,57 @@ struct hit {
 
 struct dependents {
 	kbx_store_t *store;
+	struct db_graph *db;    /* kbx --db: the database walked */
+	struct db_edge_repos at; /* where the edge being handed over lies */
 	struct hit *hits;
 	size_t n, alloc;
 	uint32_t max_depth;
 	unsigned walk_flags;
+	uint32_t seed_repo;
 	uint32_t seed;          /* the seed being walked */
 	uint32_t base;          /* its own distance (0) */
-	struct _kbx_idmap map;  /* node id -> its hit */
+	/* node id -> its hit, a table per repository (one but with kbx
+	 * --db --all-repos) */
+	struct _kbx_idmap *maps;
+	size_t nmaps;
 };
 
-static struct hit *find_hit(struct dependents *im, uint32_t id)
+static struct hit *find_hit(struct dependents *im, uint32_t repo, uint32_t id)
 {
-	long i = _kbx_idmap_get(&im->map, id);
+	long i = repo < im->nmaps ? _kbx_idmap_get(&im->maps[repo], id) : -1;
 	return i < 0 ? NULL : &im->hits[i];
+}
+
+static int map_put(struct dependents *im, uint32_t repo, uint32_t id, uint32_t index)
+{
+	if (repo >= im->nmaps) {
+		struct _kbx_idmap *p = realloc(im->maps, (repo + 1) * sizeof(*p));
+		if (!p)
+			return -1;
+		memset(p + im->nmaps, 0, (repo + 1 - im->nmaps) * sizeof(*p));
+		im->maps = p;
+		im->nmaps = repo + 1;
+	}
+	return _kbx_idmap_put(&im->maps[repo], id, index);
+}
+
+static void maps_release(struct dependents *im)
+{
+	for (size_t i = 0; i < im->nmaps; i++)
+		_kbx_idmap_release(&im->maps[i]);
+	free(im->maps);
+	im->maps = NULL;
+	im->nmaps = 0;
 }
 
 /* Index the hits by id again (after sorting them); -1 when memory runs
  * out. */
 static int index_hits(struct dependents *im)
 {
-	_kbx_idmap_clear(&im->map);
+	for (size_t i = 0; i < im->nmaps; i++)
+		_kbx_idmap_clear(&im->maps[i]);
 	for (size_t k = 0; k < im->n; k++)
-		if (_kbx_idmap_put(&im->map, im->hits[k].id, (uint32_t)k))
+		if (map_put(im, im->hits[k].repo, im->hits[k].id, (uint32_t)k))
 			return -1;
 	return 0;
 }
@@ -55,22 +86,24 @@ static int index_hits(struct dependents *im)
 /* How it was reached: the edge's kind, and which kind of edge was the
  * guess when the way is ambiguous. */
 struct reached {
-	uint32_t distance, seed;
+	uint32_t distance, seed_repo, seed;
 	int confidence, kind, weak_kind;
 };
 
 static void set_reached(struct hit *h, const struct reached *r)
 {
 	h->distance = r->distance;
+	h->seed_repo = r->seed_repo;
 	h->seed = r->seed;
 	h->confidence = r->confidence;
 	h->kind = r->kind;
 	h->weak_kind = r->weak_kind;
 }
 
-static int add_hit(struct dependents *im, const struct kbx_node *n, const struct reached *r)
+static int add_hit(struct dependents *im, uint32_t repo, const struct kbx_node *n,
+		   const struct reached *r)
 {
-	struct hit *h = find_hit(im, n->id);
+	struct hit *h = find_hit(im, repo, n->id);
 	if (h) {
 		if (r->distance < h->distance ||
 		    (r->distance == h->distance && r->confidence < h->confidence))
@@ -85,9 +118,10 @@ static int add_hit(struct dependents *im, const struct kbx_node *n, const struct
 		im->hits = p;
 		im->alloc = na;
 	}
-	if (_kbx_idmap_put(&im->map, n->id, (uint32_t)im->n))
+	if (map_put(im, repo, n->id, (uint32_t)im->n))
 		return -1;
 	h = &im->hits[im->n++];
+	h->repo = repo;
 	h->id = n->id;
 	set_reached(h, r);
 	h->node = *n;
@@ -99,8 +133,10 @@ static int on_edge(void *data, const struct kbx_edge *e)
 	struct dependents *im = data;
 	/* the caller or importer is the edge's source, one hop further than
 	 * its target: the way is as weak as its weakest edge */
-	const struct hit *near = find_hit(im, e->to.id);
-	struct reached r = { im->base + e->depth, im->seed, KBX_CONF_CERTAIN, e->kind, 0 };
+	uint32_t from_repo = im->db ? (uint32_t)im->at.from : 0;
+	const struct hit *near = find_hit(im, im->db ? (uint32_t)im->at.to : 0, e->to.id);
+	struct reached r = { im->base + e->depth, im->seed_repo, im->seed, KBX_CONF_CERTAIN,
+			     e->kind, 0 };
 	if (near && near->confidence != KBX_CONF_CERTAIN) {
 		r.confidence = KBX_CONF_AMBIGUOUS;
 		r.weak_kind = near->weak_kind;
@@ -108,15 +144,16 @@ static int on_edge(void *data, const struct kbx_edge *e)
 		r.confidence = KBX_CONF_AMBIGUOUS;
 		r.weak_kind = e->kind;
 	}
-	return add_hit(im, &e->from, &r);
+	return add_hit(im, from_repo, &e->from, &r);
 }
 
-static int add_start(struct dependents *im, const struct kbx_node *n)
+static int add_start(struct dependents *im, uint32_t repo, const struct kbx_node *n)
 {
-	struct reached start = { 0, n->id, KBX_CONF_CERTAIN, 0, 0 };
+	struct reached start = { 0, repo, n->id, KBX_CONF_CERTAIN, 0, 0 };
+	im->seed_repo = repo;
 	im->seed = n->id;
 	im->base = 0;
-	return add_hit(im, n, &start);
+	return add_hit(im, repo, n, &start);
 }
 
 /* The kinds of edge walked into n: calls, and imports for a file or a
@@ -130,7 +167,7 @@ kbx_status_t dependents_walk(struct dependents *im, const struct kbx_node *n,
 			     struct kbx_error *err)
 {
 	kbx_status_t st = KBX_OK;
-	if (add_start(im, n))
+	if (add_start(im, 0, n))
 		return KBX_ERR_NOMEM;
 
 	st = kbx_walk_edges_flags(im->store, n->id, KBX_EDGE_CALLS, KBX_DIR_IN, im->max_depth,
@@ -141,17 +178,19 @@ kbx_status_t dependents_walk(struct dependents *im, const struct kbx_node *n,
 	return st;
 }
 
-int dependents_walk_db(struct dependents *im, struct db_graph *db, const struct kbx_node *n)
+int dependents_walk_db(struct dependents *im, struct db_graph *db, size_t repo,
+		       const struct kbx_node *n)
 {
-	if (add_start(im, n)) {
+	im->db = db;
+	if (add_start(im, (uint32_t)repo, n)) {
 		fprintf(stderr, "fatal: out of memory\n");
 		return KBX_EXIT_INTERNAL;
 	}
-	int rc = db_graph_walk_node(db, n, KBX_EDGE_CALLS, KBX_DIR_IN, im->max_depth,
-				    im->walk_flags, on_edge, im);
+	int rc = db_graph_walk_node(db, repo, n, KBX_EDGE_CALLS, KBX_DIR_IN, im->max_depth,
+				    im->walk_flags, on_edge, im, &im->at);
 	if (!rc && walks_imports(n))
-		rc = db_graph_walk_node(db, n, KBX_EDGE_IMPORTS, KBX_DIR_IN, im->max_depth,
-					im->walk_flags, on_edge, im);
+		rc = db_graph_walk_node(db, repo, n, KBX_EDGE_IMPORTS, KBX_DIR_IN, im->max_depth,
+					im->walk_flags, on_edge, im, &im->at);
 	return rc;
 }
 
@@ -170,7 +209,7 @@ void dependents_free(struct dependents *d)
 {
 	if (d) {
 		free(d->hits);
-		_kbx_idmap_release(&d->map);
+		maps_release(d);
 	}
 	free(d);
 }
@@ -181,13 +220,17 @@ size_t dependents_count(const struct dependents *d)
 }
 
 /* nearest first, then by place (path, line, id), as kbx callers lists
- * them; nodes of no file (modules, externals) after those of files */
+ * them; nodes of no file (modules, externals) after those of files;
+ * then by repository (in the order of their names) */
 static int by_distance(const void *a, const void *b)
 {
 	const struct hit *x = a, *y = b;
 	if (x->distance != y->distance)
 		return x->distance < y->distance ? -1 : 1;
-	return kbx_node_place_cmp(&x->node, &y->node);
+	int c = kbx_node_place_cmp(&x->node, &y->node);
+	if (c)
+		return c;
+	return x->repo < y->repo ? -1 : x->repo > y->repo;
 }
 
 /* How a node reads in text: a file by its path, the rest by qualified
@@ -222,12 +265,19 @@ static unsigned kinds_at(const struct hit *hits, size_t n, size_t i)
 
 /* How a starting node is named after "depends on": by its qualified
  * name, or its id when another start has the same one. */
-static const char *seed_name(const struct dependents *im, const struct kbx_node *s)
+static const char *seed_name(const struct dependents *im, const struct hit *s)
 {
 	for (size_t i = 0; i < im->n && !im->hits[i].distance; i++)
-		if (im->hits[i].id != s->id && !strcmp(shown_name(&im->hits[i].node), shown_name(s)))
-			return s->cid;
-	return shown_name(s);
+		if ((im->hits[i].id != s->id || im->hits[i].repo != s->repo) &&
+		    !strcmp(shown_name(&im->hits[i].node), shown_name(&s->node)))
+			return s->node.cid;
+	return shown_name(&s->node);
+}
+
+/* kbx --db --all-repos: the name of a hit's repository, else NULL. */
+static const char *repo_name(const struct dependents *im, const struct hit *h)
+{
+	return h && im->db && db_graph_all(im->db) ? db_graph_repo_name(im->db, h->repo) : NULL;
 }
 
 void dependents_print(struct out *o, struct dependents *im, int skip_start)
@@ -237,7 +287,7 @@ void dependents_print(struct out *o, struct dependents *im, int skip_start)
 	/* the table points into the old order: the seeds are looked up
 	 * below; without a table (out of memory) each shows itself */
 	if (index_hits(im))
-		_kbx_idmap_release(&im->map);
+		maps_release(im);
 	/* the starts come first, at distance 0: with one, "depends on"
 	 * would say the same thing on every line */
 	size_t nseeds = 0;
@@ -247,7 +297,8 @@ void dependents_print(struct out *o, struct dependents *im, int skip_start)
 	for (size_t i = 0; i < im->n; i++) {
 		const struct hit *h = &im->hits[i];
 		const struct kbx_node *n = &h->node;
-		const struct hit *seed = find_hit(im, h->seed);
+		const struct hit *seed = find_hit(im, h->seed_repo, h->seed);
+		const char *repo = repo_name(im, h), *seed_repo = repo_name(im, seed);
 		if (out_is_picture(o)) {
 			/* what is affected points at what it depends on */
 			char label[32];
@@ -272,7 +323,7 @@ void dependents_print(struct out *o, struct dependents *im, int skip_start)
 		case FMT_GREP:
 			if (n->path)
 				printf("%s:%u:%u: %s %s (distance %u)\n",
-				       out_grep_path(NULL, n->path, n->path_len),
+				       out_grep_path(repo, n->path, n->path_len),
 				       n->line ? n->line : 1, n->col ? n->col : 1,
 				       h->distance ? "affected" : "changed", out_esc(shown_name(n)),
 				       h->distance);
@@ -291,8 +342,12 @@ void dependents_print(struct out *o, struct dependents *im, int skip_start)
 				out_field_str(o, "path", NULL);
 				out_field_str(o, "line", NULL);
 			}
+			if (repo)
+				out_field_str(o, "repo", repo);
 			out_field_int(o, "distance", h->distance);
 			out_field_str(o, "from", seed ? seed->node.cid : n->cid);
+			if (repo)
+				out_field_str(o, "from_repo", seed ? seed_repo : repo);
 			out_field_str(o, "confidence", kbx_confidence_str(h->confidence));
 			out_record_end(o);
 			break;
@@ -301,13 +356,18 @@ void dependents_print(struct out *o, struct dependents *im, int skip_start)
 				distance_heading(o, h->distance, kinds_at(im->hits, im->n, i));
 				last = h->distance;
 			}
+			fputs("  ", stdout);
+			if (repo)
+				printf("[%s] ", out_esc(repo));
 			if (n->path)
-				printf("  %s:%u  %s (%s)", out_escn(n->path, n->path_len), n->line,
+				printf("%s:%u  %s (%s)", out_escn(n->path, n->path_len), n->line,
 				       out_esc(shown_name(n)), kbx_kind_str(n->kind));
 			else
-				printf("  %s (%s)", out_esc(shown_name(n)), kbx_kind_str(n->kind));
+				printf("%s (%s)", out_esc(shown_name(n)), kbx_kind_str(n->kind));
 			if (h->distance && seed && nseeds > 1)
-				printf("  depends on %s", out_esc(seed_name(im, &seed->node)));
+				printf("  depends on %s%s%s%s", seed_repo ? "[" : "",
+				       seed_repo ? out_esc(seed_repo) : "", seed_repo ? "] " : "",
+				       out_esc(seed_name(im, seed)));
 			if (h->confidence == KBX_CONF_AMBIGUOUS)
 				printf("  (through an ambiguous %s)",
 				       h->weak_kind == KBX_EDGE_IMPORTS ? "import" : "call");

@@ -23,10 +23,14 @@ kbx_status_t dependents_walk(struct dependents *d, const struct kbx_node *n,
 			     struct kbx_error *err);
 
 /* As dependents_walk, over the database kbx --db asks (db-graph.h),
- * in its one repository.  Returns 0 or an exit code after printing the
- * error. */
+ * from n of its repo'th repository (db_graph_match_repo_index; 0 when
+ * one is asked).  With --all-repos the walk crosses into the other
+ * repositories through the calls linked to n's definitions, and
+ * dependents_print names each node's repository.  Returns 0 or an exit
+ * code after printing the error. */
 struct db_graph;
-int dependents_walk_db(struct dependents *d, struct db_graph *db, const struct kbx_node *n);
+int dependents_walk_db(struct dependents *d, struct db_graph *db, size_t repo,
+		       const struct kbx_node *n);
 
 /* How many nodes were found, the starting ones included. */
 size_t dependents_count(const struct dependents *d);

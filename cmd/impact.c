@@ -30,11 +30,19 @@ static const char *const impact_usage[] = {
 	NULL
 };
 
+/* The starting points, each with its repository (kbx --db: its index
+ * among those asked; else 0). */
+struct seeds {
+	struct kbx_nodelist l;
+	size_t *repo;
+};
+
 /* Add a node to the starting points once. */
-static void seed_add(struct kbx_nodelist *l, const struct kbx_node *n)
+static void seed_add(struct seeds *s, size_t repo, const struct kbx_node *n)
 {
+	struct kbx_nodelist *l = &s->l;
 	for (size_t i = 0; i < l->n; i++)
-		if (l->items[i].id == n->id)
+		if (l->items[i].id == n->id && s->repo[i] == repo)
 			return;
 	if (l->n == l->alloc) {
 		size_t na = l->alloc ? l->alloc * 2 : 16;
@@ -42,9 +50,20 @@ static void seed_add(struct kbx_nodelist *l, const struct kbx_node *n)
 		if (!p)
 			return;
 		l->items = p;
+		size_t *r = realloc(s->repo, na * sizeof(*r));
+		if (!r)
+			return;
+		s->repo = r;
 		l->alloc = na;
 	}
+	s->repo[l->n] = repo;
 	l->items[l->n++] = *n;
+}
+
+static void seeds_release(struct seeds *s)
+{
+	kbx_nodelist_release(&s->l);
+	free(s->repo);
 }
 
 /* ---- mapping a unified diff onto definitions ---- */
@@ -207,7 +226,7 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	long depth = 0;
 	const char *diff_file = NULL;
-	int use_diff = 0, certain = 0;
+	int use_diff = 0, certain = 0, all_repos = 0;
 	struct output_opts oo = OUTPUT_OPTS_INIT;
 	oo.pictures = 1;
 	struct option opts[] = {
@@ -216,15 +235,18 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_INT_F('d', "depth", &depth, "N", "follow callers and importers N hops (default: all)"),
 		OPT_CERTAIN_F(&certain),
 		OPT_OUTPUT_COMMON(&oo),
+		OPT_ALL_REPOS_DB_F(&all_repos),
 		OPT_END_F(),
 	};
-	if (ctx->db && db_graph_one_repo(ctx->db, "impact"))
-		return KBX_EXIT_USAGE;
 	int nargs = parse_options(argc, argv, opts, impact_usage);
 	if (nargs < 0)
 		return KBX_EXIT_USAGE;
 	if (diff_file)
 		use_diff = 1;
+	if (all_repos && !ctx->db) {
+		fprintf(stderr, "error: 'impact --all-repos' asks the database: give kbx --db=URL\n");
+		return KBX_EXIT_USAGE;
+	}
 	if (use_diff && ctx->db) {
 		fprintf(stderr, "error: 'impact --diff' is not available with --db: the database is not the tree the diff applies to\n"
 			"hint: run it without --db over the index of the changed tree, or give the symbols\n");
@@ -242,7 +264,7 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 		return KBX_EXIT_INTERNAL;
 	}
 	struct kbx_error err = KBX_ERROR_INIT;
-	struct kbx_nodelist seeds = KBX_NODELIST_INIT;
+	struct seeds seeds = { KBX_NODELIST_INIT, NULL };
 	int rc = 0;
 
 	if (use_diff) {
@@ -283,7 +305,7 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 			for (size_t k = i; k < j; k++)
 				for (uint32_t line = d.r[k].from; line <= d.r[k].to; line++) {
 					const struct kbx_node *n = innermost(&fd, line);
-					seed_add(&seeds, n ? n : &file.items[0]);
+					seed_add(&seeds, 0, n ? n : &file.items[0]);
 				}
 			free(fd.defs);
 			kbx_nodelist_release(&file);
@@ -300,34 +322,35 @@ int cmd_impact(int argc, const char **argv, struct kbx_ctx *ctx)
 			struct kbx_nodelist l = KBX_NODELIST_INIT;
 			rc = lookup_symbol(ctx, argv[i], &l);
 			for (size_t k = 0; k < l.n; k++)
-				seed_add(&seeds, &l.items[k]);
+				seed_add(&seeds, ctx->db ? db_graph_match_repo_index(ctx->db, k) : 0,
+					 &l.items[k]);
 			kbx_nodelist_release(&l);
 		}
 	}
 	if (rc) {
-		kbx_nodelist_release(&seeds);
+		seeds_release(&seeds);
 		dependents_free(dep);
 		return rc;
 	}
-	for (size_t i = 0; i < seeds.n && !rc; i++) {
+	for (size_t i = 0; i < seeds.l.n && !rc; i++) {
 		if (ctx->db) {
-			rc = dependents_walk_db(dep, ctx->db, &seeds.items[i]);
+			rc = dependents_walk_db(dep, ctx->db, seeds.repo[i], &seeds.l.items[i]);
 			continue;
 		}
-		kbx_status_t st = dependents_walk(dep, &seeds.items[i], &err);
+		kbx_status_t st = dependents_walk(dep, &seeds.l.items[i], &err);
 		if (st)
 			rc = die_status(&err);
 	}
 	struct out *o = out_new(&oo);
 	if (!o) {
-		kbx_nodelist_release(&seeds);
+		seeds_release(&seeds);
 		dependents_free(dep);
 		return KBX_EXIT_USAGE;
 	}
 	if (!rc)
 		dependents_print(o, dep, 0);
 	size_t found = dependents_count(dep);
-	kbx_nodelist_release(&seeds);
+	seeds_release(&seeds);
 	dependents_free(dep);
 	if (out_finish(o))
 		return KBX_EXIT_IO;

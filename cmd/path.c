@@ -44,6 +44,7 @@ struct link {
 
 /* A node one side has reached. */
 struct entry {
+	uint32_t repo;          /* kbx --db: its repository's index among those asked */
 	uint32_t id;
 	uint32_t dist;          /* steps from the side's end */
 	uint32_t namb;          /* fewest ambiguous steps on a way of that length */
@@ -65,6 +66,7 @@ struct search {
 	kbx_store_t *store;
 	struct db_graph *db;    /* kbx --db: ask the database instead */
 	int db_rc;              /* its exit code, the error printed */
+	struct db_edge_repos at; /* kbx --db: the repositories of the edge handed over */
 	int kind;
 	unsigned walk_flags;    /* KBX_WALK_CERTAIN with --certain */
 	struct side fwd, bwd;
@@ -79,8 +81,9 @@ struct search {
 	struct kbx_error *err;
 };
 
-static uint32_t hash_id(uint32_t id)
+static uint32_t hash_id(uint32_t repo, uint32_t id)
 {
+	id ^= repo * 0x9e3779b9U;
 	id ^= id >> 16;
 	id *= 0x7feb352dU;
 	id ^= id >> 15;
@@ -89,18 +92,24 @@ static uint32_t hash_id(uint32_t id)
 	return id;
 }
 
-static uint32_t find_entry(const struct side *s, uint32_t id)
+static uint32_t find_entry(const struct side *s, uint32_t repo, uint32_t id)
 {
 	if (!s->nslots)
 		return NONE;
 	size_t mask = s->nslots - 1;
-	for (size_t i = hash_id(id) & mask;; i = (i + 1) & mask) {
+	for (size_t i = hash_id(repo, id) & mask;; i = (i + 1) & mask) {
 		uint32_t v = s->slots[i];
 		if (!v)
 			return NONE;
-		if (s->e[v - 1].id == id)
+		if (s->e[v - 1].id == id && s->e[v - 1].repo == repo)
 			return v - 1;
 	}
+}
+
+/* The entry of other for the node of entry k of s, or NONE. */
+static uint32_t find_same(const struct side *other, const struct side *s, uint32_t k)
+{
+	return find_entry(other, s->e[k].repo, s->e[k].id);
 }
 
 static int grow_slots(struct side *s)
@@ -110,7 +119,7 @@ static int grow_slots(struct side *s)
 	if (!slots)
 		return -1;
 	for (size_t k = 0; k < s->n; k++) {
-		size_t i = hash_id(s->e[k].id) & (ns - 1);
+		size_t i = hash_id(s->e[k].repo, s->e[k].id) & (ns - 1);
 		while (slots[i])
 			i = (i + 1) & (ns - 1);
 		slots[i] = (uint32_t)k + 1;
@@ -136,7 +145,7 @@ static int push(uint32_t **a, size_t *n, size_t *alloc, uint32_t v)
 }
 
 /* A new entry for node id at dist, or NONE when memory runs out. */
-static uint32_t add_entry(struct side *s, uint32_t id, uint32_t dist)
+static uint32_t add_entry(struct side *s, uint32_t repo, uint32_t id, uint32_t dist)
 {
 	if ((s->n + 1) * 2 > s->nslots && grow_slots(s))
 		return NONE;
@@ -149,26 +158,28 @@ static uint32_t add_entry(struct side *s, uint32_t id, uint32_t dist)
 		s->alloc = na;
 	}
 	uint32_t k = (uint32_t)s->n++;
+	s->e[k].repo = repo;
 	s->e[k].id = id;
 	s->e[k].dist = dist;
 	s->e[k].namb = UINT32_MAX;
 	s->e[k].links = NONE;
-	size_t i = hash_id(id) & (s->nslots - 1);
+	size_t i = hash_id(repo, id) & (s->nslots - 1);
 	while (s->slots[i])
 		i = (i + 1) & (s->nslots - 1);
 	s->slots[i] = k + 1;
 	return k;
 }
 
-/* Reached node `id` from the entry being expanded by one edge. */
-static void reach(struct search *q, uint32_t id, const struct kbx_edge *e, int certain,
-		  uint32_t ncand)
+/* Reached node `id` (of repository repo) from the entry being expanded
+ * by one edge. */
+static void reach(struct search *q, uint32_t repo, uint32_t id, const struct kbx_edge *e,
+		  int certain, uint32_t ncand)
 {
 	struct side *s = q->cur;
 	uint32_t dist = s->depth + 1;
-	uint32_t k = find_entry(s, id);
+	uint32_t k = find_entry(s, repo, id);
 	if (k == NONE) {
-		k = add_entry(s, id, dist);
+		k = add_entry(s, repo, id, dist);
 		if (k == NONE || push(&s->next, &s->nnext, &s->anext, k)) {
 			q->nomem = 1;
 			return;
@@ -215,22 +226,27 @@ static int on_edge(void *data, const struct kbx_edge *e)
 {
 	struct search *q = data;
 	int certain = kbx_edge_wanted(e, KBX_WALK_CERTAIN);
+	uint32_t from = q->db ? (uint32_t)q->at.from : 0, to = q->db ? (uint32_t)q->at.to : 0;
+	if (q->db)   /* db_graph_step: the entry the edge leaves */
+		q->cur_entry = q->cur->frontier[q->at.near];
 	if (q->cur->dir == KBX_DIR_IN) {
-		reach(q, e->from.id, e, certain, e->ncandidates);
+		reach(q, from, e->from.id, e, certain, e->ncandidates);
 	} else if (e->to.kind == KBX_KIND_NAMEREF) {
-		/* a call recorded against a name: a step to each definition */
+		/* a call recorded against a name: a step to each definition
+		 * (of the calling repository, which holds the name) */
 		const struct kbx_nodelist *l = NULL;
 		struct kbx_nodelist dl = KBX_NODELIST_INIT;
-		if (q->db && !(q->db_rc = db_graph_name_candidates(q->db, &e->to, e->from.lang, &dl)))
+		if (q->db && !(q->db_rc = db_graph_name_candidates(q->db, from, &e->to, e->from.lang,
+								   &dl)))
 			l = &dl;
 		else if (!q->db)
 			q->st = kbx_cand_cache_get(q->store, &q->cands, &e->to, e->from.lang, &l,
 						   q->err);
 		for (size_t i = 0; l && i < l->n && !q->nomem; i++)
-			reach(q, l->items[i].id, e, 0, (uint32_t)l->n);
+			reach(q, from, l->items[i].id, e, 0, (uint32_t)l->n);
 		kbx_nodelist_release(&dl);
 	} else {
-		reach(q, e->to.id, e, certain, e->ncandidates);
+		reach(q, to, e->to.id, e, certain, e->ncandidates);
 	}
 	return q->nomem || q->st || q->db_rc;
 }
@@ -242,25 +258,35 @@ static kbx_status_t expand(struct search *q, struct side *s, struct side *other,
 {
 	q->cur = s;
 	s->nnext = 0;
-	for (size_t i = 0; i < s->nfrontier; i++) {
-		q->cur_entry = s->frontier[i];
-		kbx_status_t st = KBX_OK;
-		if (q->db) {
-			/* on_edge keeps the error of the candidates it asked
-			 * for, and stops the walk: the walk then returns 0 */
-			struct kbx_node n;
-			int rc = db_graph_node(q->db, s->e[q->cur_entry].id, &n);
-			if (!rc)
-				rc = db_graph_walk_node(q->db, &n, q->kind, s->dir, 1, q->walk_flags,
-							on_edge, q);
-			if (rc)
-				q->db_rc = rc;
-			if (q->db_rc)
-				return q->err->status = KBX_ERR_IO;
-		} else {
-			st = kbx_walk_edges_flags(q->store, s->e[q->cur_entry].id, q->kind, s->dir,
-						  1, q->walk_flags, on_edge, q, q->err);
+	if (q->db) {
+		/* the whole layer at once; on_edge keeps the error of the
+		 * candidates it asked for, and stops the step: it then
+		 * returns 0 */
+		struct db_node_ref *refs = malloc((s->nfrontier + 1) * sizeof(*refs));
+		if (!refs) {
+			snprintf(q->err->msg, sizeof(q->err->msg), "out of memory");
+			return q->err->status = KBX_ERR_NOMEM;
 		}
+		for (size_t i = 0; i < s->nfrontier; i++) {
+			refs[i].repo = s->e[s->frontier[i]].repo;
+			refs[i].id = s->e[s->frontier[i]].id;
+		}
+		int rc = db_graph_step(q->db, refs, s->nfrontier, q->kind, s->dir, q->walk_flags,
+				       on_edge, q, &q->at);
+		free(refs);
+		if (rc)
+			q->db_rc = rc;
+		if (q->db_rc)
+			return q->err->status = KBX_ERR_IO;
+		if (q->nomem) {
+			snprintf(q->err->msg, sizeof(q->err->msg), "out of memory");
+			return q->err->status = KBX_ERR_NOMEM;
+		}
+	}
+	for (size_t i = 0; i < s->nfrontier && !q->db; i++) {
+		q->cur_entry = s->frontier[i];
+		kbx_status_t st = kbx_walk_edges_flags(q->store, s->e[q->cur_entry].id, q->kind,
+						       s->dir, 1, q->walk_flags, on_edge, q, q->err);
 		if (!st && q->st)
 			st = q->st;
 		if (!st && q->nomem)
@@ -282,7 +308,7 @@ static kbx_status_t expand(struct search *q, struct side *s, struct side *other,
 	s->anext = ta;
 	s->nnext = 0;
 	for (size_t i = 0; i < s->nfrontier; i++)
-		if (find_entry(other, s->e[s->frontier[i]].id) != NONE &&
+		if (find_same(other, s, s->frontier[i]) != NONE &&
 		    push(meet, nmeet, ameet, s->frontier[i])) {
 			snprintf(q->err->msg, sizeof(q->err->msg), "out of memory");
 			return q->err->status = KBX_ERR_NOMEM;
@@ -294,6 +320,7 @@ static kbx_status_t expand(struct search *q, struct side *s, struct side *other,
 
 struct step {
 	uint32_t from, to;      /* node ids */
+	uint32_t from_repo, to_repo;
 	const struct link *link;
 };
 
@@ -304,6 +331,7 @@ struct printer {
 	size_t len;
 	size_t count, limit;
 	uint32_t start;         /* <from>'s node id */
+	uint32_t start_repo;
 	const char *kind_str;
 	int failed;
 };
@@ -317,11 +345,28 @@ static const char *verb(int kind, int certain)
 
 /* The node id, from the index or the database; nonzero when it fails
  * (a database error printed, q->db_rc set). */
-static int get_node(struct search *q, uint32_t id, struct kbx_node *out)
+static int get_node(struct search *q, uint32_t repo, uint32_t id, struct kbx_node *out)
 {
 	if (q->db)
-		return q->db_rc = db_graph_node(q->db, id, out);
+		return q->db_rc = db_graph_node(q->db, repo, id, out);
 	return kbx_node_get(q->store, id, out, q->err) != KBX_OK;
+}
+
+/* kbx --db --all-repos: the name of a node's repository, else NULL. */
+static const char *repo_of(const struct search *q, uint32_t repo)
+{
+	return q->db && db_graph_all(q->db) ? db_graph_repo_name(q->db, repo) : NULL;
+}
+
+/* "[repo] " before a node's name in the text (kbx --db --all-repos),
+ * else "" (escaped into buf). */
+static const char *repo_tag(const struct search *q, uint32_t repo, char *buf, size_t size)
+{
+	const char *name = repo_of(q, repo);
+	if (!name)
+		return "";
+	snprintf(buf, size, "[%s] ", out_esc(name));
+	return buf;
 }
 
 static void print_path(struct printer *p)
@@ -334,13 +379,20 @@ static void print_path(struct printer *p)
 		return;
 	}
 	size_t namb = 0;
-	if (get_node(q, p->start, &nodes[0])) {
+	/* the repository of each node, for the names (all 0 but with
+	 * --all-repos) */
+	uint32_t *repos = calloc(p->len + 1, sizeof(*repos));
+	if (!repos || get_node(q, p->start_repo, p->start, &nodes[0])) {
 		p->failed = 1;
+		free(repos);
 		free(nodes);
 		return;
 	}
+	repos[0] = p->start_repo;
 	for (size_t i = 0; i < p->len; i++) {
-		if (get_node(q, p->steps[i].to, &nodes[i + 1])) {
+		repos[i + 1] = p->steps[i].to_repo;
+		if (get_node(q, p->steps[i].to_repo, p->steps[i].to, &nodes[i + 1])) {
+			free(repos);
 			p->failed = 1;
 			free(nodes);
 			return;
@@ -358,10 +410,11 @@ static void print_path(struct printer *p)
 			out_picture_edge(o, &nodes[i], &nodes[i + 1],
 					 p->steps[i].link->certain ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS,
 					 NULL);
+		free(repos);
 		free(nodes);
 		return;
 	}
-	char buf[4096];
+	char buf[4096], tag[2][300];
 	switch (out_format(o)) {
 	case FMT_NUL:
 		if (p->count > 1)
@@ -377,12 +430,13 @@ static void print_path(struct printer *p)
 			const struct kbx_node *n = &nodes[i];
 			if (!n->path)
 				continue;
-			out_line(o, "%s:%u:%u: path %zu, step %zu of %zu: %s %s %s%s",
-				 out_grep_path(NULL, n->path, n->path_len),
+			out_line(o, "%s:%u:%u: path %zu, step %zu of %zu: %s %s %s%s%s",
+				 out_grep_path(repo_of(q, repos[i]), n->path, n->path_len),
 				 l->line ? l->line : (n->line ? n->line : 1),
 				 l->line ? l->col : 1, p->count, i + 1, p->len, out_esc(n->cid),
-				 verb(q->kind, l->certain), out_esc(nodes[i + 1].cid),
-				 l->certain ? "" : " (ambiguous)");
+				 verb(q->kind, l->certain),
+				 repo_tag(q, repos[i + 1], tag[0], sizeof(tag[0])),
+				 out_esc(nodes[i + 1].cid), l->certain ? "" : " (ambiguous)");
 		}
 		break;
 	case FMT_JSON:
@@ -391,6 +445,10 @@ static void print_path(struct printer *p)
 		out_field_str(o, "kind", p->kind_str);
 		out_field_str(o, "from", nodes[0].cid);
 		out_field_str(o, "to", nodes[p->len].cid);
+		if (repo_of(q, 0)) {
+			out_field_str(o, "from_repo", repo_of(q, repos[0]));
+			out_field_str(o, "to_repo", repo_of(q, repos[p->len]));
+		}
 		out_field_int(o, "length", (int64_t)p->len);
 		out_field_str(o, "confidence", namb ? "ambiguous" : "certain");
 		out_field_int(o, "ambiguous_steps", (int64_t)namb);
@@ -401,6 +459,10 @@ static void print_path(struct printer *p)
 			out_json_begin(o, NULL, 0);
 			out_json_str(o, "from", n->cid);
 			out_json_str(o, "to", nodes[i + 1].cid);
+			if (repo_of(q, 0)) {
+				out_json_str(o, "from_repo", repo_of(q, repos[i]));
+				out_json_str(o, "to_repo", repo_of(q, repos[i + 1]));
+			}
 			out_json_strn(o, "path", n->path, n->path_len);
 			out_json_site(o, "line", "col", l->line, l->col);
 			out_json_str(o, "confidence", l->certain ? "certain" : "ambiguous");
@@ -412,12 +474,15 @@ static void print_path(struct printer *p)
 		break;
 	default:
 		if (!p->len)
-			out_heading(o, "path %zu: %s is %s itself (0 steps)", p->count,
-				    out_esc(nodes[0].cid), out_esc(nodes[0].cid));
+			out_heading(o, "path %zu: %s%s is %s%s itself (0 steps)", p->count,
+				    repo_tag(q, repos[0], tag[0], sizeof(tag[0])), out_esc(nodes[0].cid),
+				    repo_tag(q, repos[0], tag[1], sizeof(tag[1])), out_esc(nodes[0].cid));
 		else
-			out_heading(o, "%spath %zu: %s to %s, %zu step%s%s", namb ? "possible " : "",
-				    p->count, out_esc(nodes[0].cid), out_esc(nodes[p->len].cid), p->len,
-				    p->len == 1 ? "" : "s",
+			out_heading(o, "%spath %zu: %s%s to %s%s, %zu step%s%s", namb ? "possible " : "",
+				    p->count, repo_tag(q, repos[0], tag[0], sizeof(tag[0])),
+				    out_esc(nodes[0].cid),
+				    repo_tag(q, repos[p->len], tag[1], sizeof(tag[1])),
+				    out_esc(nodes[p->len].cid), p->len, p->len == 1 ? "" : "s",
 				    namb ? (namb == 1 ? " (1 ambiguous)" : " (some ambiguous)") : "");
 		for (size_t i = 0; i < p->len; i++) {
 			const struct link *l = p->steps[i].link;
@@ -427,11 +492,15 @@ static void print_path(struct printer *p)
 					 l->ncandidates, out_esc(nodes[i + 1].name));
 			else
 				buf[0] = '\0';
-			out_line(o, "  %s:%u  %s %s %s%s", n->path ? out_escn(n->path, n->path_len) : "",
+			out_line(o, "  %s%s:%u  %s %s %s%s%s",
+				 repo_tag(q, repos[i], tag[0], sizeof(tag[0])),
+				 n->path ? out_escn(n->path, n->path_len) : "",
 				 l->line ? l->line : n->line, out_esc(n->cid), verb(q->kind, l->certain),
+				 repo_tag(q, repos[i + 1], tag[1], sizeof(tag[1])),
 				 out_esc(nodes[i + 1].cid), buf);
 		}
 	}
+	free(repos);
 	free(nodes);
 }
 
@@ -496,9 +565,11 @@ static void walk(struct printer *p, int fwd, uint32_t k, size_t pos, uint32_t mb
 	for (size_t i = 0; i < n && !p->failed && p->count < p->limit; i++) {
 		const struct link *l = &q->links[ls[i]];
 		struct step *st = &p->steps[fwd ? pos - 1 : pos];
-		uint32_t here = s->e[k].id, there = s->e[l->other].id;
-		st->from = fwd ? there : here;
-		st->to = fwd ? here : there;
+		const struct entry *here = &s->e[k], *there = &s->e[l->other];
+		st->from = fwd ? there->id : here->id;
+		st->to = fwd ? here->id : there->id;
+		st->from_repo = fwd ? there->repo : here->repo;
+		st->to_repo = fwd ? here->repo : there->repo;
 		st->link = l;
 		walk(p, fwd, l->other, fwd ? pos - 1 : pos + 1, mb, mid);
 	}
@@ -511,10 +582,13 @@ static int meet_cmp(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	const struct entry *ex = &sort_q->fwd.e[x], *ey = &sort_q->fwd.e[y];
-	uint32_t bx = find_entry(&sort_q->bwd, ex->id), by = find_entry(&sort_q->bwd, ey->id);
+	uint32_t bx = find_same(&sort_q->bwd, &sort_q->fwd, x);
+	uint32_t by = find_same(&sort_q->bwd, &sort_q->fwd, y);
 	uint32_t cx = ex->namb + sort_q->bwd.e[bx].namb, cy = ey->namb + sort_q->bwd.e[by].namb;
 	if (cx != cy)
 		return cx < cy ? -1 : 1;
+	if (ex->repo != ey->repo)
+		return ex->repo < ey->repo ? -1 : 1;
 	return ex->id < ey->id ? -1 : ex->id > ey->id;
 }
 
@@ -527,45 +601,80 @@ static void side_release(struct side *s)
 }
 
 /* The one node sym names, for a path of kind: a function or method for
- * calls (a file or module for imports) when the name has one. */
-static int endpoint(struct kbx_ctx *ctx, const char *sym, int kind, struct kbx_node *out)
+ * calls (a file or module for imports) when the name has one, in the
+ * repository only (kbx --db --all-repos) unless NULL; *repo: its
+ * repository's index with kbx --db (else 0). */
+static int endpoint(struct kbx_ctx *ctx, const char *sym, int kind, const char *only,
+		    struct kbx_node *out, uint32_t *repo)
 {
 	struct kbx_nodelist l = KBX_NODELIST_INIT;
 	int rc = lookup_symbol(ctx, sym, &l);
 	if (rc)
 		return rc;
+	uint32_t *repos = calloc(l.n, sizeof(*repos));
+	if (!repos) {
+		kbx_nodelist_release(&l);
+		fprintf(stderr, "fatal: out of memory\n");
+		return KBX_EXIT_INTERNAL;
+	}
+	for (size_t i = 0; ctx->db && i < l.n; i++)
+		repos[i] = (uint32_t)db_graph_match_repo_index(ctx->db, i);
 	size_t keep = 0;
 	for (size_t i = 0; i < l.n; i++) {
 		int k = l.items[i].kind;
 		if (kind == KBX_EDGE_CALLS ? KBX_KIND_IS_CALLABLE(k)
-					   : (k == KBX_KIND_FILE || k == KBX_KIND_MODULE))
+					   : (k == KBX_KIND_FILE || k == KBX_KIND_MODULE)) {
+			repos[keep] = repos[i];
 			l.items[keep++] = l.items[i];
+		}
 	}
 	if (keep)
 		l.n = keep;
+	keep = 0;
+	for (size_t i = 0; only && i < l.n; i++)
+		if (!strcmp(db_graph_repo_name(ctx->db, repos[i]), only)) {
+			repos[keep] = repos[i];
+			l.items[keep++] = l.items[i];
+		}
+	if (only && !keep) {
+		fprintf(stderr, "error: no symbol '%s' in repository '%s' of the database\n",
+			out_esc(sym), out_esc(only));
+		free(repos);
+		kbx_nodelist_release(&l);
+		return KBX_EXIT_NOT_FOUND;
+	}
+	if (only)
+		l.n = keep;
+	const int all = ctx->db && db_graph_all(ctx->db);
 	if (l.n > 1) {
-		fprintf(stderr, "error: '%s' names %zu definitions: give one of them by its id\n",
-			out_esc(sym), l.n);
+		fprintf(stderr, "error: '%s' names %zu definitions: give one of them by its id%s\n",
+			out_esc(sym), l.n, all ? " (and its repository with --from-repo or --to-repo)" : "");
 		for (size_t i = 0; i < l.n; i++) {
 			const struct kbx_node *n = &l.items[i];
+			if (all)
+				fprintf(stderr, "\t[%s]", out_esc(db_graph_repo_name(ctx->db, repos[i])));
 			if (n->path)
 				fprintf(stderr, "\t%s\t(%s, %s:%u)\n", out_esc(n->cid),
 					kbx_kind_str(n->kind), out_escn(n->path, n->path_len), n->line);
 			else
 				fprintf(stderr, "\t%s\t(%s)\n", out_esc(n->cid), kbx_kind_str(n->kind));
 		}
+		free(repos);
 		kbx_nodelist_release(&l);
 		return KBX_EXIT_USAGE;
 	}
 	/* the views point into the store's map, not into the list */
 	*out = l.items[0];
+	*repo = repos[0];
+	free(repos);
 	kbx_nodelist_release(&l);
 	return 0;
 }
 
 int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 {
-	int kind_opt = 0, all = 0, certain = 0;
+	int kind_opt = 0, all = 0, certain = 0, all_repos = 0;
+	const char *from_repo = NULL, *to_repo = NULL;
 	long max_depth = 0, limit = -1;
 	struct output_opts oo = OUTPUT_OPTS_INIT;
 	oo.pictures = 1;
@@ -579,10 +688,13 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 			  "show at most N paths (default 1, or 100 with --all)"),
 		OPT_CERTAIN_F(&certain),
 		OPT_OUTPUT_COMMON(&oo),
+		OPT_ALL_REPOS_DB_F(&all_repos),
+		OPT_STRING_F(0, "from-repo", &from_repo, "NAME",
+			     "with kbx --db and --all-repos: <from> of the repository NAME"),
+		OPT_STRING_F(0, "to-repo", &to_repo, "NAME",
+			     "with kbx --db and --all-repos: <to> of the repository NAME"),
 		OPT_END_F(),
 	};
-	if (ctx->db && db_graph_one_repo(ctx->db, "path"))
-		return KBX_EXIT_USAGE;
 	int nargs = parse_options(argc, argv, opts, path_usage);
 	if (nargs < 0)
 		return KBX_EXIT_USAGE;
@@ -595,13 +707,22 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 		fprintf(stderr, "error: --max-depth must be 0 (any) or more, and --limit 1 or more\n");
 		return KBX_EXIT_USAGE;
 	}
+	if (all_repos && !ctx->db) {
+		fprintf(stderr, "error: 'path --all-repos' asks the database: give kbx --db=URL\n");
+		return KBX_EXIT_USAGE;
+	}
+	if ((from_repo || to_repo) && !(ctx->db && db_graph_all(ctx->db))) {
+		fprintf(stderr, "error: --from-repo and --to-repo choose among the repositories of kbx --db=URL path --all-repos\n");
+		return KBX_EXIT_USAGE;
+	}
 	if (limit < 0)
 		limit = all ? 100 : 1;
 	int kind = kind_opt == 1 ? KBX_EDGE_IMPORTS : KBX_EDGE_CALLS;
 	struct kbx_node a, b;
-	int rc = endpoint(ctx, argv[0], kind, &a);
+	uint32_t ra = 0, rb = 0;
+	int rc = endpoint(ctx, argv[0], kind, from_repo, &a, &ra);
 	if (!rc)
-		rc = endpoint(ctx, argv[1], kind, &b);
+		rc = endpoint(ctx, argv[1], kind, to_repo, &b, &rb);
 	if (rc)
 		return rc;
 
@@ -617,10 +738,11 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 	uint32_t *meet = NULL;
 	size_t nmeet = 0, ameet = 0;
 	kbx_status_t st = KBX_OK;
-	uint32_t fa = add_entry(&q.fwd, a.id, 0), fb = add_entry(&q.bwd, b.id, 0);
+	uint32_t fa = add_entry(&q.fwd, ra, a.id, 0), fb = add_entry(&q.bwd, rb, b.id, 0);
+	const int same = a.id == b.id && ra == rb;
 	if (fa == NONE || fb == NONE || push(&q.fwd.frontier, &q.fwd.nfrontier, &q.fwd.afrontier, fa) ||
 	    push(&q.bwd.frontier, &q.bwd.nfrontier, &q.bwd.afrontier, fb) ||
-	    (a.id == b.id && push(&meet, &nmeet, &ameet, fa))) {
+	    (same && push(&meet, &nmeet, &ameet, fa))) {
 		st = err.status = KBX_ERR_NOMEM;
 		snprintf(err.msg, sizeof(err.msg), "out of memory");
 	} else {
@@ -636,7 +758,7 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 			st = expand(&q, &q.bwd, &q.fwd, &meet, &nmeet, &ameet);
 			/* meeting entries are kept as forward entries */
 			for (size_t i = before; !st && i < nmeet; i++)
-				meet[i] = find_entry(&q.fwd, q.bwd.e[meet[i]].id);
+				meet[i] = find_same(&q.fwd, &q.bwd, meet[i]);
 		}
 	}
 	struct out *o = NULL;
@@ -649,7 +771,7 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 		sort_q = &q;
 		qsort(meet, nmeet, sizeof(*meet), meet_cmp);
 		size_t len = q.fwd.depth + q.bwd.depth;
-		struct printer p = { &q, o, NULL, len, 0, (size_t)limit, a.id,
+		struct printer p = { &q, o, NULL, len, 0, (size_t)limit, a.id, ra,
 				     kbx_edge_kind_str(kind), 0 };
 		p.steps = calloc(len + 1, sizeof(*p.steps));
 		if (!p.steps) {
@@ -658,7 +780,7 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 			snprintf(err.msg, sizeof(err.msg), "out of memory");
 		}
 		for (size_t i = 0; i < nmeet && !p.failed && p.count < p.limit; i++) {
-			uint32_t mf = meet[i], mb = find_entry(&q.bwd, q.fwd.e[mf].id);
+			uint32_t mf = meet[i], mb = find_same(&q.bwd, &q.fwd, mf);
 			size_t mid = q.fwd.e[mf].dist;
 			walk(&p, 1, mf, mid, mb, mid);
 		}
@@ -680,7 +802,7 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 				kind == KBX_EDGE_CALLS ? "call" : "import", out_esc(a.cid),
 				out_esc(b.cid), certain ? " of certain edges" : "");
 		/* the order of the two is easy to mistake */
-		if (a.id != b.id)
+		if (!same)
 			fprintf(stderr, "note: the first is %s; 'kbx path %s %s' asks the other way round\n",
 				kind == KBX_EDGE_CALLS ? "the caller, the second the callee"
 						       : "the importer, the second the file imported",

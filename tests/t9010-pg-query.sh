@@ -12,9 +12,10 @@ the last of its callees within three calls (and back), --all and
 --kind=imports from every file to the last file it imports within
 three.  Then --repo and the repository pushed from here, an
 unknown repository (3), a server that is not there (12), impact and
-path with several symbols, --max-depth and what they refuse with --db
-(--all-repos, --diff), a command that does not ask the database, and
-no query sent to a database by an environment variable alone.  Last, the seven repositories of
+path with several symbols, --max-depth and what impact refuses with
+--db (--diff; impact and path --all-repos are t9050), a command that
+does not ask the database, and no query sent to a database by an
+environment variable alone.  Last, the seven repositories of
 tests/corpora/cross-repo, which call each other: kbx --db callers and
 callees --all-repos cross them, certain when one repository exports
 the name (C, Python and Go), ambiguous when two do.'
@@ -150,10 +151,6 @@ test_expect_success 'impact and path over the database: several symbols, --max-d
 		same path --max-depth=1 src/main.c#main store_get &&
 		same path --max-depth=2 --all src/main.c#main store_get &&
 		same path no_such_fn store_get &&
-		test_expect_code 2 kbx --db="$DB" impact --all-repos store_get 2>../err &&
-		test_grep "'"'impact --all-repos'"' is not available with --db" ../err &&
-		test_expect_code 2 kbx --db="$DB" path --all-repos main store_get 2>../err &&
-		test_grep "'"'path --all-repos'"' is not available with --db" ../err &&
 		echo | test_expect_code 2 kbx --db="$DB" impact --diff 2>../err &&
 		test_grep "'"'impact --diff'"' is not available with --db" ../err
 	)
