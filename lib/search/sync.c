@@ -2085,11 +2085,14 @@ static kbx_status_t rebuild_parts(struct sync *y, unsigned parts, unsigned *drop
 		return KBX_OK;
 	if (_kbx_meta_get_u64(s, s->wtxn, KBX_META_REBUILD_CODE_CHUNKS, &mark) != KBX_NOT_FOUND)
 		*drop |= KBX_SEARCH_PART_CODE;
-	/* made another way by an older kbx: made again */
-	uint64_t format = 1;
+	/* made another way by an older kbx: made again (none yet: nothing
+	 * to make again) */
+	uint64_t format = 1, ncode = 0;
 	_kbx_meta_get_u64(s, s->wtxn, KBX_META_CODE_CHUNKS_FORMAT, &format);
+	_kbx_meta_get_u64(s, s->wtxn, "chunks.code", &ncode);
 	if (format != KBX_CODE_CHUNKS_FORMAT) {
-		*drop |= KBX_SEARCH_PART_CODE;
+		if (ncode)
+			*drop |= KBX_SEARCH_PART_CODE;
 		int rc = _kbx_meta_put_u64(s, s->wtxn, KBX_META_CODE_CHUNKS_FORMAT,
 					   KBX_CODE_CHUNKS_FORMAT);
 		if (rc)
