@@ -306,11 +306,12 @@ void dependents_print(struct out *o, struct dependents *im, int skip_start)
 				out_picture_title(o, nseeds == 1 ? "impact of %s" : "impact of %s and more",
 						  n->cid);
 			if (!h->distance || !seed) {
-				out_picture_node(o, n, !h->distance);
+				out_picture_node_in(o, h->repo, repo, n, !h->distance);
 				continue;
 			}
 			snprintf(label, sizeof(label), "distance %u", h->distance);
-			out_picture_edge(o, n, &seed->node, h->confidence, label);
+			out_picture_edge_in(o, h->repo, repo, n, seed->repo, seed_repo, &seed->node,
+					    h->confidence, label);
 			continue;
 		}
 		if (skip_start && !h->distance)

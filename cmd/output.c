@@ -124,6 +124,24 @@ void out_picture_edge(struct out *o, const struct kbx_node *from, const struct k
 		o->nomem = 1;
 }
 
+void out_picture_node_in(struct out *o, uint32_t repo, const char *name, const struct kbx_node *n,
+			 int start)
+{
+	struct picture_repo r = { repo, name };
+	if (o->pic && picture_node_in(o->pic, name ? &r : NULL, n, start))
+		o->nomem = 1;
+}
+
+void out_picture_edge_in(struct out *o, uint32_t from_repo, const char *from_name,
+			 const struct kbx_node *from, uint32_t to_repo, const char *to_name,
+			 const struct kbx_node *to, int confidence, const char *label)
+{
+	struct picture_repo fr = { from_repo, from_name }, tr = { to_repo, to_name };
+	if (o->pic && picture_edge_in(o->pic, from_name ? &fr : NULL, from, to_name ? &tr : NULL, to,
+				      confidence, label))
+		o->nomem = 1;
+}
+
 void out_picture_title(struct out *o, const char *fmt, ...)
 {
 	va_list ap;

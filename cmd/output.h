@@ -64,6 +64,14 @@ int out_is_picture(const struct out *o);
 void out_picture_node(struct out *o, const struct kbx_node *n, int start);
 void out_picture_edge(struct out *o, const struct kbx_node *from, const struct kbx_node *to,
 		      int confidence, const char *label);
+/* The same for nodes of several repositories (kbx --db --all-repos):
+ * repo is the repository's index, name its name, drawn with the node;
+ * name NULL is the one repository. */
+void out_picture_node_in(struct out *o, uint32_t repo, const char *name, const struct kbx_node *n,
+			 int start);
+void out_picture_edge_in(struct out *o, uint32_t from_repo, const char *from_name,
+			 const struct kbx_node *from, uint32_t to_repo, const char *to_name,
+			 const struct kbx_node *to, int confidence, const char *label);
 void out_picture_title(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The machine formats' version being printed (--format-version). */
 int out_version(const struct out *o);

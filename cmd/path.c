@@ -404,12 +404,14 @@ static void print_path(struct printer *p)
 	if (out_is_picture(o)) {
 		if (p->count == 1)
 			out_picture_title(o, "paths from %s to %s", nodes[0].cid, nodes[p->len].cid);
-		out_picture_node(o, &nodes[0], 1);
-		out_picture_node(o, &nodes[p->len], 1);
+		out_picture_node_in(o, repos[0], repo_of(q, repos[0]), &nodes[0], 1);
+		out_picture_node_in(o, repos[p->len], repo_of(q, repos[p->len]), &nodes[p->len], 1);
 		for (size_t i = 0; i < p->len; i++)
-			out_picture_edge(o, &nodes[i], &nodes[i + 1],
-					 p->steps[i].link->certain ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS,
-					 NULL);
+			out_picture_edge_in(o, repos[i], repo_of(q, repos[i]), &nodes[i], repos[i + 1],
+					    repo_of(q, repos[i + 1]), &nodes[i + 1],
+					    p->steps[i].link->certain ? KBX_CONF_CERTAIN
+								      : KBX_CONF_AMBIGUOUS,
+					    NULL);
 		free(repos);
 		free(nodes);
 		return;

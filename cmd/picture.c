@@ -28,7 +28,10 @@ struct picture {
 	int format;
 	struct pnode *nodes;
 	size_t nnodes, anodes;
-	struct _kbx_idmap index;        /* node id -> nodes[] */
+	/* node id -> nodes[], one map a repository (kbx --db --all-repos:
+	 * the same id in two repositories is two nodes) */
+	struct _kbx_idmap *index;
+	size_t nindex;
 	struct pedge *edges;
 	size_t nedges, aedges;
 };
@@ -53,26 +56,53 @@ void picture_free(struct picture *p)
 		free(p->edges[i].label);
 	free(p->nodes);
 	free(p->edges);
-	_kbx_idmap_release(&p->index);
+	for (size_t i = 0; i < p->nindex; i++)
+		_kbx_idmap_release(&p->index[i]);
+	free(p->index);
 	free(p);
 }
 
-/* The node's index, added when new; -1 when out of memory. */
-static long node_index(struct picture *p, const struct kbx_node *n)
+/* The node's index, added when new; -1 when out of memory.  A node of
+ * a named repository is drawn with the repository's name: its file as
+ * grep output names it (repo/path), a node outside any file as
+ * "[repo] name". */
+static long node_index(struct picture *p, const struct picture_repo *r, const struct kbx_node *n)
 {
-	long at = _kbx_idmap_get(&p->index, n->id);
+	uint32_t repo = r ? r->index : 0;
+	if (repo >= p->nindex) {
+		size_t want = (size_t)repo + 1;
+		struct _kbx_idmap *m = realloc(p->index, want * sizeof(*m));
+		if (!m)
+			return -1;
+		memset(m + p->nindex, 0, (want - p->nindex) * sizeof(*m));
+		p->index = m;
+		p->nindex = want;
+	}
+	struct _kbx_idmap *map = &p->index[repo];
+	long at = _kbx_idmap_get(map, n->id);
 	if (at >= 0)
 		return at;
 	if (_kbx_grow((void **)&p->nodes, &p->anodes, p->nnodes, sizeof(*p->nodes), 32))
 		return -1;
 	struct pnode *pn = &p->nodes[p->nnodes];
 	const char *name = n->kind == KBX_KIND_FILE || !n->qual ? n->cid : n->qual;
+	const char *rname = r && r->name ? r->name : NULL;
 	memset(pn, 0, sizeof(*pn));
-	pn->name = strdup(name ? name : "?");
-	pn->file = n->path ? strndup(n->path, n->path_len) : NULL;
+	if (rname && !n->path) {
+		if (asprintf(&pn->name, "[%s] %s", rname, name ? name : "?") < 0)
+			pn->name = NULL;
+	} else {
+		pn->name = strdup(name ? name : "?");
+	}
+	if (n->path && rname) {
+		if (asprintf(&pn->file, "%s/%.*s", rname, (int)n->path_len, n->path) < 0)
+			pn->file = NULL;
+	} else if (n->path) {
+		pn->file = strndup(n->path, n->path_len);
+	}
 	pn->line = n->kind == KBX_KIND_FILE ? 0 : n->line;
 	if (!pn->name || (n->path && !pn->file) ||
-	    _kbx_idmap_put(&p->index, n->id, (uint32_t)p->nnodes)) {
+	    _kbx_idmap_put(map, n->id, (uint32_t)p->nnodes)) {
 		free(pn->name);
 		free(pn->file);
 		return -1;
@@ -82,7 +112,13 @@ static long node_index(struct picture *p, const struct kbx_node *n)
 
 int picture_node(struct picture *p, const struct kbx_node *n, int start)
 {
-	long i = node_index(p, n);
+	return picture_node_in(p, NULL, n, start);
+}
+
+int picture_node_in(struct picture *p, const struct picture_repo *r, const struct kbx_node *n,
+		    int start)
+{
+	long i = node_index(p, r, n);
 	if (i < 0)
 		return -1;
 	if (start)
@@ -99,7 +135,14 @@ static int surer(int a, int b)
 int picture_edge(struct picture *p, const struct kbx_node *from, const struct kbx_node *to,
 		 int confidence, const char *label)
 {
-	long f = node_index(p, from), t = node_index(p, to);
+	return picture_edge_in(p, NULL, from, NULL, to, confidence, label);
+}
+
+int picture_edge_in(struct picture *p, const struct picture_repo *from_repo,
+		    const struct kbx_node *from, const struct picture_repo *to_repo,
+		    const struct kbx_node *to, int confidence, const char *label)
+{
+	long f = node_index(p, from_repo, from), t = node_index(p, to_repo, to);
 	if (f < 0 || t < 0)
 		return -1;
 	for (size_t i = 0; i < p->nedges; i++) {

@@ -33,6 +33,22 @@ int picture_node(struct picture *p, const struct kbx_node *n, int start);
 int picture_edge(struct picture *p, const struct kbx_node *from, const struct kbx_node *to,
 		 int confidence, const char *label);
 
+/*
+ * The same for a node of one of several repositories (kbx --db
+ * --all-repos): index tells the repositories apart (the same node id in
+ * two is two nodes), name is drawn with the node (its file as
+ * name/path).  r NULL: the one repository, as picture_node().
+ */
+struct picture_repo {
+	uint32_t index;
+	const char *name;
+};
+int picture_node_in(struct picture *p, const struct picture_repo *r, const struct kbx_node *n,
+		    int start);
+int picture_edge_in(struct picture *p, const struct picture_repo *from_repo,
+		    const struct kbx_node *from, const struct picture_repo *to_repo,
+		    const struct kbx_node *to, int confidence, const char *label);
+
 /* Print the picture on stdout; title names it (the command and its
  * question). */
 void picture_print(const struct picture *p, const char *title);

@@ -248,6 +248,19 @@ test_expect_success 'a cycle: the path there and back' '
 	test_cmp expect actual
 '
 
+test_expect_success 'pictures: a node of each repository, its file named with it' '
+	kbx --db="$DB" impact --all-repos --format=json text_length >out.json &&
+	n=$(grep -c "\"type\":\"\(changed\|affected\)\"" out.json) &&
+	kbx --db="$DB" impact --all-repos --format=dot text_length >out.dot &&
+	test $(grep -c "^[[:space:]]*n[0-9]* \[label=" out.dot) = $n &&
+	test_grep "label=\"reporter/src/report.c\"" out.dot &&
+	test_grep "label=\"textkit/src/text.c\"" out.dot &&
+	kbx --db="$DB" path --all-repos --format=mermaid src/report.c#main text_length >out.mmd &&
+	test_grep "subgraph f[0-9]*\[\"reporter/src/report.c\"\]" out.mmd &&
+	test_grep "subgraph f[0-9]*\[\"textkit/src/text.c\"\]" out.mmd &&
+	test $(grep -c "^    n[0-9]*\[" out.mmd) = 4
+'
+
 test_expect_success 'a symbol in no repository: 1, as over the index' '
 	(cd textkit && test_expect_code 1 kbx impact no_such_fn 2>/dev/null) &&
 	test_expect_code 1 kbx --db="$DB" impact --all-repos no_such_fn 2>err &&
