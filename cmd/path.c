@@ -794,15 +794,22 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 			out_note(o, "\n(stopped at %zu paths; --limit=N shows more)", found);
 	}
 	if (!rc && !found) {
+		/* --all-repos: each end named with its repository */
+		char ta[300] = "", tb[300] = "";
+		const char *na = repo_of(&q, ra), *nb = repo_of(&q, rb);
+		if (na)
+			snprintf(ta, sizeof(ta), "[%s] ", out_esc(na));
+		if (nb)
+			snprintf(tb, sizeof(tb), "[%s] ", out_esc(nb));
 		if (max_depth)
-			fprintf(stderr, "no %s path from %s to %s of at most %ld step(s)%s\n",
-				kind == KBX_EDGE_CALLS ? "call" : "import", out_esc(a.cid),
-				out_esc(b.cid), max_depth,
+			fprintf(stderr, "no %s path from %s%s to %s%s of at most %ld step(s)%s\n",
+				kind == KBX_EDGE_CALLS ? "call" : "import", ta, out_esc(a.cid),
+				tb, out_esc(b.cid), max_depth,
 				certain ? " of certain edges" : "");
 		else
-			fprintf(stderr, "no %s path from %s to %s%s\n",
-				kind == KBX_EDGE_CALLS ? "call" : "import", out_esc(a.cid),
-				out_esc(b.cid), certain ? " of certain edges" : "");
+			fprintf(stderr, "no %s path from %s%s to %s%s%s\n",
+				kind == KBX_EDGE_CALLS ? "call" : "import", ta, out_esc(a.cid),
+				tb, out_esc(b.cid), certain ? " of certain edges" : "");
 		/* the order of the two is easy to mistake */
 		if (!same)
 			fprintf(stderr, "note: the first is %s; 'kbx path %s %s' asks the other way round\n",

@@ -161,7 +161,7 @@ test_expect_success 'path: from one repository into another' '
 
 test_expect_success 'path: the other way round there is none (1); --max-depth holds; one repository stops at its external' '
 	test_expect_code 1 kbx --db="$DB" path --all-repos text_length src/report.c#main 2>err &&
-	test_grep "no call path from src/text.c#text_length to src/report.c#main" err &&
+	test_grep "no call path from \[textkit\] src/text.c#text_length to \[reporter\] src/report.c#main" err &&
 	test_expect_code 1 kbx --db="$DB" path --all-repos --max-depth=2 src/report.c#main \
 		text_length 2>err &&
 	test_grep "of at most 2 step" err &&
