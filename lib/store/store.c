@@ -843,7 +843,6 @@ void kbx_store_close(kbx_store_t *s)
 	free(s);
 }
 
-/* Has an index run committed since the snapshot this reader sees? */
 /* Has an index run committed since the snapshot this reader sees, or a
  * compaction moved the store to another file? */
 int kbx_store_outdated(kbx_store_t *s)
