@@ -251,7 +251,7 @@ int cmd_context(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_INT_F(0, "format-version", &format_version, "N",
 			  "version of the JSON format to print (default: the newest)"),
 		OPT_BOOL_F(0, "explain", &explain, "print the plan before the pieces (outside the budget)"),
-		OPT_INT_F(0, "candidates", &candidates, "N", "candidates asked of the hybrid and search steps (default 20)"),
+		OPT_INT_F(0, "candidates", &candidates, "N", "candidates asked of the hybrid and search steps (default 50)"),
 		OPT_KEYWORD_F(0, "mode", &mode, mode_names, "MODE",
 			      "search signals: hybrid (default), vector or lexical"),
 		OPT_SEARCH_FILTERS_F(&types, &lang, &tags, &severity, &path),

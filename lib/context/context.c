@@ -14,7 +14,7 @@
 #include "lang/lang.h"
 #include "util/util.h"
 
-#define DEFAULT_CANDIDATES 20
+#define DEFAULT_CANDIDATES 50
 #define DEFAULT_MAX_FILE_SIZE (1u << 20)
 /* reciprocal rank fusion's k, as kbx search --all-repos */
 #define RRF_K 60.0
