@@ -555,7 +555,8 @@ ACC_LANGS = [("go", "Go", "go/types (golang-go)"), ("java", "Java", "javac 17, c
              ("php", "PHP", "PHP 8.2 and Xdebug's traces over the project's tests (dynamic: executed calls only)"),
              ("elixir", "Elixir", "Elixir 1.14's compiler, a compiler tracer"),
              ("ocaml", "OCaml", "ocamlc 4.13 -bin-annot, typed trees read with compiler-libs"),
-             ("haskell", "Haskell", "ghc 9.0 -fwrite-ide-info, .hie files read with the ghc library")]
+             ("haskell", "Haskell", "ghc 9.0 -fwrite-ide-info, .hie files read with the ghc library"),
+             ("objc", "Objective-C", "clang 14 (libclang), -x objective-c with GNUstep's headers")]
 if any(f"accuracy.{l}.project" in rec for l, _, _ in ACC_LANGS):
     w("## Call resolution against the compilers (bench/accuracy/)")
     w("")

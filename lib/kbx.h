@@ -322,6 +322,9 @@ struct kbx_node {
 				   * registered by a decorator, annotation or attribute */
 #define KBX_NODE_REDEFINED  0x10  /* its file defines its qualified name more than once
 				   * (#[cfg] or #ifdef variants): the node stands for all */
+#define KBX_NODE_CONDITIONAL 0x20 /* defined only in some builds (under an #if whose
+				   * other branches do not define it): a call of its
+				   * name is never certain to reach it */
 
 struct kbx_nodelist {
 	struct kbx_node *items;

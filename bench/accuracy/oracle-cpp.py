@@ -2,9 +2,9 @@
 """bench/accuracy/oracle-cpp.py: clang (libclang 14, through Debian's
 python3-clang-14) as the oracle of the accuracy bench for C and C++.
 
-    oracle-cpp.py [--macros] ROOT [CLANG-ARG...] < FILES > oracle.tsv
+    oracle-cpp.py [--macros | --objc] ROOT [CLANG-ARG...] < FILES > oracle.tsv
 
-FILES lists the translation units to compile (.cc, .cpp, .c), relative
+FILES lists the translation units to compile (.cc, .cpp, .c, .m), relative
 to ROOT.  Each is parsed by clang with the arguments given (-I, -D,
 -std=...), and every call written in a file under ROOT (headers too,
 once) is one line in the format bench/accuracy/score.py reads:
@@ -36,9 +36,36 @@ column (the tenth, caller, is then "-"):
 
 A call made by a macro defined outside ROOT (assert, isalpha) is left
 out.  bench/accuracy/score.py scores such calls through the macro.
+
+With --objc (Objective-C, -x objective-c), the message sends are call
+sites too, named by their selector (`addItem:quantity:`), the site's
+name where the selector's first part is written.  Every method the
+project declares or defines is read first, with the superclass of every
+class (the system's too), and each send is then bound as the runtime
+would, over the whole project:
+
+  [super sel], [Foo sel], [[Foo alloc] sel] (the receiver is exactly
+    one class): the first class from it upwards that defines sel
+    (a method with a body under ROOT)                          in
+    none under ROOT                                             ext
+  [obj sel] with obj of a class type (Foo *), self: that method,
+    and any subclass of Foo under ROOT that defines sel; one
+    method in all                                               in
+    several (an override)                                       virt
+    none under ROOT                                             ext
+  a method clang bound that only a protocol of ROOT declares    virt
+  [obj sel] with obj an id, Class or id<P>: sel defined in two
+    or more classes under ROOT                                  virt
+    else                                                        dyn
+
+A method declared under ROOT and defined nowhere is bound to its
+declaration (in) when its class is implemented under ROOT (an accessor
+a @property makes), else it is the system's (ext: a category declaring
+a method the class has, `@interface NSDocument (Hidden)`).
 """
 import ctypes
 import os
+import re
 import sys
 from collections import defaultdict
 
@@ -47,6 +74,12 @@ import clang.cindex as ci
 K = ci.CursorKind
 FUNCS = {K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.FUNCTION_TEMPLATE, K.CONVERSION_FUNCTION}
 VALUES = {K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL}
+OBJC_METHODS = {K.OBJC_INSTANCE_METHOD_DECL, K.OBJC_CLASS_METHOD_DECL}
+OBJC_CLASSES = {K.OBJC_INTERFACE_DECL, K.OBJC_IMPLEMENTATION_DECL, K.OBJC_CATEGORY_DECL,
+                K.OBJC_CATEGORY_IMPL_DECL, K.OBJC_PROTOCOL_DECL}
+# c:objc(cs)Cart(im)addItem:quantity: -- the class (cs) or protocol (pl),
+# instance (im) or class (cm) method, the selector
+OBJC_USR = re.compile(r"c:objc\((cs|pl)\)([^(]+)\((im|cm)\)(.+)$")
 
 
 class FileLoc:
@@ -73,6 +106,9 @@ def ident_at(text):
 def main():
     argv = sys.argv[1:]
     macros_mode = bool(argv) and argv[0] == "--macros"
+    objc = ObjC() if argv and argv[0] == "--objc" else None
+    if objc:
+        argv = argv[1:]
     if macros_mode:
         argv = argv[1:]
         lib = ci.conf.lib
@@ -82,7 +118,7 @@ def main():
                                               ctypes.POINTER(ctypes.c_uint)]
         lib.clang_getFileLocation.restype = None
     if len(argv) < 1:
-        sys.exit("usage: oracle-cpp.py [--macros] ROOT [CLANG-ARG...] < FILES")
+        sys.exit("usage: oracle-cpp.py [--macros | --objc] ROOT [CLANG-ARG...] < FILES")
     root = os.path.realpath(argv[0])
     args = argv[1:]
     tree_macros = set()           # names of the macros defined under ROOT
@@ -123,6 +159,8 @@ def main():
             return
         places[usr].add(f"{p}:{c.extent.start.line}")
         places[usr].add(f"{p}:{c.location.line}")
+        if objc and c.kind in OBJC_METHODS:
+            objc.note_method(c, usr)
         if c.kind == K.CXX_METHOD and c.is_virtual_method():
             virtual_names[c.spelling].add(usr)
             if c.is_pure_virtual_method():
@@ -207,20 +245,29 @@ def main():
             for ch in tu.cursor.get_children():
                 if ch.kind == K.MACRO_DEFINITION and rel(ch.location.file) is not None:
                     tree_macros.add(ch.spelling)
-        todo = [tu.cursor]
+        if objc:
+            objc.note_classes(tu)
+        todo = [(tu.cursor, None)]
         while todo:
-            c = todo.pop()
+            c, ctx = todo.pop()
             for ch in c.get_children():
                 f = ch.location.file
                 if f is not None and rel(f) is None:
                     continue      # a system header: neither calls nor declarations of the tree
-                todo.append(ch)
-                if ch.kind in FUNCS or ch.kind in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE):
+                if objc and ch._kind_id not in KNOWN_KINDS:
+                    continue      # an attribute the bindings lack (GNUstep's headers have them)
+                todo.append((ch, objc.context(ch, ctx) if objc else None))
+                if ch.kind in FUNCS or ch.kind in OBJC_METHODS or \
+                        ch.kind in (K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE):
                     note_decl(ch)
                 elif ch.kind == K.CALL_EXPR:
                     p = rel(ch.extent.start.file)
                     if p is not None:
                         visit_call(ch, p)
+                elif ch.kind == K.OBJC_MESSAGE_EXPR and objc:
+                    p = rel(ch.extent.start.file)
+                    if p is not None:
+                        objc.visit_send(ch, p, ctx, sites, rel)
 
     out = sys.stdout
     allvirt = set().union(*virtual_names.values()) if virtual_names else set()
@@ -228,12 +275,180 @@ def main():
         name, usr, what = sites[key]
         site = "\t".join(str(x) for x in key[:5]) + f"\t{name}"
         tail = f"\t-\t{via_macro[key]}" if key in via_macro else ""
+        if isinstance(usr, ObjCSend):
+            kind, usrs = objc.bind(usr)
+            targets = ",".join(sorted(set().union(*(places[u] for u in usrs)))) if usrs else "-"
+            out.write(f"{site}\t{kind}\t{targets}\t{what}\n")
+            continue
         if usr in ("dyn", "ext"):
             out.write(f"{site}\t{usr}\t-\t{what}{tail}\n")
             continue
         others = virtual_names.get(name, set()) - {usr}
         kind = "virt" if usr in pure or (usr in allvirt and others) else "in"
         out.write(f"{site}\t{kind}\t{','.join(sorted(places[usr]))}\t{what}{tail}\n")
+
+
+class ObjCSend:
+    """a message send, bound once every file has been read"""
+    __slots__ = ("ref", "sel", "meta", "recv", "exact")
+
+    def __init__(self, ref, sel, meta, recv, exact):
+        self.ref = ref        # the USR of the method clang bound, None outside ROOT
+        self.sel = sel
+        self.meta = meta      # a class method (+)
+        self.recv = recv      # the receiver's class, None for id and Class
+        self.exact = exact    # the receiver is that class, not a subclass
+
+
+class ObjC:
+    """what --objc adds: the classes and methods of the project, and
+    its message sends"""
+
+    def __init__(self):
+        lib = ci.conf.lib
+        lib.clang_Cursor_getReceiverType.argtypes = [ci.Cursor]
+        lib.clang_Cursor_getReceiverType.restype = ci.Type
+        lib.clang_Cursor_getReceiverType.errcheck = ci.Type.from_result
+        lib.clang_Cursor_isDynamicCall.argtypes = [ci.Cursor]
+        lib.clang_Cursor_isDynamicCall.restype = ctypes.c_int
+        self.lib = lib
+        self.supers = {}                # class -> its superclass (any class clang saw)
+        self.defined = {}               # (class, meta, selector) -> USR of a method with a body under ROOT
+        self.protocol = set()           # USRs of methods a protocol of ROOT declares
+        self.implemented = set()        # classes with an @implementation under ROOT
+
+    def note_classes(self, tu):
+        for c in tu.cursor.get_children():
+            if c.kind == K.OBJC_INTERFACE_DECL and c.spelling not in self.supers:
+                sup = [s.spelling for s in c.get_children()
+                       if s._kind_id == K.OBJC_SUPER_CLASS_REF.value]
+                if sup:
+                    self.supers[c.spelling] = sup[0]
+
+    def note_method(self, c, usr):
+        m = OBJC_USR.match(usr)
+        if not m:
+            return
+        owner_kind, owner, meta, sel = m.groups()
+        if owner_kind == "pl":
+            self.protocol.add(usr)
+        elif c.is_definition():
+            self.defined[(owner, meta == "cm", sel)] = usr
+            if c.semantic_parent.kind == K.OBJC_IMPLEMENTATION_DECL:
+                self.implemented.add(owner)
+
+    @staticmethod
+    def context(c, ctx):
+        """(class, in a class method) of the code under c"""
+        if c.kind == K.OBJC_IMPLEMENTATION_DECL:
+            return (c.spelling, False)
+        if c.kind == K.OBJC_CATEGORY_IMPL_DECL:
+            refs = [r.spelling for r in c.get_children() if r._kind_id == K.OBJC_CLASS_REF.value]
+            return (refs[0], False) if refs else None
+        if ctx and c.kind in OBJC_METHODS:
+            return (ctx[0], c.kind == K.OBJC_CLASS_METHOD_DECL)
+        return ctx
+
+    @staticmethod
+    def selector_at(c, sel):
+        """the token of the selector's first part: after the receiver,
+        directly inside the send's brackets"""
+        first = sel.split(":")[0]
+        toks = list(c.get_tokens())
+        depth = 0
+        for i, t in enumerate(toks):
+            s = t.spelling
+            if s in ("[", "(", "{"):
+                depth += 1
+            elif s in ("]", ")", "}"):
+                depth -= 1
+            elif depth == 1 and i >= 2 and s == first and i + 1 < len(toks) and \
+                    toks[i + 1].spelling == (":" if ":" in sel else "]"):
+                return t.location
+        return None
+
+    def visit_send(self, c, path, ctx, sites, rel):
+        sel = c.spelling
+        ref = c.referenced
+        nloc = self.selector_at(c, sel) if sel else None
+        if nloc is None or rel(nloc.file) != path:
+            return            # written by a macro
+        start = c.extent.start
+        key = (path, start.line, start.column, nloc.line, nloc.column)
+        if key in sites:
+            return
+        rt = self.lib.clang_Cursor_getReceiverType(c)
+        try:
+            rk = rt.kind
+        except ValueError:
+            rk = None         # a kind the bindings lack (id<P>)
+        recv, exact, meta = None, not self.lib.clang_Cursor_isDynamicCall(c), False
+        if rk == TK.OBJCINTERFACE:          # [Foo sel], [super sel] in a class method
+            recv, meta = rt.get_declaration().spelling, True
+        elif rk == TK.OBJCOBJECTPOINTER:
+            d = rt.get_pointee().get_declaration()
+            if d.kind == K.OBJC_INTERFACE_DECL:
+                recv = d.spelling
+        elif rk == TK.OBJCCLASS and ctx and ctx[1] and \
+                [k.spelling for k in c.get_children()][:1] == ["self"]:
+            recv, meta = ctx[0], True       # self in a class method
+        if ref is not None and ref.kind in OBJC_METHODS:
+            meta = ref.kind == K.OBJC_CLASS_METHOD_DECL
+            usr = ref.get_usr() if rel(ref.location.file) is not None else None
+            what = ("+" if meta else "-") + f"[{ref.semantic_parent.spelling} {sel}]"
+        else:
+            usr, what = None, sel
+        sites[key] = (sel, ObjCSend(usr, sel, meta, recv, exact), what)
+
+    def lookup(self, cls, meta, sel):
+        """the method a message to an object of class cls runs: the
+        first class upwards that defines it"""
+        seen = set()
+        while cls and cls not in seen:
+            seen.add(cls)
+            u = self.defined.get((cls, meta, sel))
+            if u:
+                return u
+            cls = self.supers.get(cls)
+        return None
+
+    def bind(self, s):
+        """(kind, USRs) of a send"""
+        if s.ref in self.protocol:
+            return "virt", sorted({u for (c, m, sel), u in self.defined.items()
+                                   if sel == s.sel and m == s.meta} | {s.ref})
+        if s.recv is None:
+            owners = {u for (c, m, sel), u in self.defined.items() if sel == s.sel and m == s.meta}
+            return ("virt", sorted(owners)) if len(owners) >= 2 else ("dyn", [])
+        found = set()
+        u = self.lookup(s.recv, s.meta, s.sel)
+        if u:
+            found.add(u)
+        if not s.exact:
+            for (c, m, sel), u in self.defined.items():
+                if sel == s.sel and m == s.meta and c != s.recv and self.is_sub(c, s.recv):
+                    found.add(u)
+        if len(found) > 1:
+            return "virt", sorted(found)
+        if found:
+            return "in", sorted(found)
+        m = OBJC_USR.match(s.ref or "")
+        if m and m.group(2) in self.implemented:
+            return "in", [s.ref]    # declared under ROOT, defined nowhere: a @property's accessor
+        return "ext", []            # the system's, or a category declaring a method it has
+
+    def is_sub(self, c, base):
+        seen = set()
+        while c and c not in seen:
+            if c == base:
+                return True
+            seen.add(c)
+            c = self.supers.get(c)
+        return False
+
+
+TK = ci.TypeKind
+KNOWN_KINDS = {k.value for k in K.get_all_kinds()}
 
 
 def qualified(c):

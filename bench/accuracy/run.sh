@@ -50,13 +50,20 @@
 #          project's operators, bound by GHC's renamer (Debian's ghc
 #          and the libghc-*-dev packages megaparsec builds on; the
 #          library's Text/ only)
+#   objc   price.app       clang 14 (python3-clang-14),        oracle-cpp.py --objc
+#          -x objective-c: every .m (and FFT.c) of PRICE, a GNUstep
+#          application, against Debian's GNUstep headers with the
+#          flags of `gnustep-config --objc-flags` clang takes; C calls
+#          as for C, message sends bound over the whole project
+#          (superclasses, overrides in subclasses, protocols; see
+#          oracle-cpp.py)
 #
 # Run by bench/run.sh (section "accuracy", records accuracy.* in
 # $RES/records.tsv, report.py makes the table), or alone:
 #   BENCH_WORK=bench/work bash bench/accuracy/run.sh
 # Environment: KBX (default ./kbx), EXPORT (a built kbx-export; built
 # from KBX_BUILD_DIR's libraries when unset), BENCH_ACC_LANGS (default
-# "go java py ts cpp c rs lua php elixir ocaml haskell"), BENCH_INSTALL=1 (apt-get install what is
+# "go java py ts cpp c rs lua php elixir ocaml haskell objc"), BENCH_INSTALL=1 (apt-get install what is
 # missing).  Every miss and every wrong certain edge, with its source
 # line, is kept in $RES/out/accuracy-LANG.errors.tsv.
 #
@@ -75,7 +82,7 @@ ACC=$WORK/accuracy
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
 RES=${RES:-$WORK/results}
-LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php elixir ocaml haskell}
+LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php elixir ocaml haskell objc}
 PY=/usr/bin/python3          # Debian's python3, with Debian's python3-clang-14
 RS_CRATE=/usr/share/cargo/registry/regex-syntax-0.6.27
 export RES
@@ -95,7 +102,7 @@ if has_lang rs; then
 	[ -x /usr/bin/rustc ] || need+=(rustc)
 	[ -d "$RS_CRATE" ] || need+=(librust-regex-syntax-dev)
 fi
-if has_lang cpp || has_lang c; then
+if has_lang cpp || has_lang c || has_lang objc; then
 	$PY -c 'import clang.cindex' 2>/dev/null || need+=(python3-clang-14)
 fi
 if has_lang cpp; then
@@ -104,6 +111,11 @@ if has_lang cpp; then
 	[ -f /usr/include/gmock/gmock.h ] || need+=(libgmock-dev)
 	[ -f /usr/include/benchmark/benchmark.h ] || need+=(libbenchmark-dev)
 	[ -f /usr/include/snappy.h ] || need+=(libsnappy-dev)
+fi
+if has_lang objc; then
+	# GNUstep's headers, and gcc's objc/objc.h they include
+	[ -f /usr/include/GNUstep/AppKit/AppKit.h ] || need+=(libgnustep-gui-dev)
+	command -v gnustep-config >/dev/null || need+=(gnustep-make)
 fi
 if has_lang lua; then
 	command -v lua5.4 >/dev/null || need+=(lua5.4)
@@ -143,7 +155,8 @@ if [ -f "$ACC/.complete" ] && { { has_lang lua && [ ! -d "$ACC/src/lua" ]; } ||
 	{ has_lang php && [ ! -d "$ACC/src/php" ]; } ||
 	{ has_lang elixir && [ ! -d "$ACC/src/elixir" ]; } ||
 	{ has_lang ocaml && [ ! -d "$ACC/src/ocaml" ]; } ||
-	{ has_lang haskell && [ ! -d "$ACC/src/haskell" ]; }; }; then
+	{ has_lang haskell && [ ! -d "$ACC/src/haskell" ]; } ||
+	{ has_lang objc && [ ! -d "$ACC/src/objc" ]; }; }; then
 	rm -f "$ACC/.complete"
 fi
 if [ ! -f "$ACC/.complete" ]; then
@@ -168,7 +181,8 @@ has_lang php && record meta.php "$(php -v | head -n 1), $(dpkg-query -W -f='${Pa
 has_lang elixir && record meta.elixir "$(elixir --version 2>&1 | grep -m1 '^Elixir')"
 has_lang ocaml && record meta.ocaml "ocamlc $(ocamlc -version), $(dpkg-query -W -f='ocaml-nox ${Version}' ocaml-nox 2>/dev/null)"
 has_lang haskell && record meta.ghc "$(ghc --numeric-version | sed 's/^/ghc /'), $(dpkg-query -W -f='ghc ${Version}' ghc 2>/dev/null)"
-{ has_lang cpp || has_lang c; } && record meta.libclang "$(dpkg-query -W -f='python3-clang-14 ${Version}' python3-clang-14 2>/dev/null)"
+has_lang objc && record meta.gnustep "$(dpkg-query -W -f='${Package} ${Version}\n' libgnustep-base-dev libgnustep-gui-dev 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
+{ has_lang cpp || has_lang c || has_lang objc; } && record meta.libclang "$(dpkg-query -W -f='python3-clang-14 ${Version}' python3-clang-14 2>/dev/null)"
 while read -r pkg ver rest; do
 	record "accuracy.manifest.$pkg" "$ver"
 done <"$ACC/MANIFEST"
@@ -279,5 +293,15 @@ if has_lang haskell; then
 	measure haskell megaparsec "$(version_of haskell-megaparsec)" hs \
 		sh -c 'exec sh "$0" "$1" $(cat "$2")' "$here/oracle-haskell.sh" "$here/oracle-haskell.hs" \
 		"$ACC/haskell.modules"
+fi
+if has_lang objc; then
+	(cd "$ACC/src/objc" && find . -type f \( -name '*.m' -o -name '*.c' \) | sed 's|^\./||' | LC_ALL=C sort) >"$ACC/objc.files"
+	# gnustep-config --objc-flags, less gcc's -MMD, -g, -O2 and warnings,
+	# with clang's name for the GNU runtime; objc/objc.h is gcc's
+	measure objc price.app "$(version_of price.app)" 'm\|h\|c' \
+		sh -c 'exec "$0" "$1" --objc . -x objective-c -fobjc-runtime=gcc -fexceptions -fobjc-exceptions \
+			$(gnustep-config --objc-flags | tr " " "\n" | grep -e "^-D" -e "^-I" -e "^-fconstant-string-class=") \
+			-I"$2" <"$3"' \
+		$PY "$here/oracle-cpp.py" "$(gcc -print-file-name=include)" "$ACC/objc.files"
 fi
 record accuracy.runtime_s "$(($(date +%s) - acc_start))"

@@ -50,6 +50,11 @@ oracle () {
 		(cd "$S/cpp" && echo cart.cc | $PY "$here/oracle-cpp.py" . -x c++ -std=c++14 -I.) ;;
 	(c)
 		(cd "$S/c" && echo calc.c | $PY "$here/oracle-cpp.py" --macros . -x c -std=gnu99 -I.) ;;
+	(objc)
+		(cd "$S/objc" && printf 'main.m\nshop.m\n' | $PY "$here/oracle-cpp.py" --objc . -x objective-c \
+			-fobjc-runtime=gcc -fexceptions -fobjc-exceptions \
+			$(gnustep-config --objc-flags | tr ' ' '\n' | grep -e '^-D' -e '^-I' -e '^-fconstant-string-class=') \
+			-I"$(gcc -print-file-name=include)") ;;
 	(rs)
 		(cd "$S/rs" && $PY "$here/oracle-rust.py" . shop 2018) ;;
 	(lua)
@@ -68,6 +73,8 @@ available () {
 	(py) command -v $PY ;;
 	(ts) command -v node && [ -d "$WORK/accuracy/npm/node_modules/typescript" ] ;;
 	(cpp|c) $PY -c 'import clang.cindex' ;;
+	(objc) $PY -c 'import clang.cindex' && command -v gnustep-config &&
+		[ -f /usr/include/GNUstep/Foundation/Foundation.h ] ;;
 	(rs) [ -x /usr/bin/rustc ] ;;
 	(lua) command -v lua5.4 ;;
 	(php) command -v php && php -m | grep -qx xdebug ;;
@@ -87,7 +94,7 @@ check () {
 	fi
 }
 
-for lang in go java py ts cpp c rs lua php ocaml; do
+for lang in go java py ts cpp c objc rs lua php ocaml; do
 	if ! available $lang; then
 		echo "ok - $lang # SKIP the oracle's tools are missing"
 		skip=$((skip + 1))

@@ -633,6 +633,7 @@ static int apply_parsed(struct run *r, struct job *j, const struct _kbx_file_rec
 			  (xs->flags & KBX_SYM_EXPORTED ? KBX_NODE_EXPORTED : 0) |
 			  (xs->flags & KBX_SYM_OVERRIDE ? KBX_NODE_OVERRIDE : 0) |
 			  (xs->flags & KBX_SYM_IMPLICIT ? KBX_NODE_IMPLICIT : 0) |
+			  (xs->flags & KBX_SYM_CONDITIONAL ? KBX_NODE_CONDITIONAL : 0) |
 			  (first[i] == 2 ? KBX_NODE_REDEFINED : 0);
 		rc = _kbx_node_put(s, &n);
 		if (!rc) {

@@ -830,11 +830,10 @@ static void defs_everywhere(struct ctx *c, const char *name, int mask, int fam,
 }
 
 /* Does dst's file define its qualified name more than once? */
-static int redefined(struct ctx *c, uint32_t dst)
+static int node_flagged(struct ctx *c, uint32_t dst, unsigned flag)
 {
 	struct kbx_node d;
-	return _kbx_node_read(c->s, _kbx_txn(c->s), dst, &d) == KBX_OK &&
-	       (d.flags & KBX_NODE_REDEFINED);
+	return _kbx_node_read(c->s, _kbx_txn(c->s), dst, &d) == KBX_OK && (d.flags & flag);
 }
 
 static void add_edge(struct ctx *c, uint32_t src, int kind, uint32_t dst, int conf, int via,
@@ -843,10 +842,15 @@ static void add_edge(struct ctx *c, uint32_t src, int kind, uint32_t dst, int co
 	if (!src || !dst)
 		return;
 	if (kind == KBX_EDGE_CALLS && conf == KBX_CONF_CERTAIN && c->lang &&
-	    c->lang->later_shadows && redefined(c, dst)) {
+	    c->lang->later_shadows && node_flagged(c, dst, KBX_NODE_REDEFINED)) {
 		conf = KBX_CONF_AMBIGUOUS;
 		ncand = 2;
 	}
+	/* a definition only some builds have (C's #if): in another build
+	 * the name may be a library's */
+	if (kind == KBX_EDGE_CALLS && conf == KBX_CONF_CERTAIN && c->fam == 1 &&
+	    node_flagged(c, dst, KBX_NODE_CONDITIONAL))
+		conf = KBX_CONF_AMBIGUOUS;
 	if (c->npe == c->ape) {
 		size_t na = c->ape ? c->ape * 2 : 256;
 		struct pending *p = realloc(c->pe, na * sizeof(*p));

@@ -30,9 +30,19 @@ uint32_t _kbx_c_declarators(TSNode n, TSNode *out, uint32_t max);
  * define without a value (`#define LUA_H`) defines nothing: no call can
  * name it.  The calls in the value are the macro's: the value is parsed
  * with grammar as the body of a function (see macro_body_calls() in
- * lib/lang/c.c).
+ * lib/lang/c.c).  One defined only in some builds (see _kbx_c_conditional)
+ * is KBX_SYM_CONDITIONAL.
  */
 void _kbx_c_visit_define(struct kbx_walk *w, TSNode n, const TSLanguage *grammar);
+/*
+ * Is n, a definition of name, there only in some builds: inside an #if,
+ * #ifdef or #ifndef (or its #elif or #else) whose branches do not all,
+ * #else included, define name?  An include guard (`#ifndef X_H` with
+ * `#define X_H` in it) and a default (`#ifndef name`, `#if
+ * !defined(name)`) do not count: they hold in every build where nothing
+ * outside the repository defines the name.
+ */
+int _kbx_c_conditional(struct kbx_walk *w, TSNode n, const char *name);
 /* An expression statement that is a bare name, `vmbreak;`, in a
  * function, the name bound to no parameter or local: a use of an
  * object-like macro (nothing else does anything there), reported as a

@@ -991,6 +991,75 @@ void _kbx_c_visit_bare_name(struct kbx_walk *w, TSNode n)
 			    _kbx_node_col(id));
 }
 
+/* Does text hold word as a whole identifier? */
+static int has_word(const char *text, const char *word)
+{
+	size_t len = strlen(word);
+	for (const char *p = text; p && *p && (p = strstr(p, word)); p += len)
+		if ((p == text || !_kbx_word_char((unsigned char)p[-1])) &&
+		    !_kbx_word_char((unsigned char)p[len]))
+			return 1;
+	return 0;
+}
+
+/* The name a branch's own #define lines (not nested ones) give name,
+ * and whether one names a word of cond (an include guard's
+ * `#define X_H`, a default's `#define name` under #ifndef name). */
+static void branch_defines(struct kbx_walk *w, TSNode branch, const char *name,
+			   const char *cond, int *defines_name, int *defines_cond)
+{
+	uint32_t count = ts_node_named_child_count(branch);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode d = ts_node_named_child(branch, i);
+		if (!_kbx_is(d, "preproc_def") && !_kbx_is(d, "preproc_function_def"))
+			continue;
+		const char *dn = _kbx_field_text(w, d, "name");
+		if (!dn)
+			continue;
+		if (!strcmp(dn, name))
+			*defines_name = 1;
+		if (cond && has_word(cond, dn))
+			*defines_cond = 1;
+	}
+}
+
+int _kbx_c_conditional(struct kbx_walk *w, TSNode n, const char *name)
+{
+	TSNode up = _kbx_walk_up(w, n);
+	for (int guard = 0; guard < 64 && !ts_node_is_null(up); guard++) {
+		if (!_kbx_is(up, "preproc_if") && !_kbx_is(up, "preproc_ifdef") &&
+		    !_kbx_is(up, "preproc_elif") && !_kbx_is(up, "preproc_elifdef") &&
+		    !_kbx_is(up, "preproc_else")) {
+			up = _kbx_walk_up(w, up);
+			continue;
+		}
+		/* the head of the chain: #elif and #else hang from the #if
+		 * as its alternative */
+		TSNode head = up;
+		while (!_kbx_is(head, "preproc_if") && !_kbx_is(head, "preproc_ifdef")) {
+			head = _kbx_walk_up(w, head);
+			if (ts_node_is_null(head))
+				return 0;
+		}
+		TSNode c = _kbx_field(head, "condition");
+		const char *cond = _kbx_node_text(w, ts_node_is_null(c) ? _kbx_field(head, "name") : c);
+		int all = 1, last_else = 0, names_cond = 0;
+		for (TSNode b = head; !ts_node_is_null(b); b = _kbx_field(b, "alternative")) {
+			int dn = 0, dc = 0;
+			branch_defines(w, b, name, b.id == head.id ? cond : NULL, &dn, &dc);
+			all &= dn;
+			names_cond |= dc;
+			last_else = _kbx_is(b, "preproc_else");
+		}
+		/* an include guard, a default (#ifndef name), or every branch
+		 * (#else too) defines name: as if unconditional here */
+		if (!(cond && (has_word(cond, name) || names_cond)) && !(all && last_else))
+			return 1;
+		up = _kbx_walk_up(w, head);
+	}
+	return 0;
+}
+
 void _kbx_c_visit_define(struct kbx_walk *w, TSNode n, const TSLanguage *grammar)
 {
 	struct macro_body b = { 0 };
@@ -1036,6 +1105,8 @@ void _kbx_c_visit_define(struct kbx_walk *w, TSNode n, const TSLanguage *grammar
 	w->x->syms[sym].node = n;
 	if (!shares_macros(w->path))
 		w->x->syms[sym].flags |= KBX_SYM_FILE_LOCAL;
+	if (_kbx_c_conditional(w, n, text))
+		w->x->syms[sym].flags |= KBX_SYM_CONDITIONAL;
 	b.at = point_at(w, n, value);
 	macro_body_calls(w, sym, &b, value, (size_t)(vend - value), grammar);
 }

@@ -116,6 +116,11 @@ struct kbx_xsym {
  * property or accessor, a function a decorator, annotation or attribute
  * registers, or a named function expression used as a value. */
 #define KBX_SYM_IMPLICIT   0x08
+/* Defined only in some builds (C's #if with no definition of the name
+ * in its other branches): a call of the name may reach a library's
+ * definition in another build, so it is never certain (see
+ * _kbx_c_conditional in lib/lang/c-common.h). */
+#define KBX_SYM_CONDITIONAL 0x10
 
 struct kbx_xcall {
 	const char *name;     /* the called name: "process" */

@@ -20,9 +20,9 @@
  * self and super are the receivers they are; the receiver's type is what
  * the source states: a parameter, local or instance variable declared
  * with a class type (Cart *c), a property of the class read through
- * self.prop, [[Foo alloc] ...] and [Foo new].  A receiver declared `id`
- * is of no known type, and a capitalised name bound to nothing is the
- * class of that name (a class method).
+ * self.prop, [[Foo alloc] ...], [Foo new] and a cast, [(Foo *)x ...].  A
+ * receiver declared `id` is of no known type, and a capitalised name
+ * bound to nothing is the class of that name (a class method).
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -355,6 +355,9 @@ static void visit_message(struct kbx_walk *w, TSNode n)
 			type = NULL;
 	} else if (_kbx_is(r, "message_expression")) {
 		type = allocated_type(w, r);
+	} else if (_kbx_is(r, "cast_expression")) {
+		/* [(Foo *)x sel]: the class the cast states */
+		type = class_type(w, _kbx_field(_kbx_field(r, "type"), "type"));
 	}
 	_kbx_walk_call_typed(w, n, sel, KBX_RECV_EXPR, text, type);
 }

@@ -32,3 +32,9 @@ int main(int argc, char **argv)
 	}
 	return 0;
 }
+
+/* An id cast to a class: the cast states the receiver's type. */
+static NSString *label(id thing)
+{
+	return [(Item *)thing describe];
+}

@@ -1,6 +1,15 @@
 #import "Item.h"
 #include "../Util/format.h"
 
+/* rintf is the C library's, but for one platform: a call of it is not
+ * certain to reach this macro.  HALF's default stands in every build. */
+#if defined(__sun)
+#define rintf(x) rint(x)
+#endif
+#ifndef HALF
+#define HALF(x) ((x) / 2)
+#endif
+
 @implementation Item
 - (instancetype)initWithName:(NSString *)name {
 	self = [super init];
@@ -13,6 +22,6 @@
 }
 
 - (double)price {
-	return 1.5;
+	return HALF(rintf(3.0f));
 }
 @end
