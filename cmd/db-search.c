@@ -77,6 +77,8 @@ struct db_repo_cache {
 	size_t nvec;
 	uint32_t dim;
 	int64_t bad_code;        /* a chunk whose code is not of dim bytes, or -1 */
+	float *every;            /* every vector (nvec of dim), once read */
+	uint64_t code_chunks;
 };
 
 struct db_search_cache {
@@ -84,7 +86,7 @@ struct db_search_cache {
 	struct strbuf ids;       /* their ids: {1,2,...} */
 	long long *rid;          /* and as numbers */
 	struct db_repo_cache *r;
-	int have_counts, have_patterns, have_codes;
+	int have_counts, have_patterns, have_codes, have_code_chunks;
 	struct db_term *terms;
 	size_t nterms, aterms;
 };
@@ -129,6 +131,7 @@ static void repo_cache_release(struct db_repo_cache *r)
 	free(r->ids);
 	free(r->scales);
 	free(r->codes);
+	free(r->every);
 }
 
 void db_search_cache_free(struct db_search_cache *c)
@@ -599,7 +602,13 @@ static kbx_status_t db_vectors(void *data, const int64_t *ids, size_t n, uint32_
 {
 	struct db_source *ds = data;
 	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	struct db_repo_cache *e = &ds->c->r[ds->j];
 	int every = n == ds->nvec;
+	/* every vector: read once for all the searches of the repository */
+	if (every && e->every && dim == e->dim) {
+		memcpy(x, e->every, n * dim * sizeof(*x));
+		return KBX_OK;
+	}
 	struct strbuf arr = STRBUF_INIT;
 	strbuf_addch(&arr, '{');
 	for (size_t i = 0; !every && i < n; i++)
@@ -635,6 +644,9 @@ static kbx_status_t db_vectors(void *data, const int64_t *ids, size_t n, uint32_
 			x[(size_t)i * dim + j] = float_le(p + 4 * j);
 	}
 	ops->clear(r);
+	if (!st && every && dim == e->dim && !e->every &&
+	    (e->every = malloc(n * dim * sizeof(*x) + 1)))
+		memcpy(e->every, x, n * dim * sizeof(*x));
 	return st;
 }
 
@@ -729,17 +741,35 @@ static kbx_status_t db_chunks(void *data, const uint32_t *ids, size_t n, struct 
 	return KBX_OK;
 }
 
+static int read_code_chunks(struct db_source *ds)
+{
+	struct db_search_cache *c = ds->c;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	const char *params[] = { c->ids.buf };
+	struct kbx_pg_result *r = NULL;
+	int rc = db_graph_query_once(ds->g, "SELECT repo, count(*) FROM kbx.chunks "
+				     "WHERE repo = ANY($1::int[]) AND type = 'code' GROUP BY repo",
+				     1, params, 0, &r, "cannot count the code chunks");
+	if (rc)
+		return rc;
+	size_t last = 0;
+	for (size_t row = 0; row < ops->nrows(r); row++) {
+		size_t k = place_of(c, strtoll(str_or_empty(ops->value(r, row, 0)), NULL, 10), &last);
+		if (k < c->n)
+			c->r[k].code_chunks = strtoull(str_or_empty(ops->value(r, row, 1)), NULL, 10);
+	}
+	ops->clear(r);
+	c->have_code_chunks = 1;
+	return 0;
+}
+
 static kbx_status_t db_code_chunks(void *data, uint64_t *n, struct kbx_error *err)
 {
 	struct db_source *ds = data;
-	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
-	const char *params[] = { ds->repo };
-	struct kbx_pg_result *r = NULL;
-	int rc = db_graph_query(ds->g, "SELECT count(*) FROM kbx.chunks WHERE repo = $1 AND type = 'code'",
-				1, params, &r, "cannot count the code chunks");
+	int rc = ds->c->have_code_chunks ? 0 : read_code_chunks(ds);
 	if (rc)
 		return db_failed(ds, rc, err);
-	*n = ops->nrows(r) ? strtoull(str_or_empty(ops->value(r, 0, 0)), NULL, 10) : 0;
+	*n = ds->c->r[ds->j].code_chunks;
 	return KBX_OK;
 }
 

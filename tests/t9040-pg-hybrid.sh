@@ -203,6 +203,34 @@ test_expect_success '--all-repos: the repositories fused as the stores are' '
 	test_grep "\"repo\":\"hybrid\".*OrderService.process" out
 '
 
+test_expect_success '--all-repos with a repository pushed without vectors and one without chunks' '
+	cp -R other xbare &&
+	mkdir yempty &&
+	printf "no code here\n" >yempty/notes.bin &&
+	(cd xbare && rm -rf .kbx &&
+	 test_must_fail kbx -c search.provider=command -c search.command="exit 5" \
+		-c search.dimensions=4 index -q 2>/dev/null &&
+	 kbx push -q --db="$DB" --name=xbare 2>/dev/null) &&
+	(cd yempty && git init -q && kbx index -q && kbx push -q --db="$DB" --name=yempty) &&
+	: ties go to the repository listed first: registered, and named, last &&
+	kbx repos --names >names &&
+	printf "%s\n" hybrid other xbare yempty >expect &&
+	test_cmp expect names &&
+	while read q
+	do
+		kbx hybrid --all-repos $q >local.out 2>local.err
+		lrc=$?
+		kbx --db="$DB" hybrid --all-repos $q >db.out 2>db.err
+		drc=$?
+		test $lrc = $drc && test_cmp local.out db.out || return 1
+		kbx context --all-repos $q >local.out 2>local.err
+		lrc=$?
+		kbx --db="$DB" context --all-repos $q >db.out 2>db.err
+		drc=$?
+		test $lrc = $drc && test_cmp local.out db.out || return 1
+	done <questions
+'
+
 test_expect_success 'refused: a repository the database does not hold, an older schema' '
 	(
 		cd hybrid &&
