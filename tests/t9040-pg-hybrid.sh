@@ -161,6 +161,23 @@ test_expect_success 'kbx --db context away from the files: the bodies come from 
 	test_cmp expect db.out
 '
 
+# same_all_repos: each question of questions, hybrid and context
+# --all-repos over the stores and over the database: the same answer
+# and exit code
+same_all_repos () {
+	while read q
+	do
+		for cmd in hybrid context
+		do
+			kbx $cmd --all-repos $q >local.out 2>local.err
+			lrc=$?
+			kbx --db="$DB" $cmd --all-repos $q >db.out 2>db.err
+			drc=$?
+			test $lrc = $drc && test_cmp local.out db.out || return 1
+		done
+	done <questions
+}
+
 test_expect_success '--all-repos: the repositories fused as the stores are' '
 	mkdir other &&
 	cat >other/util.py <<-\EOF &&
@@ -185,19 +202,7 @@ test_expect_success '--all-repos: the repositories fused as the stores are' '
 	kbx repos --names | sort >names &&
 	printf "%s\n" hybrid other >expect &&
 	test_cmp expect names &&
-	while read q
-	do
-		kbx hybrid --all-repos $q >local.out 2>local.err
-		lrc=$?
-		kbx --db="$DB" hybrid --all-repos $q >db.out 2>db.err
-		drc=$?
-		test $lrc = $drc && test_cmp local.out db.out || return 1
-		kbx context --all-repos $q >local.out 2>local.err
-		lrc=$?
-		kbx --db="$DB" context --all-repos $q >db.out 2>db.err
-		drc=$?
-		test $lrc = $drc && test_cmp local.out db.out || return 1
-	done <questions &&
+	same_all_repos &&
 	kbx --db="$DB" hybrid --all-repos --format=json what calls add >out &&
 	test_grep "\"repo\":\"other\".*util.py#double" out &&
 	test_grep "\"repo\":\"hybrid\".*OrderService.process" out
@@ -216,19 +221,7 @@ test_expect_success '--all-repos with a repository pushed without vectors and on
 	kbx repos --names >names &&
 	printf "%s\n" hybrid other xbare yempty >expect &&
 	test_cmp expect names &&
-	while read q
-	do
-		kbx hybrid --all-repos $q >local.out 2>local.err
-		lrc=$?
-		kbx --db="$DB" hybrid --all-repos $q >db.out 2>db.err
-		drc=$?
-		test $lrc = $drc && test_cmp local.out db.out || return 1
-		kbx context --all-repos $q >local.out 2>local.err
-		lrc=$?
-		kbx --db="$DB" context --all-repos $q >db.out 2>db.err
-		drc=$?
-		test $lrc = $drc && test_cmp local.out db.out || return 1
-	done <questions
+	same_all_repos
 '
 
 test_expect_success 'refused: a repository the database does not hold, an older schema' '
