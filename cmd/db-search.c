@@ -595,6 +595,63 @@ static kbx_status_t db_codes(void *data, uint64_t *n, uint32_t *dim, const int64
 	return KBX_OK;
 }
 
+/* Every vector of the repositories of the batch with codes read and at
+ * most most vectors (those whose search scores every vector when one
+ * of most does), in one statement, into their every.  A repository
+ * whose rows are not its codes' is left out: its own statement says
+ * what is wrong. */
+static int read_every(struct db_source *ds, size_t most)
+{
+	struct db_search_cache *c = ds->c;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	struct strbuf ids = STRBUF_INIT;
+	for (size_t k = 0; k < c->n; k++) {
+		const struct db_repo_cache *e = &c->r[k];
+		if (!e->every && e->nvec && e->nvec <= most && e->bad_code < 0)
+			strbuf_addf(&ids, "%s%lld", ids.len ? "," : "{", c->rid[k]);
+	}
+	strbuf_addch(&ids, '}');
+	if (ids.failed) {
+		strbuf_release(&ids);
+		return nomem();
+	}
+	const char *params[] = { ids.buf };
+	struct kbx_pg_result *r = NULL;
+	int rc = db_graph_query_once(ds->g, "SELECT repo, chunk, vec FROM kbx.vectors "
+				     "WHERE repo = ANY($1::int[]) ORDER BY repo, chunk",
+				     1, params, 1, &r, "cannot read the vectors");
+	strbuf_release(&ids);
+	if (rc)
+		return rc;
+	size_t rows = ops->nrows(r), last = 0, len;
+	for (size_t row = 0; row < rows;) {
+		const unsigned char *p = bytes_at(ops, r, row, 0, &len);
+		int64_t repo = int_be(p, len);
+		size_t k = place_of(c, repo, &last), end = row;
+		while (end < rows && (p = bytes_at(ops, r, end, 0, &len)) && int_be(p, len) == repo)
+			end++;
+		struct db_repo_cache *e = k < c->n ? &c->r[k] : NULL;
+		float *x = e && end - row == e->nvec ?
+			malloc(e->nvec * e->dim * sizeof(*x) + 1) : NULL;
+		for (size_t i = 0; x && i < e->nvec; i++) {
+			p = bytes_at(ops, r, row + i, 1, &len);
+			if (int_be(p, len) != e->ids[i] || !(p = bytes_at(ops, r, row + i, 2, &len)) ||
+			    len != (size_t)e->dim * 4) {
+				free(x);
+				x = NULL;
+				break;
+			}
+			for (uint32_t j = 0; j < e->dim; j++)
+				x[i * e->dim + j] = float_le(p + 4 * j);
+		}
+		if (x)
+			e->every = x;
+		row = end > row ? end : row + 1;
+	}
+	ops->clear(r);
+	return 0;
+}
+
 /* The vectors of ids[0..n) (ascending) into x: every one in a
  * statement of its own, or those chunks' by an array of ids. */
 static kbx_status_t db_vectors(void *data, const int64_t *ids, size_t n, uint32_t dim, float *x,
@@ -604,7 +661,13 @@ static kbx_status_t db_vectors(void *data, const int64_t *ids, size_t n, uint32_
 	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
 	struct db_repo_cache *e = &ds->c->r[ds->j];
 	int every = n == ds->nvec;
-	/* every vector: read once for all the searches of the repository */
+	/* every vector: read once for all the searches of the repository,
+	 * with those of the batch that have no more */
+	if (every && !e->every && dim == e->dim) {
+		int rc = read_every(ds, n);
+		if (rc)
+			return db_failed(ds, rc, err);
+	}
 	if (every && e->every && dim == e->dim) {
 		memcpy(x, e->every, n * dim * sizeof(*x));
 		return KBX_OK;
