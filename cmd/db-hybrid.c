@@ -9,6 +9,10 @@
  * the index runs it (kbx_search_source with the scope's chunks).  What
  * the database does not give: "did you mean" for a name that names
  * nothing (kbx_suggest's edit distances over every name).
+ *
+ * The plan asks the node of each hit of a search by its cid, one at a
+ * time: the hits' cids are remembered with the search, and their nodes
+ * read in one statement at the first of them asked.
  */
 #include <stdio.h>
 #include <stdlib.h>

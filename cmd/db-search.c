@@ -18,24 +18,28 @@
  *   error patterns     the error entries' patterns, compiled here
  *   the vectors        the 8-bit codes of every row of kbx.vectors, by
  *                      chunk id, as bytes (the binary format)
+ *   every vector       where a search scores them all (a repository of
+ *                      few vectors): those of the repositories with no
+ *                      more vectors, kept for its next searches
+ *   a graph scope's    the number of code chunks
  *
  * and for one repository at a time, as its search asks:
  *
  *   chunks             a batch of ids at a time (the candidates the
  *                      filters look at, the fused list)
- *   vectors            the vectors of the candidates the codes pick
- *                      (every vector, where the index's search would
- *                      score them all), as bytes
- *   a graph scope's    postings of its chunks only
+ *   vectors            the vectors of the candidates the codes pick,
+ *                      as bytes
+ *   a graph scope's    postings of its chunks only, its nodes' chunks
  *
  * The scores are then summed here, in the order the index sums them,
  * over the chunks that hold a term of the query: the same bounded set
  * the index's BM25 reads.  The vectors are searched here as the index
  * searches its flat file (lib/util/vflat.c), the query embedded here:
  * PostgreSQL 15 of Debian 12 has no pgvector, and this reads all of a
- * repository's codes for each search (README: the cost, and the
- * limit).  The codes and vectors are dropped once copied; the rows of
- * chunks stay (the hits point into them).
+ * repository's codes (README: the cost, and the limit).  The rows of
+ * codes and vectors are dropped once copied, and a batch's copies when
+ * the next batch is read; the rows of chunks stay (the hits point into
+ * them).
  */
 #include <stdio.h>
 #include <stdlib.h>
