@@ -340,7 +340,7 @@ int cmd_context(int argc, const char **argv, struct kbx_ctx *ctx)
 	for (size_t i = 0; i < nsources; i++) {
 		struct kbx_ctx sctx = *ctx;
 		if (ctx->db) {
-			dbh[i] = (struct db_hgraph){ ctx->db, i, 0 };
+			dbh[i] = (struct db_hgraph){ ctx->db, i, 0, NULL, NULL, 0, KBX_NODELIST_INIT };
 			db_hybrid_graph(&dbh[i], &graphs[i]);
 			sources[i].graph = &graphs[i];
 			if (db_graph_all(ctx->db))
@@ -377,6 +377,8 @@ out:
 	kbx_context_release(&c);
 	free(sources);
 	free(ec);
+	for (size_t i = 0; dbh && ctx->db && i < nsources; i++)
+		db_hgraph_release(&dbh[i]);
 	free(dbh);
 	free(graphs);
 	repo_stores_close(&rs);

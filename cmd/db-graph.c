@@ -31,6 +31,7 @@ struct db_graph {
 	/* the last lookup's matches, with their repositories and links */
 	struct row_node *matches;
 	size_t nmatch, amatch;
+	struct db_search_cache *search;  /* db-search.c's, freed at the end */
 	/* what db_graph_focus set aside */
 	struct {
 		struct db_repo *repos;
@@ -91,6 +92,34 @@ int db_graph_query(struct db_graph *g, const char *sql, int n, const char *const
 		   struct kbx_pg_result **res, const char *what)
 {
 	return query(g, sql, n, params, res, what);
+}
+
+int db_graph_query_once(struct db_graph *g, const char *sql, int n, const char *const *params,
+			int binary, struct kbx_pg_result **res, const char *what)
+{
+	int st = (binary ? g->db.ops->exec_binary : g->db.ops->exec)(g->db.conn, sql, n, params, res,
+								     g->db.err, sizeof(g->db.err));
+	return st ? pg_db_fail(&g->db, st, what) : 0;
+}
+
+size_t db_graph_base_index(const struct db_graph *g, size_t i)
+{
+	return g->saved.depth ? (size_t)(g->repos - g->saved.repos) : i;
+}
+
+size_t db_graph_base_nrepos(const struct db_graph *g)
+{
+	return g->saved.depth ? g->saved.nrepos : g->nrepos;
+}
+
+const char *db_graph_base_repo_id(const struct db_graph *g, size_t i)
+{
+	return (g->saved.depth ? g->saved.repos : g->repos)[i].id;
+}
+
+struct db_search_cache **db_graph_search_cache(struct db_graph *g)
+{
+	return &g->search;
 }
 
 int db_graph_schema(struct db_graph *g, const char *cmd)
@@ -263,6 +292,7 @@ void db_graph_close(struct kbx_ctx *ctx)
 	struct db_graph *g = ctx->db;
 	if (!g)
 		return;
+	db_search_cache_free(g->search);
 	for (size_t i = 0; i < g->nresults; i++)
 		g->db.ops->clear(g->results[i]);
 	free(g->results);

@@ -40,6 +40,22 @@ struct kbx_pg_result;
 int db_graph_query(struct db_graph *g, const char *sql, int n, const char *const *params,
 		   struct kbx_pg_result **res, const char *what);
 const struct kbx_pg_ops *db_graph_ops(const struct db_graph *g);
+/* As db_graph_query, the rows in the binary format when binary, and
+ * not kept: the caller clears them (the module's clear). */
+int db_graph_query_once(struct db_graph *g, const char *sql, int n, const char *const *params,
+			int binary, struct kbx_pg_result **res, const char *what);
+/* The i'th repository asked as an index among every repository asked
+ * before a focus (db_graph_focus), their number, and the id of the
+ * i'th of them: what is read for several repositories at once. */
+size_t db_graph_base_index(const struct db_graph *g, size_t i);
+size_t db_graph_base_nrepos(const struct db_graph *g);
+const char *db_graph_base_repo_id(const struct db_graph *g, size_t i);
+/* What db-search.c reads for several repositories at once (a batch of
+ * those asked), kept with the connection; freed by db_graph_close
+ * with db_search_cache_free. */
+struct db_search_cache;
+struct db_search_cache **db_graph_search_cache(struct db_graph *g);
+void db_search_cache_free(struct db_search_cache *c);
 /* Does the database hold the tables of the schema this kbx writes
  * (KBX_PG_SCHEMA)?  0, or the error printed (cmd: the command that
  * needs it) and its exit code (14). */

@@ -9,6 +9,10 @@
  * the index runs it (kbx_search_source with the scope's chunks).  What
  * the database does not give: "did you mean" for a name that names
  * nothing (kbx_suggest's edit distances over every name).
+ *
+ * The plan asks the node of each hit of a search by its cid, one at a
+ * time: the hits' cids are remembered with the search, and their nodes
+ * read in one statement at the first of them asked.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,9 +71,87 @@ static kbx_status_t in_node(void *data, uint32_t id, struct kbx_node *out, struc
 	return one_node(data, "n.id = $2::bigint", buf, out, err);
 }
 
+void db_hgraph_release(struct db_hgraph *h)
+{
+	for (size_t k = 0; k < h->nhits; k++)
+		free(h->hits[k]);
+	free(h->hits);
+	free(h->node);
+	free(h->nodes.items);
+	h->hits = NULL;
+	h->node = NULL;
+	h->nhits = 0;
+	h->nodes = (struct kbx_nodelist)KBX_NODELIST_INIT;
+}
+
+/* Remember the doc_ids of res's hits: the plan asks their nodes next
+ * (read_hit_nodes). */
+static kbx_status_t remember_hits(struct db_hgraph *h, const struct kbx_search_results *res,
+				  struct kbx_error *err)
+{
+	db_hgraph_release(h);
+	h->hits = calloc(res->n + 1, sizeof(*h->hits));
+	for (size_t k = 0; h->hits && k < res->n; k++) {
+		const char *cid = res->hits[k].chunk.doc_id;
+		if (cid && *cid && !(h->hits[h->nhits++] = strdup(cid))) {
+			db_hgraph_release(h);
+			break;
+		}
+	}
+	return h->hits ? KBX_OK : _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+}
+
+/* The nodes of the hits remembered, in one statement; a cid that
+ * names several is left to one_node, which reads it as before. */
+static kbx_status_t read_hit_nodes(struct db_hgraph *h, struct kbx_error *err)
+{
+	struct strbuf arr = STRBUF_INIT;
+	h->node = malloc((h->nhits + 1) * sizeof(*h->node));
+	if (!h->node)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	for (size_t k = 0; k < h->nhits; k++) {
+		h->node[k] = -1;
+		pg_array_add(&arr, h->hits[k], strlen(h->hits[k]));
+	}
+	pg_array_end(&arr);
+	if (arr.failed) {
+		strbuf_release(&arr);
+		free(h->node);
+		h->node = NULL;
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	}
+	const char *param = arr.buf;
+	int rc = db_graph_nodes(h->g, "n.cid = ANY($2::text[])", 1, &param, &h->nodes);
+	strbuf_release(&arr);
+	if (rc) {
+		free(h->node);
+		h->node = NULL;
+		return failed(h, rc, err);
+	}
+	for (size_t j = 0; j < h->nodes.n; j++)
+		for (size_t k = 0; k < h->nhits; k++)
+			if (!strcmp(h->hits[k], h->nodes.items[j].cid))
+				h->node[k] = h->node[k] == -1 ? (int)j : -2;
+	return KBX_OK;
+}
+
 static kbx_status_t in_node_by_cid(void *data, const char *cid, struct kbx_node *out,
 				   struct kbx_error *err)
 {
+	struct db_hgraph *h = data;
+	for (size_t k = 0; k < h->nhits; k++) {
+		if (strcmp(h->hits[k], cid))
+			continue;
+		kbx_status_t st = h->node ? KBX_OK : read_hit_nodes(h, err);
+		if (st)
+			return st;
+		if (h->node[k] == -2)
+			break;
+		if (h->node[k] < 0)
+			return _kbx_fail(err, KBX_NOT_FOUND, "no node %s", cid);
+		*out = h->nodes.items[h->node[k]];
+		return KBX_OK;
+	}
 	return one_node(data, "n.cid = $2", cid, out, err);
 }
 
@@ -137,7 +219,11 @@ static kbx_status_t in_search(void *data, const struct kbx_search_query *q,
 	struct db_hgraph *h = data;
 	kbx_status_t st = KBX_OK;
 	int rc = db_search(h->g, 0, q, out, &st, err);
-	return rc ? failed(h, rc, err) : st;
+	if (rc)
+		return failed(h, rc, err);
+	if (!st && (st = remember_hits(h, out, err)))
+		kbx_search_results_release(out);
+	return st;
 }
 
 static kbx_status_t in_documents(void *data, uint64_t *n, struct kbx_error *err)
@@ -342,9 +428,10 @@ void db_hybrid_graph(struct db_hgraph *h, struct kbx_hybrid_graph *out)
 int db_hybrid(struct db_graph *g, size_t i, const struct kbx_hybrid_opts *ho,
 	      struct kbx_hybrid_results *res, kbx_status_t *st, struct kbx_error *err)
 {
-	struct db_hgraph h = { g, i, 0 };
+	struct db_hgraph h = { g, i, 0, NULL, NULL, 0, KBX_NODELIST_INIT };
 	struct kbx_hybrid_graph graph;
 	db_hybrid_graph(&h, &graph);
 	*st = kbx_hybrid_over(&graph, ho, res, err);
+	db_hgraph_release(&h);
 	return h.rc;
 }

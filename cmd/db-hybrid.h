@@ -18,8 +18,17 @@ struct db_hgraph {
 	struct db_graph *g;
 	size_t i;
 	int rc;
+	/* the nodes of the last search's hits, read with it: hits[k]'s
+	 * doc_id and its node (node[k] an index in nodes, -1 for none,
+	 * -2 for several: asked again) */
+	char **hits;
+	int *node;
+	size_t nhits;
+	struct kbx_nodelist nodes;
 };
 void db_hybrid_graph(struct db_hgraph *h, struct kbx_hybrid_graph *out);
+/* Free what h read ahead (its rows stay the connection's). */
+void db_hgraph_release(struct db_hgraph *h);
 
 /* kbx_hybrid over the i'th repository asked, its graph and its search
  * the database's.  Returns 0 with *st and *res as kbx_hybrid's (err

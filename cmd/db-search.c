@@ -3,31 +3,43 @@
  * the rows kbx push wrote, so that the hits come in the order the
  * index gives them (db-graph.h).
  *
- * What the ranking reads, and the statement that reads it:
+ * What the ranking reads, and the statement that reads it.  With
+ * several repositories asked (--all-repos), those that do not depend
+ * on the repository's own answers are read for a batch of
+ * DB_BATCH repositories at once, the rows grouped by repository, and
+ * each repository's search served from them (struct db_search_cache):
  *
  *   the collection     kbx.repos: chunks and chunk_tokens (avgdl)
- *   BM25's postings    one statement for every term of the query: its
- *                      rows of kbx.postings (chunk, count, the chunk's
- *                      length; an index-only scan of the primary
- *                      key); df is counted from them
+ *   BM25's postings    the rows of kbx.postings of the query's terms
+ *                      (chunk, count, the chunk's length; an index-only
+ *                      scan of the primary key); df is counted from
+ *                      them, and a term asked later (the builtin
+ *                      embedding's weights) is read then
  *   error patterns     the error entries' patterns, compiled here
+ *   the vectors        the 8-bit codes of every row of kbx.vectors, by
+ *                      chunk id, as bytes (the binary format)
+ *   every vector       where a search scores them all (a repository of
+ *                      few vectors): those of the repositories with no
+ *                      more vectors, kept for its next searches
+ *   a graph scope's    the number of code chunks
+ *
+ * and for one repository at a time, as its search asks:
+ *
  *   chunks             a batch of ids at a time (the candidates the
  *                      filters look at, the fused list)
- *
- *   the vectors        the 8-bit codes of every row of kbx.vectors of
- *                      the repository, in one statement, by chunk id;
- *                      then the vectors of the candidates they pick
- *                      (every vector, where the index's search would
- *                      score them all); the query's terms' document
- *                      frequencies (the builtin embedding's weights)
+ *   vectors            the vectors of the candidates the codes pick,
+ *                      as bytes
+ *   a graph scope's    postings of its chunks only, its nodes' chunks
  *
  * The scores are then summed here, in the order the index sums them,
  * over the chunks that hold a term of the query: the same bounded set
  * the index's BM25 reads.  The vectors are searched here as the index
  * searches its flat file (lib/util/vflat.c), the query embedded here:
  * PostgreSQL 15 of Debian 12 has no pgvector, and this reads all of a
- * repository's codes for each search (README: the cost, and the
- * limit).
+ * repository's codes (README: the cost, and the limit).  The rows of
+ * codes and vectors are dropped once copied, and a batch's copies when
+ * the next batch is read; the rows of chunks stay (the hits point into
+ * them).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,15 +54,54 @@
 #include "util/strbuf.h"
 #include "util/util.h"
 
-struct db_source {
-	struct db_graph *g;
-	const char *repo;        /* its id */
-	int rc;                  /* the exit code of a statement that failed */
-	int64_t *ids;            /* the vectors' codes, once read */
+/* Repositories read at once: their codes are held together. */
+#define DB_BATCH 64
+
+/* One term's postings in each repository of the batch. */
+struct db_prow {
+	uint32_t chunk, tf, len;
+};
+struct db_term {
+	char *term;
+	size_t len;
+	struct db_prow *rows;
+	size_t *start;           /* repository j's rows: [start[j], start[j + 1]) */
+};
+
+/* What the batch holds of one repository. */
+struct db_repo_cache {
+	uint64_t nchunks, chunk_tokens;
+	const char *embedding;
+	const char **patterns;   /* by id, pids[k]'s pattern */
+	uint32_t *pids;
+	size_t npatterns;
+	int64_t *ids;            /* the vectors' codes */
 	float *scales;
 	int8_t *codes;
 	size_t nvec;
 	uint32_t dim;
+	int64_t bad_code;        /* a chunk whose code is not of dim bytes, or -1 */
+	float *every;            /* every vector (nvec of dim), once read */
+	uint64_t code_chunks;
+};
+
+struct db_search_cache {
+	size_t lo, n;            /* the base indices [lo, lo + n) (db_graph_base_index) */
+	struct strbuf ids;       /* their ids: {1,2,...} */
+	long long *rid;          /* and as numbers */
+	struct db_repo_cache *r;
+	int have_counts, have_patterns, have_codes, have_code_chunks;
+	struct db_term *terms;
+	size_t nterms, aterms;
+};
+
+struct db_source {
+	struct db_graph *g;
+	const char *repo;        /* its id */
+	int rc;                  /* the exit code of a statement that failed */
+	struct db_search_cache *c;
+	size_t j;                /* its place in c */
+	size_t nvec;             /* of its codes */
 };
 
 static kbx_status_t db_failed(struct db_source *ds, int rc, struct kbx_error *err)
@@ -59,13 +110,244 @@ static kbx_status_t db_failed(struct db_source *ds, int rc, struct kbx_error *er
 	return _kbx_fail(err, KBX_ERR_IO, "the database refused a statement");
 }
 
+static const char *str_or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
 static uint32_t num(const char *s)
 {
 	return s ? (uint32_t)strtoul(s, NULL, 10) : 0;
 }
 
-/* Run sql with $1 the repository, $2 terms[0..n) as a text array and,
- * with more, $3 the ids more[0..nmore) as a bigint array. */
+static int nomem(void)
+{
+	fprintf(stderr, "fatal: out of memory\n");
+	return KBX_EXIT_INTERNAL;
+}
+
+/* ---- what is read for a batch of repositories at once ---- */
+
+static void repo_cache_release(struct db_repo_cache *r)
+{
+	free(r->patterns);
+	free(r->pids);
+	free(r->ids);
+	free(r->scales);
+	free(r->codes);
+	free(r->every);
+}
+
+void db_search_cache_free(struct db_search_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t j = 0; c->r && j < c->n; j++)
+		repo_cache_release(&c->r[j]);
+	free(c->r);
+	free(c->rid);
+	for (size_t t = 0; t < c->nterms; t++) {
+		free(c->terms[t].term);
+		free(c->terms[t].rows);
+		free(c->terms[t].start);
+	}
+	free(c->terms);
+	strbuf_release(&c->ids);
+	free(c);
+}
+
+/* The batch that holds the i'th repository asked (its place there in
+ * *j): the one kept, or a new one in its place.  NULL: out of memory. */
+static struct db_search_cache *batch_of(struct db_graph *g, size_t i, size_t *j)
+{
+	struct db_search_cache **slot = db_graph_search_cache(g);
+	size_t b = db_graph_base_index(g, i), all = db_graph_base_nrepos(g);
+	struct db_search_cache *c = *slot;
+	if (c && b >= c->lo && b < c->lo + c->n) {
+		*j = b - c->lo;
+		return c;
+	}
+	db_search_cache_free(c);
+	*slot = c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	strbuf_init(&c->ids);
+	c->lo = b / DB_BATCH * DB_BATCH;
+	c->n = all - c->lo < DB_BATCH ? all - c->lo : DB_BATCH;
+	c->r = calloc(c->n, sizeof(*c->r));
+	c->rid = calloc(c->n, sizeof(*c->rid));
+	for (size_t k = 0; c->r && c->rid && k < c->n; k++) {
+		const char *id = db_graph_base_repo_id(g, c->lo + k);
+		strbuf_addf(&c->ids, "%s%s", k ? "," : "{", id);
+		c->rid[k] = strtoll(id, NULL, 10);
+		c->r[k].bad_code = -1;
+	}
+	strbuf_addch(&c->ids, '}');
+	if (!c->r || !c->rid || c->ids.failed) {
+		db_search_cache_free(c);
+		*slot = NULL;
+		return NULL;
+	}
+	*j = b - c->lo;
+	return c;
+}
+
+/* The place in c of the repository of id, c->n if none; rows come
+ * grouped by repository, so the last place found is tried first. */
+static size_t place_of(const struct db_search_cache *c, long long id, size_t *last)
+{
+	if (*last < c->n && c->rid[*last] == id)
+		return *last;
+	for (size_t k = 0; k < c->n; k++)
+		if (c->rid[k] == id)
+			return *last = k;
+	return c->n;
+}
+
+static int read_counts(struct db_source *ds)
+{
+	struct db_search_cache *c = ds->c;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	const char *params[] = { c->ids.buf };
+	struct kbx_pg_result *r = NULL;
+	int rc = db_graph_query(ds->g, "SELECT id, chunks, chunk_tokens, embedding FROM kbx.repos "
+				"WHERE id = ANY($1::int[])",
+				1, params, &r, "cannot read the repository's counts");
+	if (rc)
+		return rc;
+	size_t last = 0;
+	for (size_t row = 0; row < ops->nrows(r); row++) {
+		size_t k = place_of(c, strtoll(str_or_empty(ops->value(r, row, 0)), NULL, 10), &last);
+		if (k == c->n)
+			continue;
+		c->r[k].nchunks = strtoull(str_or_empty(ops->value(r, row, 1)), NULL, 10);
+		c->r[k].chunk_tokens = strtoull(str_or_empty(ops->value(r, row, 2)), NULL, 10);
+		c->r[k].embedding = ops->value(r, row, 3);
+	}
+	c->have_counts = 1;
+	return 0;
+}
+
+static struct db_term *find_term(const struct db_search_cache *c, const char *term, size_t len)
+{
+	for (size_t t = 0; t < c->nterms; t++)
+		if (c->terms[t].len == len && !memcmp(c->terms[t].term, term, len))
+			return &c->terms[t];
+	return NULL;
+}
+
+/* Read the postings of those of terms[0..n) not read yet for every
+ * repository of the batch. */
+static kbx_status_t read_terms(struct db_source *ds, const char *const *terms, const size_t *lens,
+			       size_t n, struct kbx_error *err)
+{
+	struct db_search_cache *c = ds->c;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	struct strbuf arr = STRBUF_INIT;
+	size_t first = c->nterms;
+	for (size_t i = 0; i < n; i++) {
+		if (find_term(c, terms[i], lens[i]))
+			continue;
+		if (_kbx_grow((void **)&c->terms, &c->aterms, c->nterms, sizeof(*c->terms), 8))
+			goto nomem;
+		struct db_term *t = &c->terms[c->nterms];
+		memset(t, 0, sizeof(*t));
+		t->term = malloc(lens[i] + 1);
+		t->start = calloc(c->n + 1, sizeof(*t->start));
+		if (!t->term || !t->start) {
+			free(t->term);
+			free(t->start);
+			goto nomem;
+		}
+		memcpy(t->term, terms[i], lens[i]);
+		t->term[lens[i]] = '\0';
+		t->len = lens[i];
+		c->nterms++;
+		pg_array_add(&arr, terms[i], lens[i]);
+	}
+	if (first == c->nterms)
+		return KBX_OK;
+	pg_array_end(&arr);
+	if (arr.failed)
+		goto nomem;
+	const char *params[] = { c->ids.buf, arr.buf };
+	struct kbx_pg_result *r = NULL;
+	int rc = db_graph_query_once(ds->g, "SELECT q.i, p.repo, p.chunk, p.tf, p.len "
+				     "FROM unnest($2::text[]) WITH ORDINALITY AS q(term, i) "
+				     "JOIN kbx.postings p ON p.repo = ANY($1::int[]) AND p.term = q.term "
+				     "ORDER BY q.i, p.repo, p.chunk",
+				     2, params, 0, &r, "cannot read the postings of the query's terms");
+	strbuf_release(&arr);
+	if (rc) {
+		/* read again when asked again */
+		for (size_t t = first; t < c->nterms; t++) {
+			free(c->terms[t].term);
+			free(c->terms[t].start);
+		}
+		c->nterms = first;
+		return db_failed(ds, rc, err);
+	}
+	size_t rows = ops->nrows(r), last = 0, nnew = c->nterms - first;
+	size_t *place = malloc((rows + 1) * sizeof(*place)), *term = malloc((rows + 1) * sizeof(*term));
+	kbx_status_t st = KBX_OK;
+	if (!place || !term) {
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	/* the rows of each term in each repository: counted, then placed */
+	for (size_t row = 0; row < rows; row++) {
+		size_t i = num(ops->value(r, row, 0));
+		term[row] = i >= 1 && i <= nnew ? first + i - 1 : c->nterms;
+		place[row] = place_of(c, strtoll(str_or_empty(ops->value(r, row, 1)), NULL, 10), &last);
+		if (term[row] < c->nterms && place[row] < c->n)
+			c->terms[term[row]].start[place[row] + 1]++;
+	}
+	for (size_t t = first; t < c->nterms; t++) {
+		struct db_term *e = &c->terms[t];
+		for (size_t k = 0; k < c->n; k++)
+			e->start[k + 1] += e->start[k];
+		e->rows = malloc((e->start[c->n] + 1) * sizeof(*e->rows));
+		if (!e->rows) {
+			st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	}
+	for (size_t row = 0; row < rows; row++) {
+		if (term[row] >= c->nterms || place[row] >= c->n)
+			continue;
+		struct db_term *e = &c->terms[term[row]];
+		/* start[k] runs ahead as the rows of k are placed, and is put back below */
+		struct db_prow *p = &e->rows[e->start[place[row]]++];
+		p->chunk = num(ops->value(r, row, 2));
+		p->tf = num(ops->value(r, row, 3));
+		p->len = num(ops->value(r, row, 4));
+	}
+	for (size_t t = first; t < c->nterms; t++) {
+		struct db_term *e = &c->terms[t];
+		for (size_t k = c->n; k > 0; k--)
+			e->start[k] = e->start[k - 1];
+		e->start[0] = 0;
+	}
+out:
+	free(place);
+	free(term);
+	ops->clear(r);
+	if (st) {
+		for (size_t t = first; t < c->nterms; t++) {
+			free(c->terms[t].term);
+			free(c->terms[t].rows);
+			free(c->terms[t].start);
+		}
+		c->nterms = first;
+	}
+	return st;
+nomem:
+	strbuf_release(&arr);
+	return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+}
+
+/* Run sql with $1 the repository, $2 terms[0..n) as a text array and
+ * $3 the ids more[0..nmore) as a bigint array. */
 static int ids_array(struct strbuf *arr, const uint32_t *ids, size_t n);
 static kbx_status_t terms_query_in(struct db_source *ds, const char *const *terms,
 				   const size_t *lens, size_t n, const uint32_t *more, size_t nmore,
@@ -76,22 +358,15 @@ static kbx_status_t terms_query_in(struct db_source *ds, const char *const *term
 	for (size_t i = 0; i < n; i++)
 		pg_array_add(&arr, terms[i], lens[i]);
 	pg_array_end(&arr);
-	if (arr.failed || (more && ids_array(&ids, more, nmore))) {
+	if (arr.failed || ids_array(&ids, more, nmore)) {
 		strbuf_release(&arr);
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	}
 	const char *params[] = { ds->repo, arr.buf, ids.buf };
-	int rc = db_graph_query(ds->g, sql, more ? 3 : 2, params, r, what);
+	int rc = db_graph_query(ds->g, sql, 3, params, r, what);
 	strbuf_release(&arr);
 	strbuf_release(&ids);
 	return rc ? db_failed(ds, rc, err) : KBX_OK;
-}
-
-static kbx_status_t terms_query(struct db_source *ds, const char *const *terms, const size_t *lens,
-				size_t n, const char *sql, const char *what,
-				struct kbx_pg_result **r, struct kbx_error *err)
-{
-	return terms_query_in(ds, terms, lens, n, NULL, 0, sql, what, r, err);
 }
 
 static kbx_status_t db_df(void *data, const char *const *terms, const size_t *lens, size_t n,
@@ -130,49 +405,16 @@ static kbx_status_t db_postings(void *data, const char *const *terms, const size
 				kbx_posting_fn fn, void *fdata, struct kbx_error *err)
 {
 	struct db_source *ds = data;
-	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
-	struct kbx_pg_result *r = NULL;
 	if (subset)
 		return db_postings_in(ds, terms, lens, n, subset, nsubset, df, fn, fdata, err);
-	kbx_status_t st = terms_query(ds, terms, lens, n,
-				      "SELECT q.i, p.chunk, p.tf, p.len "
-				      "FROM unnest($2::text[]) WITH ORDINALITY AS q(term, i) "
-				      "JOIN kbx.postings p ON p.repo = $1 AND p.term = q.term "
-				      "ORDER BY q.i, p.chunk",
-				      "cannot read the postings of the query's terms", &r, err);
+	kbx_status_t st = db_df(ds, terms, lens, n, df, err);
 	if (st)
 		return st;
-	size_t rows = ops->nrows(r);
-	memset(df, 0, n * sizeof(*df));
-	for (size_t i = 0; i < rows; i++) {
-		uint32_t t = num(ops->value(r, i, 0));
-		if (t >= 1 && t <= n)
-			df[t - 1]++;
+	for (size_t i = 0; i < n; i++) {
+		const struct db_term *e = find_term(ds->c, terms[i], lens[i]);
+		for (size_t k = e->start[ds->j]; k < e->start[ds->j + 1]; k++)
+			fn(fdata, i, e->rows[k].chunk, e->rows[k].tf, e->rows[k].len);
 	}
-	for (size_t i = 0; i < rows; i++) {
-		uint32_t t = num(ops->value(r, i, 0));
-		if (t >= 1 && t <= n)
-			fn(fdata, t - 1, num(ops->value(r, i, 1)), num(ops->value(r, i, 2)),
-			   num(ops->value(r, i, 3)));
-	}
-	return KBX_OK;
-}
-
-static kbx_status_t db_patterns(void *data, void (*fn)(void *fdata, uint32_t id, const char *pattern),
-				void *fdata, struct kbx_error *err)
-{
-	struct db_source *ds = data;
-	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
-	const char *params[] = { ds->repo };
-	struct kbx_pg_result *r = NULL;
-	int rc = db_graph_query(ds->g,
-				"SELECT id, pattern FROM kbx.chunks WHERE repo = $1 AND pattern IS NOT NULL "
-				"AND type = 'error' ORDER BY id",
-				1, params, &r, "cannot read the error patterns");
-	if (rc)
-		return db_failed(ds, rc, err);
-	for (size_t i = 0; i < ops->nrows(r); i++)
-		fn(fdata, num(ops->value(r, i, 0)), ops->value(r, i, 1));
 	return KBX_OK;
 }
 
@@ -180,43 +422,66 @@ static kbx_status_t db_df(void *data, const char *const *terms, const size_t *le
 			  uint64_t *df, struct kbx_error *err)
 {
 	struct db_source *ds = data;
-	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
-	struct kbx_pg_result *r = NULL;
-	kbx_status_t st = terms_query(ds, terms, lens, n,
-				      "SELECT q.i, (SELECT count(*) FROM kbx.postings p "
-				      "WHERE p.repo = $1 AND p.term = q.term) "
-				      "FROM unnest($2::text[]) WITH ORDINALITY AS q(term, i)",
-				      "cannot count the chunks that hold the query's terms", &r, err);
+	kbx_status_t st = read_terms(ds, terms, lens, n, err);
 	if (st)
 		return st;
-	memset(df, 0, n * sizeof(*df));
-	for (size_t i = 0; i < ops->nrows(r); i++) {
-		uint32_t t = num(ops->value(r, i, 0));
-		if (t >= 1 && t <= n)
-			df[t - 1] = strtoull(ops->value(r, i, 1), NULL, 10);
+	for (size_t i = 0; i < n; i++) {
+		const struct db_term *e = find_term(ds->c, terms[i], lens[i]);
+		df[i] = e->start[ds->j + 1] - e->start[ds->j];
 	}
 	return KBX_OK;
 }
 
-static int hex_digit(char c)
+static int read_patterns(struct db_source *ds)
 {
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-		: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+	struct db_search_cache *c = ds->c;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	const char *params[] = { c->ids.buf };
+	struct kbx_pg_result *r = NULL;
+	int rc = db_graph_query(ds->g, "SELECT repo, id, pattern FROM kbx.chunks "
+				"WHERE repo = ANY($1::int[]) AND pattern IS NOT NULL "
+				"AND type = 'error' ORDER BY repo, id",
+				1, params, &r, "cannot read the error patterns");
+	if (rc)
+		return rc;
+	size_t rows = ops->nrows(r), last = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t row = 0; row < rows; row++) {
+			size_t k = place_of(c, strtoll(str_or_empty(ops->value(r, row, 0)), NULL, 10),
+					    &last);
+			if (k == c->n)
+				continue;
+			struct db_repo_cache *rc_ = &c->r[k];
+			if (!pass) {
+				rc_->npatterns++;
+				continue;
+			}
+			rc_->pids[rc_->npatterns] = num(ops->value(r, row, 1));
+			rc_->patterns[rc_->npatterns++] = ops->value(r, row, 2);
+		}
+		for (size_t k = 0; !pass && k < c->n; k++) {
+			c->r[k].pids = malloc((c->r[k].npatterns + 1) * sizeof(*c->r[k].pids));
+			c->r[k].patterns = malloc((c->r[k].npatterns + 1) * sizeof(*c->r[k].patterns));
+			c->r[k].npatterns = 0;
+			if (!c->r[k].pids || !c->r[k].patterns)
+				return nomem();
+		}
+	}
+	c->have_patterns = 1;
+	return 0;
 }
 
-/* bytea's hex output (\x...) of len bytes into out; -1 if it is not
- * that. */
-static int decode_bytea(const char *s, size_t len, unsigned char *out)
+static kbx_status_t db_patterns(void *data, void (*fn)(void *fdata, uint32_t id, const char *pattern),
+				void *fdata, struct kbx_error *err)
 {
-	if (!s || s[0] != '\\' || s[1] != 'x' || strlen(s + 2) != 2 * len)
-		return -1;
-	for (size_t i = 0; i < len; i++) {
-		int hi = hex_digit(s[2 + 2 * i]), lo = hex_digit(s[3 + 2 * i]);
-		if (hi < 0 || lo < 0)
-			return -1;
-		out[i] = (unsigned char)(hi << 4 | lo);
-	}
-	return 0;
+	struct db_source *ds = data;
+	int rc = ds->c->have_patterns ? 0 : read_patterns(ds);
+	if (rc)
+		return db_failed(ds, rc, err);
+	const struct db_repo_cache *rc_ = &ds->c->r[ds->j];
+	for (size_t k = 0; k < rc_->npatterns; k++)
+		fn(fdata, rc_->pids[k], rc_->patterns[k]);
+	return KBX_OK;
 }
 
 static float float_le(const unsigned char *p)
@@ -228,52 +493,167 @@ static float float_le(const unsigned char *p)
 	return f;
 }
 
-/* Every vector's code, by chunk id: kbx.vectors.code is its scale
- * (float4, little-endian) and its dim signed bytes. */
+/* An integer of the binary format (big-endian, len bytes: 4 or 8), -1
+ * if it is not one. */
+static int64_t int_be(const unsigned char *p, size_t len)
+{
+	if (!p || (len != 4 && len != 8))
+		return -1;
+	uint64_t u = 0;
+	for (size_t i = 0; i < len; i++)
+		u = u << 8 | p[i];
+	return len == 4 ? (int64_t)(int32_t)(uint32_t)u : (int64_t)u;
+}
+
+static const unsigned char *bytes_at(const struct kbx_pg_ops *ops, const struct kbx_pg_result *r,
+				     size_t row, int col, size_t *len)
+{
+	*len = ops->length(r, row, col);
+	return (const unsigned char *)ops->value(r, row, col);
+}
+
+/* Every vector's code of every repository of the batch, by chunk id:
+ * kbx.vectors.code is its scale (float4, little-endian) and its dim
+ * signed bytes. */
+static int read_codes(struct db_source *ds)
+{
+	struct db_search_cache *c = ds->c;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	const char *params[] = { c->ids.buf };
+	struct kbx_pg_result *r = NULL;
+	int rc = db_graph_query_once(ds->g, "SELECT repo, chunk, code FROM kbx.vectors "
+				     "WHERE repo = ANY($1::int[]) ORDER BY repo, chunk",
+				     1, params, 1, &r, "cannot read the vectors' codes");
+	if (rc)
+		return rc;
+	size_t rows = ops->nrows(r), last = 0, len;
+	size_t *place = malloc((rows + 1) * sizeof(*place)), *len0 = calloc(c->n, sizeof(*len0));
+	if (!place || !len0) {
+		rc = nomem();
+		goto out;
+	}
+	for (size_t row = 0; row < rows; row++) {
+		const unsigned char *p = bytes_at(ops, r, row, 0, &len);
+		size_t k = place[row] = place_of(c, int_be(p, len), &last);
+		if (k == c->n)
+			continue;
+		if (!c->r[k].nvec++) {
+			bytes_at(ops, r, row, 2, &len);
+			len0[k] = len > 4 ? len : 4;
+		}
+	}
+	for (size_t k = 0; k < c->n; k++) {
+		struct db_repo_cache *e = &c->r[k];
+		e->dim = (uint32_t)(len0[k] - 4 * !!len0[k]);
+		e->ids = malloc((e->nvec + 1) * sizeof(*e->ids));
+		e->scales = malloc((e->nvec + 1) * sizeof(*e->scales));
+		e->codes = malloc(e->nvec * e->dim + 1);
+		if (!e->ids || !e->scales || !e->codes) {
+			rc = nomem();
+			goto out;
+		}
+		e->nvec = 0;
+	}
+	for (size_t row = 0; row < rows; row++) {
+		struct db_repo_cache *e = place[row] < c->n ? &c->r[place[row]] : NULL;
+		if (!e || e->bad_code >= 0)
+			continue;
+		const unsigned char *p = bytes_at(ops, r, row, 1, &len);
+		int64_t id = int_be(p, len);
+		p = bytes_at(ops, r, row, 2, &len);
+		if (!p || len != len0[place[row]]) {
+			e->bad_code = id;
+			continue;
+		}
+		e->ids[e->nvec] = id;
+		e->scales[e->nvec] = float_le(p);
+		memcpy(e->codes + e->nvec * e->dim, p + 4, e->dim);
+		e->nvec++;
+	}
+	c->have_codes = 1;
+out:
+	free(place);
+	free(len0);
+	ops->clear(r);
+	return rc;
+}
+
 static kbx_status_t db_codes(void *data, uint64_t *n, uint32_t *dim, const int64_t **ids,
 			     const float **scales, const int8_t **codes, struct kbx_error *err)
 {
 	struct db_source *ds = data;
-	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
-	const char *params[] = { ds->repo };
-	struct kbx_pg_result *r = NULL;
-	int rc = db_graph_query(ds->g,
-				"SELECT chunk, code FROM kbx.vectors WHERE repo = $1 ORDER BY chunk",
-				1, params, &r, "cannot read the vectors' codes");
+	int rc = ds->c->have_codes ? 0 : read_codes(ds);
 	if (rc)
 		return db_failed(ds, rc, err);
-	size_t rows = ops->nrows(r);
-	const char *first = rows ? ops->value(r, 0, 1) : NULL;
-	size_t len = first && strlen(first) > 10 ? (strlen(first) - 2) / 2 : 4;
-	uint32_t d = (uint32_t)(len - 4);
-	unsigned char *row = malloc(len);
-	ds->ids = malloc((rows + 1) * sizeof(*ds->ids));
-	ds->scales = malloc((rows + 1) * sizeof(*ds->scales));
-	ds->codes = malloc(rows * d + 1);
-	if (!row || !ds->ids || !ds->scales || !ds->codes) {
-		free(row);
-		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory for %zu vectors", rows);
-	}
-	for (size_t i = 0; i < rows; i++) {
-		ds->ids[i] = num(ops->value(r, i, 0));
-		if (decode_bytea(ops->value(r, i, 1), len, row)) {
-			free(row);
-			return _kbx_fail(err, KBX_ERR_CORRUPT,
-					 "the code of chunk %lld in kbx.vectors is not of %u dimensions: push the repository again",
-					 (long long)ds->ids[i], d);
-		}
-		ds->scales[i] = float_le(row);
-		memcpy(ds->codes + i * d, row + 4, d);
-	}
-	free(row);
-	ds->nvec = rows;
-	ds->dim = d;
-	*n = rows;
-	*dim = d;
-	*ids = ds->ids;
-	*scales = ds->scales;
-	*codes = ds->codes;
+	const struct db_repo_cache *e = &ds->c->r[ds->j];
+	if (e->bad_code >= 0)
+		return _kbx_fail(err, KBX_ERR_CORRUPT,
+				 "the code of chunk %lld in kbx.vectors is not of %u dimensions: push the repository again",
+				 (long long)e->bad_code, e->dim);
+	ds->nvec = e->nvec;
+	*n = e->nvec;
+	*dim = e->dim;
+	*ids = e->ids;
+	*scales = e->scales;
+	*codes = e->codes;
 	return KBX_OK;
+}
+
+/* Every vector of the repositories of the batch with codes read and at
+ * most most vectors (those whose search scores every vector when one
+ * of most does), in one statement, into their every.  A repository
+ * whose rows are not its codes' is left out: its own statement says
+ * what is wrong. */
+static int read_every(struct db_source *ds, size_t most)
+{
+	struct db_search_cache *c = ds->c;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	struct strbuf ids = STRBUF_INIT;
+	for (size_t k = 0; k < c->n; k++) {
+		const struct db_repo_cache *e = &c->r[k];
+		if (!e->every && e->nvec && e->nvec <= most && e->bad_code < 0)
+			strbuf_addf(&ids, "%s%lld", ids.len ? "," : "{", c->rid[k]);
+	}
+	strbuf_addch(&ids, '}');
+	if (ids.failed) {
+		strbuf_release(&ids);
+		return nomem();
+	}
+	const char *params[] = { ids.buf };
+	struct kbx_pg_result *r = NULL;
+	int rc = db_graph_query_once(ds->g, "SELECT repo, chunk, vec FROM kbx.vectors "
+				     "WHERE repo = ANY($1::int[]) ORDER BY repo, chunk",
+				     1, params, 1, &r, "cannot read the vectors");
+	strbuf_release(&ids);
+	if (rc)
+		return rc;
+	size_t rows = ops->nrows(r), last = 0, len;
+	for (size_t row = 0; row < rows;) {
+		const unsigned char *p = bytes_at(ops, r, row, 0, &len);
+		int64_t repo = int_be(p, len);
+		size_t k = place_of(c, repo, &last), end = row;
+		while (end < rows && (p = bytes_at(ops, r, end, 0, &len)) && int_be(p, len) == repo)
+			end++;
+		struct db_repo_cache *e = k < c->n ? &c->r[k] : NULL;
+		float *x = e && end - row == e->nvec ?
+			malloc(e->nvec * e->dim * sizeof(*x) + 1) : NULL;
+		for (size_t i = 0; x && i < e->nvec; i++) {
+			p = bytes_at(ops, r, row + i, 1, &len);
+			if (int_be(p, len) != e->ids[i] || !(p = bytes_at(ops, r, row + i, 2, &len)) ||
+			    len != (size_t)e->dim * 4) {
+				free(x);
+				x = NULL;
+				break;
+			}
+			for (uint32_t j = 0; j < e->dim; j++)
+				x[i * e->dim + j] = float_le(p + 4 * j);
+		}
+		if (x)
+			e->every = x;
+		row = end > row ? end : row + 1;
+	}
+	ops->clear(r);
+	return 0;
 }
 
 /* The vectors of ids[0..n) (ascending) into x: every one in a
@@ -283,7 +663,19 @@ static kbx_status_t db_vectors(void *data, const int64_t *ids, size_t n, uint32_
 {
 	struct db_source *ds = data;
 	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	struct db_repo_cache *e = &ds->c->r[ds->j];
 	int every = n == ds->nvec;
+	/* every vector: read once for all the searches of the repository,
+	 * with those of the batch that have no more */
+	if (every && !e->every && dim == e->dim) {
+		int rc = read_every(ds, n);
+		if (rc)
+			return db_failed(ds, rc, err);
+	}
+	if (every && e->every && dim == e->dim) {
+		memcpy(x, e->every, n * dim * sizeof(*x));
+		return KBX_OK;
+	}
 	struct strbuf arr = STRBUF_INIT;
 	strbuf_addch(&arr, '{');
 	for (size_t i = 0; !every && i < n; i++)
@@ -295,41 +687,39 @@ static kbx_status_t db_vectors(void *data, const int64_t *ids, size_t n, uint32_
 	}
 	const char *params[] = { ds->repo, arr.buf };
 	struct kbx_pg_result *r = NULL;
-	int rc = db_graph_query(ds->g, every ?
-				"SELECT chunk, vec FROM kbx.vectors WHERE repo = $1 ORDER BY chunk" :
-				"SELECT chunk, vec FROM kbx.vectors WHERE repo = $1 "
-				"AND chunk = ANY($2::bigint[]) ORDER BY chunk",
-				every ? 1 : 2, params, &r, "cannot read the vectors");
+	int rc = db_graph_query_once(ds->g, every ?
+				     "SELECT chunk, vec FROM kbx.vectors WHERE repo = $1 ORDER BY chunk" :
+				     "SELECT chunk, vec FROM kbx.vectors WHERE repo = $1 "
+				     "AND chunk = ANY($2::bigint[]) ORDER BY chunk",
+				     every ? 1 : 2, params, 1, &r, "cannot read the vectors");
 	strbuf_release(&arr);
 	if (rc)
 		return db_failed(ds, rc, err);
-	unsigned char *row = malloc((size_t)dim * 4 + 1);
-	if (!row)
-		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	size_t rows = ops->nrows(r);
-	for (size_t i = 0; i < n; i++) {
-		if (i >= rows || (int64_t)num(ops->value(r, i, 0)) != ids[i] ||
-		    decode_bytea(ops->value(r, i, 1), (size_t)dim * 4, row)) {
-			free(row);
-			return _kbx_fail(err, KBX_ERR_CORRUPT,
-					 "the vector of chunk %lld in kbx.vectors is not there or not of %u float4: push the repository again",
-					 (long long)ids[i], dim);
+	kbx_status_t st = KBX_OK;
+	for (size_t i = 0; i < n && !st; i++) {
+		size_t len = 0;
+		const unsigned char *p = i < rows ? bytes_at(ops, r, i, 0, &len) : NULL;
+		if (!p || int_be(p, len) != ids[i] || !(p = bytes_at(ops, r, i, 1, &len)) ||
+		    len != (size_t)dim * 4) {
+			st = _kbx_fail(err, KBX_ERR_CORRUPT,
+				       "the vector of chunk %lld in kbx.vectors is not there or not of %u float4: push the repository again",
+				       (long long)ids[i], dim);
+			break;
 		}
 		for (uint32_t j = 0; j < dim; j++)
-			x[(size_t)i * dim + j] = float_le(row + 4 * j);
+			x[(size_t)i * dim + j] = float_le(p + 4 * j);
 	}
-	free(row);
-	return KBX_OK;
+	ops->clear(r);
+	if (!st && every && dim == e->dim && !e->every &&
+	    (e->every = malloc(n * dim * sizeof(*x) + 1)))
+		memcpy(e->every, x, n * dim * sizeof(*x));
+	return st;
 }
 
 /* The columns of a chunk, in the order chunk_of_row reads them. */
 #define CHUNK_COLS "id, type, kind, node, doc_id, path, line, end_line, title, heading, lang, " \
 		   "seq, tags, category, severity, pattern, pattern_line, cause, fix, related, text"
-
-static const char *str_or_empty(const char *s)
-{
-	return s ? s : "";
-}
 
 static void chunk_of_row(const struct kbx_pg_ops *ops, const struct kbx_pg_result *r, size_t row,
 			 struct kbx_chunk *c)
@@ -418,17 +808,35 @@ static kbx_status_t db_chunks(void *data, const uint32_t *ids, size_t n, struct 
 	return KBX_OK;
 }
 
+static int read_code_chunks(struct db_source *ds)
+{
+	struct db_search_cache *c = ds->c;
+	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
+	const char *params[] = { c->ids.buf };
+	struct kbx_pg_result *r = NULL;
+	int rc = db_graph_query_once(ds->g, "SELECT repo, count(*) FROM kbx.chunks "
+				     "WHERE repo = ANY($1::int[]) AND type = 'code' GROUP BY repo",
+				     1, params, 0, &r, "cannot count the code chunks");
+	if (rc)
+		return rc;
+	size_t last = 0;
+	for (size_t row = 0; row < ops->nrows(r); row++) {
+		size_t k = place_of(c, strtoll(str_or_empty(ops->value(r, row, 0)), NULL, 10), &last);
+		if (k < c->n)
+			c->r[k].code_chunks = strtoull(str_or_empty(ops->value(r, row, 1)), NULL, 10);
+	}
+	ops->clear(r);
+	c->have_code_chunks = 1;
+	return 0;
+}
+
 static kbx_status_t db_code_chunks(void *data, uint64_t *n, struct kbx_error *err)
 {
 	struct db_source *ds = data;
-	const struct kbx_pg_ops *ops = db_graph_ops(ds->g);
-	const char *params[] = { ds->repo };
-	struct kbx_pg_result *r = NULL;
-	int rc = db_graph_query(ds->g, "SELECT count(*) FROM kbx.chunks WHERE repo = $1 AND type = 'code'",
-				1, params, &r, "cannot count the code chunks");
+	int rc = ds->c->have_code_chunks ? 0 : read_code_chunks(ds);
 	if (rc)
 		return db_failed(ds, rc, err);
-	*n = ops->nrows(r) ? strtoull(str_or_empty(ops->value(r, 0, 0)), NULL, 10) : 0;
+	*n = ds->c->r[ds->j].code_chunks;
 	return KBX_OK;
 }
 
@@ -458,24 +866,24 @@ static kbx_status_t db_node_chunks(void *data, const uint32_t *nodes, size_t n,
 int db_search(struct db_graph *g, size_t i, const struct kbx_search_query *q,
 	      struct kbx_search_results *res, kbx_status_t *st, struct kbx_error *err)
 {
-	struct db_source ds = { g, db_graph_repo_id(g, i), 0, NULL, NULL, NULL, 0, 0 };
-	const struct kbx_pg_ops *ops = db_graph_ops(g);
-	const char *params[] = { ds.repo };
-	struct kbx_pg_result *r = NULL;
-	int rc = db_graph_query(g, "SELECT chunks, chunk_tokens, embedding FROM kbx.repos WHERE id = $1",
-				1, params, &r, "cannot read the repository's counts");
+	struct db_source ds = { g, db_graph_repo_id(g, i), 0, NULL, 0, 0 };
+	ds.c = batch_of(g, i, &ds.j);
+	if (!ds.c)
+		return nomem();
+	int rc = ds.c->have_counts ? 0 : read_counts(&ds);
 	if (rc)
 		return rc;
+	const struct db_repo_cache *e = &ds.c->r[ds.j];
 	struct kbx_search_source src = {
 		.data = &ds,
-		.nchunks = ops->nrows(r) ? strtoull(str_or_empty(ops->value(r, 0, 0)), NULL, 10) : 0,
-		.chunk_tokens = ops->nrows(r) ? strtoull(str_or_empty(ops->value(r, 0, 1)), NULL, 10) : 0,
+		.nchunks = e->nchunks,
+		.chunk_tokens = e->chunk_tokens,
 		.postings = db_postings,
 		.patterns = db_patterns,
 		.chunks = db_chunks,
 		.codes = db_codes,
 		.vectors = db_vectors,
-		.embedding = ops->nrows(r) ? ops->value(r, 0, 2) : NULL,
+		.embedding = e->embedding,
 		.df = db_df,
 		.why_no_vectors = "no vector search with --db: the repository was pushed without "
 				  "vectors (its index had none current): 'kbx index' and push it again",
@@ -483,9 +891,6 @@ int db_search(struct db_graph *g, size_t i, const struct kbx_search_query *q,
 		.node_chunks = db_node_chunks,
 	};
 	*st = kbx_search_source(&src, q, res, err);
-	free(ds.ids);
-	free(ds.scales);
-	free(ds.codes);
 	return ds.rc;
 }
 

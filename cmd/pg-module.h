@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define KBX_PG_ABI 1
+#define KBX_PG_ABI 2
 #define KBX_PG_MODULE_SYMBOL "kbx_pg_module"
 #define KBX_PG_MODULE_FILE "kbx-pg.so"
 
@@ -55,6 +55,13 @@ struct kbx_pg_ops {
 	int (*copy_begin)(struct kbx_pg *c, const char *sql, char *err, size_t errsz);
 	int (*copy_put)(struct kbx_pg *c, const char *buf, size_t len, char *err, size_t errsz);
 	int (*copy_end)(struct kbx_pg *c, char *err, size_t errsz);
+	/* As exec, the rows in PostgreSQL's binary format (bytea as its
+	 * bytes, integers big-endian): value points at length bytes. */
+	int (*exec_binary)(struct kbx_pg *c, const char *sql, int nparams,
+			   const char *const *params, struct kbx_pg_result **res, char *err,
+			   size_t errsz);
+	/* The length in bytes of the value of row, column col. */
+	size_t (*length)(const struct kbx_pg_result *r, size_t row, int col);
 };
 
 typedef const struct kbx_pg_ops *(*kbx_pg_module_fn)(uint32_t abi);

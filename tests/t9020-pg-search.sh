@@ -347,6 +347,65 @@ test_expect_success 'an index without vectors: pushed without, said so; then wit
 	test_cmp expect actual
 '
 
+# in_repo NAME: the hits of NAME's repository among the JSON hits on
+# stdin, in their order, without what the fusion adds (rank, repo)
+in_repo () {
+	jq -c --arg r "$1" 'select(.repo == null or .repo == $r)
+		| del(.rank, .repo, .repo_root, .repo_rank)'
+}
+
+test_expect_success '--all-repos read a batch at a time: each repository as asked alone' '
+	cp -R "$CORPORA/python" bare &&
+	mkdir empty &&
+	printf "no code here\n" >empty/notes.bin &&
+	(
+		cd bare &&
+		test_must_fail kbx -c search.provider=command -c search.command="exit 5" \
+			-c search.dimensions=4 index -q 2>/dev/null &&
+		kbx push -q --db="$DB" --name=fixture-bare 2>/dev/null
+	) &&
+	(
+		cd empty &&
+		kbx index -q &&
+		kbx push -q --db="$DB" --name=fixture-empty
+	) &&
+	sql "SELECT r.name, r.embedding IS NOT NULL,
+	     (SELECT count(*) FROM kbx.vectors v WHERE v.repo = r.id) > 0,
+	     (SELECT count(*) FROM kbx.chunks c WHERE c.repo = r.id) > 0
+	     FROM kbx.repos r
+	     WHERE r.name IN ('"'fixture-bare'"', '"'fixture-empty'"', '"'fixture-hashed'"')
+	     ORDER BY r.name" >actual &&
+	cat >expect <<-\EOF &&
+	fixture-bare|f|f|t
+	fixture-empty|f|f|f
+	fixture-hashed|t|t|t
+	EOF
+	test_cmp expect actual &&
+	kbx --db="$DB" repos list --names >names &&
+	test $(wc -l <names) -ge 8 &&
+	(
+		cd python &&
+		for q in "normalize the keys of a record" "retry the queue" "KeyError: user_id"
+		do
+			for mode in --mode=lexical --mode=hybrid ""
+			do
+				kbx --db="$DB" search --all-repos $mode -n 5000 --format=json "$q" \
+					>all.json 2>all.err || return 1
+				while read name
+				do
+					in_repo "$name" <all.json >from-all &&
+					kbx --db="$DB" --repo="$name" search $mode -n 5000 --format=json "$q" \
+						2>/dev/null | in_repo "$name" >alone &&
+					test_cmp alone from-all || return 1
+				done <../names || return 1
+			done &&
+			test_grep "fixture-bare: .*pushed without vectors" all.err &&
+			test_grep "fixture-hashed: .*pushed from an index embedded by builtin/" all.err &&
+			! grep -v "fixture-bare\|fixture-hashed" all.err || return 1
+		done
+	)
+'
+
 test_expect_success 'what --db search refuses' '
 	(
 		cd python &&

@@ -161,6 +161,23 @@ test_expect_success 'kbx --db context away from the files: the bodies come from 
 	test_cmp expect db.out
 '
 
+# same_all_repos: each question of questions, hybrid and context
+# --all-repos over the stores and over the database: the same answer
+# and exit code
+same_all_repos () {
+	while read q
+	do
+		for cmd in hybrid context
+		do
+			kbx $cmd --all-repos $q >local.out 2>local.err
+			lrc=$?
+			kbx --db="$DB" $cmd --all-repos $q >db.out 2>db.err
+			drc=$?
+			test $lrc = $drc && test_cmp local.out db.out || return 1
+		done
+	done <questions
+}
+
 test_expect_success '--all-repos: the repositories fused as the stores are' '
 	mkdir other &&
 	cat >other/util.py <<-\EOF &&
@@ -185,22 +202,26 @@ test_expect_success '--all-repos: the repositories fused as the stores are' '
 	kbx repos --names | sort >names &&
 	printf "%s\n" hybrid other >expect &&
 	test_cmp expect names &&
-	while read q
-	do
-		kbx hybrid --all-repos $q >local.out 2>local.err
-		lrc=$?
-		kbx --db="$DB" hybrid --all-repos $q >db.out 2>db.err
-		drc=$?
-		test $lrc = $drc && test_cmp local.out db.out || return 1
-		kbx context --all-repos $q >local.out 2>local.err
-		lrc=$?
-		kbx --db="$DB" context --all-repos $q >db.out 2>db.err
-		drc=$?
-		test $lrc = $drc && test_cmp local.out db.out || return 1
-	done <questions &&
+	same_all_repos &&
 	kbx --db="$DB" hybrid --all-repos --format=json what calls add >out &&
 	test_grep "\"repo\":\"other\".*util.py#double" out &&
 	test_grep "\"repo\":\"hybrid\".*OrderService.process" out
+'
+
+test_expect_success '--all-repos with a repository pushed without vectors and one without chunks' '
+	cp -R other xbare &&
+	mkdir yempty &&
+	printf "no code here\n" >yempty/notes.bin &&
+	(cd xbare && rm -rf .kbx &&
+	 test_must_fail kbx -c search.provider=command -c search.command="exit 5" \
+		-c search.dimensions=4 index -q 2>/dev/null &&
+	 kbx push -q --db="$DB" --name=xbare 2>/dev/null) &&
+	(cd yempty && git init -q && kbx index -q && kbx push -q --db="$DB" --name=yempty) &&
+	: ties go to the repository listed first: registered, and named, last &&
+	kbx repos --names >names &&
+	printf "%s\n" hybrid other xbare yempty >expect &&
+	test_cmp expect names &&
+	same_all_repos
 '
 
 test_expect_success 'refused: a repository the database does not hold, an older schema' '

@@ -80,11 +80,11 @@ static int failure(PGconn *c, const PGresult *r, char *err, size_t errsz)
 	return KBX_PG_ERROR;
 }
 
-static int pg_exec(struct kbx_pg *conn, const char *sql, int nparams, const char *const *params,
-		   struct kbx_pg_result **res, char *err, size_t errsz)
+static int exec_as(struct kbx_pg *conn, const char *sql, int nparams, const char *const *params,
+		   int format, struct kbx_pg_result **res, char *err, size_t errsz)
 {
 	PGconn *c = (PGconn *)conn;
-	PGresult *r = PQexecParams(c, sql, nparams, NULL, params, NULL, NULL, 0);
+	PGresult *r = PQexecParams(c, sql, nparams, NULL, params, NULL, NULL, format);
 	ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
 		int rc = failure(c, r, err, errsz);
@@ -96,6 +96,25 @@ static int pg_exec(struct kbx_pg *conn, const char *sql, int nparams, const char
 	else
 		PQclear(r);
 	return KBX_PG_OK;
+}
+
+static int pg_exec(struct kbx_pg *conn, const char *sql, int nparams, const char *const *params,
+		   struct kbx_pg_result **res, char *err, size_t errsz)
+{
+	return exec_as(conn, sql, nparams, params, 0, res, err, errsz);
+}
+
+static int pg_exec_binary(struct kbx_pg *conn, const char *sql, int nparams,
+			  const char *const *params, struct kbx_pg_result **res, char *err,
+			  size_t errsz)
+{
+	return exec_as(conn, sql, nparams, params, 1, res, err, errsz);
+}
+
+static size_t pg_length(const struct kbx_pg_result *r, size_t row, int col)
+{
+	int n = PQgetlength((const PGresult *)r, (int)row, col);
+	return n > 0 ? (size_t)n : 0;
 }
 
 static size_t pg_nrows(const struct kbx_pg_result *r)
@@ -162,7 +181,7 @@ static int pg_copy_end(struct kbx_pg *conn, char *err, size_t errsz)
 static const struct kbx_pg_ops ops = {
 	KBX_PG_ABI, sizeof(struct kbx_pg_ops),
 	pg_connect, pg_finish, pg_exec, pg_nrows, pg_value, pg_clear,
-	pg_copy_begin, pg_copy_put, pg_copy_end
+	pg_copy_begin, pg_copy_put, pg_copy_end, pg_exec_binary, pg_length
 };
 
 const struct kbx_pg_ops *kbx_pg_module(uint32_t abi);
