@@ -74,6 +74,10 @@ struct run {
 	struct kbx_context *out;
 	struct cand *c;
 	size_t n, alloc;
+	/* the candidates by key: open addressing, index + 1 (0: empty);
+	 * NULL once c is sorted, or out of memory: then searched in turn */
+	uint32_t *tab;
+	size_t tab_cap;
 	struct cached_file *files;
 	size_t nfiles;
 	uint64_t max_file_size;
@@ -137,6 +141,69 @@ static const char *last_part(const char *qual)
 	return s;
 }
 
+static size_t key_hash(const char *k)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *k; k++)
+		h = (h ^ (unsigned char)*k) * 1099511628211ull;
+	return (size_t)h;
+}
+
+static void tab_insert(uint32_t *t, size_t cap, const char *key, size_t i)
+{
+	for (size_t h = key_hash(key) & (cap - 1);; h = (h + 1) & (cap - 1))
+		if (!t[h]) {
+			t[h] = (uint32_t)i + 1;
+			return;
+		}
+}
+
+/* Enter r->c[i] in the table, growing it at half full; a table that
+ * cannot grow is dropped (the candidates are then searched in turn). */
+static void tab_put(struct run *r, size_t i)
+{
+	if (!r->tab && r->tab_cap)
+		return;
+	if (2 * (r->n + 1) > r->tab_cap) {
+		size_t cap = r->tab_cap ? 2 * r->tab_cap : 256;
+		uint32_t *t = calloc(cap, sizeof(*t));
+		free(r->tab);
+		r->tab = t;
+		r->tab_cap = cap;
+		if (!t)
+			return;
+		for (size_t j = 0; j < r->n; j++)
+			if (j != i)
+				tab_insert(t, cap, r->c[j].key, j);
+	}
+	tab_insert(r->tab, r->tab_cap, r->c[i].key, i);
+}
+
+/* The table again, after c was sorted. */
+static void tab_rebuild(struct run *r)
+{
+	if (!r->tab)
+		return;
+	memset(r->tab, 0, r->tab_cap * sizeof(*r->tab));
+	for (size_t i = 0; i < r->n; i++)
+		tab_insert(r->tab, r->tab_cap, r->c[i].key, i);
+}
+
+/* The candidate of key, or NULL. */
+static struct cand *find_cand(struct run *r, const char *key)
+{
+	if (!r->tab) {
+		for (size_t i = 0; i < r->n; i++)
+			if (!strcmp(r->c[i].key, key))
+				return &r->c[i];
+		return NULL;
+	}
+	for (size_t h = key_hash(key) & (r->tab_cap - 1); r->tab[h]; h = (h + 1) & (r->tab_cap - 1))
+		if (!strcmp(r->c[r->tab[h] - 1].key, key))
+			return &r->c[r->tab[h] - 1];
+	return NULL;
+}
+
 /*
  * Add a candidate found at rank (from 1) of one ranked list, or fold it
  * into the one of its key found before: its score grows by the rank's
@@ -145,10 +212,8 @@ static const char *last_part(const char *qual)
 static void add_cand(struct run *r, struct cand *c, size_t rank)
 {
 	double share = 1.0 / (RRF_K + (double)rank);
-	for (size_t i = 0; i < r->n; i++) {
-		struct cand *o = &r->c[i];
-		if (strcmp(o->key, c->key))
-			continue;
+	struct cand *o = find_cand(r, c->key);
+	if (o) {
 		o->p.score += share;
 		r->out->plan.duplicates++;
 		struct strbuf sb = STRBUF_INIT;
@@ -176,6 +241,7 @@ static void add_cand(struct run *r, struct cand *c, size_t rank)
 	c->order = r->n;
 	r->out->plan.found[c->p.step]++;
 	r->c[r->n++] = *c;
+	tab_put(r, r->n - 1);
 }
 
 static int cand_failed(const struct cand *c)
@@ -263,11 +329,10 @@ static void add_node(struct run *r, size_t src, int step, int kind, const struct
 		return;
 	}
 	/* a neighbour: never in place of the symbol's own body */
-	for (size_t i = 0; i < r->n; i++)
-		if (!strcmp(r->c[i].key, c.key)) {
-			cand_release(&c);
-			return;
-		}
+	if (find_cand(r, c.key)) {
+		cand_release(&c);
+		return;
+	}
 	add_cand(r, &c, 1);
 	r->c[r->n - 1].p.score = score;
 }
@@ -1000,6 +1065,10 @@ static void pack(struct run *r)
 	struct strbuf sb = STRBUF_INIT;
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* sorted, the table's indexes are stale: no more lookups by key */
+	free(r->tab);
+	r->tab = NULL;
+	r->tab_cap = 1;
 	if (r->n > 1)
 		qsort(r->c, r->n, sizeof(*r->c), cand_cmp);
 	plan->candidates = r->n;
@@ -1148,6 +1217,7 @@ kbx_status_t kbx_context(const struct kbx_context_source *sources, size_t nsourc
 	}
 	if (r.n > 1)
 		qsort(r.c, r.n, sizeof(*r.c), cand_cmp);
+	tab_rebuild(&r);
 	st = KBX_OK;
 	if (!r.nomem)
 		st = add_neighbours(&r, err);
@@ -1165,6 +1235,7 @@ out:
 	for (size_t i = 0; i < r.n; i++)
 		cand_release(&r.c[i]);
 	free(r.c);
+	free(r.tab);
 	for (size_t i = 0; i < r.nfiles; i++) {
 		free(r.files[i].path);
 		strbuf_release(&r.files[i].buf);
