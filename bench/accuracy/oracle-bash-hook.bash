@@ -8,7 +8,7 @@
 # subshells (set -T), sees each simple command before it runs: its text
 # unexpanded (BASH_COMMAND), the file it is written in (BASH_SOURCE[0])
 # and its line (LINENO).  When the command's first word is a plain name
-# (no expansion, quote or path), the hook writes, once per process tree
+# (no expansion, quote or path), the hook writes, once for the whole run
 # for each (name, file, line), a record to a file of its own in
 # $ORACLE_BASH_OUT/calls:
 #
@@ -27,12 +27,14 @@
 # function from 1 (LINENO, BASH_LINENO, clamped): there the line is "?",
 # and the command's text (BASH_COMMAND, as Bash prints it back) and the
 # calling function's declaration are written instead (and "command" is
-# "-" otherwise).  extdebug is on only while `declare -F` runs
-# (and functrace and errtrace put back as they were).
+# "-" otherwise).  extdebug is on only while `declare -F` runs (and
+# functrace and errtrace put back as they were).  A site is written the
+# first time it runs: a name defined again and run there later is not
+# seen (so no site is virt for a redefinition).
 [[ -n ${ORACLE_BASH_OUT-} && -z ${__kbx_oracle-} ]] || return 0
 __kbx_oracle=1
 __kbx_rec() {
-	local w=$1 f=$2 l=$3 c=- c2 k out=$ORACLE_BASH_OUT/calls/$BASHPID
+	local w=$1 f=$2 l=$3 c=- k out=$ORACLE_BASH_OUT/calls/$BASHPID
 	if [[ $- == *i* && ${FUNCNAME[1]-main} != @(main|source) ]]; then
 		# an interactive shell numbers a function's lines from 1 (and
 		# clamps them): the command's text and its function's place
@@ -43,39 +45,31 @@ __kbx_rec() {
 	else
 		k=$l
 	fi
+	# a file name of at most 202 bytes: 40 of the name, 80 of the line
+	# or command, the last 80 of the file
 	k=${k//\//%} f=${f//\//%}
-	((${#f} <= 100)) || f=${f: -100}
-	k=$ORACLE_BASH_OUT/seen/$w@${k:0:120}@$f
+	((${#f} <= 80)) || f=${f: -80}
+	k=$ORACLE_BASH_OUT/seen/${w:0:40}@${k:0:80}@$f
 	f=$2
-	local on=1 ft=+ et=+ d=-
+	[[ -e $k ]] && return 0
+	# true, not `:`: a failed redirection of a special builtin ends a
+	# shell in POSIX mode (bash-completion's tests run in it)
+	true 2>/dev/null >"$k"
+	# extdebug only here, once a site: left on, or turned on and off at
+	# every call, it changes what the tests see (BASH_ARGV's frames)
+	local on=1 ft=+ et=+
 	[[ -o functrace ]] && ft=-
 	[[ -o errtrace ]] && et=-
-	shopt -q extdebug || on=0
-	if declare -F -- "$w" >/dev/null; then
-		# which function runs: a name defined again is another one
-		shopt -s extdebug
-		declare -F -- "$w" >"$ORACLE_BASH_OUT/seen/$BASHPID.d" 2>/dev/null
-		IFS= read -r d <"$ORACLE_BASH_OUT/seen/$BASHPID.d"
-		d=${d:-"-"} c2=${d#* }
-		c2=${c2//\//%}
-		((${#c2} <= 60)) || c2=${c2: -60}
-		k=$k@$c2
-	fi
-	if [[ ! -e $k ]]; then
-		: >"$k" 2>/dev/null
-		{
-			printf '@\t%s\t%s\t%s\t%s\t%s\nD\t%s\n' "$PWD" "$f" "$l" "$w" "$c" "$d"
-			if [[ $l == "?" ]]; then
-				shopt -s extdebug
-				printf 'C\t'
-				declare -F -- "${FUNCNAME[1]}" || echo -
-			fi
-		} >>"$out" 2>/dev/null
-	fi
-	if ((on == 0)) && shopt -q extdebug; then
-		shopt -u extdebug
-		set ${ft}o functrace ${et}o errtrace
-	fi
+	shopt -q extdebug || { on=0; shopt -s extdebug; }
+	{
+		printf '@\t%s\t%s\t%s\t%s\t%s\nD\t' "$PWD" "$f" "$l" "$w" "$c"
+		declare -F -- "$w" || echo -
+		if [[ $l == "?" ]]; then
+			printf 'C\t'
+			declare -F -- "${FUNCNAME[1]}" || echo -
+		fi
+	} >>"$out" 2>/dev/null
+	((on)) || { shopt -u extdebug; set ${ft}o functrace ${et}o errtrace; }
 	return 0
 }
 set -T

@@ -21,8 +21,10 @@ a site being the file, the line and the command's name:
   in    every time the command ran there, the name was a function
         defined in one place of ROOT: the target is that file and the
         line its definition starts on (`declare -F` under extdebug)
-  virt  it ran two or more functions of ROOT (a name defined again), or
-        a function of ROOT one time and no function another time
+  virt  processes of the run ran two or more functions of ROOT there
+        (a name defined again), or a function of ROOT in one and none
+        in another (the hook writes a site once for the whole run, the
+        first time it runs)
   ext   it never ran a function of ROOT: a builtin, a program, or a
         function defined outside ROOT (the test framework's, the
         interactive shell's)
