@@ -556,7 +556,8 @@ ACC_LANGS = [("go", "Go", "go/types (golang-go)"), ("java", "Java", "javac 17, c
              ("elixir", "Elixir", "Elixir 1.14's compiler, a compiler tracer"),
              ("ocaml", "OCaml", "ocamlc 4.13 -bin-annot, typed trees read with compiler-libs"),
              ("haskell", "Haskell", "ghc 9.0 -fwrite-ide-info, .hie files read with the ghc library"),
-             ("objc", "Objective-C", "clang 14 (libclang), -x objective-c with GNUstep's headers")]
+             ("objc", "Objective-C", "clang 14 (libclang), -x objective-c with GNUstep's headers"),
+             ("bash", "Bash", "Bash 5.2's DEBUG trap over the project's tests (dynamic: executed commands only)")]
 if any(f"accuracy.{l}.project" in rec for l, _, _ in ACC_LANGS):
     w("## Call resolution against the compilers (bench/accuracy/)")
     w("")
@@ -619,7 +620,7 @@ if any(f"accuracy.{l}.project" in rec for l, _, _ in ACC_LANGS):
       "certain wrong on names defined twice or more at most 0.5%, in every language.  "
       f"Section run time: {rec.get('accuracy.runtime_s', '?')} s ({rec.get('meta.date', '')}; "
       f"kbx `{rec.get('meta.kbx', '')}`).  Oracles: "
-      + "; ".join(rec[f"meta.{m}"] for m in ("go", "javac", "node", "libclang", "rustc", "lua", "php", "elixir", "ocaml", "ghc") if f"meta.{m}" in rec)
+      + "; ".join(rec[f"meta.{m}"] for m in ("go", "javac", "node", "libclang", "rustc", "lua", "php", "elixir", "ocaml", "ghc", "bash") if f"meta.{m}" in rec)
       + (f"; typescript {rec['accuracy.manifest.typescript']}" if "accuracy.manifest.typescript" in rec else "")
       + ".")
     w("")

@@ -2,6 +2,8 @@
 (oracle-lua.py, oracle-php.py) see it: which of the paths a run names
 are files of the tree, and their lines."""
 import os
+import subprocess
+import sys
 
 
 class Tree:
@@ -26,3 +28,20 @@ class Tree:
                 self.lines[rel] = f.read().split("\n")
         ls = self.lines[rel]
         return ls[n - 1] if 0 < n <= len(ls) else ""
+
+
+def run_and_read(who, argv, root, env, calls, none):
+    """run the project's command argv in root with env (its output to
+    standard error; a failure said there, the calls kept), then the
+    non-empty lines of the files the hook wrote in the folder calls;
+    exits saying `none` when there are none"""
+    rc = subprocess.call(argv, cwd=root, env=env, stdout=sys.stderr, stdin=subprocess.DEVNULL)
+    if rc != 0:
+        print(f"{who}: {' '.join(argv)} exited {rc}; its calls are kept", file=sys.stderr)
+    lines = []
+    for name in sorted(os.listdir(calls)):
+        with open(os.path.join(calls, name), encoding="utf-8", errors="surrogateescape") as f:
+            lines += [ln.rstrip("\n") for ln in f if ln.strip()]
+    if not lines:
+        sys.exit(f"{who}: {none}")
+    return lines

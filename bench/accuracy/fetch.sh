@@ -42,6 +42,10 @@
 #            top folder's .m, .h and .c files, which the oracle compiles
 #            against Debian's GNUstep headers.  Only the upstream tarball,
 #            as lua's (the mirror lacks the .debian.tar.xz)
+#     bash   Debian's bash-completion: bash_completion, completions/ and
+#            test/ (its pytest suite, driving an interactive bash through
+#            pexpect, which the dynamic oracle runs).  Only the upstream
+#            tarball, as lua-argparse (the mirror lacks the .debian.tar.xz)
 #   cpp-gen/         port/port_config.h, which leveldb's CMake would write
 #   c-gen/           lua5.4-deb-multiarch.h, which Debian's rules write for
 #                    luaconf.h
@@ -55,7 +59,7 @@
 # current ones unless pinned, e.g. BENCH_ACC_JINJA2=3.1.2-1+deb12u3;
 # BENCH_ACC_GOLDMARK, BENCH_ACC_COMMONS_IO, BENCH_ACC_LEVELDB,
 # BENCH_ACC_LUA, BENCH_ACC_ARGPARSE, BENCH_ACC_INFLECTOR, BENCH_ACC_ELIXIR,
-# BENCH_ACC_RE and BENCH_ACC_PRICE likewise.
+# BENCH_ACC_RE, BENCH_ACC_PRICE and BENCH_ACC_BASH_COMPLETION likewise.
 
 set -eu
 set -o pipefail
@@ -118,6 +122,7 @@ fetch_upstream "lua-argparse${BENCH_ACC_ARGPARSE:+=$BENCH_ACC_ARGPARSE}" "$dl/lu
 fetch_src "php-doctrine-inflector${BENCH_ACC_INFLECTOR:+=$BENCH_ACC_INFLECTOR}" "$dl/php-doctrine-inflector" "$man"
 fetch_src "elixir-lang${BENCH_ACC_ELIXIR:+=$BENCH_ACC_ELIXIR}" "$dl/elixir-lang" "$man"
 fetch_src "ocaml-re${BENCH_ACC_RE:+=$BENCH_ACC_RE}" "$dl/ocaml-re" "$man"
+fetch_upstream "bash-completion${BENCH_ACC_BASH_COMPLETION:+=$BENCH_ACC_BASH_COMPLETION}" "$dl/bash-completion" "$man"
 fetch_src "haskell-megaparsec${BENCH_ACC_MEGAPARSEC:+=$BENCH_ACC_MEGAPARSEC}" "$dl/haskell-megaparsec" "$man"
 fetch_upstream "price.app${BENCH_ACC_PRICE:+=$BENCH_ACC_PRICE}" "$dl/price.app" "$man"
 
@@ -147,7 +152,7 @@ make_tree () {
 	mv "$acc/src/$1.tmp" "$acc/src/$1"
 }
 
-say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml,haskell,objc}"
+say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml,haskell,objc,bash}"
 (cd "$dl/goldmark" && find . \( -path ./debian -o -path ./.pc \) -prune -o -type f \( -name '*.go' -o -name go.mod \) -print0) |
 	(cd "$dl/goldmark" && make_tree go)
 (cd "$dl/commons-io/src/main/java" && find . -type f -name '*.java' -print0) | (cd "$dl/commons-io/src/main/java" && make_tree java)
@@ -166,6 +171,8 @@ say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml,haskell,objc}"
 (cd "$dl/haskell-megaparsec" && find Text -type f \( -name '*.hs' -o -name '*.hs-boot' \) -print0) | (cd "$dl/haskell-megaparsec" && make_tree haskell)
 (cd "$dl/price.app" && find . -maxdepth 1 -type f \( -name '*.m' -o -name '*.h' -o -name '*.c' \) -print0) |
 	(cd "$dl/price.app" && make_tree objc)
+# whole folders (the test fixtures hold symbolic links and empty folders)
+printf '%s\0' bash_completion completions test | (cd "$dl/bash-completion" && make_tree bash)
 mkdir -p "$acc/cpp-gen/port"
 # what leveldb's CMake finds on Debian 12 (snappy from libsnappy-dev)
 printf '%s\n' '#define HAVE_FDATASYNC 1' '#define HAVE_FULLFSYNC 0' '#define HAVE_O_CLOEXEC 1' \

@@ -42,12 +42,11 @@ recorded calls, whatever COMMAND's status (said on standard error).
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from collections import defaultdict
 
-from dyntree import Tree
+from dyntree import Tree, run_and_read
 
 HOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "oracle-lua-hook.lua")
 DECL = [
@@ -95,17 +94,11 @@ def main(argv):
         os.symlink(lua_path, os.path.join(tmp, "bin", "lua"))
         env = dict(os.environ, LUA_INIT="@" + HOOK, ORACLE_LUA_OUT=os.path.join(tmp, "calls"),
                    PATH=os.path.join(tmp, "bin") + os.pathsep + os.environ.get("PATH", ""))
-        rc = subprocess.call(argv[1:], cwd=tree.root, env=env, stdout=sys.stderr, stdin=subprocess.DEVNULL)
-        if rc != 0:
-            print(f"oracle-lua.py: {' '.join(argv[1:])} exited {rc}; its calls are kept", file=sys.stderr)
-        records = []
-        for name in sorted(os.listdir(os.path.join(tmp, "calls"))):
-            with open(os.path.join(tmp, "calls", name), encoding="utf-8", errors="surrogateescape") as f:
-                records += [ln.rstrip("\n").split("\t") for ln in f if ln.strip()]
+        records = run_and_read("oracle-lua.py", argv[1:], tree.root, env, os.path.join(tmp, "calls"),
+                               "the hook recorded no call (is LUA_INIT honoured?)")
+        records = [ln.split("\t") for ln in records]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    if not records:
-        sys.exit("oracle-lua.py: the hook recorded no call (is LUA_INIT honoured?)")
     sys.stdout.write("".join(ln + "\n" for ln in sites(tree, records)))
     return 0
 

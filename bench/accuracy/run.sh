@@ -57,13 +57,19 @@
 #          as for C, message sends bound over the whole project
 #          (superclasses, overrides in subclasses, protocols; see
 #          oracle-cpp.py)
+#   bash   bash-completion Bash 5.2 itself, a DEBUG trap       oracle-bash.py
+#          (DYNAMIC as lua: the commands Bash runs while a part of
+#          bash-completion's own pytest suite runs, the unit tests of
+#          its library and the tests of completions for commands this
+#          machine has (BASH_TESTS below); Debian's bash, python3-pytest
+#          and python3-pexpect; see oracle-bash.py)
 #
 # Run by bench/run.sh (section "accuracy", records accuracy.* in
 # $RES/records.tsv, report.py makes the table), or alone:
 #   BENCH_WORK=bench/work bash bench/accuracy/run.sh
 # Environment: KBX (default ./kbx), EXPORT (a built kbx-export; built
 # from KBX_BUILD_DIR's libraries when unset), BENCH_ACC_LANGS (default
-# "go java py ts cpp c rs lua php elixir ocaml haskell objc"), BENCH_INSTALL=1 (apt-get install what is
+# "go java py ts cpp c rs lua php elixir ocaml haskell objc bash"), BENCH_INSTALL=1 (apt-get install what is
 # missing).  Every miss and every wrong certain edge, with its source
 # line, is kept in $RES/out/accuracy-LANG.errors.tsv.
 #
@@ -82,7 +88,7 @@ ACC=$WORK/accuracy
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
 RES=${RES:-$WORK/results}
-LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php elixir ocaml haskell objc}
+LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php elixir ocaml haskell objc bash}
 PY=/usr/bin/python3          # Debian's python3, with Debian's python3-clang-14
 RS_CRATE=/usr/share/cargo/registry/regex-syntax-0.6.27
 export RES
@@ -139,6 +145,9 @@ if has_lang haskell; then
 			need+=("libghc-$p-dev")
 	done
 fi
+if has_lang bash; then
+	$PY -c 'import pytest, pexpect' 2>/dev/null || need+=(python3-pytest python3-pexpect)
+fi
 install_missing ${need[@]+"${need[@]}"}
 [ -x "$KBX" ] || die "no kbx binary at $KBX: run make first"
 
@@ -156,7 +165,8 @@ if [ -f "$ACC/.complete" ] && { { has_lang lua && [ ! -d "$ACC/src/lua" ]; } ||
 	{ has_lang elixir && [ ! -d "$ACC/src/elixir" ]; } ||
 	{ has_lang ocaml && [ ! -d "$ACC/src/ocaml" ]; } ||
 	{ has_lang haskell && [ ! -d "$ACC/src/haskell" ]; } ||
-	{ has_lang objc && [ ! -d "$ACC/src/objc" ]; }; }; then
+	{ has_lang objc && [ ! -d "$ACC/src/objc" ]; } ||
+	{ has_lang bash && [ ! -d "$ACC/src/bash" ]; }; }; then
 	rm -f "$ACC/.complete"
 fi
 if [ ! -f "$ACC/.complete" ]; then
@@ -180,6 +190,7 @@ has_lang lua && record meta.lua "$(lua5.4 -v 2>&1), $(dpkg-query -W -f='lua-bust
 has_lang php && record meta.php "$(php -v | head -n 1), $(dpkg-query -W -f='${Package} ${Version}\n' php-xdebug phpunit 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
 has_lang elixir && record meta.elixir "$(elixir --version 2>&1 | grep -m1 '^Elixir')"
 has_lang ocaml && record meta.ocaml "ocamlc $(ocamlc -version), $(dpkg-query -W -f='ocaml-nox ${Version}' ocaml-nox 2>/dev/null)"
+has_lang bash && record meta.bash "$(bash --version | head -n 1), $(dpkg-query -W -f='${Package} ${Version}\n' python3-pytest python3-pexpect 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
 has_lang haskell && record meta.ghc "$(ghc --numeric-version | sed 's/^/ghc /'), $(dpkg-query -W -f='ghc ${Version}' ghc 2>/dev/null)"
 has_lang objc && record meta.gnustep "$(dpkg-query -W -f='${Package} ${Version}\n' libgnustep-base-dev libgnustep-gui-dev 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
 { has_lang cpp || has_lang c || has_lang objc; } && record meta.libclang "$(dpkg-query -W -f='python3-clang-14 ${Version}' python3-clang-14 2>/dev/null)"
@@ -189,7 +200,9 @@ done <"$ACC/MANIFEST"
 
 # measure LANG PROJECT VERSION EXTS ORACLE-CMD...: copy the project to a
 # fresh tree, run the oracle in it (stdout: its call sites), index it
-# with kbx, export kbx's edges and score them
+# with kbx, export kbx's edges and score them.  EXTS: the extensions of
+# the language's files (a regex alternation), or "paths:P..." (the files
+# under these paths of the tree, for scripts without an extension)
 measure () {
 	local lang=$1 project=$2 version=$3 exts=$4 t0 t1 rc
 	shift 4
@@ -197,6 +210,7 @@ measure () {
 	say "accuracy: $lang, $project $version"
 	fresh_tree "$ACC/src/$lang" "$T"
 	local find_src=(find . -path ./.kbx -prune -o -type f -regex ".*\\.\\($exts\\)" -print0)
+	case $exts in (paths:*) read -ra find_src <<<"find ${exts#paths:} -type f -print0" ;; esac
 	record "accuracy.$lang.project" "$project"
 	record "accuracy.$lang.version" "$version"
 	record "accuracy.$lang.files" "$(cd "$T" && "${find_src[@]}" | tr -cd '\0' | wc -c)"
@@ -303,5 +317,14 @@ if has_lang objc; then
 			$(gnustep-config --objc-flags | tr " " "\n" | grep -e "^-D" -e "^-I" -e "^-fconstant-string-class=") \
 			-I"$2" <"$3"' \
 		$PY "$here/oracle-cpp.py" "$(gcc -print-file-name=include)" "$ACC/objc.files"
+fi
+if has_lang bash; then
+	# the unit tests of bash_completion's functions, and the tests of
+	# completions for commands Debian 12 has (or bash's own builtins)
+	BASH_TESTS="test/t/unit $(printf 'test/t/test_%s.py ' alias apt_get bind cd chown complete cp dd \
+		declare dpkg env export find function grep gzip id ifup kill ls make man mount pgrep pkill \
+		pushd python3 sed set ssh su sudo tar ulimit umount unset xz)"
+	measure bash bash-completion "$(version_of bash-completion)" 'paths:bash_completion completions' \
+		$PY "$here/oracle-bash.py" . $PY -m pytest -q -p no:cacheprovider $BASH_TESTS
 fi
 record accuracy.runtime_s "$(($(date +%s) - acc_start))"

@@ -63,6 +63,8 @@ oracle () {
 		(cd "$S/php" && $PY "$here/oracle-php.py" . src test.php) ;;
 	(ocaml)
 		(cd "$S/ocaml" && sh "$here/oracle-ocaml.sh" . "$here/oracle-ocaml.ml") ;;
+	(bash)
+		(cd "$S/bash" && $PY "$here/oracle-bash.py" . bash test.sh) ;;
 	esac
 }
 
@@ -79,6 +81,7 @@ available () {
 	(lua) command -v lua5.4 ;;
 	(php) command -v php && php -m | grep -qx xdebug ;;
 	(ocaml) command -v ocamlc && command -v ocamldep ;;
+	(bash) command -v bash ;;
 	esac >/dev/null 2>&1
 }
 
@@ -94,7 +97,7 @@ check () {
 	fi
 }
 
-for lang in go java py ts cpp c objc rs lua php ocaml; do
+for lang in go java py ts cpp c objc rs lua php ocaml bash; do
 	if ! available $lang; then
 		echo "ok - $lang # SKIP the oracle's tools are missing"
 		skip=$((skip + 1))

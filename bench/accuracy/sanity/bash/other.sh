@@ -1,0 +1,4 @@
+# other.sh: greet defined again
+greet() {
+	echo "hello $1"
+}
