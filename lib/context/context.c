@@ -141,17 +141,9 @@ static const char *last_part(const char *qual)
 	return s;
 }
 
-static size_t key_hash(const char *k)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *k; k++)
-		h = (h ^ (unsigned char)*k) * 1099511628211ull;
-	return (size_t)h;
-}
-
 static void tab_insert(uint32_t *t, size_t cap, const char *key, size_t i)
 {
-	for (size_t h = key_hash(key) & (cap - 1);; h = (h + 1) & (cap - 1))
+	for (size_t h = (size_t)_kbx_fnv1a_str(key) & (cap - 1);; h = (h + 1) & (cap - 1))
 		if (!t[h]) {
 			t[h] = (uint32_t)i + 1;
 			return;
@@ -198,7 +190,8 @@ static struct cand *find_cand(struct run *r, const char *key)
 				return &r->c[i];
 		return NULL;
 	}
-	for (size_t h = key_hash(key) & (r->tab_cap - 1); r->tab[h]; h = (h + 1) & (r->tab_cap - 1))
+	size_t mask = r->tab_cap - 1;
+	for (size_t h = (size_t)_kbx_fnv1a_str(key) & mask; r->tab[h]; h = (h + 1) & mask)
 		if (!strcmp(r->c[r->tab[h] - 1].key, key))
 			return &r->c[r->tab[h] - 1];
 	return NULL;

@@ -590,14 +590,6 @@ static size_t defs_in_files(struct ctx *c, const char *name, int mask, const uin
 /* A test a candidate definition's qualified name must pass. */
 typedef int (*def_filter_fn)(const void *data, const char *qual);
 
-static uint64_t name_hash(const char *name)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (const char *p = name; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ull;
-	return h;
-}
-
 /* The definitions named name: from the cache, read from the name index
  * the first time.  NULL when out of memory. */
 static const struct cand_cache_entry *cands_of(struct ctx *c, const char *name)
@@ -611,7 +603,7 @@ static const struct cand_cache_entry *cands_of(struct ctx *c, const char *name)
 		for (size_t i = 0; i < r->cache_size; i++) {
 			if (!r->cache[i].name)
 				continue;
-			size_t j = (size_t)name_hash(r->cache[i].name) & (ns - 1);
+			size_t j = (size_t)_kbx_fnv1a_str(r->cache[i].name) & (ns - 1);
 			while (nt[j].name)
 				j = (j + 1) & (ns - 1);
 			nt[j] = r->cache[i];
@@ -620,7 +612,7 @@ static const struct cand_cache_entry *cands_of(struct ctx *c, const char *name)
 		r->cache = nt;
 		r->cache_size = ns;
 	}
-	size_t i = (size_t)name_hash(name) & (r->cache_size - 1);
+	size_t i = (size_t)_kbx_fnv1a_str(name) & (r->cache_size - 1);
 	for (; r->cache[i].name; i = (i + 1) & (r->cache_size - 1))
 		if (!strcmp(r->cache[i].name, name))
 			return &r->cache[i];

@@ -47,13 +47,6 @@ struct efile {
 	struct strbuf text, tags, related;
 };
 
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
 
 static const char *scalar(const yaml_node_t *n)
 {
@@ -72,7 +65,7 @@ static yaml_node_t *ids_check_add(struct efile *f, yaml_node_t *id)
 		for (size_t i = 0; i < f->ids_alloc; i++) {
 			if (!f->ids[i])
 				continue;
-			size_t j = str_hash(scalar(f->ids[i])) & (na - 1);
+			size_t j = _kbx_fnv1a_str(scalar(f->ids[i])) & (na - 1);
 			while (nt[j])
 				j = (j + 1) & (na - 1);
 			nt[j] = f->ids[i];
@@ -81,7 +74,7 @@ static yaml_node_t *ids_check_add(struct efile *f, yaml_node_t *id)
 		f->ids = nt;
 		f->ids_alloc = na;
 	}
-	size_t j = str_hash(scalar(id)) & (f->ids_alloc - 1);
+	size_t j = _kbx_fnv1a_str(scalar(id)) & (f->ids_alloc - 1);
 	for (; f->ids[j]; j = (j + 1) & (f->ids_alloc - 1))
 		if (!strcmp(scalar(f->ids[j]), scalar(id)))
 			return f->ids[j];

@@ -5,8 +5,9 @@
  * Chunk ids come from a counter ("next_chunk") and are never reused, so a
  * run's new postings always sort after the old ones of the same term.
  * Postings of removed chunks are found again by tokenizing the chunk's
- * stored text: the tokenizer is deterministic, so the same (term, tf,
- * length) values come out that went in.
+ * stored text (the tokenizer is deterministic, so the same terms come
+ * out that went in) and, under each term, by the chunk's id, whatever
+ * counts a posting holds (a kbx that counted them otherwise wrote it).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -213,15 +214,6 @@ struct _kbx_cw {
 	char dupbuf[600];
 };
 
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
 
 static const char *intern(struct intern *t, const char *s, size_t len)
 {
@@ -236,7 +228,7 @@ static const char *intern(struct intern *t, const char *s, size_t len)
 				continue;
 			uint32_t el;
 			memcpy(&el, e, 4);
-			size_t j = hash_bytes(e + 4, el) & (ncap - 1);
+			size_t j = _kbx_fnv1a(e + 4, el) & (ncap - 1);
 			while (ns[j])
 				j = (j + 1) & (ncap - 1);
 			ns[j] = e;
@@ -245,7 +237,7 @@ static const char *intern(struct intern *t, const char *s, size_t len)
 		t->slots = ns;
 		t->cap = ncap;
 	}
-	size_t j = hash_bytes(s, len) & (t->cap - 1);
+	size_t j = _kbx_fnv1a(s, len) & (t->cap - 1);
 	for (;;) {
 		char *e = t->slots[j];
 		if (!e)
@@ -391,7 +383,7 @@ static int count_token(void *data, const char *tok, size_t len, int kind)
 		for (size_t i = 0; i < ncap; i++)
 			ni[i] = SIZE_MAX;
 		for (size_t i = 0; i < w->ntc; i++) {
-			size_t j = hash_bytes(w->tc[i].term, w->tc[i].len) & (ncap - 1);
+			size_t j = _kbx_fnv1a(w->tc[i].term, w->tc[i].len) & (ncap - 1);
 			while (ni[j] != SIZE_MAX)
 				j = (j + 1) & (ncap - 1);
 			ni[j] = i;
@@ -400,7 +392,7 @@ static int count_token(void *data, const char *tok, size_t len, int kind)
 		w->tc_index = ni;
 		w->tc_cap = ncap;
 	}
-	size_t j = hash_bytes(tok, len) & (w->tc_cap - 1);
+	size_t j = _kbx_fnv1a(tok, len) & (w->tc_cap - 1);
 	while (w->tc_index[j] != SIZE_MAX) {
 		struct _kbx_term *t = &w->tc[w->tc_index[j]];
 		if (t->len == len && !memcmp(t->term, tok, len)) {

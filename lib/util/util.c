@@ -109,6 +109,19 @@ void _kbx_hash128(const void *data, size_t len, unsigned char out[16])
 	memcpy(out, c.digest, 16);
 }
 
+uint64_t _kbx_fnv1a(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+uint64_t _kbx_fnv1a_str(const char *s)
+{
+	return _kbx_fnv1a(s, strlen(s));
+}
+
 size_t _kbx_edit_distance(const char *a, const char *b, size_t max)
 {
 	size_t la = strlen(a), lb = strlen(b);

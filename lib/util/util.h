@@ -80,6 +80,10 @@ void _kbx_idmap_release(struct _kbx_idmap *m);
 
 /* ---- hashing, edit distance, a sorted set (util.c) ---- */
 void _kbx_hash128(const void *data, size_t len, unsigned char out[16]);
+/* FNV-1a of len bytes: the hash of kbx's small open-addressing tables
+ * (not stored anywhere: free to change). */
+uint64_t _kbx_fnv1a(const char *s, size_t len);
+uint64_t _kbx_fnv1a_str(const char *s);   /* of a string */
 /* Damerau-free Levenshtein distance, capped at max+1. */
 size_t _kbx_edit_distance(const char *a, const char *b, size_t max);
 /* A set of u32 ids (sorted array). */
