@@ -113,22 +113,20 @@ int out_is_picture(const struct out *o)
 
 void out_picture_node(struct out *o, const struct kbx_node *n, int start)
 {
-	if (o->pic && picture_node(o->pic, n, start))
-		o->nomem = 1;
+	out_picture_node_in(o, 0, NULL, n, start);
 }
 
 void out_picture_edge(struct out *o, const struct kbx_node *from, const struct kbx_node *to,
 		      int confidence, const char *label)
 {
-	if (o->pic && picture_edge(o->pic, from, to, confidence, label))
-		o->nomem = 1;
+	out_picture_edge_in(o, 0, NULL, from, 0, NULL, to, confidence, label);
 }
 
 void out_picture_node_in(struct out *o, uint32_t repo, const char *name, const struct kbx_node *n,
 			 int start)
 {
 	struct picture_repo r = { repo, name };
-	if (o->pic && picture_node_in(o->pic, name ? &r : NULL, n, start))
+	if (o->pic && picture_node(o->pic, name ? &r : NULL, n, start))
 		o->nomem = 1;
 }
 
@@ -137,8 +135,8 @@ void out_picture_edge_in(struct out *o, uint32_t from_repo, const char *from_nam
 			 const struct kbx_node *to, int confidence, const char *label)
 {
 	struct picture_repo fr = { from_repo, from_name }, tr = { to_repo, to_name };
-	if (o->pic && picture_edge_in(o->pic, from_name ? &fr : NULL, from, to_name ? &tr : NULL, to,
-				      confidence, label))
+	if (o->pic && picture_edge(o->pic, from_name ? &fr : NULL, from, to_name ? &tr : NULL, to,
+				   confidence, label))
 		o->nomem = 1;
 }
 

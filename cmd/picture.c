@@ -110,13 +110,8 @@ static long node_index(struct picture *p, const struct picture_repo *r, const st
 	return (long)p->nnodes++;
 }
 
-int picture_node(struct picture *p, const struct kbx_node *n, int start)
-{
-	return picture_node_in(p, NULL, n, start);
-}
-
-int picture_node_in(struct picture *p, const struct picture_repo *r, const struct kbx_node *n,
-		    int start)
+int picture_node(struct picture *p, const struct picture_repo *r, const struct kbx_node *n,
+		 int start)
 {
 	long i = node_index(p, r, n);
 	if (i < 0)
@@ -132,15 +127,9 @@ static int surer(int a, int b)
 	return a && (!b || a < b);
 }
 
-int picture_edge(struct picture *p, const struct kbx_node *from, const struct kbx_node *to,
-		 int confidence, const char *label)
-{
-	return picture_edge_in(p, NULL, from, NULL, to, confidence, label);
-}
-
-int picture_edge_in(struct picture *p, const struct picture_repo *from_repo,
-		    const struct kbx_node *from, const struct picture_repo *to_repo,
-		    const struct kbx_node *to, int confidence, const char *label)
+int picture_edge(struct picture *p, const struct picture_repo *from_repo,
+		 const struct kbx_node *from, const struct picture_repo *to_repo,
+		 const struct kbx_node *to, int confidence, const char *label)
 {
 	long f = node_index(p, from_repo, from), t = node_index(p, to_repo, to);
 	if (f < 0 || t < 0)

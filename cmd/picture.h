@@ -21,33 +21,30 @@ struct picture;
 struct picture *picture_new(int format);
 void picture_free(struct picture *p);
 
-/* A node of the picture; start: one the question named (drawn bold).
- * -1 when out of memory. */
-int picture_node(struct picture *p, const struct kbx_node *n, int start);
 /*
- * An edge from -> to, adding its nodes.  confidence: KBX_CONF_*
- * (ambiguous dashed, unresolved dotted).  label: NULL, or a few words
- * drawn on the edge.  The same pair twice is drawn once, as its surest.
- * -1 when out of memory.
- */
-int picture_edge(struct picture *p, const struct kbx_node *from, const struct kbx_node *to,
-		 int confidence, const char *label);
-
-/*
- * The same for a node of one of several repositories (kbx --db
+ * The repository of a node, when there are several (kbx --db
  * --all-repos): index tells the repositories apart (the same node id in
  * two is two nodes), name is drawn with the node (its file as
- * name/path).  r NULL: the one repository, as picture_node().
+ * name/path).  NULL where a node is given one: the one repository.
  */
 struct picture_repo {
 	uint32_t index;
 	const char *name;
 };
-int picture_node_in(struct picture *p, const struct picture_repo *r, const struct kbx_node *n,
-		    int start);
-int picture_edge_in(struct picture *p, const struct picture_repo *from_repo,
-		    const struct kbx_node *from, const struct picture_repo *to_repo,
-		    const struct kbx_node *to, int confidence, const char *label);
+
+/* A node of the picture, of repository r; start: one the question named
+ * (drawn bold).  -1 when out of memory. */
+int picture_node(struct picture *p, const struct picture_repo *r, const struct kbx_node *n,
+		 int start);
+/*
+ * An edge from -> to, adding its nodes (of from_repo and to_repo).
+ * confidence: KBX_CONF_* (ambiguous dashed, unresolved dotted).  label:
+ * NULL, or a few words drawn on the edge.  The same pair twice is drawn
+ * once, as its surest.  -1 when out of memory.
+ */
+int picture_edge(struct picture *p, const struct picture_repo *from_repo,
+		 const struct kbx_node *from, const struct picture_repo *to_repo,
+		 const struct kbx_node *to, int confidence, const char *label);
 
 /* Print the picture on stdout; title names it (the command and its
  * question). */

@@ -166,10 +166,9 @@ kbx_status_t _kbx_embed_chunks(kbx_embedder_t *e, size_t n, const char *const *t
 		return st;
 	/* the documentation parts, joined a chunk at a time */
 	char **docs = calloc(n + 1, sizeof(*docs));
-	const char **dt = calloc(n + 1, sizeof(*dt));
 	size_t *dl = calloc(n + 1, sizeof(*dl)), *of = calloc(n + 1, sizeof(*of)), m = 0;
 	float *dv = NULL;
-	if (!docs || !dt || !dl || !of) {
+	if (!docs || !dl || !of) {
 		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 		goto out;
 	}
@@ -187,7 +186,6 @@ kbx_status_t _kbx_embed_chunks(kbx_embedder_t *e, size_t n, const char *const *t
 		}
 		dl[m] = sb.len;
 		docs[m] = strbuf_detach(&sb, NULL);
-		dt[m] = docs[m];
 		of[m++] = i;
 	}
 	if (!m)
@@ -197,7 +195,7 @@ kbx_status_t _kbx_embed_chunks(kbx_embedder_t *e, size_t n, const char *const *t
 		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	if ((st = _kbx_embed(e, m, dt, dl, 0, dv, err)))
+	if ((st = _kbx_embed(e, m, (const char *const *)docs, dl, 0, dv, err)))
 		goto out;
 	for (size_t j = 0; j < m; j++) {
 		float *v = out + of[j] * (size_t)dim, *d = dv + j * (size_t)dim;
@@ -216,7 +214,6 @@ out:
 	for (size_t j = 0; j < m; j++)
 		free(docs[j]);
 	free(docs);
-	free(dt);
 	free(dl);
 	free(of);
 	free(dv);
