@@ -251,4 +251,17 @@ test_expect_success 'index.compact=auto leaves a store under 32 MiB as it was wr
 	test_grep "a.py:4" out
 '
 
+command -v fincore >/dev/null 2>&1 && test_set_prereq FINCORE
+
+test_expect_success FINCORE 'the compacted store starts in the page cache, not only on the disk' '
+	(cd repo && kbx index --rebuild --format=json >../cached.json) &&
+	test_grep "\"compacted\":{" cached.json &&
+	data="repo/.kbx/$(cat repo/.kbx/current)/data.mdb" &&
+	fincore --bytes --noheadings --output RES,SIZE "$data" >fc &&
+	read res size <fc &&
+	echo "resident $res of $size" &&
+	test "$size" -gt 0 &&
+	test $((res * 2)) -ge "$size"
+'
+
 test_done

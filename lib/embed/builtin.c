@@ -32,6 +32,7 @@
 #include "embed/builtin.h"
 #include "embed/words.h"
 #include "text/tokenize.h"
+#include "util/util.h"
 
 enum feature_kind { F_WORD, F_COMPOUND, F_NGRAM, F_BIGRAM, F__COUNT };
 
@@ -112,8 +113,9 @@ struct _kbx_builtin *_kbx_builtin_new(const struct _kbx_builtin_params *p)
 	b->feat = malloc(b->cap / 2 * sizeof(*b->feat));
 	if (p->words) {
 		b->learned = malloc(_kbx_words_dim(p->words) * sizeof(float));
-		/* without it, the words are searched each time */
-		b->memo = calloc(WORD_MEMO, sizeof(*b->memo));
+		/* without it, the words are searched each time; mapped, so
+		 * that a query touches only the pages of its words */
+		b->memo = _kbx_zalloc(WORD_MEMO * sizeof(*b->memo));
 	}
 	if (!b->tok || !b->table || !b->feat || (p->words && !b->learned)) {
 		_kbx_builtin_free(b);
@@ -132,7 +134,7 @@ void _kbx_builtin_free(struct _kbx_builtin *b)
 	if (!b)
 		return;
 	_kbx_tokenizer_free(b->tok);
-	free(b->memo);
+	_kbx_zfree(b->memo, WORD_MEMO * sizeof(*b->memo));
 	free(b->table);
 	free(b->feat);
 	free(b->learned);

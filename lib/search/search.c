@@ -759,9 +759,9 @@ typedef int (*vsearch_fn)(void *data, const float *qv, size_t k, int64_t *ids, f
 			  char *msg, size_t msgsz);
 
 static kbx_status_t vector_hits(struct src *src, vsearch_fn search, void *sdata,
-				uint64_t ntotal, const struct kbx_search_query *q, const float *qv,
-				size_t depth, struct slist *out, struct kbx_signal_report *rep,
-				struct kbx_error *err)
+				uint64_t ntotal, int exact, const struct kbx_search_query *q,
+				const float *qv, size_t depth, struct slist *out,
+				struct kbx_signal_report *rep, struct kbx_error *err)
 {
 	kbx_status_t st = KBX_OK;
 	int64_t *ids = NULL;
@@ -800,8 +800,10 @@ static kbx_status_t vector_hits(struct src *src, vsearch_fn search, void *sdata,
 				break;
 			found++;
 			/* a chunk removed since the file was built is not there:
-			 * every candidate is looked up */
-			if (!keep_in(src, q, 1, (uint32_t)ids[i]))
+			 * unless the file holds exactly the snapshot's chunks,
+			 * every candidate is looked up (the lookups are a third
+			 * of a search's page faults) */
+			if ((filtered || !exact) && !keep_in(src, q, 1, (uint32_t)ids[i]))
 				continue;
 			out->ids[out->n] = (uint32_t)ids[i];
 			out->scores[out->n] = dist[i];
@@ -993,7 +995,11 @@ embed_failed:
 	}
 	struct src one = { .s = s, .txn = txn };
 	struct file_search fs = { &vs, { .ef_search = q->ef_search, .nprobe = q->nprobe } };
-	st = vector_hits(&one, file_search, &fs, info.ntotal, q, qv, depth, out, rep, err);
+	/* the file holds this snapshot's chunks, every one and no other,
+	 * when it was built at the snapshot's generation */
+	if (!whole && fgen == gen && _kbx_meta_get_u64(s, txn, "search_generation", &sgen) == KBX_OK)
+		whole = fgen == sgen;
+	st = vector_hits(&one, file_search, &fs, info.ntotal, whole, q, qv, depth, out, rep, err);
 	if (st)
 		goto out;
 	if (!whole)
@@ -1332,7 +1338,7 @@ static kbx_status_t run_vector_source(struct src *src, const struct kbx_search_q
 		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	st = vector_hits(src, source_search, &ss, n, q, qv, depth, out, rep, err);
+	st = vector_hits(src, source_search, &ss, n, 0, q, qv, depth, out, rep, err);
 	if (!st) {
 		rep->used = 1;
 		rep->passed = out->n;

@@ -71,6 +71,7 @@
 #include <unistd.h>
 
 #include "store/store.h"
+#include "util/util.h"
 
 #define POINTER_NAME "current"
 #define POINTER_TMP "current.tmp"
@@ -157,6 +158,35 @@ int _kbx_store_pointer_moved(const struct kbx_store *s)
 	if (_kbx_store_pointer_read(s->dir, 1, &gen, &e))
 		return 0;   /* the next open says what is wrong */
 	return gen != s->env_gen;
+}
+
+/*
+ * The committed store, compacted, into dir/data.mdb.  Not by
+ * mdb_env_copy2(), which writes its copy with O_DIRECT: the new store
+ * would then start outside the page cache, and the first queries after
+ * an index, and the next run's work on the old pages, would read it back
+ * from the disk.
+ */
+static kbx_status_t copy_compact(struct kbx_store *s, const char *dir, struct kbx_error *err)
+{
+	char *path = _kbx_path_concat(dir, "data.mdb");
+	if (!path)
+		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+	kbx_status_t st = KBX_OK;
+	if (fd < 0) {
+		st = _kbx_fail(err, errno == ENOSPC || errno == EDQUOT ? KBX_ERR_FULL : KBX_ERR_IO,
+			       "cannot create '%s': %s", path, strerror(errno));
+	} else {
+		int rc = mdb_env_copyfd2(s->env, fd, MDB_CP_COMPACT);
+		if (rc)
+			st = _kbx_fail_mdb(err, _kbx_store_write_error(s, rc),
+					   "cannot write the compacted index");
+		if (close(fd) < 0 && !st)
+			st = _kbx_fail(err, KBX_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+	}
+	free(path);
+	return st;
 }
 
 static int fsync_path(const char *path, int flags)
@@ -310,8 +340,8 @@ kbx_status_t kbx_store_compact(kbx_store_t *s, int always, uint64_t floor,
 	if (mkdir(dir, 0777) < 0)
 		st = _kbx_fail(err, errno == ENOSPC || errno == EDQUOT ? KBX_ERR_FULL : KBX_ERR_IO,
 			       "cannot create '%s': %s", dir, strerror(errno));
-	if (!st && (rc = mdb_env_copy2(s->env, dir, MDB_CP_COMPACT)))
-		st = _kbx_fail_mdb(err, _kbx_store_write_error(s, rc), "cannot write the compacted index");
+	if (!st)
+		st = copy_compact(s, dir, err);
 	if (!st)
 		st = _kbx_store_mark(dir, err);   /* and its data, on disk */
 	if (!st && fsync_path(dir, O_RDONLY | O_DIRECTORY) < 0)

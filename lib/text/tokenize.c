@@ -37,8 +37,13 @@
 
 #include "text/stem.h"
 #include "text/tokenize.h"
+#include "util/util.h"
 
 #define CACHE_SLOTS 8192        /* a power of two */
+/* The cache is made once this many words were stemmed without it: a
+ * query's few words would touch as many of its pages as they have words,
+ * each a page fault of a process that runs for milliseconds. */
+#define CACHE_AFTER 512
 #define CACHE_WORD 23           /* longer words are stemmed every time */
 #define STEM_MIN 3              /* shorter words are not stemmed */
 
@@ -51,7 +56,8 @@ struct cache_slot {
 
 struct kbx_tokenizer {
 	struct kbx_stemmer *stemmer;
-	struct cache_slot *cache;
+	struct cache_slot *cache;       /* NULL until CACHE_AFTER words */
+	size_t uncached;                /* words stemmed without it */
 	char part[KBX_TOKEN_MAX + 1];   /* one more: where to cut */
 	char compound[KBX_TOKEN_MAX];
 };
@@ -134,8 +140,7 @@ kbx_tokenizer_t *_kbx_tokenizer_new(void)
 	if (!t)
 		return NULL;
 	t->stemmer = _kbx_stemmer_new();
-	t->cache = calloc(CACHE_SLOTS, sizeof(*t->cache));
-	if (!t->stemmer || !t->cache) {
+	if (!t->stemmer) {
 		_kbx_tokenizer_free(t);
 		return NULL;
 	}
@@ -147,7 +152,7 @@ void _kbx_tokenizer_free(kbx_tokenizer_t *t)
 	if (!t)
 		return;
 	_kbx_stemmer_free(t->stemmer);
-	free(t->cache);
+	_kbx_zfree(t->cache, CACHE_SLOTS * sizeof(*t->cache));
 	free(t);
 }
 
@@ -225,6 +230,18 @@ static int emit_part(kbx_tokenizer_t *t, struct emit *e, const char *w, size_t l
 	if (len > CACHE_WORD) {
 		stem = _kbx_stem(t->stemmer, w, len, &stem_len);
 		if (!stem)      /* out of memory: the word as it is */
+			return emit(e, w, len, KBX_TOK_WORD);
+		return emit(e, stem, stem_len, KBX_TOK_WORD);
+	}
+	if (!t->cache && ++t->uncached >= CACHE_AFTER)
+		t->cache = _kbx_zalloc(CACHE_SLOTS * sizeof(*t->cache));
+	if (!t->cache) {        /* not yet, or out of memory */
+		if (is_stop_word(w, len))
+			return 0;
+		if (len < STEM_MIN)
+			return emit(e, w, len, KBX_TOK_WORD);
+		stem = _kbx_stem(t->stemmer, w, len, &stem_len);
+		if (!stem)
 			return emit(e, w, len, KBX_TOK_WORD);
 		return emit(e, stem, stem_len, KBX_TOK_WORD);
 	}

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <xxhash.h>
@@ -115,6 +116,27 @@ uint64_t _kbx_fnv1a(const char *s, size_t len)
 	for (size_t i = 0; i < len; i++)
 		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
 	return h;
+}
+
+/* Tables from this size on are mapped. */
+#define ZALLOC_MAP_MIN (64 * 1024)
+
+void *_kbx_zalloc(size_t size)
+{
+	if (size < ZALLOC_MAP_MIN)
+		return calloc(1, size ? size : 1);
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void _kbx_zfree(void *p, size_t size)
+{
+	if (!p)
+		return;
+	if (size < ZALLOC_MAP_MIN)
+		free(p);
+	else
+		munmap(p, size);
 }
 
 uint64_t _kbx_fnv1a_str(const char *s)

@@ -78,6 +78,15 @@ int _kbx_idmap_put(struct _kbx_idmap *m, uint32_t id, uint32_t index);  /* -1: o
 void _kbx_idmap_clear(struct _kbx_idmap *m);                            /* keeps the room */
 void _kbx_idmap_release(struct _kbx_idmap *m);
 
+/* ---- zeroed tables (util.c) ---- */
+/* size bytes of zeros: a large table is mapped from the kernel's zero
+ * pages, so that only the pages used are ever touched (a query uses a
+ * few slots of a tokenizer's cache, and calloc() may clear every page
+ * of memory it reuses); NULL when out of memory.  Freed by _kbx_zfree
+ * with the same size. */
+void *_kbx_zalloc(size_t size);
+void _kbx_zfree(void *p, size_t size);
+
 /* ---- hashing, edit distance, a sorted set (util.c) ---- */
 void _kbx_hash128(const void *data, size_t len, unsigned char out[16]);
 /* FNV-1a of len bytes: the hash of kbx's small open-addressing tables

@@ -10,6 +10,8 @@
 
 #include "graph/graph.h"
 #include "search/search.h"
+#include "text/tokenize.h"
+#include "util/util.h"
 #include "tap.h"
 
 static void test_edge_keys(void)
@@ -241,6 +243,52 @@ static void test_termcount_no_words(void)
 	_kbx_termcount_free(t);
 }
 
+/* Tokens as one string, for comparing two tokenizations. */
+static int tok_append(void *data, const char *tok, size_t len, int kind)
+{
+	struct strbuf *sb = data;
+	strbuf_addf(sb, "%d:%.*s ", kind, (int)len, tok);
+	return 0;
+}
+
+/* A tokenizer stems its first words without its cache, the rest with it:
+ * the tokens are the same either way. */
+static void test_tokenizer_cache(void)
+{
+	const char *text = "Running the parsers: they parsed configurations, the_parser_state "
+			   "and ReadConfigFile were waiting; it is a strangely long identifier "
+			   "supercalifragilisticexpialidocious 0xdeadbeef12 x ab.";
+	kbx_tokenizer_t *t = _kbx_tokenizer_new();
+	struct strbuf first, later;
+	int same = 1;
+	strbuf_init(&first);
+	strbuf_init(&later);
+	ok(t != NULL, "a tokenizer");
+	if (t)
+		_kbx_tokenize(t, text, strlen(text), tok_append, &first);
+	/* enough words to make the cache, twice over */
+	for (int i = 0; t && i < 200; i++) {
+		strbuf_reset(&later);
+		_kbx_tokenize(t, text, strlen(text), tok_append, &later);
+		if (strcmp(first.buf, later.buf))
+			same = 0;
+	}
+	ok(same && first.len > 0, "the same tokens before the cache is made and after");
+	_kbx_tokenizer_free(t);
+	strbuf_release(&first);
+	strbuf_release(&later);
+
+	unsigned char *z = _kbx_zalloc(1 << 20), *y = _kbx_zalloc(100);
+	int zero = z && y;
+	for (size_t i = 0; zero && i < (1 << 20); i += 4093)
+		zero = !z[i];
+	for (size_t i = 0; zero && i < 100; i++)
+		zero = !y[i];
+	ok(zero, "zeroed tables, mapped or not, are zeros");
+	_kbx_zfree(z, 1 << 20);
+	_kbx_zfree(y, 100);
+}
+
 /* The documentation of a code chunk's text (search/code-doc.c). */
 static int code_doc_is(const char *text, const char *want)
 {
@@ -296,6 +344,7 @@ int main(void)
 	test_strbuf();
 	test_termcount_no_words();
 	test_code_doc();
+	test_tokenizer_cache();
 	printf("1..%d\n", tests);
 	return failures ? 1 : 0;
 }
