@@ -1008,10 +1008,14 @@ static int has_word(const char *text, const char *word)
 static void branch_defines(struct kbx_walk *w, TSNode branch, const char *name,
 			   const char *cond, int *defines_name, int *defines_cond)
 {
-	uint32_t count = ts_node_named_child_count(branch);
-	for (uint32_t i = 0; i < count; i++) {
-		TSNode d = ts_node_named_child(branch, i);
-		if (!_kbx_is(d, "preproc_def") && !_kbx_is(d, "preproc_function_def"))
+	/* a cursor: the children by index would cost a walk from the
+	 * first each, and an include guard's branch holds a whole header */
+	TSTreeCursor cur = ts_tree_cursor_new(branch);
+	for (int more = ts_tree_cursor_goto_first_child(&cur); more;
+	     more = ts_tree_cursor_goto_next_sibling(&cur)) {
+		TSNode d = ts_tree_cursor_current_node(&cur);
+		if (!ts_node_is_named(d) ||
+		    (!_kbx_is(d, "preproc_def") && !_kbx_is(d, "preproc_function_def")))
 			continue;
 		const char *dn = _kbx_field_text(w, d, "name");
 		if (!dn)
@@ -1021,6 +1025,7 @@ static void branch_defines(struct kbx_walk *w, TSNode branch, const char *name,
 		if (cond && has_word(cond, dn))
 			*defines_cond = 1;
 	}
+	ts_tree_cursor_delete(&cur);
 }
 
 int _kbx_c_conditional(struct kbx_walk *w, TSNode n, const char *name)
