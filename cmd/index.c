@@ -226,6 +226,8 @@ static void json_summary(struct out *o, const struct kbx_index_stats *stats,
 	out_field_int(o, "skipped", (int64_t)stats->skipped);
 	out_field_int(o, "removed", (int64_t)stats->removed);
 	out_field_int(o, "reresolved", (int64_t)stats->reresolved);
+	if (stats->rules_changed)
+		out_json_bool(o, "rules_changed", 1);
 	out_field_int(o, "nodes", (int64_t)stats->symbols);
 	out_field_int(o, "edges", (int64_t)stats->edges);
 	out_field_int(o, "milliseconds", (int64_t)(stats->seconds * 1000));
@@ -676,6 +678,9 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 		json_summary(o, &stats, &ss, &state);
 	} else if (!quiet) {
 		/* the summary goes to stderr like the progress: stdout stays for results */
+		if (stats.rules_changed)
+			fprintf(stderr,
+				"the index was made by an older kbx, whose rules give other facts: every file was read again\n");
 		fprintf(stderr,
 			"indexed %llu files in %.2f s: %llu parsed, %llu unchanged, %llu skipped, %llu removed, %llu re-resolved; %llu nodes, %llu edges\n",
 			(unsigned long long)stats.scanned, stats.seconds,

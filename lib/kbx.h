@@ -238,6 +238,7 @@ struct kbx_index_stats {
 	uint64_t skipped;      /* binary, too large, unreadable, parse timeout */
 	uint64_t removed;      /* files gone since the last run */
 	uint64_t reresolved;   /* unchanged files whose edges were resolved again */
+	int rules_changed;     /* the index was made by other rules: made again whole */
 	uint64_t symbols, edges;
 	uint64_t generation;
 	double seconds;

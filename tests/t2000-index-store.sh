@@ -183,6 +183,22 @@ test_expect_success 'a store written by another schema version is refused with a
 	test_cmp expect c.out
 '
 
+test_expect_success 'an index made by older rules is made again whole by the next run' '
+	(cd repo && kbx index -q) &&
+	"$KBX_TEST_UNIT/store-set-meta" repo/.kbx graph_rules 1 &&
+	(cd repo && kbx index --format=json >../rules.json) &&
+	test_grep "\"rules_changed\":true" rules.json &&
+	test_grep "\"unchanged\":0," rules.json &&
+	(cd repo && kbx index --format=json >../rules.json) &&
+	test_grep ! rules_changed rules.json &&
+	test_grep ! "\"parsed\":[1-9]" rules.json &&
+	"$KBX_TEST_UNIT/store-set-meta" repo/.kbx graph_rules 1 &&
+	(cd repo && kbx index 2>../err) &&
+	test_grep "made by an older kbx" err &&
+	(cd repo && kbx callers --format=nul load >../c.out) &&
+	test_cmp expect c.out
+'
+
 test_expect_success 'a second writer is told the index is busy (exit 5)' '
 	(cd repo && flock .kbx/index.lock -c "kbx index 2>../err; echo \$? >../rc") &&
 	echo 5 >expect &&

@@ -787,7 +787,22 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 	st = _kbx_store_write_begin(s, r->err);
 	if (st)
 		return st;
-	if (o->rebuild) {
+	/* an index of other rules is made again whole; a new one is made by
+	 * these */
+	uint64_t rules = 1, nfiles = 0;
+	_kbx_meta_get_u64(s, s->wtxn, KBX_META_GRAPH_RULES, &rules);
+	{
+		MDB_stat ms;
+		if (mdb_stat(s->wtxn, s->files, &ms) == 0)
+			nfiles = ms.ms_entries;
+	}
+	stats->rules_changed = !o->rebuild && rules != KBX_GRAPH_RULES && nfiles > 0;
+	rc = _kbx_meta_put_u64(s, s->wtxn, KBX_META_GRAPH_RULES, KBX_GRAPH_RULES);
+	if (rc) {
+		mdb_fail(r, rc, "cannot write the index's rules");
+		goto fail;
+	}
+	if (o->rebuild || stats->rules_changed) {
 		rc = begin_rebuild(r);
 		if (rc) {
 			mdb_fail(r, rc, "cannot clear the index");

@@ -35,7 +35,9 @@
  *      #include "x.h", wildcard imports);
  *   5b. scope: the caller's package directory (Go); in a language
  *      whose functions exist only where they were defined or sourced
- *      (Bash), nothing further: the call is external;
+ *      (Bash), nothing further proves a call: the definitions of the
+ *      name in other scripts are ambiguous candidates, and without one
+ *      the call is external;
  *   6. qualified: R.f() where some definition's qualified name ends in
  *      R.f (geo::Circle(), Type::new(), Outer.Inner.f());
  *   7. unique-name: the definitions of the name in the languages that can
@@ -2328,9 +2330,28 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		}
 	}
 
-	/* a shell function exists only where it was defined or sourced */
+	/* Nothing else proves a call (Bash, Elixir, Zig, OCaml, Haskell).
+	 * A shell function exists only where it was defined or sourced:
+	 * another script's function of the name is a candidate, never
+	 * proved (the shell running this one may have loaded it some other
+	 * way, or run a program of that name, which counts as one more
+	 * candidate); without one, a program.  In the others, an external. */
 	if (c->lang->calls_in_imports_only) {
-		emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+		struct everywhere ev = { 0 };
+		if (c->lang->loaded_elsewhere) {
+			defs_everywhere(c, name, mask, c->fam, &ev);
+			ev.n = drop_nested(c, ev.ids, ev.n);
+		}
+		if (!ev.n) {
+			emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+		} else if (ev.n <= AMBIGUOUS_MAX) {
+			for (size_t i = 0; i < ev.n; i++)
+				add_edge(c, src, KBX_EDGE_CALLS, ev.ids[i], KBX_CONF_AMBIGUOUS,
+					 KBX_VIA_NAME, (uint32_t)ev.n + 1, line, col);
+		} else {
+			emit_candidates(c, src, KBX_EDGE_CALLS, name, ev.ids, ev.n, KBX_VIA_NAME,
+					line, col);
+		}
 		return;
 	}
 

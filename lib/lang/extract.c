@@ -946,6 +946,115 @@ static void path_set(struct kbx_walk *w, TSNode n)
 	w->up[w->depth] = n;
 }
 
+/* Walk the tree under root, calling the language's visitor on every
+ * named node, with the scopes, the path from the root and the bodies'
+ * hashes kept up to date. */
+static void walk_tree(struct kbx_walk *w, const struct kbx_lang *lang, TSNode root,
+		      struct body_state *body)
+{
+	struct kbx_extract *x = w->x;
+	TSTreeCursor cur = ts_tree_cursor_new(root);
+	w->depth = 0;
+	for (;;) {
+		TSNode n = ts_tree_cursor_current_node(&cur);
+		int skip = 0;
+		body_enter(body, n);
+		path_set(w, n);
+		if (ts_node_is_named(n)) {
+			size_t first = x->nsyms;
+			skip = lang->visit(w, n, ts_node_type(n)) == KBX_WALK_SKIP;
+			if (lang->visibility)
+				for (size_t i = first; i < x->nsyms; i++)
+					lang->visibility(w, n, (int)i);
+		}
+		if (!skip && ts_tree_cursor_goto_first_child(&cur)) {
+			w->depth++;
+			continue;
+		}
+		if (skip && ts_node_child_count(n))
+			body_subtree(body, x, n);
+		else
+			body_leaf(body, n);
+		/* leave this node and every finished ancestor */
+		for (;;) {
+			body_leave(body, x, ts_tree_cursor_current_node(&cur));
+			while (w->nscope && w->scope_depth[w->nscope - 1] >= w->depth)
+				w->nscope--;
+			while (w->nbind && w->bind[w->nbind - 1].level > w->nscope)
+				w->nbind--;
+			if (ts_tree_cursor_goto_next_sibling(&cur))
+				break;
+			if (!ts_tree_cursor_goto_parent(&cur))
+				goto done;
+			w->depth--;
+		}
+	}
+done:
+	ts_tree_cursor_delete(&cur);
+}
+
+#define MAX_PIECES 4096
+
+/* The point of byte to, given pt, the point of byte from. */
+static TSPoint point_after(const char *src, size_t from, size_t to, TSPoint pt)
+{
+	for (size_t k = from; k < to; k++) {
+		if (src[k] == '\n') {
+			pt.row++;
+			pt.column = 0;
+		} else {
+			pt.column++;
+		}
+	}
+	return pt;
+}
+
+/*
+ * A file the grammar could not read whole, parsed again piece by piece
+ * (kbx_lang's pieces): each piece alone, as an included range of the
+ * same text, so that its nodes keep their places in the file.  The trees
+ * into trees[0..), their number returned; 0 when the language has no
+ * pieces or the file has fewer than two.
+ */
+static size_t parse_pieces(const struct kbx_lang *lang, TSParser *parser, const char *src,
+			   size_t len, struct kbx_extract *x, TSTree ***trees_out)
+{
+	*trees_out = NULL;
+	if (!lang->pieces || len > UINT32_MAX)
+		return 0;
+	uint32_t *starts = malloc(MAX_PIECES * sizeof(*starts));
+	TSTree **trees = NULL;
+	size_t n = starts ? lang->pieces(src, len, starts, MAX_PIECES) : 0, ntrees = 0;
+	if (n >= 2)
+		trees = calloc(n, sizeof(*trees));
+	if (!trees) {
+		free(starts);
+		return 0;
+	}
+	TSPoint pt = { 0, 0 };
+	for (size_t i = 0; i < n; i++) {
+		uint32_t from = starts[i], to = i + 1 < n ? starts[i + 1] : (uint32_t)len;
+		TSRange r = { .start_point = pt, .start_byte = from, .end_byte = to };
+		pt = point_after(src, from, to, pt);
+		r.end_point = pt;
+		if (to <= from || !ts_parser_set_included_ranges(parser, &r, 1))
+			continue;
+		uint64_t cpu0 = _kbx_thread_cpu_ns();
+		TSTree *t = ts_parser_parse_string(parser, NULL, src, (uint32_t)len);
+		x->parse_cpu_ns += _kbx_thread_cpu_ns() - cpu0;
+		if (!t) {       /* this piece ran out of time: the others go on */
+			ts_parser_reset(parser);
+			continue;
+		}
+		trees[ntrees++] = t;
+	}
+	/* the next file is parsed whole */
+	ts_parser_set_included_ranges(parser, NULL, 0);
+	free(starts);
+	*trees_out = trees;
+	return ntrees;
+}
+
 int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path,
 		 const char *src, size_t len, uint64_t timeout_us, struct kbx_extract *x)
 {
@@ -978,6 +1087,11 @@ int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path
 	}
 	TSNode root = ts_tree_root_node(tree);
 	x->had_errors = ts_node_has_error(root);
+	/* one error can leave the rest of a file unread (a shell script's
+	 * every function after it): its pieces, parsed alone, lose only
+	 * their own */
+	TSTree **pieces = NULL;
+	size_t npieces = x->had_errors ? parse_pieces(lang, parser, src, len, x, &pieces) : 0;
 
 	struct kbx_walk w = { 0 };
 	w.x = x;
@@ -989,44 +1103,11 @@ int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path
 
 	struct body_state body;
 	body_init(&body, lang->grammar(), src, len);
-	TSTreeCursor cur = ts_tree_cursor_new(root);
-	w.depth = 0;
-	for (;;) {
-		TSNode n = ts_tree_cursor_current_node(&cur);
-		int skip = 0;
-		body_enter(&body, n);
-		path_set(&w, n);
-		if (ts_node_is_named(n)) {
-			size_t first = x->nsyms;
-			skip = lang->visit(&w, n, ts_node_type(n)) == KBX_WALK_SKIP;
-			if (lang->visibility)
-				for (size_t i = first; i < x->nsyms; i++)
-					lang->visibility(&w, n, (int)i);
-		}
-		if (!skip && ts_tree_cursor_goto_first_child(&cur)) {
-			w.depth++;
-			continue;
-		}
-		if (skip && ts_node_child_count(n))
-			body_subtree(&body, x, n);
-		else
-			body_leaf(&body, n);
-		/* leave this node and every finished ancestor */
-		for (;;) {
-			body_leave(&body, x, ts_tree_cursor_current_node(&cur));
-			while (w.nscope && w.scope_depth[w.nscope - 1] >= w.depth)
-				w.nscope--;
-			while (w.nbind && w.bind[w.nbind - 1].level > w.nscope)
-				w.nbind--;
-			if (ts_tree_cursor_goto_next_sibling(&cur))
-				break;
-			if (!ts_tree_cursor_goto_parent(&cur))
-				goto done;
-			w.depth--;
-		}
-	}
-done:
-	ts_tree_cursor_delete(&cur);
+	if (npieces)
+		for (size_t i = 0; i < npieces; i++)
+			walk_tree(&w, lang, ts_tree_root_node(pieces[i]), &body);
+	else
+		walk_tree(&w, lang, root, &body);
 	if (lang->end)
 		lang->end(&w);
 	free(w.scope_sym);
@@ -1040,6 +1121,9 @@ done:
 	/* the nodes die with the tree */
 	for (size_t i = 0; i < x->nsyms; i++)
 		memset(&x->syms[i].node, 0, sizeof(x->syms[i].node));
+	for (size_t i = 0; i < npieces; i++)
+		ts_tree_delete(pieces[i]);
+	free(pieces);
 	ts_tree_delete(tree);
 	free(masked);
 	return 0;

@@ -519,6 +519,12 @@ struct kbx_lang {
 	 * shell that defined or sourced it): the resolver looks nowhere
 	 * else, and an unfound name is an external (a program). */
 	int calls_in_imports_only;
+	/* With calls_in_imports_only: what the source proves is not all
+	 * that may be in scope (a shell may have loaded another script's
+	 * functions some other way, as bash_completion is for the
+	 * completion scripts), so the definitions of the name in other
+	 * files are ambiguous candidates rather than none (Bash). */
+	int loaded_elsewhere;
 	/* Its imports may pass on what they bring (KBX_IMPORT_REEXPORT):
 	 * a name not found in an imported file is looked for in the
 	 * files that file passes on. */
@@ -556,6 +562,12 @@ struct kbx_lang {
 	 * copy of the text (C and C++ export macros: `class API_EXPORT
 	 * Store {`), every other byte where it was; how many bytes. */
 	size_t (*mask)(char *text, size_t len);
+	/* Optional: where the top-level pieces of a text begin (byte
+	 * offsets, ascending, at most max, the first 0), for a file the
+	 * grammar cannot read whole: each piece is then parsed alone, and
+	 * an error loses only its own piece (a shell script's functions
+	 * after an unreadable one).  Returns their number. */
+	size_t (*pieces)(const char *src, size_t len, uint32_t *starts, size_t max);
 	/* Optional: called after visit() for each definition it made (sym),
 	 * with the node visited, to set KBX_SYM_EXPORTED and
 	 * KBX_SYM_OVERRIDE (lib/lang/visibility.c). */

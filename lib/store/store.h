@@ -105,6 +105,15 @@ kbx_status_t _kbx_store_reopen(struct kbx_store *s, struct kbx_error *err);
  * the rebuild to the next run. */
 #define KBX_META_REBUILD_CODE_CHUNKS "rebuild_code_chunks"
 
+/* In meta: the rules the graph was extracted and resolved by.  Raise
+ * KBX_GRAPH_RULES with any change to lib/lang/ or the resolver that makes
+ * an unchanged file give other facts; an index made by other rules is
+ * made again, as by --rebuild, by its next run, so that an upgrade of
+ * kbx leaves no fact of the old rules behind.  Absent: rules before the
+ * stamp (1). */
+#define KBX_META_GRAPH_RULES "graph_rules"
+#define KBX_GRAPH_RULES 2   /* 2: Bash's directory variables, calls of other scripts' functions ambiguous */
+
 /* In meta: how the code chunks were made (their terms counted, their
  * vectors embedded): KBX_CODE_CHUNKS_FORMAT, absent for the first way.
  * The code chunks of another format are made again by the next run. */
