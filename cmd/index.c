@@ -557,6 +557,10 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 		fprintf(stderr, "error: --watch takes no path: it watches the whole repository\n");
 		return KBX_EXIT_USAGE;
 	}
+	if (rebuild && nargs) {
+		fprintf(stderr, "error: --rebuild takes no path: it builds the whole index again\n");
+		return KBX_EXIT_USAGE;
+	}
 	/* what the options leave open, the settings say (kbx-settings(7)) */
 	struct kbx_config_value v;
 	uint64_t parse_timeout_ms = 0;

@@ -199,6 +199,19 @@ test_expect_success 'an index made by older rules is made again whole by the nex
 	test_cmp expect c.out
 '
 
+test_expect_success 'made again by older rules, an index is made whole even when paths are given' '
+	(cd repo && kbx status --format=json >../before.json) &&
+	"$KBX_TEST_UNIT/store-set-meta" repo/.kbx graph_rules 1 &&
+	(cd repo && kbx index --format=json app.py >../rules.json) &&
+	test_grep "\"rules_changed\":true" rules.json &&
+	(cd repo && kbx status --format=json >../after.json) &&
+	grep -o "\"files\":[0-9]*" before.json >files.before &&
+	grep -o "\"files\":[0-9]*" after.json >files.after &&
+	test_cmp files.before files.after &&
+	(cd repo && test_expect_code 2 kbx index --rebuild app.py 2>../err) &&
+	test_grep "rebuild takes no path" err
+'
+
 test_expect_success 'a second writer is told the index is busy (exit 5)' '
 	(cd repo && flock .kbx/index.lock -c "kbx index 2>../err; echo \$? >../rc") &&
 	echo 5 >expect &&

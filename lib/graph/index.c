@@ -789,14 +789,11 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 		return st;
 	/* an index of other rules is made again whole; a new one is made by
 	 * these */
-	uint64_t rules = 1, nfiles = 0;
+	uint64_t rules = 1;
+	MDB_stat ms;
 	_kbx_meta_get_u64(s, s->wtxn, KBX_META_GRAPH_RULES, &rules);
-	{
-		MDB_stat ms;
-		if (mdb_stat(s->wtxn, s->files, &ms) == 0)
-			nfiles = ms.ms_entries;
-	}
-	stats->rules_changed = !o->rebuild && rules != KBX_GRAPH_RULES && nfiles > 0;
+	stats->rules_changed = !o->rebuild && rules != KBX_GRAPH_RULES &&
+			       mdb_stat(s->wtxn, s->files, &ms) == 0 && ms.ms_entries > 0;
 	rc = _kbx_meta_put_u64(s, s->wtxn, KBX_META_GRAPH_RULES, KBX_GRAPH_RULES);
 	if (rc) {
 		mdb_fail(r, rc, "cannot write the index's rules");
@@ -1098,6 +1095,22 @@ static void run_reset(struct run *r)
 	r->names_oom = 0;
 }
 
+/* Was the index made by other rules than KBX_GRAPH_RULES (and does it
+ * hold files)?  Rules before the stamp are 1. */
+static int graph_rules_stale(struct kbx_store *s)
+{
+	MDB_txn *txn;
+	uint64_t rules = 1;
+	MDB_stat ms;
+	int stale = 0;
+	if (mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn))
+		return 0;       /* index_once sees it in its own transaction */
+	_kbx_meta_get_u64(s, txn, KBX_META_GRAPH_RULES, &rules);
+	stale = rules != KBX_GRAPH_RULES && mdb_stat(txn, s->files, &ms) == 0 && ms.ms_entries > 0;
+	mdb_txn_abort(txn);
+	return stale;
+}
+
 kbx_status_t kbx_index_run(kbx_store_t *s, const struct kbx_index_opts *o,
 			   struct kbx_index_stats *stats, struct kbx_error *err)
 {
@@ -1115,6 +1128,15 @@ kbx_status_t kbx_index_run(kbx_store_t *s, const struct kbx_index_opts *o,
 		return _kbx_fail(err, KBX_ERR_USAGE, "the index was opened read-only");
 	memset(stats, 0, sizeof(*stats));
 
+	/* an index of other rules is made again whole (index_once): the
+	 * whole tree then, whatever paths were asked for */
+	struct kbx_index_opts whole;
+	if (o->npaths && graph_rules_stale(s)) {
+		whole = *o;
+		whole.paths = NULL;
+		whole.npaths = 0;
+		o = &whole;
+	}
 	uint64_t skipped = 0;
 	struct run r = { 0 };
 	r.s = s;
