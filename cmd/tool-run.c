@@ -269,9 +269,82 @@ void tool_arg_schema(struct strbuf *sb, const struct tool_arg *a)
 }
 
 /* In the child: become the command. */
+/*
+ * The child runs the command in the process fork() made, without an exec:
+ * a call then costs no start-up.  That is safe with glibc, whose fork()
+ * leaves its allocator and stdio unlocked in the child.  The allocator of
+ * AddressSanitizer (gcc 12's libasan) is not: a thread of kbx serve that
+ * was allocating at the moment of the fork leaves a lock held in the
+ * child for ever, and the call hangs until --query-timeout.  A build with
+ * it runs kbx afresh instead, with a command line made before the fork
+ * (nothing may be allocated after it), unless an argument is too long for
+ * a command line (a question of a megabyte: the kernel takes 128 KiB an
+ * argument).
+ */
+#define EXEC_ARG_MAX (64 * 1024)
+#if defined(__SANITIZE_ADDRESS__)
+#define EXEC_CHILD 1
+#else
+#define EXEC_CHILD 0
+#endif
+
+/* kbx's global options for ctx and repo, then argv[0..argc): the command
+ * line of the child that is started afresh; NULL when out of memory or
+ * when an argument is too long for one. */
+static void free_exec_argv(char **xa)
+{
+	if (!xa)
+		return;
+	for (size_t i = 2; xa[i]; i++)
+		if (!strncmp(xa[i], "--kbx-dir=", 10) || !strncmp(xa[i], "--repo=", 7))
+			free(xa[i]);
+		else
+			break;
+	free(xa);
+}
+
+static char *option_value(const char *opt, const char *value)
+{
+	size_t n = strlen(opt) + strlen(value) + 1;
+	char *s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s%s", opt, value);
+	return s;
+}
+
+static char **exec_argv(const struct kbx_ctx *ctx, const char *repo, const char **argv, int argc)
+{
+	size_t n = 0, max = (size_t)argc + 2 * ctx->nconfig_params + 6;
+	for (int i = 0; i < argc; i++)
+		if (strlen(argv[i]) >= EXEC_ARG_MAX)
+			return NULL;
+	char **xa = calloc(max, sizeof(*xa));
+	if (!xa)
+		return NULL;
+	xa[n++] = "kbx";
+	xa[n++] = "--no-pager";
+	if (ctx->kbx_dir_opt && !(xa[n++] = option_value("--kbx-dir=", ctx->kbx_dir_opt)))
+		goto nomem;
+	if ((repo || ctx->repo_opt) &&
+	    !(xa[n++] = option_value("--repo=", repo ? repo : ctx->repo_opt)))
+		goto nomem;
+	for (size_t i = 0; i < ctx->nconfig_params; i++) {
+		xa[n++] = "-c";
+		xa[n++] = (char *)ctx->config_params[i];
+	}
+	for (int i = 0; i < argc; i++)
+		xa[n++] = (char *)argv[i];
+	xa[n] = NULL;
+	return xa;
+nomem:
+	xa[n - 1] = NULL;
+	free_exec_argv(xa);
+	return NULL;
+}
+
 static void run_child(const struct kbx_ctx *parent, const struct tool *t, const char **argv,
 		      int argc, const char *repo, int out, int err, int prog,
-		      const sigset_t *mask)
+		      const sigset_t *mask, char **xargv)
 {
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -297,6 +370,10 @@ static void run_child(const struct kbx_ctx *parent, const struct tool *t, const 
 #endif
 	for (int fd = first; fd < 1024; fd++)
 		close(fd);
+	if (xargv) {
+		execv("/proc/self/exe", xargv);
+		_exit(KBX_EXIT_INTERNAL);
+	}
 	struct kbx_ctx ctx = { 0 };
 	ctx.kbx_dir_opt = parent->kbx_dir_opt;
 	ctx.repo_opt = repo ? repo : parent->repo_opt;
@@ -341,6 +418,7 @@ int tool_call_start(struct tool_call *c, const struct tool *t, const struct kbx_
 			goto close_pipes;
 		}
 	}
+	char **xargv = EXEC_CHILD ? exec_argv(ctx, repo, argv, argc) : NULL;
 	fflush(stdout);
 	fflush(stderr);
 	/* a cancel that comes at once must find the child with the default
@@ -353,12 +431,14 @@ int tool_call_start(struct tool_call *c, const struct tool *t, const struct kbx_
 	pid_t pid = fork();
 	if (pid)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (pid)
+		free_exec_argv(xargv);
 	if (pid < 0) {
 		strbuf_addf(msg, "error: cannot start a process: %s", strerror(errno));
 		goto close_pipes;
 	}
 	if (!pid)
-		run_child(ctx, t, argv, argc, repo, p[0][1], p[1][1], p[2][1], &old);
+		run_child(ctx, t, argv, argc, repo, p[0][1], p[1][1], p[2][1], &old, xargv);
 	c->pid = pid;
 	c->tool = t;
 	for (int i = 0; i < 3; i++) {
