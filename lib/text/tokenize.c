@@ -210,6 +210,25 @@ static int emit(struct emit *e, const char *tok, size_t len, int kind)
 }
 
 /*
+ * What the word w[0..len) gives: 0 nothing (a stop word), 1 the term
+ * *stem (the word itself when it is short), -1 nothing stemmed for want
+ * of memory.
+ */
+static int stem_word(kbx_tokenizer_t *t, const char *w, size_t len, const char **stem,
+		     size_t *stem_len)
+{
+	if (is_stop_word(w, len))
+		return 0;
+	if (len < STEM_MIN) {
+		*stem = w;
+		*stem_len = len;
+		return 1;
+	}
+	*stem = _kbx_stem(t->stemmer, w, len, stem_len);
+	return *stem ? 1 : -1;
+}
+
+/*
  * One part, lower-cased in w[0..len) (len <= KBX_TOKEN_MAX), letters
  * only when alpha: drop it, or give it stemmed.
  */
@@ -235,39 +254,27 @@ static int emit_part(kbx_tokenizer_t *t, struct emit *e, const char *w, size_t l
 	}
 	if (!t->cache && ++t->uncached >= CACHE_AFTER)
 		t->cache = _kbx_zalloc(CACHE_SLOTS * sizeof(*t->cache));
-	if (!t->cache) {        /* not yet, or out of memory */
-		if (is_stop_word(w, len))
-			return 0;
-		if (len < STEM_MIN)
-			return emit(e, w, len, KBX_TOK_WORD);
-		stem = _kbx_stem(t->stemmer, w, len, &stem_len);
-		if (!stem)
-			return emit(e, w, len, KBX_TOK_WORD);
-		return emit(e, stem, stem_len, KBX_TOK_WORD);
-	}
-	slot = &t->cache[hash & (CACHE_SLOTS - 1)];
-	if (slot->len != len || memcmp(slot->word, w, len)) {
+	slot = NULL;
+	if (t->cache) {         /* NULL: not yet, or out of memory */
+		slot = &t->cache[hash & (CACHE_SLOTS - 1)];
+		if (slot->len == len && !memcmp(slot->word, w, len))
+			return slot->stem_len ? emit(e, slot->stem, slot->stem_len, KBX_TOK_WORD) : 0;
 		slot->len = 0;
-		if (is_stop_word(w, len)) {
-			slot->stem_len = 0;
-		} else if (len < STEM_MIN) {
-			memcpy(slot->stem, w, len);
-			slot->stem_len = (unsigned char)len;
-		} else {
-			stem = _kbx_stem(t->stemmer, w, len, &stem_len);
-			if (!stem)
-				return emit(e, w, len, KBX_TOK_WORD);
-			if (!stem_len || stem_len > CACHE_WORD)
-				return emit(e, stem, stem_len, KBX_TOK_WORD);
+	}
+	int kept = stem_word(t, w, len, &stem, &stem_len);
+	if (kept < 0)           /* out of memory: the word as it is */
+		return emit(e, w, len, KBX_TOK_WORD);
+	/* a stop word is remembered too; a stem too long for a slot is not */
+	if (slot && (!kept || (stem_len && stem_len <= CACHE_WORD))) {
+		slot->stem_len = 0;
+		if (kept) {
 			memcpy(slot->stem, stem, stem_len);
 			slot->stem_len = (unsigned char)stem_len;
 		}
 		memcpy(slot->word, w, len);
 		slot->len = (unsigned char)len;
 	}
-	if (!slot->stem_len)
-		return 0;
-	return emit(e, slot->stem, slot->stem_len, KBX_TOK_WORD);
+	return kept ? emit(e, stem, stem_len, KBX_TOK_WORD) : 0;
 }
 
 /* An identifier run s[0..len): its parts, then its compound. */
