@@ -268,7 +268,6 @@ void tool_arg_schema(struct strbuf *sb, const struct tool_arg *a)
 	strbuf_addch(sb, '}');
 }
 
-/* In the child: become the command. */
 /*
  * The child runs the command in the process fork() made, without an exec:
  * a call then costs no start-up.  That is safe with glibc, whose fork()
@@ -289,45 +288,33 @@ void tool_arg_schema(struct strbuf *sb, const struct tool_arg *a)
 #endif
 
 /* kbx's global options for ctx and repo, then argv[0..argc): the command
- * line of the child that is started afresh; NULL when out of memory or
- * when an argument is too long for one. */
-static void free_exec_argv(char **xa)
-{
-	if (!xa)
-		return;
-	for (size_t i = 2; xa[i]; i++)
-		if (!strncmp(xa[i], "--kbx-dir=", 10) || !strncmp(xa[i], "--repo=", 7))
-			free(xa[i]);
-		else
-			break;
-	free(xa);
-}
-
-static char *option_value(const char *opt, const char *value)
-{
-	size_t n = strlen(opt) + strlen(value) + 1;
-	char *s = malloc(n);
-	if (s)
-		snprintf(s, n, "%s%s", opt, value);
-	return s;
-}
-
+ * line of the child that is started afresh, in one allocation (free()
+ * it); NULL when out of memory or when an argument is too long for one. */
 static char **exec_argv(const struct kbx_ctx *ctx, const char *repo, const char **argv, int argc)
 {
-	size_t n = 0, max = (size_t)argc + 2 * ctx->nconfig_params + 6;
+	static const char kd_opt[] = "--kbx-dir=", repo_opt[] = "--repo=";
+	const char *kd = ctx->kbx_dir_opt, *rp = repo ? repo : ctx->repo_opt;
+	size_t n = 0, max = (size_t)argc + 2 * ctx->nconfig_params + 5;
 	for (int i = 0; i < argc; i++)
 		if (strlen(argv[i]) >= EXEC_ARG_MAX)
 			return NULL;
-	char **xa = calloc(max, sizeof(*xa));
+	size_t kd_len = kd ? sizeof(kd_opt) + strlen(kd) : 0;
+	size_t rp_len = rp ? sizeof(repo_opt) + strlen(rp) : 0;
+	char **xa = malloc(max * sizeof(*xa) + kd_len + rp_len);
 	if (!xa)
 		return NULL;
+	char *text = (char *)(xa + max);
 	xa[n++] = "kbx";
 	xa[n++] = "--no-pager";
-	if (ctx->kbx_dir_opt && !(xa[n++] = option_value("--kbx-dir=", ctx->kbx_dir_opt)))
-		goto nomem;
-	if ((repo || ctx->repo_opt) &&
-	    !(xa[n++] = option_value("--repo=", repo ? repo : ctx->repo_opt)))
-		goto nomem;
+	if (kd) {
+		snprintf(text, kd_len, "%s%s", kd_opt, kd);
+		xa[n++] = text;
+		text += kd_len;
+	}
+	if (rp) {
+		snprintf(text, rp_len, "%s%s", repo_opt, rp);
+		xa[n++] = text;
+	}
 	for (size_t i = 0; i < ctx->nconfig_params; i++) {
 		xa[n++] = "-c";
 		xa[n++] = (char *)ctx->config_params[i];
@@ -336,12 +323,9 @@ static char **exec_argv(const struct kbx_ctx *ctx, const char *repo, const char 
 		xa[n++] = (char *)argv[i];
 	xa[n] = NULL;
 	return xa;
-nomem:
-	xa[n - 1] = NULL;
-	free_exec_argv(xa);
-	return NULL;
 }
 
+/* In the child: become the command (or, with xargv, start it afresh). */
 static void run_child(const struct kbx_ctx *parent, const struct tool *t, const char **argv,
 		      int argc, const char *repo, int out, int err, int prog,
 		      const sigset_t *mask, char **xargv)
@@ -432,7 +416,7 @@ int tool_call_start(struct tool_call *c, const struct tool *t, const struct kbx_
 	if (pid)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (pid)
-		free_exec_argv(xargv);
+		free(xargv);
 	if (pid < 0) {
 		strbuf_addf(msg, "error: cannot start a process: %s", strerror(errno));
 		goto close_pipes;
