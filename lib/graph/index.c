@@ -769,6 +769,27 @@ static int path_selected(const struct kbx_index_opts *o, const char *path)
 	return 0;
 }
 
+/* Was the index that txn reads made by other rules than KBX_GRAPH_RULES
+ * (and does it hold files)?  Rules before the stamp are 1. */
+static int rules_stale(struct kbx_store *s, MDB_txn *txn)
+{
+	uint64_t rules = 1;
+	MDB_stat ms;
+	_kbx_meta_get_u64(s, txn, KBX_META_GRAPH_RULES, &rules);
+	return rules != KBX_GRAPH_RULES && mdb_stat(txn, s->files, &ms) == 0 && ms.ms_entries > 0;
+}
+
+/* The same, in a read transaction of its own: before a run's. */
+static int graph_rules_stale(struct kbx_store *s)
+{
+	MDB_txn *txn;
+	if (mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn))
+		return 0;       /* index_once sees it in its own transaction */
+	int stale = rules_stale(s, txn);
+	mdb_txn_abort(txn);
+	return stale;
+}
+
 static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 {
 	struct kbx_store *s = r->s;
@@ -789,11 +810,7 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 		return st;
 	/* an index of other rules is made again whole; a new one is made by
 	 * these */
-	uint64_t rules = 1;
-	MDB_stat ms;
-	_kbx_meta_get_u64(s, s->wtxn, KBX_META_GRAPH_RULES, &rules);
-	stats->rules_changed = !o->rebuild && rules != KBX_GRAPH_RULES &&
-			       mdb_stat(s->wtxn, s->files, &ms) == 0 && ms.ms_entries > 0;
+	stats->rules_changed = !o->rebuild && rules_stale(s, s->wtxn);
 	rc = _kbx_meta_put_u64(s, s->wtxn, KBX_META_GRAPH_RULES, KBX_GRAPH_RULES);
 	if (rc) {
 		mdb_fail(r, rc, "cannot write the index's rules");
@@ -1093,22 +1110,6 @@ static void run_reset(struct run *r)
 	r->names = NULL;
 	r->nnames = r->anames = 0;
 	r->names_oom = 0;
-}
-
-/* Was the index made by other rules than KBX_GRAPH_RULES (and does it
- * hold files)?  Rules before the stamp are 1. */
-static int graph_rules_stale(struct kbx_store *s)
-{
-	MDB_txn *txn;
-	uint64_t rules = 1;
-	MDB_stat ms;
-	int stale = 0;
-	if (mdb_txn_begin(s->env, NULL, MDB_RDONLY, &txn))
-		return 0;       /* index_once sees it in its own transaction */
-	_kbx_meta_get_u64(s, txn, KBX_META_GRAPH_RULES, &rules);
-	stale = rules != KBX_GRAPH_RULES && mdb_stat(txn, s->files, &ms) == 0 && ms.ms_entries > 0;
-	mdb_txn_abort(txn);
-	return stale;
 }
 
 kbx_status_t kbx_index_run(kbx_store_t *s, const struct kbx_index_opts *o,
