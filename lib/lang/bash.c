@@ -4,10 +4,10 @@
  *
  * A command is a call of a function only when a function of that name is
  * defined in the same shell: in the script itself or in a script it
- * sources, which proves it.  The language says so
- * (calls_in_imports_only, loaded_elsewhere): the resolver then takes a function of that
- * name in another script for a candidate only (the shell may have loaded
- * it some other way: a completion script runs in the shell that loaded
+ * sources, which proves it.  The language says so (calls_in_imports_only,
+ * loaded_elsewhere): the resolver then takes a function of that name in
+ * another script for a candidate only (the shell may have loaded it some
+ * other way: a completion script runs in the shell that loaded
  * bash_completion), and a command no script defines is a program.
  * Builtins and keywords (echo, cd, test, local...) are not reported; a
  * command named by an expansion ($cmd) or a path is a call through a
@@ -85,8 +85,8 @@ static const char *header_name(const char *p, const char *end, size_t *len);
 static void define_lost(struct kbx_walk *w)
 {
 	struct kbx_extract *x = w->x;
-	uint32_t starts[1024];
-	size_t n = bash_pieces(w->src, w->len, starts, 1024);
+	uint32_t starts[KBX_MAX_PIECES];
+	size_t n = bash_pieces(w->src, w->len, starts, KBX_MAX_PIECES);
 	uint32_t line = 1;
 	size_t at = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -339,12 +339,6 @@ static int name_char(char c)
 	       c == '_' || c == '-' || c == ':' || c == '.' || c == '@';
 }
 
-/*
- * The pieces of a script tree-sitter-bash could not read whole (kbx_lang's
- * pieces): one begins at each function defined at the start of a line,
- * `name()` or `function name`, with whatever top-level code follows it
- * up to the next; the first at 0.
- */
 /* The name a line starting at p defines at its start, `name()` or
  * `function name`, and its length; NULL when the line defines none. */
 static const char *header_name(const char *p, const char *end, size_t *len)
@@ -370,6 +364,12 @@ static const char *header_name(const char *p, const char *end, size_t *len)
 	return end - q >= 2 && q[0] == '(' && q[1] == ')' ? name : NULL;
 }
 
+/*
+ * The pieces of a script tree-sitter-bash could not read whole (kbx_lang's
+ * pieces): one begins at each function defined at the start of a line,
+ * `name()` or `function name`, with whatever top-level code follows it
+ * up to the next; the first at 0.
+ */
 static size_t bash_pieces(const char *src, size_t len, uint32_t *starts, size_t max)
 {
 	size_t n = 0, nlen;

@@ -993,8 +993,6 @@ done:
 	ts_tree_cursor_delete(&cur);
 }
 
-#define MAX_PIECES 4096
-
 /* The point of byte to, given pt, the point of byte from. */
 static TSPoint point_after(const char *src, size_t from, size_t to, TSPoint pt)
 {
@@ -1022,9 +1020,9 @@ static size_t parse_pieces(const struct kbx_lang *lang, TSParser *parser, const 
 	*trees_out = NULL;
 	if (!lang->pieces || len > UINT32_MAX)
 		return 0;
-	uint32_t *starts = malloc(MAX_PIECES * sizeof(*starts));
+	uint32_t *starts = malloc(KBX_MAX_PIECES * sizeof(*starts));
 	TSTree **trees = NULL;
-	size_t n = starts ? lang->pieces(src, len, starts, MAX_PIECES) : 0, ntrees = 0;
+	size_t n = starts ? lang->pieces(src, len, starts, KBX_MAX_PIECES) : 0, ntrees = 0;
 	if (n >= 2)
 		trees = calloc(n, sizeof(*trees));
 	if (!trees) {

@@ -468,6 +468,9 @@ int _kbx_c_looks_cpp(const char *text, size_t len);
 void _kbx_c_import_candidates(const char *importer, const struct kbx_ximport *imp,
 			      struct kbx_pathlist *out);
 
+/* The most pieces a file is parsed in (kbx_lang's pieces). */
+#define KBX_MAX_PIECES 4096
+
 struct kbx_lang {
 	const char *name;               /* "python", "c", "tsx", ... as shown to users */
 	const char *const *extensions;  /* ".py", ".pyi", NULL-terminated */
@@ -566,7 +569,8 @@ struct kbx_lang {
 	 * offsets, ascending, at most max, the first 0), for a file the
 	 * grammar cannot read whole: each piece is then parsed alone, and
 	 * an error loses only its own piece (a shell script's functions
-	 * after an unreadable one).  Returns their number. */
+	 * after an unreadable one).  Returns their number, at most
+	 * KBX_MAX_PIECES. */
 	size_t (*pieces)(const char *src, size_t len, uint32_t *starts, size_t max);
 	/* Optional: called after visit() for each definition it made (sym),
 	 * with the node visited, to set KBX_SYM_EXPORTED and
