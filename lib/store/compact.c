@@ -175,7 +175,7 @@ static kbx_status_t copy_compact(struct kbx_store *s, const char *dir, struct kb
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 	kbx_status_t st = KBX_OK;
 	if (fd < 0) {
-		st = _kbx_fail(err, errno == ENOSPC || errno == EDQUOT ? KBX_ERR_FULL : KBX_ERR_IO,
+		st = _kbx_fail(err, _kbx_write_status(errno),
 			       "cannot create '%s': %s", path, strerror(errno));
 	} else {
 		int rc = mdb_env_copyfd2(s->env, fd, MDB_CP_COMPACT);
@@ -298,7 +298,7 @@ static kbx_status_t switch_pointer(const char *kbx_dir, uint64_t gen, struct kbx
 	if (!tmp || !cur)
 		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	else if (fd < 0 || write(fd, text, (size_t)len) != len || fsync(fd) < 0)
-		st = _kbx_fail(err, errno == ENOSPC || errno == EDQUOT ? KBX_ERR_FULL : KBX_ERR_IO,
+		st = _kbx_fail(err, _kbx_write_status(errno),
 			       "cannot write '%s': %s", tmp, strerror(errno));
 	if (fd >= 0 && close(fd) < 0 && !st)
 		st = _kbx_fail(err, KBX_ERR_IO, "cannot write '%s': %s", tmp, strerror(errno));
@@ -338,7 +338,7 @@ kbx_status_t kbx_store_compact(kbx_store_t *s, int always, uint64_t floor,
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	kbx_status_t st = KBX_OK;
 	if (mkdir(dir, 0777) < 0)
-		st = _kbx_fail(err, errno == ENOSPC || errno == EDQUOT ? KBX_ERR_FULL : KBX_ERR_IO,
+		st = _kbx_fail(err, _kbx_write_status(errno),
 			       "cannot create '%s': %s", dir, strerror(errno));
 	if (!st)
 		st = copy_compact(s, dir, err);

@@ -278,7 +278,7 @@ static kbx_status_t write_new_file(const char *path, const char *text, struct kb
 	if (n == (ssize_t)len)
 		return KBX_OK;
 	unlink(path);
-	return _kbx_fail(err, e == ENOSPC || e == EDQUOT ? KBX_ERR_FULL : KBX_ERR_IO,
+	return _kbx_fail(err, _kbx_write_status(e),
 			 "cannot write '%s': %s", path, strerror(e));
 }
 

@@ -827,7 +827,7 @@ static kbx_status_t write_all(int fd, const char *buf, size_t len)
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			return errno == ENOSPC || errno == EDQUOT ? KBX_ERR_FULL : KBX_ERR_IO;
+			return _kbx_write_status(errno);
 		}
 		buf += w;
 		len -= (size_t)w;

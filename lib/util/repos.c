@@ -466,7 +466,7 @@ kbx_status_t kbx_repos_edit_commit(struct kbx_repos_edit *e, struct kbx_error *e
 		en = errno;
 	if (en) {
 		unlink(tmp.buf);
-		st = _kbx_fail(err, en == ENOSPC || en == EDQUOT ? KBX_ERR_FULL : KBX_ERR_IO,
+		st = _kbx_fail(err, _kbx_write_status(en),
 			       "cannot write '%s': %s", e->path, strerror(en));
 	}
 done:

@@ -90,6 +90,11 @@ char *_kbx_path_concat(const char *a, const char *b)
 	return strbuf_detach(&sb, NULL);
 }
 
+kbx_status_t _kbx_write_status(int e)
+{
+	return e == ENOSPC || e == EDQUOT ? KBX_ERR_FULL : KBX_ERR_IO;
+}
+
 kbx_status_t _kbx_fail(struct kbx_error *err, kbx_status_t status, const char *fmt, ...)
 {
 	if (err) {

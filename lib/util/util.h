@@ -30,6 +30,9 @@
 /* Set err (when not NULL) and return status. */
 kbx_status_t _kbx_fail(struct kbx_error *err, kbx_status_t status, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The status of a failed write or creation whose errno is e: a full disk
+ * (ENOSPC, EDQUOT) or any other failure to write. */
+kbx_status_t _kbx_write_status(int e);
 
 /* The CPU time (user and system) of the calling thread, or of the whole
  * process, in nanoseconds: what index runs report by phase.  0 when the
