@@ -214,7 +214,6 @@ struct _kbx_cw {
 	char dupbuf[600];
 };
 
-
 static const char *intern(struct intern *t, const char *s, size_t len)
 {
 	if (t->n * 2 >= t->cap) {
