@@ -24,7 +24,8 @@ static const char *const only_names[] = { "all", "code", "registry", NULL };
 enum { ONLY_ALL, ONLY_CODE, ONLY_REGISTRY };
 
 static const char *const index_usage[] = {
-	"kbx index [--rebuild] [-q] [--only=<part>] [--max-file-size=<size>] [--threads=<n>] [<path>...]",
+	"kbx index [-q] [--only=<part>] [--max-file-size=<size>] [--threads=<n>] [<path>...]",
+	"kbx index --rebuild [-q] [--only=<part>] [--max-file-size=<size>] [--threads=<n>]",
 	"kbx index --watch [--rebuild] [-q] [--max-file-size=<size>] [--threads=<n>]",
 	NULL
 };
