@@ -76,6 +76,12 @@ struct files_index {
 	size_t n;
 	/* for suffix matches: indexes into paths sorted by base name */
 	size_t *by_base;
+	/* for directory suffix matches ("*org/json4s/"): the directories
+	 * of the files, each written backwards, sorted; made when first
+	 * needed */
+	char **rdirs;
+	size_t nrdirs;
+	int rdirs_made;
 };
 
 /* One definition of a name, as the resolver needs it. */
@@ -142,6 +148,8 @@ struct local_def {
  * (NULL: a wildcard, everything) and the files it resolves to. */
 struct passed {
 	char *name;
+	char *type;             /* a member of this type of the targets (Scala's
+				 * val X = Obj.X in a package object), or NULL */
 	uint32_t targets[MAX_TARGETS];
 	size_t nt;
 };
@@ -166,6 +174,10 @@ struct ctx {
 	size_t nb, ab;
 	uint32_t *spread;       /* files whose names are all visible (includes, wildcards) */
 	size_t nspread, aspread;
+	uint32_t *outer;        /* the files of the packages around the file's own
+				 * (KBX_IMPORT_OUTER), seen after its package's */
+	size_t nouter, aouter;
+	int open_wildcard;      /* a wildcard import from outside the repository */
 	char **ns;              /* imported namespaces that are not files, dot-joined */
 	size_t nns, ans;
 	struct pending *pe;
@@ -249,21 +261,71 @@ static void files_release(struct files_index *fi)
 	free(fi->paths);
 	free(fi->ids);
 	free(fi->by_base);
+	for (size_t i = 0; i < fi->nrdirs; i++)
+		free(fi->rdirs[i]);
+	free(fi->rdirs);
 	memset(fi, 0, sizeof(*fi));
 }
 
-/* First index whose path is >= key. */
-static size_t files_lower(const struct files_index *fi, const char *key)
+static char *reversed(const char *p, size_t len)
 {
-	size_t lo = 0, hi = fi->n;
+	char *r = malloc(len + 1);
+	if (!r)
+		return NULL;
+	for (size_t i = 0; i < len; i++)
+		r[i] = p[len - 1 - i];
+	r[len] = '\0';
+	return r;
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The directories of the files, backwards and sorted, once. */
+static void rdirs_make(struct files_index *fi)
+{
+	fi->rdirs_made = 1;
+	if (!fi->n || !(fi->rdirs = calloc(fi->n, sizeof(*fi->rdirs))))
+		return;
+	for (size_t i = 0; i < fi->n; i++) {
+		const char *slash = strrchr(fi->paths[i], '/');
+		if (!slash)
+			continue;
+		char *r = reversed(fi->paths[i], (size_t)(slash - fi->paths[i]));
+		if (r)
+			fi->rdirs[fi->nrdirs++] = r;
+	}
+	qsort(fi->rdirs, fi->nrdirs, sizeof(*fi->rdirs), cmp_strp);
+	size_t k = 0;
+	for (size_t i = 0; i < fi->nrdirs; i++) {
+		if (k && !strcmp(fi->rdirs[k - 1], fi->rdirs[i]))
+			free(fi->rdirs[i]);
+		else
+			fi->rdirs[k++] = fi->rdirs[i];
+	}
+	fi->nrdirs = k;
+}
+
+/* First index of the sorted v[0..n) whose string is >= key. */
+static size_t lower_bound(char *const *v, size_t n, const char *key)
+{
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (strcmp(fi->paths[mid], key) < 0)
+		if (strcmp(v[mid], key) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
+}
+
+/* First index whose path is >= key. */
+static size_t files_lower(const struct files_index *fi, const char *key)
+{
+	return lower_bound(fi->paths, fi->n, key);
 }
 
 /* Is the file at path in a language of family fam (0: any)? */
@@ -286,7 +348,7 @@ static size_t top_level_files(const struct files_index *fi, int fam, uint32_t *o
 /* Files a candidate names; returns how many were put in out.  A
  * directory's are those in languages of family fam (0: any): a package
  * of one language is not the other files beside it. */
-static size_t files_match(const struct files_index *fi, const char *cand, int fam, uint32_t *out,
+static size_t files_match(struct files_index *fi, const char *cand, int fam, uint32_t *out,
 			  size_t max)
 {
 	size_t n = 0, len = strlen(cand);
@@ -294,6 +356,33 @@ static size_t files_match(const struct files_index *fi, const char *cand, int fa
 		return 0;
 	if (!strcmp(cand, "/"))
 		return top_level_files(fi, fam, out, max);
+	if (cand[0] == '*' && len > 2 && cand[len - 1] == '/') {
+		/* "*a/b/": the files of every directory a/b, at the top or
+		 * under any other (a package across the source roots of a
+		 * project's modules) */
+		if (!fi->rdirs_made)
+			rdirs_make(fi);
+		char *rs = reversed(cand + 1, len - 2);
+		if (!rs)
+			return 0;
+		size_t rl = len - 2;
+		for (size_t i = lower_bound(fi->rdirs, fi->nrdirs, rs); i < fi->nrdirs && n < max && !strncmp(fi->rdirs[i], rs, rl); i++) {
+			if (fi->rdirs[i][rl] && fi->rdirs[i][rl] != '/')
+				continue;
+			size_t dl = strlen(fi->rdirs[i]);
+			char *dir = malloc(dl + 2);
+			if (!dir)
+				break;
+			for (size_t j = 0; j < dl; j++)
+				dir[j] = fi->rdirs[i][dl - 1 - j];
+			dir[dl] = '/';
+			dir[dl + 1] = '\0';
+			n += files_match(fi, dir, fam, out + n, max - n);
+			free(dir);
+		}
+		free(rs);
+		return n;
+	}
 	if (cand[0] == '*') {
 		const char *suffix = cand + 1;
 		const char *b = base_of(suffix);
@@ -422,6 +511,10 @@ static size_t candidate_files(struct ctx *c, const struct kbx_pathlist *pl, uint
 	return without_self(targets, nt, self);
 }
 
+static const char *module_tail(const char *m);
+static size_t members_in_types(struct ctx *c, const uint32_t *ids, size_t n, const char *name,
+			       uint32_t *out, size_t max);
+
 /*
  * The imports of a file that it passes on, resolved to files as its
  * importers' lookups need them (refs: the file's), into fd->pass.
@@ -446,8 +539,13 @@ static void passed_imports(struct ctx *c, struct file_defs *fd, const struct _kb
 		fd->pass = p;
 		p = &fd->pass[fd->npass];
 		p->name = NULL;
+		p->type = NULL;
 		if (!(m->flags & KBX_IMPORT_WILDCARD) && (!m->name || !(p->name = strdup(m->name))))
 			continue;
+		if ((m->flags & KBX_IMPORT_STATIC) && !(p->type = strdup(module_tail(m->module)))) {
+			free(p->name);
+			continue;
+		}
 		struct kbx_ximport xi = { m->module, m->name, m->alias, m->level, m->flags, m->line };
 		struct kbx_pathlist pl = { 0 };
 		int eq = 0, dir = 0;
@@ -551,8 +649,10 @@ static void file_defs_release(struct _kbx_resolver *r)
 		for (size_t j = 0; j < r->fd[i].n; j++)
 			free(r->fd[i].defs[j].name);
 		free(r->fd[i].defs);
-		for (size_t j = 0; j < r->fd[i].npass; j++)
+		for (size_t j = 0; j < r->fd[i].npass; j++) {
 			free(r->fd[i].pass[j].name);
+			free(r->fd[i].pass[j].type);
+		}
 		free(r->fd[i].pass);
 	}
 	free(r->fd);
@@ -726,8 +826,29 @@ static size_t passed_on(struct ctx *c, const uint32_t *files, size_t nf, const c
 			const struct passed *p = &fd->pass[k];
 			if (p->name && strcmp(p->name, name))
 				continue;
-			size_t n = defs_named(c, name, mask, 0, p->targets, p->nt, out + found,
-					      max - found);
+			size_t n;
+			if (p->type) {
+				/* a member of an object of the files (Scala's
+				 * val JObject = JsonAST.JObject) */
+				uint32_t types[AMBIGUOUS_MAX + 1];
+				size_t nt = defs_named(c, p->type, M_TYPE, 0, p->targets, p->nt, types,
+						       AMBIGUOUS_MAX + 1);
+				n = members_in_types(c, types, nt < AMBIGUOUS_MAX + 1 ? nt :
+						     AMBIGUOUS_MAX + 1, name, out + found, max - found);
+				n = n < max - found ? n : max - found;
+				/* type X = Obj.X and val X = Obj.X pass on one X */
+				size_t base = found;
+				for (size_t j = 0; j < n; j++) {
+					uint32_t id = out[base + j];
+					int seen = 0;
+					for (size_t q = 0; q < found && !seen; q++)
+						seen = out[q] == id;
+					if (!seen)
+						out[found++] = id;
+				}
+				continue;
+			}
+			n = defs_named(c, name, mask, 0, p->targets, p->nt, out + found, max - found);
 			if (!n)
 				n = passed_on(c, p->targets, p->nt, name, mask, out + found,
 					      max - found, depth + 1);
@@ -735,6 +856,15 @@ static size_t passed_on(struct ctx *c, const uint32_t *files, size_t nf, const c
 		}
 	}
 	return found;
+}
+
+/* The definitions named name in files[0..nf), else those the files pass
+ * on: how many, the first AMBIGUOUS_MAX + 1 in ids. */
+static size_t named_or_passed(struct ctx *c, const char *name, int mask, const uint32_t *files,
+			      size_t nf, uint32_t *ids)
+{
+	size_t n = defs_named(c, name, mask, 0, files, nf, ids, AMBIGUOUS_MAX + 1);
+	return n ? n : passed_on(c, files, nf, name, mask, ids, AMBIGUOUS_MAX + 1, 0);
 }
 
 /* Does qual end with suffix, at a component boundary? */
@@ -1209,6 +1339,8 @@ static void resolve_imports(struct ctx *c)
 		nt = nt ? without_self(targets, nt, c->file) :
 			  candidate_files(c, &pl, c->file, targets, &is_module_name, &is_dir);
 		_kbx_pathlist_release(&pl);
+		if (!nt && (m->flags & KBX_IMPORT_WILDCARD) && !(m->flags & KBX_IMPORT_OUTER))
+			c->open_wildcard = 1;
 
 		if (nt) {
 			int conf = nt == 1 || is_dir ? KBX_CONF_CERTAIN : KBX_CONF_AMBIGUOUS;
@@ -1235,6 +1367,11 @@ static void resolve_imports(struct ctx *c)
 		if (m->flags & KBX_IMPORT_WILDCARD || (!m->name && !m->alias &&
 						       (c->lang_id == _kbx_lang_id(_kbx_lang_by_name("c")) ||
 							c->lang_id == _kbx_lang_id(_kbx_lang_by_name("cpp"))))) {
+			if (m->flags & KBX_IMPORT_OUTER) {
+				for (size_t j = 0; j < nt; j++)
+					add_spread(c, &c->outer, &c->nouter, &c->aouter, targets[j]);
+				continue;
+			}
 			if (!(m->flags & KBX_IMPORT_STATIC)) {
 				for (size_t j = 0; j < nt; j++)
 					add_spread(c, &c->spread, &c->nspread, &c->aspread, targets[j]);
@@ -1584,17 +1721,31 @@ static void resolve_type(struct ctx *c, const char *tname, uint32_t exclude, int
 	}
 	if (c->nspread) {
 		n = defs_named(c, last, mask, 0, c->spread, c->nspread, out->ids, AMBIGUOUS_MAX + 1);
+		if (!n && !dot)
+			n = passed_on(c, c->spread, c->nspread, last, mask, out->ids,
+				      AMBIGUOUS_MAX + 1, 0);
 		if (n) {
 			out->n = n;
 			out->via = KBX_VIA_IMPORT;
 			return;
 		}
 	}
-	/* the package's, where a directory is one */
+	/* the package's, where a directory is one, and what its files
+	 * pass on */
 	if (!dot && c->lang->dir_is_package) {
 		uint32_t files[1024];
 		size_t nf = package_files(c, files, 1024);
-		n = defs_named(c, last, mask, 0, files, nf, out->ids, AMBIGUOUS_MAX + 1);
+		n = named_or_passed(c, last, mask, files, nf, out->ids);
+		size_t k = without(out->ids, n, exclude);
+		if (k) {
+			out->n = k;
+			out->via = KBX_VIA_SCOPE;
+			return;
+		}
+	}
+	/* the packages around it */
+	if (!dot && c->nouter) {
+		n = named_or_passed(c, last, mask, c->outer, c->nouter, out->ids);
 		size_t k = without(out->ids, n, exclude);
 		if (k) {
 			out->n = k;
@@ -1796,10 +1947,25 @@ static void call_on_type(struct ctx *c, uint32_t src, const char *type, const ch
 		if (f.n)
 			t = f;
 	}
-	if (t.unknown)
+	if (t.unknown) {
 		call_on_unknown(c, src, name, line, col);
-	else
-		call_in_types(c, src, t.ids, t.n, type, name, KBX_VIA_TYPE, line, col);
+		return;
+	}
+	/* a type found only by its name's uniqueness, where the file's
+	 * wildcard import may bring another of that name, or where its
+	 * qualifier (java.io.Reader) names no package of the repository */
+	if (t.n && t.via == KBX_VIA_UNIQUE && c->lang->wildcards_hide &&
+	    (c->open_wildcard || strchr(type, '.'))) {
+		uint32_t ids[AMBIGUOUS_MAX + 1];
+		size_t n = members_in_types(c, t.ids, t.n, name, ids, AMBIGUOUS_MAX + 1);
+		if (n && n <= AMBIGUOUS_MAX) {
+			for (size_t i = 0; i < n; i++)
+				add_edge(c, src, KBX_EDGE_CALLS, ids[i], KBX_CONF_AMBIGUOUS,
+					 KBX_VIA_NAME, (uint32_t)n + 1, line, col);
+			return;
+		}
+	}
+	call_in_types(c, src, t.ids, t.n, type, name, KBX_VIA_TYPE, line, col);
 }
 
 /* m.f() where the module m is the table its file returns (Lua): f in
@@ -2320,9 +2486,7 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		}
 	}
 	if (c->nspread) {
-		n = defs_named(c, name, mask, 0, c->spread, c->nspread, ids, AMBIGUOUS_MAX + 1);
-		if (!n)
-			n = passed_on(c, c->spread, c->nspread, name, mask, ids, AMBIGUOUS_MAX + 1, 0);
+		n = named_or_passed(c, name, mask, c->spread, c->nspread, ids);
 		if (n) {
 			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_IMPORT, line,
 					col);
@@ -2355,11 +2519,20 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		return;
 	}
 
-	/* 5b. the caller's package, where a directory is one (Go) */
+	/* 5b. the caller's package, where a directory is one (Go), and
+	 * what its files pass on (a Scala package object's aliases) */
 	if (c->lang->dir_is_package) {
 		uint32_t files[1024];
 		size_t nf = package_files(c, files, 1024);
-		n = defs_named(c, name, mask, 0, files, nf, ids, AMBIGUOUS_MAX + 1);
+		n = named_or_passed(c, name, mask, files, nf, ids);
+		if (n) {
+			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_SCOPE, line, col);
+			return;
+		}
+	}
+	/* 5c. the packages around it (Scala's package a.b then package c) */
+	if (c->nouter) {
+		n = named_or_passed(c, name, mask, c->outer, c->nouter, ids);
 		if (n) {
 			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_SCOPE, line, col);
 			return;
@@ -2380,6 +2553,12 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		ev.n = drop_nested(c, ev.ids, ev.n);
 	}
 	const struct everywhere *e = &ev;
+	if (e->n == 1 && c->lang->wildcards_hide && c->open_wildcard) {
+		/* or a name the file's wildcard import brings */
+		add_edge(c, src, KBX_EDGE_CALLS, e->ids[0], KBX_CONF_AMBIGUOUS, KBX_VIA_NAME, 2,
+			 line, col);
+		return;
+	}
 	if (e->n == 1) {
 		add_edge(c, src, KBX_EDGE_CALLS, e->ids[0], KBX_CONF_CERTAIN, KBX_VIA_UNIQUE, 1,
 			 line, col);
@@ -2472,6 +2651,7 @@ kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, int phase
 	_kbx_refs_release(&c.refs);
 	free(c.b);
 	free(c.spread);
+	free(c.outer);
 	for (size_t i = 0; i < c.nns; i++)
 		free(c.ns[i]);
 	free(c.ns);

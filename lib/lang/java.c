@@ -354,6 +354,8 @@ static void java_import_candidates(const char *importer, const struct kbx_ximpor
 		 * the importer; or, for `import static a.b.C.*`, the class */
 		_kbx_jsc_add_under_ancestors(importer, mod, "/", out);
 		_kbx_pathlist_addf(out, "*%s.java", mod);
+		/* the package in the source roots of other modules */
+		_kbx_pathlist_addf(out, "*%s/", mod);
 		return;
 	}
 	/* the class file; for a static import or a nested class the module
@@ -372,6 +374,8 @@ const struct kbx_lang _kbx_lang_java = {
 	.visit = java_visit,
 	.import_candidates = java_import_candidates,
 	.implicit_self = 1,
+	.dir_is_package = 1,
 	.scope_sep = ".",
 	.visibility = _kbx_java_visibility,
+	.wildcards_hide = 1,
 };

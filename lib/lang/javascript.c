@@ -198,8 +198,11 @@ void _kbx_jsc_package_candidates(const char *importer, const struct kbx_ximport 
 	if (imp->name)
 		_kbx_pathlist_addf(out, "*%s/%s%s", mod, imp->name, ext);
 	_kbx_jsc_add_under_ancestors(importer, mod, "/", out);
-	if (imp->flags & KBX_IMPORT_WILDCARD)
+	if (imp->flags & KBX_IMPORT_WILDCARD) {
 		_kbx_pathlist_addf(out, "*%s%s", mod, ext);   /* import a.b.Obj.* */
+		/* the package in the source roots of other modules */
+		_kbx_pathlist_addf(out, "*%s/", mod);
+	}
 }
 
 void _kbx_jsc_add_under_ancestors(const char *importer, const char *rel, const char *suffix,

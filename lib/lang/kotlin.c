@@ -473,6 +473,7 @@ const struct kbx_lang _kbx_lang_kotlin = {
 	.implicit_self = 1,
 	.nested_defs = 1,
 	.dir_is_package = 1,
+	.wildcards_hide = 1,
 	.extension_functions = 1,
 	.scope_sep = ".",
 	.visibility = _kbx_kotlin_visibility,

@@ -85,6 +85,9 @@ enum kbx_recv {
 #define KBX_IMPORT_STATIC   0x08  /* Java import static: a class's members, not a type */
 #define KBX_IMPORT_REEXPORT 0x10  /* what it brings the file passes on to its own
 				   * importers (Haskell's `module X` export) */
+#define KBX_IMPORT_OUTER    0x20  /* with WILDCARD: a package around the file's own
+				   * (Scala's package a.b then package c), whose
+				   * names its own package's hide */
 
 struct kbx_xsym {
 	int kind;            /* enum kbx_kind */
@@ -528,6 +531,16 @@ struct kbx_lang {
 	 * completion scripts), so the definitions of the name in other
 	 * files are ambiguous candidates rather than none (Bash). */
 	int loaded_elsewhere;
+	/* A name may be used unqualified only where the file defines it,
+	 * imports it or shares its package; a wildcard import from
+	 * outside the repository (import java.io._) may bring any name.
+	 * So in a file with one, a name found only by its uniqueness in
+	 * the repository is not proved: it is ambiguous between that
+	 * definition and what the import brings; and a dotted type
+	 * (java.io.Reader) that no import and no qualified name of the
+	 * repository accounts for is never a project type by its last
+	 * segment alone (Java, Kotlin, Scala). */
+	int wildcards_hide;
 	/* Its imports may pass on what they bring (KBX_IMPORT_REEXPORT):
 	 * a name not found in an imported file is looked for in the
 	 * files that file passes on. */

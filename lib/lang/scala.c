@@ -24,9 +24,13 @@
  *
  * Scala 2's arrows "⇒" and "←" are read as "=>" and "<-" (sc_mask).
  *
+ * Infix calls (xs map f, a merge b, a + b) are calls of the operator's
+ * method on its left operand (on its right one for a name ending in
+ * ':', x :: xs), but for ==, !=, eq, ne, && and || (no class defines
+ * its own) and the pair a -> b.
+ *
  * Not seen as calls: a method called without an argument list (x.size,
- * s.shout: the syntax does not tell it from reading a field) and infix
- * calls (xs map f, a :: b).
+ * s.shout: the syntax does not tell it from reading a field).
  */
 #include <ctype.h>
 #include <string.h>
@@ -37,6 +41,7 @@ const TSLanguage *tree_sitter_scala(void);
 
 /* The extension being walked: its methods are named after its type. */
 struct sc_state {
+	const char *pkg;                  /* the packages its clauses name so far */
 	const char *ext_type;
 	uint32_t ext_end;
 	struct _kbx_jsc_tparams tp;       /* class K[T], def f[R]: no types */
@@ -253,6 +258,8 @@ static TSNode callee_of(TSNode call)
 	return f;
 }
 
+static void call_on(struct kbx_walk *w, TSNode n, TSNode obj, const char *name);
+
 static void visit_call(struct kbx_walk *w, TSNode n)
 {
 	TSNode callee = callee_of(n);
@@ -266,8 +273,13 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 	}
 	if (!_kbx_is(callee, "field_expression"))
 		return;  /* f(a)(b), (a orElse b)(x): a call through a value */
-	TSNode obj = _kbx_field(callee, "value");
-	const char *name = _kbx_field_text(w, callee, "field");
+	call_on(w, n, _kbx_field(callee, "value"), _kbx_field_text(w, callee, "field"));
+}
+
+/* The call n of the method name on the value obj: obj.name(...) or
+ * obj name arg. */
+static void call_on(struct kbx_walk *w, TSNode n, TSNode obj, const char *name)
+{
 	const char *text = _kbx_jsc_clean_text(w, obj, 0);
 	if (!name || !text)
 		return;
@@ -293,6 +305,23 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 		type = value_type(w, obj);
 	}
 	_kbx_walk_call_typed(w, n, name, KBX_RECV_EXPR, text, type);
+}
+
+/* a op b, xs map f: a call of the method op on a, except the operators
+ * no class defines for itself (==, !=, eq, ne, &&, ||) and the pair
+ * a -> b.  A name ending in ':' is a method of its right operand
+ * (x :: xs is xs.::(x)). */
+static void visit_infix(struct kbx_walk *w, TSNode n)
+{
+	static const char *const skip[] = { "==", "!=", "eq", "ne", "&&", "||", "->", "→", NULL };
+	const char *op = _kbx_field_text(w, n, "operator");
+	if (!op || !*op)
+		return;
+	for (size_t i = 0; skip[i]; i++)
+		if (!strcmp(op, skip[i]))
+			return;
+	int right = op[strlen(op) - 1] == ':';
+	call_on(w, n, _kbx_field(n, right ? "right" : "left"), op);
 }
 
 /* new Foo(...), new a.b.Foo[T](...): a call to Foo. */
@@ -343,13 +372,24 @@ static void visit_enumerator(struct kbx_walk *w, TSNode n)
 }
 
 /* One selector of import a.b.{C, D => E, F as G, _}: module is "a.b". */
+/* Does the dotted path name an object or a class (its last segment
+ * capitalised, as Scala's style has them: org.json4s.JsonAST), whose
+ * members an import brings, rather than a package (org.json4s)? */
+static int object_path(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	return isupper((unsigned char)(dot ? dot[1] : path[0]));
+}
+
 static void import_selector(struct kbx_walk *w, const char *module, TSNode s, uint32_t line)
 {
 	const char *name = NULL, *alias = NULL;
 	if (_kbx_is(s, "namespace_wildcard")) {
 		const char *t = _kbx_node_text(w, s);
 		if (t && (!strcmp(t, "_") || !strcmp(t, "*")))
-			_kbx_x_import(w->x, module, NULL, NULL, 0, KBX_IMPORT_WILDCARD, line);
+			_kbx_x_import(w->x, module, NULL, NULL, 0,
+				      KBX_IMPORT_WILDCARD | (object_path(module) ? KBX_IMPORT_STATIC : 0),
+				      line);
 		return;   /* given: the given instances only */
 	}
 	if (_kbx_is(s, "identifier")) {
@@ -363,7 +403,8 @@ static void import_selector(struct kbx_walk *w, const char *module, TSNode s, ui
 	}
 	const char *dotted = name ? _kbx_join(w, module, ".", name) : NULL;
 	if (dotted && dotted != _kbx_qual_too_long)
-		_kbx_jsc_import_dotted(w, dotted, alias, 0, line);
+		_kbx_jsc_import_dotted(w, dotted, alias, object_path(module) ? KBX_IMPORT_STATIC : 0,
+				       line);
 }
 
 /* import a.b.C;  import a.b.{C, D => E};  import a.b._;  import a.b.C as D */
@@ -394,6 +435,57 @@ static void visit_import(struct kbx_walk *w, TSNode n)
 	}
 	if (module)
 		_kbx_jsc_import_dotted(w, module, NULL, 0, line);
+}
+
+/* In a package object, val X = Obj.X and type X = Obj.X make the
+ * package's X the member X of the object Obj (json4s's package object
+ * gives its package JsonAST's JObject so): an import of that member
+ * the package object passes on to the files of the package and to
+ * those importing it. */
+static void package_alias(struct kbx_walk *w, TSNode n, int is_type)
+{
+	TSNode body = _kbx_walk_up(w, n);
+	if (!_kbx_is(body, "template_body") || !_kbx_is(_kbx_walk_up(w, body), "package_object"))
+		return;
+	const char *name, *path;
+	if (is_type) {
+		name = _kbx_field_text(w, n, "name");
+		TSNode t = _kbx_field(n, "type");
+		if (!_kbx_is(t, "stable_type_identifier"))
+			return;
+		path = _kbx_node_text(w, t);
+	} else {
+		TSNode pat = _kbx_field(n, "pattern"), v = _kbx_field(n, "value");
+		if (!_kbx_is(pat, "identifier") || !_kbx_is(v, "field_expression"))
+			return;
+		name = _kbx_node_text(w, pat);
+		path = _kbx_jsc_clean_text(w, v, 0);
+	}
+	const char *dot = path ? strrchr(path, '.') : NULL;
+	if (!name || !dot || strcmp(dot + 1, name) || strpbrk(path, "()[] \t\n"))
+		return;
+	const char *module = _kbx_arena_strndup(&w->x->arena, path, (size_t)(dot - path));
+	if (module && object_path(module))
+		_kbx_x_import(w->x, module, name, NULL, 0, KBX_IMPORT_STATIC | KBX_IMPORT_REEXPORT,
+			      _kbx_node_line(n));
+}
+
+/* package a.b, then package c: the file is in a.b.c and sees a.b's
+ * members too, as if it imported a.b._ (and a package object's body
+ * sees those of the package around it) */
+static void package_clause(struct kbx_walk *w, TSNode n)
+{
+	struct sc_state *st = w->lang_state;
+	TSNode id = _kbx_field(n, "name");
+	const char *name = ts_node_is_null(id) ? NULL : _kbx_node_text(w, id);
+	if (!st || !name)
+		return;
+	if (st->pkg)
+		_kbx_x_import(w->x, st->pkg, NULL, NULL, 0, KBX_IMPORT_WILDCARD | KBX_IMPORT_OUTER,
+			      _kbx_node_line(n));
+	const char *pkg = st->pkg ? _kbx_join(w, st->pkg, ".", name) : name;
+	if (pkg && pkg != _kbx_qual_too_long)
+		st->pkg = pkg;
 }
 
 /* Is n a statement of a class or object body, which runs when it is
@@ -445,6 +537,10 @@ static int sc_visit(struct kbx_walk *w, TSNode n, const char *type)
 			if (in_body(w, n))
 				_kbx_walk_class_init(w, n, "<init>");
 			visit_new(w, n);
+		} else if (!strcmp(type, "infix_expression")) {
+			if (in_body(w, n))
+				_kbx_walk_class_init(w, n, "<init>");
+			visit_infix(w, n);
 		}
 		break;
 	case 'l':
@@ -456,18 +552,27 @@ static int sc_visit(struct kbx_walk *w, TSNode n, const char *type)
 			define_type(w, n, KBX_KIND_CLASS);
 		break;
 	case 'p':
-		if (!strcmp(type, "package_clause") && ts_node_is_null(_kbx_field(n, "body")))
+		if (!strcmp(type, "package_clause") && ts_node_is_null(_kbx_field(n, "body"))) {
+			package_clause(w, n);
 			return KBX_WALK_SKIP;
+		}
+		if (!strcmp(type, "package_object") && st && st->pkg)
+			_kbx_x_import(w->x, st->pkg, NULL, NULL, 0,
+				      KBX_IMPORT_WILDCARD | KBX_IMPORT_OUTER, _kbx_node_line(n));
 		if (!strcmp(type, "parameter"))
 			bind_named(w, n);
 		break;
 	case 't':
 		if (!strcmp(type, "trait_definition"))
 			define_type(w, n, KBX_KIND_TRAIT);
-		else if (!strcmp(type, "type_definition"))
+		else if (!strcmp(type, "type_definition")) {
+			package_alias(w, n, 1);
 			return KBX_WALK_SKIP;
+		}
 		break;
 	case 'v':
+		if (!strcmp(type, "val_definition"))
+			package_alias(w, n, 0);
 		if (!strcmp(type, "val_definition") || !strcmp(type, "var_definition")) {
 			if (!in_body(w, n))
 				bind_value(w, n, 0);
@@ -490,6 +595,16 @@ static void sc_import_candidates(const char *importer, const struct kbx_ximport 
 {
 	static const char *const platform[] = { "scala", "java", "javax", NULL };
 	_kbx_jsc_package_candidates(importer, imp, platform, ".scala", out);
+	/* import a.b.Obj.{f, g}, import Obj._: the members of an object,
+	 * in the file named after it */
+	char mod[4096];
+	if ((imp->flags & KBX_IMPORT_STATIC) && imp->module && *imp->module &&
+	    strncmp(imp->module, "scala.", 6) && strncmp(imp->module, "java.", 5) &&
+	    strncmp(imp->module, "javax.", 6) &&
+	    !_kbx_dots_to_slashes(mod, sizeof(mod), imp->module)) {
+		_kbx_pathlist_addf(out, "*%s.scala", mod);
+		_kbx_jsc_add_under_ancestors(importer, mod, ".scala", out);
+	}
 }
 
 /* Scala 2's Unicode arrows, which the grammar does not read: "⇒" is
@@ -527,6 +642,8 @@ const struct kbx_lang _kbx_lang_scala = {
 	.nested_defs = 1,
 	.dir_is_package = 1,
 	.extension_functions = 1,
+	.wildcards_hide = 1,
+	.reexports = 1,
 	.scope_sep = ".",
 	.visibility = _kbx_scala_visibility,
 	.mask = sc_mask,

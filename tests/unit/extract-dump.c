@@ -136,6 +136,8 @@ int main(int argc, char **argv)
 				printf(" static");
 			if (m->flags & KBX_IMPORT_REEXPORT)
 				printf(" reexport");
+			if (m->flags & KBX_IMPORT_OUTER)
+				printf(" outer");
 			printf(" %u\n", m->line);
 		}
 		for (size_t j = 0; j < x.ninherits; j++) {

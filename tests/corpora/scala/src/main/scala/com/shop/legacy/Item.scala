@@ -15,3 +15,6 @@ class Item(val name: String) {
 }
 
 def label(thing: Item): String = thing.describe()
+
+// another Money, which no import brings to com.shop.app
+case class Money(amount: Double)

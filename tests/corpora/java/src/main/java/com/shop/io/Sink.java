@@ -1,0 +1,5 @@
+package com.shop.io;
+
+public class Sink {
+    public void put(String s) {}
+}

@@ -1,0 +1,5 @@
+package com.shop
+
+object Prices {
+  case class Money(cents: Int)
+}

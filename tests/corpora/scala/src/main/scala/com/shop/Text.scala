@@ -1,0 +1,3 @@
+package com.shop
+
+def format(s: String): String = s.trim

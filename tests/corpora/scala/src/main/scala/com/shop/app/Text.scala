@@ -1,0 +1,3 @@
+package com.shop.app
+
+def format(s: String): String = s.toUpperCase
