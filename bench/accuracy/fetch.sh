@@ -46,7 +46,14 @@
 #            test/ (its pytest suite, driving an interactive bash through
 #            pexpect, which the dynamic oracle runs).  Only the upstream
 #            tarball, as lua-argparse (the mirror lacks the .debian.tar.xz)
+#     scala  Debian's json4s (JSON for Scala, 3.2.10): the main sources of
+#            its ast, core, native, jackson and ext modules (43 files),
+#            which the oracle compiles with Debian's scala 2.11 against
+#            Debian's jars (paranamer, jackson, joda-time).  Only the
+#            upstream tarball, as lua-argparse
 #   cpp-gen/         port/port_config.h, which leveldb's CMake would write
+#   scala-gen/       BuildInfo.scala, which sbt-buildinfo would write for
+#                    json4s-jackson
 #   c-gen/           lua5.4-deb-multiarch.h, which Debian's rules write for
 #                    luaconf.h
 #   npm/             typescript and rxjs from npm, pinned below (npm
@@ -59,7 +66,7 @@
 # current ones unless pinned, e.g. BENCH_ACC_JINJA2=3.1.2-1+deb12u3;
 # BENCH_ACC_GOLDMARK, BENCH_ACC_COMMONS_IO, BENCH_ACC_LEVELDB,
 # BENCH_ACC_LUA, BENCH_ACC_ARGPARSE, BENCH_ACC_INFLECTOR, BENCH_ACC_ELIXIR,
-# BENCH_ACC_RE, BENCH_ACC_PRICE and BENCH_ACC_BASH_COMPLETION likewise.
+# BENCH_ACC_RE, BENCH_ACC_PRICE, BENCH_ACC_BASH_COMPLETION and BENCH_ACC_JSON4S likewise.
 
 set -eu
 set -o pipefail
@@ -125,6 +132,7 @@ fetch_src "ocaml-re${BENCH_ACC_RE:+=$BENCH_ACC_RE}" "$dl/ocaml-re" "$man"
 fetch_upstream "bash-completion${BENCH_ACC_BASH_COMPLETION:+=$BENCH_ACC_BASH_COMPLETION}" "$dl/bash-completion" "$man"
 fetch_src "haskell-megaparsec${BENCH_ACC_MEGAPARSEC:+=$BENCH_ACC_MEGAPARSEC}" "$dl/haskell-megaparsec" "$man"
 fetch_upstream "price.app${BENCH_ACC_PRICE:+=$BENCH_ACC_PRICE}" "$dl/price.app" "$man"
+fetch_upstream "json4s${BENCH_ACC_JSON4S:+=$BENCH_ACC_JSON4S}" "$dl/json4s" "$man"
 
 say "npm: typescript@$TS_VERSION rxjs@$RXJS_VERSION into $acc/npm"
 command -v npm >/dev/null || die "npm is missing: apt-get install npm"
@@ -152,7 +160,7 @@ make_tree () {
 	mv "$acc/src/$1.tmp" "$acc/src/$1"
 }
 
-say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml,haskell,objc,bash}"
+say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml,haskell,objc,bash,scala}"
 (cd "$dl/goldmark" && find . \( -path ./debian -o -path ./.pc \) -prune -o -type f \( -name '*.go' -o -name go.mod \) -print0) |
 	(cd "$dl/goldmark" && make_tree go)
 (cd "$dl/commons-io/src/main/java" && find . -type f -name '*.java' -print0) | (cd "$dl/commons-io/src/main/java" && make_tree java)
@@ -171,12 +179,20 @@ say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml,haskell,objc,bash
 (cd "$dl/haskell-megaparsec" && find Text -type f \( -name '*.hs' -o -name '*.hs-boot' \) -print0) | (cd "$dl/haskell-megaparsec" && make_tree haskell)
 (cd "$dl/price.app" && find . -maxdepth 1 -type f \( -name '*.m' -o -name '*.h' -o -name '*.c' \) -print0) |
 	(cd "$dl/price.app" && make_tree objc)
+(cd "$dl/json4s" && find ast core native jackson ext -path '*/src/main/scala/*' -type f -name '*.scala' -print0) |
+	(cd "$dl/json4s" && make_tree scala)
 # whole folders (the test fixtures hold symbolic links and empty folders)
 printf '%s\0' bash_completion completions test | (cd "$dl/bash-completion" && make_tree bash)
 mkdir -p "$acc/cpp-gen/port"
 # what leveldb's CMake finds on Debian 12 (snappy from libsnappy-dev)
 printf '%s\n' '#define HAVE_FDATASYNC 1' '#define HAVE_FULLFSYNC 0' '#define HAVE_O_CLOEXEC 1' \
 	'#define HAVE_CRC32C 0' '#define HAVE_SNAPPY 1' '#define HAVE_ZSTD 0' >"$acc/cpp-gen/port/port_config.h"
+
+# what sbt-buildinfo writes for json4s-jackson (Json4sScalaModule reads it)
+mkdir -p "$acc/scala-gen"
+printf '%s\n' 'package org.json4s' \
+	'object BuildInfo { val organization = "org.json4s"; val name = "json4s-jackson"; val version = "3.2.10" }' \
+	>"$acc/scala-gen/BuildInfo.scala"
 
 mkdir -p "$acc/c-gen"
 printf '%s\n' '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' >"$acc/c-gen/lua5.4-deb-multiarch.h"

@@ -63,13 +63,21 @@
 #          its library and the tests of completions for commands this
 #          machine has (BASH_TESTS below); Debian's bash, python3-pytest
 #          and python3-pexpect; see oracle-bash.py)
+#   scala  json4s          scalac 2.11's typer, through       OracleScala.scala
+#          scala.tools.nsc.Global: every call written with an
+#          argument list, every infix call of a named method and every
+#          construction, bound by the compiler (Debian's scala and the
+#          jars json4s builds on: paranamer, jackson, joda-time; the
+#          main sources of five modules; one file, jackson's Types.scala,
+#          does not type against Debian's newer jackson: its calls the
+#          compiler cannot bind are left out)
 #
 # Run by bench/run.sh (section "accuracy", records accuracy.* in
 # $RES/records.tsv, report.py makes the table), or alone:
 #   BENCH_WORK=bench/work bash bench/accuracy/run.sh
 # Environment: KBX (default ./kbx), EXPORT (a built kbx-export; built
 # from KBX_BUILD_DIR's libraries when unset), BENCH_ACC_LANGS (default
-# "go java py ts cpp c rs lua php elixir ocaml haskell objc bash"), BENCH_INSTALL=1 (apt-get install what is
+# "go java py ts cpp c rs lua php elixir ocaml haskell objc bash scala"), BENCH_INSTALL=1 (apt-get install what is
 # missing).  Every miss and every wrong certain edge, with its source
 # line, is kept in $RES/out/accuracy-LANG.errors.tsv.
 #
@@ -88,7 +96,7 @@ ACC=$WORK/accuracy
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
 RES=${RES:-$WORK/results}
-LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php elixir ocaml haskell objc bash}
+LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php elixir ocaml haskell objc bash scala}
 PY=/usr/bin/python3          # Debian's python3, with Debian's python3-clang-14
 RS_CRATE=/usr/share/cargo/registry/regex-syntax-0.6.27
 export RES
@@ -148,6 +156,15 @@ fi
 if has_lang bash; then
 	$PY -c 'import pytest, pexpect' 2>/dev/null || need+=(python3-pytest python3-pexpect)
 fi
+SCALA_LIB=/usr/share/scala-2.11/lib
+SCALA_JARS="paranamer jackson-databind jackson-core jackson-annotations joda-time joda-convert"
+if has_lang scala; then
+	[ -f "$SCALA_LIB/scala-compiler.jar" ] || need+=(scala)
+	for j in paranamer:libparanamer-java jackson-databind:libjackson2-databind-java \
+		joda-time:libjoda-time-java joda-convert:libjoda-convert-java; do
+		[ -f "/usr/share/java/${j%%:*}.jar" ] || need+=("${j#*:}")
+	done
+fi
 install_missing ${need[@]+"${need[@]}"}
 [ -x "$KBX" ] || die "no kbx binary at $KBX: run make first"
 
@@ -166,7 +183,8 @@ if [ -f "$ACC/.complete" ] && { { has_lang lua && [ ! -d "$ACC/src/lua" ]; } ||
 	{ has_lang ocaml && [ ! -d "$ACC/src/ocaml" ]; } ||
 	{ has_lang haskell && [ ! -d "$ACC/src/haskell" ]; } ||
 	{ has_lang objc && [ ! -d "$ACC/src/objc" ]; } ||
-	{ has_lang bash && [ ! -d "$ACC/src/bash" ]; }; }; then
+	{ has_lang bash && [ ! -d "$ACC/src/bash" ]; } ||
+	{ has_lang scala && [ ! -d "$ACC/src/scala" ]; }; }; then
 	rm -f "$ACC/.complete"
 fi
 if [ ! -f "$ACC/.complete" ]; then
@@ -192,6 +210,12 @@ has_lang elixir && record meta.elixir "$(elixir --version 2>&1 | grep -m1 '^Elix
 has_lang ocaml && record meta.ocaml "ocamlc $(ocamlc -version), $(dpkg-query -W -f='ocaml-nox ${Version}' ocaml-nox 2>/dev/null)"
 has_lang bash && record meta.bash "$(bash --version | head -n 1), $(dpkg-query -W -f='${Package} ${Version}\n' python3-pytest python3-pexpect 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
 has_lang haskell && record meta.ghc "$(ghc --numeric-version | sed 's/^/ghc /'), $(dpkg-query -W -f='ghc ${Version}' ghc 2>/dev/null)"
+if has_lang scala; then
+	mkdir -p "$ACC/bin/oracle-scala"
+	scalac -nowarn -d "$ACC/bin/oracle-scala" -cp "$SCALA_LIB/scala-compiler.jar:$SCALA_LIB/scala-reflect.jar" \
+		"$here/OracleScala.scala" || die "cannot build OracleScala"
+	record meta.scala "$(scalac -version 2>&1 | sed 's/ --.*//'), $(dpkg-query -W -f='${Package} ${Version}\n' libparanamer-java libjackson2-databind-java libjoda-time-java 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
+fi
 has_lang objc && record meta.gnustep "$(dpkg-query -W -f='${Package} ${Version}\n' libgnustep-base-dev libgnustep-gui-dev 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
 { has_lang cpp || has_lang c || has_lang objc; } && record meta.libclang "$(dpkg-query -W -f='python3-clang-14 ${Version}' python3-clang-14 2>/dev/null)"
 while read -r pkg ver rest; do
@@ -326,5 +350,14 @@ if has_lang bash; then
 		pushd python3 sed set ssh su sudo tar ulimit umount unset xz)"
 	measure bash bash-completion "$(version_of bash-completion)" 'paths:bash_completion completions' \
 		$PY "$here/oracle-bash.py" . $PY -m pytest -q -p no:cacheprovider $BASH_TESTS
+fi
+if has_lang scala; then
+	(cd "$ACC/src/scala" && find . -type f -name '*.scala' | sed 's|^\./||' | LC_ALL=C sort) >"$ACC/scala.files"
+	measure scala json4s "$(version_of json4s)" scala \
+		sh -c 'exec java -cp "$0:$1/scala-library.jar:$1/scala-compiler.jar:$1/scala-reflect.jar" OracleScala . \
+			"$2:$1/scalap.jar:$1/scala-xml.jar" "$3" <"$4"' \
+		"$ACC/bin/oracle-scala" "$SCALA_LIB" \
+		"$(printf '/usr/share/java/%s.jar:' $SCALA_JARS | sed 's/:$//')" \
+		"$ACC/scala-gen/BuildInfo.scala" "$ACC/scala.files"
 fi
 record accuracy.runtime_s "$(($(date +%s) - acc_start))"

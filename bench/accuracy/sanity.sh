@@ -28,6 +28,7 @@ S=$here/sanity
 WORK=${BENCH_WORK:-$here/../work}
 KBX=${KBX:-$here/../../kbx}
 PY=/usr/bin/python3
+SCALA_LIB=/usr/share/scala-2.11/lib
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbx-sanity.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
@@ -65,6 +66,13 @@ oracle () {
 		(cd "$S/ocaml" && sh "$here/oracle-ocaml.sh" . "$here/oracle-ocaml.ml") ;;
 	(bash)
 		(cd "$S/bash" && $PY "$here/oracle-bash.py" . bash test.sh) ;;
+	(scala)
+		mkdir -p "$tmp/oracle-scala" &&
+			scalac -nowarn -d "$tmp/oracle-scala" -cp "$SCALA_LIB/scala-compiler.jar:$SCALA_LIB/scala-reflect.jar" \
+				"$here/OracleScala.scala" &&
+			(cd "$S/scala" && echo Shop.scala | java -cp \
+				"$tmp/oracle-scala:$SCALA_LIB/scala-library.jar:$SCALA_LIB/scala-compiler.jar:$SCALA_LIB/scala-reflect.jar" \
+				OracleScala . "") ;;
 	esac
 }
 
@@ -82,6 +90,7 @@ available () {
 	(php) command -v php && php -m | grep -qx xdebug ;;
 	(ocaml) command -v ocamlc && command -v ocamldep ;;
 	(bash) command -v bash ;;
+	(scala) command -v scalac && command -v java && [ -f "$SCALA_LIB/scala-compiler.jar" ] ;;
 	esac >/dev/null 2>&1
 }
 
@@ -97,7 +106,7 @@ check () {
 	fi
 }
 
-for lang in go java py ts cpp c objc rs lua php ocaml bash; do
+for lang in go java py ts cpp c objc rs lua php ocaml bash scala; do
 	if ! available $lang; then
 		echo "ok - $lang # SKIP the oracle's tools are missing"
 		skip=$((skip + 1))
