@@ -101,6 +101,12 @@ struct cand_cache_entry {
 	size_t n;
 };
 
+/* The fields one file's classes declare (its refs' fields section). */
+struct field_file {
+	uint32_t file;
+	struct _kbx_refs refs;  /* empty when the file has none */
+};
+
 /* A directory whose module file (go.mod) declares the import path that
  * names it. */
 struct module_dir {
@@ -119,6 +125,9 @@ struct _kbx_resolver {
 	size_t fd_size, fd_used;
 	struct cand_cache_entry *cache;
 	size_t cache_size, cache_used;
+	/* the fields other files declare, read when a call needs them */
+	struct field_file *ff;
+	size_t nff, aff;
 };
 
 struct pending {
@@ -471,6 +480,9 @@ void _kbx_resolver_free(struct _kbx_resolver *r)
 	cache_release(r);
 	files_release(&r->fi);
 	file_defs_release(r);
+	for (size_t i = 0; i < r->nff; i++)
+		_kbx_refs_release(&r->ff[i].refs);
+	free(r->ff);
 	for (size_t i = 0; i < r->nmods; i++) {
 		free(r->mods[i].path);
 		free(r->mods[i].dir);
@@ -1529,8 +1541,19 @@ static uint32_t member_of(struct ctx *c, uint32_t type_id, const char *name)
  * bases; redges: the classes that extend it): the certain ones appended
  * to queue (at most 64 in all), and the first other one (a base outside
  * the repository) into *other when other is given and *other is 0. */
+static void inherits_edges(struct ctx *c, MDB_dbi dbi, uint32_t t, uint32_t *queue, size_t *qt,
+			   uint32_t *other, int any);
+
 static void inherits_of(struct ctx *c, MDB_dbi dbi, uint32_t t, uint32_t *queue, size_t *qt,
 			uint32_t *other)
+{
+	inherits_edges(c, dbi, t, queue, qt, other, 0);
+}
+
+/* As inherits_of; with any, every edge whatever its confidence (the
+ * classes extending an external, whose edges are unresolved). */
+static void inherits_edges(struct ctx *c, MDB_dbi dbi, uint32_t t, uint32_t *queue, size_t *qt,
+			   uint32_t *other, int any)
 {
 	unsigned char start[5];
 	_kbx_put_u32(start, t);
@@ -1543,7 +1566,7 @@ static void inherits_of(struct ctx *c, MDB_dbi dbi, uint32_t t, uint32_t *queue,
 	while (!g && k.mv_size == KBX_EDGE_KEY_LEN && !memcmp(k.mv_data, start, 5) && *qt < 64) {
 		const unsigned char *v = d.mv_data;
 		uint32_t to = _kbx_get_u32((const unsigned char *)k.mv_data + 5);
-		if (d.mv_size && v[0] == KBX_CONF_CERTAIN)
+		if (any || (d.mv_size && v[0] == KBX_CONF_CERTAIN))
 			queue[(*qt)++] = to;
 		else if (other && !*other)
 			*other = to;
@@ -1603,6 +1626,31 @@ static int subclass_has(struct ctx *c, uint32_t cls, const char *name)
 		inherits_of(c, c->s->redges, t, queue, &qt, NULL);
 	}
 	return 0;
+}
+
+/* The methods named name that the repository's subclasses of the
+ * external class type (at any depth) define: how many, the first max in
+ * ids. */
+static size_t overrides_of_external(struct ctx *c, const char *type, const char *name,
+				    uint32_t *ids, size_t max)
+{
+	struct strbuf cid = STRBUF_INIT;
+	strbuf_addf(&cid, "extern:%s", type);
+	uint32_t ext = cid.failed ? 0 : _kbx_id_of(c->s, cid.buf);
+	strbuf_release(&cid);
+	if (!ext)
+		return 0;
+	uint32_t queue[64];
+	size_t qh = 0, qt = 0, n = 0;
+	inherits_edges(c, c->s->redges, ext, queue, &qt, NULL, 1);
+	while (qh < qt) {
+		uint32_t t = queue[qh++];
+		uint32_t m = member_of(c, t, name);
+		if (m && n < max)
+			ids[n++] = m;
+		inherits_of(c, c->s->redges, t, queue, &qt, NULL);
+	}
+	return n;
 }
 
 static uint32_t class_id(struct ctx *c, const char *class_qual)
@@ -1917,6 +1965,19 @@ static void call_in_types(struct ctx *c, uint32_t src, const uint32_t *types, si
 			return;
 		}
 	}
+	/* a message to a class outside the repository runs, at run time,
+	 * the override of the receiver's class: one of the repository's
+	 * subclasses', or the class's own */
+	if (!nt && c->lang->late_binding) {
+		n = overrides_of_external(c, type, name, ids, AMBIGUOUS_MAX);
+		if (n) {
+			for (size_t i = 0; i < n; i++)
+				add_edge(c, src, KBX_EDGE_CALLS, ids[i], KBX_CONF_AMBIGUOUS, via,
+					 (uint32_t)n + 1, line, col);
+			strbuf_release(&q);
+			return;
+		}
+	}
 	/* a type an import brings from outside the repository is named as
 	 * the import names it (Formatter after import com.lib.Formatter:
 	 * extern:com.lib.Formatter.format), as a call through the import
@@ -2123,6 +2184,65 @@ static uint32_t class_elsewhere(struct ctx *c, const char *class_qual)
 	return n == 1 ? cands[0] : 0;
 }
 
+/* The refs of a file, for its fields: read once a run. */
+static const struct _kbx_refs *field_file(struct ctx *c, uint32_t file)
+{
+	struct _kbx_resolver *r = c->r;
+	for (size_t i = 0; i < r->nff; i++)
+		if (r->ff[i].file == file)
+			return &r->ff[i].refs;
+	if (_kbx_grow((void **)&r->ff, &r->aff, r->nff, sizeof(*r->ff), 16))
+		return NULL;
+	struct field_file *f = &r->ff[r->nff];
+	memset(f, 0, sizeof(*f));
+	f->file = file;
+	if (_kbx_refs_read(c->s, file, &f->refs) != KBX_OK)
+		memset(&f->refs, 0, sizeof(f->refs));
+	r->nff++;
+	return &f->refs;
+}
+
+/* The type a field named name of the class cls, or of its bases, is
+ * declared with, in whatever file declares it: NULL when no field of
+ * that name states a type (or two of them state different ones). */
+static const char *field_type(struct ctx *c, uint32_t cls, const char *name)
+{
+	uint32_t queue[64];
+	size_t qh = 0, qt = 0;
+	queue[qt++] = cls;
+	while (qh < qt) {
+		uint32_t t = queue[qh++];
+		struct kbx_node n;
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), t, &n) != KBX_OK)
+			continue;
+		const struct _kbx_refs *refs = field_file(c, n.file);
+		const char *found = NULL;
+		for (size_t i = 0; refs && i < refs->nfields; i++) {
+			const struct _kbx_ref_field *f = &refs->fields[i];
+			if (f->cls != t || strcmp(f->name, name))
+				continue;
+			if (found && strcmp(found, f->type))
+				return NULL;
+			found = f->type;
+		}
+		if (found)
+			return found;
+		inherits_of(c, c->s->edges, t, queue, &qt, NULL);
+	}
+	return NULL;
+}
+
+/* Is the receiver a plain name (mutex_, img), not a path or a call? */
+static int plain_name(const char *rcv)
+{
+	if (!*rcv || isdigit((unsigned char)*rcv))
+		return 0;
+	for (const char *p = rcv; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '$')
+			return 0;
+	return 1;
+}
+
 /* f() where the module mod is opened (OCaml's let open M in, M.(...)):
  * f at the top of mod, an import (or a module in an import's file:
  * Util.Money, the longest prefix an import binds) or a module of this
@@ -2296,6 +2416,37 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		struct binding *b = NULL;
 		const char *dot = NULL;
 		const char *type = call->recv_type;
+		/* C++: "->" is a name the file does not declare, called
+		 * through ->; "*T" below a pointer to a T */
+		int arrow = type && !strcmp(type, "->");
+		if (arrow)
+			type = NULL;
+		/* but first, a name no declaration of this file types that is
+		 * a field of the caller's class another file declares: C++'s
+		 * mutex_.Lock() in DBImpl::f of db_impl.cc (db_impl.h declares
+		 * mutex_), an Objective-C instance variable of Foo.h in Foo.m */
+		if (!type && rcv && call->class_qual && c->lang->fields_elsewhere &&
+		    plain_name(rcv) && !find_binding(c, rcv, strlen(rcv))) {
+			uint32_t cls = class_id(c, call->class_qual);
+			if (!cls)
+				cls = class_elsewhere(c, call->class_qual);
+			const char *ft = cls ? field_type(c, cls, rcv) : NULL;
+			/* p->f() on a pointer, x.f() on an object: what else
+			 * (x->f() through an object's operator->) is a
+			 * receiver of unknown type */
+			if (ft)
+				type = ft[0] == '*' ? (arrow ? ft + 1 : "?") : (arrow ? "?" : ft);
+			/* a type the header names that is no class here may be
+			 * a typedef of its class (MemTable's Table table_): of
+			 * unknown type, not outside the repository, but in
+			 * Objective-C, whose classes are named alike everywhere */
+			if (ft && strcmp(type, "?") && !c->lang->late_binding) {
+				struct type_res t;
+				resolve_type(c, type, 0, M_TYPE, &t);
+				if (!t.n)
+					type = "?";
+			}
+		}
 		int typed_local = type && !strcmp(type, "?");
 		size_t flen = rcv ? strlen(rcv) : 0;
 		while (rcv && !type) {

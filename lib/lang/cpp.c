@@ -381,6 +381,9 @@ static void bind_declaration(struct kbx_walk *w, TSNode decl, int cls)
 		if (cls >= 0) {
 			_kbx_walk_bind_field(w, text, t);
 			add_field(w, cls, text, t);
+			/* and for the methods another file defines
+			 * (void DBImpl::f() of db_impl.h's DBImpl) */
+			_kbx_x_field(w->x, cls, text, t, _kbx_node_line(decl));
 		} else {
 			_kbx_walk_bind(w, text, t);
 		}
@@ -399,10 +402,19 @@ static void bind_parameters(struct kbx_walk *w, TSNode list)
 	}
 }
 
-/* The fields a class body declares, also under #if. */
+static void visit_alias(struct kbx_walk *w, TSNode n);
+
+/* The fields a class body declares, also under #if; the body's typedefs
+ * and using aliases first, which its fields may name (MemTable's `Table
+ * table_;` after `typedef SkipList<...> Table;`). */
 static void bind_fields(struct kbx_walk *w, TSNode body, int cls, int guard)
 {
 	uint32_t count = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+	for (uint32_t i = 0; i < count && !guard; i++) {
+		TSNode m = ts_node_named_child(body, i);
+		if (_kbx_is(m, "type_definition") || _kbx_is(m, "alias_declaration"))
+			visit_alias(w, m);
+	}
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode m = ts_node_named_child(body, i);
 		const char *t = ts_node_type(m);
@@ -861,8 +873,14 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 		}
 		int found;
 		const char *bound = receiver_binding(w, obj, &found, 0);
+		/* a name this file does not declare, called through ->: "->",
+		 * for the resolver to take a pointer field of the caller's
+		 * class that another file declares (kbx_lang's
+		 * fields_elsewhere) */
+		const char *rt = found ? as_receiver(bound, is_arrow(w, fn))
+			       : _kbx_is(obj, "identifier") && is_arrow(w, fn) ? "->" : NULL;
 		_kbx_walk_call_typed(w, n, name, KBX_RECV_EXPR, _kbx_compact_text(w, obj, COMPACT),
-				     found ? as_receiver(bound, is_arrow(w, fn)) : NULL);
+				     rt);
 	}
 }
 
@@ -997,6 +1015,7 @@ const struct kbx_lang _kbx_lang_cpp = {
 	.end = cpp_end,
 	.import_candidates = _kbx_c_import_candidates,
 	.implicit_self = 1,
+	.fields_elsewhere = 1,
 	.scope_sep = "::",
 	.mask = _kbx_c_mask_macros,
 	.visibility = _kbx_cpp_visibility,

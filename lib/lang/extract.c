@@ -65,6 +65,7 @@ void _kbx_extract_release(struct kbx_extract *x)
 	free(x->calls);
 	free(x->imports);
 	free(x->inherits);
+	free(x->fields);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -160,6 +161,21 @@ int _kbx_x_inherit(struct kbx_extract *x, int sym, const char *base, uint32_t li
 	h->base = base;
 	h->line = line;
 	return (int)x->ninherits++;
+}
+
+int _kbx_x_field(struct kbx_extract *x, int sym, const char *name, const char *type,
+		 uint32_t line)
+{
+	if (sym < 0 || !name || !*name || !type || !*type || type == _kbx_qual_too_long ||
+	    !strcmp(type, "?") ||
+	    _kbx_grow((void **)&x->fields, &x->afields, x->nfields, sizeof(*x->fields), 16))
+		return -1;
+	struct kbx_xfield *f = &x->fields[x->nfields];
+	f->sym = sym;
+	f->name = name;
+	f->type = type;
+	f->line = line;
+	return (int)x->nfields++;
 }
 
 /* ---- the walk ---- */

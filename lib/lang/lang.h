@@ -164,6 +164,18 @@ struct kbx_xinherit {
 	uint32_t line;
 };
 
+/* A field of a class with the type its declaration states (C++'s
+ * `port::Mutex mutex_;`, an Objective-C instance variable `NSImage
+ * *img;`): what a method defined in another file (`void DBImpl::f()` in
+ * db_impl.cc, an @implementation in a .m) calls on it, the resolver
+ * types by it. */
+struct kbx_xfield {
+	int sym;             /* index in syms of the class */
+	const char *name;
+	const char *type;    /* as struct kbx_xcall's recv_type */
+	uint32_t line;
+};
+
 /* A small bump allocator: extraction results live until _kbx_extract_release. */
 struct _kbx_arena {
 	struct _kbx_arena_block *head;
@@ -174,6 +186,7 @@ struct kbx_extract {
 	struct kbx_xcall *calls;     size_t ncalls, acalls;
 	struct kbx_ximport *imports; size_t nimports, aimports;
 	struct kbx_xinherit *inherits; size_t ninherits, ainherits;
+	struct kbx_xfield *fields;   size_t nfields, afields;
 	struct _kbx_arena arena;
 	int timed_out;               /* the parse hit its time limit */
 	uint64_t parse_cpu_ns;       /* tree-sitter's parse alone, of the
@@ -199,6 +212,8 @@ int _kbx_x_call(struct kbx_extract *x, const char *name, int recv, const char *r
 int _kbx_x_import(struct kbx_extract *x, const char *module, const char *name,
 		  const char *alias, int level, int flags, uint32_t line);
 int _kbx_x_inherit(struct kbx_extract *x, int sym, const char *base, uint32_t line);
+int _kbx_x_field(struct kbx_extract *x, int sym, const char *name, const char *type,
+		 uint32_t line);
 
 /*
  * The tree walker: a depth-first walk with a TSTreeCursor (never recursion
@@ -541,6 +556,20 @@ struct kbx_lang {
 	 * repository accounts for is never a project type by its last
 	 * segment alone (Java, Kotlin, Scala). */
 	int wildcards_hide;
+	/* A method may be defined in another file than its class, which
+	 * declares the fields (C++'s void Foo::f() in foo.cc, Foo's fields in
+	 * foo.h; an Objective-C @implementation in Foo.m, its instance
+	 * variables in Foo.h): a call on a name no declaration of the
+	 * caller's file types looks for a field of the caller's class, or
+	 * of its bases, of that name, and takes its declared type. */
+	int fields_elsewhere;
+	/* A call is bound at run time by the receiver's class, whatever its
+	 * declared type (Objective-C's messages): a send to a receiver
+	 * declared as a class outside the repository is ambiguous between
+	 * that class's method and the overrides of the repository's
+	 * subclasses of it (NSBezierPath *p; [p stroke] may run
+	 * PRCurvesPath's stroke). */
+	int late_binding;
 	/* Its imports may pass on what they bring (KBX_IMPORT_REEXPORT):
 	 * a name not found in an imported file is looked for in the
 	 * files that file passes on. */

@@ -150,9 +150,20 @@ static void add_field(struct kbx_walk *w, int cls, TSNode decl)
 	if (!name || _kbx_grow((void **)&st->fields, &st->afields, st->nfields,
 			       sizeof(*st->fields), 16))
 		return;
+	/* the last type named: `IBOutlet PRCurvesView *view` is a
+	 * PRCurvesView (IBOutlet, a macro, reads as a type too) */
+	TSNode type = { 0 };
+	uint32_t count = ts_node_named_child_count(decl);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_named_child(decl, i);
+		if (_kbx_is(c, "type_identifier"))
+			type = c;
+	}
 	st->fields[st->nfields].cls = cls;
 	st->fields[st->nfields].name = name;
-	st->fields[st->nfields].type = class_type(w, _kbx_child_of_type(decl, "type_identifier"));
+	st->fields[st->nfields].type = class_type(w, type);
+	/* and for the @implementation of another file (Foo.m of Foo.h) */
+	_kbx_x_field(w->x, cls, name, st->fields[st->nfields].type, _kbx_node_line(decl));
 	st->nfields++;
 }
 
@@ -466,6 +477,8 @@ const struct kbx_lang _kbx_lang_objc = {
 	.end = oc_end,
 	.import_candidates = _kbx_c_import_candidates,
 	.no_type_calls = 1,
+	.fields_elsewhere = 1,
+	.late_binding = 1,
 	.mask = _kbx_c_mask_macros,
 	.scope_sep = ".",
 	.visibility = _kbx_c_visibility,

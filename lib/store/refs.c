@@ -8,6 +8,7 @@
  *   ncalls  { caller line col recv(u8) name receiver class_qual recv_type }
  *   nimports { flags(u8) level(u8) line module name alias }
  *   ninherits { class line base }
+ *   nfields { class name type }                      (version 3)
  * where a string is a u32 length (0xffffffff for none) and its bytes.
  */
 #include <stdlib.h>
@@ -15,7 +16,7 @@
 
 #include "store/store.h"
 
-#define REFS_VERSION 2   /* 2: recv_type */
+#define REFS_VERSION 3   /* 2: recv_type; 3: fields */
 #define NO_STR 0xffffffffu
 
 static void put32(struct strbuf *sb, uint32_t v)
@@ -129,6 +130,13 @@ void _kbx_refs_encode(struct strbuf *out, const struct kbx_extract *x, const uin
 		put32(out, h->line);
 		putstr(out, h->base);
 	}
+	put32(out, (uint32_t)x->nfields);
+	for (size_t i = 0; i < x->nfields; i++) {
+		const struct kbx_xfield *f = &x->fields[i];
+		put32(out, sym_ids[f->sym]);
+		putstr(out, f->name);
+		putstr(out, f->type);
+	}
 }
 
 struct reader {
@@ -183,7 +191,9 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 		return KBX_ERR_NOMEM;
 	memcpy(out->blob, data, len);
 	struct reader r = { (unsigned char *)out->blob, (unsigned char *)out->blob + len, 0 };
-	if (get32(&r) != REFS_VERSION) {
+	/* version 2, written by kbx before fields were: no fields */
+	uint32_t version = get32(&r);
+	if (version != REFS_VERSION && version != 2) {
 		_kbx_refs_release(out);
 		return KBX_ERR_CORRUPT;
 	}
@@ -267,6 +277,24 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 		h->base = getstr(&r);
 	}
 	out->ninherits = n;
+
+	n = version >= 3 ? get32(&r) : 0;
+	if (r.bad || n > len / 12) {
+		_kbx_refs_release(out);
+		return KBX_ERR_CORRUPT;
+	}
+	out->fields = calloc(n + 1, sizeof(*out->fields));
+	if (!out->fields) {
+		_kbx_refs_release(out);
+		return KBX_ERR_NOMEM;
+	}
+	for (uint32_t i = 0; i < n && !r.bad; i++) {
+		struct _kbx_ref_field *f = &out->fields[i];
+		f->cls = get32(&r);
+		f->name = getstr(&r);
+		f->type = getstr(&r);
+	}
+	out->nfields = n;
 	if (r.bad) {
 		_kbx_refs_release(out);
 		return KBX_ERR_CORRUPT;
@@ -286,6 +314,11 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 			_kbx_refs_release(out);
 			return KBX_ERR_CORRUPT;
 		}
+	for (size_t i = 0; i < out->nfields; i++)
+		if (!out->fields[i].name || !out->fields[i].type) {
+			_kbx_refs_release(out);
+			return KBX_ERR_CORRUPT;
+		}
 	return KBX_OK;
 }
 
@@ -296,6 +329,7 @@ void _kbx_refs_release(struct _kbx_refs *r)
 	free(r->calls);
 	free(r->imports);
 	free(r->inherits);
+	free(r->fields);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -112,8 +112,9 @@ kbx_status_t _kbx_store_reopen(struct kbx_store *s, struct kbx_error *err);
  * kbx leaves no fact of the old rules behind.  Absent: rules before the
  * stamp (1). */
 #define KBX_META_GRAPH_RULES "graph_rules"
-#define KBX_GRAPH_RULES 3   /* 2: Bash's directory variables, calls of other scripts' functions ambiguous;
-                               * 3: Scala's infix calls, names an outside wildcard import may bring */
+#define KBX_GRAPH_RULES 4   /* 2: Bash's directory variables, calls of other scripts' functions ambiguous;
+                               * 3: Scala's infix calls, names an outside wildcard import may bring;
+                               * 4: fields another file declares, Objective-C's late binding */
 
 /* In meta: how the code chunks were made (their terms counted, their
  * vectors embedded): KBX_CODE_CHUNKS_FORMAT, absent for the first way.
@@ -275,6 +276,10 @@ struct _kbx_ref_inherit {
 	uint32_t line;
 	const char *base;
 };
+struct _kbx_ref_field {
+	uint32_t cls;             /* the class's node id */
+	const char *name, *type;
+};
 struct _kbx_refs {
 	uint32_t file;
 	int lang;
@@ -287,6 +292,8 @@ struct _kbx_refs {
 	size_t nimports;
 	struct _kbx_ref_inherit *inherits;
 	size_t ninherits;
+	struct _kbx_ref_field *fields;
+	size_t nfields;
 	char *blob;               /* owns the strings */
 };
 /* Encode x with sym_ids[i] the node id of x->syms[i]. */

@@ -78,7 +78,8 @@ static void check_refs(const uint8_t *data, size_t size)
 	kbx_status_t st = _kbx_refs_decode(data, size, &r);
 	if (st != KBX_OK) {
 		FUZZ_ASSERT(st == KBX_ERR_CORRUPT || st == KBX_ERR_NOMEM);
-		FUZZ_ASSERT(!r.blob && !r.nodes && !r.calls && !r.imports && !r.inherits);
+		FUZZ_ASSERT(!r.blob && !r.nodes && !r.calls && !r.imports && !r.inherits &&
+			    !r.fields);
 		return;
 	}
 	for (size_t i = 0; i < r.ncalls; i++) {
@@ -96,6 +97,11 @@ static void check_refs(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < r.ninherits; i++) {
 		FUZZ_ASSERT(r.inherits[i].base);
 		check_str(&r, size, r.inherits[i].base);
+	}
+	for (size_t i = 0; i < r.nfields; i++) {
+		FUZZ_ASSERT(r.fields[i].name && r.fields[i].type);
+		check_str(&r, size, r.fields[i].name);
+		check_str(&r, size, r.fields[i].type);
 	}
 
 	/* each language's import_candidates on the decoded imports, with the

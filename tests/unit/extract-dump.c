@@ -12,6 +12,7 @@
  *   call CALLER NAME LINE [self|super|value|recv=TEXT [type=TYPE]|open=MODULE]
  *   import MODULE [name=N] [as=A] [level=L] [system] [wildcard] [mod] [static] LINE
  *   inherit CLASS BASE LINE
+ *   field CLASS.NAME TYPE LINE
  * where CALLER is the qualified name of the enclosing function or "<file>".
  */
 #include <stdio.h>
@@ -143,6 +144,10 @@ int main(int argc, char **argv)
 		for (size_t j = 0; j < x.ninherits; j++) {
 			const struct kbx_xinherit *h = &x.inherits[j];
 			printf("inherit %s %s %u\n", x.syms[h->sym].qual, h->base, h->line);
+		}
+		for (size_t j = 0; j < x.nfields; j++) {
+			const struct kbx_xfield *f = &x.fields[j];
+			printf("field %s.%s %s %u\n", x.syms[f->sym].qual, f->name, f->type, f->line);
 		}
 		_kbx_extract_release(&x);
 		free(src);

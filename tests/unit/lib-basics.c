@@ -171,6 +171,7 @@ static void test_refs_roundtrip(void)
 	_kbx_x_call(&x, "join", KBX_RECV_EXPR, "os.path", -1, 8, 1);
 	_kbx_x_import(&x, "pkg.b", "load", "ld", 0, 0, 1);
 	_kbx_x_inherit(&x, cls, "Base", 1);
+	_kbx_x_field(&x, cls, "mutex_", "port.Mutex", 2);
 	uint32_t ids[2] = { 100, 101 };
 	struct strbuf sb = STRBUF_INIT;
 	_kbx_refs_encode(&sb, &x, ids, ids, 2);
@@ -187,6 +188,9 @@ static void test_refs_roundtrip(void)
 	   "imports round trip");
 	ok(r.ninherits == 1 && r.inherits[0].cls == 100 && !strcmp(r.inherits[0].base, "Base"),
 	   "bases round trip");
+	ok(r.nfields == 1 && r.fields[0].cls == 100 && !strcmp(r.fields[0].name, "mutex_") &&
+		   !strcmp(r.fields[0].type, "port.Mutex"),
+	   "fields round trip");
 	_kbx_refs_release(&r);
 	for (size_t cut = 0; cut < sb.len; cut += 7) {
 		if (_kbx_refs_decode(sb.buf, cut, &r) == KBX_OK) {

@@ -35,18 +35,18 @@ static unsigned char *put32(unsigned char *p, uint32_t v)
 	return p + 4;
 }
 
-/* The record as lib/store/refs.c writes it (version 2): version, a word,
+/* The record as lib/store/refs.c writes it (version 3): version, a word,
  * the node ids, then the calls (caller, line, column, receiver kind, four
- * strings: name, receiver, class, receiver's type), imports and bases; a
- * string is its length and bytes, or 0xffffffff. */
+ * strings: name, receiver, class, receiver's type), imports, bases and
+ * fields; a string is its length and bytes, or 0xffffffff. */
 static unsigned char *make_record(uint32_t ncalls, size_t *len)
 {
 	size_t call_len = 4 + 4 + 4 + 1 + (4 + 3) + 4 + 4 + 4;
-	*len = 4 * 3 + 4 + (size_t)ncalls * call_len + 4 + 4;
+	*len = 4 * 3 + 4 + (size_t)ncalls * call_len + 4 + 4 + 4;
 	unsigned char *rec = malloc(*len), *p = rec;
 	if (!rec)
 		return NULL;
-	p = put32(p, 2);
+	p = put32(p, 3);
 	p = put32(p, 0);
 	p = put32(p, 0);                /* no node ids */
 	p = put32(p, ncalls);
@@ -65,6 +65,7 @@ static unsigned char *make_record(uint32_t ncalls, size_t *len)
 	}
 	p = put32(p, 0);                /* no imports */
 	p = put32(p, 0);                /* no bases */
+	p = put32(p, 0);                /* no fields */
 	return rec;
 }
 

@@ -6,9 +6,12 @@
 
 @interface Cart : Base <Priced> {
 	Log *log;
+	IBOutlet Log *audit;
+	NSBezierPath *outline;
 }
 @property (nonatomic, strong) Item *last;
 + (instancetype)empty;
 - (void)addItem:(Item *)item quantity:(int)count;
 - (double)total;
+- (void)draw;
 @end

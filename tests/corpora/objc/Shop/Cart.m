@@ -14,6 +14,11 @@
 	[self total];
 }
 
+- (void)draw {
+	[audit flush];
+	[outline stroke];
+}
+
 - (double)total {
 	id thing = self.last;
 	return [thing price];

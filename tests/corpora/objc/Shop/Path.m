@@ -1,0 +1,7 @@
+#import "Path.h"
+
+@implementation Path
+- (void)stroke {
+	[super stroke];
+}
+@end
