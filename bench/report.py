@@ -558,7 +558,8 @@ ACC_LANGS = [("go", "Go", "go/types (golang-go)"), ("java", "Java", "javac 17, c
              ("haskell", "Haskell", "ghc 9.0 -fwrite-ide-info, .hie files read with the ghc library"),
              ("objc", "Objective-C", "clang 14 (libclang), -x objective-c with GNUstep's headers"),
              ("bash", "Bash", "Bash 5.2's DEBUG trap over the project's tests (dynamic: executed commands only)"),
-             ("scala", "Scala", "scalac 2.11's typer, through scala.tools.nsc.Global")]
+             ("scala", "Scala", "scalac 2.11's typer, through scala.tools.nsc.Global"),
+             ("kotlin", "Kotlin", "kotlinc 1.3's front end, its BindingContext")]
 if any(f"accuracy.{l}.project" in rec for l, _, _ in ACC_LANGS):
     w("## Call resolution against the compilers (bench/accuracy/)")
     w("")

@@ -51,6 +51,11 @@
 #            which the oracle compiles with Debian's scala 2.11 against
 #            Debian's jars (paranamer, jackson, joda-time).  Only the
 #            upstream tarball, as lua-argparse
+#     kotlin Debian's kotlinx-coroutines (1.0.1): the core module, its
+#            common sources and its JVM sources (96 files), which the
+#            oracle analyses with Debian's kotlin 1.3.31 (as Debian
+#            builds it, multiplatform, against Debian's atomicfu jar).
+#            Only the upstream tarball, as lua-argparse
 #   cpp-gen/         port/port_config.h, which leveldb's CMake would write
 #   scala-gen/       BuildInfo.scala, which sbt-buildinfo would write for
 #                    json4s-jackson
@@ -66,7 +71,8 @@
 # current ones unless pinned, e.g. BENCH_ACC_JINJA2=3.1.2-1+deb12u3;
 # BENCH_ACC_GOLDMARK, BENCH_ACC_COMMONS_IO, BENCH_ACC_LEVELDB,
 # BENCH_ACC_LUA, BENCH_ACC_ARGPARSE, BENCH_ACC_INFLECTOR, BENCH_ACC_ELIXIR,
-# BENCH_ACC_RE, BENCH_ACC_PRICE, BENCH_ACC_BASH_COMPLETION and BENCH_ACC_JSON4S likewise.
+# BENCH_ACC_RE, BENCH_ACC_PRICE, BENCH_ACC_BASH_COMPLETION, BENCH_ACC_JSON4S and
+# BENCH_ACC_COROUTINES likewise.
 
 set -eu
 set -o pipefail
@@ -133,6 +139,7 @@ fetch_upstream "bash-completion${BENCH_ACC_BASH_COMPLETION:+=$BENCH_ACC_BASH_COM
 fetch_src "haskell-megaparsec${BENCH_ACC_MEGAPARSEC:+=$BENCH_ACC_MEGAPARSEC}" "$dl/haskell-megaparsec" "$man"
 fetch_upstream "price.app${BENCH_ACC_PRICE:+=$BENCH_ACC_PRICE}" "$dl/price.app" "$man"
 fetch_upstream "json4s${BENCH_ACC_JSON4S:+=$BENCH_ACC_JSON4S}" "$dl/json4s" "$man"
+fetch_upstream "kotlinx-coroutines${BENCH_ACC_COROUTINES:+=$BENCH_ACC_COROUTINES}" "$dl/kotlinx-coroutines" "$man"
 
 say "npm: typescript@$TS_VERSION rxjs@$RXJS_VERSION into $acc/npm"
 command -v npm >/dev/null || die "npm is missing: apt-get install npm"
@@ -160,7 +167,7 @@ make_tree () {
 	mv "$acc/src/$1.tmp" "$acc/src/$1"
 }
 
-say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml,haskell,objc,bash,scala}"
+say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml,haskell,objc,bash,scala,kotlin}"
 (cd "$dl/goldmark" && find . \( -path ./debian -o -path ./.pc \) -prune -o -type f \( -name '*.go' -o -name go.mod \) -print0) |
 	(cd "$dl/goldmark" && make_tree go)
 (cd "$dl/commons-io/src/main/java" && find . -type f -name '*.java' -print0) | (cd "$dl/commons-io/src/main/java" && make_tree java)
@@ -181,6 +188,8 @@ say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml,haskell,objc,bash
 	(cd "$dl/price.app" && make_tree objc)
 (cd "$dl/json4s" && find ast core native jackson ext -path '*/src/main/scala/*' -type f -name '*.scala' -print0) |
 	(cd "$dl/json4s" && make_tree scala)
+(cd "$dl/kotlinx-coroutines" && find common/kotlinx-coroutines-core-common/src core/kotlinx-coroutines-core/src \
+	-type f -name '*.kt' -print0) | (cd "$dl/kotlinx-coroutines" && make_tree kotlin)
 # whole folders (the test fixtures hold symbolic links and empty folders)
 printf '%s\0' bash_completion completions test | (cd "$dl/bash-completion" && make_tree bash)
 mkdir -p "$acc/cpp-gen/port"

@@ -71,13 +71,22 @@
 #          main sources of five modules; one file, jackson's Types.scala,
 #          does not type against Debian's newer jackson: its calls the
 #          compiler cannot bind are left out)
+#   kotlin kotlinx-coroutines kotlinc 1.3's front end        OracleKotlin.kt
+#          (KotlinCoreEnvironment, its BindingContext): every call
+#          written with an argument list or a trailing lambda, every
+#          infix call of a named function and every supertype
+#          constructor call of a class header, bound by the compiler
+#          (Debian's kotlin and libkotlinx-atomicfu-java; the core
+#          module's common and JVM sources, analysed together as one
+#          multiplatform module: an expect declaration counts with its
+#          actual)
 #
 # Run by bench/run.sh (section "accuracy", records accuracy.* in
 # $RES/records.tsv, report.py makes the table), or alone:
 #   BENCH_WORK=bench/work bash bench/accuracy/run.sh
 # Environment: KBX (default ./kbx), EXPORT (a built kbx-export; built
 # from KBX_BUILD_DIR's libraries when unset), BENCH_ACC_LANGS (default
-# "go java py ts cpp c rs lua php elixir ocaml haskell objc bash scala"), BENCH_INSTALL=1 (apt-get install what is
+# "go java py ts cpp c rs lua php elixir ocaml haskell objc bash scala kotlin"), BENCH_INSTALL=1 (apt-get install what is
 # missing).  Every miss and every wrong certain edge, with its source
 # line, is kept in $RES/out/accuracy-LANG.errors.tsv.
 #
@@ -96,7 +105,7 @@ ACC=$WORK/accuracy
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
 RES=${RES:-$WORK/results}
-LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php elixir ocaml haskell objc bash scala}
+LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php elixir ocaml haskell objc bash scala kotlin}
 PY=/usr/bin/python3          # Debian's python3, with Debian's python3-clang-14
 RS_CRATE=/usr/share/cargo/registry/regex-syntax-0.6.27
 export RES
@@ -156,6 +165,11 @@ fi
 if has_lang bash; then
 	$PY -c 'import pytest, pexpect' 2>/dev/null || need+=(python3-pytest python3-pexpect)
 fi
+KOTLIN_LIB=/usr/share/kotlin/kotlinc/lib
+if has_lang kotlin; then
+	[ -f "$KOTLIN_LIB/kotlin-compiler.jar" ] || need+=(kotlin)
+	[ -f /usr/share/java/atomicfu.jar ] || need+=(libkotlinx-atomicfu-java)
+fi
 SCALA_LIB=/usr/share/scala-2.11/lib
 SCALA_JARS="paranamer jackson-databind jackson-core jackson-annotations joda-time joda-convert"
 if has_lang scala; then
@@ -184,7 +198,8 @@ if [ -f "$ACC/.complete" ] && { { has_lang lua && [ ! -d "$ACC/src/lua" ]; } ||
 	{ has_lang haskell && [ ! -d "$ACC/src/haskell" ]; } ||
 	{ has_lang objc && [ ! -d "$ACC/src/objc" ]; } ||
 	{ has_lang bash && [ ! -d "$ACC/src/bash" ]; } ||
-	{ has_lang scala && [ ! -d "$ACC/src/scala" ]; }; }; then
+	{ has_lang scala && [ ! -d "$ACC/src/scala" ]; } ||
+	{ has_lang kotlin && [ ! -d "$ACC/src/kotlin" ]; }; }; then
 	rm -f "$ACC/.complete"
 fi
 if [ ! -f "$ACC/.complete" ]; then
@@ -215,6 +230,12 @@ if has_lang scala; then
 	scalac -nowarn -d "$ACC/bin/oracle-scala" -cp "$SCALA_LIB/scala-compiler.jar:$SCALA_LIB/scala-reflect.jar" \
 		"$here/OracleScala.scala" || die "cannot build OracleScala"
 	record meta.scala "$(scalac -version 2>&1 | sed 's/ --.*//'), $(dpkg-query -W -f='${Package} ${Version}\n' libparanamer-java libjackson2-databind-java libjoda-time-java 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
+fi
+if has_lang kotlin; then
+	mkdir -p "$ACC/bin/oracle-kotlin"
+	kotlinc -nowarn -cp "$KOTLIN_LIB/kotlin-compiler.jar" -d "$ACC/bin/oracle-kotlin" "$here/OracleKotlin.kt" ||
+		die "cannot build OracleKotlin"
+	record meta.kotlin "$(dpkg-query -W -f='${Package} ${Version}\n' kotlin libkotlinx-atomicfu-java 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
 fi
 has_lang objc && record meta.gnustep "$(dpkg-query -W -f='${Package} ${Version}\n' libgnustep-base-dev libgnustep-gui-dev 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
 { has_lang cpp || has_lang c || has_lang objc; } && record meta.libclang "$(dpkg-query -W -f='python3-clang-14 ${Version}' python3-clang-14 2>/dev/null)"
@@ -359,5 +380,18 @@ if has_lang scala; then
 		"$ACC/bin/oracle-scala" "$SCALA_LIB" \
 		"$(printf '/usr/share/java/%s.jar:' $SCALA_JARS | sed 's/:$//')" \
 		"$ACC/scala-gen/BuildInfo.scala" "$ACC/scala.files"
+fi
+if has_lang kotlin; then
+	(cd "$ACC/src/kotlin" && find . -type f -name '*.kt' | sed 's|^\./||' | LC_ALL=C sort) >"$ACC/kotlin.files"
+	# the flags of the project's build.gradle that bear on analysis
+	measure kotlin kotlinx-coroutines "$(version_of kotlinx-coroutines)" kt \
+		sh -c 'L=$1; exec java -Xss8m -cp "$0:$L/kotlin-compiler.jar:$L/trove4j.jar:$L/kotlin-stdlib.jar:$L/kotlin-reflect.jar:$L/kotlin-script-runtime.jar:$L/annotations-13.0.jar" \
+			OracleKotlinKt . /usr/share/java/atomicfu.jar -common common/ -Xmulti-platform \
+			-Xuse-experimental=kotlin.Experimental \
+			-Xuse-experimental=kotlin.experimental.ExperimentalTypeInference \
+			-Xuse-experimental=kotlinx.coroutines.ExperimentalCoroutinesApi \
+			-Xuse-experimental=kotlinx.coroutines.ObsoleteCoroutinesApi \
+			-Xuse-experimental=kotlinx.coroutines.InternalCoroutinesApi <"$2"' \
+		"$ACC/bin/oracle-kotlin" "$KOTLIN_LIB" "$ACC/kotlin.files"
 fi
 record accuracy.runtime_s "$(($(date +%s) - acc_start))"

@@ -29,6 +29,7 @@ WORK=${BENCH_WORK:-$here/../work}
 KBX=${KBX:-$here/../../kbx}
 PY=/usr/bin/python3
 SCALA_LIB=/usr/share/scala-2.11/lib
+KOTLIN_LIB=/usr/share/kotlin/kotlinc/lib
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbx-sanity.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
@@ -66,6 +67,13 @@ oracle () {
 		(cd "$S/ocaml" && sh "$here/oracle-ocaml.sh" . "$here/oracle-ocaml.ml") ;;
 	(bash)
 		(cd "$S/bash" && $PY "$here/oracle-bash.py" . bash test.sh) ;;
+	(kotlin)
+		mkdir -p "$tmp/oracle-kotlin" &&
+			kotlinc -nowarn -cp "$KOTLIN_LIB/kotlin-compiler.jar" -d "$tmp/oracle-kotlin" \
+				"$here/OracleKotlin.kt" 2>/dev/null &&
+			(cd "$S/kotlin" && printf 'common/Shapes.kt\njvm/Main.kt\n' | java -Xss8m -cp \
+				"$tmp/oracle-kotlin:$KOTLIN_LIB/kotlin-compiler.jar:$KOTLIN_LIB/trove4j.jar:$KOTLIN_LIB/kotlin-stdlib.jar:$KOTLIN_LIB/kotlin-reflect.jar:$KOTLIN_LIB/kotlin-script-runtime.jar:$KOTLIN_LIB/annotations-13.0.jar" \
+				OracleKotlinKt . "" -common common/ -Xmulti-platform) ;;
 	(scala)
 		mkdir -p "$tmp/oracle-scala" &&
 			scalac -nowarn -d "$tmp/oracle-scala" -cp "$SCALA_LIB/scala-compiler.jar:$SCALA_LIB/scala-reflect.jar" \
@@ -91,6 +99,7 @@ available () {
 	(ocaml) command -v ocamlc && command -v ocamldep ;;
 	(bash) command -v bash ;;
 	(scala) command -v scalac && command -v java && [ -f "$SCALA_LIB/scala-compiler.jar" ] ;;
+	(kotlin) command -v kotlinc && command -v java && [ -f "$KOTLIN_LIB/kotlin-compiler.jar" ] ;;
 	esac >/dev/null 2>&1
 }
 
@@ -106,7 +115,7 @@ check () {
 	fi
 }
 
-for lang in go java py ts cpp c objc rs lua php ocaml bash scala; do
+for lang in go java py ts cpp c objc rs lua php ocaml bash scala kotlin; do
 	if ! available $lang; then
 		echo "ok - $lang # SKIP the oracle's tools are missing"
 		skip=$((skip + 1))

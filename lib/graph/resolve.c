@@ -165,6 +165,7 @@ struct passed {
 
 struct file_defs {
 	uint32_t file;          /* 0: an empty slot */
+	char *package;          /* the package it declares itself in, or NULL */
 	struct local_def *defs;
 	size_t n;
 	struct passed *pass;    /* the imports it passes on, resolved */
@@ -187,6 +188,7 @@ struct ctx {
 				 * (KBX_IMPORT_OUTER), seen after its package's */
 	size_t nouter, aouter;
 	int open_wildcard;      /* a wildcard import from outside the repository */
+	const char *package;    /* the package the file declares, or NULL */
 	char **ns;              /* imported namespaces that are not files, dot-joined */
 	size_t nns, ans;
 	struct pending *pe;
@@ -619,6 +621,11 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 	for (size_t i = 0; fd->defs && i < refs.nimports; i++) {
 		/* the names it imports, which it may pass on (re-exports) */
 		const struct _kbx_ref_import *m = &refs.imports[i];
+		if (m->flags & KBX_IMPORT_PACKAGE) {
+			free(fd->package);
+			fd->package = strdup(m->module);
+			continue;
+		}
 		const char *local = m->flags & KBX_IMPORT_WILDCARD ? "*" : m->alias ? m->alias : m->name;
 		struct local_def *d = &fd->defs[fd->n];
 		if (!local || !(d->name = strdup(local)))
@@ -661,6 +668,7 @@ static void file_defs_release(struct _kbx_resolver *r)
 		for (size_t j = 0; j < r->fd[i].n; j++)
 			free(r->fd[i].defs[j].name);
 		free(r->fd[i].defs);
+		free(r->fd[i].package);
 		for (size_t j = 0; j < r->fd[i].npass; j++) {
 			free(r->fd[i].pass[j].name);
 			free(r->fd[i].pass[j].type);
@@ -1332,6 +1340,10 @@ static void resolve_imports(struct ctx *c)
 {
 	for (size_t i = 0; i < c->refs.nimports && !c->rc; i++) {
 		const struct _kbx_ref_import *m = &c->refs.imports[i];
+		if (m->flags & KBX_IMPORT_PACKAGE) {
+			c->package = m->module;   /* the last is the file's own */
+			continue;
+		}
 		struct kbx_ximport xi = { m->module, m->name, m->alias, m->level, m->flags, m->line };
 		struct kbx_pathlist pl = { 0 };
 		uint32_t targets[MAX_TARGETS];
@@ -1626,6 +1638,20 @@ static int subclass_has(struct ctx *c, uint32_t cls, const char *name)
 		inherits_of(c, c->s->redges, t, queue, &qt, NULL);
 	}
 	return 0;
+}
+
+/* Is the definition id a member of the package the file being resolved
+ * declares: at the top of a file that declares the same package (Kotlin's
+ * package header: a package may span directories)?  A class's member
+ * is not, whatever its file's package. */
+static int same_package(struct ctx *c, uint32_t id)
+{
+	struct kbx_node n;
+	if (!c->package || _kbx_node_read(c->s, _kbx_txn(c->s), id, &n) != KBX_OK ||
+	    n.parent != n.file)
+		return 0;
+	const struct file_defs *fd = file_defs_get(c, n.file);
+	return fd && fd->package && !strcmp(fd->package, c->package);
 }
 
 /* The methods named name that the repository's subclasses of the
@@ -2016,7 +2042,7 @@ static void call_on_type(struct ctx *c, uint32_t src, const char *type, const ch
 	 * wildcard import may bring another of that name, or where its
 	 * qualifier (java.io.Reader) names no package of the repository */
 	if (t.n && t.via == KBX_VIA_UNIQUE && c->lang->wildcards_hide &&
-	    (c->open_wildcard || strchr(type, '.'))) {
+	    (strchr(type, '.') || (c->open_wildcard && !(t.n == 1 && same_package(c, t.ids[0]))))) {
 		uint32_t ids[AMBIGUOUS_MAX + 1];
 		size_t n = members_in_types(c, t.ids, t.n, name, ids, AMBIGUOUS_MAX + 1);
 		if (n && n <= AMBIGUOUS_MAX) {
@@ -2308,6 +2334,11 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
 		return;
 	}
+
+	/* "?": a plain call in a lambda given a receiver kbx cannot type
+	 * (Kotlin's apply, with, sequence); see unsure_calls */
+	if (recv == KBX_RECV_NONE && rcv && !strcmp(rcv, "?"))
+		rcv = NULL;
 
 	/* 0. a plain call in an opened module (OCaml's let open M in) */
 	if (recv == KBX_RECV_NONE && rcv && call_in_opened(c, src, rcv, name, line, col))
@@ -2704,7 +2735,8 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		ev.n = drop_nested(c, ev.ids, ev.n);
 	}
 	const struct everywhere *e = &ev;
-	if (e->n == 1 && c->lang->wildcards_hide && c->open_wildcard) {
+	if (e->n == 1 && c->lang->wildcards_hide && c->open_wildcard &&
+	    !same_package(c, e->ids[0])) {
 		/* or a name the file's wildcard import brings */
 		add_edge(c, src, KBX_EDGE_CALLS, e->ids[0], KBX_CONF_AMBIGUOUS, KBX_VIA_NAME, 2,
 			 line, col);
@@ -2730,6 +2762,67 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 	if (recv == KBX_RECV_MACRO)
 		return;
 	emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
+}
+
+/* Does the class cls, or one of its bases, have the simple name want? */
+static int class_or_base_named(struct ctx *c, uint32_t cls, const char *want)
+{
+	uint32_t queue[64];
+	size_t qh = 0, qt = 0;
+	queue[qt++] = cls;
+	while (qh < qt) {
+		struct kbx_node n;
+		uint32_t t = queue[qh++];
+		if (_kbx_node_read(c->s, _kbx_txn(c->s), t, &n) == KBX_OK && n.name &&
+		    !strcmp(n.name, want))
+			return 1;
+		inherits_of(c, c->s->edges, t, queue, &qt, NULL);
+	}
+	return 0;
+}
+
+/* A plain call's certain edges in c->pe[from..npe) that nothing proves
+ * after all become ambiguous, with one candidate more (what kbx cannot
+ * see): in a lambda given a receiver kbx cannot type (its members may be
+ * meant), and, where functions extend types (Kotlin's fun T.f()), an
+ * extension of a type that no implicit receiver of the caller has
+ * (resume() in an extension of Continuation is not DispatchedTask.resume). */
+static void unsure_calls(struct ctx *c, const struct _kbx_ref_call *call, size_t from)
+{
+	if (call->recv != KBX_RECV_NONE)
+		return;
+	int lambda = call->receiver && !strcmp(call->receiver, "?");
+	for (size_t i = from; i < c->npe; i++) {
+		struct pending *p = &c->pe[i];
+		if (p->kind != KBX_EDGE_CALLS || p->conf != KBX_CONF_CERTAIN)
+			continue;
+		int unsure = lambda;
+		struct kbx_node d;
+		if (!unsure && c->lang->extension_functions &&
+		    _kbx_node_read(c->s, _kbx_txn(c->s), p->dst, &d) == KBX_OK &&
+		    d.kind == KBX_KIND_FUNCTION && d.parent == d.file && d.qual &&
+		    strchr(d.qual, '.')) {
+			/* the extended type: T of T.f */
+			const char *dot = strrchr(d.qual, '.');
+			const char *start = dot;
+			while (start > d.qual && start[-1] != '.')
+				start--;
+			char *type = strndup(start, (size_t)(dot - start));
+			uint32_t cls = call->class_qual ? class_id(c, call->class_qual) : 0;
+			if (!cls && call->class_qual)
+				cls = class_elsewhere(c, call->class_qual);
+			const char *cq = call->class_qual ? strrchr(call->class_qual, '.') : NULL;
+			cq = cq ? cq + 1 : call->class_qual;
+			unsure = type && !(cq && !strcmp(cq, type)) &&
+				 !(cls && class_or_base_named(c, cls, type));
+			free(type);
+		}
+		if (unsure) {
+			p->conf = KBX_CONF_AMBIGUOUS;
+			p->via = KBX_VIA_NAME;
+			p->ncand = (p->ncand ? p->ncand : 1) + 1;
+		}
+	}
 }
 
 kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, int phase,
@@ -2791,8 +2884,11 @@ kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, int phase
 			resolve_inherits(&c);
 	} else {
 		c.npe = 0;
-		for (size_t i = 0; i < c.refs.ncalls && !c.rc; i++)
+		for (size_t i = 0; i < c.refs.ncalls && !c.rc; i++) {
+			size_t from = c.npe;
 			resolve_call(&c, &c.refs.calls[i]);
+			unsure_calls(&c, &c.refs.calls[i], from);
+		}
 	}
 	flush_edges(&c, nedges);
 

@@ -2,7 +2,9 @@
  * Kotlin: classes, interfaces, enum classes and objects (nested ones
  * qualified by their outer type), functions, methods, and extension
  * functions named after their receiver's type (`fun String.shout()` is
- * String.shout); calls with their receivers, Foo() as a call to Foo;
+ * String.shout); calls with their receivers, Foo() as a call to Foo,
+ * infix calls (a merge b) on their left operand, the supertype
+ * constructor a class header calls (class A : B(x));
  * imports (aliased and on-demand) and the supertypes a class lists.
  *
  * A companion object's members are the class's own: Cart.create() is
@@ -134,6 +136,13 @@ static const char *value_type(struct kbx_walk *w, TSNode v)
 {
 	if (_kbx_is(v, "string_literal") || _kbx_is(v, "multiline_string_literal"))
 		return "String";
+	if (_kbx_is(v, "number_literal")) {
+		/* 1, 0x1F, 1_000 (no L, no u: a Long, an unsigned) */
+		const char *t = _kbx_node_text(w, v);
+		return t && !strpbrk(t, "LuU") ? "Int" : NULL;
+	}
+	if (_kbx_is(v, "boolean_literal"))
+		return "Boolean";
 	if (_kbx_is(v, "parenthesized_expression")) {
 		TSNode cast = _kbx_child_of_type(v, "as_expression");
 		return ts_node_is_null(cast) ? NULL : type_text(w, _kbx_field(cast, "right"));
@@ -285,13 +294,16 @@ static void visit_function(struct kbx_walk *w, TSNode n)
 static int receiver_lambda(struct kbx_walk *w, TSNode lambda)
 {
 	static const char *const names[] = {
-		"apply", "run", "with", "buildString", "buildList", "buildMap", "buildSet", NULL
+		"apply", "run", "with", "buildString", "buildList", "buildMap", "buildSet",
+		"sequence", "iterator", NULL
 	};
 	TSNode up = _kbx_walk_up(w, lambda);
 	if (_kbx_is(up, "annotated_lambda"))
 		up = _kbx_walk_up(w, up);
 	else if (_kbx_is(up, "value_argument"))
 		up = _kbx_walk_up(w, _kbx_walk_up(w, up));
+	if (_kbx_is(up, "call_suffix"))
+		up = _kbx_walk_up(w, up);
 	if (!_kbx_is(up, "call_expression"))
 		return 0;
 	TSNode callee = ts_node_named_child(up, 0);
@@ -322,8 +334,17 @@ static void visit_lambda(struct kbx_walk *w, TSNode n)
 static void visit_call(struct kbx_walk *w, TSNode n)
 {
 	TSNode callee = ts_node_named_child(n, 0);
+	/* !f(x): the grammar reads (!f)(x) */
+	if (_kbx_is(callee, "unary_expression"))
+		callee = _kbx_field(callee, "argument");
 	if (_kbx_is(callee, "identifier")) {
-		_kbx_walk_call(w, n, _kbx_node_text(w, callee), KBX_RECV_NONE, NULL);
+		/* in the lambda of apply, with, sequence...: maybe a member
+		 * of the receiver given to it ("?", kbx_xcall) */
+		const struct kt_frame *f = frame_at(w, n);
+		int i = _kbx_walk_call(w, n, _kbx_node_text(w, callee), KBX_RECV_NONE, NULL);
+		if (i >= 0 && f && !strcmp(f->type, "?") &&
+		    w->x->calls[i].recv == KBX_RECV_NONE)
+			w->x->calls[i].receiver = "?";
 		return;
 	}
 	if (!_kbx_is(callee, "navigation_expression"))
@@ -336,6 +357,13 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 	const char *name = _kbx_node_text(w, last);
 	if (_kbx_is(obj, "super_expression")) {
 		_kbx_walk_call(w, n, name, KBX_RECV_SUPER, NULL);
+		return;
+	}
+	if (_kbx_is(obj, "this_expression") && ts_node_named_child_count(obj)) {
+		/* this@Outer.f(): Outer's f, not the inner class's */
+		const char *label = _kbx_node_text(w, ts_node_named_child(obj, 0));
+		if (label)
+			_kbx_walk_call_typed(w, n, name, KBX_RECV_EXPR, "this", label);
 		return;
 	}
 	if (_kbx_is(obj, "this_expression")) {
@@ -360,6 +388,71 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 		type = value_type(w, obj);
 	}
 	_kbx_walk_call_typed(w, n, name, KBX_RECV_EXPR, text, type);
+}
+
+/* f<T>(x), a.f<T> { }: the grammar reads (f < T) > (x); a comparison
+ * of a comparison with a parenthesised value or a lambda is none Kotlin
+ * programs write (a Boolean is no Comparable of an Int). */
+static void visit_generic_call(struct kbx_walk *w, TSNode n)
+{
+	const char *op = _kbx_field_text(w, n, "operator");
+	TSNode left = _kbx_field(n, "left"), right = _kbx_field(n, "right");
+	if (!op || strcmp(op, ">") || !_kbx_is(left, "binary_expression") ||
+	    !(_kbx_is(right, "parenthesized_expression") || _kbx_is(right, "lambda_literal")))
+		return;
+	const char *lop = _kbx_field_text(w, left, "operator");
+	TSNode callee = _kbx_field(left, "left"), targ = _kbx_field(left, "right");
+	if (!lop || strcmp(lop, "<") ||
+	    !(_kbx_is(targ, "identifier") || _kbx_is(targ, "navigation_expression")))
+		return;
+	if (_kbx_is(callee, "identifier")) {
+		_kbx_walk_call(w, n, _kbx_node_text(w, callee), KBX_RECV_NONE, NULL);
+		return;
+	}
+	if (!_kbx_is(callee, "navigation_expression") || ts_node_named_child_count(callee) != 2)
+		return;
+	TSNode obj = ts_node_named_child(callee, 0), last = ts_node_named_child(callee, 1);
+	const char *text = _kbx_jsc_clean_text(w, obj, KBX_JSC_NONNULL);
+	if (_kbx_is(last, "identifier") && text && !_kbx_is(obj, "this_expression"))
+		_kbx_walk_call_typed(w, n, _kbx_node_text(w, last), KBX_RECV_EXPR, text,
+				     value_type(w, obj));
+}
+
+/* a to b, x shl 2, a merge b: a call of the infix function named
+ * between the operands, on the left one */
+static void visit_infix(struct kbx_walk *w, TSNode n)
+{
+	if (ts_node_named_child_count(n) != 3)
+		return;
+	TSNode obj = ts_node_named_child(n, 0), op = ts_node_named_child(n, 1);
+	const char *name = _kbx_is(op, "identifier") ? _kbx_node_text(w, op) : NULL;
+	const char *text = _kbx_jsc_clean_text(w, obj, KBX_JSC_NONNULL);
+	if (!name || !text)
+		return;
+	if (_kbx_is(obj, "this_expression") && !ts_node_named_child_count(obj)) {
+		_kbx_walk_call(w, n, name, KBX_RECV_SELF, NULL);
+		return;
+	}
+	_kbx_walk_call_typed(w, n, name, KBX_RECV_EXPR, text, value_type(w, obj));
+}
+
+/* class A : B(x), object : B(x) { }: a call of B's constructor, by the
+ * class's <init> or by the function holding the object expression */
+static void visit_supertype_call(struct kbx_walk *w, TSNode n)
+{
+	TSNode t = _kbx_child_of_type(n, "user_type");
+	const char *base = type_text(w, t);
+	if (!base)
+		return;
+	const char *dot = strrchr(base, '.');
+	TSNode holder = _kbx_walk_up(w, _kbx_walk_up(w, _kbx_walk_up(w, n)));
+	if (!_kbx_is(holder, "object_literal"))
+		_kbx_walk_class_init(w, n, "<init>");
+	if (!dot)
+		_kbx_walk_call(w, n, base, KBX_RECV_NONE, NULL);
+	else
+		_kbx_walk_call(w, n, dot + 1, KBX_RECV_EXPR,
+			       _kbx_arena_strndup(&w->x->arena, base, (size_t)(dot - base)));
 }
 
 /* import a.b.C;  import a.b.C as D;  import a.b.* */
@@ -393,11 +486,17 @@ static int kt_visit(struct kbx_walk *w, TSNode n, const char *type)
 		if (!strcmp(type, "anonymous_initializer"))
 			_kbx_walk_class_init(w, n, "<init>");
 		break;
+	case 'b':
+		if (!strcmp(type, "binary_expression"))
+			visit_generic_call(w, n);
+		break;
 	case 'c':
 		if (!strcmp(type, "class_declaration"))
 			visit_class(w, n);
 		else if (!strcmp(type, "call_expression"))
 			visit_call(w, n);
+		else if (!strcmp(type, "constructor_invocation"))
+			visit_supertype_call(w, n);
 		else if (!strcmp(type, "constructor_delegation_call"))
 			_kbx_walk_call(w, n, "constructor",
 				       _kbx_has_token(n, "super") ? KBX_RECV_SUPER : KBX_RECV_SELF, NULL);
@@ -416,6 +515,8 @@ static int kt_visit(struct kbx_walk *w, TSNode n, const char *type)
 			visit_import(w, n);
 			return KBX_WALK_SKIP;
 		}
+		if (!strcmp(type, "infix_expression"))
+			visit_infix(w, n);
 		break;
 	case 'l':
 		if (!strcmp(type, "lambda_literal"))
@@ -426,8 +527,16 @@ static int kt_visit(struct kbx_walk *w, TSNode n, const char *type)
 			define_type(w, n, KBX_KIND_CLASS);
 		break;
 	case 'p':
-		if (!strcmp(type, "package_header"))
+		if (!strcmp(type, "package_header")) {
+			TSNode id = _kbx_child_of_type(n, "qualified_identifier");
+			if (ts_node_is_null(id))
+				id = _kbx_child_of_type(n, "identifier");
+			const char *pkg = _kbx_jsc_clean_text(w, id, 0);
+			if (pkg)
+				_kbx_x_import(w->x, pkg, NULL, NULL, 0, KBX_IMPORT_PACKAGE,
+					      _kbx_node_line(n));
 			return KBX_WALK_SKIP;
+		}
 		if (!strcmp(type, "parameter"))
 			bind_named(w, n);
 		else if (!strcmp(type, "property_declaration") &&
@@ -456,7 +565,9 @@ static int kt_visit(struct kbx_walk *w, TSNode n, const char *type)
 static void kt_import_candidates(const char *importer, const struct kbx_ximport *imp,
 				 struct kbx_pathlist *out)
 {
-	static const char *const platform[] = { "kotlin", "kotlinx", "java", "javax", NULL };
+	/* kotlinx.*, a library's like any other, is in the repository
+	 * when the repository is that library (kotlinx.coroutines) */
+	static const char *const platform[] = { "kotlin", "java", "javax", NULL };
 	_kbx_jsc_package_candidates(importer, imp, platform, ".kt", out);
 }
 

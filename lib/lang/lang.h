@@ -88,6 +88,9 @@ enum kbx_recv {
 #define KBX_IMPORT_OUTER    0x20  /* with WILDCARD: a package around the file's own
 				   * (Scala's package a.b then package c), whose
 				   * names its own package's hide */
+#define KBX_IMPORT_PACKAGE  0x40  /* no import: the package the file declares itself
+				   * in (Kotlin's package header, Scala's package
+				   * clause), which the resolver compares */
 
 struct kbx_xsym {
 	int kind;            /* enum kbx_kind */

@@ -484,8 +484,11 @@ static void package_clause(struct kbx_walk *w, TSNode n)
 		_kbx_x_import(w->x, st->pkg, NULL, NULL, 0, KBX_IMPORT_WILDCARD | KBX_IMPORT_OUTER,
 			      _kbx_node_line(n));
 	const char *pkg = st->pkg ? _kbx_join(w, st->pkg, ".", name) : name;
-	if (pkg && pkg != _kbx_qual_too_long)
+	if (pkg && pkg != _kbx_qual_too_long) {
 		st->pkg = pkg;
+		/* the file's package so far (the last one is its own) */
+		_kbx_x_import(w->x, pkg, NULL, NULL, 0, KBX_IMPORT_PACKAGE, _kbx_node_line(n));
+	}
 }
 
 /* Is n a statement of a class or object body, which runs when it is

@@ -98,8 +98,12 @@ void _kbx_refs_encode(struct strbuf *out, const struct kbx_extract *x, const uin
 		struct strbuf t = STRBUF_INIT;
 		if (c->caller >= 0) {
 			cq = class_qual(x, cls, c->caller);
-			if (!cq && x->syms[c->caller].kind == KBX_KIND_METHOD) {
-				/* a method qualified by a type defined elsewhere */
+			if (!cq && (x->syms[c->caller].kind == KBX_KIND_METHOD ||
+				    (x->syms[c->caller].kind == KBX_KIND_FUNCTION &&
+				     x->syms[c->caller].parent < 0))) {
+				/* a method qualified by a type defined elsewhere,
+				 * or a function extending one (Kotlin's fun
+				 * Pump.drain(), whose plain calls are Pump's) */
 				const char *q = x->syms[c->caller].qual;
 				const char *dot = strrchr(q, '.');
 				if (dot) {

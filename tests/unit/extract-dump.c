@@ -139,6 +139,8 @@ int main(int argc, char **argv)
 				printf(" reexport");
 			if (m->flags & KBX_IMPORT_OUTER)
 				printf(" outer");
+			if (m->flags & KBX_IMPORT_PACKAGE)
+				printf(" package");
 			printf(" %u\n", m->line);
 		}
 		for (size_t j = 0; j < x.ninherits; j++) {
