@@ -1589,21 +1589,31 @@ static void inherits_edges(struct ctx *c, MDB_dbi dbi, uint32_t t, uint32_t *que
 
 /* Search cls and its bases, breadth first, for a member named name.
  * With skip_self, start at the bases (super). */
+static int kind_of(struct ctx *c, uint32_t id);
+
 static uint32_t member_in_hierarchy(struct ctx *c, uint32_t cls, const char *name, int skip_self)
 {
-	uint32_t queue[64];
+	uint32_t queue[64], declared = 0;
 	size_t qh = 0, qt = 0;
 	queue[qt++] = cls;
 	while (qh < qt) {
 		uint32_t t = queue[qh++];
 		if (!(skip_self && t == cls)) {
 			uint32_t m = member_of(c, t, name);
-			if (m)
+			/* an interface's declaration, nearer than the class that
+			 * implements it (a Kotlin coroutine reaches Job through
+			 * its interfaces before JobSupport through its classes):
+			 * the implementation runs, if a base class has one */
+			if (m && kind_of(c, t) == KBX_KIND_INTERFACE) {
+				if (!declared)
+					declared = m;
+			} else if (m) {
 				return m;
+			}
 		}
 		inherits_of(c, c->s->edges, t, queue, &qt, NULL);
 	}
-	return 0;
+	return declared;
 }
 
 /* The first base outside the repository of cls or of its bases,
