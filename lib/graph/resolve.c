@@ -1933,11 +1933,25 @@ static size_t members_in_types(struct ctx *c, const uint32_t *ids, size_t n, con
 /* A call whose receiver kbx cannot type: each method of that name the
  * language family defines is a candidate, and none is proved (ambiguous,
  * even when there is one); none is an external. */
+/* A qualified name of an extension function (Pump.drain): dotted. */
+static int filter_dotted(const void *data, const char *qual)
+{
+	(void)data;
+	return qual && strchr(qual, '.') != NULL;
+}
+
 static void call_on_unknown(struct ctx *c, uint32_t src, const char *name, uint32_t line,
 			    uint32_t col)
 {
 	struct everywhere ev;
 	defs_everywhere(c, name, M_METHOD, c->fam, &ev);
+	if (c->lang->extension_functions && ev.n <= AMBIGUOUS_MAX) {
+		/* and the functions extending a type (Kotlin's fun
+		 * (suspend () -> T).startCoroutine...: block.start...()) */
+		size_t k = defs_filtered(c, name, M_FUNC, c->fam, filter_dotted, NULL, ev.ids + ev.n,
+					 AMBIGUOUS_MAX + 1 - ev.n);
+		ev.n += k < AMBIGUOUS_MAX + 1 - ev.n ? k : AMBIGUOUS_MAX + 1 - ev.n;
+	}
 	if (!ev.n) {
 		emit_external(c, src, KBX_EDGE_CALLS, name, name, line, col);
 		return;
@@ -1990,6 +2004,24 @@ static void call_in_types(struct ctx *c, uint32_t src, const uint32_t *types, si
 		strbuf_addf(&q, "%s.%s", dot ? dot + 1 : type, name);
 		n = q.failed ? 0 : defs_filtered(c, name, M_FUNC | M_METHOD, c->fam,
 						 filter_qual_equal, q.buf, ids, AMBIGUOUS_MAX + 1);
+		/* or one declared for a base of the type (fun
+		 * AbstractCoroutine.start() on a ScopeCoroutine), the nearest */
+		uint32_t queue[64];
+		size_t qh = 0, qt = 0;
+		for (size_t i = 0; i < nt && qt < 64; i++)
+			inherits_of(c, c->s->edges, types[i], queue, &qt, NULL);
+		while (!n && qh < qt) {
+			struct kbx_node b;
+			uint32_t t = queue[qh++];
+			if (_kbx_node_read(c->s, _kbx_txn(c->s), t, &b) != KBX_OK || !b.name)
+				continue;
+			strbuf_reset(&q);
+			strbuf_addf(&q, "%s.%s", b.name, name);
+			n = q.failed ? 0 : defs_filtered(c, name, M_FUNC | M_METHOD, c->fam,
+							 filter_qual_equal, q.buf, ids,
+							 AMBIGUOUS_MAX + 1);
+			inherits_of(c, c->s->edges, t, queue, &qt, NULL);
+		}
 		if (n == 1) {
 			add_edge(c, src, KBX_EDGE_CALLS, ids[0], KBX_CONF_CERTAIN, via, 1, line, col);
 		} else if (n) {

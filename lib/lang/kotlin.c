@@ -266,6 +266,7 @@ static void visit_function(struct kbx_walk *w, TSNode n)
 		return;
 	/* the receiver's type is written before the name */
 	TSNode recv = { 0 };
+	int fn_recv = 0;
 	uint32_t count = ts_node_named_child_count(n);
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode c = ts_node_named_child(n, i);
@@ -273,9 +274,13 @@ static void visit_function(struct kbx_walk *w, TSNode n)
 			break;
 		if (_kbx_is(c, "user_type") || _kbx_is(c, "nullable_type"))
 			recv = c;
+		else if (_kbx_is(c, "function_type") || _kbx_is(c, "parenthesized_type"))
+			fn_recv = 1;
 	}
 	const char *text = _kbx_node_text(w, name);
-	const char *rtype = ts_node_is_null(recv) ? NULL : type_text(w, recv);
+	/* fun (suspend () -> T).start(): an extension of function types,
+	 * named after Kotlin's name for them */
+	const char *rtype = fn_recv ? "Function" : ts_node_is_null(recv) ? NULL : type_text(w, recv);
 	if (!rtype) {
 		_kbx_walk_define(w, n, _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION,
 				 text, 1);

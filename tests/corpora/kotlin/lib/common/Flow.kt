@@ -20,3 +20,9 @@ fun <T> Continuation<T>.settle(value: T) {
 }
 
 fun Pump.resume(x: Int): Int = x
+
+// an extension of function types, called on a parameter of one: a
+// candidate, not proved (kbx does not type the parameter)
+fun <T> (() -> T).launchIn(n: Int): Int = n
+
+fun go(block: () -> Int): Int = block.launchIn(1)

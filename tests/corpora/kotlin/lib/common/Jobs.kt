@@ -15,3 +15,8 @@ open class Coroutine : JobBase()
 class Producer : Coroutine(), Job
 
 fun stop(p: Producer): Boolean = p.cancel()
+
+// an extension of a base class, called on a subclass: JobBase.finish
+fun JobBase.finish(): Int = 5
+
+fun done(p: Producer): Int = p.finish()
