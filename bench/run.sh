@@ -40,7 +40,7 @@
 #                its latency beside kbx search; writes .../context.md.
 #   7e. languages bench/languages.sh: one real project per language of
 #                issue 18 (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift,
-#                Scala, Objective-C, Elixir):
+#                Scala, Objective-C, Elixir, OCaml, Haskell, Zig):
 #                files, lines, index time, calls certain / ambiguous /
 #                unresolved; writes bench/work/results/languages.md.
 #   7f. org      bench/org.sh: ORG_N (default 1,000) repositories pushed to a
