@@ -101,12 +101,6 @@ struct cand_cache_entry {
 	size_t n;
 };
 
-/* The fields one file's classes declare (its refs' fields section). */
-struct field_file {
-	uint32_t file;
-	struct _kbx_refs refs;  /* empty when the file has none */
-};
-
 /* A directory whose module file (go.mod) declares the import path that
  * names it. */
 struct module_dir {
@@ -125,9 +119,6 @@ struct _kbx_resolver {
 	size_t fd_size, fd_used;
 	struct cand_cache_entry *cache;
 	size_t cache_size, cache_used;
-	/* the fields other files declare, read when a call needs them */
-	struct field_file *ff;
-	size_t nff, aff;
 };
 
 struct pending {
@@ -163,9 +154,17 @@ struct passed {
 	size_t nt;
 };
 
+/* A field a class of a file declares, with its type (refs' fields). */
+struct local_field {
+	uint32_t cls;
+	char *name, *type;
+};
+
 struct file_defs {
 	uint32_t file;          /* 0: an empty slot */
 	char *package;          /* the package it declares itself in, or NULL */
+	struct local_field *fields;
+	size_t nfields;
 	struct local_def *defs;
 	size_t n;
 	struct passed *pass;    /* the imports it passes on, resolved */
@@ -278,14 +277,17 @@ static void files_release(struct files_index *fi)
 	memset(fi, 0, sizeof(*fi));
 }
 
-static char *reversed(const char *p, size_t len)
+/* p[0..len) written backwards, then end (a character, or '\0' for
+ * none): a new string. */
+static char *reversed(const char *p, size_t len, char end)
 {
-	char *r = malloc(len + 1);
+	char *r = malloc(len + 2);
 	if (!r)
 		return NULL;
 	for (size_t i = 0; i < len; i++)
 		r[i] = p[len - 1 - i];
-	r[len] = '\0';
+	r[len] = end;
+	r[len + 1] = '\0';
 	return r;
 }
 
@@ -304,7 +306,7 @@ static void rdirs_make(struct files_index *fi)
 		const char *slash = strrchr(fi->paths[i], '/');
 		if (!slash)
 			continue;
-		char *r = reversed(fi->paths[i], (size_t)(slash - fi->paths[i]));
+		char *r = reversed(fi->paths[i], (size_t)(slash - fi->paths[i]), '\0');
 		if (r)
 			fi->rdirs[fi->nrdirs++] = r;
 	}
@@ -373,21 +375,17 @@ static size_t files_match(struct files_index *fi, const char *cand, int fam, uin
 		 * project's modules) */
 		if (!fi->rdirs_made)
 			rdirs_make(fi);
-		char *rs = reversed(cand + 1, len - 2);
+		char *rs = reversed(cand + 1, len - 2, '\0');
 		if (!rs)
 			return 0;
 		size_t rl = len - 2;
 		for (size_t i = lower_bound(fi->rdirs, fi->nrdirs, rs); i < fi->nrdirs && n < max && !strncmp(fi->rdirs[i], rs, rl); i++) {
 			if (fi->rdirs[i][rl] && fi->rdirs[i][rl] != '/')
 				continue;
-			size_t dl = strlen(fi->rdirs[i]);
-			char *dir = malloc(dl + 2);
+			/* the directory, forwards again, as a "dir/" candidate */
+			char *dir = reversed(fi->rdirs[i], strlen(fi->rdirs[i]), '/');
 			if (!dir)
 				break;
-			for (size_t j = 0; j < dl; j++)
-				dir[j] = fi->rdirs[i][dl - 1 - j];
-			dir[dl] = '/';
-			dir[dl + 1] = '\0';
 			n += files_match(fi, dir, fam, out + n, max - n);
 			free(dir);
 		}
@@ -482,9 +480,6 @@ void _kbx_resolver_free(struct _kbx_resolver *r)
 	cache_release(r);
 	files_release(&r->fi);
 	file_defs_release(r);
-	for (size_t i = 0; i < r->nff; i++)
-		_kbx_refs_release(&r->ff[i].refs);
-	free(r->ff);
 	for (size_t i = 0; i < r->nmods; i++) {
 		free(r->mods[i].path);
 		free(r->mods[i].dir);
@@ -655,6 +650,19 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 			d->mask |= M_RETURNED;
 		fd->n++;
 	}
+	fd->fields = refs.nfields ? calloc(refs.nfields, sizeof(*fd->fields)) : NULL;
+	for (size_t i = 0; fd->fields && i < refs.nfields; i++) {
+		struct local_field *f = &fd->fields[fd->nfields];
+		f->cls = refs.fields[i].cls;
+		f->name = strdup(refs.fields[i].name);
+		f->type = strdup(refs.fields[i].type);
+		if (!f->name || !f->type) {
+			free(f->name);
+			free(f->type);
+			continue;
+		}
+		fd->nfields++;
+	}
 	passed_imports(c, fd, &refs);
 	_kbx_refs_release(&refs);
 	if (fd->n)
@@ -669,6 +677,11 @@ static void file_defs_release(struct _kbx_resolver *r)
 			free(r->fd[i].defs[j].name);
 		free(r->fd[i].defs);
 		free(r->fd[i].package);
+		for (size_t j = 0; j < r->fd[i].nfields; j++) {
+			free(r->fd[i].fields[j].name);
+			free(r->fd[i].fields[j].type);
+		}
+		free(r->fd[i].fields);
 		for (size_t j = 0; j < r->fd[i].npass; j++) {
 			free(r->fd[i].pass[j].name);
 			free(r->fd[i].pass[j].type);
@@ -2252,24 +2265,6 @@ static uint32_t class_elsewhere(struct ctx *c, const char *class_qual)
 	return n == 1 ? cands[0] : 0;
 }
 
-/* The refs of a file, for its fields: read once a run. */
-static const struct _kbx_refs *field_file(struct ctx *c, uint32_t file)
-{
-	struct _kbx_resolver *r = c->r;
-	for (size_t i = 0; i < r->nff; i++)
-		if (r->ff[i].file == file)
-			return &r->ff[i].refs;
-	if (_kbx_grow((void **)&r->ff, &r->aff, r->nff, sizeof(*r->ff), 16))
-		return NULL;
-	struct field_file *f = &r->ff[r->nff];
-	memset(f, 0, sizeof(*f));
-	f->file = file;
-	if (_kbx_refs_read(c->s, file, &f->refs) != KBX_OK)
-		memset(&f->refs, 0, sizeof(f->refs));
-	r->nff++;
-	return &f->refs;
-}
-
 /* The type a field named name of the class cls, or of its bases, is
  * declared with, in whatever file declares it: NULL when no field of
  * that name states a type (or two of them state different ones). */
@@ -2283,10 +2278,10 @@ static const char *field_type(struct ctx *c, uint32_t cls, const char *name)
 		struct kbx_node n;
 		if (_kbx_node_read(c->s, _kbx_txn(c->s), t, &n) != KBX_OK)
 			continue;
-		const struct _kbx_refs *refs = field_file(c, n.file);
+		const struct file_defs *fd = file_defs_get(c, n.file);
 		const char *found = NULL;
-		for (size_t i = 0; refs && i < refs->nfields; i++) {
-			const struct _kbx_ref_field *f = &refs->fields[i];
+		for (size_t i = 0; fd && i < fd->nfields; i++) {
+			const struct local_field *f = &fd->fields[i];
 			if (f->cls != t || strcmp(f->name, name))
 				continue;
 			if (found && strcmp(found, f->type))
@@ -2300,15 +2295,13 @@ static const char *field_type(struct ctx *c, uint32_t cls, const char *name)
 	return NULL;
 }
 
-/* Is the receiver a plain name (mutex_, img), not a path or a call? */
-static int plain_name(const char *rcv)
+/* The class of a caller whose qualified class name is class_qual: in
+ * this file, else the one of the family elsewhere (a C++ class whose
+ * methods another file defines, a Kotlin extension's type), or 0. */
+static uint32_t caller_class(struct ctx *c, const char *class_qual)
 {
-	if (!*rcv || isdigit((unsigned char)*rcv))
-		return 0;
-	for (const char *p = rcv; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '$')
-			return 0;
-	return 1;
+	uint32_t cls = class_id(c, class_qual);
+	return cls ? cls : class_elsewhere(c, class_qual);
 }
 
 /* f() where the module mod is opened (OCaml's let open M in, M.(...)):
@@ -2499,10 +2492,8 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 		 * mutex_.Lock() in DBImpl::f of db_impl.cc (db_impl.h declares
 		 * mutex_), an Objective-C instance variable of Foo.h in Foo.m */
 		if (!type && rcv && call->class_qual && c->lang->fields_elsewhere &&
-		    plain_name(rcv) && !find_binding(c, rcv, strlen(rcv))) {
-			uint32_t cls = class_id(c, call->class_qual);
-			if (!cls)
-				cls = class_elsewhere(c, call->class_qual);
+		    _kbx_plain_name(rcv) && !find_binding(c, rcv, strlen(rcv))) {
+			uint32_t cls = caller_class(c, call->class_qual);
 			const char *ft = cls ? field_type(c, cls, rcv) : NULL;
 			/* p->f() on a pointer, x.f() on an object: what else
 			 * (x->f() through an object's operator->) is a
@@ -2850,9 +2841,7 @@ static void unsure_calls(struct ctx *c, const struct _kbx_ref_call *call, size_t
 			while (start > d.qual && start[-1] != '.')
 				start--;
 			char *type = strndup(start, (size_t)(dot - start));
-			uint32_t cls = call->class_qual ? class_id(c, call->class_qual) : 0;
-			if (!cls && call->class_qual)
-				cls = class_elsewhere(c, call->class_qual);
+			uint32_t cls = call->class_qual ? caller_class(c, call->class_qual) : 0;
 			const char *cq = call->class_qual ? strrchr(call->class_qual, '.') : NULL;
 			cq = cq ? cq + 1 : call->class_qual;
 			unsure = type && !(cq && !strcmp(cq, type)) &&

@@ -423,8 +423,8 @@ int _kbx_walk_class_init(struct kbx_walk *w, TSNode at, const char *name)
 	return sym;
 }
 
-/* A receiver that is one plain name: letters, digits, '_', '$'. */
-static int plain_name(const char *s)
+/* A receiver that is one plain name: letters, digits, '_', '$' (lang.h). */
+int _kbx_plain_name(const char *s)
 {
 	if (!s || !*s)
 		return 0;
@@ -447,7 +447,7 @@ int _kbx_walk_call_typed(struct kbx_walk *w, TSNode at, const char *name, int re
 	/* a receiver that is a bound name: its type, or "?" for a variable
 	 * whose type the source does not state (it is no class or module
 	 * of that name) */
-	if (recv == KBX_RECV_EXPR && !type && plain_name(receiver) &&
+	if (recv == KBX_RECV_EXPR && !type && _kbx_plain_name(receiver) &&
 	    _kbx_walk_bound(w, receiver, 0, &type) && !type)
 		type = "?";
 	int i = _kbx_x_call(w->x, name, recv, receiver, _kbx_walk_caller(w), _kbx_node_line(at),

@@ -336,30 +336,19 @@ static void visit_lambda(struct kbx_walk *w, TSNode n)
 		_kbx_walk_bind(w, "it", NULL);
 }
 
-static void visit_call(struct kbx_walk *w, TSNode n)
+/* f(x): in the lambda of apply, with, sequence... maybe a member of the
+ * receiver given to it ("?", kbx_xcall) */
+static void plain_call(struct kbx_walk *w, TSNode n, const char *name)
 {
-	TSNode callee = ts_node_named_child(n, 0);
-	/* !f(x): the grammar reads (!f)(x) */
-	if (_kbx_is(callee, "unary_expression"))
-		callee = _kbx_field(callee, "argument");
-	if (_kbx_is(callee, "identifier")) {
-		/* in the lambda of apply, with, sequence...: maybe a member
-		 * of the receiver given to it ("?", kbx_xcall) */
-		const struct kt_frame *f = frame_at(w, n);
-		int i = _kbx_walk_call(w, n, _kbx_node_text(w, callee), KBX_RECV_NONE, NULL);
-		if (i >= 0 && f && !strcmp(f->type, "?") &&
-		    w->x->calls[i].recv == KBX_RECV_NONE)
-			w->x->calls[i].receiver = "?";
-		return;
-	}
-	if (!_kbx_is(callee, "navigation_expression"))
-		return;  /* f()(), (a ?: b)(): a call through a value */
-	uint32_t count = ts_node_named_child_count(callee);
-	TSNode last = ts_node_named_child(callee, count - 1);
-	TSNode obj = ts_node_named_child(callee, 0);
-	if (count < 2 || !_kbx_is(last, "identifier"))
-		return;
-	const char *name = _kbx_node_text(w, last);
+	const struct kt_frame *f = frame_at(w, n);
+	int i = _kbx_walk_call(w, n, name, KBX_RECV_NONE, NULL);
+	if (i >= 0 && f && !strcmp(f->type, "?") && w->x->calls[i].recv == KBX_RECV_NONE)
+		w->x->calls[i].receiver = "?";
+}
+
+/* The call n of name on the value obj: obj.name(x), obj name x. */
+static void call_on(struct kbx_walk *w, TSNode n, TSNode obj, const char *name)
+{
 	if (_kbx_is(obj, "super_expression")) {
 		_kbx_walk_call(w, n, name, KBX_RECV_SUPER, NULL);
 		return;
@@ -395,6 +384,33 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 	_kbx_walk_call_typed(w, n, name, KBX_RECV_EXPR, text, type);
 }
 
+/* f(x) or a.b.f(x), the callee of the call or of its type arguments */
+static void call_of(struct kbx_walk *w, TSNode n, TSNode callee)
+{
+	if (_kbx_is(callee, "identifier")) {
+		plain_call(w, n, _kbx_node_text(w, callee));
+		return;
+	}
+	if (!_kbx_is(callee, "navigation_expression"))
+		return;  /* f()(), (a ?: b)(): a call through a value */
+	uint32_t count = ts_node_named_child_count(callee);
+	TSNode last = ts_node_named_child(callee, count - 1);
+	if (count < 2 || !_kbx_is(last, "identifier"))
+		return;
+	const char *name = _kbx_node_text(w, last);
+	if (name)
+		call_on(w, n, ts_node_named_child(callee, 0), name);
+}
+
+static void visit_call(struct kbx_walk *w, TSNode n)
+{
+	TSNode callee = ts_node_named_child(n, 0);
+	/* !f(x): the grammar reads (!f)(x) */
+	if (_kbx_is(callee, "unary_expression"))
+		callee = _kbx_field(callee, "argument");
+	call_of(w, n, callee);
+}
+
 /* f<T>(x), a.f<T> { }: the grammar reads (f < T) > (x); a comparison
  * of a comparison with a parenthesised value or a lambda is none Kotlin
  * programs write (a Boolean is no Comparable of an Int). */
@@ -406,21 +422,10 @@ static void visit_generic_call(struct kbx_walk *w, TSNode n)
 	    !(_kbx_is(right, "parenthesized_expression") || _kbx_is(right, "lambda_literal")))
 		return;
 	const char *lop = _kbx_field_text(w, left, "operator");
-	TSNode callee = _kbx_field(left, "left"), targ = _kbx_field(left, "right");
-	if (!lop || strcmp(lop, "<") ||
-	    !(_kbx_is(targ, "identifier") || _kbx_is(targ, "navigation_expression")))
-		return;
-	if (_kbx_is(callee, "identifier")) {
-		_kbx_walk_call(w, n, _kbx_node_text(w, callee), KBX_RECV_NONE, NULL);
-		return;
-	}
-	if (!_kbx_is(callee, "navigation_expression") || ts_node_named_child_count(callee) != 2)
-		return;
-	TSNode obj = ts_node_named_child(callee, 0), last = ts_node_named_child(callee, 1);
-	const char *text = _kbx_jsc_clean_text(w, obj, KBX_JSC_NONNULL);
-	if (_kbx_is(last, "identifier") && text && !_kbx_is(obj, "this_expression"))
-		_kbx_walk_call_typed(w, n, _kbx_node_text(w, last), KBX_RECV_EXPR, text,
-				     value_type(w, obj));
+	TSNode targ = _kbx_field(left, "right");
+	if (lop && !strcmp(lop, "<") &&
+	    (_kbx_is(targ, "identifier") || _kbx_is(targ, "navigation_expression")))
+		call_of(w, n, _kbx_field(left, "left"));
 }
 
 /* a to b, x shl 2, a merge b: a call of the infix function named
@@ -431,14 +436,14 @@ static void visit_infix(struct kbx_walk *w, TSNode n)
 		return;
 	TSNode obj = ts_node_named_child(n, 0), op = ts_node_named_child(n, 1);
 	const char *name = _kbx_is(op, "identifier") ? _kbx_node_text(w, op) : NULL;
-	const char *text = _kbx_jsc_clean_text(w, obj, KBX_JSC_NONNULL);
-	if (!name || !text)
+	if (!name)
 		return;
-	if (_kbx_is(obj, "this_expression") && !ts_node_named_child_count(obj)) {
+	/* this wo MASK: a member of the class, or a member extension
+	 * (infix fun Long.wo) in scope where this is the extension's */
+	if (_kbx_is(obj, "this_expression") && !ts_node_named_child_count(obj))
 		_kbx_walk_call(w, n, name, KBX_RECV_SELF, NULL);
-		return;
-	}
-	_kbx_walk_call_typed(w, n, name, KBX_RECV_EXPR, text, value_type(w, obj));
+	else
+		call_on(w, n, obj, name);
 }
 
 /* class A : B(x), object : B(x) { }: a call of B's constructor, by the

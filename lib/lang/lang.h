@@ -356,6 +356,8 @@ TSNode _kbx_child_of_type(TSNode n, const char *type);
 int _kbx_has_token(TSNode n, const char *type);
 /* Letters, digits, '_' and every byte of a UTF-8 sequence. */
 int _kbx_word_char(unsigned char c);
+/* Is s one plain name (letters, digits, '_', '$'), not a path or a call? */
+int _kbx_plain_name(const char *s);
 /* True when the innermost enclosing definition is a class-like type (so a
  * function defined here is a method). */
 int _kbx_walk_in_type(const struct kbx_walk *w);

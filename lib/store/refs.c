@@ -187,8 +187,25 @@ static const char *getstr(struct reader *r)
 	return dst;
 }
 
+/*
+ * A section of n records of at least min bytes each, of a record of len
+ * bytes: room for them (and one more) in *arr.  An array that cannot be
+ * allocated ends the decoding at once: the reader would otherwise skip
+ * nothing and read the next section from the middle of this one, and
+ * report memory running out as a damaged record.
+ */
+static kbx_status_t section(const struct reader *r, uint32_t n, size_t len, size_t min,
+			    size_t elem, void **arr)
+{
+	if (r->bad || n > len / min)
+		return KBX_ERR_CORRUPT;
+	*arr = calloc((size_t)n + 1, elem);
+	return *arr ? KBX_OK : KBX_ERR_NOMEM;
+}
+
 kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *out)
 {
+	kbx_status_t st = KBX_ERR_CORRUPT;
 	memset(out, 0, sizeof(*out));
 	out->blob = malloc(len + 1);
 	if (!out->blob)
@@ -197,39 +214,19 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 	struct reader r = { (unsigned char *)out->blob, (unsigned char *)out->blob + len, 0 };
 	/* version 2, written by kbx before fields were: no fields */
 	uint32_t version = get32(&r);
-	if (version != REFS_VERSION && version != 2) {
-		_kbx_refs_release(out);
-		return KBX_ERR_CORRUPT;
-	}
+	if (version != REFS_VERSION && version != 2)
+		goto fail;
 	get32(&r);
 	uint32_t n = get32(&r);
-	if (r.bad || n > len / 4) {
-		_kbx_refs_release(out);
-		return KBX_ERR_CORRUPT;
-	}
-	/* An array that cannot be allocated ends the decoding at once: the
-	 * reader would otherwise skip nothing and read the next section
-	 * from the middle of this one, and report memory running out as a
-	 * damaged record. */
-	out->nodes = malloc((n + 1) * sizeof(*out->nodes));
-	if (!out->nodes) {
-		_kbx_refs_release(out);
-		return KBX_ERR_NOMEM;
-	}
+	if ((st = section(&r, n, len, 4, sizeof(*out->nodes), (void **)&out->nodes)))
+		goto fail;
 	for (uint32_t i = 0; i < n; i++)
 		out->nodes[i] = get32(&r);
 	out->nnodes = n;
 
 	n = get32(&r);
-	if (r.bad || n > len / 17) {
-		_kbx_refs_release(out);
-		return KBX_ERR_CORRUPT;
-	}
-	out->calls = calloc(n + 1, sizeof(*out->calls));
-	if (!out->calls) {
-		_kbx_refs_release(out);
-		return KBX_ERR_NOMEM;
-	}
+	if ((st = section(&r, n, len, 17, sizeof(*out->calls), (void **)&out->calls)))
+		goto fail;
 	for (uint32_t i = 0; i < n && !r.bad; i++) {
 		struct _kbx_ref_call *c = &out->calls[i];
 		c->caller = get32(&r);
@@ -240,19 +237,13 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 		c->receiver = getstr(&r);
 		c->class_qual = getstr(&r);
 		c->recv_type = getstr(&r);
+		r.bad |= !c->name;
 	}
 	out->ncalls = n;
 
 	n = get32(&r);
-	if (r.bad || n > len / 18) {
-		_kbx_refs_release(out);
-		return KBX_ERR_CORRUPT;
-	}
-	out->imports = calloc(n + 1, sizeof(*out->imports));
-	if (!out->imports) {
-		_kbx_refs_release(out);
-		return KBX_ERR_NOMEM;
-	}
+	if ((st = section(&r, n, len, 18, sizeof(*out->imports), (void **)&out->imports)))
+		goto fail;
 	for (uint32_t i = 0; i < n && !r.bad; i++) {
 		struct _kbx_ref_import *m = &out->imports[i];
 		m->flags = get8(&r);
@@ -261,69 +252,40 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 		m->module = getstr(&r);
 		m->name = getstr(&r);
 		m->alias = getstr(&r);
+		r.bad |= !m->module;
 	}
 	out->nimports = n;
 
 	n = get32(&r);
-	if (r.bad || n > len / 12) {
-		_kbx_refs_release(out);
-		return KBX_ERR_CORRUPT;
-	}
-	out->inherits = calloc(n + 1, sizeof(*out->inherits));
-	if (!out->inherits) {
-		_kbx_refs_release(out);
-		return KBX_ERR_NOMEM;
-	}
+	if ((st = section(&r, n, len, 12, sizeof(*out->inherits), (void **)&out->inherits)))
+		goto fail;
 	for (uint32_t i = 0; i < n && !r.bad; i++) {
 		struct _kbx_ref_inherit *h = &out->inherits[i];
 		h->cls = get32(&r);
 		h->line = get32(&r);
 		h->base = getstr(&r);
+		r.bad |= !h->base;
 	}
 	out->ninherits = n;
 
 	n = version >= 3 ? get32(&r) : 0;
-	if (r.bad || n > len / 12) {
-		_kbx_refs_release(out);
-		return KBX_ERR_CORRUPT;
-	}
-	out->fields = calloc(n + 1, sizeof(*out->fields));
-	if (!out->fields) {
-		_kbx_refs_release(out);
-		return KBX_ERR_NOMEM;
-	}
+	if ((st = section(&r, n, len, 12, sizeof(*out->fields), (void **)&out->fields)))
+		goto fail;
 	for (uint32_t i = 0; i < n && !r.bad; i++) {
 		struct _kbx_ref_field *f = &out->fields[i];
 		f->cls = get32(&r);
 		f->name = getstr(&r);
 		f->type = getstr(&r);
+		r.bad |= !f->name || !f->type;
 	}
 	out->nfields = n;
-	if (r.bad) {
-		_kbx_refs_release(out);
-		return KBX_ERR_CORRUPT;
-	}
-	for (size_t i = 0; i < out->ncalls; i++)
-		if (!out->calls[i].name) {
-			_kbx_refs_release(out);
-			return KBX_ERR_CORRUPT;
-		}
-	for (size_t i = 0; i < out->nimports; i++)
-		if (!out->imports[i].module) {
-			_kbx_refs_release(out);
-			return KBX_ERR_CORRUPT;
-		}
-	for (size_t i = 0; i < out->ninherits; i++)
-		if (!out->inherits[i].base) {
-			_kbx_refs_release(out);
-			return KBX_ERR_CORRUPT;
-		}
-	for (size_t i = 0; i < out->nfields; i++)
-		if (!out->fields[i].name || !out->fields[i].type) {
-			_kbx_refs_release(out);
-			return KBX_ERR_CORRUPT;
-		}
-	return KBX_OK;
+	/* a string a record must have that is missing is damage too */
+	if (!r.bad)
+		return KBX_OK;
+	st = KBX_ERR_CORRUPT;
+fail:
+	_kbx_refs_release(out);
+	return st;
 }
 
 void _kbx_refs_release(struct _kbx_refs *r)
