@@ -1013,9 +1013,14 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 	}
 	if (e->depth > 1)
 		text_link(o, e, dir);
-	if (e->confidence == KBX_CONF_AMBIGUOUS)
+	if (e->confidence == KBX_CONF_AMBIGUOUS && e->ncandidates > 1)
 		printf("  %sambiguous%s: one of %u candidates", col(o, C_WARN), col(o, C_RESET),
 		       e->ncandidates);
+	else if (e->confidence == KBX_CONF_AMBIGUOUS)
+		/* the one definition of the name, on a receiver of unknown
+		 * type: it may be a method from outside the repository */
+		printf("  %sambiguous%s: the only candidate, not proved", col(o, C_WARN),
+		       col(o, C_RESET));
 	if (folded)
 		printf(" (+%u more; -v lists them)", folded);
 	if (e->nsites > 1) {

@@ -1266,8 +1266,10 @@ static void forbid_edge(struct checker *c, size_t ri, const struct rule *r, cons
 	locate_edge(v, e);
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "%s %s %s", e->from.cid, verb(e->kind, certain), e->to.cid);
-	if (!certain)
+	if (!certain && e->ncandidates > 1)
 		strbuf_addf(&sb, " (ambiguous: one of %u candidates)", e->ncandidates);
+	else if (!certain)
+		strbuf_addf(&sb, " (ambiguous: the only candidate, not proved)");
 	set_message(c, v, &sb);
 }
 
