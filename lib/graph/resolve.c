@@ -150,6 +150,12 @@ struct passed {
 	char *name;
 	char *type;             /* a member of this type of the targets (Scala's
 				 * val X = Obj.X in a package object), or NULL */
+	/* module_values: the name stands for the targets themselves
+	 * (pub const mem = @import("mem.zig")), or for sym reached from
+	 * them through path, the files passed on by those names
+	 * (pub const Allocator = std.mem.Allocator: path "mem") */
+	int module;
+	char *sym, *path;
 	uint32_t targets[MAX_TARGETS];
 	size_t nt;
 };
@@ -549,8 +555,26 @@ static void passed_imports(struct ctx *c, struct file_defs *fd, const struct _kb
 		p = &fd->pass[fd->npass];
 		p->name = NULL;
 		p->type = NULL;
-		if (!(m->flags & KBX_IMPORT_WILDCARD) && (!m->name || !(p->name = strdup(m->name))))
+		p->module = 0;
+		p->sym = p->path = NULL;
+		if (lang->module_values && !(m->flags & KBX_IMPORT_WILDCARD)) {
+			/* the name it binds: the file itself, or a name of
+			 * it, dotted through what that file passes on */
+			const char *dot = m->name ? strrchr(m->name, '.') : NULL;
+			const char *as = m->alias ? m->alias : (dot ? dot + 1 : m->name);
+			if (!as || !(p->name = strdup(as)))
+				continue;
+			p->module = !m->name;
+			if (m->name && (!(p->sym = strdup(dot ? dot + 1 : m->name)) ||
+					(dot && !(p->path = strndup(m->name, (size_t)(dot - m->name)))))) {
+				free(p->name);
+				free(p->sym);
+				continue;
+			}
+		} else if (!(m->flags & KBX_IMPORT_WILDCARD) &&
+			   (!m->name || !(p->name = strdup(m->name)))) {
 			continue;
+		}
 		if ((m->flags & KBX_IMPORT_STATIC) && !(p->type = strdup(module_tail(m->module)))) {
 			free(p->name);
 			continue;
@@ -685,6 +709,8 @@ static void file_defs_release(struct _kbx_resolver *r)
 		for (size_t j = 0; j < r->fd[i].npass; j++) {
 			free(r->fd[i].pass[j].name);
 			free(r->fd[i].pass[j].type);
+			free(r->fd[i].pass[j].sym);
+			free(r->fd[i].pass[j].path);
 		}
 		free(r->fd[i].pass);
 	}
@@ -847,6 +873,9 @@ static size_t defs_named(struct ctx *c, const char *name, int mask, int fam,
  */
 #define REEXPORT_DEPTH 4
 
+static size_t walk_modules(struct ctx *c, const uint32_t *files, size_t nf, const char *path,
+			   size_t len, uint32_t *out, int depth);
+
 static size_t passed_on(struct ctx *c, const uint32_t *files, size_t nf, const char *name,
 			int mask, uint32_t *out, size_t max, int depth)
 {
@@ -860,6 +889,23 @@ static size_t passed_on(struct ctx *c, const uint32_t *files, size_t nf, const c
 			if (p->name && strcmp(p->name, name))
 				continue;
 			size_t n;
+			if (p->module)
+				continue;   /* a file, not a definition */
+			if (p->sym) {
+				/* pub const X = m.a.Y: Y where m.a leads */
+				uint32_t via[MAX_TARGETS];
+				size_t nv = p->path ? walk_modules(c, p->targets, p->nt, p->path,
+								   strlen(p->path), via, depth + 1) :
+					    0;
+				const uint32_t *t = p->path ? via : p->targets;
+				nv = p->path ? nv : p->nt;
+				n = defs_named(c, p->sym, mask, 0, t, nv, out + found, max - found);
+				if (!n)
+					n = passed_on(c, t, nv, p->sym, mask, out + found, max - found,
+						      depth + 1);
+				found += n < max - found ? n : max - found;
+				continue;
+			}
 			if (p->type) {
 				/* a member of an object of the files (Scala's
 				 * val JObject = JsonAST.JObject) */
@@ -898,6 +944,63 @@ static size_t named_or_passed(struct ctx *c, const char *name, int mask, const u
 {
 	size_t n = defs_named(c, name, mask, 0, files, nf, ids, AMBIGUOUS_MAX + 1);
 	return n ? n : passed_on(c, files, nf, name, mask, ids, AMBIGUOUS_MAX + 1, 0);
+}
+
+/*
+ * module_values: the files the name stands for that files[0..nf) pass on
+ * (std.zig's pub const mem = @import("mem.zig"): mem.zig), into
+ * out[MAX_TARGETS]; how many.
+ */
+static size_t module_passed(struct ctx *c, const uint32_t *files, size_t nf, const char *name,
+			    size_t len, uint32_t *out, int depth)
+{
+	size_t found = 0;
+	if (depth >= REEXPORT_DEPTH)
+		return 0;
+	for (size_t i = 0; i < nf && !found; i++) {
+		const struct file_defs *fd = file_defs_get(c, files[i]);
+		for (size_t k = 0; fd && k < fd->npass && !found; k++) {
+			const struct passed *p = &fd->pass[k];
+			if (!p->name || strlen(p->name) != len || strncmp(p->name, name, len))
+				continue;
+			if (p->module) {
+				found = p->nt;
+				memcpy(out, p->targets, p->nt * sizeof(*out));
+			} else if (p->sym) {
+				/* pub const mem = std.mem: mem where std leads */
+				uint32_t via[MAX_TARGETS];
+				size_t nv = p->nt;
+				memcpy(via, p->targets, nv * sizeof(*via));
+				if (p->path)
+					nv = walk_modules(c, p->targets, p->nt, p->path, strlen(p->path),
+							  via, depth + 1);
+				if (nv)
+					found = module_passed(c, via, nv, p->sym, strlen(p->sym), out,
+							      depth + 1);
+			}
+		}
+	}
+	return found;
+}
+
+/* module_values: the files path[0..len) ("testing", "crypto.sha2") leads
+ * to from files[0..nf), one component at a time, into out[MAX_TARGETS];
+ * 0 when a component is no file passed on. */
+static size_t walk_modules(struct ctx *c, const uint32_t *files, size_t nf, const char *path,
+			   size_t len, uint32_t *out, int depth)
+{
+	uint32_t cur[MAX_TARGETS];
+	size_t n = nf < MAX_TARGETS ? nf : MAX_TARGETS;
+	memcpy(cur, files, n * sizeof(*cur));
+	while (len && n) {
+		const char *dot = memchr(path, '.', len);
+		size_t l = dot ? (size_t)(dot - path) : len;
+		n = module_passed(c, cur, n, path, l, out, depth);
+		memcpy(cur, out, n * sizeof(*cur));
+		path += dot ? l + 1 : l;
+		len -= dot ? l + 1 : l;
+	}
+	return n;
 }
 
 /* Does qual end with suffix, at a component boundary? */
@@ -1349,6 +1452,37 @@ static size_t std_packages(struct ctx *c, const char *module, uint32_t *out, siz
 	return n;
 }
 
+/*
+ * module_values: an import's dotted name walked through the files each
+ * component passes on (const expect = std.testing.expect: testing.zig's
+ * expect; const mem = std.mem: the file mem.zig itself).  A component
+ * that is no file passed on leaves the binding as it was: its name
+ * matches no definition.
+ */
+static void walk_binding(struct ctx *c, struct binding *b)
+{
+	const char *dot = strrchr(b->symname, '.');
+	const char *last = dot ? dot + 1 : b->symname;
+	uint32_t via[MAX_TARGETS], mods[MAX_TARGETS];
+	size_t nv = b->ntargets;
+	memcpy(via, b->targets, nv * sizeof(*via));
+	if (dot)
+		nv = walk_modules(c, b->targets, b->ntargets, b->symname,
+				  (size_t)(dot - b->symname), via, 0);
+	if (!nv)
+		return;
+	size_t nm = module_passed(c, via, nv, last, strlen(last), mods, 0);
+	if (nm) {
+		b->symname = NULL;
+		memcpy(b->targets, mods, nm * sizeof(*mods));
+		b->ntargets = nm;
+	} else {
+		b->symname = last;
+		memcpy(b->targets, via, nv * sizeof(*via));
+		b->ntargets = nv;
+	}
+}
+
 static void resolve_imports(struct ctx *c)
 {
 	for (size_t i = 0; i < c->refs.nimports && !c->rc; i++) {
@@ -1440,6 +1574,8 @@ static void resolve_imports(struct ctx *c)
 		}
 		memcpy(b->targets, targets, nt * sizeof(*targets));
 		b->ntargets = nt;
+		if (c->lang->module_values && nt && b->symname)
+			walk_binding(c, b);
 	}
 }
 
@@ -1723,6 +1859,11 @@ struct type_res {
 	uint32_t ids[AMBIGUOUS_MAX + 1];
 	int via;
 	int unknown;
+	/* module_values: the type is these files themselves (a Zig file is
+	 * a struct: const Mutex = @import("Thread/Mutex.zig")), whose
+	 * top-level functions are its methods */
+	size_t nfiles;
+	uint32_t files[MAX_TARGETS];
 };
 
 /*
@@ -1777,6 +1918,13 @@ static void resolve_type(struct ctx *c, const char *tname, uint32_t exclude, int
 	out->n = 0;
 	out->via = KBX_VIA_NONE;
 	out->unknown = 0;
+	out->nfiles = 0;
+	if (c->lang->module_values && !strcmp(tname, "@This")) {
+		/* the caller's own file (const Self = @This() at its top) */
+		out->files[0] = c->file;
+		out->nfiles = 1;
+		return;
+	}
 	if (c->lang->absolute_types) {
 		/* the full name the language expanded: that type or none */
 		n = defs_filtered(c, last, mask, c->fam, filter_qual_equal, tname, out->ids,
@@ -1788,6 +1936,29 @@ static void resolve_type(struct ctx *c, const char *tname, uint32_t exclude, int
 	}
 	/* a type named through an import: m.Base or Base */
 	struct binding *b = find_binding(c, tname, dot ? (size_t)(dot - tname) : strlen(tname));
+	if (b && b->ntargets && c->lang->module_values) {
+		/* std.mem.Allocator: mem a file std.zig passes on */
+		uint32_t via[MAX_TARGETS];
+		size_t nv = b->ntargets;
+		memcpy(via, b->targets, nv * sizeof(*via));
+		if (dot && last - 1 > dot)
+			nv = walk_modules(c, b->targets, b->ntargets, dot + 1,
+					  (size_t)(last - 1 - (dot + 1)), via, 0);
+		if (!dot && !b->symname) {
+			/* the imported file itself */
+			memcpy(out->files, b->targets, b->ntargets * sizeof(*out->files));
+			out->nfiles = b->ntargets;
+			return;
+		}
+		const char *want = dot ? last : b->symname;
+		n = nv ? named_or_passed(c, want, mask, via, nv, out->ids) : 0;
+		if (!n && nv)
+			out->nfiles = module_passed(c, via, nv, want, strlen(want), out->files, 0);
+		out->n = n;
+		out->via = KBX_VIA_IMPORT;
+		out->unknown = !n && !out->nfiles;
+		return;
+	}
 	if (b && b->ntargets) {
 		const char *want = dot || !b->symname ? last : b->symname;
 		n = defs_named(c, want, mask, 0, b->targets, b->ntargets, out->ids,
@@ -1849,6 +2020,12 @@ static void resolve_type(struct ctx *c, const char *tname, uint32_t exclude, int
 			out->via = KBX_VIA_SCOPE;
 			return;
 		}
+	}
+	/* a name the file neither declares nor imports is no other file's
+	 * (Zig's const Fe = Field(...); a type parameter T) */
+	if (c->lang->module_values) {
+		out->unknown = 1;
+		return;
 	}
 	/* R.Base with R a namespace or an enclosing type */
 	if (dot) {
@@ -1957,7 +2134,9 @@ static void call_on_unknown(struct ctx *c, uint32_t src, const char *name, uint3
 			    uint32_t col)
 {
 	struct everywhere ev;
-	defs_everywhere(c, name, M_METHOD, c->fam, &ev);
+	/* the methods of every file, and those its own file alone sees
+	 * (Zig's fn without pub) */
+	ev.n = defs_select(c, name, M_METHOD, c->fam, 0, NULL, NULL, ev.ids, AMBIGUOUS_MAX + 1);
 	if (c->lang->extension_functions && ev.n <= AMBIGUOUS_MAX) {
 		/* and the functions extending a type (Kotlin's fun
 		 * (suspend () -> T).startCoroutine...: block.start...()) */
@@ -2073,6 +2252,9 @@ static void call_in_types(struct ctx *c, uint32_t src, const uint32_t *types, si
 	strbuf_release(&q);
 }
 
+static size_t keep_qual(struct ctx *c, uint32_t *ids, size_t n, const char *scope,
+			const char *name);
+
 static void call_on_type(struct ctx *c, uint32_t src, const char *type, const char *name,
 			 uint32_t line, uint32_t col)
 {
@@ -2091,6 +2273,17 @@ static void call_on_type(struct ctx *c, uint32_t src, const char *type, const ch
 	}
 	if (t.unknown) {
 		call_on_unknown(c, src, name, line, col);
+		return;
+	}
+	if (t.nfiles) {
+		/* a file that is a struct: its function of that name */
+		uint32_t ids[AMBIGUOUS_MAX + 1];
+		size_t n = defs_named(c, name, M_FUNC, 0, t.files, t.nfiles, ids, AMBIGUOUS_MAX + 1);
+		n = n <= AMBIGUOUS_MAX ? keep_qual(c, ids, n, NULL, name) : 0;
+		if (n)
+			emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_TYPE, line, col);
+		else
+			call_on_unknown(c, src, name, line, col);
 		return;
 	}
 	/* a type found only by its name's uniqueness, where the file's
@@ -2554,6 +2747,44 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 							KBX_VIA_IMPORT, line, col);
 					return;
 				}
+				if (c->lang->module_values) {
+					/* bound to what kbx does not follow
+					 * (pub const Sha256 = Sha2x32(...)) */
+					call_on_unknown(c, src, name, line, col);
+					return;
+				}
+			} else if (dot && c->lang->module_values) {
+				/* std.mem.swap(): each component a file the
+				 * previous passes on, the last maybe a type */
+				const char *path = dot + 1, *ld = strrchr(path, '.');
+				const char *last = ld ? ld + 1 : path;
+				uint32_t via[MAX_TARGETS], mods[MAX_TARGETS];
+				size_t nv = b->ntargets, nm = 0;
+				memcpy(via, b->targets, nv * sizeof(*via));
+				if (ld)
+					nv = walk_modules(c, b->targets, b->ntargets, path,
+							  (size_t)(ld - path), via, 0);
+				if (nv)
+					nm = module_passed(c, via, nv, last, strlen(last), mods, 0);
+				if (nm) {
+					n = named_or_passed(c, name, M_FUNC | M_TYPE | M_METHOD, mods,
+							    nm, ids);
+					if (n) {
+						emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n,
+								KBX_VIA_IMPORT, line, col);
+						return;
+					}
+				} else if (nv) {
+					uint32_t types[AMBIGUOUS_MAX + 1];
+					size_t nt = named_or_passed(c, last, M_TYPE, via, nv, types);
+					if (nt) {
+						call_in_types(c, src, types, nt, rcv, name,
+							      KBX_VIA_IMPORT, line, col);
+						return;
+					}
+				}
+				call_on_unknown(c, src, name, line, col);
+				return;
 			} else {
 				n = defs_named(c, name, M_FUNC | M_TYPE | M_METHOD, 0, b->targets,
 					       b->ntargets, ids, AMBIGUOUS_MAX + 1);
@@ -2624,12 +2855,19 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 				}
 			}
 			/* 5. R.f() where some definition's qualified name ends in
-			 * R.f: geo::Circle(), Type::new(), Outer.Inner.f() */
+			 * R.f: geo::Circle(), Type::new(), Outer.Inner.f(); where
+			 * names are the file's alone (module_values), its own */
 			struct strbuf q = STRBUF_INIT;
 			strbuf_addf(&q, "%s.%s", rcv, name);
-			n = q.failed ? 0 : defs_filtered(c, name, M_FUNC | M_METHOD | M_TYPE, c->fam,
-							 filter_qual_suffix, q.buf, ids,
-							 AMBIGUOUS_MAX + 1);
+			if (c->lang->module_values) {
+				n = defs_named(c, name, M_FUNC | M_METHOD | M_TYPE, 0, &c->file, 1, ids,
+					       AMBIGUOUS_MAX + 1);
+				n = n <= AMBIGUOUS_MAX ? keep_qual(c, ids, n, rcv, name) : 0;
+			} else {
+				n = q.failed ? 0 : defs_filtered(c, name, M_FUNC | M_METHOD | M_TYPE,
+								 c->fam, filter_qual_suffix, q.buf,
+								 ids, AMBIGUOUS_MAX + 1);
+			}
 			strbuf_release(&q);
 			if (n) {
 				emit_candidates(c, src, KBX_EDGE_CALLS, name, ids, n, KBX_VIA_QUALIFIED,

@@ -336,6 +336,31 @@ static void visit_lambda(struct kbx_walk *w, TSNode n)
 		_kbx_walk_bind(w, "it", NULL);
 }
 
+/* `when (this) { is D -> f(v) }` and `if (this is D) f(v)`: in that
+ * branch `this` is smart-cast to D, whose member f may be meant rather
+ * than the enclosing class's or extension's: its plain calls are on a
+ * receiver of unknown type ("?"), as in a receiver lambda. */
+static void visit_smart_cast(struct kbx_walk *w, TSNode n, const char *type)
+{
+	if (!strcmp(type, "when_entry")) {
+		TSNode cond = _kbx_field(n, "condition");
+		TSNode when = _kbx_walk_up(w, n);
+		TSNode subject = _kbx_child_of_type(when, "when_subject");
+		if (_kbx_is(cond, "type_test") && !_kbx_has_token(cond, "!is") &&
+		    _kbx_is(ts_node_named_child(subject, 0), "this_expression"))
+			frame_push(w, n, "?");
+		return;
+	}
+	TSNode cond = _kbx_field(n, "condition");
+	if (!_kbx_is(cond, "is_expression") || _kbx_has_token(cond, "!is") ||
+	    !_kbx_is(_kbx_field(cond, "left"), "this_expression"))
+		return;
+	/* the branch taken when it holds: what follows the condition */
+	TSNode then = ts_node_next_named_sibling(cond);
+	if (!ts_node_is_null(then))
+		frame_push(w, then, "?");
+}
+
 /* f(x): in the lambda of apply, with, sequence... maybe a member of the
  * receiver given to it ("?", kbx_xcall) */
 static void plain_call(struct kbx_walk *w, TSNode n, const char *name)
@@ -527,6 +552,8 @@ static int kt_visit(struct kbx_walk *w, TSNode n, const char *type)
 		}
 		if (!strcmp(type, "infix_expression"))
 			visit_infix(w, n);
+		else if (!strcmp(type, "if_expression"))
+			visit_smart_cast(w, n, type);
 		break;
 	case 'l':
 		if (!strcmp(type, "lambda_literal"))
@@ -563,6 +590,10 @@ static int kt_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 't':
 		if (!strcmp(type, "type_alias"))
 			return KBX_WALK_SKIP;
+		break;
+	case 'w':
+		if (!strcmp(type, "when_entry"))
+			visit_smart_cast(w, n, type);
 		break;
 	}
 	return KBX_WALK_CONTINUE;

@@ -579,6 +579,16 @@ struct kbx_lang {
 	 * a name not found in an imported file is looked for in the
 	 * files that file passes on. */
 	int reexports;
+	/* A file's declaration may be another file, bound by name and
+	 * passed on like any declaration (Zig's pub const mem =
+	 * @import("mem.zig") in std.zig): an import's name may be dotted
+	 * (const expect = std.testing.expect: "testing.expect" of
+	 * std.zig), and the resolver walks each component but the last
+	 * through the files the previous one passes on by that name, as
+	 * it walks a dotted receiver (std.mem.swap()).  And a name is in
+	 * scope only where its file declares or imports it: a type or a
+	 * qualified R.f() is never another file's by its name alone. */
+	int module_values;
 	/* A module is the table its file returns (Lua): the language
 	 * marks that table's class KBX_SYM_EXPORTED, and m.f() with m a
 	 * module it imports finds f there when f is not at the module's
@@ -598,7 +608,9 @@ struct kbx_lang {
 	 * file (OCaml's let f = ... twice): the one node kbx keeps for
 	 * both (KBX_NODE_REDEFINED) stands for the earlier definition at
 	 * some calls and the later at others, so a call reaching it is
-	 * ambiguous. */
+	 * ambiguous.  So it is where the compiler chooses one of them
+	 * (Zig's pub usingnamespace switch (kind) { .a => struct { fn
+	 * init... }, .b => struct { fn init... } }). */
 	int later_shadows;
 	/* A plain call sees the definitions at the top of its file and in
 	 * the modules enclosing it, not those inside another module of the

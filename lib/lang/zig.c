@@ -4,21 +4,31 @@
  * @import as an import.
  *
  * A file is a struct whose fields and declarations are its top level: a
- * function there is a function, one in a container a method.  Inside a
- * container its declarations are in scope without a receiver (so a plain
- * call in a method tries the container first: implicit_self), and nothing
- * else is but the file's top level and what `usingnamespace` brings in
- * (calls_in_imports_only): a function of another file is always called
- * through a name bound to it.
+ * function there is a function, one in a container a method, and
+ * `const Parse = @This();` anywhere at the top names the file itself
+ * (recv_type "@This": the resolver looks among the file's functions).
+ * A function returning `type` is a generic: a struct whose returned
+ * struct's functions are its methods; one returning another generic's
+ * instance (`return ArrayListAligned(T, null);`) lists it as a base.
+ * Inside a container its declarations are in scope without a receiver
+ * (so a plain call in a method tries the container first:
+ * implicit_self), and nothing else is but the file's top level and what
+ * `usingnamespace` brings in (calls_in_imports_only): a function of
+ * another file is always called through a name bound to it.
  *
  * `const m = @import("a/b.zig")` binds m to the file a/b.zig, beside the
- * importing file; `const T = @import("a.zig").T` and `const T = m.T` (m an
- * import) bind T to the declaration T of that file; `usingnamespace
- * @import("x.zig")` is a wildcard import.  @import("std") and other
- * package names are modules kbx does not have.  A receiver's type is the
- * one a parameter or a constant declares (`self: *Self`, `it: Item`),
- * with pointers and optionals taken off and `Self = @This()` read as the
- * container.  A declaration without `pub` is its file's alone.
+ * importing file; `const T = @import("a.zig").T`, `const T = m.T` (m an
+ * import) and `const expect = std.testing.expect` bind the name to what
+ * the dotted path reaches in that file (module_values: the resolver
+ * walks each component through what the files pass on); a pub one is
+ * passed on in turn (KBX_IMPORT_REEXPORT).  `usingnamespace
+ * @import("x.zig")` is a wildcard import.  @import("std") is std.zig
+ * where the repository is the standard library; other package names
+ * are modules kbx does not have.  A receiver's type is the one a
+ * parameter or a constant declares (`self: *Self`, `it: Item`), with
+ * pointers and optionals taken off, `Self = @This()` read as the
+ * container, `List(u8)` as the generic List, and `const Fe = Field(256)`
+ * at the top as Field.  A declaration without `pub` is its file's alone.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,12 +40,14 @@ const TSLanguage *tree_sitter_zig(void);
 /* const Self = @This(); in a container: the name stands for it */
 struct zig_self {
 	const char *name;
-	int cls;
+	int cls;                /* -1: the file; -2: a generic's instance */
+	const char *generic;    /* for -2: const Fe = Field(256) -> "Field" */
 };
 
-/* a name bound at the top of the file to an import */
+/* a name bound at the top of the file to an import, or to a name in it
+ * (prefix: const mem = std.mem binds mem to std.zig's "mem") */
 struct zig_mod {
-	const char *name, *module;
+	const char *name, *module, *prefix;
 };
 
 struct zig_state {
@@ -102,25 +114,59 @@ static const char *type_name(struct kbx_walk *w, TSNode t)
 			t = _kbx_field(t, "ok");
 			continue;
 		}
-		int cls = _kbx_walk_class(w);
-		if (is_this(w, t))
-			return cls >= 0 ? w->x->syms[cls].qual : NULL;
+		if (is_this(w, t)) {
+			/* the innermost container, through the functions
+			 * (self: *@This() in a method), else the file */
+			for (size_t k = w->nscope; k-- > 0;)
+				if (KBX_KIND_IS_TYPE(w->x->syms[w->scope_sym[k]].kind))
+					return w->x->syms[w->scope_sym[k]].qual;
+			return "@This";
+		}
 		if (!strcmp(type, "identifier")) {
 			const char *name = _kbx_node_text(w, t);
-			for (size_t j = st && name ? st->nselfs : 0; j-- > 0;)
-				if (!strcmp(st->selfs[j].name, name)) {
-					for (size_t k = w->nscope; k-- > 0;)
-						if (w->scope_sym[k] == st->selfs[j].cls)
-							return w->x->syms[st->selfs[j].cls].qual;
-				}
+			for (size_t j = st && name ? st->nselfs : 0; j-- > 0;) {
+				if (strcmp(st->selfs[j].name, name))
+					continue;
+				if (st->selfs[j].cls == -2)
+					return st->selfs[j].generic;
+				if (st->selfs[j].cls < 0)
+					return "@This";   /* the file's own struct */
+				for (size_t k = w->nscope; k-- > 0;)
+					if (w->scope_sym[k] == st->selfs[j].cls)
+						return w->x->syms[st->selfs[j].cls].qual;
+			}
 			return name;
 		}
-		if (!strcmp(type, "field_expression"))
-			return _kbx_compact_text(w, t, 0);
+		if (!strcmp(type, "field_expression")) {
+			/* the grammar reads *const m.T as (*const m).T:
+			 * the pointer taken off the text */
+			const char *text = _kbx_compact_text(w, t, 0);
+			for (int more = 1; text && more;) {
+				more = 0;
+				static const char *const prefixes[] = { "*", "?", "[*]", "[]", "const ",
+					"volatile ", "allowzero " };
+				for (size_t k = 0; k < sizeof(prefixes) / sizeof(*prefixes); k++)
+					if (!strncmp(text, prefixes[k], strlen(prefixes[k]))) {
+						text += strlen(prefixes[k]);
+						more = 1;
+					}
+			}
+			return text && *text ? text : NULL;
+		}
+		if (!strcmp(type, "call_expression")) {
+			/* std.ArrayList(u8): an instance of that generic */
+			TSNode fn = _kbx_field(t, "function");
+			if (_kbx_is(fn, "identifier") || _kbx_is(fn, "field_expression")) {
+				t = fn;
+				continue;
+			}
+		}
 		return NULL;
 	}
 	return NULL;
 }
+
+static const char *receiver_text(struct kbx_walk *w, TSNode n);
 
 static void mark(struct kbx_walk *w, TSNode n, int sym)
 {
@@ -132,23 +178,25 @@ static void mark(struct kbx_walk *w, TSNode n, int sym)
 		w->x->syms[sym].flags |= KBX_SYM_FILE_LOCAL;
 }
 
-static void add_mod(struct kbx_walk *w, const char *name, const char *module)
+static void add_mod(struct kbx_walk *w, const char *name, const char *module,
+		    const char *prefix)
 {
 	struct zig_state *st = w->lang_state;
 	if (st && name && module &&
 	    !_kbx_grow((void **)&st->mods, &st->amods, st->nmods, sizeof(*st->mods), 8)) {
 		st->mods[st->nmods].name = name;
 		st->mods[st->nmods].module = module;
+		st->mods[st->nmods].prefix = prefix;
 		st->nmods++;
 	}
 }
 
-static const char *mod_of(struct kbx_walk *w, const char *name)
+static const struct zig_mod *mod_of(struct kbx_walk *w, const char *name)
 {
 	struct zig_state *st = w->lang_state;
 	for (size_t i = st && name ? st->nmods : 0; i-- > 0;)
 		if (!strcmp(st->mods[i].name, name))
-			return st->mods[i].module;
+			return &st->mods[i];
 	return NULL;
 }
 
@@ -180,34 +228,123 @@ static void visit_variable(struct kbx_walk *w, TSNode n)
 		mark(w, n, _kbx_walk_define(w, n, kind, name, 1));
 		return;
 	}
+	struct zig_state *st = w->lang_state;
+	if (_kbx_walk_parent(w) < 0 && is_this(w, value))
+		return;   /* file_self has it */
 	if (_kbx_walk_parent(w) >= 0) {
-		struct zig_state *st = w->lang_state;
 		int cls = _kbx_walk_class(w);
 		if (is_this(w, value) && cls >= 0 && st &&
 		    !_kbx_grow((void **)&st->selfs, &st->aselfs, st->nselfs,
 			       sizeof(*st->selfs), 4)) {
 			st->selfs[st->nselfs].name = name;
 			st->selfs[st->nselfs].cls = cls;
+			st->selfs[st->nselfs].generic = NULL;
 			st->nselfs++;
 		}
 		return;
 	}
-	/* the top of the file: imports and names taken from them */
+	/* the top of the file: imports and names taken from them; a pub
+	 * one is passed on to the files importing this one (std.zig's
+	 * pub const mem = @import("mem.zig")) */
+	int pass = _kbx_has_token(n, "pub") ? KBX_IMPORT_REEXPORT : 0;
 	const char *path = import_path(w, value);
 	if (path) {
-		_kbx_x_import(w->x, path, NULL, name, 0, 0, _kbx_node_line(n));
-		add_mod(w, name, path);
+		_kbx_x_import(w->x, path, NULL, name, 0, pass, _kbx_node_line(n));
+		add_mod(w, name, path, NULL);
 		return;
 	}
 	if (!strcmp(vt, "field_expression")) {
+		/* const T = m.T, const expect = std.testing.expect: the name
+		 * after the import's, dotted where it goes through the
+		 * modules the imported file passes on */
 		TSNode obj = _kbx_field(value, "object");
-		const char *member = _kbx_field_text(w, value, "member");
-		const char *from = import_path(w, obj);
-		if (!from && _kbx_is(obj, "identifier"))
-			from = mod_of(w, _kbx_node_text(w, obj));
-		if (from && member)
-			_kbx_x_import(w->x, from, member, strcmp(member, name) ? name : NULL, 0, 0,
-				      _kbx_node_line(n));
+		int depth = 0;
+		while (_kbx_is(obj, "field_expression") && depth++ < 8)
+			obj = _kbx_field(obj, "object");
+		const char *from = import_path(w, obj), *prefix = NULL;
+		if (!from && _kbx_is(obj, "identifier")) {
+			const struct zig_mod *m = mod_of(w, _kbx_node_text(w, obj));
+			from = m ? m->module : NULL;
+			prefix = m ? m->prefix : NULL;
+		}
+		const char *member = from ? _kbx_compact_text(w, value, 0) : NULL;
+		const char *head = member ? _kbx_compact_text(w, obj, 0) : NULL;
+		size_t hl = head ? strlen(head) : 0;
+		if (!member || strncmp(member, head, hl) || member[hl] != '.' || !member[hl + 1])
+			return;
+		member += hl + 1;
+		if (prefix)
+			member = _kbx_join(w, prefix, ".", member);
+		if (!member || member == _kbx_qual_too_long)
+			return;
+		_kbx_x_import(w->x, from, member, strcmp(member, name) ? name : NULL, 0,
+			      pass, _kbx_node_line(n));
+		add_mod(w, name, from, member);
+	}
+}
+
+/* fn List(comptime T: type) type { return struct { ... }; }: a generic
+ * type, which a call makes (List(u8)); its struct's functions are its
+ * methods.  One that returns another's (ArrayList returning
+ * ArrayListAligned(T, null)) has that one's methods: a base. */
+static int is_type_function(struct kbx_walk *w, TSNode n)
+{
+	TSNode t = _kbx_field(n, "type");
+	if (!_kbx_is(t, "builtin_type"))
+		return 0;
+	const char *text = _kbx_node_text(w, t);
+	return text && !strcmp(text, "type");
+}
+
+static void type_function_base(struct kbx_walk *w, TSNode n, int sym)
+{
+	TSNode body = _kbx_field(n, "body");
+	if (ts_node_named_child_count(body) != 1)
+		return;
+	TSNode st = ts_node_named_child(body, 0);
+	TSNode ret = _kbx_is(st, "expression_statement") ? ts_node_named_child(st, 0) : st;
+	if (!_kbx_is(ret, "return_expression"))
+		return;
+	TSNode call = ts_node_named_child(ret, 0);
+	if (!_kbx_is(call, "call_expression"))
+		return;
+	TSNode fn = _kbx_field(call, "function");
+	const char *base = _kbx_is(fn, "identifier") || _kbx_is(fn, "field_expression") ?
+				   receiver_text(w, fn) : NULL;
+	if (base)
+		_kbx_x_inherit(w->x, sym, base, _kbx_node_line(ret));
+}
+
+/* The top of the file, wherever a declaration is written (one is seen
+ * in all of its container): const Parse = @This() makes the file a
+ * struct (its fields at the top), its functions Parse's; const Fe =
+ * Field(256) names what Field makes, if Field makes a type (the
+ * resolver sees whether it does). */
+static void file_self(struct kbx_walk *w, TSNode root)
+{
+	struct zig_state *st = w->lang_state;
+	uint32_t count = ts_node_named_child_count(root);
+	for (uint32_t i = 0; st && i < count; i++) {
+		TSNode d = ts_node_named_child(root, i);
+		if (!_kbx_is(d, "variable_declaration"))
+			continue;
+		TSNode first = ts_node_named_child(d, 0);
+		TSNode value = ts_node_named_child(d, ts_node_named_child_count(d) - 1);
+		const char *name = _kbx_is(first, "identifier") ? _kbx_node_text(w, first) : NULL;
+		const char *generic = NULL;
+		if (_kbx_is(value, "call_expression") &&
+		    ts_node_is_null(_kbx_field(d, "type"))) {
+			TSNode fn = _kbx_field(value, "function");
+			if (_kbx_is(fn, "identifier") || _kbx_is(fn, "field_expression"))
+				generic = receiver_text(w, fn);
+		}
+		if (!name || (!generic && !is_this(w, value)) ||
+		    _kbx_grow((void **)&st->selfs, &st->aselfs, st->nselfs, sizeof(*st->selfs), 4))
+			continue;
+		st->selfs[st->nselfs].name = name;
+		st->selfs[st->nselfs].cls = generic ? -2 : -1;
+		st->selfs[st->nselfs].generic = generic;
+		st->nselfs++;
 	}
 }
 
@@ -216,11 +353,15 @@ static void visit_function(struct kbx_walk *w, TSNode n)
 	const char *name = _kbx_field_text(w, n, "name");
 	if (!name || ts_node_is_null(_kbx_field(n, "body")))
 		return;   /* extern fn f(...): declared, defined elsewhere */
-	int kind = _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION;
+	int generic = is_type_function(w, n);
+	int kind = generic ? KBX_KIND_STRUCT :
+		   _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION;
 	int sym = _kbx_walk_define(w, n, kind, name, 1);
 	mark(w, n, sym);
 	if (sym < 0)
 		return;
+	if (generic)
+		type_function_base(w, n, sym);
 	TSNode params = _kbx_child_of_type(n, "parameters");
 	uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
 	for (uint32_t i = 0; i < count; i++) {
@@ -244,6 +385,10 @@ static const char *receiver_text(struct kbx_walk *w, TSNode n)
 static void visit_call(struct kbx_walk *w, TSNode n)
 {
 	TSNode fn = _kbx_field(n, "function");
+	/* !f(x): the grammar reads `!f` as an error union type with no
+	 * error set; the call is f(x), negated */
+	if (_kbx_is(fn, "error_union_type") && ts_node_named_child_count(fn) == 1)
+		fn = _kbx_field(fn, "ok");
 	if (_kbx_is(fn, "identifier")) {
 		_kbx_walk_call(w, n, _kbx_node_text(w, fn), KBX_RECV_NONE, NULL);
 	} else if (_kbx_is(fn, "field_expression")) {
@@ -251,16 +396,32 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 		TSNode obj = _kbx_field(fn, "object");
 		if (!m || ts_node_is_null(obj))
 			return;   /* .init(x): a declaration of the inferred type */
+		/* !self.f(x): the grammar reads `!self` as an error union
+		 * type with no error set; the call is self.f(x), negated */
+		if (_kbx_is(obj, "error_union_type") && ts_node_named_child_count(obj) == 1)
+			obj = _kbx_field(obj, "ok");
 		const char *recv = receiver_text(w, obj);
-		if (recv) {
+		const char *tn = recv && _kbx_is(obj, "identifier") ? type_name(w, obj) : NULL;
+		if (tn && strcmp(tn, recv)) {
+			/* Progress.f() in Progress.zig: the file's own
+			 * function, not a method of the caller's container;
+			 * Fe.mul() with const Fe = Field(256): Field's */
+			_kbx_walk_call_typed(w, n, m, KBX_RECV_EXPR, recv, tn);
+		} else if (recv) {
 			_kbx_walk_call(w, n, m, KBX_RECV_EXPR, recv);
 		} else if (_kbx_is(obj, "null_coercion_expression") &&
 			   _kbx_is(ts_node_named_child(obj, 0), "identifier")) {
 			/* o.?.f(): o's type unwrapped */
 			_kbx_walk_call(w, n, m, KBX_RECV_EXPR,
 				       _kbx_node_text(w, ts_node_named_child(obj, 0)));
+		} else if (_kbx_is(obj, "call_expression")) {
+			/* List(u8).init(): a function of the type a generic
+			 * makes, if List is one (the resolver checks); else a
+			 * call's result, as written */
+			_kbx_walk_call_typed(w, n, m, KBX_RECV_EXPR, _kbx_compact_text(w, obj, 0),
+					     type_name(w, obj));
 		} else {
-			/* a call's or an index's result, as written */
+			/* an index's result, as written */
 			_kbx_walk_call(w, n, m, KBX_RECV_EXPR, _kbx_compact_text(w, obj, 0));
 		}
 	}
@@ -293,6 +454,10 @@ static int zig_visit(struct kbx_walk *w, TSNode n, const char *type)
 		if (!strcmp(type, "payload"))
 			visit_payload(w, n);
 		break;
+	case 's':
+		if (!strcmp(type, "source_file"))
+			file_self(w, n);
+		break;
 	case 'u':
 		if (!strcmp(type, "using_namespace_declaration")) {
 			const char *path = import_path(w, ts_node_named_child(n, 0));
@@ -315,6 +480,13 @@ static void zig_import_candidates(const char *importer, const struct kbx_ximport
 				  struct kbx_pathlist *out)
 {
 	char dir[4096], path[4096];
+	if (imp->module && !strcmp(imp->module, "std")) {
+		/* the standard library, where the repository is it (Zig's
+		 * lib/std, or the compiler's tree) */
+		_kbx_pathlist_add(out, "std.zig");
+		_kbx_pathlist_add(out, "lib/std/std.zig");
+		return;
+	}
 	if (!imp->module || !_kbx_has_suffix(imp->module, ".zig"))
 		return;
 	_kbx_path_dirname(dir, sizeof(dir), importer);
@@ -334,5 +506,8 @@ const struct kbx_lang _kbx_lang_zig = {
 	.import_candidates = zig_import_candidates,
 	.implicit_self = 1,
 	.calls_in_imports_only = 1,
+	.reexports = 1,
+	.module_values = 1,
+	.later_shadows = 1,
 	.scope_sep = ".",
 };

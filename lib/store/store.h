@@ -112,12 +112,15 @@ kbx_status_t _kbx_store_reopen(struct kbx_store *s, struct kbx_error *err);
  * kbx leaves no fact of the old rules behind.  Absent: rules before the
  * stamp (1). */
 #define KBX_META_GRAPH_RULES "graph_rules"
-#define KBX_GRAPH_RULES 7   /* 2: Bash's directory variables, calls of other scripts' functions ambiguous;
+#define KBX_GRAPH_RULES 8   /* 2: Bash's directory variables, calls of other scripts' functions ambiguous;
                                * 3: Scala's infix calls, names an outside wildcard import may bring;
                                * 4: fields another file declares, Objective-C's late binding;
                                * 5: Kotlin's package headers, supertype calls, receiver lambdas;
                                * 6: a base class's implementation over a nearer interface's;
-                               * 7: Kotlin's extensions of function types and of bases */
+                               * 7: Kotlin's extensions of function types and of bases;
+                               * 8: Zig's names passed on, files and generics as structs;
+                               *    an untyped receiver's candidates include its file's own;
+                               *    Kotlin's smart casts of this */
 
 /* In meta: how the code chunks were made (their terms counted, their
  * vectors embedded): KBX_CODE_CHUNKS_FORMAT, absent for the first way.

@@ -26,3 +26,23 @@ fun Pump.resume(x: Int): Int = x
 fun <T> (() -> T).launchIn(n: Int): Int = n
 
 fun go(block: () -> Int): Int = block.launchIn(1)
+
+class Sink {
+    fun accept(x: Int): Int = x
+}
+
+fun Any.accept(x: Int): Int = 0
+
+// smart casts: where `this` is a Sink, accept(x) is Sink's member, not
+// the extension: neither is proved
+fun Any.offer(x: Int): Int = when (this) {
+    is Sink -> accept(x)
+    else -> 0
+}
+
+fun Any.take(x: Int): Int {
+    if (this is Sink) return accept(x)
+    return 0
+}
+
+fun Any.keep(x: Int): Int = accept(x)

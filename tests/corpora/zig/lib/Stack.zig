@@ -1,0 +1,47 @@
+//! Generic types: functions that return a struct.
+const std = @import("std");
+
+pub fn Stack(comptime T: type) type {
+    return struct {
+        const Self = @This();
+        items: [16]T = undefined,
+        len: usize = 0,
+
+        pub fn init() Self {
+            return .{};
+        }
+
+        pub fn push(self: *Self, x: T) void {
+            self.grow();
+            self.items[self.len] = x;
+            self.len += 1;
+        }
+
+        fn grow(self: *Self) void {
+            std.debug.assert(self.len < 16);
+        }
+    };
+}
+
+/// A stack of ints is a Stack(i32): it has Stack's functions.
+pub fn IntStack() type {
+    return Stack(i32);
+}
+
+/// One of two init functions, chosen by the compiler.
+pub fn Buffer(comptime dynamic: bool) type {
+    return struct {
+        const Self = @This();
+        len: usize,
+
+        pub usingnamespace if (dynamic) struct {
+            pub fn init(n: usize) Self {
+                return .{ .len = n };
+            }
+        } else struct {
+            pub fn init(n: usize) Self {
+                return .{ .len = n * 2 };
+            }
+        };
+    };
+}
