@@ -175,6 +175,10 @@ struct file_defs {
 	size_t n;
 	struct passed *pass;    /* the imports it passes on, resolved */
 	size_t npass;
+	/* the arities its definitions have (refs), by node id; one for the
+	 * overloads kbx keeps as one node, their union */
+	struct _kbx_ref_arity *arities;
+	size_t narities;
 };
 
 struct ctx {
@@ -193,6 +197,7 @@ struct ctx {
 				 * (KBX_IMPORT_OUTER), seen after its package's */
 	size_t nouter, aouter;
 	int open_wildcard;      /* a wildcard import from outside the repository */
+	int nargs;              /* the arguments of the call being resolved, or -1 */
 	const char *package;    /* the package the file declares, or NULL */
 	char **ns;              /* imported namespaces that are not files, dot-joined */
 	size_t nns, ans;
@@ -606,6 +611,27 @@ static int cmp_local(const void *a, const void *b)
  * changes while edges are resolved).  top marks top-level definitions,
  * the only ones another file can reach by a plain name.
  */
+static int takes_args(struct ctx *c, uint32_t id, int n);
+
+/* Keep in ids[0..n) the definitions the call being resolved can be by
+ * its arguments' count (all of them past AMBIGUOUS_MAX); how many. */
+static size_t taking_args(struct ctx *c, uint32_t *ids, size_t n)
+{
+	size_t k = 0;
+	if (c->nargs < 0 || n > AMBIGUOUS_MAX)
+		return n;
+	for (size_t i = 0; i < n; i++)
+		if (takes_args(c, ids[i], c->nargs))
+			ids[k++] = ids[i];
+	return k;
+}
+
+static int cmp_arity(const void *a, const void *b)
+{
+	uint32_t x = ((const struct _kbx_ref_arity *)a)->node, y = ((const struct _kbx_ref_arity *)b)->node;
+	return x < y ? -1 : x > y;
+}
+
 static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 {
 	struct _kbx_resolver *r = c->r;
@@ -687,11 +713,45 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 		}
 		fd->nfields++;
 	}
+	if (refs.narities && (fd->arities = malloc(refs.narities * sizeof(*fd->arities)))) {
+		memcpy(fd->arities, refs.arities, refs.narities * sizeof(*fd->arities));
+		qsort(fd->arities, refs.narities, sizeof(*fd->arities), cmp_arity);
+		for (size_t i = 0; i < refs.narities; i++) {
+			struct _kbx_ref_arity *a = &fd->arities[i], *last = &fd->arities[fd->narities - 1];
+			if (fd->narities && last->node == a->node) {
+				last->min = a->min < last->min ? a->min : last->min;
+				last->max = a->max > last->max ? a->max : last->max;
+			} else {
+				fd->arities[fd->narities++] = *a;
+			}
+		}
+	}
 	passed_imports(c, fd, &refs);
 	_kbx_refs_release(&refs);
 	if (fd->n)
 		qsort(fd->defs, fd->n, sizeof(*fd->defs), cmp_local);
 	return fd;
+}
+
+/* Can the definition id take n arguments?  Yes when its language does
+ * not say how many it takes. */
+static int takes_args(struct ctx *c, uint32_t id, int n)
+{
+	struct kbx_node d;
+	if (n < 0 || _kbx_node_read(c->s, _kbx_txn(c->s), id, &d) != KBX_OK || !d.file)
+		return 1;
+	const struct file_defs *fd = file_defs_get(c, d.file);
+	size_t lo = 0, hi = fd ? fd->narities : 0;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (fd->arities[mid].node < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!fd || lo == fd->narities || fd->arities[lo].node != id)
+		return 1;
+	return n >= fd->arities[lo].min && n <= fd->arities[lo].max;
 }
 
 static void file_defs_release(struct _kbx_resolver *r)
@@ -700,6 +760,7 @@ static void file_defs_release(struct _kbx_resolver *r)
 		for (size_t j = 0; j < r->fd[i].n; j++)
 			free(r->fd[i].defs[j].name);
 		free(r->fd[i].defs);
+		free(r->fd[i].arities);
 		free(r->fd[i].package);
 		for (size_t j = 0; j < r->fd[i].nfields; j++) {
 			free(r->fd[i].fields[j].name);
@@ -1749,6 +1810,11 @@ static uint32_t member_in_hierarchy(struct ctx *c, uint32_t cls, const char *nam
 		uint32_t t = queue[qh++];
 		if (!(skip_self && t == cls)) {
 			uint32_t m = member_of(c, t, name);
+			/* a member the call cannot be, by its arguments'
+			 * count (a subclass's start(a, b) for start()): the
+			 * bases may have one it can, or an extension */
+			if (m && !takes_args(c, m, c->nargs))
+				m = 0;
 			/* an interface's declaration, nearer than the class that
 			 * implements it (a Kotlin coroutine reaches Job through
 			 * its interfaces before JobSupport through its classes):
@@ -2196,6 +2262,7 @@ static void call_in_types(struct ctx *c, uint32_t src, const uint32_t *types, si
 		strbuf_addf(&q, "%s.%s", dot ? dot + 1 : type, name);
 		n = q.failed ? 0 : defs_filtered(c, name, M_FUNC | M_METHOD, c->fam,
 						 filter_qual_equal, q.buf, ids, AMBIGUOUS_MAX + 1);
+		n = taking_args(c, ids, n);
 		/* or one declared for a base of the type (fun
 		 * AbstractCoroutine.start() on a ScopeCoroutine), the nearest */
 		uint32_t queue[64];
@@ -2212,6 +2279,7 @@ static void call_in_types(struct ctx *c, uint32_t src, const uint32_t *types, si
 			n = q.failed ? 0 : defs_filtered(c, name, M_FUNC | M_METHOD, c->fam,
 							 filter_qual_equal, q.buf, ids,
 							 AMBIGUOUS_MAX + 1);
+			n = taking_args(c, ids, n);
 			inherits_of(c, c->s->edges, t, queue, &qt, NULL);
 		}
 		if (n == 1) {
@@ -3104,6 +3172,7 @@ kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, int phase
 	c.s = r->s;
 	c.file = file;
 	c.orphans = orphans;
+	c.nargs = -1;
 	c.err = err;
 	st = _kbx_node_read(r->s, _kbx_txn(r->s), file, &fnode);
 	if (st == KBX_NOT_FOUND)
@@ -3155,7 +3224,9 @@ kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, int phase
 		c.npe = 0;
 		for (size_t i = 0; i < c.refs.ncalls && !c.rc; i++) {
 			size_t from = c.npe;
+			c.nargs = c.refs.calls[i].nargs;
 			resolve_call(&c, &c.refs.calls[i]);
+			c.nargs = -1;
 			unsure_calls(&c, &c.refs.calls[i], from);
 		}
 	}

@@ -401,4 +401,8 @@ const struct kbx_lang _kbx_lang_bash = {
 	.scope_sep = ".",
 	.calls_in_imports_only = 1,
 	.loaded_elsewhere = 1,
+	/* f() { ...; } twice in a script, or once in each branch of
+	 * `_have x && { f() {...} } || { f() {...} }`: the one that ran
+	 * last is the one called */
+	.later_shadows = 1,
 };

@@ -103,6 +103,7 @@ int _kbx_x_sym(struct kbx_extract *x, int kind, const char *name, const char *qu
 	s->end_line = end_line;
 	s->flags = 0;
 	s->body_hash = 0;
+	s->arity_min = s->arity_max = -1;
 	memset(&s->node, 0, sizeof(s->node));
 	return (int)x->nsyms++;
 }
@@ -131,6 +132,7 @@ int _kbx_x_call(struct kbx_extract *x, const char *name, int recv, const char *r
 	c->line = line;
 	c->col = col;
 	c->recv_type = NULL;
+	c->nargs = -1;
 	return (int)x->ncalls++;
 }
 

@@ -256,6 +256,39 @@ static int in_object_literal(struct kbx_walk *w, TSNode n)
 }
 
 /* fun f(), fun T.f() (an extension: T.f), fun <R> List<R>.f() */
+/* How many arguments a call of the function n may pass: its parameters
+ * without defaults, and all of them (any number with a vararg). */
+static void set_arity(struct kbx_walk *w, TSNode n, int sym)
+{
+	TSNode params = _kbx_child_of_type(n, "function_value_parameters");
+	if (sym < 0 || ts_node_is_null(params))
+		return;
+	int min = 0, max = 0, vararg = 0, next_vararg = 0, required = 0;
+	uint32_t count = ts_node_named_child_count(params);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode p = ts_node_named_child(params, i);
+		if (_kbx_is(p, "parameter_modifiers")) {
+			next_vararg = _kbx_has_token(ts_node_named_child(p, 0), "vararg") ||
+				      _kbx_has_token(p, "vararg");
+			continue;
+		}
+		if (_kbx_is(p, "parameter")) {
+			max++;
+			vararg |= next_vararg;
+			required = !next_vararg;
+			min += required;
+			next_vararg = 0;
+			continue;
+		}
+		/* a default value, after its parameter */
+		if (required)
+			min--;
+		required = 0;
+	}
+	w->x->syms[sym].arity_min = min;
+	w->x->syms[sym].arity_max = vararg ? KBX_ARITY_ANY : max;
+}
+
 static void visit_function(struct kbx_walk *w, TSNode n)
 {
 	push_tparams(w, n);
@@ -282,16 +315,16 @@ static void visit_function(struct kbx_walk *w, TSNode n)
 	 * named after Kotlin's name for them */
 	const char *rtype = fn_recv ? "Function" : ts_node_is_null(recv) ? NULL : type_text(w, recv);
 	if (!rtype) {
-		_kbx_walk_define(w, n, _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION,
-				 text, 1);
+		set_arity(w, n, _kbx_walk_define(w, n, _kbx_walk_in_type(w) ? KBX_KIND_METHOD :
+						 KBX_KIND_FUNCTION, text, 1));
 		return;
 	}
 	const char *dot = strrchr(rtype, '.');
 	const char *qual = _kbx_join(w, dot ? dot + 1 : rtype, ".", text);
 	if (!qual || qual == _kbx_qual_too_long)
 		return;
-	_kbx_jsc_define_dotted(w, n, _kbx_walk_in_type(w) ? KBX_KIND_METHOD : KBX_KIND_FUNCTION,
-			       qual, 1);
+	set_arity(w, n, _kbx_jsc_define_dotted(w, n, _kbx_walk_in_type(w) ? KBX_KIND_METHOD :
+					       KBX_KIND_FUNCTION, qual, 1));
 	frame_push(w, n, rtype);
 }
 
@@ -427,13 +460,46 @@ static void call_of(struct kbx_walk *w, TSNode n, TSNode callee)
 		call_on(w, n, ts_node_named_child(callee, 0), name);
 }
 
+/* The arguments of the call n: its value arguments and a trailing
+ * lambda (which the grammar may hang on a call around it: f(1) { }); -1
+ * with a spread *args. */
+static int count_args(struct kbx_walk *w, TSNode n)
+{
+	int k = 0;
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 1; i < count; i++) {
+		TSNode c = ts_node_named_child(n, i);
+		if (_kbx_is(c, "annotated_lambda") || _kbx_is(c, "lambda_literal")) {
+			k++;
+		} else if (_kbx_is(c, "value_arguments")) {
+			uint32_t na = ts_node_named_child_count(c);
+			for (uint32_t j = 0; j < na; j++) {
+				TSNode a = ts_node_named_child(c, j);
+				if (!_kbx_is(a, "value_argument"))
+					continue;
+				if (!ts_node_is_null(_kbx_child_of_type(a, "spread_expression")))
+					return -1;
+				k++;
+			}
+		}
+	}
+	TSNode up = _kbx_walk_up(w, n);
+	if (_kbx_is(up, "call_expression") && ts_node_eq(ts_node_named_child(up, 0), n) &&
+	    !ts_node_is_null(_kbx_child_of_type(up, "annotated_lambda")))
+		k++;
+	return k;
+}
+
 static void visit_call(struct kbx_walk *w, TSNode n)
 {
 	TSNode callee = ts_node_named_child(n, 0);
 	/* !f(x): the grammar reads (!f)(x) */
 	if (_kbx_is(callee, "unary_expression"))
 		callee = _kbx_field(callee, "argument");
+	size_t before = w->x->ncalls;
 	call_of(w, n, callee);
+	if (w->x->ncalls == before + 1)
+		w->x->calls[before].nargs = count_args(w, n);
 }
 
 /* f<T>(x), a.f<T> { }: the grammar reads (f < T) > (x); a comparison
@@ -465,10 +531,13 @@ static void visit_infix(struct kbx_walk *w, TSNode n)
 		return;
 	/* this wo MASK: a member of the class, or a member extension
 	 * (infix fun Long.wo) in scope where this is the extension's */
+	size_t before = w->x->ncalls;
 	if (_kbx_is(obj, "this_expression") && !ts_node_named_child_count(obj))
 		_kbx_walk_call(w, n, name, KBX_RECV_SELF, NULL);
 	else
 		call_on(w, n, obj, name);
+	if (w->x->ncalls == before + 1)
+		w->x->calls[before].nargs = 1;   /* an infix call's one argument */
 }
 
 /* class A : B(x), object : B(x) { }: a call of B's constructor, by the

@@ -104,10 +104,17 @@ struct kbx_xsym {
 	 * of its tree, without white space, comments and the definitions
 	 * nested in it (see body_hashes() in extract.c).  0 when unknown. */
 	uint64_t body_hash;
+	/* For a function or method: how many arguments a call of it may
+	 * pass (its parameters without and with those that have defaults;
+	 * max KBX_ARITY_ANY for varargs); -1 when the language does not
+	 * say.  The resolver passes over a member of the name a call cannot
+	 * be to (Kotlin: a subclass's start(a, b) for start()). */
+	int arity_min, arity_max;
 	/* The definition's node; valid only until _kbx_extract returns
 	 * (null for a definition not made from a node). */
 	TSNode node;
 };
+#define KBX_ARITY_ANY 0xffff
 
 /* A definition other files cannot reach by name (C and C++ `static`
  * functions and variables at file scope): the resolver never offers it
@@ -149,6 +156,10 @@ struct kbx_xcall {
 	 * external Type.name; without it a receiver's call is never
 	 * certain (kbx-graph(7)). */
 	const char *recv_type;
+	/* How many arguments the call passes (a trailing lambda counts),
+	 * or -1 when the language does not say or cannot tell (a spread
+	 * *args). */
+	int nargs;
 };
 
 struct kbx_ximport {
@@ -610,7 +621,8 @@ struct kbx_lang {
 	 * some calls and the later at others, so a call reaching it is
 	 * ambiguous.  So it is where the compiler chooses one of them
 	 * (Zig's pub usingnamespace switch (kind) { .a => struct { fn
-	 * init... }, .b => struct { fn init... } }). */
+	 * init... }, .b => struct { fn init... } }), or the shell runs one
+	 * of two branches that define it (Bash). */
 	int later_shadows;
 	/* A plain call sees the definitions at the top of its file and in
 	 * the modules enclosing it, not those inside another module of the

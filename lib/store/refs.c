@@ -9,6 +9,10 @@
  *   nimports { flags(u8) level(u8) line module name alias }
  *   ninherits { class line base }
  *   nfields { class name type }                      (version 3)
+ *   narities { node min(u16) max(u16) }              (version 4: the
+ *     definitions whose arity the language says)
+ *   nnargs { call-index nargs(u16) }                 (version 4: the
+ *     calls whose argument count it says)
  * where a string is a u32 length (0xffffffff for none) and its bytes.
  */
 #include <stdlib.h>
@@ -16,7 +20,7 @@
 
 #include "store/store.h"
 
-#define REFS_VERSION 3   /* 2: recv_type; 3: fields */
+#define REFS_VERSION 4   /* 2: recv_type; 3: fields; 4: arities */
 #define NO_STR 0xffffffffu
 
 static void put32(struct strbuf *sb, uint32_t v)
@@ -24,6 +28,17 @@ static void put32(struct strbuf *sb, uint32_t v)
 	unsigned char b[4];
 	_kbx_put_u32(b, v);
 	strbuf_add(sb, b, 4);
+}
+
+static void put16(struct strbuf *sb, unsigned v)
+{
+	unsigned char b[2] = { (unsigned char)(v >> 8), (unsigned char)v };
+	strbuf_add(sb, b, 2);
+}
+
+static unsigned arity16(int a)
+{
+	return a < 0 ? 0 : a > KBX_ARITY_ANY ? KBX_ARITY_ANY : (unsigned)a;
 }
 
 static void putstr(struct strbuf *sb, const char *s)
@@ -141,6 +156,30 @@ void _kbx_refs_encode(struct strbuf *out, const struct kbx_extract *x, const uin
 		putstr(out, f->name);
 		putstr(out, f->type);
 	}
+	/* sym_ids of syms the store merged (overloads of one qualified
+	 * name) repeat: such a node's arity is the union of theirs */
+	size_t na = 0;
+	for (size_t i = 0; i < x->nsyms; i++)
+		na += x->syms[i].arity_min >= 0;
+	put32(out, (uint32_t)na);
+	for (size_t i = 0; i < x->nsyms; i++) {
+		const struct kbx_xsym *sy = &x->syms[i];
+		if (sy->arity_min < 0)
+			continue;
+		put32(out, sym_ids[i]);
+		put16(out, arity16(sy->arity_min));
+		put16(out, arity16(sy->arity_max));
+	}
+	size_t nn = 0;
+	for (size_t i = 0; i < x->ncalls; i++)
+		nn += x->calls[i].nargs >= 0;
+	put32(out, (uint32_t)nn);
+	for (size_t i = 0; i < x->ncalls; i++) {
+		if (x->calls[i].nargs < 0)
+			continue;
+		put32(out, (uint32_t)i);
+		put16(out, arity16(x->calls[i].nargs));
+	}
 }
 
 struct reader {
@@ -156,6 +195,17 @@ static uint32_t get32(struct reader *r)
 	}
 	uint32_t v = _kbx_get_u32(r->p);
 	r->p += 4;
+	return v;
+}
+
+static unsigned get16(struct reader *r)
+{
+	if (r->end - r->p < 2) {
+		r->bad = 1;
+		return 0;
+	}
+	unsigned v = ((unsigned)r->p[0] << 8) | r->p[1];
+	r->p += 2;
 	return v;
 }
 
@@ -214,7 +264,7 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 	struct reader r = { (unsigned char *)out->blob, (unsigned char *)out->blob + len, 0 };
 	/* version 2, written by kbx before fields were: no fields */
 	uint32_t version = get32(&r);
-	if (version != REFS_VERSION && version != 2)
+	if (version > REFS_VERSION || version < 2)
 		goto fail;
 	get32(&r);
 	uint32_t n = get32(&r);
@@ -237,6 +287,7 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 		c->receiver = getstr(&r);
 		c->class_qual = getstr(&r);
 		c->recv_type = getstr(&r);
+		c->nargs = -1;
 		r.bad |= !c->name;
 	}
 	out->ncalls = n;
@@ -279,6 +330,30 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 		r.bad |= !f->name || !f->type;
 	}
 	out->nfields = n;
+
+	n = version >= 4 ? get32(&r) : 0;
+	if ((st = section(&r, n, len, 8, sizeof(*out->arities), (void **)&out->arities)))
+		goto fail;
+	for (uint32_t i = 0; i < n && !r.bad; i++) {
+		struct _kbx_ref_arity *a = &out->arities[i];
+		a->node = get32(&r);
+		a->min = (uint16_t)get16(&r);
+		a->max = (uint16_t)get16(&r);
+	}
+	out->narities = n;
+	n = version >= 4 ? get32(&r) : 0;
+	if (r.bad || n > len / 6) {
+		st = KBX_ERR_CORRUPT;
+		goto fail;
+	}
+	for (uint32_t i = 0; i < n && !r.bad; i++) {
+		uint32_t k = get32(&r);
+		unsigned v = get16(&r);
+		if (k < out->ncalls)
+			out->calls[k].nargs = (int)v;
+		else
+			r.bad = 1;
+	}
 	/* a string a record must have that is missing is damage too */
 	if (!r.bad)
 		return KBX_OK;
@@ -296,6 +371,7 @@ void _kbx_refs_release(struct _kbx_refs *r)
 	free(r->imports);
 	free(r->inherits);
 	free(r->fields);
+	free(r->arities);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -130,7 +130,19 @@ static void check_refs_roundtrip(const struct kbx_extract *x, const char *path,
 		FUZZ_ASSERT(r.calls[i].line == c->line && r.calls[i].col == c->col);
 		FUZZ_ASSERT(r.calls[i].recv == c->recv);
 		FUZZ_ASSERT(eq(r.calls[i].name, c->name) && eq(r.calls[i].receiver, c->receiver));
+		FUZZ_ASSERT(r.calls[i].nargs == (c->nargs < 0 ? -1 : c->nargs));
 	}
+	size_t na = 0;
+	for (size_t i = 0; i < x->nsyms; i++) {
+		if (x->syms[i].arity_min < 0)
+			continue;
+		FUZZ_ASSERT(na < r.narities && r.arities[na].node == ids[i]);
+		FUZZ_ASSERT(r.arities[na].min == x->syms[i].arity_min);
+		FUZZ_ASSERT(x->syms[i].arity_max < x->syms[i].arity_min ||
+			    r.arities[na].max == x->syms[i].arity_max);
+		na++;
+	}
+	FUZZ_ASSERT(na == r.narities);
 	for (size_t i = 0; i < x->nimports; i++) {
 		const struct kbx_ximport *m = &x->imports[i];
 		FUZZ_ASSERT(eq(r.imports[i].module, m->module) && eq(r.imports[i].name, m->name));

@@ -79,7 +79,7 @@ static void check_refs(const uint8_t *data, size_t size)
 	if (st != KBX_OK) {
 		FUZZ_ASSERT(st == KBX_ERR_CORRUPT || st == KBX_ERR_NOMEM);
 		FUZZ_ASSERT(!r.blob && !r.nodes && !r.calls && !r.imports && !r.inherits &&
-			    !r.fields);
+			    !r.fields && !r.arities);
 		return;
 	}
 	for (size_t i = 0; i < r.ncalls; i++) {
@@ -98,6 +98,8 @@ static void check_refs(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(r.inherits[i].base);
 		check_str(&r, size, r.inherits[i].base);
 	}
+	for (size_t i = 0; i < r.ncalls; i++)
+		FUZZ_ASSERT(r.calls[i].nargs >= -1 && r.calls[i].nargs <= KBX_ARITY_ANY);
 	for (size_t i = 0; i < r.nfields; i++) {
 		FUZZ_ASSERT(r.fields[i].name && r.fields[i].type);
 		check_str(&r, size, r.fields[i].name);

@@ -96,6 +96,10 @@ int main(int argc, char **argv)
 			printf("def %s %s %u", _kbx_kind_name(s->kind), s->qual, s->line);
 			if (s->parent >= 0)
 				printf(" in %s", x.syms[s->parent].qual);
+			if (s->arity_min >= 0 && s->arity_max == KBX_ARITY_ANY)
+				printf(" args=%d..", s->arity_min);
+			else if (s->arity_min >= 0)
+				printf(" args=%d..%d", s->arity_min, s->arity_max);
 			putchar('\n');
 		}
 		for (size_t j = 0; j < x.ncalls; j++) {
@@ -116,6 +120,8 @@ int main(int argc, char **argv)
 				printf(" open=%s", c->receiver);
 			if (c->recv_type)
 				printf(" type=%s", c->recv_type);
+			if (c->nargs >= 0)
+				printf(" args=%d", c->nargs);
 			putchar('\n');
 		}
 		for (size_t j = 0; j < x.nimports; j++) {

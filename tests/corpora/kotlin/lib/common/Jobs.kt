@@ -6,9 +6,16 @@ interface Job {
 
 open class JobBase : Job {
     override fun cancel(): Boolean = true
+    fun start(): Boolean = true
 }
 
-open class Coroutine : JobBase()
+// start(mode, block) takes two arguments: start() is JobBase's
+open class Coroutine : JobBase() {
+    fun start(mode: Int, block: () -> Unit) = block()
+    fun launch(): Boolean = start()
+    fun launchWith(block: () -> Unit) = start(1, block)
+    fun launchLater() = start(2) { }
+}
 
 // Job is a base one step nearer than JobBase: its cancel is declared
 // there, but JobBase's runs
