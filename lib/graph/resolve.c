@@ -166,6 +166,14 @@ struct local_field {
 	char *name, *type;
 };
 
+struct local_return {
+	uint32_t node;
+	char *type;
+};
+struct local_import {
+	char *local, *module;
+};
+
 struct file_defs {
 	uint32_t file;          /* 0: an empty slot */
 	char *package;          /* the package it declares itself in, or NULL */
@@ -179,6 +187,12 @@ struct file_defs {
 	 * overloads kbx keeps as one node, their union */
 	struct _kbx_ref_arity *arities;
 	size_t narities;
+	/* the types its functions return (refs), as it writes them, and
+	 * the names its imports bind, to read a "pkg.T" among them */
+	struct local_return *rets;
+	size_t nrets;
+	struct local_import *imps;
+	size_t nimps;
 };
 
 struct ctx {
@@ -198,6 +212,7 @@ struct ctx {
 	size_t nouter, aouter;
 	int open_wildcard;      /* a wildcard import from outside the repository */
 	int nargs;              /* the arguments of the call being resolved, or -1 */
+	int probing;            /* calls resolved to learn what they return, nested */
 	const char *package;    /* the package the file declares, or NULL */
 	char **ns;              /* imported namespaces that are not files, dot-joined */
 	size_t nns, ans;
@@ -726,6 +741,28 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 			}
 		}
 	}
+	fd->rets = refs.nreturns ? calloc(refs.nreturns, sizeof(*fd->rets)) : NULL;
+	for (size_t i = 0; fd->rets && i < refs.nreturns; i++) {
+		struct local_return *lr = &fd->rets[fd->nrets];
+		lr->node = refs.returns[i].node;
+		if ((lr->type = strdup(refs.returns[i].type)))
+			fd->nrets++;
+	}
+	fd->imps = refs.nreturns && refs.nimports ? calloc(refs.nimports, sizeof(*fd->imps)) : NULL;
+	for (size_t i = 0; fd->imps && i < refs.nimports; i++) {
+		const struct _kbx_ref_import *m = &refs.imports[i];
+		struct local_import *li = &fd->imps[fd->nimps];
+		if (!*m->module || (m->flags & (KBX_IMPORT_WILDCARD | KBX_IMPORT_PACKAGE)) || m->name)
+			continue;
+		li->local = strdup(m->alias ? m->alias : module_tail(m->module));
+		li->module = strdup(m->module);
+		if (li->local && li->module) {
+			fd->nimps++;
+		} else {
+			free(li->local);
+			free(li->module);
+		}
+	}
 	passed_imports(c, fd, &refs);
 	_kbx_refs_release(&refs);
 	if (fd->n)
@@ -761,6 +798,14 @@ static void file_defs_release(struct _kbx_resolver *r)
 			free(r->fd[i].defs[j].name);
 		free(r->fd[i].defs);
 		free(r->fd[i].arities);
+		for (size_t j = 0; j < r->fd[i].nrets; j++)
+			free(r->fd[i].rets[j].type);
+		free(r->fd[i].rets);
+		for (size_t j = 0; j < r->fd[i].nimps; j++) {
+			free(r->fd[i].imps[j].local);
+			free(r->fd[i].imps[j].module);
+		}
+		free(r->fd[i].imps);
 		free(r->fd[i].package);
 		for (size_t j = 0; j < r->fd[i].nfields; j++) {
 			free(r->fd[i].fields[j].name);
@@ -2614,6 +2659,109 @@ static int call_in_opened(struct ctx *c, uint32_t src, const char *mod, const ch
 	return n != 0;
 }
 
+static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call);
+
+/* The definition the call resolves to, when it is one and certain, else
+ * 0: the call is resolved as it will be in its turn, and what it added
+ * taken back. */
+static uint32_t certain_target(struct ctx *c, const struct _kbx_ref_call *call)
+{
+	if (c->probing >= 4)
+		return 0;
+	size_t before = c->npe;
+	int nargs = c->nargs;
+	c->nargs = call->nargs;
+	c->probing++;
+	resolve_call(c, call);
+	c->probing--;
+	c->nargs = nargs;
+	uint32_t target = 0;
+	size_t n = 0;
+	for (size_t i = before; i < c->npe; i++) {
+		if (c->pe[i].kind != KBX_EDGE_CALLS)
+			continue;
+		n++;
+		if (c->pe[i].conf == KBX_CONF_CERTAIN)
+			target = c->pe[i].dst;
+	}
+	c->npe = before;
+	return n == 1 ? target : 0;
+}
+
+/* The files an import of module names, seen from the file at importer. */
+static size_t files_of_module(struct ctx *c, const char *importer, const char *module,
+			      uint32_t *targets)
+{
+	struct kbx_ximport xi = { module, NULL, NULL, 0, 0, 0 };
+	struct kbx_pathlist pl = { 0 };
+	size_t std_dirs = 0;
+	int eq = 0, dir = 0;
+	size_t nt = std_packages(c, module, targets, MAX_TARGETS, &std_dirs);
+	if (nt)
+		return nt;
+	if (!(c->lang->module_file && module_candidate(c, module, &pl)) &&
+	    c->lang->import_candidates)
+		c->lang->import_candidates(importer, &xi, &pl);
+	nt = candidate_files(c, &pl, 0, targets, &eq, &dir);
+	_kbx_pathlist_release(&pl);
+	return nt;
+}
+
+/*
+ * "=K:NAME" (kbx_xcall.recv_type): the type that call K of the file, of
+ * NAME, returns, read where its callee is declared: "T" among the types
+ * of the callee's package (its directory, where a directory is one:
+ * Go), else of its file (Zig), "pkg.T" in the package its file imports
+ * as pkg.  How many types, in types; 0 when the call or
+ * its callee is not certain, or the type is no type of the repository
+ * (*named then says what the callee's file wrote).
+ */
+static size_t result_types(struct ctx *c, const char *marker, uint32_t caller, uint32_t *types,
+			   const char **named)
+{
+	char *end;
+	*named = NULL;
+	unsigned long k = strtoul(marker + 1, &end, 10);
+	if (*end != ':' || k >= c->refs.ncalls || strcmp(c->refs.calls[k].name, end + 1) ||
+	    c->refs.calls[k].caller != caller)
+		return 0;
+	uint32_t callee = certain_target(c, &c->refs.calls[k]);
+	struct kbx_node d;
+	if (!callee || _kbx_node_read(c->s, _kbx_txn(c->s), callee, &d) != KBX_OK || !d.file ||
+	    !d.path)
+		return 0;
+	const struct file_defs *fd = file_defs_get(c, d.file);
+	const char *rt = NULL;
+	for (size_t i = 0; fd && i < fd->nrets && !rt; i++)
+		if (fd->rets[i].node == callee)
+			rt = fd->rets[i].type;
+	if (!rt)
+		return 0;
+	*named = rt;
+	char path[4096], dir[4096];
+	snprintf(path, sizeof(path), "%.*s", (int)d.path_len, d.path);
+	uint32_t files[1024];
+	size_t nf = 0;
+	const char *dot = strrchr(rt, '.');
+	if (dot) {
+		for (size_t i = 0; i < fd->nimps && !nf; i++)
+			if (strlen(fd->imps[i].local) == (size_t)(dot - rt) &&
+			    !strncmp(fd->imps[i].local, rt, (size_t)(dot - rt)))
+				nf = files_of_module(c, path, fd->imps[i].module, files);
+	} else if (!c->lang->dir_is_package) {
+		files[nf++] = d.file;   /* Zig: a type of the callee's file */
+	} else {
+		_kbx_path_dirname(dir, sizeof(dir) - 1, path);
+		if (*dir)
+			strcat(dir, "/");
+		nf = *dir ? files_match(&c->r->fi, dir, c->fam, files, 1024)
+			  : top_level_files(&c->r->fi, c->fam, files, 1024);
+	}
+	if (!nf)
+		return 0;
+	return defs_named(c, dot ? dot + 1 : rt, M_TYPE, 0, files, nf, types, AMBIGUOUS_MAX + 1);
+}
+
 static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 {
 	uint32_t ids[AMBIGUOUS_MAX + 1];
@@ -2771,6 +2919,17 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 				if (!t.n)
 					type = "?";
 			}
+		}
+		if (type && type[0] == '=') {
+			/* x.A().B(), x := f(): what the call returns */
+			uint32_t types[AMBIGUOUS_MAX + 1];
+			const char *named;
+			size_t nt = result_types(c, type, call->caller, types, &named);
+			if (nt && nt <= AMBIGUOUS_MAX)
+				call_in_types(c, src, types, nt, named, name, KBX_VIA_TYPE, line, col);
+			else
+				call_on_unknown(c, src, name, line, col);
+			return;
 		}
 		int typed_local = type && !strcmp(type, "?");
 		size_t flen = rcv ? strlen(rcv) : 0;

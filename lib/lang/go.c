@@ -22,7 +22,12 @@
  * a type of this file, the declared result of a function or method of
  * this file (`s := NewStore()`), an element of a slice, array or map of a
  * stated element type (`m[k]`, `for _, v := range xs`), and the fields of
- * the struct types of this file (`s.mu.Lock()` is sync.Mutex's).  A local
+ * the struct types of this file (`s.mu.Lock()` is sync.Mutex's).  What
+ * a call of another file's function or method gives (`st, err :=
+ * inv.Load(p)`, `catalog.NewStore(n).Add(it)`) is "=K:NAME", call K of
+ * the file: the resolver finds its callee and the type the callee's
+ * declaration returns (kbx_xsym.ret_type, which every function and
+ * method here records).  A local
  * whose type the source does not state is "?".  Go's scopes are blocks,
  * and a name is often declared again in the next one (`v, ok := x.(T)`),
  * so the names live in a table of names scoped by bytes (scoped-names.h)
@@ -90,6 +95,31 @@ static TSNode strip_type(TSNode t)
 			break;
 	}
 	return t;
+}
+
+/* The named type a function, method or interface method returns first
+ * ("Segments", "text.Segments": pointers off), as kbx_xsym.ret_type, or
+ * NULL. */
+static const char *ret_type(struct kbx_walk *w, TSNode decl)
+{
+	TSNode result = _kbx_field(decl, "result");
+	if (_kbx_is(result, "parameter_list")) {
+		uint32_t count = ts_node_named_child_count(result);
+		TSNode first = { 0 };
+		for (uint32_t i = 0; i < count && ts_node_is_null(first); i++)
+			if (_kbx_is(ts_node_named_child(result, i), "parameter_declaration"))
+				first = ts_node_named_child(result, i);
+		result = ts_node_is_null(first) ? first : _kbx_field(first, "type");
+	}
+	result = strip_type(result);
+	return _kbx_is(result, "type_identifier") || _kbx_is(result, "qualified_type") ?
+		       _kbx_node_text(w, result) : NULL;
+}
+
+static void set_ret_type(struct kbx_walk *w, int sym, TSNode decl)
+{
+	if (sym >= 0)
+		w->x->syms[sym].ret_type = ret_type(w, decl);
 }
 
 static int type_kind(TSNode type)
@@ -374,6 +404,28 @@ static uint32_t decl_names(TSNode n, TSNode *out, uint32_t max)
 	return k;
 }
 
+/*
+ * What the call e gives, where its callee is another file's: "=K:NAME",
+ * K the index the call will have among the file's calls (recorded in
+ * order: k is where the next one goes) and NAME the called name, which
+ * the resolver checks.  It finds the callee, and the type its
+ * declaration returns (kbx_xsym.ret_type).  NULL when e is no call of a
+ * named function or method.
+ */
+static const char *call_result(struct kbx_walk *w, TSNode e, size_t k)
+{
+	if (!_kbx_is(e, "call_expression"))
+		return NULL;
+	TSNode fn = _kbx_field(e, "function");
+	const char *name = _kbx_is(fn, "identifier") ? _kbx_node_text(w, fn) :
+			   _kbx_is(fn, "selector_expression") ? _kbx_field_text(w, fn, "field") : NULL;
+	char buf[64];
+	if (!name || strlen(name) > 40)
+		return NULL;
+	snprintf(buf, sizeof(buf), "=%zu:%s", k, name);
+	return _kbx_arena_strdup(&w->x->arena, buf);
+}
+
 /* Bind the names of n (var_spec, const_spec, short_var_declaration,
  * range_clause, receive_statement), visible from its end to the end of
  * the block; a package-level spec from the start of the file. */
@@ -435,6 +487,12 @@ static void bind_decl(struct kbx_walk *w, TSNode n, int package_level)
 		} else if (nv == 1) {
 			type = value_type(w, values[0], (int)i, NULL, 0);
 		}
+		/* x := pkg.New(), x, err := s.Open(p): the first result of a
+		 * call whose callee the resolver finds (the call is the next
+		 * one recorded) */
+		if (!type.name && !package_level && nv == 1 && i == 0 &&
+		    (nn == 1 || _kbx_is(n, "short_var_declaration")) && ts_node_is_null(t))
+			type.name = call_result(w, values[0], w->x->ncalls);
 		/* x, err := f() where x was declared in this block: x keeps
 		 * its type (it is assigned, not declared) */
 		const struct _kbx_scoped_name *old =
@@ -539,13 +597,17 @@ static void predefine_fields(struct kbx_walk *w, TSNode spec)
 	_kbx_names_truncate(&st->tparams, tparams);
 }
 
-/* The result types of a function or method of the file. */
-static void predefine_results(struct kbx_walk *w, TSNode decl)
+/* The result types of a function or method of the file; of a method an
+ * interface type of the file declares (iface: its name), as
+ * "Node.Lines", since a value of the interface type has it. */
+static void predefine_results(struct kbx_walk *w, TSNode decl, const char *iface)
 {
 	struct go_state *st = w->lang_state;
 	const char *name = _kbx_field_text(w, decl, "name");
 	TSNode recv = _kbx_field(decl, "receiver");
-	if (!ts_node_is_null(recv)) {
+	if (iface) {
+		name = name ? _kbx_join(w, iface, ".", name) : NULL;
+	} else if (!ts_node_is_null(recv)) {
 		TSNode p = ts_node_named_child(recv, 0);
 		TSNode rt = _kbx_is(p, "parameter_declaration") ? strip_type(_kbx_field(p, "type")) : p;
 		name = _kbx_is(rt, "type_identifier") ?
@@ -587,12 +649,23 @@ static void predefine_evidence(struct kbx_walk *w, TSNode file)
 		TSNode decl = ts_node_named_child(file, i);
 		if (_kbx_is(decl, "type_declaration")) {
 			uint32_t m = ts_node_named_child_count(decl);
-			for (uint32_t j = 0; j < m; j++)
-				if (_kbx_is(ts_node_named_child(decl, j), "type_spec"))
-					predefine_fields(w, ts_node_named_child(decl, j));
+			for (uint32_t j = 0; j < m; j++) {
+				TSNode spec = ts_node_named_child(decl, j);
+				if (!_kbx_is(spec, "type_spec"))
+					continue;
+				predefine_fields(w, spec);
+				/* type Node interface { Lines() *text.Segments } */
+				TSNode it = _kbx_field(spec, "type");
+				const char *iname = _kbx_field_text(w, spec, "name");
+				uint32_t k = _kbx_is(it, "interface_type") && iname ?
+					     ts_node_named_child_count(it) : 0;
+				for (uint32_t q = 0; q < k; q++)
+					if (_kbx_is(ts_node_named_child(it, q), "method_elem"))
+						predefine_results(w, ts_node_named_child(it, q), iname);
+			}
 		} else if (_kbx_is(decl, "function_declaration") ||
 			   _kbx_is(decl, "method_declaration")) {
-			predefine_results(w, decl);
+			predefine_results(w, decl, NULL);
 		}
 	}
 	/* the package-level variables, once the results are known */
@@ -645,9 +718,9 @@ static void visit_type_spec(struct kbx_walk *w, TSNode n)
 				/* the interface's methods: "Labeler.Label" */
 				const char *name = _kbx_field_text(w, e, "name");
 				if (name)
-					_kbx_x_sym_at(w->x, KBX_KIND_METHOD, name,
+					set_ret_type(w, _kbx_x_sym_at(w->x, KBX_KIND_METHOD, name,
 						   _kbx_join(w, w->x->syms[sym].qual, ".", name),
-						   sym, e);
+						   sym, e), e);
 				continue;
 			}
 			/* a type_elem with one type is an embedded interface;
@@ -674,6 +747,7 @@ static void visit_method(struct kbx_walk *w, TSNode n)
 	if (!_kbx_is(rtype, "type_identifier")) {
 		/* no receiver we can read: still a method, by its own name */
 		int sym = _kbx_x_sym_at(w->x, KBX_KIND_METHOD, name, name, -1, n);
+		set_ret_type(w, sym, n);
 		_kbx_walk_scope(w, sym);
 		if (st)
 			bind_function(w, n, NULL);
@@ -689,6 +763,7 @@ static void visit_method(struct kbx_walk *w, TSNode n)
 	if (!qual)
 		return;
 	int sym = _kbx_x_sym_at(w->x, KBX_KIND_METHOD, name, qual, parent, n);
+	set_ret_type(w, sym, n);
 	_kbx_walk_scope(w, sym);
 	if (st)
 		bind_function(w, n, tname);
@@ -732,6 +807,10 @@ static void add_call(struct kbx_walk *w, TSNode at, const char *name, TSNode rec
 			return;
 		}
 	}
+	/* x.A().B(): what A returns, A the call recorded right after
+	 * this one */
+	if (!t.name)
+		t.name = call_result(w, recv, w->x->ncalls + 1);
 	_kbx_walk_call_typed(w, at, name, KBX_RECV_EXPR, _kbx_compact_text(w, recv, COMPACT),
 			     t.name ? t.name : local ? "?" : NULL);
 }
@@ -833,7 +912,8 @@ static int go_visit(struct kbx_walk *w, TSNode n, const char *type)
 		break;
 	case 'f':
 		if (!strcmp(type, "function_declaration"))
-			_kbx_walk_define(w, n, KBX_KIND_FUNCTION, _kbx_field_text(w, n, "name"), 1);
+			set_ret_type(w, _kbx_walk_define(w, n, KBX_KIND_FUNCTION,
+							 _kbx_field_text(w, n, "name"), 1), n);
 		break;
 	case 'i':
 		if (!strcmp(type, "import_spec")) {

@@ -110,6 +110,11 @@ struct kbx_xsym {
 	 * say.  The resolver passes over a member of the name a call cannot
 	 * be to (Kotlin: a subclass's start(a, b) for start()). */
 	int arity_min, arity_max;
+	/* For a function or method: the type it returns (its first result),
+	 * as its file writes it, without pointers ("Segments",
+	 * "text.Segments"), or NULL: what x.f().g() and x := f() are, where
+	 * the language records it (Go). */
+	const char *ret_type;
 	/* The definition's node; valid only until _kbx_extract returns
 	 * (null for a definition not made from a node). */
 	TSNode node;
@@ -150,7 +155,9 @@ struct kbx_xcall {
 	 * names, new T(), T{}, T::new()), '.'-qualified as written, without
 	 * generic arguments, pointers or references ("Map", "sync.Mutex",
 	 * "geo.Circle"); "?" for a variable whose type the source does not
-	 * state (so the receiver is no class or module of that name); NULL
+	 * state (so the receiver is no class or module of that name);
+	 * "=K:NAME" for what call K of the file, of NAME, returns (Go: the
+	 * resolver reads its callee's ret_type); NULL
 	 * when the source does not say.  The resolver
 	 * finds the method in that type and its bases, or calls it an
 	 * external Type.name; without it a receiver's call is never

@@ -30,6 +30,7 @@
  * container, `List(u8)` as the generic List, and `const Fe = Field(256)`
  * at the top as Field.  A declaration without `pub` is its file's alone.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -216,7 +217,22 @@ static void visit_variable(struct kbx_walk *w, TSNode n)
 		TSNode type = _kbx_field(n, "type");
 		if (ts_node_is_null(type) && !strcmp(vt, "struct_initializer"))
 			type = ts_node_named_child(value, 0);
-		_kbx_walk_bind(w, name, ts_node_is_null(type) ? NULL : type_name(w, type));
+		const char *tn = ts_node_is_null(type) ? NULL : type_name(w, type);
+		/* var x = try T.init(a): what the call returns, the call
+		 * being the next one recorded (kbx_xcall.recv_type "=K:NAME") */
+		TSNode call = _kbx_is(value, "try_expression") ? ts_node_named_child(value, 0) : value;
+		if (!tn && ts_node_is_null(type) && _kbx_is(call, "call_expression")) {
+			TSNode fn = _kbx_field(call, "function");
+			const char *cn = _kbx_is(fn, "identifier") ? _kbx_node_text(w, fn) :
+					 _kbx_is(fn, "field_expression") ? _kbx_field_text(w, fn, "member") :
+					 NULL;
+			char buf[64];
+			if (cn && strlen(cn) <= 40) {
+				snprintf(buf, sizeof(buf), "=%zu:%s", w->x->ncalls, cn);
+				tn = _kbx_arena_strdup(&w->x->arena, buf);
+			}
+		}
+		_kbx_walk_bind(w, name, tn);
 	}
 	int kind = 0;
 	if (!strcmp(vt, "struct_declaration") || !strcmp(vt, "union_declaration") ||
@@ -360,6 +376,12 @@ static void visit_function(struct kbx_walk *w, TSNode n)
 	mark(w, n, sym);
 	if (sym < 0)
 		return;
+	/* what it returns, as a type of its file (Self: its container) */
+	if (!generic) {
+		TSNode rt = _kbx_field(n, "type");
+		const char *t = ts_node_is_null(rt) ? NULL : type_name(w, rt);
+		w->x->syms[sym].ret_type = t && !strchr(t, '.') && strcmp(t, "@This") ? t : NULL;
+	}
 	if (generic)
 		type_function_base(w, n, sym);
 	TSNode params = _kbx_child_of_type(n, "parameters");

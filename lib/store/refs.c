@@ -13,6 +13,8 @@
  *     definitions whose arity the language says)
  *   nnargs { call-index nargs(u16) }                 (version 4: the
  *     calls whose argument count it says)
+ *   nreturns { node type }                           (version 5: the
+ *     definitions whose result type it says)
  * where a string is a u32 length (0xffffffff for none) and its bytes.
  */
 #include <stdlib.h>
@@ -20,7 +22,7 @@
 
 #include "store/store.h"
 
-#define REFS_VERSION 4   /* 2: recv_type; 3: fields; 4: arities */
+#define REFS_VERSION 5   /* 2: recv_type; 3: fields; 4: arities; 5: result types */
 #define NO_STR 0xffffffffu
 
 static void put32(struct strbuf *sb, uint32_t v)
@@ -179,6 +181,16 @@ void _kbx_refs_encode(struct strbuf *out, const struct kbx_extract *x, const uin
 			continue;
 		put32(out, (uint32_t)i);
 		put16(out, arity16(x->calls[i].nargs));
+	}
+	size_t nr = 0;
+	for (size_t i = 0; i < x->nsyms; i++)
+		nr += x->syms[i].ret_type != NULL;
+	put32(out, (uint32_t)nr);
+	for (size_t i = 0; i < x->nsyms; i++) {
+		if (!x->syms[i].ret_type)
+			continue;
+		put32(out, sym_ids[i]);
+		putstr(out, x->syms[i].ret_type);
 	}
 }
 
@@ -354,6 +366,15 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 		else
 			r.bad = 1;
 	}
+	n = version >= 5 ? get32(&r) : 0;
+	if ((st = section(&r, n, len, 8, sizeof(*out->returns), (void **)&out->returns)))
+		goto fail;
+	for (uint32_t i = 0; i < n && !r.bad; i++) {
+		out->returns[i].node = get32(&r);
+		out->returns[i].type = getstr(&r);
+		r.bad |= !out->returns[i].type;
+	}
+	out->nreturns = n;
 	/* a string a record must have that is missing is damage too */
 	if (!r.bad)
 		return KBX_OK;
@@ -372,6 +393,7 @@ void _kbx_refs_release(struct _kbx_refs *r)
 	free(r->inherits);
 	free(r->fields);
 	free(r->arities);
+	free(r->returns);
 	memset(r, 0, sizeof(*r));
 }
 

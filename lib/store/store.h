@@ -112,7 +112,7 @@ kbx_status_t _kbx_store_reopen(struct kbx_store *s, struct kbx_error *err);
  * kbx leaves no fact of the old rules behind.  Absent: rules before the
  * stamp (1). */
 #define KBX_META_GRAPH_RULES "graph_rules"
-#define KBX_GRAPH_RULES 9   /* 2: Bash's directory variables, calls of other scripts' functions ambiguous;
+#define KBX_GRAPH_RULES 10  /* 2: Bash's directory variables, calls of other scripts' functions ambiguous;
                                * 3: Scala's infix calls, names an outside wildcard import may bring;
                                * 4: fields another file declares, Objective-C's late binding;
                                * 5: Kotlin's package headers, supertype calls, receiver lambdas;
@@ -121,7 +121,8 @@ kbx_status_t _kbx_store_reopen(struct kbx_store *s, struct kbx_error *err);
                                * 8: Zig's names passed on, files and generics as structs;
                                *    an untyped receiver's candidates include its file's own;
                                *    Kotlin's smart casts of this;
-                               * 9: arities (refs 4): a member a call's arguments cannot fit */
+                               * 9: arities (refs 4): a member a call's arguments cannot fit;
+                               * 10: result types (refs 5): Go's x.A().B() and x := pkg.F() */
 
 /* In meta: how the code chunks were made (their terms counted, their
  * vectors embedded): KBX_CODE_CHUNKS_FORMAT, absent for the first way.
@@ -274,6 +275,11 @@ struct _kbx_ref_call {
 				   * it (struct kbx_xcall), or NULL */
 	int nargs;                /* arguments passed, or -1 (kbx_xcall) */
 };
+/* The type a definition returns, as its file writes it (kbx_xsym). */
+struct _kbx_ref_return {
+	uint32_t node;
+	const char *type;
+};
 /* How many arguments a call of a definition may pass (kbx_xsym). */
 struct _kbx_ref_arity {
 	uint32_t node;
@@ -309,6 +315,8 @@ struct _kbx_refs {
 	size_t nfields;
 	struct _kbx_ref_arity *arities;   /* the definitions whose arity is known */
 	size_t narities;
+	struct _kbx_ref_return *returns;  /* the definitions whose result type is known */
+	size_t nreturns;
 	char *blob;               /* owns the strings */
 };
 /* Encode x with sym_ids[i] the node id of x->syms[i]. */

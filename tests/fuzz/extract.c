@@ -143,6 +143,15 @@ static void check_refs_roundtrip(const struct kbx_extract *x, const char *path,
 		na++;
 	}
 	FUZZ_ASSERT(na == r.narities);
+	size_t nr = 0;
+	for (size_t i = 0; i < x->nsyms; i++) {
+		if (!x->syms[i].ret_type)
+			continue;
+		FUZZ_ASSERT(nr < r.nreturns && r.returns[nr].node == ids[i]);
+		FUZZ_ASSERT(eq(r.returns[nr].type, x->syms[i].ret_type));
+		nr++;
+	}
+	FUZZ_ASSERT(nr == r.nreturns);
 	for (size_t i = 0; i < x->nimports; i++) {
 		const struct kbx_ximport *m = &x->imports[i];
 		FUZZ_ASSERT(eq(r.imports[i].module, m->module) && eq(r.imports[i].name, m->name));

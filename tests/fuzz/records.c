@@ -79,7 +79,7 @@ static void check_refs(const uint8_t *data, size_t size)
 	if (st != KBX_OK) {
 		FUZZ_ASSERT(st == KBX_ERR_CORRUPT || st == KBX_ERR_NOMEM);
 		FUZZ_ASSERT(!r.blob && !r.nodes && !r.calls && !r.imports && !r.inherits &&
-			    !r.fields && !r.arities);
+			    !r.fields && !r.arities && !r.returns);
 		return;
 	}
 	for (size_t i = 0; i < r.ncalls; i++) {
@@ -100,6 +100,10 @@ static void check_refs(const uint8_t *data, size_t size)
 	}
 	for (size_t i = 0; i < r.ncalls; i++)
 		FUZZ_ASSERT(r.calls[i].nargs >= -1 && r.calls[i].nargs <= KBX_ARITY_ANY);
+	for (size_t i = 0; i < r.nreturns; i++) {
+		FUZZ_ASSERT(r.returns[i].type);
+		check_str(&r, size, r.returns[i].type);
+	}
 	for (size_t i = 0; i < r.nfields; i++) {
 		FUZZ_ASSERT(r.fields[i].name && r.fields[i].type);
 		check_str(&r, size, r.fields[i].name);

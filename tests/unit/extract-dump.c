@@ -100,6 +100,8 @@ int main(int argc, char **argv)
 				printf(" args=%d..", s->arity_min);
 			else if (s->arity_min >= 0)
 				printf(" args=%d..%d", s->arity_min, s->arity_max);
+			if (s->ret_type)
+				printf(" returns=%s", s->ret_type);
 			putchar('\n');
 		}
 		for (size_t j = 0; j < x.ncalls; j++) {

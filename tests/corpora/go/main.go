@@ -47,3 +47,15 @@ func report(s *catalog.Store, st *inv.Stock) {
 		fmt.Printf("%-20s %5d\n", name, st.Count(name))
 	}
 }
+
+// audit's receivers are what functions of other packages return: Load's
+// *Stock, NewStore's *Store, NewLedger's *Ledger.
+func audit(dir string) int {
+	st, err := inv.Load(dir + "/stock.txt")
+	if err != nil {
+		return 0
+	}
+	catalog.NewStore("audit").Add(catalog.Item{Name: "sample"})
+	inv.NewLedger(st, store).Record("sample", 1)
+	return st.Count("sample")
+}
