@@ -185,9 +185,12 @@ fi
 summarise () {
 	awk -v name="$1" -v code="$2" -v secs="$3" -v results="$results" '
 	function lower_has(re) { return tolower($0) ~ re }
+	# a TAP directive: " # TODO" or " # SKIP" after the description, not
+	# a "#" inside it ("...TodoList.tsx#TodoList" is no TODO)
+	function directive(word) { return lower_has("[ \t]#[ \t]*" word "([ \t:]|$)") }
 	/^not ok([ \t]|$)/ {
 		ran++
-		if (lower_has("#[ \t]*todo")) {
+		if (directive("todo")) {
 			todo++
 			showing = 0
 		} else {
@@ -200,10 +203,10 @@ summarise () {
 	/^ok([ \t]|$)/ {
 		ran++
 		showing = 0
-		if (lower_has("#[ \t]*skip")) skip++
+		if (directive("skip")) skip++
 		else {
 			pass++
-			if (lower_has("#[ \t]*todo")) fixed++
+			if (directive("todo")) fixed++
 		}
 		next
 	}
@@ -214,7 +217,7 @@ summarise () {
 		sub(/[^0-9].*$/, "", planned)
 		planned += 0
 		haveplan++
-		if (lower_has("#[ \t]*skip")) {
+		if (directive("skip")) {
 			skipall = $0
 			sub(/^1\.\.[0-9]+[ \t]*#[ \t]*[Ss][Kk][Ii][Pp][ \t]*/, "", skipall)
 			if (skipall == "") skipall = "no reason given"

@@ -786,6 +786,24 @@ test_expect_success 'the runner runs the scripts it is given' '
 	test_grep "no test script matches" err
 '
 
+test_expect_success 'a "#" inside a description is no TODO or SKIP directive' '
+	mkdir -p hash/tests &&
+	cp "$TEST_DIRECTORY/test-lib.sh" "$TEST_DIRECTORY/run-tests.sh" hash/tests/ &&
+	cat >hash/tests/t9105-hash.sh <<-\EOF &&
+	test_description="hash"
+	. ./test-lib.sh
+	test_expect_success "defines a.tsx#TodoList" "false"
+	test_expect_success "defines b.tsx#SkipButton" "false"
+	test_expect_success "defines c.tsx#Todo" "true"
+	test_done
+	EOF
+	test_expect_code 1 "$TEST_SHELL_PATH" hash/tests/run-tests.sh --no-prove >out 2>err &&
+	tail -n 1 out >summary &&
+	echo "1 passed, 2 failed" >expect &&
+	test_cmp expect summary &&
+	test_grep "^t9105-hash \.* FAILED 2 of 3 (1 passed)" out
+'
+
 test_lazy_prereq PROVE '
 	prove --version
 '
