@@ -213,6 +213,9 @@ struct ctx {
 	int open_wildcard;      /* a wildcard import from outside the repository */
 	int nargs;              /* the arguments of the call being resolved, or -1 */
 	int probing;            /* calls resolved to learn what they return, nested */
+	uint32_t *callee_of;    /* per call of the file, its certain callee once
+				 * certain_target() has looked (UINT32_MAX: none);
+				 * 0: not yet */
 	const char *package;    /* the package the file declares, or NULL */
 	char **ns;              /* imported namespaces that are not files, dot-joined */
 	size_t nns, ans;
@@ -1000,14 +1003,11 @@ static size_t passed_on(struct ctx *c, const uint32_t *files, size_t nf, const c
 			if (p->sym) {
 				/* pub const X = m.a.Y: Y where m.a leads */
 				uint32_t via[MAX_TARGETS];
-				size_t nv = p->path ? walk_modules(c, p->targets, p->nt, p->path,
-								   strlen(p->path), via, depth + 1) :
-					    0;
-				const uint32_t *t = p->path ? via : p->targets;
-				nv = p->path ? nv : p->nt;
-				n = defs_named(c, p->sym, mask, 0, t, nv, out + found, max - found);
+				size_t nv = walk_modules(c, p->targets, p->nt, p->path ? p->path : "",
+							 p->path ? strlen(p->path) : 0, via, depth + 1);
+				n = defs_named(c, p->sym, mask, 0, via, nv, out + found, max - found);
 				if (!n)
-					n = passed_on(c, t, nv, p->sym, mask, out + found, max - found,
+					n = passed_on(c, via, nv, p->sym, mask, out + found, max - found,
 						      depth + 1);
 				found += n < max - found ? n : max - found;
 				continue;
@@ -1075,11 +1075,8 @@ static size_t module_passed(struct ctx *c, const uint32_t *files, size_t nf, con
 			} else if (p->sym) {
 				/* pub const mem = std.mem: mem where std leads */
 				uint32_t via[MAX_TARGETS];
-				size_t nv = p->nt;
-				memcpy(via, p->targets, nv * sizeof(*via));
-				if (p->path)
-					nv = walk_modules(c, p->targets, p->nt, p->path, strlen(p->path),
-							  via, depth + 1);
+				size_t nv = walk_modules(c, p->targets, p->nt, p->path ? p->path : "",
+							 p->path ? strlen(p->path) : 0, via, depth + 1);
 				if (nv)
 					found = module_passed(c, via, nv, p->sym, strlen(p->sym), out,
 							      depth + 1);
@@ -1090,19 +1087,20 @@ static size_t module_passed(struct ctx *c, const uint32_t *files, size_t nf, con
 }
 
 /* module_values: the files path[0..len) ("testing", "crypto.sha2") leads
- * to from files[0..nf), one component at a time, into out[MAX_TARGETS];
- * 0 when a component is no file passed on. */
+ * to from files[0..nf), one component at a time, into out[MAX_TARGETS]
+ * (files themselves for an empty path); 0 when a component is no file
+ * passed on. */
 static size_t walk_modules(struct ctx *c, const uint32_t *files, size_t nf, const char *path,
 			   size_t len, uint32_t *out, int depth)
 {
 	uint32_t cur[MAX_TARGETS];
 	size_t n = nf < MAX_TARGETS ? nf : MAX_TARGETS;
-	memcpy(cur, files, n * sizeof(*cur));
+	memmove(out, files, n * sizeof(*out));
 	while (len && n) {
 		const char *dot = memchr(path, '.', len);
 		size_t l = dot ? (size_t)(dot - path) : len;
-		n = module_passed(c, cur, n, path, l, out, depth);
 		memcpy(cur, out, n * sizeof(*cur));
+		n = module_passed(c, cur, n, path, l, out, depth);
 		path += dot ? l + 1 : l;
 		len -= dot ? l + 1 : l;
 	}
@@ -1570,11 +1568,8 @@ static void walk_binding(struct ctx *c, struct binding *b)
 	const char *dot = strrchr(b->symname, '.');
 	const char *last = dot ? dot + 1 : b->symname;
 	uint32_t via[MAX_TARGETS], mods[MAX_TARGETS];
-	size_t nv = b->ntargets;
-	memcpy(via, b->targets, nv * sizeof(*via));
-	if (dot)
-		nv = walk_modules(c, b->targets, b->ntargets, b->symname,
-				  (size_t)(dot - b->symname), via, 0);
+	size_t nv = walk_modules(c, b->targets, b->ntargets, b->symname,
+				 dot ? (size_t)(dot - b->symname) : 0, via, 0);
 	if (!nv)
 		return;
 	size_t nm = module_passed(c, via, nv, last, strlen(last), mods, 0);
@@ -1589,6 +1584,33 @@ static void walk_binding(struct ctx *c, struct binding *b)
 	}
 }
 
+/*
+ * The files the import xi of the file at importer (self) names, into
+ * targets[MAX_TARGETS], without self: a package of a module the
+ * repository declares, else what the language guesses.  *is_dir when
+ * they are one package directory (one module, however many files),
+ * *is_module_name as candidate_files() says.  How many.
+ */
+static size_t import_targets(struct ctx *c, const char *importer, uint32_t self,
+			     const struct kbx_ximport *xi, uint32_t *targets, int *is_module_name,
+			     int *is_dir)
+{
+	struct kbx_pathlist pl = { 0 };
+	size_t nt = 0, std_dirs = 0;
+	int system = (xi->flags & KBX_IMPORT_SYSTEM) != 0;
+	if (!system && *xi->module)
+		nt = std_packages(c, xi->module, targets, MAX_TARGETS, &std_dirs);
+	*is_dir = std_dirs == 1;
+	int declared = nt || (!system && c->lang->module_file && *xi->module &&
+			      module_candidate(c, xi->module, &pl));
+	if (!declared && !system && c->lang->import_candidates)
+		c->lang->import_candidates(importer, xi, &pl);
+	nt = nt ? without_self(targets, nt, self) :
+		  candidate_files(c, &pl, self, targets, is_module_name, is_dir);
+	_kbx_pathlist_release(&pl);
+	return nt;
+}
+
 static void resolve_imports(struct ctx *c)
 {
 	for (size_t i = 0; i < c->refs.nimports && !c->rc; i++) {
@@ -1598,24 +1620,9 @@ static void resolve_imports(struct ctx *c)
 			continue;
 		}
 		struct kbx_ximport xi = { m->module, m->name, m->alias, m->level, m->flags, m->line };
-		struct kbx_pathlist pl = { 0 };
 		uint32_t targets[MAX_TARGETS];
-		size_t nt = 0;
 		int is_module_name = 0, is_dir = 0;
-		size_t std_dirs = 0;
-		if (!(m->flags & KBX_IMPORT_SYSTEM) && *m->module)
-			nt = std_packages(c, m->module, targets, MAX_TARGETS, &std_dirs);
-		is_dir = std_dirs == 1;
-		/* a package of a module the repository declares, else what
-		 * the language guesses */
-		int declared = nt || (!(m->flags & KBX_IMPORT_SYSTEM) && c->lang->module_file &&
-				      *m->module && module_candidate(c, m->module, &pl));
-		if (!declared && !(m->flags & KBX_IMPORT_SYSTEM) && c->lang->import_candidates)
-			c->lang->import_candidates(c->path, &xi, &pl);
-		/* a package directory is one module, however many files */
-		nt = nt ? without_self(targets, nt, c->file) :
-			  candidate_files(c, &pl, c->file, targets, &is_module_name, &is_dir);
-		_kbx_pathlist_release(&pl);
+		size_t nt = import_targets(c, c->path, c->file, &xi, targets, &is_module_name, &is_dir);
 		if (!nt && (m->flags & KBX_IMPORT_WILDCARD) && !(m->flags & KBX_IMPORT_OUTER))
 			c->open_wildcard = 1;
 
@@ -2050,11 +2057,9 @@ static void resolve_type(struct ctx *c, const char *tname, uint32_t exclude, int
 	if (b && b->ntargets && c->lang->module_values) {
 		/* std.mem.Allocator: mem a file std.zig passes on */
 		uint32_t via[MAX_TARGETS];
-		size_t nv = b->ntargets;
-		memcpy(via, b->targets, nv * sizeof(*via));
-		if (dot && last - 1 > dot)
-			nv = walk_modules(c, b->targets, b->ntargets, dot + 1,
-					  (size_t)(last - 1 - (dot + 1)), via, 0);
+		size_t nv = walk_modules(c, b->targets, b->ntargets, dot ? dot + 1 : "",
+					 dot && last - 1 > dot ? (size_t)(last - 1 - (dot + 1)) : 0,
+					 via, 0);
 		if (!dot && !b->symname) {
 			/* the imported file itself */
 			memcpy(out->files, b->targets, b->ntargets * sizeof(*out->files));
@@ -2661,13 +2666,19 @@ static int call_in_opened(struct ctx *c, uint32_t src, const char *mod, const ch
 
 static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call);
 
-/* The definition the call resolves to, when it is one and certain, else
- * 0: the call is resolved as it will be in its turn, and what it added
- * taken back. */
-static uint32_t certain_target(struct ctx *c, const struct _kbx_ref_call *call)
+/* The definition call k of the file resolves to, when it is one and
+ * certain, else 0: the call is resolved as it will be in its turn, and
+ * what it added taken back.  Kept for the other uses of its value (st
+ * in st.Count(); st.Add()), but where a chain of such calls was cut at
+ * its depth. */
+static uint32_t certain_target(struct ctx *c, size_t k)
 {
+	const struct _kbx_ref_call *call = &c->refs.calls[k];
+	if (c->callee_of && c->callee_of[k])
+		return c->callee_of[k] == UINT32_MAX ? 0 : c->callee_of[k];
 	if (c->probing >= 4)
 		return 0;
+	int top = !c->probing;
 	size_t before = c->npe;
 	int nargs = c->nargs;
 	c->nargs = call->nargs;
@@ -2685,26 +2696,11 @@ static uint32_t certain_target(struct ctx *c, const struct _kbx_ref_call *call)
 			target = c->pe[i].dst;
 	}
 	c->npe = before;
-	return n == 1 ? target : 0;
-}
-
-/* The files an import of module names, seen from the file at importer. */
-static size_t files_of_module(struct ctx *c, const char *importer, const char *module,
-			      uint32_t *targets)
-{
-	struct kbx_ximport xi = { module, NULL, NULL, 0, 0, 0 };
-	struct kbx_pathlist pl = { 0 };
-	size_t std_dirs = 0;
-	int eq = 0, dir = 0;
-	size_t nt = std_packages(c, module, targets, MAX_TARGETS, &std_dirs);
-	if (nt)
-		return nt;
-	if (!(c->lang->module_file && module_candidate(c, module, &pl)) &&
-	    c->lang->import_candidates)
-		c->lang->import_candidates(importer, &xi, &pl);
-	nt = candidate_files(c, &pl, 0, targets, &eq, &dir);
-	_kbx_pathlist_release(&pl);
-	return nt;
+	target = n == 1 ? target : 0;
+	if (top && (c->callee_of ||
+		    (c->callee_of = calloc(c->refs.ncalls, sizeof(*c->callee_of)))))
+		c->callee_of[k] = target ? target : UINT32_MAX;
+	return target;
 }
 
 /*
@@ -2725,7 +2721,7 @@ static size_t result_types(struct ctx *c, const char *marker, uint32_t caller, u
 	if (*end != ':' || k >= c->refs.ncalls || strcmp(c->refs.calls[k].name, end + 1) ||
 	    c->refs.calls[k].caller != caller)
 		return 0;
-	uint32_t callee = certain_target(c, &c->refs.calls[k]);
+	uint32_t callee = certain_target(c, k);
 	struct kbx_node d;
 	if (!callee || _kbx_node_read(c->s, _kbx_txn(c->s), callee, &d) != KBX_OK || !d.file ||
 	    !d.path)
@@ -2744,10 +2740,13 @@ static size_t result_types(struct ctx *c, const char *marker, uint32_t caller, u
 	size_t nf = 0;
 	const char *dot = strrchr(rt, '.');
 	if (dot) {
-		for (size_t i = 0; i < fd->nimps && !nf; i++)
+		for (size_t i = 0; i < fd->nimps && !nf; i++) {
+			struct kbx_ximport xi = { fd->imps[i].module, NULL, NULL, 0, 0, 0 };
+			int module_name = 0, is_dir = 0;
 			if (strlen(fd->imps[i].local) == (size_t)(dot - rt) &&
 			    !strncmp(fd->imps[i].local, rt, (size_t)(dot - rt)))
-				nf = files_of_module(c, path, fd->imps[i].module, files);
+				nf = import_targets(c, path, d.file, &xi, files, &module_name, &is_dir);
+		}
 	} else if (!c->lang->dir_is_package) {
 		files[nf++] = d.file;   /* Zig: a type of the callee's file */
 	} else {
@@ -2986,11 +2985,9 @@ static void resolve_call(struct ctx *c, const struct _kbx_ref_call *call)
 				const char *path = dot + 1, *ld = strrchr(path, '.');
 				const char *last = ld ? ld + 1 : path;
 				uint32_t via[MAX_TARGETS], mods[MAX_TARGETS];
-				size_t nv = b->ntargets, nm = 0;
-				memcpy(via, b->targets, nv * sizeof(*via));
-				if (ld)
-					nv = walk_modules(c, b->targets, b->ntargets, path,
-							  (size_t)(ld - path), via, 0);
+				size_t nm = 0;
+				size_t nv = walk_modules(c, b->targets, b->ntargets, path,
+							 ld ? (size_t)(ld - path) : 0, via, 0);
 				if (nv)
 					nm = module_passed(c, via, nv, last, strlen(last), mods, 0);
 				if (nm) {
@@ -3402,6 +3399,7 @@ kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, int phase
 		free(c.ns[i]);
 	free(c.ns);
 	free(c.pe);
+	free(c.callee_of);
 	free(path);
 	return st;
 }

@@ -274,7 +274,8 @@ kbx_status_t _kbx_refs_decode(const void *data, size_t len, struct _kbx_refs *ou
 		return KBX_ERR_NOMEM;
 	memcpy(out->blob, data, len);
 	struct reader r = { (unsigned char *)out->blob, (unsigned char *)out->blob + len, 0 };
-	/* version 2, written by kbx before fields were: no fields */
+	/* an older version ends before the sections it did not have:
+	 * they are read as empty */
 	uint32_t version = get32(&r);
 	if (version > REFS_VERSION || version < 2)
 		goto fail;
