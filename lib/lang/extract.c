@@ -251,6 +251,15 @@ const char *_kbx_join(struct kbx_walk *w, const char *a, const char *sep, const 
 	return q;
 }
 
+const char *_kbx_call_result(struct kbx_walk *w, size_t k, const char *name)
+{
+	char buf[64];
+	if (!name || strlen(name) > 40)
+		return NULL;
+	snprintf(buf, sizeof(buf), "=%zu:%s", k, name);
+	return _kbx_arena_strdup(&w->x->arena, buf);
+}
+
 const char *_kbx_walk_qual(struct kbx_walk *w, const char *name)
 {
 	int p = _kbx_walk_parent(w);

@@ -417,13 +417,9 @@ static const char *call_result(struct kbx_walk *w, TSNode e, size_t k)
 	if (!_kbx_is(e, "call_expression"))
 		return NULL;
 	TSNode fn = _kbx_field(e, "function");
-	const char *name = _kbx_is(fn, "identifier") ? _kbx_node_text(w, fn) :
-			   _kbx_is(fn, "selector_expression") ? _kbx_field_text(w, fn, "field") : NULL;
-	char buf[64];
-	if (!name || strlen(name) > 40)
-		return NULL;
-	snprintf(buf, sizeof(buf), "=%zu:%s", k, name);
-	return _kbx_arena_strdup(&w->x->arena, buf);
+	return _kbx_call_result(w, k, _kbx_is(fn, "identifier") ? _kbx_node_text(w, fn) :
+				      _kbx_is(fn, "selector_expression") ?
+				      _kbx_field_text(w, fn, "field") : NULL);
 }
 
 /* Bind the names of n (var_spec, const_spec, short_var_declaration,

@@ -399,6 +399,10 @@ void _kbx_walk_call_dotted(struct kbx_walk *w, TSNode at, const char *dotted);
  * pointer): a definition with that qual is not stored, and a call,
  * import or base that names it is dropped. */
 const char *_kbx_join(struct kbx_walk *w, const char *a, const char *sep, const char *b);
+/* "=K:NAME", the recv_type of a value that call K of the file (the K-th
+ * kbx_xcall, of name) returns (see kbx_xcall.recv_type), in the arena;
+ * NULL without a name or for one over 40 bytes. */
+const char *_kbx_call_result(struct kbx_walk *w, size_t k, const char *name);
 extern const char _kbx_qual_too_long[];
 
 /* Flags for _kbx_compact_text: what differs between languages. */

@@ -30,7 +30,6 @@
  * container, `List(u8)` as the generic List, and `const Fe = Field(256)`
  * at the top as Field.  A declaration without `pub` is its file's alone.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -223,14 +222,10 @@ static void visit_variable(struct kbx_walk *w, TSNode n)
 		TSNode call = _kbx_is(value, "try_expression") ? ts_node_named_child(value, 0) : value;
 		if (!tn && ts_node_is_null(type) && _kbx_is(call, "call_expression")) {
 			TSNode fn = _kbx_field(call, "function");
-			const char *cn = _kbx_is(fn, "identifier") ? _kbx_node_text(w, fn) :
-					 _kbx_is(fn, "field_expression") ? _kbx_field_text(w, fn, "member") :
-					 NULL;
-			char buf[64];
-			if (cn && strlen(cn) <= 40) {
-				snprintf(buf, sizeof(buf), "=%zu:%s", w->x->ncalls, cn);
-				tn = _kbx_arena_strdup(&w->x->arena, buf);
-			}
+			tn = _kbx_call_result(w, w->x->ncalls,
+					      _kbx_is(fn, "identifier") ? _kbx_node_text(w, fn) :
+					      _kbx_is(fn, "field_expression") ?
+					      _kbx_field_text(w, fn, "member") : NULL);
 		}
 		_kbx_walk_bind(w, name, tn);
 	}
@@ -312,6 +307,15 @@ static int is_type_function(struct kbx_walk *w, TSNode n)
 	return text && !strcmp(text, "type");
 }
 
+/* The generic call names, as written (List for List(u8), std.ArrayList
+ * for std.ArrayList(u8)), or NULL for a call of no named function. */
+static const char *callee_text(struct kbx_walk *w, TSNode call)
+{
+	TSNode fn = _kbx_field(call, "function");
+	return _kbx_is(fn, "identifier") || _kbx_is(fn, "field_expression") ?
+		       receiver_text(w, fn) : NULL;
+}
+
 static void type_function_base(struct kbx_walk *w, TSNode n, int sym)
 {
 	TSNode body = _kbx_field(n, "body");
@@ -322,11 +326,7 @@ static void type_function_base(struct kbx_walk *w, TSNode n, int sym)
 	if (!_kbx_is(ret, "return_expression"))
 		return;
 	TSNode call = ts_node_named_child(ret, 0);
-	if (!_kbx_is(call, "call_expression"))
-		return;
-	TSNode fn = _kbx_field(call, "function");
-	const char *base = _kbx_is(fn, "identifier") || _kbx_is(fn, "field_expression") ?
-				   receiver_text(w, fn) : NULL;
+	const char *base = _kbx_is(call, "call_expression") ? callee_text(w, call) : NULL;
 	if (base)
 		_kbx_x_inherit(w->x, sym, base, _kbx_node_line(ret));
 }
@@ -347,13 +347,9 @@ static void file_self(struct kbx_walk *w, TSNode root)
 		TSNode first = ts_node_named_child(d, 0);
 		TSNode value = ts_node_named_child(d, ts_node_named_child_count(d) - 1);
 		const char *name = _kbx_is(first, "identifier") ? _kbx_node_text(w, first) : NULL;
-		const char *generic = NULL;
-		if (_kbx_is(value, "call_expression") &&
-		    ts_node_is_null(_kbx_field(d, "type"))) {
-			TSNode fn = _kbx_field(value, "function");
-			if (_kbx_is(fn, "identifier") || _kbx_is(fn, "field_expression"))
-				generic = receiver_text(w, fn);
-		}
+		const char *generic = _kbx_is(value, "call_expression") &&
+				      ts_node_is_null(_kbx_field(d, "type")) ?
+				      callee_text(w, value) : NULL;
 		if (!name || (!generic && !is_this(w, value)) ||
 		    _kbx_grow((void **)&st->selfs, &st->aselfs, st->nselfs, sizeof(*st->selfs), 4))
 			continue;
