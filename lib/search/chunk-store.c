@@ -815,22 +815,182 @@ static int cmp_post(const void *a, const void *b)
 	return memcmp(x->val, y->val, 4);
 }
 
+/* A term of the postings, once whatever counter interned it. */
+struct term_slot {
+	const char *term;
+	uint32_t len;
+	uint32_t uid;
+};
+
+/* By the term's bytes, as cmp_post and LMDB order them. */
+static int cmp_slot(const void *a, const void *b)
+{
+	const struct term_slot *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(x->term, y->term, n);
+	if (c)
+		return c;
+	return x->len < y->len ? -1 : x->len > y->len;
+}
+
+/*
+ * w->posts in cmp_post's order, without comparing terms half a million
+ * times over: the postings come in chunk id order (the writer numbers
+ * chunks as it adds them), so each distinct term is given its place
+ * among the terms (one sort of the distinct terms), and the postings
+ * are then counted into place by it, keeping the order of the ids.
+ * Returns -1 when that cannot be done (out of memory, ids not in
+ * order); the caller then sorts them all.
+ */
+#define MEMO_SLOTS 65536      /* the top 16 bits of a multiplicative hash */
+static int sort_posts(struct _kbx_cw *w)
+{
+	size_t n = w->nposts, cap = 4096, nu = 0;
+	struct term_slot *tab = NULL;
+	uint32_t *uid = malloc(n * sizeof(*uid)), *count = NULL, *at = NULL;
+	struct term_slot *order = NULL, *memo = NULL;
+	struct post *sorted = NULL;
+	int rc = -1;
+
+	if (!uid)
+		goto out;
+	/* each distinct term, by its bytes: uid[i] for posts[i] */
+	tab = calloc(cap, sizeof(*tab));
+	memo = calloc(MEMO_SLOTS, sizeof(*memo));
+	if (!tab || !memo)
+		goto out;
+	uint32_t last_id = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct post *p = &w->posts[i];
+		uint32_t id = _kbx_get_u32(p->val);
+		if (i && id < last_id)
+			goto out;
+		last_id = id;
+		if (nu * 2 >= cap) {
+			size_t ncap = cap * 2;
+			struct term_slot *nt = calloc(ncap, sizeof(*nt));
+			if (!nt)
+				goto out;
+			for (size_t j = 0; j < cap; j++) {
+				if (!tab[j].term)
+					continue;
+				size_t h = _kbx_fnv1a(tab[j].term, tab[j].len) & (ncap - 1);
+				while (nt[h].term)
+					h = (h + 1) & (ncap - 1);
+				nt[h] = tab[j];
+			}
+			free(tab);
+			tab = nt;
+			cap = ncap;
+		}
+		/* most postings' terms were seen at the same address before */
+		size_t c = (size_t)(((uintptr_t)p->term * 0x9e3779b97f4a7c15ull) >> 48);
+		if (memo[c].term == p->term) {
+			uid[i] = memo[c].uid;
+			continue;
+		}
+		size_t h = _kbx_fnv1a(p->term, p->len) & (cap - 1);
+		for (;;) {
+			struct term_slot *t = &tab[h];
+			if (!t->term) {
+				t->term = p->term;
+				t->len = p->len;
+				t->uid = (uint32_t)nu++;
+				break;
+			}
+			if (t->term == p->term ||
+			    (t->len == p->len && !memcmp(t->term, p->term, p->len)))
+				break;
+			h = (h + 1) & (cap - 1);
+		}
+		uid[i] = tab[h].uid;
+		memo[c].term = p->term;
+		memo[c].uid = uid[i];
+	}
+	/* the distinct terms in order; count[u]: term u's postings;
+	 * at[u]: where they go */
+	order = malloc((nu + 1) * sizeof(*order));
+	count = calloc(nu + 1, sizeof(*count));
+	at = malloc((nu + 1) * sizeof(*at));
+	sorted = malloc((n + 1) * sizeof(*sorted));
+	if (!order || !count || !at || !sorted)
+		goto out;
+	for (size_t j = 0, u = 0; j < cap; j++)
+		if (tab[j].term)
+			order[u++] = tab[j];
+	qsort(order, nu, sizeof(*order), cmp_slot);
+	for (size_t i = 0; i < n; i++)
+		count[uid[i]]++;
+	uint32_t pos = 0;
+	for (size_t r = 0; r < nu; r++) {
+		uint32_t u = order[r].uid;
+		at[u] = pos;
+		pos += count[u];
+	}
+	for (size_t i = 0; i < n; i++)
+		sorted[at[uid[i]]++] = w->posts[i];
+	free(w->posts);
+	w->posts = sorted;
+	w->aposts = n + 1;
+	sorted = NULL;
+	rc = 0;
+out:
+	free(uid);
+	free(tab);
+	free(memo);
+	free(count);
+	free(order);
+	free(at);
+	free(sorted);
+	return rc;
+}
+
 kbx_status_t _kbx_cw_flush(struct _kbx_cw *w)
 {
 	struct kbx_store *s = w->s;
-	if (w->nposts)
+	if (w->nposts && sort_posts(w))
 		qsort(w->posts, w->nposts, sizeof(*w->posts), cmp_post);
 	MDB_cursor *cur;
 	int rc = mdb_cursor_open(w->txn, s->postings, &cur);
 	if (rc)
 		return fail_mdb(w, rc, "cannot write the postings"), w->err->status;
-	for (size_t i = 0; i < w->nposts && !rc; i++) {
-		MDB_val k = { w->posts[i].len, (void *)w->posts[i].term },
-			v = { KBX_POSTING_LEN, w->posts[i].val };
-		rc = mdb_cursor_put(cur, &k, &v, 0);
-		if (rc == MDB_KEYEXIST)
-			rc = 0;
+	/* a term's postings in one put (they are of one size, DUPFIXED):
+	 * LMDB finds the term's place once, not once a posting */
+	unsigned char *run = NULL;
+	size_t arun = 0;
+	for (size_t i = 0, j; i < w->nposts && !rc; i = j) {
+		const struct post *p = &w->posts[i];
+		for (j = i + 1; j < w->nposts && w->posts[j].len == p->len &&
+				(w->posts[j].term == p->term ||
+				 !memcmp(w->posts[j].term, p->term, p->len));
+		     j++)
+			;
+		if (j - i > arun) {
+			unsigned char *nr = realloc(run, (j - i) * KBX_POSTING_LEN);
+			if (!nr) {
+				rc = ENOMEM;
+				break;
+			}
+			run = nr;
+			arun = j - i;
+		}
+		for (size_t m = i; m < j; m++)
+			memcpy(run + (m - i) * KBX_POSTING_LEN, w->posts[m].val, KBX_POSTING_LEN);
+		MDB_val k = { p->len, (void *)p->term };
+		MDB_val d[2] = { { KBX_POSTING_LEN, run }, { j - i, NULL } };
+		rc = mdb_cursor_put(cur, &k, d, MDB_MULTIPLE);
+		if (rc != MDB_KEYEXIST)
+			continue;
+		/* a posting there already stops the batch: one at a time */
+		rc = 0;
+		for (size_t m = i; !rc && m < j; m++) {
+			MDB_val v = { KBX_POSTING_LEN, w->posts[m].val };
+			rc = mdb_cursor_put(cur, &k, &v, 0);
+			if (rc == MDB_KEYEXIST)
+				rc = 0;
+		}
 	}
+	free(run);
 	mdb_cursor_close(cur);
 	w->nposts = 0;
 	if (rc)
