@@ -545,6 +545,7 @@ static void score_codes_avx2(const int8_t *restrict qc, const int8_t *restrict c
  * AVX2 or four SSE2 sums going at once.
  */
 #define LANES 16
+#define PREFETCH_AHEAD 4
 
 SCAN_CLONES
 static void score_exact(const float *restrict q, const float *restrict x,
@@ -557,6 +558,14 @@ static void score_exact(const float *restrict q, const float *restrict x,
 	for (i = 0; i < n; i++) {
 		const float *row = x + (uint64_t)(pos ? pos[i] : (int64_t)i) * dim;
 		float acc[LANES] = { 0 }, tail = 0;
+
+		/* rows picked here and there: ask for a later one's lines
+		 * while this one is scored, so that their wait overlaps */
+		if (pos && i + PREFETCH_AHEAD < n) {
+			const char *ahead = (const char *)(x + (uint64_t)pos[i + PREFETCH_AHEAD] * dim);
+			for (j = 0; j < dim * sizeof(float); j += 64)
+				__builtin_prefetch(ahead + j);
+		}
 
 		if (l2) {
 			for (j = 0; j + LANES <= dim; j += LANES)
@@ -666,12 +675,26 @@ static void score_all(const struct score_job *all, uint64_t row_bytes)
 }
 
 /*
- * The positions of the r largest of score[0..n) (r <= n) into pos[0..r),
- * in no particular order: a min-heap of the best so far, whose top is
- * the score to beat.  In a collection in no order of score, the top is
- * beaten some r ln(n / r) times, so the pass costs little more than
- * reading the scores.  A NaN score never beats the top.
+ * The positions of the r best of score[0..n) (r <= n) into pos[0..r), in
+ * no particular order; the best are the largest, and of equal scores the
+ * earlier in the index.  A NaN score is never among them when r others
+ * are there to take its place.
+ *
+ * A min-heap of the best so far, whose top is the score to beat: in a
+ * collection in no order of score, the top is beaten some r ln(n / r)
+ * times.  Most scores are far below the answer's, so first a bar is set
+ * from a sample (every SAMPLE_STEP-th score; the bar is what half as many
+ * again as needed of the sample pass) and only the scores above it go
+ * to the heap; when fewer than r are above it, or too many, every score
+ * does.
  */
+#define SAMPLE_STEP 8
+
+static int better(const float *score, int64_t a, int64_t b)
+{
+	return score[a] > score[b] || (score[a] == score[b] && a < b);
+}
+
 static void heap_down(const float *score, int64_t *pos, size_t r, size_t i)
 {
 	int64_t p = pos[i];
@@ -681,9 +704,9 @@ static void heap_down(const float *score, int64_t *pos, size_t r, size_t i)
 
 		if (c >= r)
 			break;
-		if (c + 1 < r && score[pos[c + 1]] < score[pos[c]])
-			c++;
-		if (!(score[pos[c]] < score[p]))
+		if (c + 1 < r && better(score, pos[c], pos[c + 1]))
+			c++;    /* the worse child */
+		if (!better(score, p, pos[c]))
 			break;
 		pos[i] = pos[c];
 		i = c;
@@ -691,21 +714,74 @@ static void heap_down(const float *score, int64_t *pos, size_t r, size_t i)
 	pos[i] = p;
 }
 
-static void select_best(const float *score, int64_t *pos, uint64_t n, size_t r)
+/* The r best of the m positions at from[] (in increasing order) into
+ * pos[0..r), r <= m. */
+static void heap_select(const float *score, const int64_t *from, uint64_t m, int64_t *pos,
+			size_t r)
 {
 	uint64_t j;
 	size_t i;
 
 	for (i = 0; i < r; i++)
-		pos[i] = (int64_t)i;
+		pos[i] = from ? from[i] : (int64_t)i;
 	for (i = r / 2; i-- > 0;)
 		heap_down(score, pos, r, i);
-	for (j = r; j < n; j++) {
-		if (score[j] > score[pos[0]]) {
-			pos[0] = (int64_t)j;
+	for (j = r; j < m; j++) {
+		int64_t c = from ? from[j] : (int64_t)j;
+
+		if (better(score, c, pos[0])) {
+			pos[0] = c;
 			heap_down(score, pos, r, 0);
 		}
 	}
+}
+
+static void select_best(const float *score, int64_t *pos, uint64_t n, size_t r)
+{
+	size_t q = r / SAMPLE_STEP + r / (2 * SAMPLE_STEP) + 4, room = 4 * r;
+	uint64_t ns = n / SAMPLE_STEP, m = 0, j;
+	int64_t *sample = NULL, *above = NULL;
+
+	if (ns >= 4 * q)
+		sample = malloc(q * sizeof(*sample));
+	if (sample)
+		above = malloc(room * sizeof(*above));
+	if (above) {
+		/* the q-th best of the sample: its positions are j * STEP */
+		float bar;
+
+		for (j = 0; j < q; j++)
+			sample[j] = (int64_t)(j * SAMPLE_STEP);
+		for (j = q / 2; j-- > 0;)
+			heap_down(score, sample, q, j);
+		for (j = q; j < ns; j++) {
+			int64_t c = (int64_t)(j * SAMPLE_STEP);
+
+			if (better(score, c, sample[0])) {
+				sample[0] = c;
+				heap_down(score, sample, q, 0);
+			}
+		}
+		bar = score[sample[0]];
+		for (j = 0; j < n && m <= room; j++)
+			if (score[j] > bar) {
+				if (m == room) {
+					m++;    /* too many: give up */
+					break;
+				}
+				above[m++] = (int64_t)j;
+			}
+		/* every one of the r best is above a bar that r pass */
+		if (bar == bar && m >= r && m <= room) {
+			heap_select(score, above, m, pos, r);
+			free(sample);
+			free(above);
+			return;
+		}
+	}
+	free(sample);
+	free(above);
+	heap_select(score, NULL, n, pos, r);
 }
 
 /* An exactly scored vector: how good (larger is nearer, a NaN is the
