@@ -414,30 +414,30 @@ int _kbx_vflat_open(const char *path, int check_generation, uint64_t expect_gene
  * infinities, which no code describes: they score 0 and are left to the
  * exact pass).
  */
-float _kbx_vflat_encode(const float *v, uint32_t dim, uint32_t stride, int8_t *code)
+float _kbx_vflat_encode(const float *restrict v, uint32_t dim, uint32_t stride,
+			int8_t *restrict code)
 {
 	float m = 0, inv, scale;
 	uint32_t j;
 
 	for (j = 0; j < dim; j++) {
-		float a = v[j] < 0 ? -v[j] : v[j];
+		float a = fabsf(v[j]);
 
-		if (a > m)
-			m = a;
+		m = a > m ? a : m;
 	}
 	memset(code, 0, stride);
 	scale = m / CODE_MAX;
 	if (!(m > 0) || !(m <= 3.4e38f) || !(scale > 0))
 		return 0;
 	inv = 1 / scale;
+	/* rounded half away from zero, without branches, so that the
+	 * compiler makes it vector code; a NaN fails a >= 0.5 and is 0 */
 	for (j = 0; j < dim; j++) {
-		float t = v[j] * inv;
+		float t = v[j] * inv, a = fabsf(t), r = a + 0.5f;
+		int c = (int)(r < (float)CODE_MAX ? r : (float)CODE_MAX);
 
-		/* written so that a NaN falls through to 0 */
-		if (t >= 0.5f)
-			code[j] = (int8_t)(t >= CODE_MAX - 0.5f ? CODE_MAX : (int)(t + 0.5f));
-		else if (t <= -0.5f)
-			code[j] = (int8_t)(t <= 0.5f - CODE_MAX ? -CODE_MAX : -(int)(0.5f - t));
+		c = a >= 0.5f ? c : 0;
+		code[j] = (int8_t)(t < 0 ? -c : c);
 	}
 	return scale;
 }

@@ -125,7 +125,8 @@ int _kbx_vflat_open(const char *path, int check_generation, uint64_t expect_gene
 /* The code of v[0..dim) into code[0..stride) (see vflat.c); returns its
  * scale, 0 for a vector no code describes. */
 uint32_t _kbx_vflat_stride(uint32_t dim);
-float _kbx_vflat_encode(const float *v, uint32_t dim, uint32_t stride, int8_t *code);
+float _kbx_vflat_encode(const float *restrict v, uint32_t dim, uint32_t stride,
+			int8_t *restrict code);
 
 /* The codes and factors (scale, squared length) of n vectors x[n * dim]
  * into codes[n * stride] and factors[2 * n], as a flat file holds them. */
