@@ -200,6 +200,35 @@ static const struct zig_mod *mod_of(struct kbx_walk *w, const char *name)
 	return NULL;
 }
 
+/* Is the node being visited inside a test block, and no function? */
+static int in_test(const struct kbx_walk *w)
+{
+	for (uint32_t d = w->depth; d-- > 0;) {
+		const char *t = ts_node_type(w->up[d]);
+		if (!strcmp(t, "test_declaration"))
+			return 1;
+		if (!strcmp(t, "function_declaration"))
+			return 0;
+	}
+	return 0;
+}
+
+/* Does value name a module, or a declaration through one (@import(...),
+ * m.x, @import("std").testing)? */
+static int names_module(struct kbx_walk *w, TSNode value)
+{
+	if (import_path(w, value))
+		return 1;
+	if (!_kbx_is(value, "field_expression"))
+		return 0;
+	TSNode obj = _kbx_field(value, "object");
+	int depth = 0;
+	while (_kbx_is(obj, "field_expression") && depth++ < 8)
+		obj = _kbx_field(obj, "object");
+	return import_path(w, obj) || (_kbx_is(obj, "identifier") &&
+				       mod_of(w, _kbx_node_text(w, obj)));
+}
+
 /* const X = ...: a container, an import, Self = @This(), or a local. */
 static void visit_variable(struct kbx_walk *w, TSNode n)
 {
@@ -211,7 +240,19 @@ static void visit_variable(struct kbx_walk *w, TSNode n)
 	const char *vt = ts_node_is_null(value) ? "" : ts_node_type(value);
 	if (!name)
 		return;
-	if (_kbx_walk_caller(w) >= 0) {
+	/* a test block's locals too: its calls are the file's, and its
+	 * names are bound at the file's level, where Zig lets no
+	 * declaration of the file have the same name (a local may not
+	 * shadow one) */
+	int local = _kbx_walk_caller(w) >= 0;
+	if (!local && in_test(w)) {
+		/* in a test, a module's name (const testing =
+		 * @import("std").testing) is left to the file's modules
+		 * below, unless another test bound the name */
+		const char *was;
+		local = !names_module(w, value) || _kbx_walk_bound(w, name, 0, &was);
+	}
+	if (local) {
 		/* x: T = ..., or x = T{ ... } */
 		TSNode type = _kbx_field(n, "type");
 		if (ts_node_is_null(type) && !strcmp(vt, "struct_initializer"))

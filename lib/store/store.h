@@ -112,7 +112,7 @@ kbx_status_t _kbx_store_reopen(struct kbx_store *s, struct kbx_error *err);
  * kbx leaves no fact of the old rules behind.  Absent: rules before the
  * stamp (1). */
 #define KBX_META_GRAPH_RULES "graph_rules"
-#define KBX_GRAPH_RULES 10  /* 2: Bash's directory variables, calls of other scripts' functions ambiguous;
+#define KBX_GRAPH_RULES 11  /* 2: Bash's directory variables, calls of other scripts' functions ambiguous;
                                * 3: Scala's infix calls, names an outside wildcard import may bring;
                                * 4: fields another file declares, Objective-C's late binding;
                                * 5: Kotlin's package headers, supertype calls, receiver lambdas;
@@ -122,7 +122,8 @@ kbx_status_t _kbx_store_reopen(struct kbx_store *s, struct kbx_error *err);
                                *    an untyped receiver's candidates include its file's own;
                                *    Kotlin's smart casts of this;
                                * 9: arities (refs 4): a member a call's arguments cannot fit;
-                               * 10: result types (refs 5): Go's x.A().B() and x := pkg.F() */
+                               * 10: result types (refs 5): Go's x.A().B() and x := pkg.F();
+                               * 11: Zig's test blocks bind their locals */
 
 /* In meta: how the code chunks were made (their terms counted, their
  * vectors embedded): KBX_CODE_CHUNKS_FORMAT, absent for the first way.

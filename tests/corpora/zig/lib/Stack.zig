@@ -45,3 +45,17 @@ pub fn Buffer(comptime dynamic: bool) type {
         };
     };
 }
+
+// A test's locals are typed as a function's are; a name two tests bind
+// to two types is known in neither after the second.
+test "a stack in a test" {
+    const util = @import("../shop/util.zig");
+    var s = Stack(u8).init();
+    s.push(1);
+    _ = util.twice(2);
+}
+
+test "another test's s" {
+    var s = IntStack().init();
+    s.push(2);
+}
