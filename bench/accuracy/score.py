@@ -43,7 +43,8 @@ written, and whose target has the called name or sits at one of the
 oracle's target places.  (kbx keeps at most 32 sites an edge; for an
 edge holding 32, an edge from the kbx definition whose lines hold the
 call also joins, or from the file's node when no function or method
-holds them: module-level code.)  For each site kbx's answer is the surest of the
+holds them: module-level code; such a site, of which kbx kept nothing,
+is taken to be as sure as the least sure site the edge kept.)  For each site kbx's answer is the surest of the
 joined edges: certain, else ambiguous, else unresolved, else none; a
 certain answer is right when one of the certain edges goes to one of
 the oracle's places.  Lines, not columns, are joined (kbx's site is
@@ -264,7 +265,12 @@ class Kbx:
             if f.kind == "file" and f.path == s.file:
                 held = self.enclosing_code(s) is None
             if held and self.names(e, s):
-                got.setdefault(id(e), (e, e.conf))
+                # a site the edge did not keep: kbx said nothing of it,
+                # so it is taken to be as sure as the least sure of the
+                # sites kept, not as the surest
+                weakest = max((c for _, _, c in e.sites), key=lambda c: CONF_RANK.get(c, 3),
+                              default=e.conf)
+                got.setdefault(id(e), (e, weakest))
         return list(got.values())
 
 

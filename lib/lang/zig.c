@@ -42,6 +42,7 @@ struct zig_self {
 	const char *name;
 	int cls;                /* -1: the file; -2: a generic's instance */
 	const char *generic;    /* for -2: const Fe = Field(256) -> "Field" */
+	int in;                 /* for -2: the container declaring it, -1: the file */
 };
 
 /* a name bound at the top of the file to an import, or to a name in it
@@ -97,6 +98,15 @@ static int is_this(struct kbx_walk *w, TSNode n)
 	return b && !strcmp(b, "@This");
 }
 
+/* Is sym one of the open scopes? */
+static int in_scope(const struct kbx_walk *w, int sym)
+{
+	for (size_t k = w->nscope; k-- > 0;)
+		if (w->scope_sym[k] == sym)
+			return 1;
+	return 0;
+}
+
 /* The type a declaration states, as recv_type: pointers, optionals and
  * error unions taken off, Self and @This() the enclosing container;
  * NULL when it names none. */
@@ -127,8 +137,11 @@ static const char *type_name(struct kbx_walk *w, TSNode t)
 			for (size_t j = st && name ? st->nselfs : 0; j-- > 0;) {
 				if (strcmp(st->selfs[j].name, name))
 					continue;
-				if (st->selfs[j].cls == -2)
-					return st->selfs[j].generic;
+				if (st->selfs[j].cls == -2) {
+					if (st->selfs[j].in < 0 || in_scope(w, st->selfs[j].in))
+						return st->selfs[j].generic;
+					continue;
+				}
 				if (st->selfs[j].cls < 0)
 					return "@This";   /* the file's own struct */
 				for (size_t k = w->nscope; k-- > 0;)
@@ -213,6 +226,8 @@ static int in_test(const struct kbx_walk *w)
 	return 0;
 }
 
+static const char *own_field_type(struct kbx_walk *w, TSNode fe);
+
 /* Does value name a module, or a declaration through one (@import(...),
  * m.x, @import("std").testing)? */
 static int names_module(struct kbx_walk *w, TSNode value)
@@ -261,6 +276,8 @@ static void visit_variable(struct kbx_walk *w, TSNode n)
 		/* var x = try T.init(a): what the call returns, the call
 		 * being the next one recorded (kbx_xcall.recv_type "=K:NAME") */
 		TSNode call = _kbx_is(value, "try_expression") ? ts_node_named_child(value, 0) : value;
+		if (!tn && ts_node_is_null(type) && _kbx_is(value, "field_expression"))
+			tn = own_field_type(w, value);   /* const e = self.entries */
 		if (!tn && ts_node_is_null(type) && _kbx_is(call, "call_expression")) {
 			TSNode fn = _kbx_field(call, "function");
 			tn = _kbx_call_result(w, w->x->ncalls,
@@ -397,8 +414,85 @@ static void file_self(struct kbx_walk *w, TSNode root)
 		st->selfs[st->nselfs].name = name;
 		st->selfs[st->nselfs].cls = generic ? -2 : -1;
 		st->selfs[st->nselfs].generic = generic;
+		st->selfs[st->nselfs].in = -1;
 		st->nselfs++;
 	}
+}
+
+/*
+ * A container's own struct { ... } (the value of the declaration that
+ * defined it, or what its type function returns), on entering it: its
+ * `const L = std.MultiArrayList(T)` are instances of those generics in
+ * it, and its fields' types are bound as ".name", a name no identifier
+ * has (a field is no name in scope in Zig: self.entries, never
+ * entries), for self.entries.items() in its methods.
+ */
+static void visit_struct(struct kbx_walk *w, TSNode n)
+{
+	struct zig_state *st = w->lang_state;
+	if (!st || !w->nscope || w->depth < 1)
+		return;
+	int cls = w->scope_sym[w->nscope - 1];
+	if (!KBX_KIND_IS_TYPE(w->x->syms[cls].kind))
+		return;
+	uint32_t at = w->scope_depth[w->nscope - 1];
+	int own = (at == w->depth - 1 && _kbx_is(w->up[at], "variable_declaration")) ||
+		  (w->depth >= 4 && at == w->depth - 4 &&
+		   _kbx_is(w->up[w->depth - 1], "return_expression") &&
+		   _kbx_is(w->up[w->depth - 2], "expression_statement") &&
+		   _kbx_is(w->up[w->depth - 3], "block") &&
+		   _kbx_is(w->up[at], "function_declaration"));
+	if (!own)
+		return;
+	uint32_t count = ts_node_named_child_count(n);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode d = ts_node_named_child(n, i);
+		if (!_kbx_is(d, "variable_declaration") ||
+		    !ts_node_is_null(_kbx_field(d, "type")))
+			continue;
+		TSNode first = ts_node_named_child(d, 0);
+		TSNode value = ts_node_named_child(d, ts_node_named_child_count(d) - 1);
+		const char *name = _kbx_is(first, "identifier") ? _kbx_node_text(w, first) : NULL;
+		const char *generic = _kbx_is(value, "call_expression") ?
+				      callee_text(w, value) : NULL;
+		if (!name || !generic ||
+		    _kbx_grow((void **)&st->selfs, &st->aselfs, st->nselfs, sizeof(*st->selfs), 4))
+			continue;
+		st->selfs[st->nselfs].name = name;
+		st->selfs[st->nselfs].cls = -2;
+		st->selfs[st->nselfs].generic = generic;
+		st->selfs[st->nselfs].in = cls;
+		st->nselfs++;
+	}
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode f = ts_node_named_child(n, i);
+		if (!_kbx_is(f, "container_field"))
+			continue;
+		const char *name = _kbx_field_text(w, f, "name");
+		TSNode type = _kbx_field(f, "type");
+		const char *key = name ? _kbx_join(w, ".", name, "") : NULL;
+		if (key && key != _kbx_qual_too_long && !ts_node_is_null(type))
+			_kbx_walk_bind_field(w, key, type_name(w, type));
+	}
+}
+
+/* The type of self.f in a method, self its container: f's declared
+ * type, or NULL. */
+static const char *own_field_type(struct kbx_walk *w, TSNode fe)
+{
+	TSNode obj = _kbx_field(fe, "object");
+	const char *f = _kbx_field_text(w, fe, "member"), *t = NULL, *ft = NULL;
+	if (!f || !_kbx_is(obj, "identifier") ||
+	    !_kbx_walk_bound(w, _kbx_node_text(w, obj), 0, &t) || !t)
+		return NULL;
+	for (size_t k = w->nscope; k-- > 0;)
+		if (KBX_KIND_IS_TYPE(w->x->syms[w->scope_sym[k]].kind)) {
+			if (strcmp(w->x->syms[w->scope_sym[k]].qual, t))
+				return NULL;
+			break;
+		}
+	const char *key = _kbx_join(w, ".", f, "");
+	return key && key != _kbx_qual_too_long && _kbx_walk_bound(w, key, 1, &ft) ? ft : NULL;
 }
 
 static void visit_function(struct kbx_walk *w, TSNode n)
@@ -461,7 +555,12 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 			obj = _kbx_field(obj, "ok");
 		const char *recv = receiver_text(w, obj);
 		const char *tn = recv && _kbx_is(obj, "identifier") ? type_name(w, obj) : NULL;
-		if (tn && strcmp(tn, recv)) {
+		const char *ft = recv && _kbx_is(obj, "field_expression") ?
+				 own_field_type(w, obj) : NULL;
+		if (ft) {
+			/* self.entries.items(): the field's declared type */
+			_kbx_walk_call_typed(w, n, m, KBX_RECV_EXPR, recv, ft);
+		} else if (tn && strcmp(tn, recv)) {
 			/* Progress.f() in Progress.zig: the file's own
 			 * function, not a method of the caller's container;
 			 * Fe.mul() with const Fe = Field(256): Field's */
@@ -516,6 +615,8 @@ static int zig_visit(struct kbx_walk *w, TSNode n, const char *type)
 	case 's':
 		if (!strcmp(type, "source_file"))
 			file_self(w, n);
+		else if (!strcmp(type, "struct_declaration"))
+			visit_struct(w, n);
 		break;
 	case 'u':
 		if (!strcmp(type, "using_namespace_declaration")) {

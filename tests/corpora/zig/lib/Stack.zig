@@ -46,6 +46,30 @@ pub fn Buffer(comptime dynamic: bool) type {
     };
 }
 
+/// A struct whose fields are stacks: self.left.push() is Stack's, the
+/// field's type being a name the struct binds to Stack(T).
+pub fn Pair(comptime T: type) type {
+    return struct {
+        const Self = @This();
+        const Inner = Stack(T);
+        left: Inner = Inner.init(),
+        right: *Inner,
+
+        pub fn pushBoth(self: *Self, x: T) void {
+            self.left.push(x);
+            const r = self.right;
+            r.push(x);
+        }
+
+        /// a struct of its own inside a method: its field is not Pair's
+        pub fn pushLeft(self: *Self, x: T) void {
+            const Local = struct { left: u8 };
+            _ = Local;
+            self.left.push(x);
+        }
+    };
+}
+
 // A test's locals are typed as a function's are; a name two tests bind
 // to two types is known in neither after the second.
 test "a stack in a test" {
