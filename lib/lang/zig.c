@@ -259,8 +259,11 @@ static void visit_variable(struct kbx_walk *w, TSNode n)
 	 * names are bound at the file's level, where Zig lets no
 	 * declaration of the file have the same name (a local may not
 	 * shadow one) */
-	int local = _kbx_walk_caller(w) >= 0;
-	if (!local && in_test(w)) {
+	/* x = e (the grammar reads an assignment as a declaration without
+	 * var or const) leaves x's type as its declaration made it */
+	int declares = _kbx_has_token(n, "var") || _kbx_has_token(n, "const");
+	int local = declares && _kbx_walk_caller(w) >= 0;
+	if (!local && declares && in_test(w)) {
 		/* in a test, a module's name (const testing =
 		 * @import("std").testing) is left to the file's modules
 		 * below, unless another test bound the name */
@@ -287,6 +290,8 @@ static void visit_variable(struct kbx_walk *w, TSNode n)
 		}
 		_kbx_walk_bind(w, name, tn);
 	}
+	if (!declares)
+		return;
 	int kind = 0;
 	if (!strcmp(vt, "struct_declaration") || !strcmp(vt, "union_declaration") ||
 	    !strcmp(vt, "opaque_declaration"))
@@ -535,6 +540,19 @@ static const char *receiver_text(struct kbx_walk *w, TSNode n)
 	return _kbx_is(t, "identifier") ? _kbx_compact_text(w, n, 0) : NULL;
 }
 
+/* Is n a value, not a type or a module: a local or parameter, a field
+ * of one (self.x), or what a call of a method returns? */
+static int is_value(struct kbx_walk *w, TSNode n)
+{
+	for (int depth = 0; depth < 8 && _kbx_is(n, "field_expression"); depth++)
+		n = _kbx_field(n, "object");
+	if (_kbx_is(n, "call_expression"))
+		return _kbx_is(_kbx_field(n, "function"), "field_expression") &&
+		       is_value(w, _kbx_field(_kbx_field(n, "function"), "object"));
+	const char *t;
+	return _kbx_is(n, "identifier") && _kbx_walk_bound(w, _kbx_node_text(w, n), 0, &t);
+}
+
 static void visit_call(struct kbx_walk *w, TSNode n)
 {
 	TSNode fn = _kbx_field(n, "function");
@@ -573,11 +591,18 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 			_kbx_walk_call(w, n, m, KBX_RECV_EXPR,
 				       _kbx_node_text(w, ts_node_named_child(obj, 0)));
 		} else if (_kbx_is(obj, "call_expression")) {
-			/* List(u8).init(): a function of the type a generic
+			/* x.sq().mul(y): what sq returns, sq the call recorded
+			 * right after this one (kbx_xcall.recv_type "=K:NAME");
+			 * List(u8).init(): a function of the type a generic
 			 * makes, if List is one (the resolver checks); else a
 			 * call's result, as written */
+			TSNode ifn = _kbx_field(obj, "function");
+			const char *res = _kbx_is(ifn, "field_expression") &&
+					  is_value(w, _kbx_field(ifn, "object")) ?
+					  _kbx_call_result(w, w->x->ncalls + 1,
+							   _kbx_field_text(w, ifn, "member")) : NULL;
 			_kbx_walk_call_typed(w, n, m, KBX_RECV_EXPR, _kbx_compact_text(w, obj, 0),
-					     type_name(w, obj));
+					     res ? res : type_name(w, obj));
 		} else {
 			/* an index's result, as written */
 			_kbx_walk_call(w, n, m, KBX_RECV_EXPR, _kbx_compact_text(w, obj, 0));

@@ -10,4 +10,16 @@ pub const Fe = struct {
         _ = b;
         return a;
     }
+
+    /// a chain on what each call returns, and a variable assigned
+    /// again: its type is still the one its declaration made
+    pub fn cube(a: Fe) Fe {
+        var t = a.mul(a);
+        t = t.mul(a).add(a);
+        return t.neg();
+    }
+
+    pub fn neg(a: Fe) Fe {
+        return a;
+    }
 };
