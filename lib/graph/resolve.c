@@ -172,6 +172,8 @@ struct local_return {
 };
 struct local_import {
 	char *local, *module;
+	char *name;             /* the name imported, or NULL: the module itself */
+	int level;              /* Python's relative level */
 };
 
 struct file_defs {
@@ -196,6 +198,9 @@ struct file_defs {
 };
 
 struct ctx {
+	/* the type a callback's parameter is given, as result_types read
+	 * it (it names it through *named) */
+	char cb_type[256];
 	struct _kbx_resolver *r;
 	struct kbx_store *s;
 	struct _kbx_refs refs;
@@ -755,15 +760,18 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 	for (size_t i = 0; fd->imps && i < refs.nimports; i++) {
 		const struct _kbx_ref_import *m = &refs.imports[i];
 		struct local_import *li = &fd->imps[fd->nimps];
-		if (!*m->module || (m->flags & (KBX_IMPORT_WILDCARD | KBX_IMPORT_PACKAGE)) || m->name)
+		if (!*m->module || (m->flags & (KBX_IMPORT_WILDCARD | KBX_IMPORT_PACKAGE)))
 			continue;
-		li->local = strdup(m->alias ? m->alias : module_tail(m->module));
+		li->local = strdup(m->alias ? m->alias : m->name ? m->name : module_tail(m->module));
 		li->module = strdup(m->module);
-		if (li->local && li->module) {
+		li->name = m->name ? strdup(m->name) : NULL;
+		li->level = m->level;
+		if (li->local && li->module && (!m->name || li->name)) {
 			fd->nimps++;
 		} else {
 			free(li->local);
 			free(li->module);
+			free(li->name);
 		}
 	}
 	passed_imports(c, fd, &refs);
@@ -807,6 +815,7 @@ static void file_defs_release(struct _kbx_resolver *r)
 		for (size_t j = 0; j < r->fd[i].nimps; j++) {
 			free(r->fd[i].imps[j].local);
 			free(r->fd[i].imps[j].module);
+			free(r->fd[i].imps[j].name);
 		}
 		free(r->fd[i].imps);
 		free(r->fd[i].package);
@@ -2715,9 +2724,20 @@ static uint32_t certain_target(struct ctx *c, size_t k)
 static size_t result_types(struct ctx *c, const char *marker, uint32_t caller, uint32_t *types,
 			   const char **named)
 {
-	char *end;
+	char *end, cb[32] = "";
 	*named = NULL;
 	unsigned long k = strtoul(marker + 1, &end, 10);
+	if (*end == '@') {
+		/* "=K@J.I:NAME": the type call K's callee gives parameter I
+		 * of the function passed as its argument J ("J.I:" in the
+		 * callee's "@J.I:TYPE;..." record) */
+		size_t n = strcspn(end + 1, ":");
+		if (n + 2 > sizeof(cb) || !end[1 + n])
+			return 0;
+		memcpy(cb, end + 1, n);
+		memcpy(cb + n, ":", 2);
+		end += 1 + n;
+	}
 	if (*end != ':' || k >= c->refs.ncalls || strcmp(c->refs.calls[k].name, end + 1) ||
 	    c->refs.calls[k].caller != caller)
 		return 0;
@@ -2728,9 +2748,27 @@ static size_t result_types(struct ctx *c, const char *marker, uint32_t caller, u
 		return 0;
 	const struct file_defs *fd = file_defs_get(c, d.file);
 	const char *rt = NULL;
-	for (size_t i = 0; fd && i < fd->nrets && !rt; i++)
-		if (fd->rets[i].node == callee)
-			rt = fd->rets[i].type;
+	char *cbt = c->cb_type;
+	for (size_t i = 0; fd && i < fd->nrets && !rt; i++) {
+		const char *t = fd->rets[i].type;
+		if (fd->rets[i].node != callee || (*cb ? *t != '@' : *t == '@'))
+			continue;
+		if (!*cb) {
+			rt = t;
+			continue;
+		}
+		/* the entry "J.I:TYPE" after '@' or ';' */
+		size_t cl = strlen(cb);
+		for (const char *p = t + 1; *p; p += strcspn(p, ";"), p += *p == ';') {
+			size_t len = strcspn(p, ";");
+			if (len > cl && len - cl < sizeof(c->cb_type) && !strncmp(p, cb, cl)) {
+				memcpy(cbt, p + cl, len - cl);
+				cbt[len - cl] = '\0';
+				rt = cbt;
+				break;
+			}
+		}
+	}
 	if (!rt)
 		return 0;
 	*named = rt;
@@ -2741,14 +2779,30 @@ static size_t result_types(struct ctx *c, const char *marker, uint32_t caller, u
 	const char *dot = strrchr(rt, '.');
 	if (dot) {
 		for (size_t i = 0; i < fd->nimps && !nf; i++) {
-			struct kbx_ximport xi = { fd->imps[i].module, NULL, NULL, 0, 0, 0 };
+			struct kbx_ximport xi = { fd->imps[i].module, NULL, NULL, fd->imps[i].level,
+						  0, 0 };
 			int module_name = 0, is_dir = 0;
-			if (strlen(fd->imps[i].local) == (size_t)(dot - rt) &&
+			if (!fd->imps[i].name && strlen(fd->imps[i].local) == (size_t)(dot - rt) &&
 			    !strncmp(fd->imps[i].local, rt, (size_t)(dot - rt)))
 				nf = import_targets(c, path, d.file, &xi, files, &module_name, &is_dir);
 		}
 	} else if (!c->lang->dir_is_package) {
-		files[nf++] = d.file;   /* Zig: a type of the callee's file */
+		/* a type of the callee's file (Zig), or one it imports by
+		 * name (TypeScript's import { Observable } from './Observable') */
+		files[nf++] = d.file;
+		size_t got = defs_named(c, rt, M_TYPE, 0, files, nf, types, AMBIGUOUS_MAX + 1);
+		if (got)
+			return got;
+		nf = 0;
+		for (size_t i = 0; i < fd->nimps && !nf; i++) {
+			struct kbx_ximport xi = { fd->imps[i].module, NULL, NULL, fd->imps[i].level,
+						  0, 0 };
+			int module_name = 0, is_dir = 0;
+			if (fd->imps[i].name && !strcmp(fd->imps[i].local, rt)) {
+				nf = import_targets(c, path, d.file, &xi, files, &module_name, &is_dir);
+				rt = fd->imps[i].name;
+			}
+		}
 	} else {
 		_kbx_path_dirname(dir, sizeof(dir) - 1, path);
 		if (*dir)

@@ -105,6 +105,7 @@ int _kbx_x_sym(struct kbx_extract *x, int kind, const char *name, const char *qu
 	s->body_hash = 0;
 	s->arity_min = s->arity_max = -1;
 	s->ret_type = NULL;
+	s->cb_types = NULL;
 	memset(&s->node, 0, sizeof(s->node));
 	return (int)x->nsyms++;
 }

@@ -319,6 +319,8 @@ struct js_frame {
 #define THIS_INSTANCE  1   /* a method or field of a class: its instance */
 #define THIS_OTHER     2   /* another function: whatever it is called on */
 
+#define RECENT_CALLS 256
+
 struct js_state {
 	/* Start byte + 1 of a function or class expression that a declarator,
 	 * pair, assignment, field or default export has already defined under
@@ -341,6 +343,13 @@ struct js_state {
 	const char **aliases;
 	size_t naliases, aaliases;
 	int aliases_done;
+	/* TypeScript: the calls recorded last (a ring), so that a function
+	 * passed to one finds the call's index (struct recent_call) */
+	struct recent_call {
+		uint32_t start, end;
+		int index;
+	} recent[RECENT_CALLS];
+	size_t nrecent;
 };
 
 void _kbx_js_begin(struct kbx_walk *w)
@@ -1057,6 +1066,36 @@ static void bind_param(struct kbx_walk *w, TSNode p, int typescript)
 	}
 }
 
+static int is_this_param(struct kbx_walk *w, TSNode p);
+static int recalled_call(struct kbx_walk *w, TSNode n);
+
+/*
+ * TypeScript: the function n, passed as argument J of call K of the
+ * file (f((x) => ...)): a marker "=K@J.I:NAME" for its parameter I, to
+ * be given the type the callee says its callback's parameter I has
+ * (kbx_xsym.cb_types); NULL when n is passed to no call kbx recorded.
+ */
+static const char *callback_param(struct kbx_walk *w, TSNode n, uint32_t i)
+{
+	TSNode args = _kbx_walk_up(w, n);
+	if (ts_node_is_null(args) || strcmp(ts_node_type(args), "arguments"))
+		return NULL;
+	TSNode call = _kbx_walk_up(w, args);
+	if (ts_node_is_null(call) || strcmp(ts_node_type(call), "call_expression"))
+		return NULL;
+	int k = recalled_call(w, call);
+	if (k < 0 || (size_t)k >= w->x->ncalls || strlen(w->x->calls[k].name) > 40)
+		return NULL;
+	uint32_t j = 0, count = ts_node_named_child_count(args);
+	while (j < count && !ts_node_eq(ts_node_named_child(args, j), n))
+		j++;
+	if (j == count)
+		return NULL;
+	char buf[96];
+	snprintf(buf, sizeof(buf), "=%d@%u.%u:%s", k, j, i, w->x->calls[k].name);
+	return _kbx_arena_strdup(&w->x->arena, buf);
+}
+
 /* The parameters of the function n, in the innermost scope. */
 static void bind_params(struct kbx_walk *w, TSNode n)
 {
@@ -1064,13 +1103,83 @@ static void bind_params(struct kbx_walk *w, TSNode n)
 	int typescript = st && st->typescript;
 	TSNode one = _kbx_field(n, "parameter");  /* x => ... */
 	if (!ts_node_is_null(one)) {
-		bind_pattern(w, one);
+		if (typescript && !strcmp(ts_node_type(one), "identifier"))
+			_kbx_walk_bind(w, _kbx_node_text(w, one), callback_param(w, n, 0));
+		else
+			bind_pattern(w, one);
 		return;
 	}
 	TSNode ps = _kbx_field(n, "parameters");
-	uint32_t count = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps);
-	for (uint32_t i = 0; i < count; i++)
-		bind_param(w, ts_node_named_child(ps, i), typescript);
+	uint32_t count = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps), at = 0;
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode p = ts_node_named_child(ps, i);
+		if (is_this_param(w, p))
+			continue;   /* (this: T, ...): no argument is passed for it */
+		TSNode pat = _kbx_field(p, "pattern");
+		if (typescript && !strcmp(ts_node_type(p), "required_parameter") &&
+		    ts_node_is_null(_kbx_field(p, "type")) &&
+		    ts_node_is_null(_kbx_field(p, "value")) && _kbx_is(pat, "identifier"))
+			_kbx_walk_bind(w, _kbx_node_text(w, pat), callback_param(w, n, at));
+		else
+			bind_param(w, p, typescript);
+		at++;
+	}
+}
+
+/* (this: T): TypeScript's declared `this`, a parameter no argument is
+ * passed for. */
+static int is_this_param(struct kbx_walk *w, TSNode p)
+{
+	TSNode pat = _kbx_field(p, "pattern");
+	if (ts_node_is_null(pat))
+		return 0;
+	const char *t = ts_node_type(pat);
+	return !strcmp(t, "this") || (!strcmp(t, "identifier") && (t = _kbx_node_text(w, pat)) &&
+				       !strcmp(t, "this"));
+}
+
+/*
+ * TypeScript: "@J.I:TYPE;..." for the parameters J of function n typed
+ * with a function type, whose parameter I is declared of a TYPE
+ * (kbx_xsym.cb_types), or NULL.
+ */
+static const char *callback_types(struct kbx_walk *w, TSNode n)
+{
+	TSNode ps = _kbx_field(n, "parameters");
+	uint32_t count = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps), j = 0;
+	char buf[512];
+	size_t len = 0;
+	buf[0] = '@';
+	len = 1;
+	for (uint32_t a = 0; a < count; a++) {
+		TSNode p = ts_node_named_child(ps, a);
+		if (is_this_param(w, p))
+			continue;
+		TSNode ty = _kbx_field(p, "type");
+		TSNode ft = ts_node_is_null(ty) ? ty : ts_node_named_child(ty, 0);
+		if (_kbx_is(ft, "function_type")) {
+			TSNode fps = _kbx_field(ft, "parameters");
+			uint32_t fc = ts_node_is_null(fps) ? 0 : ts_node_named_child_count(fps), i = 0;
+			for (uint32_t b = 0; b < fc; b++) {
+				TSNode fp = ts_node_named_child(fps, b);
+				if (is_this_param(w, fp))
+					continue;
+				TSNode fty = _kbx_field(fp, "type");
+				const char *t = ts_node_is_null(fty) ? NULL :
+						ts_type(w, ts_node_named_child(fty, 0));
+				if (t && t != TYPE_NULLISH && !strchr(t, ';') && !strchr(t, ':')) {
+					int wrote = snprintf(buf + len, sizeof(buf) - len, "%s%u.%u:%s",
+							     len > 1 ? ";" : "", j, i, t);
+					if (wrote < 0 || (size_t)wrote >= sizeof(buf) - len)
+						break;
+					len += (size_t)wrote;
+				}
+				i++;
+			}
+		}
+		j++;
+	}
+	return len > 1 ? _kbx_arena_strdup(&w->x->arena, buf) : NULL;
 }
 
 /* Is the declarator d a `const` one? */
@@ -1099,6 +1208,20 @@ static const char *initial_type(struct kbx_walk *w, TSNode v)
 	return NULL;
 }
 
+/* What call e returns, e the call recorded as call k of the file: the
+ * marker "=K:NAME" (kbx_xcall.recv_type) when e is a call of a named
+ * function or method, else NULL. */
+static const char *call_result(struct kbx_walk *w, TSNode e, size_t k)
+{
+	if (ts_node_is_null(e) || strcmp(ts_node_type(e), "call_expression"))
+		return NULL;
+	TSNode fn = _kbx_field(e, "function");
+	const char *ft = ts_node_is_null(fn) ? "" : ts_node_type(fn);
+	return _kbx_call_result(w, k, !strcmp(ft, "identifier") ? _kbx_node_text(w, fn) :
+				      !strcmp(ft, "member_expression") ?
+				      _kbx_field_text(w, fn, "property") : NULL);
+}
+
 /* let x: T, const x = new T(), var {a, b} = o.  A TypeScript variable
  * keeps the type of its annotation or first value; what a JavaScript
  * `let` or `var` first holds is no evidence of what it holds later. */
@@ -1118,6 +1241,9 @@ static void bind_declarator(struct kbx_walk *w, TSNode d)
 		type = ts_type(w, ty);
 	else if ((st && st->typescript) || is_const(w, d))
 		type = initial_type(w, v);
+	/* const x = f(a): what f says it returns, f the next call */
+	if (!type && st && st->typescript && ts_node_is_null(ty))
+		type = call_result(w, v, w->x->ncalls);
 	_kbx_walk_bind(w, _kbx_node_text(w, name), type);
 }
 
@@ -1379,6 +1505,32 @@ static int receiver_kind(TSNode obj)
 	return KBX_RECV_EXPR;
 }
 
+/* Remember that call node n is call i of the file (TypeScript). */
+static void remember_call(struct kbx_walk *w, TSNode n, int i)
+{
+	struct js_state *st = w->lang_state;
+	if (!st || !st->typescript || i < 0)
+		return;
+	struct recent_call *r = &st->recent[st->nrecent++ % RECENT_CALLS];
+	r->start = ts_node_start_byte(n);
+	r->end = ts_node_end_byte(n);
+	r->index = i;
+}
+
+/* The index of the call recorded for node n, or -1. */
+static int recalled_call(struct kbx_walk *w, TSNode n)
+{
+	struct js_state *st = w->lang_state;
+	uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+	size_t have = st->nrecent < RECENT_CALLS ? st->nrecent : RECENT_CALLS;
+	for (size_t k = 1; k <= have; k++) {
+		const struct recent_call *r = &st->recent[(st->nrecent - k) % RECENT_CALLS];
+		if (r->start == s && r->end == e)
+			return r->index;
+	}
+	return -1;
+}
+
 static void visit_call(struct kbx_walk *w, TSNode n)
 {
 	TSNode fn = _kbx_field(n, "function");
@@ -1393,7 +1545,7 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 				import_record(w, module, NULL, NULL, 0, n);
 			return;
 		}
-		_kbx_walk_call(w, n, _kbx_node_text(w, fn), KBX_RECV_NONE, NULL);
+		remember_call(w, n, _kbx_walk_call(w, n, _kbx_node_text(w, fn), KBX_RECV_NONE, NULL));
 	} else if (!strcmp(t, "member_expression")) {
 		TSNode obj = _kbx_field(fn, "object");
 		TSNode prop = _kbx_field(fn, "property");
@@ -1414,8 +1566,14 @@ static void visit_call(struct kbx_walk *w, TSNode n)
 			if (!type && !strcmp(ts_node_type(obj), "identifier") &&
 			    global_object(w, text))
 				type = text;
+			/* f(a).g(): what f says it returns, f the call
+			 * recorded right after this one */
+			struct js_state *st = w->lang_state;
+			if (!type && st && st->typescript)
+				type = call_result(w, obj, w->x->ncalls + 1);
 		}
-		_kbx_walk_call_typed(w, n, _kbx_node_text(w, prop), recv, text, type);
+		remember_call(w, n, _kbx_walk_call_typed(w, n, _kbx_node_text(w, prop), recv, text,
+							 type));
 	} else if (!strcmp(t, "super")) {
 		/* super(...) in a constructor runs the base class's constructor */
 		_kbx_walk_call(w, n, "constructor", KBX_RECV_SUPER, NULL);
@@ -1607,6 +1765,18 @@ static void enter_function(struct kbx_walk *w, TSNode n, int scoped, int this_ki
 		_kbx_jsc_unbind_at_end(w, &st->unbinds, n);
 	if (st)
 		_kbx_jsc_tparams_push(w, &st->tparams, n, _kbx_field(n, "type_parameters"));
+	/* what a TypeScript function says it returns (kbx_xsym.ret_type), a
+	 * class or interface by its name; not one of its type parameters */
+	TSNode rt = _kbx_field(n, "return_type");
+	if (st && st->typescript && scoped && w->nscope && !ts_node_is_null(rt)) {
+		int sym = w->scope_sym[w->nscope - 1];
+		const char *t = ts_type(w, ts_node_named_child(rt, 0));
+		if (t && t != TYPE_NULLISH && w->x->syms[sym].line == _kbx_node_line(n))
+			w->x->syms[sym].ret_type = t;
+	}
+	if (st && st->typescript && scoped && w->nscope &&
+	    w->x->syms[w->scope_sym[w->nscope - 1]].line == _kbx_node_line(n))
+		w->x->syms[w->scope_sym[w->nscope - 1]].cb_types = callback_types(w, n);
 	bind_params(w, n);
 }
 

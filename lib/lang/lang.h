@@ -115,6 +115,11 @@ struct kbx_xsym {
 	 * "text.Segments"), or NULL: what x.f().g() and x := f() are, where
 	 * the language records it (Go). */
 	const char *ret_type;
+	/* For a function or method: the types its parameters' callbacks are
+	 * given, "@J.I:TYPE;..." (parameter J, a function type, gives its
+	 * parameter I a TYPE), or NULL: what x is in f((x) => x.g()), where
+	 * the language records it (TypeScript). */
+	const char *cb_types;
 	/* The definition's node; valid only until _kbx_extract returns
 	 * (null for a definition not made from a node). */
 	TSNode node;
@@ -157,7 +162,9 @@ struct kbx_xcall {
 	 * "geo.Circle"); "?" for a variable whose type the source does not
 	 * state (so the receiver is no class or module of that name);
 	 * "=K:NAME" for what call K of the file, of NAME, returns (Go: the
-	 * resolver reads its callee's ret_type); NULL
+	 * resolver reads its callee's ret_type); "=K@J.I:NAME" for the type
+	 * call K's callee gives parameter I of the function passed as its
+	 * argument J (its cb_types); NULL
 	 * when the source does not say.  The resolver
 	 * finds the method in that type and its bases, or calls it an
 	 * external Type.name; without it a receiver's call is never

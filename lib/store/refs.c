@@ -182,15 +182,20 @@ void _kbx_refs_encode(struct strbuf *out, const struct kbx_extract *x, const uin
 		put32(out, (uint32_t)i);
 		put16(out, arity16(x->calls[i].nargs));
 	}
+	/* results, and callbacks' parameter types ("@...") among them */
 	size_t nr = 0;
 	for (size_t i = 0; i < x->nsyms; i++)
-		nr += x->syms[i].ret_type != NULL;
+		nr += (x->syms[i].ret_type != NULL) + (x->syms[i].cb_types != NULL);
 	put32(out, (uint32_t)nr);
 	for (size_t i = 0; i < x->nsyms; i++) {
-		if (!x->syms[i].ret_type)
-			continue;
-		put32(out, sym_ids[i]);
-		putstr(out, x->syms[i].ret_type);
+		if (x->syms[i].ret_type) {
+			put32(out, sym_ids[i]);
+			putstr(out, x->syms[i].ret_type);
+		}
+		if (x->syms[i].cb_types) {
+			put32(out, sym_ids[i]);
+			putstr(out, x->syms[i].cb_types);
+		}
 	}
 }
 

@@ -124,7 +124,8 @@ kbx_status_t _kbx_store_reopen(struct kbx_store *s, struct kbx_error *err);
                                * 9: arities (refs 4): a member a call's arguments cannot fit;
                                * 10: result types (refs 5): Go's x.A().B() and x := pkg.F();
                                * 11: Zig's test blocks bind their locals; its fields' types,
-                               *     chains of calls, assignments keeping types */
+                               *     chains of calls, assignments keeping types;
+                               *     TypeScript's result types and callbacks' parameter types */
 
 /* In meta: how the code chunks were made (their terms counted, their
  * vectors embedded): KBX_CODE_CHUNKS_FORMAT, absent for the first way.

@@ -102,6 +102,8 @@ int main(int argc, char **argv)
 				printf(" args=%d..%d", s->arity_min, s->arity_max);
 			if (s->ret_type)
 				printf(" returns=%s", s->ret_type);
+			if (s->cb_types)
+				printf(" callbacks=%s", s->cb_types);
 			putchar('\n');
 		}
 		for (size_t j = 0; j < x.ncalls; j++) {

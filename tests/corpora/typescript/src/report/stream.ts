@@ -1,0 +1,31 @@
+// Types a call gives: what a function says it returns, and what it says
+// the parameters of the callback it takes are.
+import { Printer } from './printer';
+import { Section } from './section';
+
+export function makePrinter(): Printer {
+  return new Printer('%s');
+}
+
+// Returns its type parameter: no type a call of it could be sure of.
+export function same<T>(x: T): T {
+  return x;
+}
+
+// The callback's `this` is no parameter a caller passes.
+export function eachSection(f: (this: unknown, s: Section, at: number) => void): void {
+  f.call(undefined, new Section('', []), 0);
+}
+
+export function emit(): string {
+  const p = makePrinter();
+  eachSection((s) => {
+    s.isValid();
+  });
+  eachSection(function (s, at) {
+    s.isValid();
+  });
+  const r = same(p);
+  r.getPattern();
+  return makePrinter().format(p.format('x'));
+}
