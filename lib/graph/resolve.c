@@ -2746,6 +2746,13 @@ static size_t result_types(struct ctx *c, const char *marker, uint32_t caller, u
 	if (!callee || _kbx_node_read(c->s, _kbx_txn(c->s), callee, &d) != KBX_OK || !d.file ||
 	    !d.path)
 		return 0;
+	if (*cb && KBX_KIND_IS_TYPE(d.kind)) {
+		/* new C((x) => ...): what C's constructor says */
+		callee = member_in_hierarchy(c, callee, "constructor", 0);
+		if (!callee || _kbx_node_read(c->s, _kbx_txn(c->s), callee, &d) != KBX_OK ||
+		    !d.file || !d.path)
+			return 0;
+	}
 	const struct file_defs *fd = file_defs_get(c, d.file);
 	const char *rt = NULL;
 	char *cbt = c->cb_type;

@@ -1071,7 +1071,7 @@ static int recalled_call(struct kbx_walk *w, TSNode n);
 
 /*
  * TypeScript: the function n, passed as argument J of call K of the
- * file (f((x) => ...)): a marker "=K@J.I:NAME" for its parameter I, to
+ * file (f((x) => ...), new C((x) => ...)): a marker "=K@J.I:NAME" for its parameter I, to
  * be given the type the callee says its callback's parameter I has
  * (kbx_xsym.cb_types); NULL when n is passed to no call kbx recorded.
  */
@@ -1081,7 +1081,8 @@ static const char *callback_param(struct kbx_walk *w, TSNode n, uint32_t i)
 	if (ts_node_is_null(args) || strcmp(ts_node_type(args), "arguments"))
 		return NULL;
 	TSNode call = _kbx_walk_up(w, args);
-	if (ts_node_is_null(call) || strcmp(ts_node_type(call), "call_expression"))
+	if (ts_node_is_null(call) || (strcmp(ts_node_type(call), "call_expression") &&
+				      strcmp(ts_node_type(call), "new_expression")))
 		return NULL;
 	int k = recalled_call(w, call);
 	if (k < 0 || (size_t)k >= w->x->ncalls || strlen(w->x->calls[k].name) > 40)
@@ -1595,13 +1596,14 @@ static void visit_new(struct kbx_walk *w, TSNode n)
 		return;
 	const char *t = ts_node_type(ctor);
 	if (!strcmp(t, "identifier")) {
-		_kbx_walk_call(w, n, _kbx_node_text(w, ctor), KBX_RECV_NONE, NULL);
+		remember_call(w, n, _kbx_walk_call(w, n, _kbx_node_text(w, ctor), KBX_RECV_NONE,
+						   NULL));
 	} else if (!strcmp(t, "member_expression")) {
 		TSNode obj = _kbx_field(ctor, "object");
 		const char *text = _kbx_jsc_clean_text(w, obj, KBX_JSC_NONNULL);
 		if (text)
-			_kbx_walk_call(w, n, _kbx_field_text(w, ctor, "property"), KBX_RECV_EXPR,
-				       text);
+			remember_call(w, n, _kbx_walk_call(w, n, _kbx_field_text(w, ctor, "property"),
+							   KBX_RECV_EXPR, text));
 	}
 }
 

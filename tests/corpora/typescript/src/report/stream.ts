@@ -29,3 +29,15 @@ export function emit(): string {
   r.getPattern();
   return makePrinter().format(p.format('x'));
 }
+
+// A class whose constructor takes a callback: what its constructor says
+// the callback's parameter is.
+export class Feed {
+  constructor(private readonly each: (s: Section) => void) {}
+}
+
+export function feed(): Feed {
+  return new Feed((s) => {
+    s.isValid();
+  });
+}
