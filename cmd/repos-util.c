@@ -211,20 +211,26 @@ void repo_stores_close(struct repo_stores *rs)
 	kbx_repo_list_release(&rs->list);
 }
 
+/* On failure, what was opened is closed again: the caller has nothing
+ * to release. */
 int repo_stores_open(struct kbx_ctx *ctx, struct repo_stores *rs)
 {
 	struct kbx_error err = KBX_ERROR_INIT;
 	repo_prune_gone();
 	kbx_status_t st = kbx_repos_read(&rs->list, &err);
-	if (st)
+	if (st) {
+		repo_stores_close(rs);
 		return die_status(&err);
+	}
 	if (!rs->list.n) {
 		fprintf(stderr, "error: kbx knows no repositories: run 'kbx repos add .' in one ('kbx index' lists a repository with a remote by itself; see 'kbx repos')\n");
+		repo_stores_close(rs);
 		return KBX_EXIT_NO_INDEX;
 	}
 	rs->items = calloc(rs->list.n, sizeof(*rs->items));
 	if (!rs->items) {
 		fprintf(stderr, "fatal: out of memory\n");
+		repo_stores_close(rs);
 		return KBX_EXIT_INTERNAL;
 	}
 	for (size_t i = 0; i < rs->list.n; i++) {
@@ -257,6 +263,7 @@ int repo_stores_open(struct kbx_ctx *ctx, struct repo_stores *rs)
 	if (!rs->n) {
 		fprintf(stderr, "error: none of the %zu repositories kbx knows has an index that can be read\n",
 			rs->list.n);
+		repo_stores_close(rs);
 		return KBX_EXIT_NO_INDEX;
 	}
 	return 0;

@@ -90,6 +90,25 @@ test_expect_success 'errors: unknown and unparsable symbols, bad options' '
 	)
 '
 
+test_expect_success '--all-repos where no listed index can be read: an error, nothing leaked' '
+	mkdir lone &&
+	echo "def f(): pass" >lone/a.py &&
+	(
+		cd lone &&
+		HOME="$TRASH_DIRECTORY/home-lone" &&
+		XDG_CONFIG_HOME="$HOME/.config" &&
+		export HOME XDG_CONFIG_HOME &&
+		kbx index -q &&
+		kbx repos add . &&
+		mv .kbx .kbx-moved &&
+		mkdir .kbx &&
+		test_expect_code 3 vg search --all-repos f 2>err &&
+		test_grep "none of the 1 repositories" err &&
+		test_expect_code 3 vg hybrid --all-repos "callers of f" 2>err &&
+		test_grep "none of the 1 repositories" err
+	)
+'
+
 test_expect_success 'a store of another schema version: refused, then rebuilt' '
 	"$KBX_TEST_UNIT/store-set-meta" repo/.kbx schema 999 &&
 	(
