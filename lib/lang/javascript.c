@@ -1756,6 +1756,55 @@ static void declare_this(struct kbx_walk *w, TSNode n)
 	st->frames[st->nframes - 1].this_type = type ? type : "?";
 }
 
+static const char *callback_types(struct kbx_walk *w, TSNode n);
+
+/* The type the function or signature n says it returns, or NULL. */
+static const char *returns_of(struct kbx_walk *w, TSNode n)
+{
+	TSNode rt = _kbx_field(n, "return_type");
+	const char *t = ts_node_is_null(rt) ? NULL : ts_type(w, ts_node_named_child(rt, 0));
+	return t == TYPE_NULLISH ? NULL : t;
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Does function or method n come after signatures of its name
+ * (TypeScript's overloads: function f(x: A): B; ... function f(x) {})
+ * that say another result or other callback types than it does? */
+static int has_overloads(struct kbx_walk *w, TSNode n)
+{
+	const char *t = ts_node_type(n), *sig;
+	if (!strcmp(t, "function_declaration"))
+		sig = "function_signature";
+	else if (!strcmp(t, "method_definition"))
+		sig = "method_signature";
+	else
+		return 0;
+	const char *name = _kbx_field_text(w, n, "name");
+	TSNode parent = _kbx_walk_up(w, n);
+	if (!name || ts_node_is_null(parent))
+		return 0;
+	int exported = !strcmp(ts_node_type(parent), "export_statement");
+	TSNode list = exported ? _kbx_walk_up(w, parent) : parent;
+	uint32_t count = ts_node_is_null(list) ? 0 : ts_node_named_child_count(list);
+	for (uint32_t i = 0; i < count; i++) {
+		TSNode c = ts_node_named_child(list, i);
+		if (!strcmp(ts_node_type(c), "export_statement"))
+			c = _kbx_field(c, "declaration");
+		if (ts_node_is_null(c) || strcmp(ts_node_type(c), sig))
+			continue;
+		const char *other = _kbx_field_text(w, c, "name");
+		if (other && !strcmp(other, name) &&
+		    (!same_str(returns_of(w, c), returns_of(w, n)) ||
+		     !same_str(callback_types(w, c), callback_types(w, n))))
+			return 1;
+	}
+	return 0;
+}
+
 static void enter_function(struct kbx_walk *w, TSNode n, int scoped, int this_kind)
 {
 	struct js_state *st = w->lang_state;
@@ -1768,15 +1817,18 @@ static void enter_function(struct kbx_walk *w, TSNode n, int scoped, int this_ki
 	if (st)
 		_kbx_jsc_tparams_push(w, &st->tparams, n, _kbx_field(n, "type_parameters"));
 	/* what a TypeScript function says it returns (kbx_xsym.ret_type), a
-	 * class or interface by its name; not one of its type parameters */
+	 * class or interface by its name; not one of its type parameters;
+	 * nothing for one with overloads, whose calls the checker binds to
+	 * a signature by their arguments */
 	TSNode rt = _kbx_field(n, "return_type");
-	if (st && st->typescript && scoped && w->nscope && !ts_node_is_null(rt)) {
+	int overloaded = st && st->typescript && scoped && has_overloads(w, n);
+	if (st && st->typescript && scoped && w->nscope && !ts_node_is_null(rt) && !overloaded) {
 		int sym = w->scope_sym[w->nscope - 1];
 		const char *t = ts_type(w, ts_node_named_child(rt, 0));
 		if (t && t != TYPE_NULLISH && w->x->syms[sym].line == _kbx_node_line(n))
 			w->x->syms[sym].ret_type = t;
 	}
-	if (st && st->typescript && scoped && w->nscope &&
+	if (st && st->typescript && scoped && w->nscope && !overloaded &&
 	    w->x->syms[w->scope_sym[w->nscope - 1]].line == _kbx_node_line(n))
 		w->x->syms[w->scope_sym[w->nscope - 1]].cb_types = callback_types(w, n);
 	bind_params(w, n);

@@ -41,3 +41,15 @@ export function feed(): Feed {
     s.isValid();
   });
 }
+
+// Overloads: the checker picks a signature by the arguments, and each
+// may return another type, so a call's result proves no type.
+export function pick(key: 'printer'): Printer;
+export function pick(key: string): Printer | Section;
+export function pick(key: string): Printer {
+  return new Printer(key);
+}
+
+export function choose(): string {
+  return pick('printer').format('x');
+}
