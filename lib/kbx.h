@@ -583,4 +583,35 @@ kbx_status_t kbx_compare_file(kbx_comparer_t *c, const char *index_path,
 			      const char *content_path, const char *content, size_t len,
 			      struct kbx_changes *out, struct kbx_error *err);
 
+/* One of the index's definitions: its node and lines. */
+struct kbx_def_place {
+	uint32_t id;
+	uint32_t line, end_line;
+};
+
+struct kbx_def_places {
+	struct kbx_def_place *items;
+	size_t n, alloc;
+};
+#define KBX_DEF_PLACES_INIT { NULL, 0, 0 }
+void kbx_def_places_release(struct kbx_def_places *l);
+
+/*
+ * Which of the index's definitions of path does content[0..len) (the
+ * file as read now) hold where the index puts them?  For kbx context,
+ * which quotes the lines the index gives and must not quote lines that
+ * are no longer the definition.  *same is 1 when content has the hash
+ * kbx index recorded for the file: then every definition is where the
+ * index puts it, and nothing is appended.  Otherwise *same is 0 and
+ * content is extracted again, as the language the index read the file
+ * as, and each of the index's definitions that it still holds at the
+ * same first and last lines (matched as kbx_compare_file matches them:
+ * by qualified name and kind, in order) is appended to kept, whatever
+ * its body now says.  KBX_NOT_FOUND when the index has no such file.
+ * The caller releases kept.
+ */
+kbx_status_t kbx_defs_in_place(kbx_comparer_t *c, const char *path, const char *content,
+			       size_t len, int *same, struct kbx_def_places *kept,
+			       struct kbx_error *err);
+
 #endif

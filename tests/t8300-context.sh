@@ -9,7 +9,10 @@ definition and no two overlapping, cuts a body too long for what is left
 with a marker, adds the signatures of callers and callees, carries the
 error entry'"'"'s cause and fix, reads the question from standard input,
 exits as kbx search does, reads no file through a link and notices a
-file shortened since it was indexed.'
+file shortened since it was indexed.  Java and TypeScript constructors
+and a googletest case made by a macro, whose names their lines do not
+hold, are packed from a file as it was indexed; in a file edited since,
+only the definitions still at their lines are.'
 
 . "$(dirname "$0")"/test-lib.sh
 
@@ -376,6 +379,84 @@ test_expect_success 'a file shortened since it was indexed gives no piece, and a
 	! TYPE=piece jfields id <out | grep -q "^app/config.py#parse_config\$" &&
 	test_grep "app/config.py. has changed since it was indexed: it has 14 lines" err &&
 	test $(TYPE=pack jfields stale <out) -ge 1
+'
+
+# A constructor is "constructor" to the index in Java and TypeScript, and
+# a googletest case the class and method its macro makes: names the
+# definition's lines never hold.  Here the macro is the file's own.
+test_expect_success 'set up definitions whose names their lines do not hold' '
+	mkdir -p made/src &&
+	cat >made/src/Tailer.java <<-\EOF &&
+	public class Tailer {
+	    private final int delay;
+
+	    /** Creates a tailer with a delay. */
+	    public Tailer(int delay) {
+	        this.delay = delay;
+	    }
+	}
+	EOF
+	cat >made/src/follower.ts <<-\EOF &&
+	export class Follower {
+	    private interval: number;
+
+	    constructor(interval: number) {
+	        this.interval = interval;
+	    }
+	}
+	EOF
+	cat >made/src/env_test.cc <<-\EOF &&
+	#define TEST_F(fixture, name) void fixture##_##name##_Test()
+
+	class EnvTest {
+	 protected:
+	  int backoff_ = 3;
+	};
+
+	TEST_F(EnvTest, ReadsBackoff) {
+	  int waited = backoff_ * 2;
+	  (void)waited;
+	}
+	EOF
+	(cd made && git init -q && kbx index -q)
+'
+
+test_expect_success 'a constructor and a test case a macro makes are packed from a file as indexed' '
+	(cd made && kbx context --format=json --budget=2000 --type=code "tailer delay" &&
+	 kbx context --format=json --budget=2000 --type=code "follower interval" &&
+	 kbx context --format=json --budget=2000 --type=code "backoff waited") >out 2>err &&
+	TYPE=piece jfields id line end_line <out >pieces &&
+	grep "^src/Tailer.java#Tailer.constructor 5 7\$" pieces &&
+	grep "^src/follower.ts#Follower.constructor 4 6\$" pieces &&
+	grep "^src/env_test.cc#EnvTest_ReadsBackoff_Test.TestBody 8 11\$" pieces &&
+	! test_grep "changed since it was indexed" err &&
+	TYPE=pack jfields stale <out >stale &&
+	printf "0\n0\n0\n" >expect &&
+	test_cmp expect stale
+'
+
+test_expect_success 'in a file edited since, a definition the edit moved is left out, one it left in place is not' '
+	cp made/src/Tailer.java made/src/follower.ts made/src/env_test.cc . &&
+	test_when_finished "cp Tailer.java follower.ts made/src/ && cp env_test.cc made/src/" &&
+	# a line above the constructor: its lines are no longer its own
+	{ echo "// moved down" && cat Tailer.java; } >made/src/Tailer.java &&
+	# a method after the constructor: it is where it was (the class
+	# is not)
+	sed "s/^}\$/    wait(): number { return this.interval; }\n}/" follower.ts >made/src/follower.ts &&
+	# the test case one line longer: it ends elsewhere
+	sed "s/^  (void)waited;\$/  (void)waited;\n  (void)waited;/" env_test.cc >made/src/env_test.cc &&
+	(cd made && kbx context --format=json --budget=2000 --type=code "tailer delay" &&
+	 kbx context --format=json --budget=2000 --type=code "follower interval" &&
+	 kbx context --format=json --budget=2000 --type=code "backoff waited") >out 2>err &&
+	TYPE=piece jfields id <out >ids &&
+	! grep "^src/Tailer.java#" ids &&
+	grep "^src/follower.ts#Follower.constructor\$" ids &&
+	! grep "^src/env_test.cc#EnvTest_ReadsBackoff_Test" ids &&
+	test_grep "src/Tailer.java. has changed since it was indexed: .Tailer.constructor. is no longer at lines 5-7" err &&
+	test_grep "src/env_test.cc. has changed since it was indexed: .EnvTest_ReadsBackoff_Test.TestBody. is no longer at lines 8-11" err &&
+	test_grep "src/follower.ts. has changed since it was indexed: .Follower. is no longer at lines 1-7" err &&
+	! test_grep "Follower.constructor. is no longer" err &&
+	test $(TYPE=pack jfields stale <out | paste -sd+ | bc) -ge 2
 '
 
 test_done

@@ -300,25 +300,37 @@ void kbx_comparer_free(kbx_comparer_t *c)
 	free(c);
 }
 
+/* The index's record of path into *fr; KBX_NOT_FOUND (err untouched)
+ * when it has no such file. */
+static kbx_status_t file_rec_get(struct kbx_store *s, const char *path, struct _kbx_file_rec *fr,
+				 struct kbx_error *err)
+{
+	MDB_val k = { strlen(path), (void *)path }, d;
+	int rc = mdb_get(_kbx_txn(s), s->files, &k, &d);
+	if (rc == MDB_NOTFOUND)
+		return KBX_NOT_FOUND;
+	if (rc)
+		return _kbx_fail_mdb(err, rc, "cannot read the files table");
+	if (_kbx_file_rec_decode(d.mv_data, d.mv_size, fr) != KBX_OK)
+		return _kbx_fail(err, KBX_ERR_CORRUPT,
+				 "the index's record of '%s' does not decode: run 'kbx index --rebuild'",
+				 path);
+	return KBX_OK;
+}
+
 /* The definitions the index holds for path (none when it has no such
  * file), one per body entry. */
 static kbx_status_t index_defs(struct kbx_store *s, const char *path, struct defs *out,
 			       struct kbx_error *err)
 {
 	MDB_txn *txn = _kbx_txn(s);
-	MDB_val k = { strlen(path), (void *)path }, d;
 	struct _kbx_file_rec fr;
 	struct _kbx_refs refs;
-	int rc = mdb_get(txn, s->files, &k, &d);
-	if (rc == MDB_NOTFOUND)
-		return KBX_OK;
-	if (rc)
-		return _kbx_fail_mdb(err, rc, "cannot read the files table");
-	if (_kbx_file_rec_decode(d.mv_data, d.mv_size, &fr) != KBX_OK)
-		return _kbx_fail(err, KBX_ERR_CORRUPT,
-				 "the index's record of '%s' does not decode: run 'kbx index --rebuild'",
-				 path);
-	kbx_status_t st = _kbx_refs_read(s, fr.id, &refs);
+	int rc;
+	kbx_status_t st = file_rec_get(s, path, &fr, err);
+	if (st)
+		return st == KBX_NOT_FOUND ? KBX_OK : st;
+	st = _kbx_refs_read(s, fr.id, &refs);
 	if (st == KBX_NOT_FOUND)
 		return KBX_OK;
 	if (st)
@@ -365,12 +377,12 @@ static kbx_status_t index_defs(struct kbx_store *s, const char *path, struct def
 	return st;
 }
 
-/* The definitions extracted from content, as kbx index would store them. */
-static kbx_status_t content_defs(struct kbx_comparer *c, const char *path, const char *content,
-				 size_t len, struct kbx_extract *x, struct defs *out,
-				 struct kbx_error *err)
+/* The definitions extracted from content as lang, as kbx index would
+ * store them. */
+static kbx_status_t content_defs(struct kbx_comparer *c, const char *path,
+				 const struct kbx_lang *lang, const char *content, size_t len,
+				 struct kbx_extract *x, struct defs *out, struct kbx_error *err)
 {
-	const struct kbx_lang *lang = _kbx_header_lang(&c->headers, path, content, len);
 	if (!content || !lang || looks_binary(content, len))
 		return KBX_OK;
 	if (len > UINT32_MAX)
@@ -394,17 +406,48 @@ static kbx_status_t content_defs(struct kbx_comparer *c, const char *path, const
 	return KBX_OK;
 }
 
-static int def_cmp(const void *a, const void *b)
+/* Do two definitions, one of each side, have one name and kind?  0 when
+ * they do; else which sorts first. */
+static int def_name_cmp(const struct def *x, const struct def *y)
 {
-	const struct def *x = a, *y = b;
 	int c = strcmp(x->qual, y->qual);
 	if (c)
 		return c;
-	if (x->kind != y->kind)
-		return x->kind < y->kind ? -1 : 1;
+	return x->kind < y->kind ? -1 : x->kind > y->kind;
+}
+
+static int def_cmp(const void *a, const void *b)
+{
+	const struct def *x = a, *y = b;
+	int c = def_name_cmp(x, y);
+	if (c)
+		return c;
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
 	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The definitions of both sides, each sorted by def_cmp: the index's of
+ * index_path, and those extracted as lang from content, the file at
+ * content_path (either path NULL: none). */
+static kbx_status_t both_defs(struct kbx_comparer *c, const char *index_path,
+			      const char *content_path, const struct kbx_lang *lang,
+			      const char *content, size_t len, struct kbx_extract *x,
+			      struct defs *idx, struct defs *cnt, struct kbx_error *err)
+{
+	kbx_status_t st = KBX_OK;
+	if (index_path)
+		st = index_defs(c->s, index_path, idx, err);
+	if (!st && content_path)
+		st = content_defs(c, content_path, lang, content, len, x, cnt, err);
+	if (st)
+		return st;
+	/* (no qsort of a null base, even of no items: UBSan) */
+	if (idx->n > 1)
+		qsort(idx->v, idx->n, sizeof(*idx->v), def_cmp);
+	if (cnt->n > 1)
+		qsort(cnt->v, cnt->n, sizeof(*cnt->v), def_cmp);
+	return KBX_OK;
 }
 
 static int change_add(struct kbx_changes *l, int status, int lang, const struct def *old,
@@ -458,17 +501,11 @@ kbx_status_t kbx_compare_file(kbx_comparer_t *c, const char *index_path,
 	kbx_status_t st = KBX_OK;
 	size_t first = out->n;
 
-	if (index_path)
-		st = index_defs(c->s, index_path, &idx, err);
-	if (!st && content_path)
-		st = content_defs(c, content_path, content, len, &x, &cnt, err);
+	st = both_defs(c, index_path, content_path,
+		       content_path ? _kbx_header_lang(&c->headers, content_path, content, len) : NULL,
+		       content, len, &x, &idx, &cnt, err);
 	if (st)
 		goto out;
-	/* (no qsort of a null base, even of no items: UBSan) */
-	if (idx.n > 1)
-		qsort(idx.v, idx.n, sizeof(*idx.v), def_cmp);
-	if (cnt.n > 1)
-		qsort(cnt.v, cnt.n, sizeof(*cnt.v), def_cmp);
 
 	int index_old = c->index_side == KBX_INDEX_IS_OLD;
 	const struct defs *olds = index_old ? &idx : &cnt, *news = index_old ? &cnt : &idx;
@@ -486,11 +523,8 @@ kbx_status_t kbx_compare_file(kbx_comparer_t *c, const char *index_path,
 			cmp = 1;
 		else if (!n)
 			cmp = -1;
-		else {
-			cmp = strcmp(o->qual, n->qual);
-			if (!cmp)
-				cmp = o->kind < n->kind ? -1 : o->kind > n->kind;
-		}
+		else
+			cmp = def_name_cmp(o, n);
 		if (cmp < 0) {
 			bad = change_add(out, KBX_CHANGE_REMOVED, lang, o, old_path, NULL, NULL);
 			i++;
@@ -513,6 +547,67 @@ kbx_status_t kbx_compare_file(kbx_comparer_t *c, const char *index_path,
 		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	else if (out->n - first > 1)
 		qsort(out->items + first, out->n - first, sizeof(*out->items), change_cmp);
+out:
+	free(idx.v);
+	free(cnt.v);
+	_kbx_extract_release(&x);
+	return st;
+}
+
+void kbx_def_places_release(struct kbx_def_places *l)
+{
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+kbx_status_t kbx_defs_in_place(kbx_comparer_t *c, const char *path, const char *content,
+			       size_t len, int *same, struct kbx_def_places *kept,
+			       struct kbx_error *err)
+{
+	struct kbx_store *s = c->s;
+	struct _kbx_file_rec fr;
+	unsigned char h[16];
+	*same = 0;
+	kbx_status_t st = file_rec_get(s, path, &fr, err);
+	if (st == KBX_NOT_FOUND)
+		return _kbx_fail(err, KBX_NOT_FOUND, "the index has no file '%s'", path);
+	if (st)
+		return st;
+	_kbx_hash128(content ? content : "", content ? len : 0, h);
+	if (!memcmp(h, fr.hash, sizeof(h))) {
+		*same = 1;
+		return KBX_OK;
+	}
+
+	/* edited: where each definition is now, read as the index read the
+	 * file (a header's language is the one it was given then) */
+	struct kbx_extract x = KBX_EXTRACT_INIT;
+	struct defs idx = { 0 }, cnt = { 0 };
+	st = both_defs(c, path, path, _kbx_lang_from_id(fr.lang), content, len, &x, &idx, &cnt, err);
+	if (st)
+		goto out;
+	for (size_t i = 0, j = 0; i < idx.n && j < cnt.n;) {
+		const struct def *o = &idx.v[i], *n = &cnt.v[j];
+		int cmp = def_name_cmp(o, n);
+		if (cmp < 0) {
+			i++;
+		} else if (cmp > 0) {
+			j++;
+		} else {
+			/* the k-th of a name on one side is the k-th on the other */
+			if (o->line == n->line && o->end_line == n->end_line) {
+				if (_kbx_grow((void **)&kept->items, &kept->alloc, kept->n,
+					      sizeof(*kept->items), 16)) {
+					st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+					break;
+				}
+				kept->items[kept->n++] =
+					(struct kbx_def_place){ o->id, o->line, o->end_line };
+			}
+			i++;
+			j++;
+		}
+	}
 out:
 	free(idx.v);
 	free(cnt.v);

@@ -51,7 +51,6 @@ static double ms_since(const struct timespec *t0)
 struct cand {
 	struct kbx_context_piece p;     /* the fields known so far; text NULL */
 	char *key;                      /* one per definition and per document */
-	char *name;                     /* code: the simple name, to check the file */
 	char *doc_text;                 /* documents and errors: the indexed text */
 	uint32_t node;                  /* code: graph node id */
 	int node_kind;
@@ -65,6 +64,11 @@ struct cached_file {
 	size_t *starts;                 /* of each line; starts[nlines] = len */
 	size_t nlines;
 	int bad;                        /* could not be read: said once */
+	/* what the index says of it: 1, the text it indexed (a graph's
+	 * chunks always are), else the definitions still where it puts
+	 * them (kbx_defs_in_place) */
+	int same;
+	struct kbx_def_places kept;
 };
 
 struct run {
@@ -80,6 +84,7 @@ struct run {
 	size_t tab_cap;
 	struct cached_file *files;
 	size_t nfiles;
+	kbx_comparer_t **cmps;          /* per source, made when a file has changed */
 	uint64_t max_file_size;
 	int nomem;
 };
@@ -127,18 +132,7 @@ static void cand_release(struct cand *c)
 {
 	piece_release(&c->p);
 	free(c->key);
-	free(c->name);
 	free(c->doc_text);
-}
-
-/* The simple name at the end of a qualified one ("Foo.bar", "ns::f"). */
-static const char *last_part(const char *qual)
-{
-	const char *s = qual;
-	for (const char *p = qual; *p; p++)
-		if (*p == '.' || *p == ':' || *p == '#' || *p == '/')
-			s = p + 1;
-	return s;
 }
 
 static void tab_insert(uint32_t *t, size_t cap, const char *key, size_t i)
@@ -241,7 +235,7 @@ static int cand_failed(const struct cand *c)
 {
 	const struct kbx_context_piece *p = &c->p;
 	return !c->key || !p->id || !p->title || !p->heading || !p->path || !p->lang || !p->why ||
-	       !p->severity || !p->cause || !p->fix || !c->name;
+	       !p->severity || !p->cause || !p->fix;
 }
 
 /* A candidate from a search hit's chunk (code, document or error). */
@@ -274,7 +268,6 @@ static void add_chunk(struct run *r, size_t src, int step, const struct kbx_chun
 	c.p.severity = dup_or_empty(ch->severity);
 	c.p.cause = dup_or_empty(ch->cause);
 	c.p.fix = dup_or_empty(ch->fix);
-	c.name = dup_or_empty(ch->type == KBX_CHUNK_CODE ? last_part(ch->title) : "");
 	if (ch->type != KBX_CHUNK_CODE)
 		c.doc_text = ch->text ? strndup(ch->text, ch->text_len) : strdup("");
 	if (cand_failed(&c) || (ch->type != KBX_CHUNK_CODE && !c.doc_text)) {
@@ -311,7 +304,6 @@ static void add_node(struct run *r, size_t src, int step, int kind, const struct
 	c.p.severity = strdup("");
 	c.p.cause = strdup("");
 	c.p.fix = strdup("");
-	c.name = dup_or_empty(n->name);
 	if (cand_failed(&c)) {
 		cand_release(&c);
 		r->nomem = 1;
@@ -678,6 +670,33 @@ static int graph_file(struct run *r, const struct kbx_hybrid_graph *g, struct ca
 	return -1;
 }
 
+/*
+ * Is f the text kbx index read, and if not, which definitions are still
+ * at the lines the index gives?  The file's hash against the one the
+ * index recorded, then, for a file edited since, the definitions
+ * extracted again (kbx_defs_in_place).  When that cannot be told, none
+ * is taken to be in place, and still_there() leaves them out.
+ */
+static void compare_with_index(struct run *r, size_t src, struct cached_file *f)
+{
+	struct kbx_error e = KBX_ERROR_INIT;
+	if (!r->cmps && !(r->cmps = calloc(r->nsources, sizeof(*r->cmps)))) {
+		r->nomem = 1;
+		return;
+	}
+	if (!r->cmps[src] &&
+	    kbx_comparer_new(r->sources[src].store, KBX_INDEX_IS_OLD, &r->cmps[src], &e)) {
+		r->nomem = 1;
+		return;
+	}
+	kbx_status_t st = kbx_defs_in_place(r->cmps[src], f->path, f->buf.buf, f->buf.len, &f->same,
+					    &f->kept, &e);
+	if (st == KBX_ERR_NOMEM)
+		r->nomem = 1;
+	else if (st && st != KBX_NOT_FOUND)
+		note(r, "cannot compare '%s' with the index: %s", f->path, e.msg);
+}
+
 /* A repository file, read once per pack; NULL (with a note) when it
  * cannot be read as the rules say. */
 static struct cached_file *get_file(struct run *r, size_t src, const char *path)
@@ -701,8 +720,10 @@ static struct cached_file *get_file(struct run *r, size_t src, const char *path)
 	}
 	r->nfiles++;
 	const struct kbx_hybrid_graph *g = r->sources[src].graph;
-	if (g)
+	if (g) {
+		f->same = 1;
 		return graph_file(r, g, f) ? NULL : f;
+	}
 	const char *root = kbx_store_root(r->sources[src].store);
 	int rc = strbuf_read_regular_at(&f->buf, root, path, r->max_file_size);
 	if (rc) {
@@ -731,32 +752,16 @@ static struct cached_file *get_file(struct run *r, size_t src, const char *path)
 	/* a last line without a newline */
 	if (!f->nlines || f->starts[f->nlines] < f->buf.len)
 		f->starts[++f->nlines] = f->buf.len;
+	compare_with_index(r, src, f);
 	return f;
-}
-
-static int is_ident(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '$'))
-			return 0;
-	return 1;
-}
-
-static int line_has(const struct cached_file *f, uint32_t line, const char *word)
-{
-	size_t s = f->starts[line - 1], e = f->starts[line], wl = strlen(word);
-	for (size_t i = s; i + wl <= e; i++)
-		if (!memcmp(f->buf.buf + i, word, wl))
-			return 1;
-	return 0;
 }
 
 /*
  * Is the definition still where the index put it?  Its lines within the
- * file and its name among them.
+ * file, and the file the text the index read or the definition found at
+ * those same lines in it again.  Not its name among the lines: a
+ * constructor is "constructor" to the index, a googletest case
+ * "TestBody", and neither name is written there.
  */
 static int still_there(struct run *r, const struct cand *c, const struct cached_file *f)
 {
@@ -765,14 +770,15 @@ static int still_there(struct run *r, const struct cand *c, const struct cached_
 		     c->p.path, f->nlines, c->p.title, c->p.line, c->p.def_end_line);
 		return 0;
 	}
-	if (!is_ident(c->name))
+	if (f->same)
 		return 1;
-	/* anywhere in it: a C typedef names its type on its last line */
-	for (uint32_t l = c->p.line; l <= c->p.def_end_line; l++)
-		if (line_has(f, l, c->name))
+	for (size_t i = 0; c->node && i < f->kept.n; i++) {
+		const struct kbx_def_place *k = &f->kept.items[i];
+		if (k->id == c->node && k->line == c->p.line && c->p.def_end_line <= k->end_line)
 			return 1;
-	note(r, "'%s' has changed since it was indexed: '%s' is no longer at line %u; left out (run kbx index)",
-	     c->p.path, c->name, c->p.line);
+	}
+	note(r, "'%s' has changed since it was indexed: '%s' is no longer at lines %u-%u; left out (run kbx index)",
+	     c->p.path, c->p.title, c->p.line, c->p.def_end_line);
 	return 0;
 }
 
@@ -1233,8 +1239,12 @@ out:
 		free(r.files[i].path);
 		strbuf_release(&r.files[i].buf);
 		free(r.files[i].starts);
+		kbx_def_places_release(&r.files[i].kept);
 	}
 	free(r.files);
+	for (size_t i = 0; r.cmps && i < nsources; i++)
+		kbx_comparer_free(r.cmps[i]);
+	free(r.cmps);
 	return st;
 }
 
