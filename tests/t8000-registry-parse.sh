@@ -316,4 +316,90 @@ test_expect_success 'a long section is cut at blocks, a huge code block at lines
 	done <sizes
 '
 
+# The repository's own Markdown is written for readers: a first "---" is
+# as often a thematic break as a front matter (markdown-it's sample.md).
+test_expect_success 'set up documents that open with a thematic break' '
+	mkdir -p own/docs &&
+	cat >own/docs/sample.md <<-\EOF &&
+	---
+	__Advertisement :)__
+
+	---
+
+	# Heading
+
+	Some text about widgets.
+	EOF
+	cat >own/docs/emphasis.md <<-\EOF &&
+	---
+	**Note**: *read* this first
+	---
+
+	Text after two rules.
+	EOF
+	cat >own/docs/rule.md <<-\EOF &&
+	---
+
+	Text after a rule that nothing closes.
+	EOF
+	cp "$REG/bad/docs/list-front-matter.md" own/docs/
+'
+
+test_expect_success 'a registry document that opens so is skipped, as before' '
+	(cd own && test_expect_code 0 "$dump" docs/sample.md docs/emphasis.md docs/rule.md) >out &&
+	grep "^note\\|^status" out | cut -d" " -f1-5 >actual &&
+	cat >expect <<-\EOT &&
+	note skipped docs/sample.md:2:1 not-a-mapping file:
+	status docs/sample.md cannot parse: the
+	note skipped docs/emphasis.md:2:2 yaml-syntax file:
+	status docs/emphasis.md cannot parse: cannot
+	note skipped docs/rule.md:1:1 yaml-syntax file:
+	status docs/rule.md cannot parse: the
+	EOT
+	test_cmp expect actual &&
+	test_grep ! "^chunk" out
+'
+
+test_expect_success 'a repository document: a leading block that is not fields is text, unnoted' '
+	(cd own && test_expect_code 0 "$dump" --repository docs/sample.md docs/emphasis.md \
+		docs/rule.md docs/list-front-matter.md) >out &&
+	grep "^note\\|^status" out >actual &&
+	test_write_lines "status docs/sample.md success" "status docs/emphasis.md success" \
+		"status docs/rule.md success" "status docs/list-front-matter.md success" >expect &&
+	test_cmp expect actual &&
+	grep "^chunk\\|^  \\(doc_id\\|title\\|lines\\)" out >fields &&
+	cat >expect <<-\EOT &&
+	chunk docs/sample.md #0
+	  doc_id: docs/sample.md
+	  title: Heading
+	  lines: 1-8
+	chunk docs/emphasis.md #0
+	  doc_id: docs/emphasis.md
+	  title: Note: read this first
+	  lines: 1-5
+	chunk docs/rule.md #0
+	  doc_id: docs/rule.md
+	  title: rule
+	  lines: 1-3
+	chunk docs/list-front-matter.md #0
+	  doc_id: docs/list-front-matter.md
+	  title: A list as front matter
+	  lines: 1-6
+	EOT
+	test_cmp expect fields
+'
+
+test_expect_success 'a repository document: fields that are not YAML are a warning, the rest is kept' '
+	(cd "$REG/bad" && test_expect_code 0 "$dump" --repository docs/bad-front-matter.md) >out &&
+	grep "^note\\|^status" out >actual &&
+	cat >expect <<-\EOT &&
+	note warning docs/bad-front-matter.md:4:12 yaml-syntax file: the front matter is not valid YAML: did not find expected key while parsing a block mapping: fix the syntax (it is ignored; the rest of the file is indexed)
+	status docs/bad-front-matter.md success
+	EOT
+	test_cmp expect actual &&
+	grep "^  \\(doc_id\\|title\\|lines\\)" out >fields &&
+	test_write_lines "  doc_id: docs/bad-front-matter.md" "  title: Broken" "  lines: 7-9" >expect &&
+	test_cmp expect fields
+'
+
 test_done

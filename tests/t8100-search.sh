@@ -409,4 +409,43 @@ test_expect_success 'kbx registry add refuses a directory that holds no registry
 	(cd repo && kbx registry remove ../kb 2>/dev/null)
 '
 
+test_expect_success 'a Markdown file of the repository that opens with a rule is indexed whole' '
+	git init -q rules &&
+	mkdir -p rules/docs rules-reg/docs &&
+	cat >rules/docs/sample.md <<-\EOF &&
+	---
+	__Advertisement :)__
+
+	---
+
+	# Heading
+
+	Some text about widgets.
+	EOF
+	cat >rules/docs/broken.md <<-\EOF &&
+	---
+	title: [unclosed
+	---
+
+	# Gadgets
+
+	Some text about gizmos.
+	EOF
+	(cd rules && kbx index >../out 2>../err) &&
+	test_grep ! "skipped file" err &&
+	test_grep "^docs/broken.md:3:1: warning: the front matter is not valid YAML: .*(it is ignored; the rest of the file is indexed)" err &&
+	(cd rules && kbx search --format=grep widgets >../out) &&
+	test_grep "^docs/sample.md:1:1: doc docs/sample.md" out &&
+	# the body after the front matter, which is left out
+	(cd rules && kbx search --format=grep gizmos >../out) &&
+	test_grep "^docs/broken.md:5:1: doc docs/broken.md" out
+'
+
+test_expect_success 'the same file in a registry is still skipped, naming file and line' '
+	cp rules/docs/sample.md rules-reg/docs/ &&
+	(cd rules && kbx registry add ../rules-reg 2>/dev/null &&
+	 test_expect_code 11 kbx index 2>../err) &&
+	test_grep "/rules-reg/docs/sample.md:2:1: skipped file: the front matter is a single value, not a mapping" err
+'
+
 test_done

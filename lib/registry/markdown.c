@@ -30,6 +30,15 @@
  * (else the file name without its extension), the type type_default.
  * Without an id, the id is the path too: a document that names no id is
  * still worth finding, and its path is unique within the registry.
+ *
+ * A registry's documents are written for kbx, and a front matter that
+ * is not closed, not YAML or not a mapping skips the file, with a note
+ * that says where.  The repository's own documents are written for
+ * readers, and their first "---" is as often a thematic break
+ * (markdown-it's sample.md opens "---", an advertisement in bold, "---"):
+ * there a block that is not a mapping is body text, fields that are not
+ * valid YAML are told and left out, and the file is never skipped (see
+ * registry.h).
  */
 #include <cmark.h>
 #include <stdlib.h>
@@ -64,6 +73,7 @@ struct mdoc {
 	struct section *sections;
 	size_t nsections, sections_alloc;
 	int nomem;
+	int repository;         /* one of the repository's own documents */
 	/* front matter */
 	char *id, *title, *category, *lang, *tags;
 	int type;
@@ -164,8 +174,46 @@ static char *dup_scalar(const yaml_node_t *v)
 	return strdup((const char *)v->data.scalar.value);
 }
 
+/*
+ * Does the block buf[off, off + len) look like fields: is its first line
+ * that is neither blank nor a comment a key, plain or quoted, then a
+ * colon and a blank or the end of the line ("title: [unclosed")?  Not
+ * "__Advertisement :)__", nor "**Note**: ...", nor "- item".
+ */
+static int looks_like_fields(const char *buf, size_t off, size_t len)
+{
+	const char *s = buf + off, *end = s + len;
+	while (s < end) {
+		const char *eol = memchr(s, '\n', (size_t)(end - s));
+		eol = eol ? eol : end;
+		const char *p = s;
+		while (p < eol && (*p == ' ' || *p == '\t' || *p == '\r'))
+			p++;
+		if (p == eol || *p == '#') {
+			s = eol < end ? eol + 1 : end;
+			continue;
+		}
+		if (*p == '"' || *p == '\'') {
+			const char *q = memchr(p + 1, *p, (size_t)(eol - p - 1));
+			if (!q)
+				return 0;
+			p = q + 1;
+		} else if (strchr("-?:,[]{}&*!|>%@`", *p)) {
+			return 0;       /* a YAML indicator: no plain key */
+		}
+		for (; p < eol; p++)
+			if (*p == ':' && (p + 1 == eol || p[1] == ' ' || p[1] == '\t' || p[1] == '\r'))
+				return 1;
+		return 0;
+	}
+	return 0;
+}
+
 /* Read the front matter in buf[off, off + len), whose first line is file
- * line line0 (0-based).  0, or -1 when the file is skipped (told). */
+ * line line0 (0-based).  0 (in a repository's document, also for fields
+ * that are not valid YAML: told, and none is read); 1 when, in a
+ * repository's document, it is no front matter and the file is all
+ * body; or -1 when the file is skipped (told). */
 static int front_matter(struct mdoc *m, size_t off, size_t len, size_t line0,
 			kbx_status_t *st, struct kbx_error *err)
 {
@@ -184,6 +232,21 @@ static int front_matter(struct mdoc *m, size_t off, size_t len, size_t line0,
 			const yaml_mark_t *mk = &parser.problem_mark;
 			uint32_t line = (uint32_t)(mk->line + line0) + 1, col = KBX_YAML_COL(*mk);
 			const char *problem = parser.problem ? parser.problem : "syntax error";
+			if (m->repository) {
+				/* fields gone wrong are a front matter, told and
+				 * left out as a registry's bad field is; anything
+				 * else is text after a thematic break */
+				int fields = looks_like_fields(m->buf, off, len);
+				if (fields)
+					_kbx_reg_note(m->sink, KBX_NOTE_WARNING, m->path, line, col,
+						      "yaml-syntax", "file",
+						      "the front matter is not valid YAML: %s%s%s: fix "
+						      "the syntax (it is ignored; the rest of the file is "
+						      "indexed)", problem, parser.context ? " " : "",
+						      parser.context ? parser.context : "");
+				yaml_parser_delete(&parser);
+				return fields ? 0 : 1;
+			}
 			_kbx_reg_note(m->sink, KBX_NOTE_SKIPPED, m->path, line, col, "yaml-syntax", "file",
 				      "the front matter is not valid YAML: %s%s%s: fix the syntax (the "
 				      "whole file is skipped)", problem, parser.context ? " " : "",
@@ -199,6 +262,10 @@ static int front_matter(struct mdoc *m, size_t off, size_t len, size_t line0,
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	if (!root || _kbx_yaml_is_null(root))
 		goto out;
+	if (root->type != YAML_MAPPING_NODE && m->repository) {
+		rc = 1;         /* text between two thematic breaks */
+		goto out;
+	}
 	if (root->type != YAML_MAPPING_NODE) {
 		uint32_t line = (uint32_t)(root->start_mark.line + line0) + 1;
 		_kbx_reg_note(m->sink, KBX_NOTE_SKIPPED, m->path, line, KBX_YAML_COL(root->start_mark),
@@ -517,7 +584,7 @@ static void read_body(struct mdoc *m, size_t body_off, size_t body_line0)
 }
 
 kbx_status_t _kbx_registry_parse_markdown(const char *path, const char *buf, size_t len,
-					  int type_default,
+					  int type_default, int repository,
 					  const struct kbx_chunk_sink *sink, struct kbx_error *err)
 {
 	if (err) {
@@ -531,6 +598,7 @@ kbx_status_t _kbx_registry_parse_markdown(const char *path, const char *buf, siz
 	m.len = len;
 	m.sink = sink;
 	m.type = type_default ? type_default : KBX_CHUNK_DOC;
+	m.repository = repository;
 	kbx_status_t st = KBX_OK;
 	if (_kbx_lines_init(&m.lines, buf, len) < 0)
 		return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
@@ -543,7 +611,9 @@ kbx_status_t _kbx_registry_parse_markdown(const char *path, const char *buf, siz
 		       !is_fence(buf + m.lines.start[close], buf + m.lines.start[close + 1], 0) &&
 		       !is_fence(buf + m.lines.start[close], buf + m.lines.start[close + 1], 1))
 			close++;
-		if (close == m.lines.n) {
+		if (close == m.lines.n && repository) {
+			close = 0;      /* a thematic break: no front matter */
+		} else if (close == m.lines.n) {
 			_kbx_reg_note(sink, KBX_NOTE_SKIPPED, path, 1, 1, "yaml-syntax", "file",
 				      "the front matter that starts at line 1 has no closing '---' "
 				      "line: add one (the whole file is skipped)");
@@ -551,11 +621,15 @@ kbx_status_t _kbx_registry_parse_markdown(const char *path, const char *buf, siz
 				       path);
 			goto out;
 		}
-		if (front_matter(&m, m.lines.start[1], m.lines.start[close] - m.lines.start[1], 1,
-				 &st, err) < 0)
+		int fm = close ? front_matter(&m, m.lines.start[1],
+					      m.lines.start[close] - m.lines.start[1], 1, &st, err)
+			       : 1;
+		if (fm < 0)
 			goto out;
-		body_line0 = close + 1;
-		body_off = m.lines.start[body_line0];
+		if (!fm) {
+			body_line0 = close + 1;
+			body_off = m.lines.start[body_line0];
+		}
 	}
 	if (m.nomem)
 		goto nomem;

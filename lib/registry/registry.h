@@ -61,11 +61,23 @@ kbx_status_t _kbx_registry_parse_errors(const char *path, const char *buf, size_
  * heading path and its line range in the file.
  *
  * type_default applies when the front matter names no category.  Returns
- * as _kbx_registry_parse_errors does; a front matter that is not valid
- * YAML skips the file.
+ * as _kbx_registry_parse_errors does; in a registry's document a front
+ * matter that is not closed, not valid YAML or not a mapping skips the
+ * file.
+ *
+ * repository: the document is one of the repository's own, written for
+ * readers and not for kbx, where a first line "---" is as often a
+ * thematic break.  A leading block that is not closed, or whose YAML is
+ * a single value or a list, is no front matter: the whole file is body
+ * text, with no note; so is one that is not valid YAML, unless it looks
+ * like fields (its first line that is neither blank nor a comment is
+ * "key: ..."): that is a front matter gone wrong, and a warning (what
+ * "file", reason "yaml-syntax") says where the YAML parser stopped; its
+ * fields are ignored and the body after it is indexed.  A repository's
+ * document is never skipped.
  */
 kbx_status_t _kbx_registry_parse_markdown(const char *path, const char *buf, size_t len,
-					  int type_default,
+					  int type_default, int repository,
 					  const struct kbx_chunk_sink *sink, struct kbx_error *err);
 
 #endif

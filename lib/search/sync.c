@@ -1207,8 +1207,8 @@ static kbx_status_t parse_source(struct sync *y, const char *key, const char *sh
 		st = _kbx_registry_parse_errors(shown, buf.buf ? buf.buf : "", buf.len, lang, &sink,
 						&perr);
 	else
-		st = _kbx_registry_parse_markdown(shown, buf.buf ? buf.buf : "", buf.len, type, &sink,
-						  &perr);
+		st = _kbx_registry_parse_markdown(shown, buf.buf ? buf.buf : "", buf.len, type,
+						  root != NULL, &sink, &perr);
 	strbuf_release(&buf);
 	if (y->sink_status) {
 		return y->sink_status;

@@ -3,9 +3,10 @@
  * matter through libyaml, the body through cmark, cut into chunks.
  *
  * Input: the first byte picks the default type (its value modulo 5,
- * plus 1), the rest is the document.  Checked: the status is success, a
- * parse error or out of memory; a parse error sends no chunk and one
- * note on the file; chunks are numbered from 0, their line ranges lie in
+ * plus 1), the rest is the document, parsed as a registry's and as one
+ * of the repository's own.  Checked: the status is success, a parse
+ * error or out of memory; a parse error sends no chunk and one note on
+ * the file, and never comes of a repository's document; chunks are numbered from 0, their line ranges lie in
  * the file, in order and without overlap, and their text is text_len
  * long and starts with the title; notes have a path, reason and message.
  */
@@ -72,19 +73,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	int type = data[0] % 5 + 1;
 	data++, size--;
-	struct seen s;
-	memset(&s, 0, sizeof(s));
-	s.lines = count_lines(data, size);
-	struct kbx_chunk_sink sink = { &s, on_chunk, on_note };
-	struct kbx_error err = KBX_ERROR_INIT;
-	kbx_status_t st = _kbx_registry_parse_markdown("docs/fuzz.md", (const char *)data, size,
-						       type, &sink, &err);
-	FUZZ_ASSERT(st == KBX_OK || st == KBX_ERR_PARSE || st == KBX_ERR_NOMEM);
-	FUZZ_ASSERT(st == err.status);
-	if (st == KBX_ERR_PARSE)
-		FUZZ_ASSERT(s.chunks == 0 && s.file_skips == 1 && s.notes == 1 && *err.msg);
-	else if (st == KBX_OK)
-		FUZZ_ASSERT(s.file_skips == 0);
-	free(s.doc_id);
+	for (int repository = 0; repository < 2; repository++) {
+		struct seen s;
+		memset(&s, 0, sizeof(s));
+		s.lines = count_lines(data, size);
+		struct kbx_chunk_sink sink = { &s, on_chunk, on_note };
+		struct kbx_error err = KBX_ERROR_INIT;
+		kbx_status_t st = _kbx_registry_parse_markdown("docs/fuzz.md", (const char *)data,
+							       size, type, repository, &sink, &err);
+		FUZZ_ASSERT(st == KBX_OK || st == KBX_ERR_PARSE || st == KBX_ERR_NOMEM);
+		FUZZ_ASSERT(st == err.status);
+		FUZZ_ASSERT(!repository || st != KBX_ERR_PARSE);
+		if (st == KBX_ERR_PARSE)
+			FUZZ_ASSERT(s.chunks == 0 && s.file_skips == 1 && s.notes == 1 && *err.msg);
+		else if (st == KBX_OK)
+			FUZZ_ASSERT(s.file_skips == 0);
+		free(s.doc_id);
+	}
 	return 0;
 }

@@ -2,7 +2,7 @@
  * registry-dump: print what the registry parsers make of files, in a
  * stable text form, for tests/t8000-registry-parse.sh.
  *
- *   registry-dump [--root DIR] [--text] [--stop-after N] FILE...
+ *   registry-dump [--root DIR] [--text] [--stop-after N] [--repository] FILE...
  *   registry-dump --classify PATH...
  *
  * Each FILE is classified by its path relative to DIR (default: the
@@ -20,8 +20,10 @@
  *   note KIND PATH:LINE:COL REASON WHAT: MESSAGE
  *
  * then "status PATH STATUS" for each file.  --stop-after N makes the
- * sink stop each parse after N chunks, with the status KBX_ERR_IO.  A file of no registry kind
- * prints "none PATH".  Exit 2 when a file cannot be read.
+ * sink stop each parse after N chunks, with the status KBX_ERR_IO.
+ * --repository reads each Markdown file as one of the repository's own
+ * documents, not a registry's.  A file of no registry kind prints "none
+ * PATH".  Exit 2 when a file cannot be read.
  *
  * --classify prints, for each registry-relative PATH (nothing is read),
  * "PATH: none", "PATH: errors LANG" or "PATH: markdown TYPE".
@@ -35,6 +37,7 @@
 #include "util/strbuf.h"
 
 static int show_text;
+static int repository;
 static long stop_after = -1;
 static long chunks_seen;
 
@@ -109,6 +112,8 @@ int main(int argc, char **argv)
 			show_text = 1;
 		else if (!strcmp(argv[i], "--stop-after") && i + 1 < argc)
 			stop_after = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--repository"))
+			repository = 1;
 		else
 			break;
 	}
@@ -154,7 +159,8 @@ int main(int argc, char **argv)
 			break;
 		}
 		case KBX_REG_MARKDOWN:
-			st = _kbx_registry_parse_markdown(rel, strbuf_str(&sb), sb.len, type, &sink, &err);
+			st = _kbx_registry_parse_markdown(rel, strbuf_str(&sb), sb.len, type, repository,
+							  &sink, &err);
 			break;
 		default:
 			printf("none %s\n", rel);
