@@ -231,6 +231,54 @@ test_expect_success 'a store of schema 2 is refused with advice' '
 	(cd plain && kbx index -q --rebuild && test_expect_code 1 kbx changed)
 '
 
+test_expect_success 'headers read as C++ or Objective-C, and a TypeScript component: unchanged' '
+	git init -q hdr &&
+	(cd hdr && git config user.name Tester && git config user.email tester@example.com) &&
+	cat >hdr/shape.h <<-\EOF &&
+	class Shape {
+	public:
+	  int area();
+	};
+	EOF
+	cat >hdr/view.h <<-\EOF &&
+	@interface View : NSObject
+	- (void)draw;
+	@end
+	EOF
+	cat >hdr/card.vue <<-\EOF &&
+	<script lang="ts">
+	function size(x: number): number { return x }
+	</script>
+	EOF
+	(cd hdr && git add . && git commit -qm base && kbx index -q &&
+	 kbx status >../status &&
+	 test_expect_code 1 kbx changed HEAD >../out 2>../err &&
+	 touch shape.h view.h card.vue &&
+	 test_expect_code 1 kbx changed HEAD >>../out 2>>../err &&
+	 test_expect_code 1 kbx changed >>../out 2>>../err) &&
+	test_grep "^files_cpp: 1" status &&
+	test_grep "^files_objc: 1" status &&
+	test_grep "^files_vue-ts: 1" status &&
+	test_must_be_empty out &&
+	test_must_be_empty err
+'
+
+test_expect_success 'a header whose text changed is still reported' '
+	(cd hdr && cp shape.h ../shape.h.saved &&
+	 printf "class Circle {\npublic:\n  int r() { return 1; }\n};\n" >>shape.h &&
+	 test_expect_code 1 kbx changed HEAD --format=grep >../out 2>../err &&
+	 kbx changed --format=grep >../wt &&
+	 printf "int plain(void) { return 0; }\n" >shape.h &&
+	 kbx changed --format=grep >../toc &&
+	 cp ../shape.h.saved shape.h) &&
+	test_grep "differs from the index (first .shape.h.)" err &&
+	test_grep ! "view.h\|card.vue" err &&
+	test_must_be_empty out &&
+	test_grep "^shape.h:[0-9]*:[0-9]*: added .*Circle" wt &&
+	test_grep "^shape.h:1:1: added function plain" toc &&
+	test_grep "^shape.h:1:1: removed class Shape" toc
+'
+
 test_unit body-hash
 
 test_done

@@ -181,7 +181,17 @@ kbx_status_t kbx_worktree_changes(kbx_store_t *s, uint64_t max_file_size,
 			ngone++;
 		} else {
 			const struct _kbx_scan_file *f = &scan.files[si++];
-			int lang = _kbx_lang_id(f->lang);
+			/* The scan goes by the path, which calls every .h C and
+			 * every component JavaScript; the indexer reads the text
+			 * and keeps the language it decided in the record.  Take
+			 * the record's when the text may have decided it, as kbx
+			 * index does (lib/graph/index.c): the content hash still
+			 * says whether the file changed. */
+			const struct kbx_lang *then = _kbx_lang_from_id(fr.lang);
+			const struct kbx_lang *l = f->lang;
+			if (then && _kbx_lang_text_variant(l, then) && _kbx_lang_text_decides(f->path))
+				l = then;
+			int lang = _kbx_lang_id(l);
 			unsigned char h[16];
 			if ((fr.size != f->size || fr.mtime_ns != f->mtime_ns || fr.lang != lang) &&
 			    (fr.lang != lang || hash_file(s->root, f->path, max, h) < 0 ||
