@@ -1,4 +1,5 @@
 /* kbx index: build or update the index of the repository. */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -6,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -176,42 +178,96 @@ static void on_note(void *data, const struct kbx_note *n)
 	}
 }
 
-/* PATH arguments are given relative to the current directory; the
+/* Is nothing at path, not even a dangling link? */
+static int path_missing(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) < 0 && (errno == ENOENT || errno == ENOTDIR);
+}
+
+enum { REL_OK, REL_OUTSIDE, REL_DOTDOT };
+
+/*
+ * PATH arguments are given relative to the current directory; the
  * library wants them relative to the repository root.  A path that no
- * longer exists (to drop it from the index) is resolved through its
- * parent directory. */
-static char *repo_relative(const char *root, const char *arg)
+ * longer exists (to drop it from the index: a deleted file, or what was
+ * under a deleted directory) is resolved through the nearest directory
+ * above it that exists, whose real path is checked like any other, and
+ * the names below it are added as given.  None of those names may lead
+ * through a symbolic link, since the repository may point one anywhere:
+ * each but the last must not exist at all (a dangling link there is
+ * refused, as it always was), and '..' among them is refused, since it
+ * would climb back into names that exist, unresolved.  NULL with *why
+ * (REL_OUTSIDE, REL_DOTDOT) when the path cannot be taken; the caller
+ * frees the result.
+ */
+static char *repo_relative(const char *root, const char *arg, int *why)
 {
 	char real[PATH_MAX], rroot[PATH_MAX];
 	struct strbuf sb = STRBUF_INIT;
+	char *copy = NULL;
+	*why = REL_OUTSIDE;
 	if (!realpath(root, rroot))
 		return NULL;
-	if (!realpath(arg, real)) {
-		char *copy = strdup(arg);
+	if (realpath(arg, real)) {
+		strbuf_addstr(&sb, real);
+	} else {
+		copy = strdup(arg);
 		if (!copy)
 			return NULL;
-		char *slash = strrchr(copy, '/');
-		const char *dir = ".", *base = copy;
-		if (slash) {
-			*slash = '\0';
-			dir = *copy ? copy : "/";
-			base = slash + 1;
+		size_t n = strlen(copy);
+		while (n > 1 && copy[n - 1] == '/')
+			copy[--n] = '\0';
+		/* copy up to cut is the directory tried, from the nearest */
+		char *cut = strrchr(copy, '/'), *tail;
+		for (;;) {
+			const char *dir = !cut ? "." : cut == copy ? "/" : copy;
+			if (cut)
+				*cut = '\0';
+			if (realpath(dir, real)) {
+				tail = cut ? cut + 1 : copy;
+				break;
+			}
+			if (!cut || !path_missing(dir))
+				goto fail;
+			char *up = strrchr(copy, '/');
+			*cut = '/';
+			cut = up;
 		}
-		if (!realpath(dir, real) || strlen(real) + strlen(base) + 2 > sizeof(real)) {
-			free(copy);
-			return NULL;
+		strbuf_addstr(&sb, real);
+		for (char *name = tail; *name;) {
+			size_t len = strcspn(name, "/");
+			if (len == 2 && !strncmp(name, "..", 2)) {
+				*why = REL_DOTDOT;
+				goto fail;
+			}
+			if (len && !(len == 1 && *name == '.')) {
+				strbuf_addch(&sb, '/');
+				strbuf_add(&sb, name, len);
+			}
+			name += len;
+			while (*name == '/')
+				name++;
 		}
-		strcat(real, "/");
-		strcat(real, base);
 		free(copy);
+		copy = NULL;
 	}
+	if (sb.failed)
+		goto fail;
 	size_t rl = strlen(rroot);
-	if (!strcmp(real, rroot))
-		return strdup(".");
-	if (!strncmp(real, rroot, rl) && (real[rl] == '/' || rl == 1)) {
-		strbuf_addstr(&sb, real + (rl == 1 ? 1 : rl + 1));
-		return strbuf_detach(&sb, NULL);
-	}
+	const char *r = strbuf_str(&sb);
+	char *rel = NULL;
+	if (!strcmp(r, rroot))
+		rel = strdup(".");
+	else if (!strncmp(r, rroot, rl) && (r[rl] == '/' || rl == 1))
+		rel = strdup(r + (rl == 1 ? 1 : rl + 1));
+	if (rel)
+		*why = REL_OK;
+	strbuf_release(&sb);
+	return rel;
+fail:
+	free(copy);
+	strbuf_release(&sb);
 	return NULL;
 }
 
@@ -585,10 +641,15 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 			return KBX_EXIT_INTERNAL;
 		}
 		for (int i = 0; i < nargs; i++) {
-			char *rel = repo_relative(kbx_store_root(ctx->store), argv[i]);
+			int why;
+			char *rel = repo_relative(kbx_store_root(ctx->store), argv[i], &why);
 			if (!rel) {
-				fprintf(stderr, "error: '%s' is outside the repository at '%s'\n",
-					out_esc(argv[i]), out_esc(kbx_store_root(ctx->store)));
+				if (why == REL_DOTDOT)
+					fprintf(stderr, "error: '%s' has '..' below a directory that does not exist: name the path without it\n",
+						out_esc(argv[i]));
+				else
+					fprintf(stderr, "error: '%s' is outside the repository at '%s'\n",
+						out_esc(argv[i]), out_esc(kbx_store_root(ctx->store)));
 				for (int j = 0; j < i; j++)
 					free((char *)paths[j]);
 				free(paths);

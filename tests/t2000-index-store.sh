@@ -142,6 +142,38 @@ test_expect_success 'index PATH updates only that part of the tree' '
 	(cd repo && kbx defs --format=nul later >../d.out)
 '
 
+test_expect_success 'index PATH of a file under a deleted directory removes it' '
+	mkdir -p gone/d/e gone/src/old gone/keep &&
+	echo "class C { void h() {} }" >gone/d/e/C.java &&
+	echo "def old_fn(): pass" >gone/src/old/o.py &&
+	echo "def kept_fn(): pass" >gone/keep/k.py &&
+	ln -s src gone/lnk &&
+	(cd gone && kbx index -q && kbx defs --format=nul C old_fn >/dev/null) &&
+	rm -rf gone/d gone/src/old &&
+	(cd gone/keep && kbx index --format=json ../d/e/C.java >../../run.json) &&
+	test_grep "\"removed\":1" run.json &&
+	(cd gone && test_expect_code 1 kbx defs C 2>/dev/null) &&
+	(cd gone && kbx index --format=json lnk/old/./o.py/ >../run.json) &&
+	test_grep "\"removed\":1" run.json &&
+	(cd gone && test_expect_code 1 kbx defs old_fn 2>/dev/null &&
+	 kbx defs --format=nul kept_fn >/dev/null)
+'
+
+test_expect_success 'a deleted PATH is never resolved through a link out of the repository' '
+	mkdir -p outside/real &&
+	ln -s "$(pwd)/outside" gone/out &&
+	ln -s "$(pwd)/outside/missing" gone/dangling &&
+	(cd gone &&
+	 test_expect_code 2 kbx index out/gone/x.py 2>../err1 &&
+	 test_expect_code 2 kbx index out/real/gone/x.py 2>../err2 &&
+	 test_expect_code 2 kbx index dangling/a/b.py 2>../err3 &&
+	 test_expect_code 2 kbx index d/../out/real/x.py 2>../err4) &&
+	test_grep "error: .out/gone/x.py. is outside the repository" err1 &&
+	test_grep "error: .out/real/gone/x.py. is outside the repository" err2 &&
+	test_grep "error: .dangling/a/b.py. is outside the repository" err3 &&
+	test_grep "error: .d/\.\./out/real/x.py. has .\.\.. below a directory that does not exist" err4
+'
+
 test_expect_success '.gitignore and .kbxignore are honoured' '
 	mkdir -p repo/build repo/vendor &&
 	echo "def built(): pass" >repo/build/gen.py &&
