@@ -32,6 +32,7 @@ struct completer {
 	const char *sep;         /* the separator typed ("." or "::") */
 	const char *typed_qual;  /* the qualifier as typed ("Dog" or "ns::Dog") */
 	size_t strip;            /* bytes to leave off the front of ids ("module:") */
+	long max;                /* --max: lines at most; 0: all */
 	long printed;
 };
 
@@ -40,44 +41,46 @@ static int kind_ok(const struct completer *c, int kind)
 	return !c->kinds || (kind > 0 && kind < 32 && (c->kinds & (1u << kind)));
 }
 
-static void print_line(const char *s, size_t len)
+/* Print one line, and say whether --max lines are out (which ends the
+ * scan: the lines are counted here, after every filter, so that --max
+ * holds whatever --kind and the prefix leave out). */
+static int print_line(struct completer *c, const char *s, size_t len)
 {
 	/* a name with a newline would break the one-per-line contract,
 	 * and the shell shows the others to the user: no control character
 	 * or byte outside UTF-8 (such a name cannot be typed anyway) */
-	if (escape_needed(s, len, 0))
-		return;
-	fwrite(s, 1, len, stdout);
-	putchar('\n');
+	if (!escape_needed(s, len, 0)) {
+		fwrite(s, 1, len, stdout);
+		putchar('\n');
+		c->printed++;
+	}
+	return c->max && c->printed >= c->max;
 }
 
-static void print_id(void *data, const char *id, size_t len, int kind)
+static int print_id(void *data, const char *id, size_t len, int kind)
 {
 	struct completer *c = data;
 	if (!kind_ok(c, kind) || len <= c->strip)
-		return;
-	print_line(id + c->strip, len - c->strip);
-	c->printed++;
+		return 0;
+	return print_line(c, id + c->strip, len - c->strip);
 }
 
-static void print_name(void *data, const char *name, size_t len)
+static int print_name(void *data, const char *name, size_t len)
 {
 	struct completer *c = data;
-	if (!c->kinds && !c->qual) {
-		print_line(name, len);
-		c->printed++;
-		return;
-	}
+	if (!c->kinds && !c->qual)
+		return print_line(c, name, len);
 	/* look at the definitions behind the name: kind and qualifier */
 	char buf[512];
 	if (len >= sizeof(buf))
-		return;
+		return 0;
 	memcpy(buf, name, len);
 	buf[len] = '\0';
 	struct kbx_nodelist l = KBX_NODELIST_INIT;
 	struct kbx_error err = KBX_ERROR_INIT;
 	if (kbx_lookup(c->store, buf, &l, &err) != KBX_OK)
-		return;
+		return 0;
+	int full = 0;
 	for (size_t i = 0; i < l.n; i++) {
 		const struct kbx_node *n = &l.items[i];
 		if (!kind_ok(c, n->kind))
@@ -89,13 +92,18 @@ static void print_name(void *data, const char *name, size_t len)
 			    n->qual[ql - want + strlen(c->qual)] != '.' ||
 			    (ql > want && n->qual[ql - want - 1] != '.'))
 				continue;
-			printf("%s%s", c->typed_qual, c->sep);
 		}
-		print_line(buf, len);
-		c->printed++;
+		struct strbuf line = STRBUF_INIT;
+		if (c->qual)
+			strbuf_addf(&line, "%s%s", c->typed_qual, c->sep);
+		strbuf_add(&line, buf, len);
+		if (!line.failed)
+			full = print_line(c, line.buf, line.len);
+		strbuf_release(&line);
 		break;
 	}
 	kbx_nodelist_release(&l);
+	return full;
 }
 
 static unsigned parse_kinds(const char *list)
@@ -140,6 +148,7 @@ int cmd_complete_symbols(int argc, const char **argv, struct kbx_ctx *ctx)
 	}
 	struct completer c = { 0 };
 	c.store = ctx->store;
+	c.max = max;
 	if (kinds) {
 		c.kinds = parse_kinds(kinds);
 		if (c.kinds == (unsigned)-1)
@@ -171,20 +180,20 @@ int cmd_complete_symbols(int argc, const char **argv, struct kbx_ctx *ctx)
 		/* files by path ("sr" -> "src/a.py"), modules by name */
 		st = KBX_NOT_FOUND;
 		if (c.kinds & (1u << KBX_KIND_FILE))
-			st = kbx_ids_with_prefix(ctx->store, prefix, (size_t)max, print_id, &c, &err);
-		if ((!st || st == KBX_NOT_FOUND) && (c.kinds & (1u << KBX_KIND_MODULE))) {
+			st = kbx_ids_with_prefix(ctx->store, prefix, 0, print_id, &c, &err);
+		if ((!st || st == KBX_NOT_FOUND) && (c.kinds & (1u << KBX_KIND_MODULE)) &&
+		    !(max && c.printed >= max)) {
 			struct strbuf m = STRBUF_INIT;
 			strbuf_addf(&m, "module:%s", prefix);
 			c.strip = 7;
-			kbx_status_t st2 = kbx_ids_with_prefix(ctx->store, m.buf, (size_t)max, print_id,
-							       &c, &err);
+			kbx_status_t st2 = kbx_ids_with_prefix(ctx->store, m.buf, 0, print_id, &c, &err);
 			strbuf_release(&m);
 			if (st == KBX_NOT_FOUND)
 				st = st2;
 		}
 	} else if (strpbrk(prefix, "/#") || !strncmp(prefix, "extern:", 7) ||
 	    !strncmp(prefix, "module:", 7) || !strncmp(prefix, "name:", 5)) {
-		st = kbx_ids_with_prefix(ctx->store, prefix, (size_t)max, print_id, &c, &err);
+		st = kbx_ids_with_prefix(ctx->store, prefix, 0, print_id, &c, &err);
 	} else {
 		if (sep) {
 			strbuf_add(&typed, prefix, (size_t)(rest - prefix) - strlen(sep));
@@ -200,8 +209,7 @@ int cmd_complete_symbols(int argc, const char **argv, struct kbx_ctx *ctx)
 			c.typed_qual = strbuf_str(&typed);
 			c.sep = sep;
 		}
-		st = kbx_names_with_prefix(ctx->store, rest, c.kinds || c.qual ? 0 : (size_t)max,
-					   print_name, &c, &err);
+		st = kbx_names_with_prefix(ctx->store, rest, 0, print_name, &c, &err);
 	}
 	strbuf_release(&qual);
 	strbuf_release(&typed);

@@ -347,17 +347,19 @@ kbx_status_t kbx_lookup(kbx_store_t *store, const char *symbol, struct kbx_nodel
 			struct kbx_error *err);
 
 /* Call fn with each distinct name in the index that starts with prefix,
- * in byte order, at most max of them (0: no limit).  One range scan of
- * the name index: fast enough for shell completion. */
+ * in byte order, at most max of them (0: no limit), until fn returns
+ * non-zero (a caller that filters counts what it keeps).  One range
+ * scan of the name index: fast enough for shell completion. */
 kbx_status_t kbx_names_with_prefix(kbx_store_t *store, const char *prefix, size_t max,
-				   void (*fn)(void *data, const char *name, size_t len),
+				   int (*fn)(void *data, const char *name, size_t len),
 				   void *data, struct kbx_error *err);
 
 /* Call fn with each canonical id (paths, PATH#Qual.Name, extern:NAME,
  * module:NAME, name:NAME) that starts with prefix, in byte order, at
- * most max (0: no limit), with the node's kind. */
+ * most max (0: no limit), with the node's kind, until fn returns
+ * non-zero. */
 kbx_status_t kbx_ids_with_prefix(kbx_store_t *store, const char *prefix, size_t max,
-				 void (*fn)(void *data, const char *id, size_t len, int kind),
+				 int (*fn)(void *data, const char *id, size_t len, int kind),
 				 void *data, struct kbx_error *err);
 
 /*

@@ -282,6 +282,28 @@ test_expect_success 'complete-symbols completes names, qualified names and ids' 
 	(cd py && test_expect_code 2 kbx complete-symbols --kind=gadget 2>/dev/null)
 '
 
+test_expect_success 'complete-symbols --max holds with --kind and a qualifier' '
+	mkdir -p many/pkg &&
+	printf "import os\nimport sys\n\n\ndef fa(): pass\n\n\ndef fb(): pass\n\n\ndef fc(): pass\n" >many/pkg/a.py &&
+	printf "def fd(): pass\n\n\ndef fe(): pass\n" >many/pkg/b.py &&
+	printf "class K:\n    def m1(self): pass\n\n    def m2(self): pass\n\n    def m3(self): pass\n" >many/pkg/c.py &&
+	(cd many && kbx index -q &&
+	 kbx complete-symbols --prefix=f --max=2 >../plain &&
+	 kbx complete-symbols --kind=function --max=3 >../kind &&
+	 kbx complete-symbols --kind=function --max=0 >../all &&
+	 kbx complete-symbols --prefix=K.m --max=2 >../qual &&
+	 kbx complete-symbols --kind=method --prefix=K.m --max=1 >../both &&
+	 kbx complete-symbols --kind=file --prefix=pkg/ --max=2 >../files &&
+	 kbx complete-symbols --kind=file,module --prefix=pkg/ --max=3 >../fm) &&
+	test_write_lines fa fb >expect && test_cmp expect plain &&
+	test_write_lines fa fb fc >expect && test_cmp expect kind &&
+	test_write_lines fa fb fc fd fe >expect && test_cmp expect all &&
+	test_write_lines K.m1 K.m2 >expect && test_cmp expect qual &&
+	echo K.m1 >expect && test_cmp expect both &&
+	test_write_lines pkg/a.py pkg/b.py >expect && test_cmp expect files &&
+	test_write_lines pkg/a.py pkg/b.py pkg/c.py >expect && test_cmp expect fm
+'
+
 test_expect_success 'a C static function is never a candidate for another file' '
 	mkdir -p st &&
 	printf "static int die(void) { return 1; }\nint use_a(void) { return die(); }\n" >st/a.c &&

@@ -858,7 +858,7 @@ kbx_status_t kbx_walk_edges_flags(kbx_store_t *s, uint32_t id, int kind, int dir
 }
 
 kbx_status_t kbx_names_with_prefix(kbx_store_t *s, const char *prefix, size_t max,
-				   void (*fn)(void *data, const char *name, size_t len),
+				   int (*fn)(void *data, const char *name, size_t len),
 				   void *data, struct kbx_error *err)
 {
 	MDB_cursor *c;
@@ -870,15 +870,16 @@ kbx_status_t kbx_names_with_prefix(kbx_store_t *s, const char *prefix, size_t ma
 	for (; !g && (!max || n < max); g = mdb_cursor_get(c, &k, &d, MDB_NEXT_NODUP)) {
 		if (k.mv_size < plen || memcmp(k.mv_data, prefix, plen))
 			break;
-		fn(data, k.mv_data, k.mv_size);
 		n++;
+		if (fn(data, k.mv_data, k.mv_size))
+			break;
 	}
 	mdb_cursor_close(c);
 	return n ? KBX_OK : KBX_NOT_FOUND;
 }
 
 kbx_status_t kbx_ids_with_prefix(kbx_store_t *s, const char *prefix, size_t max,
-				 void (*fn)(void *data, const char *id, size_t len, int kind),
+				 int (*fn)(void *data, const char *id, size_t len, int kind),
 				 void *data, struct kbx_error *err)
 {
 	MDB_cursor *c;
@@ -895,8 +896,9 @@ kbx_status_t kbx_ids_with_prefix(kbx_store_t *s, const char *prefix, size_t max,
 		if (d.mv_size == 4 &&
 		    _kbx_node_read(s, _kbx_txn(s), _kbx_get_u32(d.mv_data), &node) == KBX_OK)
 			kind = node.kind;
-		fn(data, k.mv_data, k.mv_size, kind);
 		n++;
+		if (fn(data, k.mv_data, k.mv_size, kind))
+			break;
 	}
 	mdb_cursor_close(c);
 	return n ? KBX_OK : KBX_NOT_FOUND;

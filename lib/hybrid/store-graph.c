@@ -34,27 +34,25 @@ struct prefixed {
 	struct kbx_store *s;
 	kbx_hybrid_node_fn fn;
 	void *fdata;
-	int stop;
 };
 
-static void on_prefixed(void *data, const char *id, size_t len, int kind)
+static int on_prefixed(void *data, const char *id, size_t len, int kind)
 {
 	struct prefixed *p = data;
 	(void)kind;
-	if (p->stop)
-		return;
 	char *cid = strndup(id, len);
 	uint32_t nid = cid ? _kbx_id_of(p->s, cid) : 0;
 	free(cid);
 	struct kbx_node n;
 	if (nid && _kbx_node_read(p->s, _kbx_txn(p->s), nid, &n) == KBX_OK)
-		p->stop = p->fn(p->fdata, &n);
+		return p->fn(p->fdata, &n);
+	return 0;
 }
 
 static kbx_status_t sg_prefixed(void *data, const char *prefix, kbx_hybrid_node_fn fn,
 				void *fdata, struct kbx_error *err)
 {
-	struct prefixed p = { data, fn, fdata, 0 };
+	struct prefixed p = { data, fn, fdata };
 	return kbx_ids_with_prefix(data, prefix, 0, on_prefixed, &p, err);
 }
 

@@ -127,16 +127,18 @@ static int count_edge(void *data, const struct kbx_edge *e)
 	return ++*(size_t *)data > 200;
 }
 
-static void name_cb(void *data, const char *name, size_t len)
+static int name_cb(void *data, const char *name, size_t len)
 {
 	const char *prefix = data;
 	FUZZ_ASSERT(len >= strlen(prefix) && !memcmp(name, prefix, strlen(prefix)));
+	return 0;
 }
 
-static void id_cb(void *data, const char *id, size_t len, int kind)
+static int id_cb(void *data, const char *id, size_t len, int kind)
 {
 	const char *prefix = data;
 	FUZZ_ASSERT(len >= strlen(prefix) && !memcmp(id, prefix, strlen(prefix)));
+	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
