@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* memmem */
 /*
  * kbx changed: the functions, methods and types added, removed or changed
  * (by body, not by line) between the index and the working tree, or
@@ -13,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -42,16 +44,20 @@ struct git_proc {
 	pid_t pid;
 	int in;          /* its stdin, or -1 */
 	FILE *out;       /* its stdout */
+	int err;         /* its stderr with GIT_ERR_KEEP, or -1 */
 };
 
+/* Where git's stderr goes: ours, /dev/null, or a pipe kbx reads */
+enum { GIT_ERR_OURS, GIT_ERR_QUIET, GIT_ERR_KEEP };
+
 /* Start git -C root ARGS with its stdout (and with want_stdin its stdin)
- * on pipes; its stderr goes to ours, or with quiet to /dev/null. */
+ * on pipes; its stderr as err_to says. */
 static int git_start(struct git_proc *g, const char *root, const char *const *args, int want_stdin,
-		     int quiet)
+		     int err_to)
 {
 	const char *argv[32];
 	size_t n = 0;
-	int out[2] = { -1, -1 }, in[2] = { -1, -1 };
+	int out[2] = { -1, -1 }, in[2] = { -1, -1 }, errp[2] = { -1, -1 };
 	posix_spawn_file_actions_t fa;
 	argv[n++] = "git";
 	argv[n++] = "-C";
@@ -64,8 +70,15 @@ static int git_start(struct git_proc *g, const char *root, const char *const *ar
 	for (size_t i = 0; args[i] && n < 31; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;
-	if (pipe(out) < 0 || (want_stdin && pipe(in) < 0)) {
+	if (pipe(out) < 0 || (want_stdin && pipe(in) < 0) ||
+	    (err_to == GIT_ERR_KEEP && pipe(errp) < 0)) {
 		fprintf(stderr, "error: cannot run git: %s\n", strerror(errno));
+		for (int i = 0; i < 2; i++) {
+			if (out[i] >= 0)
+				close(out[i]);
+			if (in[i] >= 0)
+				close(in[i]);
+		}
 		return -1;
 	}
 	posix_spawn_file_actions_init(&fa);
@@ -79,24 +92,36 @@ static int git_start(struct git_proc *g, const char *root, const char *const *ar
 	} else {
 		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	}
-	if (quiet)
+	if (err_to == GIT_ERR_QUIET) {
 		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	} else if (err_to == GIT_ERR_KEEP) {
+		posix_spawn_file_actions_adddup2(&fa, errp[1], 2);
+		posix_spawn_file_actions_addclose(&fa, errp[0]);
+		posix_spawn_file_actions_addclose(&fa, errp[1]);
+	}
 	int rc = posix_spawnp(&g->pid, "git", &fa, NULL, (char *const *)argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(out[1]);
 	if (want_stdin)
 		close(in[0]);
+	if (errp[1] >= 0)
+		close(errp[1]);
 	if (rc) {
 		fprintf(stderr, "error: cannot run git: %s\n", strerror(rc));
 		close(out[0]);
 		if (want_stdin)
 			close(in[1]);
+		if (errp[0] >= 0)
+			close(errp[0]);
 		return -1;
 	}
 	g->in = want_stdin ? in[1] : -1;
+	g->err = errp[0];
 	g->out = fdopen(out[0], "r");
 	if (!g->out) {
 		close(out[0]);
+		if (g->err >= 0)
+			close(g->err);
 		return -1;
 	}
 	return 0;
@@ -110,22 +135,48 @@ static int git_finish(struct git_proc *g)
 		close(g->in);
 	if (g->out)
 		fclose(g->out);
+	if (g->err >= 0)
+		close(g->err);
 	while (waitpid(g->pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* Run git and keep its whole output; its exit status, or -1. */
-static int git_capture(const char *root, const char *const *args, int quiet, struct strbuf *out)
+/* Run git and keep its whole output; its exit status, or -1.  Its
+ * stderr goes to ours, to /dev/null with quiet, or with errs into errs
+ * (the first 64 KiB): both pipes are read as git writes them, so that
+ * neither can fill while kbx waits on the other. */
+static int git_capture(const char *root, const char *const *args, int quiet, struct strbuf *out,
+		       struct strbuf *errs)
 {
 	struct git_proc g;
 	char buf[8192];
-	size_t n;
-	if (git_start(&g, root, args, 0, quiet))
+	if (git_start(&g, root, args, 0,
+		      errs ? GIT_ERR_KEEP : quiet ? GIT_ERR_QUIET : GIT_ERR_OURS))
 		return -1;
-	while ((n = fread(buf, 1, sizeof(buf), g.out)) > 0)
-		strbuf_add(out, buf, n);
+	struct pollfd pfd[2] = { { fileno(g.out), POLLIN, 0 }, { g.err, POLLIN, 0 } };
+	struct strbuf *to[2] = { out, errs };
+	while (pfd[0].fd >= 0 || pfd[1].fd >= 0) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int i = 0; i < 2; i++) {
+			if (pfd[i].fd < 0 || !pfd[i].revents)
+				continue;
+			ssize_t n = read(pfd[i].fd, buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				pfd[i].fd = -1;  /* closed by git_finish */
+				continue;
+			}
+			if (i == 0 || to[i]->len < 65536)
+				strbuf_add(to[i], buf, (size_t)n);
+		}
+	}
 	return git_finish(&g);
 }
 
@@ -321,6 +372,49 @@ static int cat_file(struct git_proc *g, const char *oid, const char *prefix, con
 	return strcmp(type, "blob") ? 1 : 0;
 }
 
+/* The line of text that holds needle, else the first that is not
+ * blank; without its leading and trailing white space.  NULL: none. */
+static char *line_of(const struct strbuf *text, const char *needle)
+{
+	const char *p = strbuf_str(text), *end = p + text->len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+			e--;
+		if (e > p && (!needle || memmem(p, (size_t)(e - p), needle, strlen(needle))))
+			return strndup(p, (size_t)(e - p));
+		p = nl ? nl + 1 : end;
+	}
+	return NULL;
+}
+
+/* git would not say where the top of root's repository is: say why, in
+ * git's words (its first line), and what to do.  A repository another
+ * user owns is one git refuses (its "dubious ownership"), and says how to
+ * trust it: git's setting safe.directory, whose name git never
+ * translates, so that it is what kbx looks for. */
+static void no_repository(const char *root, const struct strbuf *git_err)
+{
+	char *why = line_of(git_err, NULL);
+	char *fix = line_of(git_err, "safe.directory");
+	if (fix) {
+		fprintf(stderr, "error: git refuses to work in '%s': '%s'; if you trust the repository and its owner, add it to git's safe.directory, as git says: '%s'\n",
+			out_esc(root), out_esc(why), out_esc(fix));
+	} else {
+		struct strbuf says = STRBUF_INIT;
+		if (why)
+			strbuf_addf(&says, " (git: '%s')", why);
+		fprintf(stderr, "error: '%s' is not in a git repository%s: kbx changed <rev> needs git; without a revision it compares the index with the working tree\n",
+			out_esc(root), out_esc(strbuf_str(&says)));
+		strbuf_release(&says);
+	}
+	free(why);
+	free(fix);
+}
+
 /* A revision against the index. */
 static int compare_revision(struct kbx_ctx *ctx, const char *rev, uint64_t max,
 			    struct kbx_changes *changes)
@@ -331,13 +425,12 @@ static int compare_revision(struct kbx_ctx *ctx, const char *rev, uint64_t max,
 	struct kbx_file_changes stale = KBX_FILE_CHANGES_INIT;
 	struct kbx_error err = KBX_ERROR_INIT;
 	kbx_comparer_t *cmp = NULL;
-	struct git_proc cat = { -1, -1, NULL };
+	struct git_proc cat = { -1, -1, NULL, -1 };
 	int rc = 0, cat_started = 0;
 
 	const char *args_top[] = { "rev-parse", "--show-prefix", NULL };
-	if (git_capture(root, args_top, 1, &prefix) != 0) {
-		fprintf(stderr, "error: '%s' is not in a git repository: kbx changed <rev> needs git; without a revision it compares the index with the working tree\n",
-			out_esc(root));
+	if (git_capture(root, args_top, 1, &prefix, &sb) != 0) {
+		no_repository(root, &sb);
 		rc = KBX_EXIT_USAGE;
 		goto out;
 	}
@@ -350,7 +443,7 @@ static int compare_revision(struct kbx_ctx *ctx, const char *rev, uint64_t max,
 	strbuf_addf(&sb, "%s^{commit}", rev);
 	const char *args_rev[] = { "rev-parse", "--verify", "--quiet", "--end-of-options", sb.buf,
 				   NULL };
-	if (git_capture(root, args_rev, 1, &oid) != 0 || !oid.len) {
+	if (git_capture(root, args_rev, 1, &oid, NULL) != 0 || !oid.len) {
 		fprintf(stderr, "error: unknown revision '%s': git knows no commit by that name (try 'git log --oneline %s')\n",
 			out_esc(rev), out_esc(rev));
 		rc = KBX_EXIT_USAGE;
@@ -362,14 +455,14 @@ static int compare_revision(struct kbx_ctx *ctx, const char *rev, uint64_t max,
 	strbuf_reset(&sb);
 	const char *args_diff[] = { "diff", "--name-status", "-z", "-M", "--relative",
 				    "--no-ext-diff", oid.buf, "--", NULL };
-	if (git_capture(root, args_diff, 0, &sb) != 0 || parse_name_status(&sb, &pairs)) {
+	if (git_capture(root, args_diff, 0, &sb, NULL) != 0 || parse_name_status(&sb, &pairs)) {
 		fprintf(stderr, "error: git diff --name-status %s failed\n", out_esc(rev));
 		rc = KBX_EXIT_IO;
 		goto out;
 	}
 	strbuf_reset(&sb);
 	const char *args_others[] = { "ls-files", "-z", "--others", "--exclude-standard", NULL };
-	if (git_capture(root, args_others, 0, &sb) != 0) {
+	if (git_capture(root, args_others, 0, &sb, NULL) != 0) {
 		fprintf(stderr, "error: git ls-files --others failed\n");
 		rc = KBX_EXIT_IO;
 		goto out;
@@ -408,7 +501,7 @@ static int compare_revision(struct kbx_ctx *ctx, const char *rev, uint64_t max,
 		goto out;
 	}
 	const char *args_cat[] = { "cat-file", "--batch", NULL };
-	if (git_start(&cat, root, args_cat, 1, 0)) {
+	if (git_start(&cat, root, args_cat, 1, GIT_ERR_OURS)) {
 		rc = KBX_EXIT_IO;
 		goto out;
 	}
@@ -575,6 +668,9 @@ int cmd_changed(int argc, const char **argv, struct kbx_ctx *ctx)
 		usage_with_options(changed_usage, opts, 1);
 		return KBX_EXIT_USAGE;
 	}
+	/* a format this command cannot print is refused before git runs */
+	if (out_check(&oo))
+		return KBX_EXIT_USAGE;
 	uint64_t max = 0;
 	struct kbx_config_value v;
 	if (kbx_config_get(ctx->config, "index.maxFileSize", &v, NULL) == KBX_OK)

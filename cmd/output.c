@@ -46,8 +46,28 @@ struct out {
 #define C_NAME "\033[1;33m"
 #define C_WARN "\033[31m"
 
+int out_check(const struct output_opts *opts)
+{
+	int format = opts->nul ? FMT_NUL : opts->format;
+	if ((format == FMT_DOT || format == FMT_MERMAID) && !opts->pictures) {
+		fprintf(stderr, "error: --format=%s draws edges, and this command prints none: "
+			"use text, json, grep or nul\n", output_format_names[format]);
+		return -1;
+	}
+	long version = opts->format_version == -1 ? OUTPUT_FORMAT_VERSION : opts->format_version;
+	if (opts->format_version < -1 || opts->format_version > 1000 ||
+	    version < OUTPUT_FORMAT_VERSION_MIN || version > OUTPUT_FORMAT_VERSION) {
+		fprintf(stderr, "error: --format-version=%ld is not supported: this kbx prints versions %d to %d\n",
+			opts->format_version, OUTPUT_FORMAT_VERSION_MIN, OUTPUT_FORMAT_VERSION);
+		return -1;
+	}
+	return 0;
+}
+
 struct out *out_new(const struct output_opts *opts)
 {
+	if (out_check(opts))
+		return NULL;
 	struct out *o = calloc(1, sizeof(*o));
 	if (!o) {
 		fprintf(stderr, "fatal: out of memory\n");
@@ -55,12 +75,6 @@ struct out *out_new(const struct output_opts *opts)
 	}
 	o->format = opts->nul ? FMT_NUL : opts->format;
 	if (o->format == FMT_DOT || o->format == FMT_MERMAID) {
-		if (!opts->pictures) {
-			fprintf(stderr, "error: --format=%s draws edges, and this command prints none: "
-				"use text, json, grep or nul\n", output_format_names[o->format]);
-			free(o);
-			return NULL;
-		}
 		strbuf_init(&o->title);
 		if (!(o->pic = picture_new(o->format))) {
 			fprintf(stderr, "fatal: out of memory\n");
@@ -70,13 +84,6 @@ struct out *out_new(const struct output_opts *opts)
 	}
 	/* -1: not given, the newest */
 	o->version = opts->format_version == -1 ? OUTPUT_FORMAT_VERSION : (int)opts->format_version;
-	if (opts->format_version < -1 || opts->format_version > 1000 ||
-	    o->version < OUTPUT_FORMAT_VERSION_MIN || o->version > OUTPUT_FORMAT_VERSION) {
-		fprintf(stderr, "error: --format-version=%ld is not supported: this kbx prints versions %d to %d\n",
-			opts->format_version, OUTPUT_FORMAT_VERSION_MIN, OUTPUT_FORMAT_VERSION);
-		free(o);
-		return NULL;
-	}
 	if (o->format == FMT_TEXT) {
 		/* --color, else the color.ui setting */
 		int color = opts->color >= 0 ? opts->color : output_color_default;

@@ -49,6 +49,10 @@ struct out;
  * goes through the pager when the dispatcher allowed one (pager.h).
  * Returns NULL after printing an error (bad --format-version). */
 struct out *out_new(const struct output_opts *opts);
+/* The checks of out_new() alone, nothing started: for a command that
+ * works before it prints, to refuse a bad --format or --format-version
+ * before the work.  0, or -1 after printing an error. */
+int out_check(const struct output_opts *opts);
 /* Flush stdout and free o.  Returns 0, or -1 when writing failed (a full
  * disk, a closed pipe other than a reader that went away). */
 int out_finish(struct out *o);

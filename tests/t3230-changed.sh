@@ -213,9 +213,24 @@ test_expect_success 'outside a git repository: a revision is an error, the worki
 	 test_expect_code 2 kbx changed HEAD 2>../err &&
 	 printf "def f():\n    return 2\n" >m.py &&
 	 kbx changed --format=grep >../out) &&
-	test_grep "not in a git repository" err &&
+	test_grep "not in a git repository (git: .fatal: not a git repository" err &&
 	echo "m.py:1:1: changed function f" >expect &&
 	test_cmp expect out
+'
+
+test_lazy_prereq GIT_OWNER_KNOB '
+	git init -q owner-probe &&
+	! env GIT_TEST_ASSUME_DIFFERENT_OWNER=1 git -C owner-probe rev-parse 2>/dev/null
+'
+
+test_expect_success GIT_OWNER_KNOB 'a repository git refuses for its owner: git says why, and what to do' '
+	(cd repo && test_expect_code 2 env GIT_TEST_ASSUME_DIFFERENT_OWNER=1 \
+		kbx changed HEAD >../out 2>../err) &&
+	test_must_be_empty out &&
+	test_line_count = 1 err &&
+	test_grep "^error: git refuses to work in .*: .fatal: [^\x27]*ownership" err &&
+	test_grep "git.s safe.directory, as git says: .git config --global --add safe.directory .*/repo" err &&
+	test_grep ! "not in a git repository" err
 '
 
 test_expect_success 'ignored files are not new code' '
@@ -277,6 +292,31 @@ test_expect_success 'a header whose text changed is still reported' '
 	test_grep "^shape.h:[0-9]*:[0-9]*: added .*Circle" wt &&
 	test_grep "^shape.h:1:1: added function plain" toc &&
 	test_grep "^shape.h:1:1: removed class Shape" toc
+'
+
+test_expect_success 'a bad --format is refused before git runs or a file is read' '
+	mkdir -p fakebin &&
+	real_git=$(command -v git) &&
+	printf "#!/bin/sh\necho ran >>\"%s/git-ran\"\nexec \"%s\" \"\$@\"\n" \
+		"$(pwd)" "$real_git" >fakebin/git &&
+	chmod +x fakebin/git &&
+	(cd hdr && echo "// edited" >>shape.h &&
+	 PATH="$(pwd)/../fakebin:$PATH" &&
+	 test_expect_code 2 kbx changed --format=dot HEAD >../out 2>../err &&
+	 test_expect_code 2 kbx changed --format=mermaid --callers HEAD >>../out 2>>../err &&
+	 test_expect_code 2 kbx changed --format-version=99 HEAD >>../out 2>>../err &&
+	 test_expect_code 2 kbx changed --format=dot >>../out 2>>../err &&
+	 git checkout -q shape.h) &&
+	(cd plain && PATH="$(pwd)/../fakebin:$PATH" &&
+	 test_expect_code 2 kbx changed --format=dot HEAD 2>>../err) &&
+	test_must_be_empty out &&
+	test_line_count = 5 err &&
+	test_grep ! "warning\|git repository" err &&
+	test_grep "^error: --format=dot draws edges" err &&
+	test_grep "^error: --format=mermaid draws edges" err &&
+	test_grep "^error: --format-version=99 is not supported" err &&
+	echo ran >expect &&
+	test_cmp expect git-ran
 '
 
 test_unit body-hash
