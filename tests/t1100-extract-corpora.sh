@@ -24,4 +24,25 @@ do
 	"
 done
 
+test_expect_success 'typescript: callback types too long to keep are cut between entries' '
+	{
+		printf "export function many(f: (" &&
+		i=0 &&
+		while test $i -lt 60
+		do
+			printf "p%d: AVeryLongClassNameForTheTest%d, " $i $i &&
+			i=$((i + 1))
+		done &&
+		printf "last: Z) => void): void {}\n"
+	} >many.ts &&
+	"$KBX_TEST_UNIT/extract-dump" many.ts >many.out &&
+	test_grep "callbacks=@0.0:AVeryLongClassNameForTheTest0;" many.out &&
+	sed -n "s/.*callbacks=@//p" many.out | tr ";" "\n" >entries &&
+	test -s entries &&
+	! grep -v "^0\.[0-9]*:AVeryLongClassNameForTheTest[0-9]*\$" entries &&
+	n=$(wc -l <entries) &&
+	last=$(tail -n 1 entries) &&
+	test "$last" = "0.$((n - 1)):AVeryLongClassNameForTheTest$((n - 1))"
+'
+
 test_done

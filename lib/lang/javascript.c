@@ -1148,10 +1148,8 @@ static const char *callback_types(struct kbx_walk *w, TSNode n)
 {
 	TSNode ps = _kbx_field(n, "parameters");
 	uint32_t count = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps), j = 0;
-	char buf[512];
-	size_t len = 0;
-	buf[0] = '@';
-	len = 1;
+	char buf[512] = "@";
+	size_t len = 1;
 	for (uint32_t a = 0; a < count; a++) {
 		TSNode p = ts_node_named_child(ps, a);
 		if (is_this_param(w, p))
@@ -1171,8 +1169,10 @@ static const char *callback_types(struct kbx_walk *w, TSNode n)
 				if (t && t != TYPE_NULLISH && !strchr(t, ';') && !strchr(t, ':')) {
 					int wrote = snprintf(buf + len, sizeof(buf) - len, "%s%u.%u:%s",
 							     len > 1 ? ";" : "", j, i, t);
-					if (wrote < 0 || (size_t)wrote >= sizeof(buf) - len)
-						break;
+					if (wrote < 0 || (size_t)wrote >= sizeof(buf) - len) {
+						buf[len] = '\0';   /* no entry cut short */
+						goto done;
+					}
 					len += (size_t)wrote;
 				}
 				i++;
@@ -1180,6 +1180,7 @@ static const char *callback_types(struct kbx_walk *w, TSNode n)
 		}
 		j++;
 	}
+done:
 	return len > 1 ? _kbx_arena_strdup(&w->x->arena, buf) : NULL;
 }
 
