@@ -1088,8 +1088,9 @@ static const char *callback_param(struct kbx_walk *w, TSNode n, uint32_t i)
 	if (k < 0 || (size_t)k >= w->x->ncalls || strlen(w->x->calls[k].name) > 40)
 		return NULL;
 	uint32_t j = 0, count = ts_node_named_child_count(args);
-	while (j < count && !ts_node_eq(ts_node_named_child(args, j), n))
-		j++;
+	for (; j < count && !ts_node_eq(ts_node_named_child(args, j), n); j++)
+		if (!strcmp(ts_node_type(ts_node_named_child(args, j)), "spread_element"))
+			return NULL;   /* f(...xs, (x) => ...): its place is not known */
 	if (j == count)
 		return NULL;
 	char buf[96];

@@ -17,6 +17,15 @@ export function eachSection(f: (this: unknown, s: Section, at: number) => void):
   f.call(undefined, new Section('', []), 0);
 }
 
+// After a spread, an argument's place among the parameters is unknown:
+// here the function is the first argument, not the second.
+export function after(first: (s: Section) => void, then?: (p: Printer) => void): void {}
+export function spreadFirst(xs: []): void {
+  after(...xs, (s) => {
+    s.isValid();
+  });
+}
+
 export function emit(): string {
   const p = makePrinter();
   eachSection((s) => {
