@@ -143,7 +143,9 @@ MODULE := $(if $(VECTOR_SRCS),build/kbx-vector.so) $(if $(EMBED_SRCS),build/kbx-
 # ---------------------------------------------------------------------------
 # Flags
 
-DEVELOPER_WARNINGS = -Wall -Wextra -Wformat=2 -Wshadow -Wno-unused-parameter -Werror
+# -Wno-comment: comments quote shell globs such as ${BASH_SOURCE%/*}
+DEVELOPER_WARNINGS = -Wall -Wextra -Wformat=2 -Wshadow -Wno-unused-parameter -Wno-comment \
+	-Werror
 ifeq ($(DEVELOPER),1)
 DEVELOPER_CFLAGS = $(DEVELOPER_WARNINGS) -Wstrict-prototypes -Wmissing-prototypes
 DEVELOPER_CXXFLAGS = $(DEVELOPER_WARNINGS)

@@ -1292,8 +1292,9 @@ static int read_local(struct kbx_ctx *ctx, struct push *pu, struct unit_ref **re
 	for (size_t i = 0; i < pu->nfiles; i++)
 		refs[k++] = (struct unit_ref){ pu->files[i].path, strlen(pu->files[i].path), 0, i };
 	for (size_t i = 0; i < pu->nnodes; i++) {
-		const struct kbx_node *n = &pu->nodes[i];
-		refs[k++] = (struct unit_ref){ n->path ? n->path : "", n->path ? n->path_len : 0, 1, i };
+		const struct kbx_node *nd = &pu->nodes[i];
+		refs[k++] = (struct unit_ref){ nd->path ? nd->path : "", nd->path ? nd->path_len : 0,
+					       1, i };
 	}
 	for (size_t i = 0; i < pu->nedges; i++) {
 		const struct kbx_node *src = node_by_id(pu, pu->edges[i].e.src);

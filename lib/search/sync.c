@@ -289,17 +289,6 @@ static int collect_def(void *data, const struct kbx_edge *e)
 	return 0;
 }
 
-static void defs_release(struct defs *ds)
-{
-	for (size_t i = 0; i < ds->n; i++) {
-		free(ds->d[i].cid);
-		free(ds->d[i].qual);
-		free(ds->d[i].name);
-	}
-	free(ds->d);
-	memset(ds, 0, sizeof(*ds));
-}
-
 /* Offsets of the starts of lines 1..n (lines[i] = offset of line i+1). */
 static size_t *line_starts(const char *buf, size_t len, size_t *nlines)
 {

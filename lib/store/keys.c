@@ -75,9 +75,9 @@ static void split_cid(struct kbx_node *n, unsigned hashes)
 		if (n->kind == KBX_KIND_EXTERNAL) {
 			/* "os.path.join", "std::process::exit" */
 			const char *dot = strrchr(n->qual, '.');
-			const char *colon = strrchr(n->qual, ':');
-			if (colon && (!dot || colon > dot))
-				dot = colon;
+			const char *last = strrchr(n->qual, ':');
+			if (last && (!dot || last > dot))
+				dot = last;
 			if (dot && dot[1])
 				n->name = dot + 1;
 		}

@@ -833,8 +833,9 @@ void kbx_store_close(kbx_store_t *s)
 		return;
 	env_close(s);
 	if (s->lock_fd >= 0) {
-		if (s->writable && ftruncate(s->lock_fd, 0) < 0)
-			;   /* a pid left behind is checked before it is named */
+		if (s->writable && ftruncate(s->lock_fd, 0) < 0) {
+			/* a pid left behind is checked before it is named */
+		}
 		close(s->lock_fd);   /* releases the flock */
 	}
 	free(s->dir);
