@@ -2721,6 +2721,30 @@ static uint32_t certain_target(struct ctx *c, size_t k)
  * its callee is not certain, or the type is no type of the repository
  * (*named then says what the callee's file wrote).
  */
+/* The files of the first import of fd (the callee's file, at path)
+ * whose local name is local[0..len): of a module (by_name 0) or of a
+ * name brought in by name (by_name 1: *name is then that name as the
+ * imported file calls it).  How many, into files (1024). */
+static size_t imported_files(struct ctx *c, const struct file_defs *fd, const char *path,
+			     uint32_t file, const char *local, size_t len, int by_name,
+			     uint32_t *files, const char **name)
+{
+	for (size_t i = 0; i < fd->nimps; i++) {
+		const struct local_import *li = &fd->imps[i];
+		if (!li->name != !by_name || strlen(li->local) != len || strncmp(li->local, local, len))
+			continue;
+		struct kbx_ximport xi = { li->module, NULL, NULL, li->level, 0, 0 };
+		int module_name = 0, is_dir = 0;
+		size_t nf = import_targets(c, path, file, &xi, files, &module_name, &is_dir);
+		if (nf) {
+			if (name)
+				*name = li->name;
+			return nf;
+		}
+	}
+	return 0;
+}
+
 static size_t result_types(struct ctx *c, const char *marker, uint32_t caller, uint32_t *types,
 			   const char **named)
 {
@@ -2785,14 +2809,7 @@ static size_t result_types(struct ctx *c, const char *marker, uint32_t caller, u
 	size_t nf = 0;
 	const char *dot = strrchr(rt, '.');
 	if (dot) {
-		for (size_t i = 0; i < fd->nimps && !nf; i++) {
-			struct kbx_ximport xi = { fd->imps[i].module, NULL, NULL, fd->imps[i].level,
-						  0, 0 };
-			int module_name = 0, is_dir = 0;
-			if (!fd->imps[i].name && strlen(fd->imps[i].local) == (size_t)(dot - rt) &&
-			    !strncmp(fd->imps[i].local, rt, (size_t)(dot - rt)))
-				nf = import_targets(c, path, d.file, &xi, files, &module_name, &is_dir);
-		}
+		nf = imported_files(c, fd, path, d.file, rt, (size_t)(dot - rt), 0, files, NULL);
 	} else if (!c->lang->dir_is_package) {
 		/* a type of the callee's file (Zig), or one it imports by
 		 * name (TypeScript's import { Observable } from './Observable') */
@@ -2800,16 +2817,7 @@ static size_t result_types(struct ctx *c, const char *marker, uint32_t caller, u
 		size_t got = defs_named(c, rt, M_TYPE, 0, files, nf, types, AMBIGUOUS_MAX + 1);
 		if (got)
 			return got;
-		nf = 0;
-		for (size_t i = 0; i < fd->nimps && !nf; i++) {
-			struct kbx_ximport xi = { fd->imps[i].module, NULL, NULL, fd->imps[i].level,
-						  0, 0 };
-			int module_name = 0, is_dir = 0;
-			if (fd->imps[i].name && !strcmp(fd->imps[i].local, rt)) {
-				nf = import_targets(c, path, d.file, &xi, files, &module_name, &is_dir);
-				rt = fd->imps[i].name;
-			}
-		}
+		nf = imported_files(c, fd, path, d.file, rt, strlen(rt), 1, files, &rt);
 	} else {
 		_kbx_path_dirname(dir, sizeof(dir) - 1, path);
 		if (*dir)

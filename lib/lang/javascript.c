@@ -1775,8 +1775,9 @@ static int same_str(const char *a, const char *b)
 
 /* Does function or method n come after signatures of its name
  * (TypeScript's overloads: function f(x: A): B; ... function f(x) {})
- * that say another result or other callback types than it does? */
-static int has_overloads(struct kbx_walk *w, TSNode n)
+ * that say another result or other callback types than its own, rt and
+ * cb? */
+static int has_overloads(struct kbx_walk *w, TSNode n, const char *rt, const char *cb)
 {
 	const char *t = ts_node_type(n), *sig;
 	if (!strcmp(t, "function_declaration"))
@@ -1800,8 +1801,7 @@ static int has_overloads(struct kbx_walk *w, TSNode n)
 			continue;
 		const char *other = _kbx_field_text(w, c, "name");
 		if (other && !strcmp(other, name) &&
-		    (!same_str(returns_of(w, c), returns_of(w, n)) ||
-		     !same_str(callback_types(w, c), callback_types(w, n))))
+		    (!same_str(returns_of(w, c), rt) || !same_str(callback_types(w, c), cb)))
 			return 1;
 	}
 	return 0;
@@ -1819,20 +1819,19 @@ static void enter_function(struct kbx_walk *w, TSNode n, int scoped, int this_ki
 	if (st)
 		_kbx_jsc_tparams_push(w, &st->tparams, n, _kbx_field(n, "type_parameters"));
 	/* what a TypeScript function says it returns (kbx_xsym.ret_type), a
-	 * class or interface by its name; not one of its type parameters;
-	 * nothing for one with overloads, whose calls the checker binds to
-	 * a signature by their arguments */
-	TSNode rt = _kbx_field(n, "return_type");
-	int overloaded = st && st->typescript && scoped && has_overloads(w, n);
-	if (st && st->typescript && scoped && w->nscope && !ts_node_is_null(rt) && !overloaded) {
-		int sym = w->scope_sym[w->nscope - 1];
-		const char *t = ts_type(w, ts_node_named_child(rt, 0));
-		if (t && t != TYPE_NULLISH && w->x->syms[sym].line == _kbx_node_line(n))
-			w->x->syms[sym].ret_type = t;
+	 * class or interface by its name, not one of its type parameters,
+	 * and what it says its callbacks' parameters are (cb_types); nothing
+	 * for one with overloads that say otherwise, whose calls the checker
+	 * binds to a signature by their arguments */
+	struct kbx_xsym *sym = st && st->typescript && scoped && w->nscope ?
+			       &w->x->syms[w->scope_sym[w->nscope - 1]] : NULL;
+	if (sym && sym->line == _kbx_node_line(n)) {
+		const char *rt = returns_of(w, n), *cb = callback_types(w, n);
+		if (!has_overloads(w, n, rt, cb)) {
+			sym->ret_type = rt;
+			sym->cb_types = cb;
+		}
 	}
-	if (st && st->typescript && scoped && w->nscope && !overloaded &&
-	    w->x->syms[w->scope_sym[w->nscope - 1]].line == _kbx_node_line(n))
-		w->x->syms[w->scope_sym[w->nscope - 1]].cb_types = callback_types(w, n);
 	bind_params(w, n);
 }
 

@@ -107,6 +107,15 @@ static int in_scope(const struct kbx_walk *w, int sym)
 	return 0;
 }
 
+/* The innermost container, through the functions; -1: none (the file). */
+static int container(const struct kbx_walk *w)
+{
+	for (size_t k = w->nscope; k-- > 0;)
+		if (KBX_KIND_IS_TYPE(w->x->syms[w->scope_sym[k]].kind))
+			return w->scope_sym[k];
+	return -1;
+}
+
 /* The type a declaration states, as recv_type: pointers, optionals and
  * error unions taken off, Self and @This() the enclosing container;
  * NULL when it names none. */
@@ -127,10 +136,8 @@ static const char *type_name(struct kbx_walk *w, TSNode t)
 		if (is_this(w, t)) {
 			/* the innermost container, through the functions
 			 * (self: *@This() in a method), else the file */
-			for (size_t k = w->nscope; k-- > 0;)
-				if (KBX_KIND_IS_TYPE(w->x->syms[w->scope_sym[k]].kind))
-					return w->x->syms[w->scope_sym[k]].qual;
-			return "@This";
+			int cls = container(w);
+			return cls >= 0 ? w->x->syms[cls].qual : "@This";
 		}
 		if (!strcmp(type, "identifier")) {
 			const char *name = _kbx_node_text(w, t);
@@ -228,6 +235,14 @@ static int in_test(const struct kbx_walk *w)
 
 static const char *own_field_type(struct kbx_walk *w, TSNode fe);
 
+/* What a.b.c reads its fields of: a (at most eight fields down). */
+static TSNode field_root(TSNode n)
+{
+	for (int depth = 0; depth < 9 && _kbx_is(n, "field_expression"); depth++)
+		n = _kbx_field(n, "object");
+	return n;
+}
+
 /* Does value name a module, or a declaration through one (@import(...),
  * m.x, @import("std").testing)? */
 static int names_module(struct kbx_walk *w, TSNode value)
@@ -236,10 +251,7 @@ static int names_module(struct kbx_walk *w, TSNode value)
 		return 1;
 	if (!_kbx_is(value, "field_expression"))
 		return 0;
-	TSNode obj = _kbx_field(value, "object");
-	int depth = 0;
-	while (_kbx_is(obj, "field_expression") && depth++ < 8)
-		obj = _kbx_field(obj, "object");
+	TSNode obj = field_root(value);
 	return import_path(w, obj) || (_kbx_is(obj, "identifier") &&
 				       mod_of(w, _kbx_node_text(w, obj)));
 }
@@ -255,12 +267,12 @@ static void visit_variable(struct kbx_walk *w, TSNode n)
 	const char *vt = ts_node_is_null(value) ? "" : ts_node_type(value);
 	if (!name)
 		return;
-	/* a test block's locals too: its calls are the file's, and its
-	 * names are bound at the file's level, where Zig lets no
+	/* Locals are bound, a test block's too: its calls are the file's,
+	 * and its names are bound at the file's level, where Zig lets no
 	 * declaration of the file have the same name (a local may not
-	 * shadow one) */
-	/* x = e (the grammar reads an assignment as a declaration without
-	 * var or const) leaves x's type as its declaration made it */
+	 * shadow one).  x = e (the grammar reads an assignment as a
+	 * declaration without var or const) leaves x's type as its
+	 * declaration made it. */
 	int declares = _kbx_has_token(n, "var") || _kbx_has_token(n, "const");
 	int local = declares && _kbx_walk_caller(w) >= 0;
 	if (!local && declares && in_test(w)) {
@@ -331,10 +343,7 @@ static void visit_variable(struct kbx_walk *w, TSNode n)
 		/* const T = m.T, const expect = std.testing.expect: the name
 		 * after the import's, dotted where it goes through the
 		 * modules the imported file passes on */
-		TSNode obj = _kbx_field(value, "object");
-		int depth = 0;
-		while (_kbx_is(obj, "field_expression") && depth++ < 8)
-			obj = _kbx_field(obj, "object");
+		TSNode obj = field_root(value);
 		const char *from = import_path(w, obj), *prefix = NULL;
 		if (!from && _kbx_is(obj, "identifier")) {
 			const struct zig_mod *m = mod_of(w, _kbx_node_text(w, obj));
@@ -399,29 +408,35 @@ static void type_function_base(struct kbx_walk *w, TSNode n, int sym)
  * struct (its fields at the top), its functions Parse's; const Fe =
  * Field(256) names what Field makes, if Field makes a type (the
  * resolver sees whether it does). */
-static void file_self(struct kbx_walk *w, TSNode root)
+/* The member d of a container (in; -1: the file itself) as one of selfs:
+ * `const Fe = Field(256)`, an instance of the generic Field there, and
+ * at the top of the file `const Parse = @This()`. */
+static void note_alias(struct kbx_walk *w, TSNode d, int in)
 {
 	struct zig_state *st = w->lang_state;
+	if (!st || !_kbx_is(d, "variable_declaration"))
+		return;
+	TSNode first = ts_node_named_child(d, 0);
+	TSNode value = ts_node_named_child(d, ts_node_named_child_count(d) - 1);
+	const char *name = _kbx_is(first, "identifier") ? _kbx_node_text(w, first) : NULL;
+	const char *generic = _kbx_is(value, "call_expression") &&
+			      ts_node_is_null(_kbx_field(d, "type")) ?
+			      callee_text(w, value) : NULL;
+	if (!name || (!generic && (in >= 0 || !is_this(w, value))) ||
+	    _kbx_grow((void **)&st->selfs, &st->aselfs, st->nselfs, sizeof(*st->selfs), 4))
+		return;
+	st->selfs[st->nselfs].name = name;
+	st->selfs[st->nselfs].cls = generic ? -2 : -1;
+	st->selfs[st->nselfs].generic = generic;
+	st->selfs[st->nselfs].in = in;
+	st->nselfs++;
+}
+
+static void file_self(struct kbx_walk *w, TSNode root)
+{
 	uint32_t count = ts_node_named_child_count(root);
-	for (uint32_t i = 0; st && i < count; i++) {
-		TSNode d = ts_node_named_child(root, i);
-		if (!_kbx_is(d, "variable_declaration"))
-			continue;
-		TSNode first = ts_node_named_child(d, 0);
-		TSNode value = ts_node_named_child(d, ts_node_named_child_count(d) - 1);
-		const char *name = _kbx_is(first, "identifier") ? _kbx_node_text(w, first) : NULL;
-		const char *generic = _kbx_is(value, "call_expression") &&
-				      ts_node_is_null(_kbx_field(d, "type")) ?
-				      callee_text(w, value) : NULL;
-		if (!name || (!generic && !is_this(w, value)) ||
-		    _kbx_grow((void **)&st->selfs, &st->aselfs, st->nselfs, sizeof(*st->selfs), 4))
-			continue;
-		st->selfs[st->nselfs].name = name;
-		st->selfs[st->nselfs].cls = generic ? -2 : -1;
-		st->selfs[st->nselfs].generic = generic;
-		st->selfs[st->nselfs].in = -1;
-		st->nselfs++;
-	}
+	for (uint32_t i = 0; i < count; i++)
+		note_alias(w, ts_node_named_child(root, i), -1);
 }
 
 /*
@@ -450,25 +465,8 @@ static void visit_struct(struct kbx_walk *w, TSNode n)
 	if (!own)
 		return;
 	uint32_t count = ts_node_named_child_count(n);
-	for (uint32_t i = 0; i < count; i++) {
-		TSNode d = ts_node_named_child(n, i);
-		if (!_kbx_is(d, "variable_declaration") ||
-		    !ts_node_is_null(_kbx_field(d, "type")))
-			continue;
-		TSNode first = ts_node_named_child(d, 0);
-		TSNode value = ts_node_named_child(d, ts_node_named_child_count(d) - 1);
-		const char *name = _kbx_is(first, "identifier") ? _kbx_node_text(w, first) : NULL;
-		const char *generic = _kbx_is(value, "call_expression") ?
-				      callee_text(w, value) : NULL;
-		if (!name || !generic ||
-		    _kbx_grow((void **)&st->selfs, &st->aselfs, st->nselfs, sizeof(*st->selfs), 4))
-			continue;
-		st->selfs[st->nselfs].name = name;
-		st->selfs[st->nselfs].cls = -2;
-		st->selfs[st->nselfs].generic = generic;
-		st->selfs[st->nselfs].in = cls;
-		st->nselfs++;
-	}
+	for (uint32_t i = 0; i < count; i++)
+		note_alias(w, ts_node_named_child(n, i), cls);
 	for (uint32_t i = 0; i < count; i++) {
 		TSNode f = ts_node_named_child(n, i);
 		if (!_kbx_is(f, "container_field"))
@@ -490,12 +488,9 @@ static const char *own_field_type(struct kbx_walk *w, TSNode fe)
 	if (!f || !_kbx_is(obj, "identifier") ||
 	    !_kbx_walk_bound(w, _kbx_node_text(w, obj), 0, &t) || !t)
 		return NULL;
-	for (size_t k = w->nscope; k-- > 0;)
-		if (KBX_KIND_IS_TYPE(w->x->syms[w->scope_sym[k]].kind)) {
-			if (strcmp(w->x->syms[w->scope_sym[k]].qual, t))
-				return NULL;
-			break;
-		}
+	int cls = container(w);
+	if (cls >= 0 && strcmp(w->x->syms[cls].qual, t))
+		return NULL;
 	const char *key = _kbx_join(w, ".", f, "");
 	return key && key != _kbx_qual_too_long && _kbx_walk_bound(w, key, 1, &ft) ? ft : NULL;
 }
