@@ -196,6 +196,7 @@ PG_LDFLAGS = $(MODULE_SHARED) -Wl,--version-script=$(PG_MAP)
 
 # Third-party grammar sources: optimised, PIC, and none of our warnings.
 GRAMMAR_CFLAGS = -O2
+OBJCOPY ?= objcopy
 
 # Every object of ours depends on this file, which changes only when the
 # flags (or the version baked into them) change, so a change of flags
@@ -232,7 +233,7 @@ GRAMMAR_SRCS :=
 ifneq ($(CONFIG_GOALS),)
 -include $(GRAMMAR_MK)
 endif
-GRAMMAR_OBJS := $(GRAMMAR_SRCS:$(GRAMMAR_DIR)/%.c=build/ts/%.o)
+GRAMMAR_OBJS := $(GRAMMAR_SRCS:$(GRAMMAR_DIR)/%.c=build/ts/%.o) build/ts/scanner-alloc.o
 
 $(GRAMMAR_STAMP): grammars/grammars.lock $(wildcard grammars/patches/*.patch)
 	$(QUIET_FETCH)NPM='$(NPM)' $(SHELL) grammars/fetch.sh $(GRAMMAR_DIR) grammars/grammars.lock
@@ -265,9 +266,23 @@ $(GRAMMAR_HEADER): grammars/grammars.lock | $(GRAMMAR_STAMP)
 # The runtime's lib.c includes its other sources and its public header.
 build/ts/tree-sitter/%.o build/fuzz/ts/tree-sitter/%.o: GRAMMAR_INCLUDES = -I$(TS_RUNTIME)/include
 
+# A scanner's allocations go to tree-sitter's allocator, which kbx sets
+# (grammars/scanner-alloc.c): out of memory, kbx exits with status 9
+# where the scanner would have crashed.
+SCANNER_SYMS = --redefine-sym malloc=_kbx_scanner_malloc \
+	--redefine-sym calloc=_kbx_scanner_calloc \
+	--redefine-sym realloc=_kbx_scanner_realloc \
+	--redefine-sym free=_kbx_scanner_free
+SCANNER_ALLOC = $(if $(filter %/scanner.o,$@),&& $(OBJCOPY) $(SCANNER_SYMS) $@)
+
 build/ts/%.o: $(GRAMMAR_DIR)/%.c
 	@mkdir -p $(@D)
-	$(QUIET_CC)$(CC) $(GRAMMAR_CFLAGS) -fPIC -I$(<D) $(GRAMMAR_INCLUDES) -MMD -MP -c -o $@ $<
+	$(QUIET_CC)$(CC) $(GRAMMAR_CFLAGS) -fPIC -I$(<D) $(GRAMMAR_INCLUDES) -MMD -MP -c -o $@ $< \
+		$(SCANNER_ALLOC)
+
+build/ts/scanner-alloc.o: grammars/scanner-alloc.c
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(GRAMMAR_CFLAGS) -fPIC -MMD -MP -c -o $@ $<
 
 $(LIBGRAMMARS): $(GRAMMAR_OBJS) $(GRAMMAR_MK)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(GRAMMAR_OBJS)
@@ -314,7 +329,11 @@ build/gen/serve-page.h: $(SERVE_PAGE) cmd/serve-page/embed.sh
 build/cmd/serve.o build/fuzz/obj/cmd/serve.o: build/gen/serve-page.h
 
 $(UNIT_PROGS): build/tests/unit/%: build/tests/unit/%.o $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $< $(KBX_LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(UNIT_LDFLAGS) -o $@ $< $(KBX_LIBS)
+
+# index-nomem makes libkbx's allocations fail at a moment it chooses
+build/tests/unit/index-nomem: UNIT_LDFLAGS = \
+	-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
 
 # The fuzz harnesses replayed by make check: each linked with a main()
 # that reads files instead of libFuzzer, by the ordinary compiler.  cmd/'s
@@ -385,7 +404,8 @@ build/fuzz/obj/%.o: %.c build/fuzz/FUZZ-CFLAGS | $(GRAMMAR_HEADER)
 
 build/fuzz/ts/%.o: $(GRAMMAR_DIR)/%.c build/fuzz/FUZZ-CFLAGS
 	@mkdir -p $(@D)
-	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -w -I$(<D) $(GRAMMAR_INCLUDES) -MMD -MP -c -o $@ $<
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -w -I$(<D) $(GRAMMAR_INCLUDES) -MMD -MP -c -o $@ $< \
+		$(SCANNER_ALLOC)
 
 $(FUZZ_LIB): $(FUZZ_LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(FUZZ_LIB_OBJS)

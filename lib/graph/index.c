@@ -55,6 +55,7 @@ struct job {
 	int state;
 	int unchanged;          /* same content as indexed */
 	const char *skip;       /* why it was skipped, or NULL */
+	int nomem;              /* memory ran out reading or parsing it: the run fails */
 	char skip_buf[160];
 	unsigned char hash[16];
 	struct kbx_extract x;
@@ -109,6 +110,10 @@ static void run_job(struct pool *p, struct job *j, TSParser *parser, struct kbx_
 	} else if (rr < 0 && errno == ELOOP) {
 		j->skip = "it became a symbolic link, which kbx never follows";
 		goto out;
+	} else if (rr < 0 && errno == ENOMEM) {
+		/* not a file to drop from the index: no run at all */
+		j->nomem = 1;
+		goto out;
 	} else if (rr < 0) {
 		snprintf(j->skip_buf, sizeof(j->skip_buf), "cannot read: %s", strerror(errno));
 		j->skip = j->skip_buf;
@@ -131,7 +136,11 @@ static void run_job(struct pool *p, struct job *j, TSParser *parser, struct kbx_
 	int xr = _kbx_extract(j->lang, parser, j->f->path, src.buf, src.len,
 			      _kbx_parse_timeout_us(&p->watch, slot, p->timeout_us), &j->x);
 	int limit = _kbx_cpu_slot_end(&p->watch, slot);
-	if (xr < 0) {
+	if (xr < 0 && j->x.nomem) {
+		/* what it extracted is less than the file says */
+		j->nomem = 1;
+		_kbx_extract_release(&j->x);
+	} else if (xr < 0) {
 		char lim[32];
 		if (j->x.timed_out && limit == KBX_PARSE_WALL_CEILING)
 			snprintf(j->skip_buf, sizeof(j->skip_buf),
@@ -302,7 +311,8 @@ static int refnames_update(struct kbx_store *s, const struct _kbx_refs *refs, in
 {
 	struct refname_ctx c = { s, { 0 }, del, 0 };
 	_kbx_put_u32(c.fid, refs->file);
-	_kbx_refs_names(refs, _kbx_lang_from_id(refs->lang), refname_apply, &c);
+	if (_kbx_refs_names(refs, _kbx_lang_from_id(refs->lang), refname_apply, &c) < 0 && !c.rc)
+		c.rc = ENOMEM;
 	return c.rc;
 }
 
@@ -803,6 +813,8 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 	pthread_t threads[16];
 	int nthreads = 0;
 	struct pool pool;
+	/* allocations refused on this thread from here on (util.h) */
+	unsigned long nomem0 = _kbx_nomem_count;
 	int pool_started = 0;
 
 	st = _kbx_store_write_begin(s, r->err);
@@ -985,7 +997,10 @@ static kbx_status_t index_once(struct run *r, struct _kbx_scan *scan)
 		progress(r, "parse", ji + 1, njobs);
 		if (rc)
 			goto next;
-		if (j->skip) {
+		if (j->nomem) {
+			_kbx_fail(r->err, KBX_ERR_NOMEM, "out of memory while parsing '%s'", j->f->path);
+			rc = ENOMEM;
+		} else if (j->skip) {
 			note(r, KBX_NOTE_SKIPPED, j->f->path, j->skip);
 			stats->skipped++;
 			/* a file that can no longer be read or parsed leaves the index */
@@ -1053,6 +1068,14 @@ next:
 
 	stats->seconds_resolve = (double)(now_ns() - t_resolve) / 1e9;
 	stats->cpu_resolve = (double)(_kbx_thread_cpu_ns() - cpu_resolve) / 1e9;
+
+	/* a helper that memory ran out in may have said "none" (no such
+	 * file, no such name): what this run wrote is not sure; the index
+	 * stays as it was */
+	if (_kbx_nomem_count != nomem0) {
+		_kbx_fail(r->err, KBX_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
 
 	/* the generation and the time */
 	uint64_t gen = 0;

@@ -66,8 +66,10 @@ static void ignore_add_text(struct ignore_list *l, const char *base, char *text)
 				if (l->n == l->alloc) {
 					size_t na = l->alloc ? l->alloc * 2 : 16;
 					struct ignore_rule *nr = realloc(l->rules, na * sizeof(*nr));
-					if (!nr)
+					if (!nr) {
+						_kbx_nomem();
 						break;
+					}
 					l->rules = nr;
 					l->alloc = na;
 				}
@@ -78,6 +80,7 @@ static void ignore_add_text(struct ignore_list *l, const char *base, char *text)
 				else {
 					free(r.pattern);
 					free(r.base);
+					_kbx_nomem();
 				}
 			}
 		}
@@ -93,9 +96,11 @@ static void ignore_add_file(struct ignore_list *l, const char *root, const char 
 	/* a regular file only: a FIFO named .gitignore would block the
 	 * walk, and a link to /dev/zero would never end (git does not
 	 * follow a symbolic link there either) */
-	if (!path.failed && strbuf_read_regular_file(&text, path.buf, 16u << 20) == 0 &&
-	    text.buf)
+	int rc = path.failed ? -1 : strbuf_read_regular_file(&text, path.buf, 16u << 20);
+	if (rc == 0 && text.buf)
 		ignore_add_text(l, base, text.buf);
+	else if (rc == -1 && errno == ENOMEM)
+		_kbx_nomem();
 	strbuf_release(&path);
 	strbuf_release(&text);
 }
@@ -211,8 +216,10 @@ static int wild_match(const char *pat, const char *str)
 		return 0;
 	unsigned char small[3 * 128];
 	unsigned char *op = n < 128 ? small : malloc(3 * (n + 1));
-	if (!op)
+	if (!op) {
+		_kbx_nomem();
 		return 0;
+	}
 	unsigned char *cur = op + n + 1, *nxt = cur + n + 1;
 	size_t *next = NULL;
 	/* the state after each token: the next position, or past a set, a
@@ -222,6 +229,7 @@ static int wild_match(const char *pat, const char *str)
 	if (!next) {
 		if (op != small)
 			free(op);
+		_kbx_nomem();
 		return 0;
 	}
 	memset(op, W_NONE, n + 1);
@@ -553,6 +561,10 @@ static kbx_status_t walk_dir(struct walker *w, const char *rel)
 		return KBX_OK;
 	}
 	strbuf_addf(&abs, "%s%s%s", w->root, *rel ? "/" : "", rel);
+	if (abs.failed) {
+		w->depth--;
+		return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory listing files");
+	}
 	DIR *d = opendir(abs.buf);
 	if (!d) {
 		note_skip(w, *rel ? rel : ".", strerror(errno));
@@ -588,8 +600,11 @@ static kbx_status_t walk_dir(struct walker *w, const char *rel)
 			names = nn;
 		}
 		names[n] = strdup(nm);
-		if (names[n])
-			n++;
+		if (!names[n]) {
+			st = _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory listing files");
+			break;
+		}
+		n++;
 	}
 	closedir(d);
 	if (n)
@@ -601,6 +616,10 @@ static kbx_status_t walk_dir(struct walker *w, const char *rel)
 		strbuf_addf(&child, "%s%s%s", rel, *rel ? "/" : "", names[i]);
 		strbuf_reset(&abs);
 		strbuf_addf(&abs, "%s/%s", w->root, child.buf);
+		if (child.failed || abs.failed) {
+			st = _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory listing files");
+			break;
+		}
 		struct stat sst;
 		if (lstat(abs.buf, &sst) < 0) {
 			note_skip(w, child.buf, strerror(errno));  /* vanished */
@@ -651,6 +670,9 @@ static kbx_status_t scan(const char *root, const char *const *paths, size_t npat
 {
 	struct walker w = { 0 };
 	kbx_status_t st = KBX_OK;
+	/* an ignore rule or a name lost for want of memory would change
+	 * which files the index holds: the count says (util.h) */
+	unsigned long nomem0 = _kbx_nomem_count;
 	w.root = root;
 	w.max_size = max_size;
 	w.notify = notify;
@@ -701,6 +723,8 @@ static kbx_status_t scan(const char *root, const char *const *paths, size_t npat
 	}
 	ignore_truncate(&w.ign, 0);
 	free(w.ign.rules);
+	if (!st && _kbx_nomem_count != nomem0)
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory listing files");
 	if (st) {
 		_kbx_scan_release(out);
 		return st;
@@ -735,11 +759,16 @@ static int enter_parents(struct walker *w, const char *rel)
 	for (const char *s = rel; ok && (s = strchr(s, '/')); s++) {
 		strbuf_reset(&dir);
 		strbuf_add(&dir, rel, (size_t)(s - rel));
-		const char *base = strrchr(dir.buf, '/');
-		base = base ? base + 1 : dir.buf;
 		struct stat st;
 		strbuf_reset(&abs);
-		strbuf_addf(&abs, "%s/%s", w->root, dir.buf);
+		if (!dir.failed)
+			strbuf_addf(&abs, "%s/%s", w->root, dir.buf);
+		if (dir.failed || abs.failed) {
+			ok = 0;   /* counted (util.h): scan() fails */
+			break;
+		}
+		const char *base = strrchr(dir.buf, '/');
+		base = base ? base + 1 : dir.buf;
 		if (w->missing_ok && !(base[0] == '.' || is_ignored(&w->ign, dir.buf, 1)) &&
 		    lstat(abs.buf, &st) < 0 && errno == ENOENT)
 			continue;  /* gone, with its ignore files */
@@ -770,6 +799,7 @@ kbx_status_t _kbx_scan_dirs(const char *root, const char *start,
 	struct walker w = { 0 };
 	kbx_status_t st = KBX_OK;
 	struct _kbx_scan none;
+	unsigned long nomem0 = _kbx_nomem_count;
 	w.root = root;
 	w.max_size = UINT64_MAX;
 	w.out = &none;
@@ -797,6 +827,8 @@ kbx_status_t _kbx_scan_dirs(const char *root, const char *start,
 	}
 	ignore_truncate(&w.ign, 0);
 	free(w.ign.rules);
+	if (!st && _kbx_nomem_count != nomem0)
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory listing files");
 	return st;
 }
 

@@ -20,6 +20,14 @@ struct _kbx_arena_block {
 	char data[];
 };
 
+void *_kbx_x_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+	if (!p)
+		_kbx_nomem();
+	return p;
+}
+
 static void *arena_alloc(struct _kbx_arena *a, size_t n)
 {
 	struct _kbx_arena_block *b = a->head;
@@ -27,8 +35,10 @@ static void *arena_alloc(struct _kbx_arena *a, size_t n)
 	if (!b || b->size - b->used < n) {
 		size_t size = n > 65536 - sizeof(*b) ? n : 65536 - sizeof(*b);
 		b = malloc(sizeof(*b) + size);
-		if (!b)
+		if (!b) {
+			_kbx_nomem();
 			return NULL;
+		}
 		b->size = size;
 		b->used = 0;
 		b->next = a->head;
@@ -75,8 +85,10 @@ int _kbx_grow(void **arr, size_t *alloc, size_t n, size_t elem, size_t first)
 		return 0;
 	size_t na = *alloc ? *alloc * 2 : first;
 	void *p = realloc(*arr, na * elem);
-	if (!p)
+	if (!p) {
+		_kbx_nomem();
 		return -1;
+	}
 	*arr = p;
 	*alloc = na;
 	return 0;
@@ -191,12 +203,16 @@ void _kbx_walk_scope(struct kbx_walk *w, int sym)
 	if (w->nscope == w->ascope) {
 		size_t na = w->ascope ? w->ascope * 2 : 32;
 		int *s = realloc(w->scope_sym, na * sizeof(*s));
-		if (!s)
+		if (!s) {
+			_kbx_nomem();
 			return;
+		}
 		w->scope_sym = s;
 		uint32_t *d = realloc(w->scope_depth, na * sizeof(*d));
-		if (!d)
+		if (!d) {
+			_kbx_nomem();
 			return;
+		}
 		w->scope_depth = d;
 		w->ascope = na;
 	}
@@ -686,11 +702,15 @@ void _kbx_predef_release(struct _kbx_predef *p)
 
 void _kbx_pathlist_add(struct kbx_pathlist *l, const char *path)
 {
-	if (_kbx_grow((void **)&l->paths, &l->alloc, l->n, sizeof(*l->paths), 8))
+	if (_kbx_grow((void **)&l->paths, &l->alloc, l->n, sizeof(*l->paths), 8)) {
+		l->failed = 1;
 		return;
+	}
 	char *copy = strdup(path);
 	if (copy)
 		l->paths[l->n++] = copy;
+	else
+		l->failed = 1;
 }
 
 void _kbx_pathlist_addf(struct kbx_pathlist *l, const char *fmt, ...)
@@ -1055,6 +1075,8 @@ static size_t parse_pieces(const struct kbx_lang *lang, TSParser *parser, const 
 	if (n >= 2)
 		trees = calloc(n, sizeof(*trees));
 	if (!trees) {
+		if (!starts || n >= 2)
+			_kbx_nomem();
 		free(starts);
 		return 0;
 	}
@@ -1088,13 +1110,16 @@ int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path
 	if (!ts_parser_set_language(parser, lang->grammar()))
 		return -1;
 	ts_parser_set_timeout_micros(parser, timeout_us);
+	unsigned long nomem0 = _kbx_nomem_count;
 	/* what the grammar cannot read, blanked in a copy that keeps every
 	 * other byte in its place */
 	char *masked = NULL;
 	if (lang->mask && len) {
 		masked = malloc(len);
-		if (!masked)
+		if (!masked) {
+			x->nomem = 1;
 			return -1;
+		}
 		memcpy(masked, src, len);
 		if (lang->mask(masked, len)) {
 			src = masked;
@@ -1153,6 +1178,10 @@ int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path
 	free(pieces);
 	ts_tree_delete(tree);
 	free(masked);
+	if (_kbx_nomem_count != nomem0) {
+		x->nomem = 1;
+		return -1;
+	}
 	return 0;
 }
 

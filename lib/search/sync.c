@@ -699,7 +699,7 @@ static void add_decl_doc(struct code_worker *wk, const struct defn *d, const cha
 
 /* One file's chunks, on a worker (or on the writer when no worker
  * could start). */
-static void make_code_chunks(struct code_worker *wk, struct code_job *j)
+static void cut_code_chunks(struct code_worker *wk, struct code_job *j)
 {
 	struct kbx_store *s = &wk->view;
 	struct defs ds = { 0 };
@@ -811,6 +811,18 @@ out:
 		free(ds.d[i].name);
 	}
 	free(ds.d);
+}
+
+/* The chunks of one file.  An allocation refused on the way (util.h),
+ * even where the code goes on without it (a file it could not read, a
+ * vector left to the writer), fails the job: the run then keeps the
+ * search index as it was rather than commit it with chunks missing. */
+static void make_code_chunks(struct code_worker *wk, struct code_job *j)
+{
+	unsigned long nomem0 = _kbx_nomem_count;
+	cut_code_chunks(wk, j);
+	if (!j->st && _kbx_nomem_count != nomem0)
+		code_job_fail(j, KBX_ERR_NOMEM, "out of memory");
 }
 
 static void *code_worker_main(void *arg)
@@ -2131,6 +2143,8 @@ static kbx_status_t index_txn(struct sync *y, kbx_embedder_t *e, int *rebuild_ve
 	unsigned drop = 0;
 	*rebuild_vectors = 0;   /* set below, and only for a run that commits */
 	y->chunks_dropped = 0;
+	/* allocations refused on this thread from here on (util.h) */
+	unsigned long nomem0 = _kbx_nomem_count;
 	kbx_status_t st = _kbx_store_write_begin(s, y->err);
 	if (st)
 		return st;
@@ -2257,6 +2271,9 @@ static kbx_status_t index_txn(struct sync *y, kbx_embedder_t *e, int *rebuild_ve
 done:
 	_kbx_cw_free(y->w);
 	y->w = NULL;
+	if ((!st || st == KBX_ERR_IO || st == KBX_ERR_USAGE || st == KBX_ERR_PARSE) &&
+	    _kbx_nomem_count != nomem0)
+		st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
 	/* an embedding failure (IO, USAGE, PARSE from the provider) still
 	 * commits the chunks; anything else undoes the run */
 	if (st && st != KBX_ERR_IO && st != KBX_ERR_USAGE && st != KBX_ERR_PARSE) {

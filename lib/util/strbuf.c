@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "util/safefile.h"
+#include "util/util.h"
 #include "util/strbuf.h"
 
 void strbuf_init(struct strbuf *sb)
@@ -41,6 +42,7 @@ int strbuf_grow(struct strbuf *sb, size_t extra)
 		return 0;
 	if (sb->len + extra + 1 < sb->len) {
 		sb->failed = 1;
+		_kbx_nomem();
 		return -1;
 	}
 	size_t na = sb->alloc ? sb->alloc : 64;
@@ -49,6 +51,7 @@ int strbuf_grow(struct strbuf *sb, size_t extra)
 	char *p = realloc(sb->buf, na);
 	if (!p) {
 		sb->failed = 1;
+		_kbx_nomem();
 		return -1;
 	}
 	if (!sb->buf)

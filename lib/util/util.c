@@ -115,6 +115,8 @@ void _kbx_hash128(const void *data, size_t len, unsigned char out[16])
 	memcpy(out, c.digest, 16);
 }
 
+_Thread_local unsigned long _kbx_nomem_count;
+
 uint64_t _kbx_fnv1a(const char *s, size_t len)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -347,8 +349,10 @@ int _kbx_idset_add(struct _kbx_idset *s, uint32_t id)
 	if (s->n == s->alloc) {
 		size_t na = s->alloc ? s->alloc * 2 : 64;
 		uint32_t *p = realloc(s->ids, na * sizeof(*p));
-		if (!p)
+		if (!p) {
+			_kbx_nomem();
 			return -1;
+		}
 		s->ids = p;
 		s->alloc = na;
 	}

@@ -98,6 +98,18 @@ uint64_t _kbx_fnv1a(const char *s, size_t len);
 uint64_t _kbx_fnv1a_str(const char *s);   /* of a string */
 /* Damerau-free Levenshtein distance, capped at max+1. */
 size_t _kbx_edit_distance(const char *a, const char *b, size_t max);
+/* Allocations refused on this thread so far: a strbuf's, an idset's,
+ * an extraction's (_kbx_grow, its arena) and whoever calls _kbx_nomem.
+ * A phase that must not go on with less than it asked for (extracting
+ * a file, resolving its calls) compares the count before and after:
+ * memory that ran out in a helper that only says "nothing" would
+ * otherwise make a plausible wrong answer. */
+extern _Thread_local unsigned long _kbx_nomem_count;
+static inline void _kbx_nomem(void)
+{
+	_kbx_nomem_count++;
+}
+
 /* A set of u32 ids (sorted array). */
 struct _kbx_idset {
 	uint32_t *ids;
