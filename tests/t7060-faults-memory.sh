@@ -32,6 +32,19 @@ answers () {
 	sed -e "s|/$1\([/\"]\)|/DIR\1|g" "$2.raw" >"$2"
 }
 
+# search_answers DIR OUT: what its search index answers: lexical hits
+# and counts (OUT), and vector hits (OUT.vec, or the error that says the
+# vector file is stale)
+search_answers () {
+	{
+		kbx -C "$1" search --mode=lexical --limit=20 --format=json "f0005_00 calls" &&
+		kbx -C "$1" status --format=json | grep -o "\"chunks\":.*\"postings\":[0-9]*"
+	} >"$2.raw" &&
+	sed -e "s|/$1\([/\"]\)|/DIR\1|g" "$2.raw" >"$2" &&
+	{ kbx -C "$1" search --mode=vector --limit=5 --format=json "class base inherit" 2>&1 || :; } |
+	sed -e "s|/$1\([/\"]\)|/DIR\1|g" >"$2.vec"
+}
+
 # fresh: try/, the edited tree with the index of before the edit
 fresh () {
 	rm -rf try &&
@@ -40,38 +53,73 @@ fresh () {
 	cp -R old/.kbx try/.kbx
 }
 
+# judge CODE SEARCH: a run of index-nomem that ended with CODE has left
+# try/ as the description says; with SEARCH (1: the run had --search)
+# its search index too: a run that fails may have committed the graph
+# (then the search index is old or new, and the vector file new, old
+# or said to be stale), never the search index without the graph
+judge () {
+	answers try now &&
+	if test "$2" = 1
+	then
+		search_answers try snow
+	fi &&
+	case $1 in
+	0)
+		finished=$((finished + 1)) &&
+		test_cmp after now &&
+		if test "$2" = 1
+		then
+			test_cmp safter snow &&
+			test_cmp safter.vec snow.vec
+		fi ;;
+	9)
+		failed=$((failed + 1)) &&
+		if test_cmp before now >/dev/null
+		then
+			test "$2" = 0 || {
+				test_cmp sbefore snow &&
+				test_cmp sbefore.vec snow.vec
+			}
+		else
+			graph_only=$((graph_only + 1)) &&
+			test "$2" = 1 &&
+			test_cmp after now &&
+			{ test_cmp sbefore snow >/dev/null || test_cmp safter snow; } &&
+			{ test_cmp sbefore.vec snow.vec >/dev/null ||
+			  test_cmp safter.vec snow.vec >/dev/null ||
+			  test_grep "vector index is stale" snow.vec; }
+		fi ;;
+	*)
+		false ;;
+	esac
+}
+
 # sweep FIRST STEP LAST [OPTIONS]: index-nomem OPTIONS try N for N from
-# FIRST to LAST by STEP; each run must end as the description says
+# FIRST to LAST by STEP; each run must end as judge says, and at least
+# one fail (with --search, at least one after the graph's commit)
 sweep () {
 	first=$1 step=$2 last=$3 &&
 	shift 3 &&
-	finished=0 failed=0 &&
+	search=0 &&
+	case " $* " in *" --search "*) search=1 ;; esac &&
+	finished=0 failed=0 graph_only=0 &&
 	n=$first &&
 	while test $n -le $last
 	do
 		fresh &&
 		code=0 &&
 		"$KBX_TEST_UNIT"/index-nomem "$@" "$PWD/try" $n >out 2>err || code=$? &&
-		answers try now &&
-		case $code in
-		0)
-			finished=$((finished + 1)) &&
-			test_cmp after now ;;
-		9)
-			failed=$((failed + 1)) &&
-			test_cmp before now ;;
-		*)
-			echo "N=$n: exit $code: $(cat err)" >&4 &&
-			return 1 ;;
-		esac || {
+		judge $code $search || {
 			echo "N=$n: exit $code: $(cat out) $(cat err)" >&4
 			return 1
 		}
 		n=$((n + step))
 	done &&
-	printf "# N from %s to %s by %s %s: %s runs finished, %s failed\n" \
-		$first $last $step "$*" $finished $failed >&5 &&
-	test $failed -ge 1
+	printf "# N from %s to %s by %s %s: %s runs finished, %s failed (%s with the graph new)\n" \
+		$first $last $step "$*" $finished $failed $graph_only >&5 &&
+	test $failed -ge 1 &&
+	{ test $search = 0 || test $graph_only -ge 1; }
 }
 
 test_expect_success 'setup: a tree, its index, the tree edited, its index' '
@@ -103,7 +151,23 @@ test_expect_success 'setup: a tree, its index, the tree edited, its index' '
 	total=${total%,} &&
 	echo "allocations in the run: $total" >&3 &&
 	test "$total" -gt "$(cat after-parse)" &&
-	echo "$total" >whole-run
+	echo "$total" >whole-run &&
+
+	fresh &&
+	search_answers try sbefore &&
+	search_answers new safter &&
+	! test_cmp sbefore safter >/dev/null &&
+	"$KBX_TEST_UNIT"/index-nomem --search "$PWD/try" 999999999 >out &&
+	answers try now &&
+	test_cmp after now &&
+	search_answers try snow &&
+	test_cmp safter snow &&
+	test_cmp safter.vec snow.vec &&
+	read word total rest <out &&
+	total=${total%,} &&
+	echo "allocations after the parse, with the search index: $total" >&3 &&
+	test "$total" -gt "$(cat after-parse)" &&
+	echo "$total" >with-search
 '
 
 test_expect_success 'one allocation refused after the parse: the new index or the old' '
@@ -120,6 +184,14 @@ test_expect_success 'one allocation refused in the scan, the reading or the extr
 
 test_expect_success 'every allocation refused from a point of the whole run on' '
 	sweep 2 41 $(cat whole-run) --from-start
+'
+
+test_expect_success 'one allocation refused while the search index is made after the graph' '
+	sweep $(cat after-parse) 11 $(cat with-search) --search --once
+'
+
+test_expect_success 'every allocation refused from a point of the search index on' '
+	sweep $(cat after-parse) 53 $(cat with-search) --search
 '
 
 test_done

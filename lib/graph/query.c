@@ -1,6 +1,7 @@
 #define _GNU_SOURCE /* memrchr, qsort_r */
 /* Queries: what a typed symbol names, and walks along edges. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,7 +82,7 @@ static kbx_status_t add_named(struct kbx_store *s, const char *name, const char 
 		return KBX_OK;
 	int rc = mdb_cursor_open(_kbx_txn(s), s->names, &c);
 	if (rc)
-		return KBX_ERR_STORE;
+		return rc == ENOMEM ? KBX_ERR_NOMEM : KBX_ERR_STORE;
 	MDB_val k = { len, (void *)name }, d;
 	kbx_status_t st = KBX_OK;
 	for (int g = mdb_cursor_get(c, &k, &d, MDB_SET_KEY); !g && !st;
@@ -110,8 +111,11 @@ static kbx_status_t add_module_qualified(struct kbx_store *s, const char *qs, co
 	mod[ml] = '\0';
 	MDB_cursor *c;
 	size_t len = strlen(last);
-	if (!len || len > 500 || mdb_cursor_open(_kbx_txn(s), s->names, &c))
+	if (!len || len > 500)
 		return KBX_OK;
+	int rc = mdb_cursor_open(_kbx_txn(s), s->names, &c);
+	if (rc)
+		return rc == ENOMEM ? KBX_ERR_NOMEM : KBX_ERR_STORE;
 	MDB_val k = { len, (void *)last }, d;
 	kbx_status_t st = KBX_OK;
 	for (int g = mdb_cursor_get(c, &k, &d, MDB_SET_KEY); !g && !st;
@@ -736,8 +740,9 @@ static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node,
 	_kbx_put_u32(start, scan_id);
 	start[4] = (unsigned char)kind;
 	MDB_cursor *c;
-	if (mdb_cursor_open(txn, dbi, &c))
-		return KBX_ERR_STORE;
+	int rc = mdb_cursor_open(txn, dbi, &c);
+	if (rc)
+		return rc == ENOMEM ? KBX_ERR_NOMEM : KBX_ERR_STORE;
 	MDB_val k = { 5, start }, d;
 	kbx_status_t st = KBX_OK;
 	for (int g = mdb_cursor_get(c, &k, &d, MDB_SET_RANGE);

@@ -264,8 +264,10 @@ static int collect_def(void *data, const struct kbx_edge *e)
 	if (ds->n == ds->a) {
 		size_t na = ds->a ? ds->a * 2 : 32;
 		struct defn *nd = realloc(ds->d, na * sizeof(*nd));
-		if (!nd)
+		if (!nd) {
+			_kbx_nomem();   /* the job fails: make_code_chunks */
 			return 1;
+		}
 		ds->d = nd;
 		ds->a = na;
 	}
@@ -283,6 +285,7 @@ static int collect_def(void *data, const struct kbx_edge *e)
 		free(d->cid);
 		free(d->qual);
 		free(d->name);
+		_kbx_nomem();
 		return 1;
 	}
 	ds->n++;
@@ -297,8 +300,10 @@ static size_t *line_starts(const char *buf, size_t len, size_t *nlines)
 		if (buf[i] == '\n')
 			n++;
 	size_t *l = malloc((n + 1) * sizeof(*l));
-	if (!l)
+	if (!l) {
+		_kbx_nomem();
 		return NULL;
+	}
 	size_t k = 0;
 	l[k++] = 0;
 	for (size_t i = 0; i < len; i++)
@@ -612,6 +617,7 @@ static void decl_index(struct decl_file *f, const char *buf, size_t blen)
 		if (!d->name || !d->doc) {
 			free(d->name);
 			free(d->doc);
+			_kbx_nomem();
 			break;
 		}
 		f->n++;
@@ -627,7 +633,7 @@ static struct decl_file *decl_file_get(struct decl_cache *dc, const char *root, 
 {
 	dc->clock++;
 	for (size_t i = 0; i < dc->n; i++)
-		if (!strcmp(dc->f[i].path, path)) {
+		if (dc->f[i].path && !strcmp(dc->f[i].path, path)) {
 			dc->f[i].used = dc->clock;
 			return &dc->f[i];
 		}
@@ -644,8 +650,10 @@ static struct decl_file *decl_file_get(struct decl_cache *dc, const char *root, 
 	memset(f, 0, sizeof(*f));
 	f->used = dc->clock;
 	const char *why;
-	if (!(f->path = strdup(path)))
+	if (!(f->path = strdup(path))) {
+		_kbx_nomem();
 		return NULL;
+	}
 	/* unreadable: no declarations, remembered as such */
 	if (read_file(root, path, DECL_FILE_MAX, &dc->buf, &why) == 0)
 		decl_index(f, dc->buf.buf ? dc->buf.buf : "", dc->buf.len);
@@ -677,6 +685,8 @@ static int collect_include(void *data, const struct kbx_edge *e)
 		return 1;
 	if ((l->paths[l->n] = strndup(t->path, t->path_len)))
 		l->n++;
+	else
+		_kbx_nomem();
 	return 0;
 }
 
@@ -1762,7 +1772,7 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 {
 	struct kbx_store *s = y->s;
 	const struct kbx_vector_ops *ops;
-	char msg[512];
+	char msg[512] = "";
 	uint64_t t0 = now_ns(), cpu0 = _kbx_process_cpu_ns();
 	MDB_txn *txn;
 	if (s->map_lost)
@@ -1858,8 +1868,10 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 				want = n;
 			size_t step = n / want;
 			float *sample = malloc(want * (size_t)dim * sizeof(float));
-			if (!sample)
+			if (!sample) {
 				vr = KBX_VEC_ERR_NOMEM;
+				snprintf(msg, sizeof(msg), "out of memory");
+			}
 			else {
 				for (size_t i = 0; i < want; i++)
 					memcpy(sample + i * dim, vecs + i * step * dim, dim * sizeof(float));
@@ -1873,8 +1885,10 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 		 * then renames it into place */
 		struct strbuf next = STRBUF_INIT;
 		strbuf_addf(&next, "%s.new", path);
-		if (!vr && next.failed)
+		if (!vr && next.failed) {
 			vr = KBX_VEC_ERR_NOMEM;
+			snprintf(msg, sizeof(msg), "out of memory");
+		}
 		if (!vr)
 			vr = ops->save(ix, next.buf, generation, msg, sizeof(msg));
 		strbuf_release(&next);

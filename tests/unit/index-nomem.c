@@ -7,7 +7,7 @@
  * committed calls resolved by name alone ("unique-name" for a call of
  * the same file, an external for an imported one).
  *
- * Usage: index-nomem [--once] [--from-start] DIR N
+ * Usage: index-nomem [--once] [--from-start] [--search] DIR N
  *
  * Runs one index run of the repository DIR, on its store DIR/.kbx, with
  * one parser thread.  Once the parse phase has reported its last file
@@ -20,6 +20,10 @@
  * Linked with -Wl,--wrap for malloc, calloc, realloc, strdup and
  * strndup (see the Makefile), which catches libkbx's calls, not those
  * inside the C library or LMDB.
+ *
+ * With --search, the graph's run is followed by the search index's (its
+ * code chunks, BM25, the builtin embedding, the vector file), as kbx
+ * index does, memory refused there as in the graph's.
  *
  * Prints "allocations K, failed F" (those asked for after the parse
  * phase, and how many of them were refused) and exits
@@ -34,6 +38,7 @@
 #include <tree_sitter/api.h>
 
 #include "kbx.h"
+#include "search/kbx-search.h"
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);
@@ -119,17 +124,19 @@ static void on_note(void *data, const struct kbx_note *note)
 
 int main(int argc, char **argv)
 {
-	int from_start = 0;
+	int from_start = 0, search = 0;
 	for (; argc > 1 && argv[1][0] == '-'; argc--, argv++) {
 		if (!strcmp(argv[1], "--once"))
 			once = 1;
 		else if (!strcmp(argv[1], "--from-start"))
 			from_start = 1;
+		else if (!strcmp(argv[1], "--search"))
+			search = 1;
 		else
 			break;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: index-nomem [--once] [--from-start] DIR N\n");
+		fprintf(stderr, "usage: index-nomem [--once] [--from-start] [--search] DIR N\n");
 		return 2;
 	}
 	left = strtoul(argv[2], NULL, 10);
@@ -149,6 +156,16 @@ int main(int argc, char **argv)
 	ts_set_allocator(ts_malloc_, ts_calloc_, ts_realloc_, free);
 	armed = from_start;
 	kbx_status_t st = kbx_index_run(s, &o, &stats, &err);
+	if (!st && search) {
+		struct kbx_search_index_opts so = { 0 };
+		struct kbx_search_index_stats ss;
+		so.parts = KBX_SEARCH_PART_CODE | KBX_SEARCH_PART_REGISTRY;
+		so.markdown = 1;
+		so.code_chunks = 1;
+		so.threads = 1;
+		memset(&ss, 0, sizeof(ss));
+		st = kbx_search_index(s, &so, &ss, &err);
+	}
 	armed = 0;
 	printf("allocations %lu, failed %lu\n", made, failures);
 	if (st)
