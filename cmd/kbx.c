@@ -430,6 +430,18 @@ static void parser_out_of_memory(void)
 	_exit(KBX_EXIT_INTERNAL);
 }
 
+/* The same for the other projects' code in kbx that cannot go on without
+ * the memory it asked for (cmark: _kbx_nomem_fatal). */
+static void out_of_memory_in(const char *what)
+{
+	char msg[160];
+	int n = snprintf(msg, sizeof(msg), "fatal: out of memory while %s\n", what);
+	if (n > 0 && write(2, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1) < 0) {
+		/* nothing more can be said */
+	}
+	_exit(KBX_EXIT_INTERNAL);
+}
+
 static void *parser_malloc(size_t n)
 {
 	void *p = malloc(n);
@@ -464,6 +476,7 @@ int main(int argc, char **argv_)
 	 * fail with EPIPE, which out_finish does not report */
 	signal(SIGPIPE, SIG_DFL);
 	ts_set_allocator(parser_malloc, parser_calloc, parser_realloc, free);
+	_kbx_set_nomem_fatal(out_of_memory_in);
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];

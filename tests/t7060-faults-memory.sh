@@ -38,6 +38,7 @@ answers () {
 search_answers () {
 	{
 		kbx -C "$1" search --mode=lexical --limit=20 --format=json "f0005_00 calls" &&
+		kbx -C "$1" search --mode=lexical --limit=10 --format=json "retry pause timeout" &&
 		kbx -C "$1" status --format=json | grep -o "\"chunks\":.*\"postings\":[0-9]*"
 	} >"$2.raw" &&
 	sed -e "s|/$1\([/\"]\)|/DIR\1|g" "$2.raw" >"$2" &&
@@ -126,10 +127,17 @@ test_expect_success 'setup: a tree, its index, the tree edited, its index' '
 	"$TEST_DIRECTORY"/hostile/make-tree.sh old 40 20 &&
 	# what is ignored must stay out, whatever memory the rules need
 	printf "csrc/c0005.c\n/pkg/m0030.py\n" >old/.gitignore &&
+	# documents and a registry for the search index
+	mkdir old/docs &&
+	printf "# Guide\n\nHow the modules call each other.\n\n## Timeouts\n\nA call that waits too long gives up.\n" >old/docs/guide.md &&
+	cp -R "$TEST_DIRECTORY"/registry/basic reg &&
+	(cd old && kbx registry add ../reg) &&
 	kbx -C old index -q &&
 	cp -R old new &&
 	"$TEST_DIRECTORY"/hostile/make-tree.sh --touch new 2 \
 		pkg/m0000.py pkg/m0005.py pkg/m0010.py &&
+	printf "\n## Retries\n\nTry again after a pause when the call fails.\n" >>new/docs/guide.md &&
+	printf "# Notes\n\nThe chain of calls runs through every module.\n" >new/docs/notes.md &&
 	fresh &&
 	answers try before &&
 	kbx -C new index -q &&

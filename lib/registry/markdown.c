@@ -479,11 +479,34 @@ static int make_chunks(struct mdoc *m)
 	return rc;
 }
 
+/* cmark's allocations: it uses what they return without a look, so a
+ * refusal ends the process (_kbx_nomem_fatal) instead of a crash */
+static void *md_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+	if (!p && n && size)
+		_kbx_nomem_fatal("parsing Markdown");
+	return p;
+}
+
+static void *md_realloc(void *old, size_t n)
+{
+	void *p = realloc(old, n);
+	if (!p && n)
+		_kbx_nomem_fatal("parsing Markdown");
+	return p;
+}
+
+static cmark_mem md_mem = { md_calloc, md_realloc, free };
+
 /* Cut the body (file lines from body_line0 on) into blocks and sections. */
 static void read_body(struct mdoc *m, size_t body_off, size_t body_line0)
 {
-	cmark_node *doc = cmark_parse_document(m->buf + body_off, m->len - body_off,
-					       CMARK_OPT_SOURCEPOS | CMARK_OPT_VALIDATE_UTF8);
+	cmark_parser *parser = cmark_parser_new_with_mem(CMARK_OPT_SOURCEPOS |
+							 CMARK_OPT_VALIDATE_UTF8, &md_mem);
+	cmark_parser_feed(parser, m->buf + body_off, m->len - body_off);
+	cmark_node *doc = cmark_parser_finish(parser);
+	cmark_parser_free(parser);
 	if (!doc) {
 		m->nomem = 1;
 		return;
@@ -515,8 +538,11 @@ static void read_body(struct mdoc *m, size_t body_off, size_t body_line0)
 				m->nomem = 1;
 				break;
 			}
-			if (!m->title && *t)
-				m->title = strdup(t);
+			if (!m->title && *t && !(m->title = strdup(t))) {
+				free(t);
+				m->nomem = 1;
+				break;
+			}
 			if (first_heading && level == 1) {
 				free(t);
 				t = strdup("");

@@ -1127,13 +1127,17 @@ static kbx_status_t sync_code(struct sync *y)
 				if (ngone == agone) {
 					agone = agone ? agone * 2 : 16;
 					char **ng = realloc(gone, agone * sizeof(*ng));
-					if (!ng)
+					if (!ng) {
+						_kbx_nomem();   /* the run fails: index_txn */
 						break;
+					}
 					gone = ng;
 				}
 				gone[ngone] = strndup(k.mv_data, k.mv_size);
 				if (gone[ngone])
 					ngone++;
+				else
+					_kbx_nomem();
 			}
 			mdb_cursor_close(c);
 		}
@@ -1315,13 +1319,17 @@ static kbx_status_t walk_registry(struct sync *y, const char *root, const char *
 		if (n == a) {
 			a = a ? a * 2 : 32;
 			char **nn = realloc(names, a * sizeof(*nn));
-			if (!nn)
+			if (!nn) {
+				_kbx_nomem();   /* the run fails: index_txn */
 				break;
+			}
 			names = nn;
 		}
 		names[n] = strdup(de->d_name);
 		if (names[n])
 			n++;
+		else
+			_kbx_nomem();
 	}
 	closedir(dh);
 	if (n)

@@ -117,6 +117,20 @@ void _kbx_hash128(const void *data, size_t len, unsigned char out[16])
 
 _Thread_local unsigned long _kbx_nomem_count;
 
+static void (*nomem_handler)(const char *what);
+
+void _kbx_set_nomem_fatal(void (*handler)(const char *what))
+{
+	nomem_handler = handler;
+}
+
+void _kbx_nomem_fatal(const char *what)
+{
+	if (nomem_handler)
+		nomem_handler(what);
+	abort();
+}
+
 uint64_t _kbx_fnv1a(const char *s, size_t len)
 {
 	uint64_t h = 1469598103934665603ull;

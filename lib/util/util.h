@@ -110,6 +110,13 @@ static inline void _kbx_nomem(void)
 	_kbx_nomem_count++;
 }
 
+/* Memory ran out inside another project's code that cannot go on
+ * without it (cmark does not check what its allocator returns): the
+ * handler the program set (cmd/kbx.c's says so and exits with status
+ * 9, having committed nothing), else abort().  Never returns. */
+void _kbx_nomem_fatal(const char *what) __attribute__((noreturn));
+void _kbx_set_nomem_fatal(void (*handler)(const char *what));
+
 /* A set of u32 ids (sorted array). */
 struct _kbx_idset {
 	uint32_t *ids;

@@ -34,11 +34,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <tree_sitter/api.h>
 
 #include "kbx.h"
 #include "search/kbx-search.h"
+#include "util/util.h"
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);
@@ -114,6 +116,14 @@ static void *ts_realloc_(void *p, size_t n)
 	return __real_realloc(p, n);
 }
 
+/* as kbx's main() does: say so, exit with status 9 */
+static void nomem_exit(const char *what)
+{
+	fprintf(stderr, "fatal: out of memory while %s\n", what);
+	fflush(NULL);
+	_exit(9);
+}
+
 static void on_note(void *data, const struct kbx_note *note)
 {
 	(void)data;
@@ -154,6 +164,7 @@ int main(int argc, char **argv)
 	struct kbx_index_stats stats;
 	memset(&stats, 0, sizeof(stats));
 	ts_set_allocator(ts_malloc_, ts_calloc_, ts_realloc_, free);
+	_kbx_set_nomem_fatal(nomem_exit);
 	armed = from_start;
 	kbx_status_t st = kbx_index_run(s, &o, &stats, &err);
 	if (!st && search) {
