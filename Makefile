@@ -165,7 +165,12 @@ KBX_CPPFLAGS = -Ilib -Icmd -Ibuild/grammars-include -Ibuild/gen \
 	$(CPPFLAGS)
 ALL_CFLAGS = $(strip $(KBX_CPPFLAGS) $(CFLAGS) $(DEVELOPER_CFLAGS) $(SANITIZE_FLAGS))
 ALL_CXXFLAGS = $(strip $(KBX_CPPFLAGS) $(FAISS_CFLAGS) $(CXXFLAGS) $(DEVELOPER_CXXFLAGS) $(SANITIZE_FLAGS))
-ALL_LDFLAGS = $(strip $(LDFLAGS) $(SANITIZE_FLAGS))
+# LMDB's allocating calls go through lib/store/lmdb-count.c
+LMDB_WRAP = -Wl,--wrap=mdb_cursor_open,--wrap=mdb_txn_begin
+# and, in kbx, its tests and the fuzzers, every allocation of the code
+# linked statically through lib/util/alloc-count.c: a refusal is counted
+ALLOC_WRAP = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
+ALL_LDFLAGS = $(strip $(LDFLAGS) $(SANITIZE_FLAGS) $(LMDB_WRAP))
 
 # Libraries of ./kbx and the unit tests.  Not FAISS, OpenBLAS, libgomp or
 # libstdc++: only the vector module links those, so that commands which
@@ -305,7 +310,7 @@ $(LIBKBX): $(LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(LIB_OBJS)
 
 kbx: $(CMD_OBJS) $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(RELR_LDFLAGS) -o $@ $(CMD_OBJS) $(KBX_LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(ALLOC_WRAP) $(RELR_LDFLAGS) -o $@ $(CMD_OBJS) $(KBX_LIBS)
 
 build/kbx-vector.so: $(VECTOR_OBJS) $(LIBKBX) $(LIBGRAMMARS) $(MODULE_MAP) build/KBX-CFLAGS
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(MODULE_LDFLAGS) -o $@ $(VECTOR_OBJS) $(MODULE_LIBS)
@@ -329,11 +334,10 @@ build/gen/serve-page.h: $(SERVE_PAGE) cmd/serve-page/embed.sh
 build/cmd/serve.o build/fuzz/obj/cmd/serve.o: build/gen/serve-page.h
 
 $(UNIT_PROGS): build/tests/unit/%: build/tests/unit/%.o $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(UNIT_LDFLAGS) -o $@ $< $(KBX_LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(ALLOC_WRAP) $(UNIT_LDFLAGS) -o $@ $< $(KBX_LIBS)
 
-# index-nomem makes libkbx's allocations fail at a moment it chooses
-build/tests/unit/index-nomem: UNIT_LDFLAGS = \
-	-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
+# index-nomem makes libkbx's allocations fail at a moment it chooses: it
+# defines the ALLOC_WRAP functions itself
 
 # The fuzz harnesses replayed by make check: each linked with a main()
 # that reads files instead of libFuzzer, by the ordinary compiler.  cmd/'s
@@ -376,7 +380,7 @@ FUZZ_ARGS =
 FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 FUZZ_CFLAGS = $(strip $(KBX_CPPFLAGS) -g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE))
-FUZZ_LDFLAGS = $(strip -fsanitize=fuzzer $(FUZZ_SANITIZE) $(LDFLAGS))
+FUZZ_LDFLAGS = $(strip -fsanitize=fuzzer $(FUZZ_SANITIZE) $(LDFLAGS) $(LMDB_WRAP))
 FUZZ_LIB := build/fuzz/libkbx.a
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=build/fuzz/obj/%.o)
 FUZZ_CMD_LIB := build/fuzz/libkbx-cmd.a
@@ -473,11 +477,18 @@ model-words: build/tests/unit/embed-tool
 
 all: $(LIBGRAMMARS) $(GRAMMAR_HEADER) $(if $(LIB_SRCS),$(LIBKBX)) $(PROGRAM) $(MODULE) $(WORDS) $(MAN_PAGES)
 
-unit-tests: $(UNIT_PROGS) $(FUZZ_REPLAY_PROGS)
+# LD_PRELOAD libraries of the tests (tests/preload/*.c), built without
+# kbx's flags: they replace malloc in a process of any build
+PRELOAD_LIBS := $(patsubst tests/preload/%.c,build/tests/preload/%.so,$(wildcard tests/preload/*.c))
+build/tests/preload/%.so: tests/preload/%.c
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -O2 -shared -fPIC -o $@ $<
+
+unit-tests: $(UNIT_PROGS) $(FUZZ_REPLAY_PROGS) $(PRELOAD_LIBS)
 
 # tests/run-tests.sh runs the whole suite.  Until it exists, run each
 # tests/tNNNN-*.sh with bash and count.
-check: all $(UNIT_PROGS) $(FUZZ_REPLAY_PROGS)
+check: all $(UNIT_PROGS) $(FUZZ_REPLAY_PROGS) $(PRELOAD_LIBS)
 	$(Q)export KBX_BUILD_DIR='$(CURDIR)/build'; \
 	if test -f tests/run-tests.sh; then \
 		bash tests/run-tests.sh; \

@@ -100,10 +100,20 @@ int exit_code_for(kbx_status_t st)
 
 int die_status(const struct kbx_error *err)
 {
-	const char *level = err->status == KBX_ERR_NOMEM || err->status == KBX_ERR_INTERNAL
+	/* memory refused on the way (util.h) is the likelier cause of
+	 * whatever failed: say so, and exit 9 */
+	int nomem = _kbx_nomem_count != 0;
+	if (err->status == KBX_OK) {
+		/* a failure whose reason was not recorded: never exit 0 */
+		fprintf(stderr, "fatal: %s\n", nomem ? "out of memory"
+				: "internal error (a failure with no reason given)");
+		return KBX_EXIT_INTERNAL;
+	}
+	const char *level = nomem || err->status == KBX_ERR_NOMEM || err->status == KBX_ERR_INTERNAL
 				    ? "fatal" : "error";
-	fprintf(stderr, "%s: %s\n", level, out_esc(err->msg[0] ? err->msg : kbx_status_str(err->status)));
-	return exit_code_for(err->status);
+	fprintf(stderr, "%s: %s%s\n", level, out_esc(err->msg[0] ? err->msg : kbx_status_str(err->status)),
+		nomem && err->status != KBX_ERR_NOMEM ? " (memory ran out)" : "");
+	return nomem ? KBX_EXIT_INTERNAL : exit_code_for(err->status);
 }
 
 static const char *const kbx_usage[] = {
@@ -559,6 +569,14 @@ int main(int argc, char **argv_)
 		return KBX_EXIT_USAGE;
 	}
 	int rc = run_command(c, argc - i, argv + i, &ctx);
+	/* memory refused anywhere (util.h counts what kbx's helpers were
+	 * refused, some of which answer "none" or "?" and go on): what was
+	 * printed may be short, so the exit status says so */
+	if (_kbx_nomem_count && rc != KBX_EXIT_INTERNAL) {
+		fprintf(stderr, "fatal: out of memory%s\n",
+			rc ? "" : ": what was printed may be incomplete");
+		rc = KBX_EXIT_INTERNAL;
+	}
 	free(ctx.kbx_dir);
 	free(ctx.root);
 	free(ctx.config_params);

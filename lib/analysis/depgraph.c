@@ -232,9 +232,15 @@ kbx_status_t kbx_depgraph_cycles(kbx_store_t *s, struct kbx_depgraph *g, int cer
 		if (cert.size[k] < 2 && !cert.self[k])
 			continue;
 		size_t len;
+		struct kbx_error cerr = KBX_ERROR_INIT;
 		if (kbx_scc_cycle(nv, g->off_cert, g->tg_cert, cert.comp, cert.first[k],
-				  KBX_ANY_VERTEX, path, &len, NULL))
+				  KBX_ANY_VERTEX, path, &len, &cerr)) {
+			if (cerr.status == KBX_ERR_NOMEM) {
+				st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+				goto out;
+			}
 			continue;
+		}
 		if (fn(data, g, path, len, cert.size[k], 1))
 			goto out;
 	}
@@ -264,9 +270,15 @@ kbx_status_t kbx_depgraph_cycles(kbx_store_t *s, struct kbx_depgraph *g, int cer
 			}
 		}
 		size_t len;
+		struct kbx_error cerr = KBX_ERROR_INIT;
 		if (kbx_scc_cycle(nv, g->off_all, g->tg_all, all.comp, start, first, path, &len,
-				  NULL))
+				  &cerr)) {
+			if (cerr.status == KBX_ERR_NOMEM) {
+				st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+				goto out;
+			}
 			continue;
+		}
 		if (fn(data, g, path, len, all.size[k], 0))
 			goto out;
 	}

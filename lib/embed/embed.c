@@ -147,7 +147,8 @@ kbx_status_t _kbx_embedder_open(const struct kbx_embed_config *cfg, kbx_embedder
 			char msg[sizeof(err->msg)];
 
 			if (_kbx_words_load(&e->words, msg, sizeof(msg))) {
-				st = _kbx_fail(err, KBX_ERR_IO,
+				/* the words file is fine: memory ran out */
+				st = _kbx_fail(err, errno == ENOMEM ? KBX_ERR_NOMEM : KBX_ERR_IO,
 					       "builtin embedding: %s (or set search.model=hash for the embedding without learned vectors)",
 					       msg);
 				goto fail;

@@ -255,7 +255,7 @@ kbx_status_t kbx_lookup(kbx_store_t *s, const char *symbol, struct kbx_nodelist 
 	}
 	strbuf_release(&q);
 	if (st)
-		return _kbx_fail(err, st, "cannot look up '%s'", symbol);
+		return _kbx_fail(err, st, "cannot look up '%s': %s", symbol, kbx_status_str(st));
 	if (out->n == start)
 		return _kbx_fail(err, KBX_NOT_FOUND, "no symbol '%s' in the index", symbol);
 	qsort(out->items + start, out->n - start, sizeof(*out->items), by_cid);

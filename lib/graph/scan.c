@@ -567,6 +567,8 @@ static kbx_status_t walk_dir(struct walker *w, const char *rel)
 	}
 	DIR *d = opendir(abs.buf);
 	if (!d) {
+		if (errno == ENOMEM)
+			_kbx_nomem();   /* scan() fails: no file may go missing */
 		note_skip(w, *rel ? rel : ".", strerror(errno));
 		strbuf_release(&abs);
 		w->depth--;

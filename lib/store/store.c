@@ -336,7 +336,7 @@ kbx_status_t kbx_store_locate(const char *start, int create, char **kbx_dir, cha
 					 strerror(errno));
 		*kbx_dir = strdup(env);
 		*root = strdup(real);
-		return *kbx_dir && *root ? KBX_OK : KBX_ERR_NOMEM;
+		return *kbx_dir && *root ? KBX_OK : _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	}
 	if (!realpath(start, real))
 		return _kbx_fail(err, KBX_ERR_IO, "cannot resolve '%s': %s", start, strerror(errno));
@@ -350,7 +350,7 @@ kbx_status_t kbx_store_locate(const char *start, int create, char **kbx_dir, cha
 		if (!k || !g) {
 			free(k);
 			free(g);
-			return KBX_ERR_NOMEM;
+			return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 		}
 		struct stat kst;
 		int has_kbx = lstat(k, &kst) == 0;
@@ -365,7 +365,7 @@ kbx_status_t kbx_store_locate(const char *start, int create, char **kbx_dir, cha
 		if (has_kbx) {
 			*kbx_dir = k;
 			*root = strdup(dir);
-			return *root ? KBX_OK : KBX_ERR_NOMEM;
+			return *root ? KBX_OK : _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 		}
 		free(k);
 		/* a repository root ends the search, as for git: a repository
@@ -387,7 +387,7 @@ kbx_status_t kbx_store_locate(const char *start, int create, char **kbx_dir, cha
 				 real);
 	*root = strdup(*git_root ? git_root : real);
 	*kbx_dir = *root ? _kbx_path_concat(*root, ".kbx") : NULL;
-	return *root && *kbx_dir ? KBX_OK : KBX_ERR_NOMEM;
+	return *root && *kbx_dir ? KBX_OK : _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 }
 
 int _kbx_meta_put_str(struct kbx_store *s, MDB_txn *txn, const char *key, const char *v)

@@ -17,9 +17,11 @@
  * with --once, only the one after them fails (as under an address
  * space limit, where a large block cannot be had and small ones still
  * can).
- * Linked with -Wl,--wrap for malloc, calloc, realloc, strdup and
- * strndup (see the Makefile), which catches libkbx's calls, not those
- * inside the C library or LMDB.
+ * Linked, as kbx is, with -Wl,--wrap for malloc, calloc, realloc,
+ * strdup and strndup (ALLOC_WRAP in the Makefile), which catches the
+ * calls of libkbx and of what is linked statically (LMDB), not those
+ * inside the C library.  It defines those wrappers itself, counting a
+ * refusal as lib/util/alloc-count.c's do.
  *
  * With --search, the graph's run is followed by the search index's (its
  * code chunks, BM25, the builtin embedding, the vector file), as kbx
@@ -40,18 +42,8 @@
 
 #include "kbx.h"
 #include "search/kbx-search.h"
+#include "util/alloc-wrap.h"
 #include "util/util.h"
-
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t n, size_t size);
-void *__real_realloc(void *p, size_t n);
-char *__real_strdup(const char *s);
-char *__real_strndup(const char *s, size_t n);
-void *__wrap_malloc(size_t n);
-void *__wrap_calloc(size_t n, size_t size);
-void *__wrap_realloc(void *p, size_t n);
-char *__wrap_strdup(const char *s);
-char *__wrap_strndup(const char *s, size_t n);
 
 static int armed, once;
 static unsigned long left, made, failures;
@@ -69,6 +61,7 @@ static int allowed(void)
 	if (once)
 		armed = 0;
 	failures++;
+	_kbx_nomem();   /* as lib/util/alloc-count.c's, which these replace */
 	errno = ENOMEM;
 	return 0;
 }
