@@ -362,7 +362,8 @@ static int run_db_command(const struct cmd_struct *c, int argc, const char **arg
 	return rc;
 }
 
-int run_command(const struct cmd_struct *c, int argc, const char **argv, struct kbx_ctx *ctx)
+static int run_command_once(const struct cmd_struct *c, int argc, const char **argv,
+			    struct kbx_ctx *ctx)
 {
 	ctx->cmd = c->name;
 	/* --help anywhere before "--" opens the manual, as git does */
@@ -421,6 +422,22 @@ int run_command(const struct cmd_struct *c, int argc, const char **argv, struct 
 	ctx->store = NULL;
 	kbx_config_free(ctx->config);
 	ctx->config = NULL;
+	return rc;
+}
+
+/* A command, as kbx runs it (and kbx mcp's and kbx serve's children).
+ * Memory refused anywhere on the way (util.h counts what kbx's own code
+ * was refused, some of which answers "none" or "?" and goes on): what
+ * was printed may be short, so the exit status says so. */
+int run_command(const struct cmd_struct *c, int argc, const char **argv, struct kbx_ctx *ctx)
+{
+	unsigned long nomem0 = _kbx_nomem_count;
+	int rc = run_command_once(c, argc, argv, ctx);
+	if (_kbx_nomem_count != nomem0 && rc != KBX_EXIT_INTERNAL) {
+		fprintf(stderr, "fatal: out of memory%s\n",
+			rc ? "" : ": what was printed may be incomplete");
+		rc = KBX_EXIT_INTERNAL;
+	}
 	return rc;
 }
 
@@ -569,14 +586,6 @@ int main(int argc, char **argv_)
 		return KBX_EXIT_USAGE;
 	}
 	int rc = run_command(c, argc - i, argv + i, &ctx);
-	/* memory refused anywhere (util.h counts what kbx's helpers were
-	 * refused, some of which answer "none" or "?" and go on): what was
-	 * printed may be short, so the exit status says so */
-	if (_kbx_nomem_count && rc != KBX_EXIT_INTERNAL) {
-		fprintf(stderr, "fatal: out of memory%s\n",
-			rc ? "" : ": what was printed may be incomplete");
-		rc = KBX_EXIT_INTERNAL;
-	}
 	free(ctx.kbx_dir);
 	free(ctx.root);
 	free(ctx.config_params);
