@@ -1304,6 +1304,8 @@ static kbx_status_t walk_registry(struct sync *y, const char *root, const char *
 	}
 	DIR *dh = opendir(dir.buf);
 	if (!dh) {
+		if (errno == ENOMEM)
+			_kbx_nomem();   /* not unreadable: the run fails (index_txn) */
 		char msg[300];
 		snprintf(msg, sizeof(msg), "cannot open the directory: %s", strerror(errno));
 		skip_note(y, dir.buf, msg, "unreadable");

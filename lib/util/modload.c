@@ -3,12 +3,15 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "util/modload.h"
+#include "util/util.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -29,11 +32,55 @@ static int exe_relative(const char *file, char *buf, size_t bufsz)
 	return 1;
 }
 
+/*
+ * A library a module brings may exit() the process from its initializer
+ * when memory runs out: libgfortran's, loaded with OpenBLAS, says
+ * "Allocating cleared memory failed" and exits with status 1, which
+ * reads as "nothing found".  While a module loads, an exit ends kbx as
+ * memory running out does (_kbx_nomem_fatal, util.h: status 9).
+ */
+static volatile int loading;
+static char loading_what[128];
+static pthread_once_t exit_hook_once = PTHREAD_ONCE_INIT;
+
+static void exit_while_loading(void)
+{
+	if (loading)
+		_kbx_nomem_fatal(loading_what);
+}
+
+static void exit_hook(void)
+{
+	atexit(exit_while_loading);
+}
+
+/* A C++ static initializer of the module whose allocation throws ends
+ * in std::terminate, that is abort(): the same, while loading. */
+static void abort_while_loading(int sig)
+{
+	(void)sig;
+	if (loading)
+		_kbx_nomem_fatal(loading_what);
+	signal(SIGABRT, SIG_DFL);
+	raise(SIGABRT);
+}
+
 static int open_file(const char *what, const char *file, const char *symbol, void **sym,
 		     char *err, size_t errsz)
 {
+	pthread_once(&exit_hook_once, exit_hook);
 	dlerror();
+	snprintf(loading_what, sizeof(loading_what), "loading the %s", what);
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = abort_while_loading;
+	sigemptyset(&sa.sa_mask);
+	int hooked = sigaction(SIGABRT, &sa, &old) == 0;
+	loading = 1;
 	void *handle = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+	loading = 0;
+	if (hooked)
+		sigaction(SIGABRT, &old, NULL);
 	if (!handle) {
 		const char *msg = dlerror();
 		snprintf(err, errsz, "cannot load %s '%s': %s", what, file,
