@@ -70,7 +70,6 @@ struct out *out_new(const struct output_opts *opts)
 		return NULL;
 	struct out *o = calloc(1, sizeof(*o));
 	if (!o) {
-		_kbx_nomem();   /* the exit status says so: main() */
 		fprintf(stderr, "fatal: out of memory\n");
 		return NULL;
 	}
@@ -78,7 +77,6 @@ struct out *out_new(const struct output_opts *opts)
 	if (o->format == FMT_DOT || o->format == FMT_MERMAID) {
 		strbuf_init(&o->title);
 		if (!(o->pic = picture_new(o->format))) {
-			_kbx_nomem();
 			fprintf(stderr, "fatal: out of memory\n");
 			free(o);
 			return NULL;

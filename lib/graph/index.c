@@ -311,8 +311,7 @@ static int refnames_update(struct kbx_store *s, const struct _kbx_refs *refs, in
 {
 	struct refname_ctx c = { s, { 0 }, del, 0 };
 	_kbx_put_u32(c.fid, refs->file);
-	if (_kbx_refs_names(refs, _kbx_lang_from_id(refs->lang), refname_apply, &c) < 0 && !c.rc)
-		c.rc = ENOMEM;
+	_kbx_refs_names(refs, _kbx_lang_from_id(refs->lang), refname_apply, &c);
 	return c.rc;
 }
 

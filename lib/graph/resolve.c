@@ -82,7 +82,6 @@ struct files_index {
 	char **rdirs;
 	size_t nrdirs;
 	int rdirs_made;
-	int nomem;              /* a lookup went without memory it needed */
 };
 
 /* One definition of a name, as the resolver needs it. */
@@ -120,12 +119,14 @@ struct _kbx_resolver {
 	size_t fd_size, fd_used;
 	struct cand_cache_entry *cache;
 	size_t cache_size, cache_used;
-	int rc;                 /* an allocation or a read failed: no answer is sure */
+	int rc;                 /* a read of the store failed: no answer is sure */
 };
 
-/* Note that something the lookups need could not be had (ENOMEM, or an
- * LMDB error): the file's resolution fails rather than go on with less
- * than the index says, which would make plausible wrong edges. */
+/* Note that something the lookups need could not be read (an LMDB or a
+ * decoding error): the file's resolution fails rather than go on with
+ * less than the index says, which would make plausible wrong edges.
+ * (A refused allocation is counted where it happens: util.h,
+ * lib/util/alloc-count.c.) */
 static void lost(struct _kbx_resolver *r, int rc)
 {
 	if (!r->rc)
@@ -347,12 +348,8 @@ static int cmp_strp(const void *a, const void *b)
 static void rdirs_make(struct files_index *fi)
 {
 	fi->rdirs_made = 1;
-	if (!fi->n)
+	if (!fi->n || !(fi->rdirs = calloc(fi->n, sizeof(*fi->rdirs))))
 		return;
-	if (!(fi->rdirs = calloc(fi->n, sizeof(*fi->rdirs)))) {
-		fi->nomem = 1;
-		return;
-	}
 	for (size_t i = 0; i < fi->n; i++) {
 		const char *slash = strrchr(fi->paths[i], '/');
 		if (!slash)
@@ -360,8 +357,6 @@ static void rdirs_make(struct files_index *fi)
 		char *r = reversed(fi->paths[i], (size_t)(slash - fi->paths[i]), '\0');
 		if (r)
 			fi->rdirs[fi->nrdirs++] = r;
-		else
-			fi->nomem = 1;
 	}
 	qsort(fi->rdirs, fi->nrdirs, sizeof(*fi->rdirs), cmp_strp);
 	size_t k = 0;
@@ -429,20 +424,16 @@ static size_t files_match(struct files_index *fi, const char *cand, int fam, uin
 		if (!fi->rdirs_made)
 			rdirs_make(fi);
 		char *rs = reversed(cand + 1, len - 2, '\0');
-		if (!rs) {
-			fi->nomem = 1;
+		if (!rs)
 			return 0;
-		}
 		size_t rl = len - 2;
 		for (size_t i = lower_bound(fi->rdirs, fi->nrdirs, rs); i < fi->nrdirs && n < max && !strncmp(fi->rdirs[i], rs, rl); i++) {
 			if (fi->rdirs[i][rl] && fi->rdirs[i][rl] != '/')
 				continue;
 			/* the directory, forwards again, as a "dir/" candidate */
 			char *dir = reversed(fi->rdirs[i], strlen(fi->rdirs[i]), '/');
-			if (!dir) {
-				fi->nomem = 1;
+			if (!dir)
 				break;
-			}
 			n += files_match(fi, dir, fam, out + n, max - n);
 			free(dir);
 		}
@@ -597,16 +588,11 @@ static void passed_imports(struct ctx *c, struct file_defs *fd, const struct _kb
 		/* the file's own language makes its import's candidates */
 		if (!path && (_kbx_node_read(c->s, _kbx_txn(c->s), fd->file, &f) != KBX_OK ||
 			      !f.path || !(lang = _kbx_lang_from_id(f.lang)) ||
-			      !lang->import_candidates || !(path = strndup(f.path, f.path_len)))) {
-			if (lang && lang->import_candidates && f.path && !path)
-				lost(c->r, ENOMEM);
+			      !lang->import_candidates || !(path = strndup(f.path, f.path_len))))
 			break;
-		}
 		struct passed *p = realloc(fd->pass, (fd->npass + 1) * sizeof(*p));
-		if (!p) {
-			lost(c->r, ENOMEM);
+		if (!p)
 			break;
-		}
 		fd->pass = p;
 		p = &fd->pass[fd->npass];
 		p->name = NULL;
@@ -618,31 +604,21 @@ static void passed_imports(struct ctx *c, struct file_defs *fd, const struct _kb
 			 * it, dotted through what that file passes on */
 			const char *dot = m->name ? strrchr(m->name, '.') : NULL;
 			const char *as = m->alias ? m->alias : (dot ? dot + 1 : m->name);
-			if (!as)
+			if (!as || !(p->name = strdup(as)))
 				continue;
-			if (!(p->name = strdup(as))) {
-				lost(c->r, ENOMEM);
-				continue;
-			}
 			p->module = !m->name;
 			if (m->name && (!(p->sym = strdup(dot ? dot + 1 : m->name)) ||
 					(dot && !(p->path = strndup(m->name, (size_t)(dot - m->name)))))) {
 				free(p->name);
 				free(p->sym);
-				lost(c->r, ENOMEM);
 				continue;
 			}
-		} else if (!(m->flags & KBX_IMPORT_WILDCARD)) {
-			if (!m->name)
-				continue;
-			if (!(p->name = strdup(m->name))) {
-				lost(c->r, ENOMEM);
-				continue;
-			}
+		} else if (!(m->flags & KBX_IMPORT_WILDCARD) &&
+			   (!m->name || !(p->name = strdup(m->name)))) {
+			continue;
 		}
 		if ((m->flags & KBX_IMPORT_STATIC) && !(p->type = strdup(module_tail(m->module)))) {
 			free(p->name);
-			lost(c->r, ENOMEM);
 			continue;
 		}
 		struct kbx_ximport xi = { m->module, m->name, m->alias, m->level, m->flags, m->line };
@@ -650,8 +626,6 @@ static void passed_imports(struct ctx *c, struct file_defs *fd, const struct _kb
 		int eq = 0, dir = 0;
 		lang->import_candidates(path, &xi, &pl);
 		p->nt = candidate_files(c, &pl, fd->file, p->targets, &eq, &dir);
-		if (pl.failed)
-			lost(c->r, ENOMEM);
 		_kbx_pathlist_release(&pl);
 		fd->npass++;
 	}
@@ -701,10 +675,8 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 	if (r->fd_used * 2 >= r->fd_size) {
 		size_t ns = r->fd_size ? r->fd_size * 2 : 1024;
 		struct file_defs *nt = calloc(ns, sizeof(*nt));
-		if (!nt) {
-			lost(r, ENOMEM);
+		if (!nt)
 			return NULL;
-		}
 		for (size_t i = 0; i < r->fd_size; i++) {
 			if (!r->fd[i].file)
 				continue;
@@ -727,31 +699,25 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 	struct _kbx_refs refs;
 	kbx_status_t st = _kbx_refs_read(c->s, file, &refs);
 	if (st != KBX_OK) {
-		/* none recorded (a file of no definitions) is no failure */
-		if (st != KBX_NOT_FOUND)
-			lost(r, st == KBX_ERR_NOMEM ? ENOMEM : MDB_CORRUPTED);
+		/* none recorded (a file of no definitions) is no failure; out
+		 * of memory is counted where it was refused */
+		if (st != KBX_NOT_FOUND && st != KBX_ERR_NOMEM)
+			lost(r, MDB_CORRUPTED);
 		return fd;
 	}
 	fd->defs = calloc(refs.nnodes + refs.nimports + 1, sizeof(*fd->defs));
-	if (!fd->defs)
-		lost(r, ENOMEM);
 	for (size_t i = 0; fd->defs && i < refs.nimports; i++) {
 		/* the names it imports, which it may pass on (re-exports) */
 		const struct _kbx_ref_import *m = &refs.imports[i];
 		if (m->flags & KBX_IMPORT_PACKAGE) {
 			free(fd->package);
-			if (!(fd->package = strdup(m->module)))
-				lost(r, ENOMEM);
+			fd->package = strdup(m->module);
 			continue;
 		}
 		const char *local = m->flags & KBX_IMPORT_WILDCARD ? "*" : m->alias ? m->alias : m->name;
 		struct local_def *d = &fd->defs[fd->n];
-		if (!local)
+		if (!local || !(d->name = strdup(local)))
 			continue;
-		if (!(d->name = strdup(local))) {
-			lost(r, ENOMEM);
-			continue;
-		}
 		d->mask = M_IMPORT;
 		d->top = 1;
 		fd->n++;
@@ -762,10 +728,8 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 			continue;
 		struct local_def *d = &fd->defs[fd->n];
 		d->name = strdup(n.name);
-		if (!d->name) {
-			lost(r, ENOMEM);
+		if (!d->name)
 			continue;
-		}
 		d->id = n.id;
 		d->mask = kind_mask(n.kind);
 		/* a file-local definition is no name another file can reach
@@ -780,8 +744,6 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 		fd->n++;
 	}
 	fd->fields = refs.nfields ? calloc(refs.nfields, sizeof(*fd->fields)) : NULL;
-	if (refs.nfields && !fd->fields)
-		lost(r, ENOMEM);
 	for (size_t i = 0; fd->fields && i < refs.nfields; i++) {
 		struct local_field *f = &fd->fields[fd->nfields];
 		f->cls = refs.fields[i].cls;
@@ -790,14 +752,11 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 		if (!f->name || !f->type) {
 			free(f->name);
 			free(f->type);
-			lost(r, ENOMEM);
 			continue;
 		}
 		fd->nfields++;
 	}
-	if (refs.narities && !(fd->arities = malloc(refs.narities * sizeof(*fd->arities))))
-		lost(r, ENOMEM);
-	if (fd->arities) {
+	if (refs.narities && (fd->arities = malloc(refs.narities * sizeof(*fd->arities)))) {
 		memcpy(fd->arities, refs.arities, refs.narities * sizeof(*fd->arities));
 		qsort(fd->arities, refs.narities, sizeof(*fd->arities), cmp_arity);
 		for (size_t i = 0; i < refs.narities; i++) {
@@ -811,19 +770,13 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 		}
 	}
 	fd->rets = refs.nreturns ? calloc(refs.nreturns, sizeof(*fd->rets)) : NULL;
-	if (refs.nreturns && !fd->rets)
-		lost(r, ENOMEM);
 	for (size_t i = 0; fd->rets && i < refs.nreturns; i++) {
 		struct local_return *lr = &fd->rets[fd->nrets];
 		lr->node = refs.returns[i].node;
 		if ((lr->type = strdup(refs.returns[i].type)))
 			fd->nrets++;
-		else
-			lost(r, ENOMEM);
 	}
 	fd->imps = refs.nreturns && refs.nimports ? calloc(refs.nimports, sizeof(*fd->imps)) : NULL;
-	if (refs.nreturns && refs.nimports && !fd->imps)
-		lost(r, ENOMEM);
 	for (size_t i = 0; fd->imps && i < refs.nimports; i++) {
 		const struct _kbx_ref_import *m = &refs.imports[i];
 		struct local_import *li = &fd->imps[fd->nimps];
@@ -839,7 +792,6 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 			free(li->local);
 			free(li->module);
 			free(li->name);
-			lost(r, ENOMEM);
 		}
 	}
 	passed_imports(c, fd, &refs);
@@ -945,10 +897,8 @@ static const struct cand_cache_entry *cands_of(struct ctx *c, const char *name)
 	if (r->cache_used * 2 >= r->cache_size) {
 		size_t ns = r->cache_size ? r->cache_size * 2 : 4096;
 		struct cand_cache_entry *nt = calloc(ns, sizeof(*nt));
-		if (!nt) {
-			lost(r, ENOMEM);
+		if (!nt)
 			return NULL;
-		}
 		for (size_t i = 0; i < r->cache_size; i++) {
 			if (!r->cache[i].name)
 				continue;
@@ -985,10 +935,8 @@ static const struct cand_cache_entry *cands_of(struct ctx *c, const char *name)
 			if (n == alloc) {
 				alloc = alloc ? alloc * 2 : 4;
 				struct cand *p = realloc(list, alloc * sizeof(*p));
-				if (!p) {
-					lost(r, ENOMEM);
+				if (!p)
 					break;
-				}
 				list = p;
 			}
 			list[n].id = node.id;
@@ -999,8 +947,6 @@ static const struct cand_cache_entry *cands_of(struct ctx *c, const char *name)
 			list[n].qual = strdup(node.qual);
 			if (list[n].qual)
 				n++;
-			else
-				lost(r, ENOMEM);
 		}
 		mdb_cursor_close(cur);
 	}
@@ -1009,7 +955,6 @@ static const struct cand_cache_entry *cands_of(struct ctx *c, const char *name)
 		for (size_t j = 0; j < n; j++)
 			free(list[j].qual);
 		free(list);
-		lost(r, ENOMEM);
 		return NULL;
 	}
 	e->c = list;
@@ -1473,7 +1418,6 @@ static void add_namespace(struct ctx *c, const char *module, const char *name)
 		char **p = realloc(c->ns, na * sizeof(*p));
 		if (!p) {
 			strbuf_release(&sb);
-			c->rc = ENOMEM;
 			return;
 		}
 		c->ns = p;
@@ -1521,17 +1465,13 @@ static void modules_read(struct ctx *c)
 			if (nd == ad) {
 				size_t na = ad ? ad * 2 : 64;
 				char **p = realloc(dirs, na * sizeof(*p));
-				if (!p) {
-					lost(r, ENOMEM);
+				if (!p)
 					goto out;
-				}
 				dirs = p;
 				ad = na;
 			}
-			if (!(dirs[nd] = strdup(d))) {
-				lost(r, ENOMEM);
+			if (!(dirs[nd] = strdup(d)))
 				goto out;
-			}
 			nd++;
 			if (!*d)
 				break;
@@ -1549,22 +1489,14 @@ static void modules_read(struct ctx *c)
 		strbuf_reset(&rel);
 		strbuf_addf(&rel, "%s%s%s", dirs[i], *dirs[i] ? "/" : "", c->lang->module_file);
 		strbuf_reset(&text);
-		if (rel.failed) {
-			lost(r, ENOMEM);
-			continue;
-		}
-		int rrc = strbuf_read_regular_at(&text, c->s->root, rel.buf, 1 << 20);
-		if (rrc == -1 && errno == ENOMEM)
-			lost(r, ENOMEM);
-		if (rrc != 0 || c->lang->module_path(text.buf, text.len, mpath, sizeof(mpath)) != 0)
+		if (rel.failed || strbuf_read_regular_at(&text, c->s->root, rel.buf, 1 << 20) != 0 ||
+		    c->lang->module_path(text.buf, text.len, mpath, sizeof(mpath)) != 0)
 			continue;
 		if (r->nmods == r->amods) {
 			size_t na = r->amods ? r->amods * 2 : 8;
 			struct module_dir *p = realloc(r->mods, na * sizeof(*p));
-			if (!p) {
-				lost(r, ENOMEM);
+			if (!p)
 				break;
-			}
 			r->mods = p;
 			r->amods = na;
 		}
@@ -1577,7 +1509,6 @@ static void modules_read(struct ctx *c)
 		} else {
 			free(m->path);
 			free(m->dir);
-			lost(r, ENOMEM);
 		}
 	}
 	strbuf_release(&rel);
@@ -1708,8 +1639,6 @@ static size_t import_targets(struct ctx *c, const char *importer, uint32_t self,
 		c->lang->import_candidates(importer, xi, &pl);
 	nt = nt ? without_self(targets, nt, self) :
 		  candidate_files(c, &pl, self, targets, is_module_name, is_dir);
-	if (pl.failed)
-		lost(c->r, ENOMEM);
 	_kbx_pathlist_release(&pl);
 	return nt;
 }
@@ -3466,8 +3395,6 @@ static void unsure_calls(struct ctx *c, const struct _kbx_ref_call *call, size_t
 			while (start > d.qual && start[-1] != '.')
 				start--;
 			char *type = strndup(start, (size_t)(dot - start));
-			if (!type)
-				c->rc = ENOMEM;
 			uint32_t cls = call->class_qual ? caller_class(c, call->class_qual) : 0;
 			const char *cq = call->class_qual ? strrchr(call->class_qual, '.') : NULL;
 			cq = cq ? cq + 1 : call->class_qual;
@@ -3555,7 +3482,7 @@ kbx_status_t _kbx_resolve_file(struct _kbx_resolver *r, uint32_t file, int phase
 	flush_edges(&c, nedges);
 
 	st = KBX_OK;
-	if (!c.rc && (r->fi.nomem || _kbx_nomem_count != nomem0))
+	if (!c.rc && _kbx_nomem_count != nomem0)
 		r->rc = ENOMEM;
 	if (!c.rc && r->rc) {
 		/* a lookup went without what it needed: no edge of this run

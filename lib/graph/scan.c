@@ -66,10 +66,8 @@ static void ignore_add_text(struct ignore_list *l, const char *base, char *text)
 				if (l->n == l->alloc) {
 					size_t na = l->alloc ? l->alloc * 2 : 16;
 					struct ignore_rule *nr = realloc(l->rules, na * sizeof(*nr));
-					if (!nr) {
-						_kbx_nomem();
+					if (!nr)
 						break;
-					}
 					l->rules = nr;
 					l->alloc = na;
 				}
@@ -80,7 +78,6 @@ static void ignore_add_text(struct ignore_list *l, const char *base, char *text)
 				else {
 					free(r.pattern);
 					free(r.base);
-					_kbx_nomem();
 				}
 			}
 		}
@@ -216,10 +213,8 @@ static int wild_match(const char *pat, const char *str)
 		return 0;
 	unsigned char small[3 * 128];
 	unsigned char *op = n < 128 ? small : malloc(3 * (n + 1));
-	if (!op) {
-		_kbx_nomem();
+	if (!op)
 		return 0;
-	}
 	unsigned char *cur = op + n + 1, *nxt = cur + n + 1;
 	size_t *next = NULL;
 	/* the state after each token: the next position, or past a set, a
@@ -229,7 +224,6 @@ static int wild_match(const char *pat, const char *str)
 	if (!next) {
 		if (op != small)
 			free(op);
-		_kbx_nomem();
 		return 0;
 	}
 	memset(op, W_NONE, n + 1);

@@ -1232,8 +1232,7 @@ kbx_status_t kbx_hybrid_over(const struct kbx_hybrid_graph *g, const struct kbx_
 		if (!strchr(q.similar, ' ') && g->lookup(g->data, q.similar, &l, &e) == KBX_OK &&
 		    l.n == 1 && !g->code_text(g->data, &l.items[0], &text, &len, &e)) {
 			search_text = strndup(text, len);
-			if (!(p->similar_to = strdup(l.items[0].cid)))
-				_kbx_nomem();
+			p->similar_to = strdup(l.items[0].cid);
 			exclude = l.items[0].id;
 		} else {
 			if (l.n > 1)
@@ -1247,8 +1246,6 @@ kbx_status_t kbx_hybrid_over(const struct kbx_hybrid_graph *g, const struct kbx_
 	} else if (q.rest) {
 		search_text = strdup(q.rest);
 	}
-	if ((q.similar || q.rest) && !search_text)
-		_kbx_nomem();   /* the words go unsearched: exit 9 */
 	if (q.doc_head && !q.relation && search_text) {
 		/* "patterns used by HttpClient": a name is where the hop
 		 * starts; other words are the documents' search, not the

@@ -70,7 +70,7 @@ struct bash_state {
 
 static void bash_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct bash_state));
+	w->lang_state = calloc(1, sizeof(struct bash_state));
 }
 
 static size_t bash_pieces(const char *src, size_t len, uint32_t *starts, size_t max);

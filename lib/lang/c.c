@@ -18,7 +18,6 @@
 
 #include "c-common.h"
 #include "lang.h"
-#include "util/util.h"
 
 const TSLanguage *tree_sitter_c(void);
 
@@ -894,10 +893,8 @@ static void macro_body_calls(struct kbx_walk *w, int sym, struct macro_body *b,
 	if (!len || len > MACRO_BODY_MAX)
 		return;
 	char *text = malloc(head + len + tail);
-	if (!text) {
-		_kbx_nomem();
+	if (!text)
 		return;
-	}
 	memcpy(text, macro_head, head);
 	memcpy(text + head, value, len);
 	memcpy(text + head + len, macro_tail, tail);

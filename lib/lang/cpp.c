@@ -986,7 +986,7 @@ static int cpp_visit(struct kbx_walk *w, TSNode n, const char *type)
 
 static void cpp_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct cpp_state));
+	w->lang_state = calloc(1, sizeof(struct cpp_state));
 }
 
 static void cpp_end(struct kbx_walk *w)

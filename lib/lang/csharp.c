@@ -50,7 +50,7 @@ struct cs_state {
 
 static void cs_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct cs_state));
+	w->lang_state = calloc(1, sizeof(struct cs_state));
 }
 
 static void cs_end(struct kbx_walk *w)

@@ -55,7 +55,7 @@ struct dt_state {
 
 static void dt_begin(struct kbx_walk *w)
 {
-	struct dt_state *st = _kbx_x_calloc(1, sizeof(*st));
+	struct dt_state *st = calloc(1, sizeof(*st));
 	if (st)
 		st->pending = -1;
 	w->lang_state = st;

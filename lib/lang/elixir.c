@@ -80,7 +80,7 @@ struct ex_state {
 
 static void ex_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct ex_state));
+	w->lang_state = calloc(1, sizeof(struct ex_state));
 }
 
 static void kernel_calls(struct kbx_walk *w);

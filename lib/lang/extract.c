@@ -20,14 +20,6 @@ struct _kbx_arena_block {
 	char data[];
 };
 
-void *_kbx_x_calloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-	if (!p)
-		_kbx_nomem();
-	return p;
-}
-
 static void *arena_alloc(struct _kbx_arena *a, size_t n)
 {
 	struct _kbx_arena_block *b = a->head;
@@ -35,10 +27,8 @@ static void *arena_alloc(struct _kbx_arena *a, size_t n)
 	if (!b || b->size - b->used < n) {
 		size_t size = n > 65536 - sizeof(*b) ? n : 65536 - sizeof(*b);
 		b = malloc(sizeof(*b) + size);
-		if (!b) {
-			_kbx_nomem();
+		if (!b)
 			return NULL;
-		}
 		b->size = size;
 		b->used = 0;
 		b->next = a->head;
@@ -85,10 +75,8 @@ int _kbx_grow(void **arr, size_t *alloc, size_t n, size_t elem, size_t first)
 		return 0;
 	size_t na = *alloc ? *alloc * 2 : first;
 	void *p = realloc(*arr, na * elem);
-	if (!p) {
-		_kbx_nomem();
+	if (!p)
 		return -1;
-	}
 	*arr = p;
 	*alloc = na;
 	return 0;
@@ -203,16 +191,12 @@ void _kbx_walk_scope(struct kbx_walk *w, int sym)
 	if (w->nscope == w->ascope) {
 		size_t na = w->ascope ? w->ascope * 2 : 32;
 		int *s = realloc(w->scope_sym, na * sizeof(*s));
-		if (!s) {
-			_kbx_nomem();
+		if (!s)
 			return;
-		}
 		w->scope_sym = s;
 		uint32_t *d = realloc(w->scope_depth, na * sizeof(*d));
-		if (!d) {
-			_kbx_nomem();
+		if (!d)
 			return;
-		}
 		w->scope_depth = d;
 		w->ascope = na;
 	}
@@ -702,15 +686,11 @@ void _kbx_predef_release(struct _kbx_predef *p)
 
 void _kbx_pathlist_add(struct kbx_pathlist *l, const char *path)
 {
-	if (_kbx_grow((void **)&l->paths, &l->alloc, l->n, sizeof(*l->paths), 8)) {
-		l->failed = 1;
+	if (_kbx_grow((void **)&l->paths, &l->alloc, l->n, sizeof(*l->paths), 8))
 		return;
-	}
 	char *copy = strdup(path);
 	if (copy)
 		l->paths[l->n++] = copy;
-	else
-		l->failed = 1;
 }
 
 void _kbx_pathlist_addf(struct kbx_pathlist *l, const char *fmt, ...)
@@ -1075,8 +1055,6 @@ static size_t parse_pieces(const struct kbx_lang *lang, TSParser *parser, const 
 	if (n >= 2)
 		trees = calloc(n, sizeof(*trees));
 	if (!trees) {
-		if (!starts || n >= 2)
-			_kbx_nomem();
 		free(starts);
 		return 0;
 	}

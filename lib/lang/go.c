@@ -937,7 +937,7 @@ static int go_visit(struct kbx_walk *w, TSNode n, const char *type)
 
 static void go_begin(struct kbx_walk *w)
 {
-	struct go_state *st = _kbx_x_calloc(1, sizeof(*st));
+	struct go_state *st = calloc(1, sizeof(*st));
 	if (st) {
 		_kbx_names_init(&st->vars);
 		_kbx_names_init(&st->tparams);

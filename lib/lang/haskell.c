@@ -83,7 +83,7 @@ struct hs_state {
 
 static void hs_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct hs_state));
+	w->lang_state = calloc(1, sizeof(struct hs_state));
 }
 
 static int in_list(const char *const *v, size_t n, const char *name)

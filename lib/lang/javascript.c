@@ -354,7 +354,7 @@ struct js_state {
 
 void _kbx_js_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct js_state));
+	w->lang_state = calloc(1, sizeof(struct js_state));
 }
 
 void _kbx_ts_begin(struct kbx_walk *w)

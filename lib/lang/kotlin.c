@@ -43,7 +43,7 @@ struct kt_state {
 
 static void kt_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct kt_state));
+	w->lang_state = calloc(1, sizeof(struct kt_state));
 }
 
 static void kt_end(struct kbx_walk *w)

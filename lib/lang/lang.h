@@ -227,10 +227,6 @@ struct kbx_extract {
 #define KBX_EXTRACT_INIT { 0 }
 
 void _kbx_extract_release(struct kbx_extract *x);
-/* calloc that counts a refusal (_kbx_nomem, util.h): _kbx_extract then
- * fails (x->nomem) rather than give fewer facts than the file holds, as
- * it does when _kbx_grow, the arena or a strbuf is refused. */
-void *_kbx_x_calloc(size_t n, size_t size);
 /* Copy len bytes into the arena, NUL-terminated. */
 const char *_kbx_arena_strndup(struct _kbx_arena *a, const char *s, size_t len);
 const char *_kbx_arena_strdup(struct _kbx_arena *a, const char *s);
@@ -486,7 +482,6 @@ void _kbx_predef_release(struct _kbx_predef *p);
 struct kbx_pathlist {
 	char **paths;
 	size_t n, alloc;
-	int failed;             /* a path was lost: memory ran out */
 };
 void _kbx_pathlist_add(struct kbx_pathlist *l, const char *path);
 void _kbx_pathlist_addf(struct kbx_pathlist *l, const char *fmt, ...)

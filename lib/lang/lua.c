@@ -35,7 +35,7 @@ struct lua_state {
 
 static void lua_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct lua_state));
+	w->lang_state = calloc(1, sizeof(struct lua_state));
 }
 
 static void lua_end(struct kbx_walk *w)

@@ -47,7 +47,7 @@ struct oc_state {
 
 static void oc_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct oc_state));
+	w->lang_state = calloc(1, sizeof(struct oc_state));
 }
 
 static void oc_end(struct kbx_walk *w)

@@ -66,7 +66,7 @@ struct ml_state {
 
 static void ml_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct ml_state));
+	w->lang_state = calloc(1, sizeof(struct ml_state));
 }
 
 static void ml_end(struct kbx_walk *w)

@@ -32,7 +32,7 @@ struct php_state {
 
 static void php_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct php_state));
+	w->lang_state = calloc(1, sizeof(struct php_state));
 }
 
 static void php_end(struct kbx_walk *w)

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "lang.h"
-#include "util/util.h"
 
 const TSLanguage *tree_sitter_python(void);
 
@@ -106,7 +105,7 @@ struct py_state {
 
 static void py_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct py_state));
+	w->lang_state = calloc(1, sizeof(struct py_state));
 }
 
 static void table_release(struct py_table *t)
@@ -174,7 +173,7 @@ static struct py_name *table_get(struct py_table *t, const char *name)
 		return e;
 	if (t->n + 1 > t->nslot / 2) {
 		size_t ns = t->nslot ? t->nslot * 2 : 64;
-		uint32_t *slot = _kbx_x_calloc(ns, sizeof(*slot));
+		uint32_t *slot = calloc(ns, sizeof(*slot));
 		if (!slot)
 			return NULL;
 		for (size_t j = 0; j < t->n; j++) {
@@ -994,10 +993,8 @@ static void collect_fields(struct kbx_walk *w, int cls, TSNode n)
 	if ((size_t)cls >= st->nclasses) {
 		size_t nc = (size_t)cls + 64;
 		struct py_class *c = realloc(st->classes, nc * sizeof(*c));
-		if (!c) {
-			_kbx_nomem();
+		if (!c)
 			return;
-		}
 		memset(c + st->nclasses, 0, (nc - st->nclasses) * sizeof(*c));
 		st->classes = c;
 		st->nclasses = nc;

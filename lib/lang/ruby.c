@@ -37,7 +37,7 @@ struct rb_state {
 
 static void rb_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct rb_state));
+	w->lang_state = calloc(1, sizeof(struct rb_state));
 }
 
 static void rb_end(struct kbx_walk *w)

@@ -1320,7 +1320,7 @@ static int rust_visit(struct kbx_walk *w, TSNode n, const char *type)
 
 static void rust_begin(struct kbx_walk *w)
 {
-	struct rust_state *st = _kbx_x_calloc(1, sizeof(*st));
+	struct rust_state *st = calloc(1, sizeof(*st));
 	if (st) {
 		_kbx_names_init(&st->vars);
 		_kbx_names_init(&st->tparams);

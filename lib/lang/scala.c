@@ -50,7 +50,7 @@ struct sc_state {
 
 static void sc_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct sc_state));
+	w->lang_state = calloc(1, sizeof(struct sc_state));
 }
 
 static void sc_end(struct kbx_walk *w)

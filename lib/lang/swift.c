@@ -29,7 +29,7 @@ struct sw_state {
 
 static void sw_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct sw_state));
+	w->lang_state = calloc(1, sizeof(struct sw_state));
 }
 
 static void sw_end(struct kbx_walk *w)

@@ -60,7 +60,7 @@ struct zig_state {
 
 static void zig_begin(struct kbx_walk *w)
 {
-	w->lang_state = _kbx_x_calloc(1, sizeof(struct zig_state));
+	w->lang_state = calloc(1, sizeof(struct zig_state));
 }
 
 static void zig_end(struct kbx_walk *w)

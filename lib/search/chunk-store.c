@@ -219,10 +219,8 @@ static const char *intern(struct intern *t, const char *s, size_t len)
 	if (t->n * 2 >= t->cap) {
 		size_t ncap = t->cap ? t->cap * 2 : 4096;
 		char **ns = calloc(ncap, sizeof(*ns));
-		if (!ns) {
-			_kbx_nomem();
+		if (!ns)
 			return NULL;
-		}
 		for (size_t i = 0; i < t->cap; i++) {
 			char *e = t->slots[i];
 			if (!e)
@@ -250,10 +248,8 @@ static const char *intern(struct intern *t, const char *s, size_t len)
 		j = (j + 1) & (t->cap - 1);
 	}
 	char *e = malloc(4 + len + 1);
-	if (!e) {
-		_kbx_nomem();
+	if (!e)
 		return NULL;
-	}
 	uint32_t l32 = (uint32_t)len;
 	memcpy(e, &l32, 4);
 	memcpy(e + 4, s, len);

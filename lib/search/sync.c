@@ -264,10 +264,8 @@ static int collect_def(void *data, const struct kbx_edge *e)
 	if (ds->n == ds->a) {
 		size_t na = ds->a ? ds->a * 2 : 32;
 		struct defn *nd = realloc(ds->d, na * sizeof(*nd));
-		if (!nd) {
-			_kbx_nomem();   /* the job fails: make_code_chunks */
+		if (!nd)
 			return 1;
-		}
 		ds->d = nd;
 		ds->a = na;
 	}
@@ -285,7 +283,6 @@ static int collect_def(void *data, const struct kbx_edge *e)
 		free(d->cid);
 		free(d->qual);
 		free(d->name);
-		_kbx_nomem();
 		return 1;
 	}
 	ds->n++;
@@ -300,10 +297,8 @@ static size_t *line_starts(const char *buf, size_t len, size_t *nlines)
 		if (buf[i] == '\n')
 			n++;
 	size_t *l = malloc((n + 1) * sizeof(*l));
-	if (!l) {
-		_kbx_nomem();
+	if (!l)
 		return NULL;
-	}
 	size_t k = 0;
 	l[k++] = 0;
 	for (size_t i = 0; i < len; i++)
@@ -617,7 +612,6 @@ static void decl_index(struct decl_file *f, const char *buf, size_t blen)
 		if (!d->name || !d->doc) {
 			free(d->name);
 			free(d->doc);
-			_kbx_nomem();
 			break;
 		}
 		f->n++;
@@ -650,10 +644,8 @@ static struct decl_file *decl_file_get(struct decl_cache *dc, const char *root, 
 	memset(f, 0, sizeof(*f));
 	f->used = dc->clock;
 	const char *why;
-	if (!(f->path = strdup(path))) {
-		_kbx_nomem();
+	if (!(f->path = strdup(path)))
 		return NULL;
-	}
 	/* unreadable: no declarations, remembered as such */
 	if (read_file(root, path, DECL_FILE_MAX, &dc->buf, &why) == 0)
 		decl_index(f, dc->buf.buf ? dc->buf.buf : "", dc->buf.len);
@@ -685,8 +677,6 @@ static int collect_include(void *data, const struct kbx_edge *e)
 		return 1;
 	if ((l->paths[l->n] = strndup(t->path, t->path_len)))
 		l->n++;
-	else
-		_kbx_nomem();
 	return 0;
 }
 
@@ -1127,17 +1117,13 @@ static kbx_status_t sync_code(struct sync *y)
 				if (ngone == agone) {
 					agone = agone ? agone * 2 : 16;
 					char **ng = realloc(gone, agone * sizeof(*ng));
-					if (!ng) {
-						_kbx_nomem();   /* the run fails: index_txn */
+					if (!ng)
 						break;
-					}
 					gone = ng;
 				}
 				gone[ngone] = strndup(k.mv_data, k.mv_size);
 				if (gone[ngone])
 					ngone++;
-				else
-					_kbx_nomem();
 			}
 			mdb_cursor_close(c);
 		}
@@ -1321,17 +1307,13 @@ static kbx_status_t walk_registry(struct sync *y, const char *root, const char *
 		if (n == a) {
 			a = a ? a * 2 : 32;
 			char **nn = realloc(names, a * sizeof(*nn));
-			if (!nn) {
-				_kbx_nomem();   /* the run fails: index_txn */
+			if (!nn)
 				break;
-			}
 			names = nn;
 		}
 		names[n] = strdup(de->d_name);
 		if (names[n])
 			n++;
-		else
-			_kbx_nomem();
 	}
 	closedir(dh);
 	if (n)

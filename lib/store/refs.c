@@ -470,10 +470,9 @@ void _kbx_path_mod_keys(const char *path, void (*fn)(void *data, const char *key
 	}
 }
 
-int _kbx_refs_names(const struct _kbx_refs *r, const struct kbx_lang *lang,
-		    void (*fn)(void *data, const char *name), void *data)
+void _kbx_refs_names(const struct _kbx_refs *r, const struct kbx_lang *lang,
+		     void (*fn)(void *data, const char *name), void *data)
 {
-	int lost = 0;
 	for (size_t i = 0; i < r->ncalls; i++) {
 		fn(data, r->calls[i].name);
 		if (r->calls[i].receiver) {
@@ -498,7 +497,6 @@ int _kbx_refs_names(const struct _kbx_refs *r, const struct kbx_lang *lang,
 		struct kbx_pathlist pl = { 0 };
 		struct kbx_ximport xi = { m->module, m->name, m->alias, m->level, m->flags, m->line };
 		lang->import_candidates(r->path ? r->path : "", &xi, &pl);
-		lost |= pl.failed;
 		for (size_t j = 0; j < pl.n; j++) {
 			const char *p = pl.paths[j];
 			if (*p == '*' || *p == '=')
@@ -517,5 +515,4 @@ int _kbx_refs_names(const struct _kbx_refs *r, const struct kbx_lang *lang,
 		}
 		_kbx_pathlist_release(&pl);
 	}
-	return lost ? -1 : 0;
 }

@@ -330,9 +330,8 @@ void _kbx_refs_release(struct _kbx_refs *r);
 /* Read the refs of file id; KBX_NOT_FOUND if none. */
 kbx_status_t _kbx_refs_read(struct kbx_store *s, uint32_t file, struct _kbx_refs *out);
 /* The names the refs mention (call names, bases' last components, import
- * keys "@mod:<stem>"), for the refnames table; each once.  -1 when
- * memory ran out and some were not named. */
-int _kbx_refs_names(const struct _kbx_refs *r, const struct kbx_lang *lang,
+ * keys "@mod:<stem>"), for the refnames table; each once. */
+void _kbx_refs_names(const struct _kbx_refs *r, const struct kbx_lang *lang,
 		     void (*fn)(void *data, const char *name), void *data);
 /* The "@mod:" keys a file at path answers to (its stem and its directory). */
 void _kbx_path_mod_keys(const char *path, void (*fn)(void *data, const char *key), void *data);

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 
 #include "text/stem.h"
-#include "util/util.h"
 
 #ifdef KBX_STEM_ENGLISH_MODULE
 
@@ -53,10 +52,8 @@ const char *_kbx_stem(struct kbx_stemmer *st, const char *w, size_t len, size_t 
 	struct SN_env *z = (struct SN_env *)st;
 
 	if (SN_set_current(z, (int)len, (const unsigned char *)w) ||
-	    english_UTF_8_stem(z) < 0 || z->l < 0) {
-		_kbx_nomem();   /* Snowball fails only for want of memory */
+	    english_UTF_8_stem(z) < 0 || z->l < 0)
 		return NULL;
-	}
 	*stem_len = (size_t)z->l;
 	return (const char *)z->p;
 }
@@ -81,10 +78,8 @@ const char *_kbx_stem(struct kbx_stemmer *st, const char *w, size_t len, size_t 
 	const sb_symbol *s = sb_stemmer_stem(sb, (const sb_symbol *)w, (int)len);
 	int n;
 
-	if (!s || (n = sb_stemmer_length(sb)) < 0) {
-		_kbx_nomem();   /* Snowball fails only for want of memory */
+	if (!s || (n = sb_stemmer_length(sb)) < 0)
 		return NULL;
-	}
 	*stem_len = (size_t)n;
 	return (const char *)s;
 }

@@ -51,7 +51,6 @@ int strbuf_grow(struct strbuf *sb, size_t extra)
 	char *p = realloc(sb->buf, na);
 	if (!p) {
 		sb->failed = 1;
-		_kbx_nomem();
 		return -1;
 	}
 	if (!sb->buf)

@@ -363,10 +363,8 @@ int _kbx_idset_add(struct _kbx_idset *s, uint32_t id)
 	if (s->n == s->alloc) {
 		size_t na = s->alloc ? s->alloc * 2 : 64;
 		uint32_t *p = realloc(s->ids, na * sizeof(*p));
-		if (!p) {
-			_kbx_nomem();
+		if (!p)
 			return -1;
-		}
 		s->ids = p;
 		s->alloc = na;
 	}

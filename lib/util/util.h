@@ -98,12 +98,15 @@ uint64_t _kbx_fnv1a(const char *s, size_t len);
 uint64_t _kbx_fnv1a_str(const char *s);   /* of a string */
 /* Damerau-free Levenshtein distance, capped at max+1. */
 size_t _kbx_edit_distance(const char *a, const char *b, size_t max);
-/* Allocations refused on this thread so far: a strbuf's, an idset's,
- * an extraction's (_kbx_grow, its arena) and whoever calls _kbx_nomem.
- * A phase that must not go on with less than it asked for (extracting
- * a file, resolving its calls) compares the count before and after:
- * memory that ran out in a helper that only says "nothing" would
- * otherwise make a plausible wrong answer. */
+/* Allocations refused on this thread so far: every malloc, calloc,
+ * realloc, strdup and strndup of the code kbx links statically
+ * (lib/util/alloc-count.c, through -Wl,--wrap), LMDB's cursors and
+ * transactions (lib/store/lmdb-count.c), and what else calls
+ * _kbx_nomem (memory the C library or the kernel refused: opendir,
+ * mmap).  A phase that must not go on with less than it asked for
+ * (extracting a file, resolving its calls, a command) compares the
+ * count before and after: memory that ran out in a helper that only
+ * says "nothing" would otherwise make a plausible wrong answer. */
 extern _Thread_local unsigned long _kbx_nomem_count;
 static inline void _kbx_nomem(void)
 {
