@@ -89,7 +89,9 @@ static kbx_status_t load_module(const struct kbx_embed_ops **ops, struct kbx_err
 
 /* ---- embedders ---- */
 
-static void set_identity(kbx_embedder_t *e)
+/* The identity the vectors are kept under; -1 when memory ran out (an
+ * identity cut short would name other vectors). */
+static int set_identity(kbx_embedder_t *e)
 {
 	static const char *const names[] = { "builtin", "http", "command" };
 
@@ -103,6 +105,7 @@ static void set_identity(kbx_embedder_t *e)
 	/* documents embedded with another prefix are other vectors */
 	if (e->doc_prefix.len)
 		strbuf_addf(&e->identity, ";doc_prefix=%s", strbuf_str(&e->doc_prefix));
+	return e->identity.failed ? -1 : 0;
 }
 
 kbx_status_t _kbx_embedder_open(const struct kbx_embed_config *cfg, kbx_embedder_t **out,
@@ -209,7 +212,10 @@ kbx_status_t _kbx_embedder_open(const struct kbx_embed_config *cfg, kbx_embedder
 			       "unknown embedding provider '%s'; use builtin, http or command", name);
 		goto fail;
 	}
-	set_identity(e);
+	if (set_identity(e)) {
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
 	*out = e;
 	return KBX_OK;
 fail:
@@ -277,7 +283,8 @@ kbx_status_t _kbx_embedder_probe(kbx_embedder_t *e, uint32_t *dim, struct kbx_er
 		if (st)
 			return st;
 		e->dim = d;
-		set_identity(e);
+		if (set_identity(e))
+			return _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	}
 	*dim = e->dim;
 	return KBX_OK;

@@ -960,6 +960,7 @@ static kbx_status_t code_files(struct sync *y, char **todo, const struct _kbx_fi
 	struct code_worker wk[16], inline_wk;
 	int nworkers = 0, want = y->o->threads > 0 ? y->o->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	kbx_status_t st = KBX_OK;
+	unsigned long nomem0 = _kbx_nomem_count;
 	if (!n)
 		return KBX_OK;
 	memset(&p, 0, sizeof(p));
@@ -998,7 +999,11 @@ static kbx_status_t code_files(struct sync *y, char **todo, const struct _kbx_fi
 	}
 	/* no worker: this thread makes the chunks itself */
 	if (!nworkers && code_worker_init(&inline_wk, &p, y->s, y->embed, y->w)) {
-		st = _kbx_fail(y->err, KBX_ERR_STORE, "cannot begin a read transaction for the code chunks");
+		/* its counter or its read transaction: memory, or the store */
+		st = _kbx_nomem_count != nomem0
+			     ? _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory")
+			     : _kbx_fail(y->err, KBX_ERR_STORE,
+					 "cannot begin a read transaction for the code chunks");
 		goto out;
 	}
 	for (size_t i = 0; i < n && !st; i++) {
@@ -1061,6 +1066,10 @@ static kbx_status_t sync_code(struct sync *y)
 		strbuf_reset(&key);
 		strbuf_addstr(&key, "c:");
 		strbuf_add(&key, k.mv_data, k.mv_size);
+		if (key.failed) {
+			st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+			break;
+		}
 		struct _kbx_source_rec sr = { 0 };
 		kbx_status_t ss = _kbx_cw_source(y->w, key.buf, &sr);
 		if (ss == KBX_OK && !memcmp(sr.hash, fr.hash, 16) && !(sr.flags & KBX_SOURCE_SKIPPED))
@@ -2508,6 +2517,9 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 {
 	struct kbx_error local = KBX_ERROR_INIT;
 	struct kbx_search_index_opts defaults = { 0 };
+	/* memory refused after the commit (the vector file, the totals):
+	 * the run says so, as one refused before it does (util.h) */
+	unsigned long nomem0 = _kbx_nomem_count;
 	if (!err)
 		err = &local;
 	if (!o) {
@@ -2604,5 +2616,7 @@ kbx_status_t kbx_search_index(kbx_store_t *s, const struct kbx_search_index_opts
 	}
 	stats->seconds = (double)(now_ns() - t0) / 1e9;
 	stats->cpu = (double)(_kbx_process_cpu_ns() - cpu0) / 1e9;
+	if (!ist && _kbx_nomem_count != nomem0)
+		ist = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 	return ist;
 }
