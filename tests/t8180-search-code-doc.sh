@@ -4,8 +4,8 @@ test_description='kbx search: a code chunk leans on its documentation
 A code chunk is embedded twice, whole and its documentation alone (the
 comment above it, a docstring, a declaration comment appended), and its
 vector is the normalised sum of the two; its BM25 terms count the
-documentation twice.  An index made by a kbx that did neither has its
-code chunks made again by the next run.'
+documentation twice, and the name it defines twice more.  An index made
+by a kbx that did not has its code chunks made again by the next run.'
 
 . "$(dirname "$0")"/test-lib.sh
 
@@ -57,7 +57,19 @@ test_expect_success 'set up a repository with a documented function' '
 		return sum * 2;
 	}
 
-	int lantern_count(void) { return 3; }
+	int lamp_count(int lantern) { return 3; }
+	EOF
+	cat >repo/words.c <<-\EOF &&
+	int measure_width(int a)
+	{
+		return a * 2;
+	}
+
+	int compute(int width, int measure)
+	{
+		int total = width + measure;
+		return total * width / measure;
+	}
 	EOF
 	(cd repo && kbx index -q)
 '
@@ -74,8 +86,12 @@ test_expect_success 'a question worded like the comment finds the function by it
 		"record that a database file just made is the current user'\''s"
 '
 
-test_expect_success 'the documentation counts twice for BM25: before a longer name' '
+test_expect_success 'the documentation counts twice for BM25: before a shorter body that says the word once' '
 	first "light.c#glow" lexical "lantern"
+'
+
+test_expect_success 'the name counts more for BM25: before a body that says its words more often' '
+	first "words.c#measure_width" lexical "measure the width"
 '
 
 test_expect_success 'a comment taken away is no longer found by its words' '

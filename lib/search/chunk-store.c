@@ -417,8 +417,8 @@ static int count_token(void *data, const char *tok, size_t len, int kind)
 }
 
 const struct _kbx_term *_kbx_termcount_chunk(struct _kbx_termcount *w, int type,
-					     const char *text, size_t len, size_t *nterms,
-					     uint32_t *ntokens)
+					     const char *text, size_t len, const char *name,
+					     size_t *nterms, uint32_t *ntokens)
 {
 	w->ntc = 0;
 	w->ntokens = 0;
@@ -435,6 +435,8 @@ const struct _kbx_term *_kbx_termcount_chunk(struct _kbx_termcount *w, int type,
 			else
 				_kbx_tokenize(w->tok, w->doc.buf, w->doc.len, count_token, w);
 		}
+		for (int i = 0; name && *name && i < KBX_NAME_COUNT; i++)
+			_kbx_tokenize(w->tok, name, strlen(name), count_token, w);
 	}
 	*nterms = w->ntc;
 	*ntokens = w->ntokens;
@@ -493,8 +495,11 @@ static int remove_chunk(struct _kbx_cw *w, uint32_t id, const char *source)
 
 	size_t nterms;
 	uint32_t counted;
-	const struct _kbx_term *tc = _kbx_termcount_chunk(w->count, type, text, text_len, &nterms,
-							   &counted);
+	/* the title (the qualified name) holds every word of the name
+	 * the chunk's terms were counted with, and maybe more: only which
+	 * terms there are matters here */
+	const struct _kbx_term *tc = _kbx_termcount_chunk(w->count, type, text, text_len,
+							   v.c.title, &nterms, &counted);
 	if (!tc) {
 		free(text);
 		free(doc_id);
@@ -705,7 +710,7 @@ static kbx_status_t add_chunk(struct _kbx_cw *w, const struct kbx_chunk *c, cons
 	if (!w->next_chunk)
 		return _kbx_fail(w->err, KBX_ERR_FULL, "out of chunk ids: run 'kbx index --rebuild'");
 	if (own_terms) {
-		terms = _kbx_termcount_chunk(w->count, c->type, c->text, c->text_len, &nterms,
+		terms = _kbx_termcount_chunk(w->count, c->type, c->text, c->text_len, NULL, &nterms,
 					     &ntokens);
 		if (!terms)
 			return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");

@@ -132,10 +132,15 @@ void _kbx_termcount_free(struct _kbx_termcount *t);
  * they first come (*nterms of them, valid until the next call), and the
  * number of tokens; NULL when out of memory.  A code chunk's
  * documentation (_kbx_code_doc()) is counted twice: its words say what
- * the code is for, and are few beside the body's. */
+ * the code is for, and are few beside the body's.  So is the name it
+ * defines (name, NULL for none), KBX_NAME_COUNT times more: a question
+ * that says what a function does often says it in the words of its name
+ * ("read a regular file": strbuf_read_regular_file), which the body
+ * says once, on its first line, among all its other words. */
+#define KBX_NAME_COUNT 2
 const struct _kbx_term *_kbx_termcount_chunk(struct _kbx_termcount *t, int type,
-					     const char *text, size_t len, size_t *nterms,
-					     uint32_t *ntokens);
+					     const char *text, size_t len, const char *name,
+					     size_t *nterms, uint32_t *ntokens);
 
 /* ---- the writer of one run (chunk-store.c) ---- */
 

@@ -769,8 +769,8 @@ static void cut_code_chunks(struct code_worker *wk, struct code_job *j)
 	for (size_t i = 0; i < j->n; i++) {
 		struct code_chunk *c = &j->c[i];
 		size_t nterms;
-		const struct _kbx_term *terms = _kbx_termcount_chunk(wk->count, KBX_CHUNK_CODE, c->text,
-								     c->len, &nterms, &c->ntokens);
+		const struct _kbx_term *terms = _kbx_termcount_chunk(
+			wk->count, KBX_CHUNK_CODE, c->text, c->len, c->d.name, &nterms, &c->ntokens);
 		c->terms = terms ? malloc((nterms + 1) * sizeof(*c->terms)) : NULL;
 		if (!c->terms) {
 			code_job_fail(j, KBX_ERR_NOMEM, "out of memory");

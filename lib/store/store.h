@@ -131,7 +131,8 @@ kbx_status_t _kbx_store_reopen(struct kbx_store *s, struct kbx_error *err);
  * vectors embedded): KBX_CODE_CHUNKS_FORMAT, absent for the first way.
  * The code chunks of another format are made again by the next run. */
 #define KBX_META_CODE_CHUNKS_FORMAT "code_chunks_format"
-#define KBX_CODE_CHUNKS_FORMAT 2   /* 2: documentation counted twice, vectors leaning on it */
+#define KBX_CODE_CHUNKS_FORMAT 3   /* 2: documentation counted twice, vectors leaning on it;
+                                    * 3: the name counted KBX_NAME_COUNT times more */
 
 /* In meta: a hash of the settings that chose the language of .h headers
  * (struct kbx_header_langs) in the last index run over the whole tree;

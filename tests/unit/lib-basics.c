@@ -228,14 +228,15 @@ static void test_termcount_no_words(void)
 	uint32_t ntok = 99;
 	const char *text = "() => () => () => {}";
 	ok(t != NULL, "a term counter");
-	ok(t && _kbx_termcount_chunk(t, KBX_CHUNK_DOC, text, strlen(text), &n, &ntok) != NULL && n == 0 && ntok == 0,
+	ok(t && _kbx_termcount_chunk(t, KBX_CHUNK_DOC, text, strlen(text), NULL, &n, &ntok) != NULL && n == 0 && ntok == 0,
 	   "a text without a word has no terms, and that is no failure");
-	ok(t && _kbx_termcount_chunk(t, KBX_CHUNK_DOC, "timeout", 7, &n, &ntok) != NULL && n == 1,
+	ok(t && _kbx_termcount_chunk(t, KBX_CHUNK_DOC, "timeout", 7, "timeout", &n, &ntok) != NULL && n == 1,
 	   "the next text is counted");
 	const char *code = "/* Wait for the lock. */\nint wait_lock(void) { return 0; }\n";
+	ok(t && n == 1 && ntok == 1, "a document's title is not counted as a name");
 	const struct _kbx_term *tc = t ? _kbx_termcount_chunk(t, KBX_CHUNK_CODE, code, strlen(code),
-							       &n, &ntok) : NULL;
-	uint32_t lock_tf = 0, ret_tf = 0;
+							       NULL, &n, &ntok) : NULL;
+	uint32_t lock_tf = 0, ret_tf = 0, wait_tf = 0;
 	for (size_t i = 0; tc && i < n; i++) {
 		if (tc[i].len == 4 && !memcmp(tc[i].term, "lock", 4))
 			lock_tf = tc[i].tf;
@@ -244,6 +245,21 @@ static void test_termcount_no_words(void)
 	}
 	ok(lock_tf == 3 && ret_tf == 1,
 	   "a code chunk's documentation counts twice, its body once (lock: twice in the text, once more)");
+	uint32_t before = ntok;
+	tc = t ? _kbx_termcount_chunk(t, KBX_CHUNK_CODE, code, strlen(code), "wait_lock", &n, &ntok)
+	       : NULL;
+	lock_tf = ret_tf = 0;
+	for (size_t i = 0; tc && i < n; i++) {
+		if (tc[i].len == 4 && !memcmp(tc[i].term, "lock", 4))
+			lock_tf = tc[i].tf;
+		if (tc[i].len == 4 && !memcmp(tc[i].term, "wait", 4))
+			wait_tf = tc[i].tf;
+		if (tc[i].len == 6 && !memcmp(tc[i].term, "return", 6))
+			ret_tf = tc[i].tf;
+	}
+	ok(lock_tf == 3 + KBX_NAME_COUNT && wait_tf == 3 + KBX_NAME_COUNT && ret_tf == 1 &&
+		   ntok > before,
+	   "the name a code chunk defines counts KBX_NAME_COUNT times more, its other words do not");
 	_kbx_termcount_free(t);
 }
 
