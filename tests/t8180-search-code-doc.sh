@@ -4,8 +4,9 @@ test_description='kbx search: a code chunk leans on its documentation
 A code chunk is embedded twice, whole and its documentation alone (the
 comment above it, a docstring, a declaration comment appended), and its
 vector is the normalised sum of the two; its BM25 terms count the
-documentation twice, and the name it defines twice more.  An index made
-by a kbx that did not has its code chunks made again by the next run.'
+documentation twice, and the name it defines twice more (its vector
+leans on the name too: tests/unit/lib-basics).  An index made by a kbx
+that did not has its code chunks made again by the next run.'
 
 . "$(dirname "$0")"/test-lib.sh
 

@@ -417,9 +417,10 @@ static int count_token(void *data, const char *tok, size_t len, int kind)
 }
 
 const struct _kbx_term *_kbx_termcount_chunk(struct _kbx_termcount *w, int type,
-					     const char *text, size_t len, const char *name,
+					     const char *text, size_t len, const char *title,
 					     size_t *nterms, uint32_t *ntokens)
 {
+	const char *name = _kbx_code_name(type, title);
 	w->ntc = 0;
 	w->ntokens = 0;
 	w->nomem = 0;
@@ -435,7 +436,7 @@ const struct _kbx_term *_kbx_termcount_chunk(struct _kbx_termcount *w, int type,
 			else
 				_kbx_tokenize(w->tok, w->doc.buf, w->doc.len, count_token, w);
 		}
-		for (int i = 0; name && *name && i < KBX_NAME_COUNT; i++)
+		for (int i = 0; name && i < KBX_NAME_COUNT; i++)
 			_kbx_tokenize(w->tok, name, strlen(name), count_token, w);
 	}
 	*nterms = w->ntc;
@@ -495,9 +496,6 @@ static int remove_chunk(struct _kbx_cw *w, uint32_t id, const char *source)
 
 	size_t nterms;
 	uint32_t counted;
-	/* the title (the qualified name) holds every word of the name
-	 * the chunk's terms were counted with, and maybe more: only which
-	 * terms there are matters here */
 	const struct _kbx_term *tc = _kbx_termcount_chunk(w->count, type, text, text_len,
 							   v.c.title, &nterms, &counted);
 	if (!tc) {
@@ -710,8 +708,8 @@ static kbx_status_t add_chunk(struct _kbx_cw *w, const struct kbx_chunk *c, cons
 	if (!w->next_chunk)
 		return _kbx_fail(w->err, KBX_ERR_FULL, "out of chunk ids: run 'kbx index --rebuild'");
 	if (own_terms) {
-		terms = _kbx_termcount_chunk(w->count, c->type, c->text, c->text_len, NULL, &nterms,
-					     &ntokens);
+		terms = _kbx_termcount_chunk(w->count, c->type, c->text, c->text_len, c->title,
+					     &nterms, &ntokens);
 		if (!terms)
 			return _kbx_fail(w->err, KBX_ERR_NOMEM, "out of memory");
 	}
@@ -1092,7 +1090,7 @@ static int vector_of_chunk(void *data, uint32_t id, const struct kbx_chunk *c)
 {
 	struct vector_walk *w = data;
 	unsigned char key[KBX_VCACHE_KEY_LEN];
-	_kbx_vcache_key(key, w->ih, c->type, c->text, c->text_len);
+	_kbx_vcache_key(key, w->ih, c->type, c->text, c->text_len, c->title);
 	MDB_val vk = { sizeof(key), key }, vv;
 	if (mdb_get(_kbx_txn(w->s), w->s->vcache, &vk, &vv) || !vv.mv_size ||
 	    vv.mv_size % sizeof(float)) {

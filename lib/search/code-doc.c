@@ -19,6 +19,14 @@
  * looked up: the comment lines it starts with, a docstring right after
  * its first lines (Python's and others' triple-quoted strings), and the
  * comment lines it ends with (the declaration's comment appended).
+ *
+ * A code chunk's name (its title: the qualified name it defines) leans
+ * the same way, first: its text's vector is the normalised sum of the
+ * text's and the name's unit vectors (before the documentation's is
+ * added), and BM25 counts the name's words twice more
+ * (chunk-store.c).  A question often says what a function does in the
+ * words of its name, which its text says once among all the others.
+ * The name is part of the vector cache's key (sync.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -27,8 +35,10 @@
 #include "search/search.h"
 #include "embed/embed.h"
 
-/* the weight of the documentation's unit vector in the sum */
+/* the weight of the documentation's unit vector in the sum, and of the
+ * name's in the next */
 #define DOC_WEIGHT 1.0f
+#define NAME_WEIGHT 0.5f
 /* lines looked down for a docstring, and a docstring's length at most */
 #define DOCSTRING_WITHIN 4
 #define DOCSTRING_LINES 40
@@ -157,21 +167,65 @@ int _kbx_code_doc_leans(int type, const char *text, size_t len)
 	return type == KBX_CHUNK_CODE && _kbx_code_doc(text, len, NULL) > 0;
 }
 
+const char *_kbx_code_name(int type, const char *title)
+{
+	return type == KBX_CHUNK_CODE && title && *title ? title : NULL;
+}
+
+/* Each vector out[of[j]] (of dimension dim) plus weight times part j of
+ * pv, normalised. */
+static void lean_on(float *out, const size_t *of, size_t m, const float *pv, uint32_t dim,
+		    float weight)
+{
+	for (size_t j = 0; j < m; j++) {
+		float *v = out + of[j] * (size_t)dim;
+		const float *d = pv + j * (size_t)dim;
+		double norm = 0;
+		for (uint32_t k = 0; k < dim; k++) {
+			v[k] += weight * d[k];
+			norm += (double)v[k] * v[k];
+		}
+		if (norm > 0) {
+			float s = (float)(1.0 / sqrt(norm));
+			for (uint32_t k = 0; k < dim; k++)
+				v[k] *= s;
+		}
+	}
+}
+
 kbx_status_t _kbx_embed_chunks(kbx_embedder_t *e, size_t n, const char *const *texts,
-			       const size_t *lens, const unsigned char *types, uint32_t dim,
-			       float *out, struct kbx_error *err)
+			       const size_t *lens, const unsigned char *types,
+			       const char *const *titles, uint32_t dim, float *out,
+			       struct kbx_error *err)
 {
 	kbx_status_t st = _kbx_embed(e, n, texts, lens, 0, out, err);
 	if (st || !types)
 		return st;
-	/* the documentation parts, joined a chunk at a time */
+	/* the names, then the documentation parts (joined a chunk at a
+	 * time), each leaned on in turn: parts[0..m) of chunks of[0..m).
+	 * The documentation last, so that it weighs as much as the text
+	 * and the name together: where a chunk has one, its words are the
+	 * nearest to what a question says. */
 	char **docs = calloc(n + 1, sizeof(*docs));
+	const char **parts = calloc(n + 1, sizeof(*parts));
 	size_t *dl = calloc(n + 1, sizeof(*dl)), *of = calloc(n + 1, sizeof(*of)), m = 0;
-	float *dv = NULL;
-	if (!docs || !dl || !of) {
+	float *pv = malloc((n + 1) * (size_t)dim * sizeof(float));
+	if (!docs || !parts || !dl || !of || !pv) {
 		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
 		goto out;
 	}
+	for (size_t i = 0; titles && i < n; i++) {
+		const char *name = _kbx_code_name(types[i], titles[i]);
+		if (!name)
+			continue;
+		parts[m] = name;
+		dl[m] = strlen(name);
+		of[m++] = i;
+	}
+	if (m && (st = _kbx_embed(e, m, parts, dl, 0, pv, err)))
+		goto out;
+	lean_on(out, of, m, pv, dim, NAME_WEIGHT);
+	m = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf sb;
 		strbuf_init(&sb);
@@ -186,36 +240,19 @@ kbx_status_t _kbx_embed_chunks(kbx_embedder_t *e, size_t n, const char *const *t
 		}
 		dl[m] = sb.len;
 		docs[m] = strbuf_detach(&sb, NULL);
+		parts[m] = docs[m];
 		of[m++] = i;
 	}
-	if (!m)
+	if (m && (st = _kbx_embed(e, m, parts, dl, 0, pv, err)))
 		goto out;
-	dv = malloc(m * (size_t)dim * sizeof(float));
-	if (!dv) {
-		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	if ((st = _kbx_embed(e, m, (const char *const *)docs, dl, 0, dv, err)))
-		goto out;
-	for (size_t j = 0; j < m; j++) {
-		float *v = out + of[j] * (size_t)dim, *d = dv + j * (size_t)dim;
-		double norm = 0;
-		for (uint32_t k = 0; k < dim; k++) {
-			v[k] += DOC_WEIGHT * d[k];
-			norm += (double)v[k] * v[k];
-		}
-		if (norm > 0) {
-			float s = (float)(1.0 / sqrt(norm));
-			for (uint32_t k = 0; k < dim; k++)
-				v[k] *= s;
-		}
-	}
+	lean_on(out, of, m, pv, dim, DOC_WEIGHT);
 out:
-	for (size_t j = 0; j < m; j++)
+	for (size_t j = 0; docs && j < n; j++)
 		free(docs[j]);
 	free(docs);
+	free(parts);
 	free(dl);
 	free(of);
-	free(dv);
+	free(pv);
 	return st;
 }

@@ -691,7 +691,7 @@ static kbx_status_t scan_subset(struct kbx_store *s, MDB_txn *txn,
 		if (_kbx_chunk_get(s, txn, subset->v[i], &v) || !passes(q, &v.c))
 			continue;
 		unsigned char key[KBX_VCACHE_KEY_LEN];
-		_kbx_vcache_key(key, ident, v.c.type, v.c.text, v.c.text_len);
+		_kbx_vcache_key(key, ident, v.c.type, v.c.text, v.c.text_len, v.c.title);
 		MDB_val vk = { sizeof(key), key }, vv;
 		if (mdb_get(txn, s->vcache, &vk, &vv) || vv.mv_size != dim * sizeof(float)) {
 			missing++;

@@ -78,14 +78,15 @@ struct _kbx_source_rec {
 kbx_status_t _kbx_source_get(struct kbx_store *s, MDB_txn *txn, const char *key,
 			     struct _kbx_source_rec *out, struct kbx_error *err);
 
-/* The vector cache's key of a chunk's text (of chunk type type)
- * embedded by the embedder whose identity hashes to ident (XXH3 of
- * kbx_embedder identity): 8 bytes of it, then the text's 128-bit hash.
- * A code chunk whose vector leans on its documentation (code-doc.c) has
- * an identity of its own. */
+/* The vector cache's key of a chunk's text (of chunk type type, with
+ * title title, NULL for none) embedded by the embedder whose identity
+ * hashes to ident (XXH3 of kbx_embedder identity): 8 bytes of it, then
+ * the text's 128-bit hash.  A code chunk whose vector leans on its
+ * documentation or its name (code-doc.c) has an identity of its own,
+ * the name's hash mixed in. */
 #define KBX_VCACHE_KEY_LEN 24
 void _kbx_vcache_key(unsigned char out[KBX_VCACHE_KEY_LEN], uint64_t ident, int type,
-		     const char *text, size_t len);
+		     const char *text, size_t len, const char *title);
 
 /* ---- a code chunk's documentation (code-doc.c) ---- */
 
@@ -106,13 +107,19 @@ size_t _kbx_code_doc(const char *text, size_t len, struct strbuf *out);
  * documentation? */
 int _kbx_code_doc_leans(int type, const char *text, size_t len);
 
+/* The name a chunk of this type and title weighs more for (a code
+ * chunk's title: its qualified name), or NULL. */
+const char *_kbx_code_name(int type, const char *title);
+
 /* Embed n chunk texts (as _kbx_embed() does, into out: n * dim floats);
  * those of code chunks (types[i]) with documentation get the normalised
- * sum of their text's and their documentation's unit vectors.  types
- * NULL: texts only. */
+ * sum of their text's and their documentation's unit vectors, and
+ * those with a name (titles[i]) the normalised sum of that and their
+ * name's unit vector.  types NULL: texts only. */
 kbx_status_t _kbx_embed_chunks(struct kbx_embedder *e, size_t n, const char *const *texts,
-			       const size_t *lens, const unsigned char *types, uint32_t dim,
-			       float *out, struct kbx_error *err);
+			       const size_t *lens, const unsigned char *types,
+			       const char *const *titles, uint32_t dim, float *out,
+			       struct kbx_error *err);
 
 /* ---- counting a text's terms for BM25 (chunk-store.c) ---- */
 
@@ -132,14 +139,15 @@ void _kbx_termcount_free(struct _kbx_termcount *t);
  * they first come (*nterms of them, valid until the next call), and the
  * number of tokens; NULL when out of memory.  A code chunk's
  * documentation (_kbx_code_doc()) is counted twice: its words say what
- * the code is for, and are few beside the body's.  So is the name it
- * defines (name, NULL for none), KBX_NAME_COUNT times more: a question
- * that says what a function does often says it in the words of its name
- * ("read a regular file": strbuf_read_regular_file), which the body
- * says once, on its first line, among all its other words. */
+ * the code is for, and are few beside the body's.  So is its name
+ * (_kbx_code_name() of its title, NULL for none), KBX_NAME_COUNT times
+ * more: a question that says what a function does often says it in the
+ * words of its name ("read a regular file": strbuf_read_regular_file),
+ * which the body says once, on its first line, among all its other
+ * words. */
 #define KBX_NAME_COUNT 2
 const struct _kbx_term *_kbx_termcount_chunk(struct _kbx_termcount *t, int type,
-					     const char *text, size_t len, const char *name,
+					     const char *text, size_t len, const char *title,
 					     size_t *nterms, uint32_t *ntokens);
 
 /* ---- the writer of one run (chunk-store.c) ---- */

@@ -770,7 +770,7 @@ static void cut_code_chunks(struct code_worker *wk, struct code_job *j)
 		struct code_chunk *c = &j->c[i];
 		size_t nterms;
 		const struct _kbx_term *terms = _kbx_termcount_chunk(
-			wk->count, KBX_CHUNK_CODE, c->text, c->len, c->d.name, &nterms, &c->ntokens);
+			wk->count, KBX_CHUNK_CODE, c->text, c->len, c->d.qual, &nterms, &c->ntokens);
 		c->terms = terms ? malloc((nterms + 1) * sizeof(*c->terms)) : NULL;
 		if (!c->terms) {
 			code_job_fail(j, KBX_ERR_NOMEM, "out of memory");
@@ -784,16 +784,16 @@ static void cut_code_chunks(struct code_worker *wk, struct code_job *j)
 	for (size_t i = 0; wk->embed && i < j->n; i++) {
 		struct code_chunk *c = &j->c[i];
 		/* a vector the cache has already is not made again */
-		_kbx_vcache_key(c->key, wk->p->ident, KBX_CHUNK_CODE, c->text, c->len);
+		_kbx_vcache_key(c->key, wk->p->ident, KBX_CHUNK_CODE, c->text, c->len, c->d.qual);
 		MDB_val ck = { KBX_VCACHE_KEY_LEN, c->key }, cv;
 		if (!mdb_get(s->rtxn, s->vcache, &ck, &cv))
 			continue;
 		c->vec = malloc(wk->p->dim * sizeof(float));
-		const char *t = c->text;
+		const char *t = c->text, *title = c->d.qual;
 		/* a failure leaves the text to the writer, which says why */
 		static const unsigned char code = KBX_CHUNK_CODE;
-		if (c->vec && _kbx_embed_chunks(wk->embed, 1, &t, &c->len, &code, wk->p->dim,
-						c->vec, &err)) {
+		if (c->vec && _kbx_embed_chunks(wk->embed, 1, &t, &c->len, &code, &title,
+						wk->p->dim, c->vec, &err)) {
 			free(c->vec);
 			c->vec = NULL;
 		}
@@ -1501,12 +1501,17 @@ static kbx_status_t sync_markdown(struct sync *y, const struct _kbx_scan *scan)
 
 /* what a leaning vector's key has in place of the embedder's identity */
 #define DOC_LEAN_SALT 0x646f632d6c65616eull   /* "doc-lean" */
+/* and the hash of the name it leans on, with this seed */
+#define NAME_LEAN_SEED 0x6e616d652d6c6eull    /* "name-ln" */
 
 void _kbx_vcache_key(unsigned char out[KBX_VCACHE_KEY_LEN], uint64_t ident, int type,
-		     const char *text, size_t len)
+		     const char *text, size_t len, const char *title)
 {
+	const char *name = _kbx_code_name(type, title);
 	if (_kbx_code_doc_leans(type, text, len))
 		ident ^= DOC_LEAN_SALT;
+	if (name)
+		ident ^= XXH3_64bits_withSeed(name, strlen(name), NAME_LEAN_SEED);
 	for (int i = 0; i < 8; i++)
 		out[i] = (unsigned char)(ident >> (56 - 8 * i));
 	_kbx_hash128(text, len, out + 8);
@@ -1514,6 +1519,7 @@ void _kbx_vcache_key(unsigned char out[KBX_VCACHE_KEY_LEN], uint64_t ident, int 
 
 struct pending {
 	const char **texts;
+	const char **titles;
 	size_t *lens;
 	unsigned char (*keys)[24];
 	unsigned char *types;
@@ -1536,7 +1542,8 @@ static kbx_status_t embed_pending(struct sync *y, kbx_embedder_t *e, struct pend
 	}
 	uint64_t cpu0 = _kbx_thread_cpu_ns();
 	if (!st)
-		st = _kbx_embed_chunks(e, p->n, p->texts, p->lens, p->types, dim, vecs, y->err);
+		st = _kbx_embed_chunks(e, p->n, p->texts, p->lens, p->types, p->titles, dim, vecs,
+				       y->err);
 	y->stats->seconds_embed += (double)(now_ns() - t0) / 1e9;
 	y->stats->cpu_embed += (double)(_kbx_thread_cpu_ns() - cpu0) / 1e9;
 	for (size_t i = 0; i < p->n && !st; i++) {
@@ -1566,9 +1573,11 @@ static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint
 	p.lens = malloc(EMBED_BATCH * sizeof(*p.lens));
 	p.keys = malloc(EMBED_BATCH * sizeof(*p.keys));
 	p.types = malloc(EMBED_BATCH * sizeof(*p.types));
+	p.titles = malloc(EMBED_BATCH * sizeof(*p.titles));
 	char **owned = calloc(EMBED_BATCH, sizeof(*owned));
-	if (!p.texts || !p.lens || !p.keys || !p.types || !owned) {
+	if (!p.texts || !p.lens || !p.keys || !p.types || !p.titles || !owned) {
 		free(p.texts);
+		free(p.titles);
 		free(p.lens);
 		free(p.keys);
 		free(p.types);
@@ -1612,7 +1621,7 @@ static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint
 			continue;
 		}
 		unsigned char key[24];
-		_kbx_vcache_key(key, ih, v.c.type, v.c.text, v.c.text_len);
+		_kbx_vcache_key(key, ih, v.c.type, v.c.text, v.c.text_len, v.c.title);
 		MDB_val ck = { 24, key }, cv;
 		if (++done % 1024 == 0 && total > 1)
 			progress(y, "embed", done, total);
@@ -1644,14 +1653,20 @@ static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint
 		}
 		textset_add(&seen, key);
 		/* copy: the cursor's page may move when the cache is written */
+		/* the text, then its title */
+		const char *title = v.c.title ? v.c.title : "";
+		size_t tl = strlen(title);
 		free(owned[p.n]);
-		owned[p.n] = malloc(v.c.text_len + 1);
+		owned[p.n] = malloc(v.c.text_len + tl + 2);
 		if (!owned[p.n]) {
 			st = _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
 			break;
 		}
 		memcpy(owned[p.n], v.c.text, v.c.text_len);
+		owned[p.n][v.c.text_len] = '\0';
+		memcpy(owned[p.n] + v.c.text_len + 1, title, tl + 1);
 		p.texts[p.n] = owned[p.n];
+		p.titles[p.n] = owned[p.n] + v.c.text_len + 1;
 		p.lens[p.n] = v.c.text_len;
 		p.types[p.n] = (unsigned char)v.c.type;
 		memcpy(p.keys[p.n], key, 24);
@@ -1672,6 +1687,7 @@ static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint
 	for (size_t i = 0; i < EMBED_BATCH; i++)
 		free(owned[i]);
 	free(owned);
+	free(p.titles);
 	free(p.texts);
 	free(p.lens);
 	free(p.keys);
@@ -1818,7 +1834,7 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 		if (k.mv_size != 4 || _kbx_chunk_decode(d.mv_data, d.mv_size, &v))
 			continue;
 		unsigned char key[24];
-		_kbx_vcache_key(key, ih, v.c.type, v.c.text, v.c.text_len);
+		_kbx_vcache_key(key, ih, v.c.type, v.c.text, v.c.text_len, v.c.title);
 		MDB_val ck = { 24, key }, cv;
 		if (mdb_get(txn, s->vcache, &ck, &cv))
 			continue;   /* cannot happen after ensure_vectors */
@@ -2022,7 +2038,7 @@ static kbx_status_t add_to_delta(struct sync *y, kbx_embedder_t *e, const uint32
 			continue;
 		unsigned char k4[4], key[24];
 		_kbx_put_u32(k4, ids[i]);
-		_kbx_vcache_key(key, ih, v.c.type, v.c.text, v.c.text_len);
+		_kbx_vcache_key(key, ih, v.c.type, v.c.text, v.c.text_len, v.c.title);
 		MDB_val k = { 4, k4 }, d = { 24, key };
 		int rc = mdb_put(s->wtxn, s->vdelta, &k, &d, 0);
 		if (rc)

@@ -132,7 +132,8 @@ kbx_status_t _kbx_store_reopen(struct kbx_store *s, struct kbx_error *err);
  * The code chunks of another format are made again by the next run. */
 #define KBX_META_CODE_CHUNKS_FORMAT "code_chunks_format"
 #define KBX_CODE_CHUNKS_FORMAT 3   /* 2: documentation counted twice, vectors leaning on it;
-                                    * 3: the name counted KBX_NAME_COUNT times more */
+                                    * 3: the name counted KBX_NAME_COUNT times more,
+                                    *    vectors leaning on it too */
 
 /* In meta: a hash of the settings that chose the language of .h headers
  * (struct kbx_header_langs) in the last index run over the whole tree;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "embed/embed.h"
 #include "graph/graph.h"
 #include "search/search.h"
 #include "text/tokenize.h"
@@ -350,9 +351,59 @@ static void test_code_doc(void)
 	   "code doc: only code chunks lean on it");
 }
 
+static float dot(const float *a, const float *b, uint32_t dim)
+{
+	float s = 0;
+	for (uint32_t i = 0; i < dim; i++)
+		s += a[i] * b[i];
+	return s;
+}
+
+/* A code chunk's vector leans on its name (its title), a document's does
+ * not; the name is part of the vector cache's key. */
+static void test_code_name_leans(void)
+{
+	/* hashed features alone: no model file to find */
+	struct kbx_embed_config cfg = { .provider = "builtin", .model = "hash" };
+	struct kbx_error err = { 0 };
+	kbx_embedder_t *e = NULL;
+	uint32_t dim = 0;
+	ok(_kbx_embedder_open(&cfg, &e, &err) == KBX_OK && _kbx_embedder_probe(e, &dim, &err) == KBX_OK,
+	   "the builtin embedder");
+	if (!e || !dim)
+		return;
+	const char *text = "int compute(int a)\n{\n\treturn a * 2;\n}\n", *q = "measure the width";
+	const char *none = NULL, *name = "measure_width";
+	size_t len = strlen(text), ql = strlen(q);
+	unsigned char code = KBX_CHUNK_CODE, doc = KBX_CHUNK_DOC;
+	float *v = calloc(5 * (size_t)dim, sizeof(float));
+	ok(v && !_kbx_embed(e, 1, &q, &ql, 1, v, &err) &&
+		   !_kbx_embed_chunks(e, 1, &text, &len, &code, &none, dim, v + dim, &err) &&
+		   !_kbx_embed_chunks(e, 1, &text, &len, &code, &name, dim, v + 2 * dim, &err) &&
+		   !_kbx_embed_chunks(e, 1, &text, &len, &doc, &none, dim, v + 3 * dim, &err) &&
+		   !_kbx_embed_chunks(e, 1, &text, &len, &doc, &name, dim, v + 4 * dim, &err),
+	   "code and a document embedded with and without a title");
+	ok(v && dot(v, v + 2 * dim, dim) > dot(v, v + dim, dim) + 0.2f &&
+		   dot(v + 2 * dim, v + 2 * dim, dim) > 0.999f &&
+		   dot(v + 2 * dim, v + 2 * dim, dim) < 1.001f,
+	   "a code chunk named for the question's words comes nearer to it, at unit length");
+	ok(v && !memcmp(v + 3 * dim, v + 4 * dim, dim * sizeof(float)),
+	   "a document's title does not move its vector");
+	unsigned char k[4][KBX_VCACHE_KEY_LEN];
+	_kbx_vcache_key(k[0], 42, KBX_CHUNK_CODE, text, len, NULL);
+	_kbx_vcache_key(k[1], 42, KBX_CHUNK_CODE, text, len, name);
+	_kbx_vcache_key(k[2], 42, KBX_CHUNK_DOC, text, len, NULL);
+	_kbx_vcache_key(k[3], 42, KBX_CHUNK_DOC, text, len, name);
+	ok(memcmp(k[0], k[1], sizeof(k[0])) && !memcmp(k[2], k[3], sizeof(k[2])),
+	   "the name is part of a code chunk's cache key, not of a document's");
+	free(v);
+	_kbx_embedder_close(e);
+}
+
 int main(void)
 {
 	test_edge_keys();
+	test_code_name_leans();
 	test_node_record();
 	test_edge_value();
 	test_file_record();
