@@ -183,7 +183,7 @@ test_expect_success 'the whole body when it fits, read from the file' '
 
 test_expect_success 'the signatures of callers and callees of the central symbol' '
 	(cd repo && kbx context --format=json --budget=4000 --candidates=1 \
-		where are the settings entries parsed) >out &&
+		where is the service started with its settings) >out &&
 	TYPE=pack jfields central <out >central &&
 	echo app/service.py#start_service >expect &&
 	test_cmp expect central &&
@@ -446,7 +446,7 @@ test_expect_success 'in a file edited since, a definition the edit moved is left
 	# the test case one line longer: it ends elsewhere
 	sed "s/^  (void)waited;\$/  (void)waited;\n  (void)waited;/" env_test.cc >made/src/env_test.cc &&
 	(cd made && kbx context --format=json --budget=2000 --type=code "tailer delay" &&
-	 kbx context --format=json --budget=2000 --type=code "follower interval" &&
+	 kbx context --format=json --budget=2000 --type=code "follower private interval" &&
 	 kbx context --format=json --budget=2000 --type=code "backoff waited") >out 2>err &&
 	TYPE=piece jfields id <out >ids &&
 	! grep "^src/Tailer.java#" ids &&
