@@ -74,7 +74,7 @@ done
 ssay "code quality: scores"
 $PY "$shere/score.py" "$D/truth.tsv" \
 	lexical="$SRES/code-run.jsonl:lexical" vector="$SRES/code-run.jsonl:vector" \
-	hybrid="$SRES/code-run.jsonl" --rrf \
+	hybrid="$SRES/code-run.jsonl" --rrf --split \
 	--agree "$SRES/code-run.jsonl:lexical=$SRES/code-mode-lexical.jsonl" \
 	--agree "$SRES/code-run.jsonl:vector=$SRES/code-mode-vector.jsonl" \
 	--agree "$SRES/code-run.jsonl=$SRES/code-mode-hybrid.jsonl" \

@@ -16,9 +16,14 @@ counts as a miss.
 --rrf adds rows that re-fuse the vector and lexical ranks of the first
 run offline (RRF with other k, and weighted), to show what the fusion
 could give; these are simulations from kbx's own ranks, not kbx runs.
+
+--split scores each run on two halves of the queries as well, split by
+the CRC-32 of the query id: even is "dev" (settings may be chosen on
+it), odd is "held" (never: the figures to quote).
 """
 import json
 import sys
+import zlib
 
 
 def load_truth(p):
@@ -62,6 +67,10 @@ def metrics(truth, lists):
             "recall100": r100 / n}
 
 
+def half(q):
+    return "dev" if zlib.crc32(q.encode("utf-8")) % 2 == 0 else "held"
+
+
 def refuse(run, k, wv=1.0, wl=1.0):
     out = {}
     for q, r in run.items():
@@ -81,9 +90,12 @@ def main():
         sys.exit(__doc__)
     truth = load_truth(a.pop(0))
     rows, agree, jout, rrf, first = [], [], None, False, None
+    split = "--split" in a
     while a:
         x = a.pop(0)
-        if x == "--agree":
+        if x == "--split":
+            pass
+        elif x == "--agree":
             agree.append(a.pop(0))
         elif x == "--json":
             jout = a.pop(0)
@@ -99,6 +111,11 @@ def main():
             m["name"] = name
             m["ms"] = sum(r["ms"] for r in run.values()) / max(len(run), 1)
             rows.append(m)
+            for h in ("dev", "held") if split else ():
+                mh = metrics({q: t for q, t in truth.items() if half(q) == h}, lists)
+                mh["name"] = f"{name} ({h})"
+                mh["ms"] = None
+                rows.append(mh)
     if rrf and first:
         for k, wv, wl in [(60, 1, 1), (10, 1, 1), (1, 1, 1), (60, 0.5, 1), (60, 1, 0.5)]:
             m = metrics(truth, refuse(first, k, wv, wl))
