@@ -322,6 +322,8 @@ static void json_summary(struct out *o, const struct kbx_index_stats *stats,
 		out_json_end(o);
 		out_json_int(o, "chunks_added", (int64_t)ss->chunks_added);
 		out_json_int(o, "chunks_removed", (int64_t)ss->chunks_removed);
+		if (ss->code_remade && ss->committed)
+			out_json_bool(o, "code_remade", 1);
 		out_json_int(o, "files_skipped", (int64_t)ss->files_skipped);
 		out_json_int(o, "entries_skipped", (int64_t)ss->entries_skipped);
 		out_json_int(o, "docs_skipped", (int64_t)ss->docs_skipped);
@@ -754,6 +756,9 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 			(unsigned long long)stats.skipped, (unsigned long long)stats.removed,
 			(unsigned long long)stats.reresolved, (unsigned long long)stats.symbols,
 			(unsigned long long)stats.edges);
+		if (ss.code_remade && ss.committed)
+			fprintf(stderr,
+				"the code chunks were made by an older kbx, which weighed them otherwise: each was made and embedded again\n");
 		search_summary(&ss, &state, sst != KBX_OK);
 		if (state.compact.compacted)
 			fprintf(stderr, "compacted the index from %.1f MiB to %.1f MiB in %.2f s\n",

@@ -109,8 +109,15 @@ test_expect_success 'an index whose code chunks were made the old way has them m
 	"$KBX_TEST_UNIT/store-set-meta" repo/.kbx code_chunks_format 1 &&
 	(cd repo && kbx index 2>../err) &&
 	test_grep "search: .* [1-9][0-9]* added, [1-9][0-9]* removed" err &&
+	test_grep "the code chunks were made by an older kbx, which weighed them otherwise" err &&
 	(cd repo && kbx index 2>../err) &&
 	test_grep "search: .* 0 added, 0 removed" err &&
+	test_grep ! "made by an older kbx" err &&
+	"$KBX_TEST_UNIT/store-set-meta" repo/.kbx code_chunks_format 2 &&
+	(cd repo && kbx index --format=json >../summary.json) &&
+	test_grep "\"code_remade\":true" summary.json &&
+	(cd repo && kbx index --format=json >../summary.json) &&
+	test_grep ! "code_remade" summary.json &&
 	(cd repo && kbx search --format=json -n 5 "random handful") |
 		sed "s/\"chunk\":[0-9]*,//" >after &&
 	test_cmp before after

@@ -63,6 +63,8 @@ struct kbx_search_index_stats {
 					 * out (too large, unreadable) */
 	uint64_t warnings;
 	uint64_t chunks_added, chunks_removed;
+	int code_remade;                /* the code chunks, made by an older kbx
+					 * another way, were all made again */
 	uint64_t chunks_by_type[KBX_CHUNK__COUNT];   /* in the store after the run */
 	uint64_t chunks;
 	/* the chunks of this run that needed a vector: each was embedded,

@@ -2123,8 +2123,10 @@ static kbx_status_t rebuild_parts(struct sync *y, unsigned parts, unsigned *drop
 	_kbx_meta_get_u64(s, s->wtxn, KBX_META_CODE_CHUNKS_FORMAT, &format);
 	_kbx_meta_get_u64(s, s->wtxn, "chunks.code", &ncode);
 	if (format != KBX_CODE_CHUNKS_FORMAT) {
-		if (ncode)
+		if (ncode) {
 			*drop |= KBX_SEARCH_PART_CODE;
+			y->stats->code_remade = 1;
+		}
 		int rc = _kbx_meta_put_u64(s, s->wtxn, KBX_META_CODE_CHUNKS_FORMAT,
 					   KBX_CODE_CHUNKS_FORMAT);
 		if (rc)
