@@ -112,10 +112,11 @@ int _kbx_code_doc_leans(int type, const char *text, size_t len);
 const char *_kbx_code_name(int type, const char *title);
 
 /* Embed n chunk texts (as _kbx_embed() does, into out: n * dim floats);
- * those of code chunks (types[i]) with documentation get the normalised
- * sum of their text's and their documentation's unit vectors, and
- * those with a name (titles[i]) the normalised sum of that and their
- * name's unit vector.  types NULL: texts only. */
+ * those of code chunks (types[i]) with a name (titles[i]) get the
+ * normalised sum of their text's unit vector and a part of their name's
+ * (code-doc.c), and those with documentation then the normalised sum of
+ * that and their documentation's unit vector.  types NULL: texts only;
+ * titles NULL: no names. */
 kbx_status_t _kbx_embed_chunks(struct kbx_embedder *e, size_t n, const char *const *texts,
 			       const size_t *lens, const unsigned char *types,
 			       const char *const *titles, uint32_t dim, float *out,
