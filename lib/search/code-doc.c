@@ -22,8 +22,8 @@
  *
  * A code chunk's name (its title: the qualified name it defines) leans
  * the same way, first: its text's vector is the normalised sum of the
- * text's and the name's unit vectors (before the documentation's is
- * added), and BM25 counts the name's words twice more
+ * text's unit vector and half the name's (before the documentation's
+ * is added), and BM25 counts the name's words twice more
  * (chunk-store.c).  A question often says what a function does in the
  * words of its name, which its text says once among all the others.
  * The name is part of the vector cache's key (sync.c).
@@ -35,8 +35,9 @@
 #include "search/search.h"
 #include "embed/embed.h"
 
-/* the weight of the documentation's unit vector in the sum, and of the
- * name's in the next */
+/* the weight of the name's unit vector in the first sum (chosen on the
+ * dev questions: 0.5, 0.75 and 1 tried), and of the documentation's in
+ * the second */
 #define DOC_WEIGHT 1.0f
 #define NAME_WEIGHT 0.5f
 /* lines looked down for a docstring, and a docstring's length at most */
