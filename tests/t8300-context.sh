@@ -459,4 +459,39 @@ test_expect_success 'in a file edited since, a definition the edit moved is left
 	test $(TYPE=pack jfields stale <out | paste -sd+ | bc) -ge 2
 '
 
+test_expect_success 'a long first body takes at most half the budget when more would not fit' '
+	mkdir long &&
+	{
+		echo "def tally_votes(ballots):" &&
+		echo "    counts = {}" &&
+		i=0 &&
+		while test $i -lt 120; do
+			echo "    counts[\"choice_$i\"] = ballots.count(\"choice_$i\")" &&
+			i=$((i + 1))
+		done &&
+		echo "    return counts" &&
+		echo &&
+		echo &&
+		echo "def tally_winner(ballots):" &&
+		echo "    return max(tally_votes(ballots).items())" &&
+		echo &&
+		echo &&
+		echo "def tally_turnout(ballots, voters):" &&
+		echo "    return len(ballots) / voters"
+	} >long/votes.py &&
+	(cd long && kbx index -q &&
+	 kbx context --format=json --budget=800 --type=code "tally the votes of the ballots" >../out) &&
+	TYPE=piece jfields id kind cut tokens <out >pieces &&
+	head -n 1 pieces >first &&
+	read id kind cut tokens <first &&
+	test "$id" = votes.py#tally_votes && test "$kind" = code && test "$cut" = True &&
+	test "$tokens" -le 400 &&
+	test_grep "^votes.py#tally_winner " pieces &&
+	test_grep "^votes.py#tally_turnout " pieces &&
+	# with room for everything, the body is whole
+	(cd long && kbx context --format=json --budget=8000 --type=code "tally the votes of the ballots" >../out) &&
+	TYPE=piece jfields id cut <out >pieces &&
+	test_grep "^votes.py#tally_votes False\$" pieces
+'
+
 test_done

@@ -969,6 +969,19 @@ static char *file_lines(const struct cached_file *f, uint32_t from, uint32_t to)
 	return t;
 }
 
+/* p's text (taken) and its last line, cut or not, its header made
+ * again; 0 when out of memory. */
+static int put_text(struct run *r, struct kbx_context_piece *p, char *text, uint32_t end_line,
+		    int cut, struct strbuf *sb)
+{
+	free(p->text);
+	p->text = text;
+	p->end_line = end_line;
+	p->cut = cut;
+	set_header(p, r->sources[p->source].repo, sb);
+	return p->header != NULL;
+}
+
 /* Cut a body to at most room tokens, whole lines and the marker.
  * Returns 0 when not even its first line fits. */
 static int cut_body(struct run *r, struct kbx_context_piece *p, const struct cached_file *f,
@@ -1010,12 +1023,35 @@ static int cut_body(struct run *r, struct kbx_context_piece *p, const struct cac
 		free(best_text);
 		return 0;
 	}
-	free(p->text);
-	p->text = best_text;
-	p->end_line = best;
-	p->cut = 1;
-	set_header(p, r->sources[p->source].repo, sb);
-	return p->header != NULL;
+	return put_text(r, p, best_text, best, 1, sb);
+}
+
+/*
+ * The first body, when the candidates after it would not all fit: cut to
+ * at most cap tokens, so that one long function does not leave room for
+ * nothing else (a 1,600-token function took four fifths of a 2,000-token
+ * pack).  Kept whole when not even its first line fits.  Returns 0 when
+ * out of memory.
+ */
+static int cap_first(struct run *r, struct kbx_context_piece *p, const struct cached_file *f,
+		     size_t cap, struct strbuf *sb)
+{
+	uint32_t end = p->end_line;
+	char *whole = strdup(p->text);
+	if (!whole) {
+		r->nomem = 1;
+		return 0;
+	}
+	if (cut_body(r, p, f, cap, sb)) {
+		free(whole);
+		p->tokens = piece_tokens(p);
+		return 1;
+	}
+	if (!put_text(r, p, whole, end, 0, sb) || r->nomem) {
+		r->nomem = 1;
+		return 0;
+	}
+	return 1;
 }
 
 static int overlaps(const struct kbx_context *out, const struct kbx_context_piece *p)
@@ -1147,6 +1183,9 @@ static void pack(struct run *r)
 			break;
 		}
 		p->tokens = piece_tokens(p);
+		if (p->kind == KBX_PIECE_CODE && !any_code && after[i] > room &&
+		    p->tokens > out->budget / 2 && !cap_first(r, p, f, out->budget / 2, &sb))
+			break;
 		if (p->tokens > room) {
 			/* a body alone larger than what is left: cut it when it is
 			 * the first, or when a good part of the budget is left,
