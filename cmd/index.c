@@ -336,6 +336,7 @@ static void json_summary(struct out *o, const struct kbx_index_stats *stats,
 		out_json_int(o, "embed_repeated", (int64_t)ss->embed_repeated);
 		/* version 1 counts the repeated texts among the cached ones */
 		out_json_int(o, "embed_cached", (int64_t)(ss->embed_cached + ss->embed_repeated));
+		out_json_int(o, "cache_pruned", (int64_t)ss->cache_pruned);
 		out_json_int(o, "vectors", (int64_t)ss->vectors);
 		out_json_str(o, "vector_index", ss->vector_kind[0] ? ss->vector_kind : NULL);
 		out_json_bool(o, "vectors_rebuilt", ss->vectors_rebuilt);
@@ -400,6 +401,10 @@ static void search_summary(const struct kbx_search_index_stats *ss, const struct
 					    plural(ss->embed_repeated, "text", "texts"));
 			if (ss->embed_cached)
 				strbuf_addf(&sb, ", %llu from the cache", (unsigned long long)ss->embed_cached);
+			if (ss->cache_pruned)
+				strbuf_addf(&sb, ", %llu old %s dropped from the cache",
+					    (unsigned long long)ss->cache_pruned,
+					    plural(ss->cache_pruned, "vector", "vectors"));
 			fprintf(stderr, "; vectors: %s", strbuf_str(&sb));
 			if (ss->vectors_rebuilt && ss->vectors)
 				fprintf(stderr, "; %s index of %llu written in %.2f s", ss->vector_kind,

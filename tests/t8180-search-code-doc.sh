@@ -123,4 +123,26 @@ test_expect_success 'an index whose code chunks were made the old way has them m
 	test_cmp before after
 '
 
+test_expect_success 'the vector cache drops the vectors no chunk has once it holds too many' '
+	mkdir cache &&
+	printf "def area(w, h):\n    \"\"\"The area of a rectangle.\"\"\"\n    return w * h\n\n\ndef grow(x):\n    return x + 0\n" >cache/shapes.py &&
+	(cd cache && kbx index -q) &&
+	# each edit leaves the old vector of grow behind; 2 chunks: the
+	# cache may hold 2 x 2 + 64 vectors
+	i=1 && pruned=0 &&
+	while test $i -le 70; do
+		sed -i "s/return x + [0-9]*/return x + $i/" cache/shapes.py &&
+		(cd cache && kbx index --format=json >../summary.json) &&
+		n=$(sed -n "s/.*\"cache_pruned\":\([0-9]*\).*/\1/p" summary.json) &&
+		pruned=$((pruned + n)) &&
+		i=$((i + 1)) || return 1
+	done &&
+	test $pruned -ge 60 &&
+	# every vector a chunk has stayed: a rebuild embeds nothing
+	(cd cache && kbx index --rebuild 2>../err) &&
+	test_grep "vectors: 0 embedded, 2 from the cache" err &&
+	(cd cache && kbx search --mode=vector --type=code --format=json -n 1 "rectangle area" >../hit.json) &&
+	test_grep "\"id\":\"shapes.py#area\"" hit.json
+'
+
 test_done

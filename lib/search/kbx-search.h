@@ -73,6 +73,8 @@ struct kbx_search_index_stats {
 	uint64_t embedded;              /* texts sent to the embedding provider */
 	uint64_t embed_repeated;        /* the same text as another chunk of the run */
 	uint64_t embed_cached;          /* vectors from an earlier run's cache */
+	uint64_t cache_pruned;          /* vectors no chunk has, dropped from the
+					 * cache (it had grown past twice the chunks) */
 	/* the vector index after the run, whether or not this run built it */
 	uint64_t vectors;               /* in the vector file; 0 when there is none */
 	char vector_kind[24];           /* "flat", "hnsw32", "ivf1024", or "" */

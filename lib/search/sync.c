@@ -50,6 +50,9 @@
 /* The vector file is built again when the chunks added since it was
  * built pass a tenth of the collection, and at least this many. */
 #define DELTA_MIN 2000
+/* the cache may hold twice as many vectors as there are chunks, and this
+ * many more, before those no chunk has are dropped (prune_cache) */
+#define CACHE_SLACK 64
 
 struct sync {
 	struct kbx_store *s;
@@ -2025,6 +2028,71 @@ static int vectors_current(struct kbx_store *s, MDB_txn *txn, const char *ident,
 }
 
 
+/*
+ * The cache keeps every vector it is given: an edit leaves the vector of
+ * the text it replaced behind, and another embedder's vectors stay for a
+ * switch back.  So that it does not grow without end, once it holds more
+ * than twice as many vectors as there are chunks (and CACHE_SLACK more),
+ * those that no chunk has now, for embedder e, are dropped.  A key does
+ * not tell its embedder: another embedder's vectors go too, and a switch
+ * back embeds again.  Readers of older snapshots are not affected.
+ */
+static kbx_status_t prune_cache(struct sync *y, kbx_embedder_t *e)
+{
+	struct kbx_store *s = y->s;
+	MDB_stat ms;
+	uint64_t nchunks = 0, nomem0 = _kbx_nomem_count;
+	_kbx_meta_get_u64(s, s->wtxn, "chunks", &nchunks);
+	if (mdb_stat(s->wtxn, s->vcache, &ms) || ms.ms_entries <= 2 * nchunks + CACHE_SLACK)
+		return KBX_OK;
+	const char *ident = _kbx_embedder_identity(e);
+	uint64_t ih = XXH3_64bits(ident, strlen(ident));
+	struct textset keep = { NULL, 0, 0 };
+	MDB_cursor *c = NULL;
+	MDB_val k, d;
+	kbx_status_t st = KBX_OK;
+	int rc = mdb_cursor_open(s->wtxn, s->chunks, &c);
+	for (rc = rc ? rc : mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc;
+	     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		struct _kbx_chunk_view v;
+		unsigned char key[KBX_VCACHE_KEY_LEN];
+		if (k.mv_size != 4 || _kbx_chunk_decode(d.mv_data, d.mv_size, &v))
+			continue;
+		_kbx_vcache_key(key, ih, v.c.type, v.c.text, v.c.text_len, v.c.title);
+		textset_add(&keep, key);
+	}
+	if (c)
+		mdb_cursor_close(c);
+	c = NULL;
+	if (rc != MDB_NOTFOUND) {
+		st = _kbx_fail_mdb(y->err, rc, "cannot read the chunks");
+		goto out;
+	}
+	/* a key not remembered for want of memory would lose its vector:
+	 * nothing is dropped (and the run ends out of memory) */
+	if (_kbx_nomem_count != nomem0)
+		goto out;
+	rc = mdb_cursor_open(s->wtxn, s->vcache, &c);
+	for (rc = rc ? rc : mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc;
+	     rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		if (k.mv_size == KBX_VCACHE_KEY_LEN && textset_has(&keep, k.mv_data))
+			continue;
+		/* the cursor is then on the next vector, which MDB_NEXT gives */
+		rc = mdb_cursor_del(c, 0);
+		if (rc)
+			break;
+		y->stats->cache_pruned++;
+	}
+	if (rc != MDB_NOTFOUND)
+		st = _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
+				   "cannot drop old vectors from the cache");
+out:
+	if (c)
+		mdb_cursor_close(c);
+	free(keep.k);
+	return st;
+}
+
 /* Enter the chunks added into vdelta (their vcache keys), and count it. */
 static kbx_status_t add_to_delta(struct sync *y, kbx_embedder_t *e, const uint32_t *ids,
 				 size_t nids, uint64_t *count)
@@ -2165,6 +2233,7 @@ static void uncount(struct kbx_search_index_stats *stats)
 {
 	stats->sources_changed = stats->sources_removed = 0;
 	stats->chunks_added = stats->chunks_removed = 0;
+	stats->cache_pruned = 0;
 }
 
 static kbx_status_t index_txn(struct sync *y, kbx_embedder_t *e, int *rebuild_vectors,
@@ -2294,6 +2363,8 @@ static kbx_status_t index_txn(struct sync *y, kbx_embedder_t *e, int *rebuild_ve
 			uint64_t ndelta = 0;
 			if (!st)
 				st = add_to_delta(y, e, ids, nids, &ndelta);
+			if (!st)
+				st = prune_cache(y, e);
 			uint64_t nchunks = 0;
 			_kbx_meta_get_u64(s, s->wtxn, "chunks", &nchunks);
 			uint64_t limit = nchunks / 10 > DELTA_MIN ? nchunks / 10 : DELTA_MIN;
