@@ -1655,8 +1655,8 @@ static kbx_status_t ensure_vectors(struct sync *y, kbx_embedder_t *e, const uint
 			continue;
 		}
 		textset_add(&seen, key);
-		/* copy: the cursor's page may move when the cache is written */
-		/* the text, then its title */
+		/* copy the text, then its title: the cursor's page may move
+		 * when the cache is written */
 		const char *title = v.c.title ? v.c.title : "";
 		size_t tl = strlen(title);
 		free(owned[p.n]);
