@@ -55,6 +55,20 @@ struct kbx_embedder {
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct kbx_embed_ops *loaded_ops;
 
+/*
+ * Memory that ran out where kbx's allocation wrapper does not see it (a
+ * mapping, the module's own allocations), counted as the wrapper counts
+ * a refused malloc (util.h): a command that goes on without the vector
+ * signal then still ends with out of memory, and an index run does not
+ * commit.
+ */
+static kbx_status_t counted(kbx_status_t st)
+{
+	if (st == KBX_ERR_NOMEM)
+		_kbx_nomem();
+	return st;
+}
+
 static kbx_status_t find_and_load(const struct kbx_embed_ops **ops, struct kbx_error *err)
 {
 	const struct kbx_embed_ops *o;
@@ -150,10 +164,11 @@ kbx_status_t _kbx_embedder_open(const struct kbx_embed_config *cfg, kbx_embedder
 			char msg[sizeof(err->msg)];
 
 			if (_kbx_words_load(&e->words, msg, sizeof(msg))) {
-				/* the words file is fine: memory ran out */
-				st = _kbx_fail(err, errno == ENOMEM ? KBX_ERR_NOMEM : KBX_ERR_IO,
+				/* ENOMEM: the words file is fine, memory (its
+				 * mapping) ran out */
+				st = counted(_kbx_fail(err, errno == ENOMEM ? KBX_ERR_NOMEM : KBX_ERR_IO,
 					       "builtin embedding: %s (or set search.model=hash for the embedding without learned vectors)",
-					       msg);
+					       msg));
 				goto fail;
 			}
 			p.words = e->words;
@@ -204,7 +219,7 @@ kbx_status_t _kbx_embedder_open(const struct kbx_embed_config *cfg, kbx_embedder
 		st = load_module(&e->ops, err);
 		if (st)
 			goto fail;
-		st = e->ops->open(&c, &e->mod, err);
+		st = counted(e->ops->open(&c, &e->mod, err));
 		if (st)
 			goto fail;
 	} else {
@@ -279,7 +294,7 @@ kbx_status_t _kbx_embedder_probe(kbx_embedder_t *e, uint32_t *dim, struct kbx_er
 	if (!e->dim) {
 		uint32_t d = 0;
 
-		st = e->ops->embed(e->mod, 1, texts, lens, 0, &d, NULL, err);
+		st = counted(e->ops->embed(e->mod, 1, texts, lens, 0, &d, NULL, err));
 		if (st)
 			return st;
 		e->dim = d;
@@ -315,7 +330,7 @@ kbx_status_t _kbx_embed(kbx_embedder_t *e, size_t n, const char *const *texts,
 	if (e->provider != P_BUILTIN) {
 		uint32_t d = e->dim;
 
-		return e->ops->embed(e->mod, n, texts, lens, is_query, &d, out, err);
+		return counted(e->ops->embed(e->mod, n, texts, lens, is_query, &d, out, err));
 	}
 	for (i = 0; i < n; i++)
 		if (_kbx_builtin_embed(e->builtin, texts[i], lens[i], out + i * (size_t)e->dim))

@@ -867,10 +867,9 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 	struct kbx_embed_config builtin = { 0 };
 	st = _kbx_embedder_open(q->embed ? q->embed : &builtin, &e, err);
 	if (st) {
-		/* the other signals still answer; out of memory, the exit
-		 * status says the answer is short (util.h) */
-		if (st == KBX_ERR_NOMEM)
-			_kbx_nomem();
+		/* the other signals still answer; out of memory was
+		 * counted, and the exit status says the answer is short
+		 * (util.h) */
 		snprintf(rep->note, sizeof(rep->note), "no vector search: %s", err->msg);
 		st = KBX_OK;
 		goto out;
@@ -983,8 +982,6 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 		st = embed_query(s, txn, e, q, qv, err);
 	if (st) {
 embed_failed:
-		if (st == KBX_ERR_NOMEM)
-			_kbx_nomem();   /* the answer lacks a signal: exit 9 */
 		snprintf(rep->note, sizeof(rep->note), "cannot embed the query: %s", err->msg);
 		st = KBX_OK;
 		goto out;
@@ -1126,8 +1123,6 @@ static kbx_status_t scan_subset_source(struct src *src, kbx_embedder_t *e,
 		st = x->df ? embed_query_source(x, e, q, qv, err)
 			   : _kbx_embed_query(e, q->text, q->len, NULL, NULL, qv, err);
 	if (st) {
-		if (st == KBX_ERR_NOMEM)
-			_kbx_nomem();   /* the answer lacks a signal: exit 9 */
 		snprintf(rep->note, sizeof(rep->note), "cannot embed the query: %s", err->msg);
 		free(qv);
 		return st == KBX_ERR_NOMEM ? st : KBX_OK;
@@ -1274,10 +1269,9 @@ static kbx_status_t run_vector_source(struct src *src, const struct kbx_search_q
 	}
 	st = _kbx_embedder_open(q->embed ? q->embed : &builtin, &e, err);
 	if (st) {
-		/* the other signals still answer; out of memory, the exit
-		 * status says the answer is short (util.h) */
-		if (st == KBX_ERR_NOMEM)
-			_kbx_nomem();
+		/* the other signals still answer; out of memory was
+		 * counted, and the exit status says the answer is short
+		 * (util.h) */
 		snprintf(rep->note, sizeof(rep->note), "no vector search: %s", err->msg);
 		st = KBX_OK;
 		goto out;
@@ -1304,8 +1298,6 @@ static kbx_status_t run_vector_source(struct src *src, const struct kbx_search_q
 	snprintf(kind_out, kind_sz, "flat");
 	st = _kbx_embedder_probe(e, &edim, err);
 	if (st) {
-		if (st == KBX_ERR_NOMEM)
-			_kbx_nomem();   /* the answer lacks a signal: exit 9 */
 		snprintf(rep->note, sizeof(rep->note), "cannot embed the query: %s", err->msg);
 		st = KBX_OK;
 		goto out;
@@ -1344,8 +1336,6 @@ static kbx_status_t run_vector_source(struct src *src, const struct kbx_search_q
 	st = x->df ? embed_query_source(x, e, q, qv, err)
 		   : _kbx_embed_query(e, q->text, q->len, NULL, NULL, qv, err);
 	if (st) {
-		if (st == KBX_ERR_NOMEM)
-			_kbx_nomem();   /* the answer lacks a signal: exit 9 */
 		snprintf(rep->note, sizeof(rep->note), "cannot embed the query: %s", err->msg);
 		st = KBX_OK;
 		goto out;
