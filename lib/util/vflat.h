@@ -3,7 +3,7 @@
  * trailer every index file ends with, and the whole of kbx's own flat
  * layout (KBX_VEC_FLAT), mapped and searched.
  *
- * A search of a flat index needs no FAISS: it scans 8-bit codes and
+ * A search of a flat index needs no FAISS: it scans 4-bit codes and
  * scores a few hundred vectors exactly, plain C that the compiler turns
  * into SIMD instructions.  Loading kbx-vector.so for it (FAISS, OpenBLAS,
  * libgomp, libstdc++, libgfortran) costs the dynamic loader more than the
@@ -77,8 +77,12 @@ int _kbx_vf_read_at(int fd, void *buf, size_t len, uint64_t off);
 struct kbx_vflat_layout {
 	uint64_t factors, ids, codes, vectors, end;
 	uint32_t stride;        /* bytes per code */
+	uint32_t bits;          /* of each coordinate of a code: 8 or 4 */
 };
-int _kbx_vflat_layout(uint32_t dim, uint64_t n, struct kbx_vflat_layout *l);
+/* The bits of the codes kbx writes (layout 3); layout 2's, 8, are read
+ * still. */
+#define KBX_VFLAT_BITS 4
+int _kbx_vflat_layout(uint32_t dim, uint64_t n, uint32_t bits, struct kbx_vflat_layout *l);
 #define KBX_VFLAT_HEADER_SIZE 64
 void _kbx_vflat_header(unsigned char head[KBX_VFLAT_HEADER_SIZE], uint32_t dim, uint64_t n,
 		       const struct kbx_vflat_layout *l);
@@ -99,6 +103,9 @@ struct kbx_vflat {
 	const float *x;         /* n rows of dim floats */
 	const float *factors;   /* per vector: the code's scale, the squared length */
 	const int8_t *codes;    /* n codes of stride bytes */
+	uint32_t bits;          /* of a code's coordinate: 8 (one signed
+				 * byte each; also when 0) or 4 (two to a
+				 * byte, the even one low, each plus 8) */
 	int codes_ok;
 	void *map;              /* the mapping, when mapped */
 	size_t map_len;
@@ -122,23 +129,27 @@ void _kbx_vflat_unmap(struct kbx_vflat *v);
 int _kbx_vflat_open(const char *path, int check_generation, uint64_t expect_generation,
 		    struct kbx_vflat *v, uint64_t *generation, char *err, size_t errsz);
 
-/* The code of v[0..dim) into code[0..stride) (see vflat.c); returns its
- * scale, 0 for a vector no code describes. */
+/* The 8-bit code of v[0..dim) into code[0..stride) (see vflat.c);
+ * returns its scale, 0 for a vector no code describes.  A stride of
+ * _kbx_vflat_stride(dim) bytes. */
 uint32_t _kbx_vflat_stride(uint32_t dim);
 float _kbx_vflat_encode(const float *restrict v, uint32_t dim, uint32_t stride,
 			int8_t *restrict code);
+/* The bytes of a code of dim coordinates of bits (8 or 4) each. */
+uint32_t _kbx_vflat_code_stride(uint32_t dim, uint32_t bits);
 
-/* The codes and factors (scale, squared length) of n vectors x[n * dim]
- * into codes[n * stride] and factors[2 * n], as a flat file holds them. */
-void _kbx_vflat_codes(const float *x, uint64_t n, uint32_t dim, uint32_t stride, float *factors,
-		      int8_t *codes);
+/* The codes of bits (8 or 4) and factors (scale, squared length) of n
+ * vectors x[n * dim] into codes[n * stride] and factors[2 * n], as a flat
+ * file holds them (stride: _kbx_vflat_code_stride()). */
+void _kbx_vflat_codes(const float *x, uint64_t n, uint32_t dim, uint32_t bits, uint32_t stride,
+		      float *factors, int8_t *codes);
 
 /* The inner product of q and x[0..dim) as the exact pass of a search
  * sums it: a vector scored outside an index (the delta beside it, a
  * database's vectors) scores as it would in the index, to the bit. */
 float _kbx_vflat_ip(const float *q, const float *x, uint32_t dim);
 
-/* Nonzero: score the 8-bit codes with the portable loop even where the
+/* Nonzero: score the codes with the portable loop even where the
  * CPU has AVX2 (the tests compare the two; the scores are the same). */
 extern int _kbx_vflat_portable;
 

@@ -310,7 +310,8 @@ void _kbx_vec_free(kbx_vector_index_t *ix)
  *   1M    FLAT (kbx)       1.1 GB   1.3 s  0.02 ms  15-26ms 1.000
  *
  * HNSW is out: FAISS reads its graph and vectors whole, 100 ms a process.
- * FLAT scans 8-bit codes (dim bytes a vector) and re-scores the best 200
+ * FLAT scanned 8-bit codes (dim bytes a vector; 4-bit codes since
+ * 2026-11-28, the same answers, lib/vector/flat.c) and re-scores the best 200
  * exactly.  On the builtin embedder's vectors of real code (189k chunks
  * of the Python standard library, its dist-packages, git and PostgreSQL;
  * queries: comment and docstring lines, or function signatures) at 100k:

@@ -75,7 +75,7 @@ enum kbx_vector_status {
 enum kbx_vector_kind {
 	KBX_VEC_FLAT = 1,       /* every vector kept whole, file mapped on open;
 				 * exact up to 4 x rerank vectors, beyond that
-				 * 8-bit codes pick rerank candidates that are
+				 * 4-bit codes pick rerank candidates that are
 				 * scored exactly (see search params) */
 	KBX_VEC_HNSW = 2,       /* graph search ("IDMap,HNSW<m>,Flat") */
 	KBX_VEC_IVF = 3,        /* inverted lists ("IVF<nlist>,Flat"); needs train() */

@@ -8,11 +8,13 @@
  * saves them; then for queries among them and at random checks that the
  * mapped file searched without the module, the same file opened by the
  * module, and the module's index in memory give the same ids and the
- * same scores bit for bit, in the same order, both when the 8-bit codes
+ * same scores bit for bit, in the same order, both when the 4-bit codes
  * pick the candidates and when every vector is scored (the codes scored
  * with AVX2, where the CPU has it, and with the portable loop); that equal scores
  * come in index order; and that the exact scores are those of a sum in
- * double precision.  Then a stale stamp and a file of another kind.
+ * double precision.  Then a file of layout 2 (8-bit codes, which an older
+ * kbx wrote), written here, read and searched as before; a stale stamp
+ * and a file of another kind.
  * Prints TAP.
  *
  *   vector-flat-direct [scratch-dir]
@@ -54,6 +56,107 @@ static double reference(const float *base, const float *q, int64_t id, int metri
 		s += metric == KBX_VEC_L2 ? ((double)q[j] - v[j]) * ((double)q[j] - v[j])
 					  : (double)q[j] * v[j];
 	return s;
+}
+
+/* Zeros into fp up to offset to (*at: where it is). */
+static void pad(FILE *fp, uint64_t *at, uint64_t to)
+{
+	for (; *at < to; (*at)++)
+		fputc(0, fp);
+}
+
+/*
+ * The vectors of base as layout 2 has them (8-bit codes), written here
+ * as an older kbx wrote them; read without the module, its codes scored
+ * with AVX2 and with the portable loop alike, and every vector scored,
+ * it answers as the 4-bit file (four_bit) does.
+ */
+static void layout2(const char *dir, int metric, const char *name, const float *base,
+		    const int64_t *xids, const struct kbx_vflat *four_bit)
+{
+	struct kbx_vflat_layout l;
+	struct kbx_vf_trailer t = { 0 };
+	struct kbx_vflat old;
+	unsigned char head[KBX_VFLAT_HEADER_SIZE], tail[KBX_VF_TRAILER_SIZE];
+	char path[4096], err[512], desc[256];
+	uint64_t at = 0, gen = 0;
+	float *factors = malloc(sizeof(float) * 2 * NBASE), q[DIM];
+	int8_t *codes;
+	FILE *fp;
+	int same = 1, rc;
+
+	if (!_kbx_vflat_layout(DIM, NBASE, 8, &l) || !factors ||
+	    !(codes = malloc((size_t)l.stride * NBASE)))
+		abort();
+	_kbx_vflat_codes(base, NBASE, DIM, 8, l.stride, factors, codes);
+	_kbx_vflat_header(head, DIM, NBASE, &l);
+	snprintf(path, sizeof(path), "%s/flat2-%d.kbxv", dir, metric);
+	if (!(fp = fopen(path, "wb")))
+		abort();
+	fwrite(head, 1, sizeof(head), fp);
+	at = sizeof(head);
+	fwrite(factors, sizeof(float) * 2, NBASE, fp);
+	at += sizeof(float) * 2 * NBASE;
+	pad(fp, &at, l.ids);
+	fwrite(xids, sizeof(int64_t), NBASE, fp);
+	at += sizeof(int64_t) * NBASE;
+	pad(fp, &at, l.codes);
+	fwrite(codes, l.stride, NBASE, fp);
+	at += (uint64_t)l.stride * NBASE;
+	pad(fp, &at, l.vectors);
+	fwrite(base, sizeof(float) * DIM, NBASE, fp);
+	t.generation = 7;
+	t.payload = l.end;
+	t.ntotal = NBASE;
+	t.dim = DIM;
+	t.kind = KBX_VF_KIND_FLAT;
+	t.metric = metric == KBX_VEC_L2 ? KBX_VF_METRIC_L2 : 0;
+	t.flags = KBX_VF_TRAINED;
+	t.layout = KBX_VF_LAYOUT_FLAT;
+	_kbx_vf_trailer_encode(tail, &t);
+	fwrite(tail, 1, sizeof(tail), fp);
+	if (fclose(fp))
+		abort();
+
+	rc = _kbx_vflat_open(path, 1, 7, &old, &gen, err, sizeof(err));
+	snprintf(desc, sizeof(desc), "%s: a file of layout 2 (8-bit codes) is read still", name);
+	ok(!rc && old.bits == 8 && old.stride == 64 && four_bit->bits == 4 &&
+	   four_bit->stride == 32 && old.n == NBASE, desc);
+	if (rc) {
+		printf("# %s\n", err);
+		free(factors);
+		free(codes);
+		return;
+	}
+	for (int qi = 0; qi < NQUERY; qi++) {
+		int64_t ids[4][K];
+		float dist[4][K];
+
+		for (int j = 0; j < DIM; j++)
+			q[j] = (float)(rng_uniform() * 2 - 1);
+		rc = _kbx_vflat_search(&old, 1, q, K, 0, ids[0], dist[0], err, sizeof(err));
+		_kbx_vflat_portable = 1;
+		rc |= _kbx_vflat_search(&old, 1, q, K, 0, ids[1], dist[1], err, sizeof(err));
+		_kbx_vflat_portable = 0;
+		rc |= _kbx_vflat_search(&old, 1, q, K, KBX_VEC_RERANK_ALL, ids[2], dist[2], err,
+					sizeof(err));
+		rc |= _kbx_vflat_search(four_bit, 1, q, K, KBX_VEC_RERANK_ALL, ids[3], dist[3], err,
+					sizeof(err));
+		if (rc || memcmp(ids[0], ids[1], sizeof(ids[0])) ||
+		    memcmp(dist[0], dist[1], sizeof(dist[0])) ||
+		    memcmp(ids[2], ids[3], sizeof(ids[0])) ||
+		    memcmp(dist[2], dist[3], sizeof(dist[0]))) {
+			printf("# query %d: layout 2 answers otherwise\n", qi);
+			same = 0;
+		}
+	}
+	snprintf(desc, sizeof(desc),
+		 "%s: layout 2 searched with AVX2 or the portable loop, and whole, answers as layout 3",
+		 name);
+	ok(same, desc);
+	_kbx_vflat_unmap(&old);
+	free(factors);
+	free(codes);
 }
 
 static void one_metric(const struct kbx_vector_ops *ops, const char *dir, int metric)
@@ -170,6 +273,7 @@ static void one_metric(const struct kbx_vector_ops *ops, const char *dir, int me
 	ok(ordered && ties > 0, desc);
 	snprintf(desc, sizeof(desc), "%s: the scores are the exact ones", name);
 	ok(exact, desc);
+	layout2(dir, metric, name, base, xids, &direct);
 
 	rc = _kbx_vflat_open(path, 1, 8, &direct, &gen, err, sizeof(err));
 	snprintf(desc, sizeof(desc), "%s: a file of another stamp is stale, its stamp given", name);

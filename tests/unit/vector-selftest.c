@@ -1151,10 +1151,10 @@ static void test_flat_file(const char *dir)
 	rc = open_changed(bad, data, len, 0, 0x20, 0, KBX_VEC_OPEN_MMAP);
 	ok(rc == KBX_VEC_ERR_FORMAT && contains(err, "no flat index header"),
 	   "flat: a damaged magic is refused: %s", err);
-	rc = open_changed(bad, data, len, 8, 0x01, 0, KBX_VEC_OPEN_MMAP);
-	ok(rc == KBX_VEC_ERR_FORMAT && contains(err, "layout 3") && !contains(err, "older"),
+	rc = open_changed(bad, data, len, 8, 0x07, 0, KBX_VEC_OPEN_MMAP);
+	ok(rc == KBX_VEC_ERR_FORMAT && contains(err, "layout 4") && !contains(err, "older"),
 	   "flat: a newer layout version is refused: %s", err);
-	rc = open_changed(bad, data, len, 8, 0x03, 0, KBX_VEC_OPEN_MMAP);
+	rc = open_changed(bad, data, len, 8, 0x02, 0, KBX_VEC_OPEN_MMAP);
 	ok(rc == KBX_VEC_ERR_FORMAT && contains(err, "layout 1 of an older kbx") &&
 	   contains(err, "kbx index --rebuild"),
 	   "flat: the 1-bit layout of version 1 is refused with advice: %s", err);
