@@ -52,7 +52,7 @@ mkdir -p "$WORK/results" "$WORK/bin" || exit 2
 prog=$WORK/bin/vector-bench
 # Linked like kbx: libkbx.a for the module loader, no FAISS.
 $CC -O2 -I"$root/lib" -o "$prog" "$here/vector-bench.c" "$BUILD/libkbx.a" \
-	-ldl -lpthread -lm || die "cannot build $prog"
+	-l:libxxhash.a -ldl -lpthread -lm || die "cannot build $prog"
 
 KBX_MODULE_PATH=$BUILD/kbx-vector.so
 export KBX_MODULE_PATH
