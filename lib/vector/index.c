@@ -317,16 +317,21 @@ void _kbx_vec_free(kbx_vector_index_t *ix)
  * queries: comment and docstring lines, or function signatures) at 100k:
  * recall@10 1.000 at every rerank from 64 up (1-bit codes, layout 1, had
  * 0.63-0.78 at rerank 1000), search 3-4 ms in a new process on a loaded
- * 2-core machine.  IVF at the nprobe that reaches 0.95 scans an eighth of
- * the full vectors, half the bytes of the codes at 1M; FLAT_MAX_FLOATS =
- * 2^28 (1M at 256, 699k at 384, 175k at 1536: 256 MB of codes) is kept
- * from the 1-bit measurements, not measured again.  Above it, IVF; nlist is a power
+ * 2-core machine.  FLAT_MAX_FLOATS = 2^29 (2M vectors at 256, 1.5M at
+ * the builtin embedding's 356, 349k at 1536; 256 MB of 4-bit codes):
+ * measured on 2026-11-28 at 1,000,180 Markdown sections of the builtin
+ * embedding (bench/search/latency.sh), flat against IVF2048 (the kind
+ * 2^28 chose there): a whole `kbx search` 25.1 ms against 47.7 ms,
+ * --mode=vector 11.9 against 29.4 ms (IVF loads the module, 6.8 ms),
+ * index 95 s against 119 s, peak memory 7.07 against 7.28 GB, vector
+ * file 1.63 GB; flat's answers exact, IVF's recall@10 0.76-0.94 (table
+ * above).  Above it, IVF; nlist is a power
  * of two near 4 sqrt(n), no more than n / 39 (FAISS's k-means wants 39
  * points a list); the search's default nprobe is nlist / 8.  On data
  * without clusters (random, or sparse hashed words) every kind needs a
  * larger rerank or nprobe: see the benchmark's other tables.
  */
-#define FLAT_MAX_FLOATS (1ull << 28)
+#define FLAT_MAX_FLOATS (1ull << 29)
 #define MAX_NLIST 65536u
 
 int _kbx_vec_choose(uint64_t n, uint32_t dim, struct kbx_vector_spec *spec)

@@ -200,7 +200,7 @@ struct kbx_vector_ops {
 	/* (Appended in ABI 2.)  The kind of index for a collection of n
 	 * vectors of dimension dim that a new process opens and searches
 	 * once: fills spec's kind, dim, hnsw_m, ivf_nlist and factory; keeps
-	 * spec->metric.  FLAT up to n x dim = 2^28 (1M vectors of 256), IVF
+	 * spec->metric.  FLAT up to n x dim = 2^29 (2M vectors of 256), IVF
 	 * above with an nlist that n vectors can train (the figures are in
 	 * lib/vector/index.c).  Build what it says with create(), train()
 	 * (a no-op for FLAT) and add().  KBX_VEC_ERR_USAGE for a dimension

@@ -1271,15 +1271,18 @@ static void test_choose(void)
 	ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_FLAT, "choose: so does an empty collection");
 	rc = V->choose(100000, 256, &spec);
 	ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_FLAT, "choose: 100k vectors of 256 get a flat index");
-	rc = V->choose(1u << 20, 256, &spec);
+	rc = V->choose(1u << 21, 256, &spec);
 	ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_FLAT,
-	   "choose: 2^20 vectors of 256 still get a flat index");
-	rc = V->choose((1u << 20) + 1, 256, &spec);
+	   "choose: 2^21 vectors of 256 still get a flat index");
+	rc = V->choose((1u << 21) + 1, 256, &spec);
 	ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_IVF && spec.ivf_nlist == 4096,
 	   "choose: one more gets IVF with 4096 lists (%u)", spec.ivf_nlist);
-	rc = V->choose(2000000, 256, &spec);
+	rc = V->choose(1000000, 356, &spec);
+	ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_FLAT,
+	   "choose: 1M vectors of the builtin embedding's 356 get a flat index");
+	rc = V->choose(3000000, 256, &spec);
 	ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_IVF && spec.ivf_nlist == 4096,
-	   "choose: 2M vectors get IVF with 4096 lists (%u)", spec.ivf_nlist);
+	   "choose: 3M vectors get IVF with 4096 lists (%u)", spec.ivf_nlist);
 	rc = V->choose(1000000, 1536, &spec);
 	ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_IVF && spec.ivf_nlist == 2048,
 	   "choose: 1M vectors of 1536 get IVF with 2048 lists (%u)", spec.ivf_nlist);
@@ -1299,11 +1302,12 @@ static void test_choose(void)
 	rc = V->choose(10, KBX_VECTOR_MAX_DIM + 1, &spec);
 	ok(rc == KBX_VEC_ERR_USAGE, "choose: a dimension above the maximum is refused");
 
-	/* What it chooses can be built: IVF for 5000 vectors of a large
-	 * dimension, trained on 5000 (of the test's DIM). */
-	rc = V->choose(5000, 65536, &spec);
+	/* What it chooses can be built: IVF for 9000 vectors of a large
+	 * dimension (128 lists: 256 would want 9984 to train), trained on
+	 * 5000 (of the test's DIM; 39 a list is 4992). */
+	rc = V->choose(9000, 65536, &spec);
 	if (ok(rc == KBX_VEC_OK && spec.kind == KBX_VEC_IVF && spec.ivf_nlist == 128,
-	       "choose: 5000 vectors of 65536 get IVF with 128 lists (%u)", spec.ivf_nlist)) {
+	       "choose: 9000 vectors of 65536 get IVF with 128 lists (%u)", spec.ivf_nlist)) {
 		float *x = random_unit_vectors(5000, 3);
 
 		spec.dim = DIM;
