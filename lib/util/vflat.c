@@ -507,18 +507,42 @@ static float encode4(const float *restrict v, uint32_t dim, uint32_t stride,
 
 /*
  * The compiler vectorises the inner loops below (GCC at -O2 since version
- * 12: check with -fopt-info-vec); target_clones adds an AVX2 copy of
- * score_exact, picked at load time where the CPU has it, which is twice
- * as fast as the SSE2 baseline.  Both copies add the same numbers in the
- * same order, so the scores do not depend on the CPU.  score_codes needs
- * no clone: where the CPU has AVX2, score_codes_avx2 scores the codes.
+ * 12: check with -fopt-info-vec); an AVX2 copy of score_exact, used where
+ * the CPU has it, is twice as fast as the SSE2 baseline.  Both copies add
+ * the same numbers in the same order, so the scores do not depend on the
+ * CPU.  Where the CPU has AVX2, score_codes_avx2 and score_codes4_avx2
+ * score the codes.
+ *
+ * Whether it has AVX2 is read from what the C library found when the
+ * process started (<sys/platform/x86.h>, glibc 2.33), not asked again:
+ * GCC's target_clones and __builtin_cpu_supports link libgcc's
+ * __cpu_indicator_init, a constructor that runs CPUID in every kbx
+ * process, graph queries included, about 3% of `kbx callers` on this
+ * virtual machine, where CPUID traps to the hypervisor.
  */
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 6 && defined(__x86_64__) && \
-	!defined(__SANITIZE_ADDRESS__)
-#define SCAN_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define SCAN_CLONES
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define HAVE_AVX2_COPIES 1
+#if defined(__has_include)
+#if __has_include(<sys/platform/x86.h>)
+#include <sys/platform/x86.h>
+#define CPU_HAS_AVX2() CPU_FEATURE_ACTIVE(AVX2)
 #endif
+#endif
+#ifndef CPU_HAS_AVX2
+#define CPU_HAS_AVX2() __builtin_cpu_supports("avx2")
+#endif
+#endif
+
+/* Nonzero where the AVX2 copies may run (a read of the C library's
+ * table: cheap, and safe from several threads) */
+static int use_avx2(void)
+{
+#ifdef HAVE_AVX2_COPIES
+	return CPU_HAS_AVX2();
+#else
+	return 0;
+#endif
+}
 
 /*
  * The coarse score of each code, larger is nearer: the dot product of the
@@ -687,10 +711,9 @@ static void score_codes4_avx2(const int8_t *restrict qc, const int8_t *restrict 
 #define LANES 16
 #define PREFETCH_AHEAD 4
 
-SCAN_CLONES
-static void score_exact(const float *restrict q, const float *restrict x,
-			const int64_t *restrict pos, uint64_t n, uint32_t dim, int l2,
-			float *restrict out)
+static inline __attribute__((always_inline)) void
+score_exact_rows(const float *restrict q, const float *restrict x, const int64_t *restrict pos,
+		 uint64_t n, uint32_t dim, int l2, float *restrict out)
 {
 	uint64_t i;
 	uint32_t j, l;
@@ -729,6 +752,29 @@ static void score_exact(const float *restrict q, const float *restrict x,
 				acc[j] += acc[j + l];
 		out[i] = acc[0] + tail;
 	}
+}
+
+#ifdef HAVE_AVX2_COPIES
+__attribute__((target("avx2")))
+static void score_exact_avx2(const float *restrict q, const float *restrict x,
+			     const int64_t *restrict pos, uint64_t n, uint32_t dim, int l2,
+			     float *restrict out)
+{
+	score_exact_rows(q, x, pos, n, dim, l2, out);
+}
+#endif
+
+static void score_exact(const float *restrict q, const float *restrict x,
+			const int64_t *restrict pos, uint64_t n, uint32_t dim, int l2,
+			float *restrict out)
+{
+#ifdef HAVE_AVX2_COPIES
+	if (use_avx2()) {
+		score_exact_avx2(q, x, pos, n, dim, l2, out);
+		return;
+	}
+#endif
+	score_exact_rows(q, x, pos, n, dim, l2, out);
 }
 
 float _kbx_vflat_ip(const float *q, const float *x, uint32_t dim)
@@ -785,11 +831,11 @@ static void *score_job_run(void *arg)
 	if (job->exact)
 		score_exact(job->q, v->x + job->from * v->dim, NULL, job->n, v->dim, l2, job->out);
 #ifdef HAVE_AVX2_CODES
-	else if (v->bits == 4 && !_kbx_vflat_portable && __builtin_cpu_supports("avx2"))
+	else if (v->bits == 4 && !_kbx_vflat_portable && use_avx2())
 		score_codes4_avx2(job->qc, v->codes + job->from * v->stride,
 				  v->factors + 2 * job->from, job->n, v->stride, job->qsum, l2,
 				  job->l2_a, job->out);
-	else if (v->bits != 4 && !_kbx_vflat_portable && __builtin_cpu_supports("avx2"))
+	else if (v->bits != 4 && !_kbx_vflat_portable && use_avx2())
 		score_codes_avx2(job->qc, v->codes + job->from * v->stride,
 				 v->factors + 2 * job->from, job->n, v->stride, l2, job->l2_a,
 				 job->out);
