@@ -520,9 +520,16 @@ test_expect_success CURL,PYTHON 'a client that trickles its request is closed af
 # The query is stopped by --query-timeout (504) or, on a machine fast
 # enough to write 256 MB in the 3 s, by the limit on a query's output
 # (500): either way it is answered, with the JSON error of a stopped
-# query, after --request-timeout (2 s) has passed.
-test_expect_success CURL,PYTHON 'a query that runs past --request-timeout is answered, not cut off' '
+# query, after --request-timeout (2 s) has passed.  Its process is
+# stopped for the first 2.5 s, so that however fast the machine, the
+# query is still running when --request-timeout has passed.
+test_expect_success CURL,PYTHON,PS 'a query that runs past --request-timeout is answered, not cut off' '
 	slow_query &&
+	child=$(query_child) &&
+	test_when_finished "kill -CONT $child 2>/dev/null; :" &&
+	kill -STOP $child &&
+	sleep 2.5 &&
+	kill -CONT $child &&
 	wait $slow_pid &&
 	read code secs <slow.code &&
 	case $code in
