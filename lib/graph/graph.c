@@ -30,6 +30,19 @@ kbx_status_t _kbx_node_read(struct kbx_store *s, MDB_txn *txn, uint32_t id, stru
 	return _kbx_node_decode(d.mv_data, d.mv_size, id, out);
 }
 
+kbx_status_t _kbx_node_read_cursor(MDB_cursor *c, uint32_t id, struct kbx_node *out)
+{
+	unsigned char kb[4];
+	_kbx_put_u32(kb, id);
+	MDB_val k = { 4, kb }, d;
+	int rc = mdb_cursor_get(c, &k, &d, MDB_SET);
+	if (rc == MDB_NOTFOUND)
+		return KBX_NOT_FOUND;
+	if (rc)
+		return KBX_ERR_STORE;
+	return _kbx_node_decode(d.mv_data, d.mv_size, id, out);
+}
+
 int _kbx_id_alloc(struct kbx_store *s, uint32_t *out)
 {
 	uint64_t next = 1;

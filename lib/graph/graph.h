@@ -84,6 +84,10 @@ uint32_t _kbx_id_of(struct kbx_store *s, const char *cid);
 int _kbx_del_u32(struct kbx_store *s, MDB_dbi dbi, uint32_t id);
 /* Read a node by id (data points into the map). */
 kbx_status_t _kbx_node_read(struct kbx_store *s, MDB_txn *txn, uint32_t id, struct kbx_node *out);
+/* The same through a cursor on the nodes table: nodes read in the order
+ * of their ids mostly sit on the leaf page the cursor is on, which LMDB
+ * then searches without descending from the root again. */
+kbx_status_t _kbx_node_read_cursor(MDB_cursor *c, uint32_t id, struct kbx_node *out);
 /* A new id (meta "next_id"). */
 int _kbx_id_alloc(struct kbx_store *s, uint32_t *out);
 /* Write a node: its record, its canonical id, and (unless the kind is a

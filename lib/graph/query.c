@@ -739,10 +739,17 @@ static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node,
 	unsigned char start[5];
 	_kbx_put_u32(start, scan_id);
 	start[4] = (unsigned char)kind;
-	MDB_cursor *c;
+	MDB_cursor *c, *nc;
 	int rc = mdb_cursor_open(txn, dbi, &c);
 	if (rc)
 		return rc == ENOMEM ? KBX_ERR_NOMEM : KBX_ERR_STORE;
+	/* the other ends come in the order of their ids: read through one
+	 * cursor, they are mostly on the page it is on */
+	rc = mdb_cursor_open(txn, s->nodes, &nc);
+	if (rc) {
+		mdb_cursor_close(c);
+		return rc == ENOMEM ? KBX_ERR_NOMEM : KBX_ERR_STORE;
+	}
 	MDB_val k = { 5, start }, d;
 	kbx_status_t st = KBX_OK;
 	for (int g = mdb_cursor_get(c, &k, &d, MDB_SET_RANGE);
@@ -752,7 +759,7 @@ static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node,
 		struct _kbx_edge_val v;
 		struct kbx_node other;
 		if (_kbx_edge_val_decode(d.mv_data, d.mv_size, &v) ||
-		    _kbx_node_read(s, txn, other_id, &other)) {
+		    _kbx_node_read_cursor(nc, other_id, &other)) {
 			st = KBX_ERR_CORRUPT;
 			break;
 		}
@@ -766,6 +773,7 @@ static kbx_status_t scan_edges(struct kbx_store *s, const struct kbx_node *node,
 			continue;
 		st = walk_level_add(level, near, &other, &v);
 	}
+	mdb_cursor_close(nc);
 	mdb_cursor_close(c);
 	return st;
 }
