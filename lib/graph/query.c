@@ -786,12 +786,18 @@ static kbx_status_t deliver_level(struct walk_level *level, int kind, int dir, u
 {
 	if (level->n > 1)
 		qsort_r(level->edges, level->n, sizeof(*level->edges), pending_cmp, level);
+	/* the nodes reached, added to seen and next in one merge after the
+	 * level: they come in the order of their places, and an insert
+	 * each into the sorted sets moved half of them every time */
+	uint32_t *reached = malloc((level->n + 1) * sizeof(*reached));
+	size_t nreached = 0;
+	if (!reached)
+		return KBX_ERR_NOMEM;
 	for (size_t i = 0; i < level->n && !*stop; i++) {
 		const struct pending_edge *p = &level->edges[i];
 		if (i && level->edges[i - 1].other.id == p->other.id)
 			continue;
-		if (_kbx_idset_add(seen, p->other.id) < 0 || _kbx_idset_add(next, p->other.id) < 0)
-			return KBX_ERR_NOMEM;
+		reached[nreached++] = p->other.id;
 		struct kbx_edge e = { 0 };
 		e.kind = kind;
 		e.confidence = p->confidence;
@@ -805,7 +811,10 @@ static kbx_status_t deliver_level(struct walk_level *level, int kind, int dir, u
 		if (fn(data, &e))
 			*stop = 1;
 	}
-	return KBX_OK;
+	int rc = _kbx_idset_add_many(seen, reached, nreached) < 0 ||
+		 _kbx_idset_add_many(next, reached, nreached) < 0;
+	free(reached);
+	return rc ? KBX_ERR_NOMEM : KBX_OK;
 }
 
 kbx_status_t kbx_walk_edges(kbx_store_t *s, uint32_t id, int kind, int dir, uint32_t max_depth,

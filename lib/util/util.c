@@ -374,6 +374,32 @@ int _kbx_idset_add(struct _kbx_idset *s, uint32_t id)
 	return 1;
 }
 
+int _kbx_idset_add_many(struct _kbx_idset *s, uint32_t *ids, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(ids, n, sizeof(*ids), _kbx_cmp_u32);
+	size_t cap = s->n + n;
+	uint32_t *out = malloc(cap * sizeof(*out));
+	if (!out)
+		return -1;
+	size_t i = 0, j = 0, k = 0;
+	while (i < s->n || j < n) {
+		uint32_t v;
+		if (j == n || (i < s->n && s->ids[i] <= ids[j]))
+			v = s->ids[i++];
+		else
+			v = ids[j++];
+		if (!k || out[k - 1] != v)
+			out[k++] = v;
+	}
+	free(s->ids);
+	s->ids = out;
+	s->n = k;
+	s->alloc = cap;
+	return 0;
+}
+
 int _kbx_idset_has(const struct _kbx_idset *s, uint32_t id)
 {
 	size_t lo = idset_lower(s, id);

@@ -126,6 +126,10 @@ struct _kbx_idset {
 	size_t n, alloc;
 };
 int _kbx_idset_add(struct _kbx_idset *s, uint32_t id);
+/* Add ids[0..n) at once (in any order, repeats allowed; ids is sorted in
+ * place): one merge instead of an insert each, for a batch of ids in no
+ * order.  0, or -1 when out of memory (s is then unchanged). */
+int _kbx_idset_add_many(struct _kbx_idset *s, uint32_t *ids, size_t n);
 int _kbx_idset_has(const struct _kbx_idset *s, uint32_t id);
 void _kbx_idset_release(struct _kbx_idset *s);
 

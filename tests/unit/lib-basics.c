@@ -160,7 +160,20 @@ static void test_idset(void)
 		_kbx_idset_add(&s, in[i]);
 	ok(s.n == 4 && s.ids[0] == 1 && s.ids[3] == 9, "the id set keeps each id once, sorted");
 	ok(_kbx_idset_has(&s, 7) && !_kbx_idset_has(&s, 8), "membership");
+	uint32_t more[] = { 8, 2, 9, 8, 12, 1 }, none[1] = { 0 };
+	ok(_kbx_idset_add_many(&s, more, 6) == 0 && _kbx_idset_add_many(&s, none, 0) == 0 &&
+		   s.n == 7 && s.ids[0] == 1 && s.ids[1] == 2 && s.ids[2] == 3 && s.ids[3] == 7 &&
+		   s.ids[4] == 8 && s.ids[5] == 9 && s.ids[6] == 12,
+	   "a batch of ids in no order merges in, each once, sorted");
+	_kbx_idset_add(&s, 10);
+	ok(s.n == 8 && _kbx_idset_has(&s, 10) && _kbx_idset_has(&s, 12) && !_kbx_idset_has(&s, 11),
+	   "the set grows after a batch");
 	_kbx_idset_release(&s);
+	struct _kbx_idset e = { 0 };
+	uint32_t first[] = { 5, 5, 4 };
+	ok(_kbx_idset_add_many(&e, first, 3) == 0 && e.n == 2 && e.ids[0] == 4 && e.ids[1] == 5,
+	   "a batch into an empty set");
+	_kbx_idset_release(&e);
 }
 
 static void test_refs_roundtrip(void)
