@@ -17,17 +17,22 @@ uint32_t _kbx_id_of(struct kbx_store *s, const char *cid)
 	return _kbx_get_u32(d.mv_data);
 }
 
+/* The node record d of id, as LMDB's rc found it, decoded. */
+static kbx_status_t node_found(int rc, const MDB_val *d, uint32_t id, struct kbx_node *out)
+{
+	if (rc == MDB_NOTFOUND)
+		return KBX_NOT_FOUND;
+	if (rc)
+		return KBX_ERR_STORE;
+	return _kbx_node_decode(d->mv_data, d->mv_size, id, out);
+}
+
 kbx_status_t _kbx_node_read(struct kbx_store *s, MDB_txn *txn, uint32_t id, struct kbx_node *out)
 {
 	unsigned char kb[4];
 	_kbx_put_u32(kb, id);
 	MDB_val k = { 4, kb }, d;
-	int rc = mdb_get(txn, s->nodes, &k, &d);
-	if (rc == MDB_NOTFOUND)
-		return KBX_NOT_FOUND;
-	if (rc)
-		return KBX_ERR_STORE;
-	return _kbx_node_decode(d.mv_data, d.mv_size, id, out);
+	return node_found(mdb_get(txn, s->nodes, &k, &d), &d, id, out);
 }
 
 kbx_status_t _kbx_node_read_cursor(MDB_cursor *c, uint32_t id, struct kbx_node *out)
@@ -35,12 +40,7 @@ kbx_status_t _kbx_node_read_cursor(MDB_cursor *c, uint32_t id, struct kbx_node *
 	unsigned char kb[4];
 	_kbx_put_u32(kb, id);
 	MDB_val k = { 4, kb }, d;
-	int rc = mdb_cursor_get(c, &k, &d, MDB_SET);
-	if (rc == MDB_NOTFOUND)
-		return KBX_NOT_FOUND;
-	if (rc)
-		return KBX_ERR_STORE;
-	return _kbx_node_decode(d.mv_data, d.mv_size, id, out);
+	return node_found(mdb_cursor_get(c, &k, &d, MDB_SET), &d, id, out);
 }
 
 int _kbx_id_alloc(struct kbx_store *s, uint32_t *out)

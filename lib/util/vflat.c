@@ -433,10 +433,12 @@ int _kbx_vflat_open(const char *path, int check_generation, uint64_t expect_gene
  * infinities, which no code describes: they score 0 and are left to the
  * exact pass).
  */
-float _kbx_vflat_encode(const float *restrict v, uint32_t dim, uint32_t stride,
-			int8_t *restrict code)
+/* The scale that makes the largest coordinate of v[0..dim) +-max; 0 for
+ * a vector of zeros (or of NaNs and infinities, which no code describes:
+ * they score 0 and are left to the exact pass). */
+static float code_scale(const float *restrict v, uint32_t dim, int max)
 {
-	float m = 0, inv, scale;
+	float m = 0, scale;
 	uint32_t j;
 
 	for (j = 0; j < dim; j++) {
@@ -444,20 +446,34 @@ float _kbx_vflat_encode(const float *restrict v, uint32_t dim, uint32_t stride,
 
 		m = a > m ? a : m;
 	}
+	scale = m / (float)max;
+	return m > 0 && m <= 3.4e38f && scale > 0 ? scale : 0;
+}
+
+/* t rounded half away from zero and kept within +-max, without branches,
+ * so that the compiler makes the loops that call it vector code; a NaN
+ * fails a >= 0.5 and is 0. */
+static inline int code_round(float t, int max)
+{
+	float a = fabsf(t), r = a + 0.5f;
+	int c = (int)(r < (float)max ? r : (float)max);
+
+	c = a >= 0.5f ? c : 0;
+	return t < 0 ? -c : c;
+}
+
+float _kbx_vflat_encode(const float *restrict v, uint32_t dim, uint32_t stride,
+			int8_t *restrict code)
+{
+	float scale = code_scale(v, dim, CODE_MAX), inv;
+	uint32_t j;
+
 	memset(code, 0, stride);
-	scale = m / CODE_MAX;
-	if (!(m > 0) || !(m <= 3.4e38f) || !(scale > 0))
+	if (!scale)
 		return 0;
 	inv = 1 / scale;
-	/* rounded half away from zero, without branches, so that the
-	 * compiler makes it vector code; a NaN fails a >= 0.5 and is 0 */
-	for (j = 0; j < dim; j++) {
-		float t = v[j] * inv, a = fabsf(t), r = a + 0.5f;
-		int c = (int)(r < (float)CODE_MAX ? r : (float)CODE_MAX);
-
-		c = a >= 0.5f ? c : 0;
-		code[j] = (int8_t)(t < 0 ? -c : c);
-	}
+	for (j = 0; j < dim; j++)
+		code[j] = (int8_t)code_round(v[j] * inv, CODE_MAX);
 	return scale;
 }
 
@@ -475,29 +491,19 @@ float _kbx_vflat_encode(const float *restrict v, uint32_t dim, uint32_t stride,
 static float encode4(const float *restrict v, uint32_t dim, uint32_t stride,
 		     uint8_t *restrict code)
 {
-	float m = 0, inv, scale;
+	float scale = code_scale(v, dim, CODE4_MAX), inv;
 	uint32_t j;
 
-	for (j = 0; j < dim; j++) {
-		float a = fabsf(v[j]);
-
-		m = a > m ? a : m;
-	}
 	memset(code, CODE4_ZERO | CODE4_ZERO << 4, stride);
-	scale = m / CODE4_MAX;
-	if (!(m > 0) || !(m <= 3.4e38f) || !(scale > 0))
+	if (!scale)
 		return 0;
 	inv = 1 / scale;
-	for (j = 0; j < dim; j++) {
-		float t = v[j] * inv, a = fabsf(t), r = a + 0.5f;
-		int c = (int)(r < (float)CODE4_MAX ? r : (float)CODE4_MAX);
+	for (j = 0; j < dim; j += 2) {
+		int lo = CODE4_ZERO + code_round(v[j] * inv, CODE4_MAX);
+		int hi = j + 1 < dim ? CODE4_ZERO + code_round(v[j + 1] * inv, CODE4_MAX)
+				     : CODE4_ZERO;
 
-		c = a >= 0.5f ? c : 0;
-		c = CODE4_ZERO + (t < 0 ? -c : c);
-		if (j & 1)
-			code[j / 2] = (uint8_t)((code[j / 2] & 0x0f) | c << 4);
-		else
-			code[j / 2] = (uint8_t)((code[j / 2] & 0xf0) | c);
+		code[j / 2] = (uint8_t)(lo | hi << 4);
 	}
 	return scale;
 }
@@ -592,8 +598,7 @@ static void score_codes(const int8_t *restrict qc, const int8_t *restrict codes,
  */
 int _kbx_vflat_portable;
 
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define HAVE_AVX2_CODES 1
+#ifdef HAVE_AVX2_COPIES
 /* The sum of the eight 32-bit lanes of acc. */
 __attribute__((target("avx2")))
 static inline int32_t sum_lanes(__m256i acc)
@@ -664,7 +669,7 @@ static void score_codes4(const int8_t *restrict qc, const int8_t *restrict codes
 	}
 }
 
-#ifdef HAVE_AVX2_CODES
+#ifdef HAVE_AVX2_COPIES
 /* With AVX2: each half of 32 code bytes masked out as unsigned bytes
  * (0 to 15) for _mm256_maddubs_epi16 against the query's signed ones (a
  * pair's sum at most 2 x 15 x 127: no saturation). */
@@ -830,7 +835,7 @@ static void *score_job_run(void *arg)
 
 	if (job->exact)
 		score_exact(job->q, v->x + job->from * v->dim, NULL, job->n, v->dim, l2, job->out);
-#ifdef HAVE_AVX2_CODES
+#ifdef HAVE_AVX2_COPIES
 	else if (v->bits == 4 && !_kbx_vflat_portable && use_avx2())
 		score_codes4_avx2(job->qc, v->codes + job->from * v->stride,
 				  v->factors + 2 * job->from, job->n, v->stride, job->qsum, l2,
