@@ -31,6 +31,12 @@
 #define FAISS_IO_FLAG_READ_ONLY 2
 #endif
 
+/* Written through a buffer of 2 MiB, so that each write() is 2 MiB at a
+ * multiple of 2 MiB: a file system with large folios (ext4 since Linux
+ * 6.16) then caches the new file in huge pages, which a search maps with
+ * one page-table entry each (see advise_huge() in lib/util/vflat.c). */
+#define SAVE_BUFFER (2u << 20)
+
 static void info_from_trailer(const struct kbx_vf_trailer *t, struct kbx_vector_info *info)
 {
 	memset(info, 0, sizeof(*info));
@@ -201,7 +207,7 @@ int _kbx_vec_save(kbx_vector_index_t *ix, const char *path, uint64_t generation,
 {
 	unsigned char buf[KBX_VF_TRAILER_SIZE];
 	struct kbx_vf_trailer t;
-	char *tmp = NULL;
+	char *tmp = NULL, *wbuf = NULL;
 	FILE *fp = NULL;
 	off_t payload;
 	int fd = -1, rc;
@@ -221,6 +227,10 @@ int _kbx_vec_save(kbx_vector_index_t *ix, const char *path, uint64_t generation,
 		close(fd);
 		goto fail;
 	}
+	/* glibc takes a size only with a buffer; without one, stdio's own */
+	wbuf = malloc(SAVE_BUFFER);
+	if (wbuf)
+		(void)setvbuf(fp, wbuf, _IOFBF, SAVE_BUFFER);
 
 	if (ix->flat) {
 		rc = _kbx_vec_flat_write(ix, fp, err, errsz);
@@ -258,6 +268,8 @@ int _kbx_vec_save(kbx_vector_index_t *ix, const char *path, uint64_t generation,
 		goto io_fail;
 	rc = fclose(fp);
 	fp = NULL;
+	free(wbuf);
+	wbuf = NULL;
 	if (rc != 0)
 		goto io_fail;
 	if (rename(tmp, path) < 0) {
@@ -277,6 +289,7 @@ io_fail:
 fail:
 	if (fp)
 		fclose(fp);
+	free(wbuf);
 	unlink(tmp);
 	free(tmp);
 	return rc;

@@ -13,8 +13,9 @@
  * with AVX2, where the CPU has it, and with the portable loop); that equal scores
  * come in index order; and that the exact scores are those of a sum in
  * double precision.  Then a file of layout 2 (8-bit codes, which an older
- * kbx wrote), written here, read and searched as before; a stale stamp
- * and a file of another kind.
+ * kbx wrote), written here, read and searched as before; a stale stamp,
+ * a file of another kind, and damaged headers, which kbx checks in the
+ * mapping rather than with read().
  * Prints TAP.
  *
  *   vector-flat-direct [scratch-dir]
@@ -287,30 +288,85 @@ static void one_metric(const struct kbx_vector_ops *ops, const char *dir, int me
 	free(xids);
 }
 
-static void other_kind(const struct kbx_vector_ops *ops, const char *dir)
+/* Save 20 random vectors of 8 dimensions in an index of spec at path
+ * with the stamp generation; non-zero on failure. */
+static int save_twenty(const struct kbx_vector_ops *ops, const struct kbx_vector_spec *spec,
+		       const char *path, uint64_t generation)
 {
-	struct kbx_vector_spec spec = { .kind = KBX_VEC_HNSW, .metric = KBX_VEC_IP, .dim = 8,
-					.hnsw_m = 8 };
 	float v[8 * 20];
 	int64_t ids[20];
 	kbx_vector_index_t *ix = NULL;
-	struct kbx_vflat direct;
-	char path[4096], err[512] = "";
+	char err[512];
 	int rc;
 
 	for (int i = 0; i < 20 * 8; i++)
 		v[i] = (float)rng_uniform();
 	for (int i = 0; i < 20; i++)
 		ids[i] = i;
-	snprintf(path, sizeof(path), "%s/hnsw.kbxv", dir);
-	rc = ops->create(&spec, &ix, err, sizeof(err)) ||
+	rc = ops->create(spec, &ix, err, sizeof(err)) ||
 	     ops->add(ix, 20, 8, v, ids, err, sizeof(err)) ||
-	     ops->save(ix, path, 3, err, sizeof(err));
+	     ops->save(ix, path, generation, err, sizeof(err));
 	ops->free_index(ix);
-	ok(!rc, "the module saves an HNSW index");
-	err[0] = '\0';
+	return rc;
+}
+
+static void other_kind(const struct kbx_vector_ops *ops, const char *dir)
+{
+	struct kbx_vector_spec spec = { .kind = KBX_VEC_HNSW, .metric = KBX_VEC_IP, .dim = 8,
+					.hnsw_m = 8 };
+	struct kbx_vflat direct;
+	char path[4096], err[512] = "";
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/hnsw.kbxv", dir);
+	ok(!save_twenty(ops, &spec, path, 3), "the module saves an HNSW index");
 	rc = _kbx_vflat_open(path, 1, 3, &direct, NULL, err, sizeof(err));
 	ok(rc == KBX_VF_NOT_FLAT && !err[0], "an HNSW file is left to the module, quietly");
+}
+
+/* Overwrite len bytes at off of the file path. */
+static int patch(const char *path, long off, const void *bytes, size_t len)
+{
+	FILE *fp = fopen(path, "r+b");
+	int rc = !fp || fseek(fp, off, SEEK_SET) || fwrite(bytes, 1, len, fp) != len;
+
+	if (fp && fclose(fp))
+		rc = 1;
+	return rc;
+}
+
+static void damaged_header(const struct kbx_vector_ops *ops, const char *dir)
+{
+	struct kbx_vector_spec spec = { .kind = KBX_VEC_FLAT, .metric = KBX_VEC_IP, .dim = 8 };
+	static const unsigned char junk[4] = "junk", version[4] = { 99, 0, 0, 0 },
+				   dim[4] = { 9, 0, 0, 0 };
+	struct kbx_vflat direct;
+	char path[4096], err[512] = "";
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/damaged.kbxv", dir);
+	ok(!save_twenty(ops, &spec, path, 5), "the module saves a flat index of 20 vectors");
+
+	memset(&direct, 0, sizeof(direct));
+	rc = _kbx_vflat_open(path, 1, 5, &direct, NULL, err, sizeof(err));
+	ok(rc == KBX_VF_OK && direct.map && direct.n == 20, "it opens as it was written");
+	_kbx_vflat_unmap(&direct);
+
+	rc = patch(path, 12, dim, sizeof(dim));
+	memset(&direct, 0, sizeof(direct));
+	rc = rc ? -1 : _kbx_vflat_open(path, 1, 5, &direct, NULL, err, sizeof(err));
+	ok(rc == KBX_VF_FORMAT && strstr(err, "does not match its trailer") && !direct.map,
+	   "a header whose dimension is not the trailer's is damaged, and nothing stays mapped");
+
+	rc = patch(path, 8, version, sizeof(version));
+	rc = rc ? -1 : _kbx_vflat_open(path, 1, 5, &direct, NULL, err, sizeof(err));
+	ok(rc == KBX_VF_FORMAT && strstr(err, "has flat layout 99, which this kbx cannot read"),
+	   "a layout from a later kbx is named");
+
+	rc = patch(path, 0, junk, sizeof(junk));
+	rc = rc ? -1 : _kbx_vflat_open(path, 1, 5, &direct, NULL, err, sizeof(err));
+	ok(rc == KBX_VF_FORMAT && strstr(err, "damaged.kbxv' is damaged: no flat index header"),
+	   "a file without the flat header is damaged, named");
 }
 
 int main(int argc, char **argv)
@@ -332,6 +388,7 @@ int main(int argc, char **argv)
 	one_metric(ops, dir, KBX_VEC_IP);
 	one_metric(ops, dir, KBX_VEC_L2);
 	other_kind(ops, dir);
+	damaged_header(ops, dir);
 	printf("1..%d\n", tests);
 	return failures ? 1 : 0;
 }
