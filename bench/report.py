@@ -272,13 +272,18 @@ if "c.tree.lines" in rec:
         k = res.get(f"kbx callers {n}")
         c = res.get(f"cscope -d -L3 {n}")
         g = res.get(f"global -r {n}")
+        gx = res.get(f"global -rx {n}")
         r = med_ms(k) / med_ms(c) if k and c else None
         worst = r if worst is None or (r is not None and r > worst) else worst
-        rows.append([f"callers `{n}`", ms(med_ms(k)), ms(med_ms(c)), ms(med_ms(g)),
-                     ratio(med_ms(k), med_ms(c)), ratio(med_ms(k), med_ms(g)),
-                     f"{rec.get(f'c.q.callers.{n}.kbx.lines', '?')} / {rec.get(f'c.q.callers.{n}.cscope.lines', '?')} / {rec.get(f'c.q.callers.{n}.global.lines', '?')}"])
-    table(["query", "kbx callers", "cscope -d -L3", "global -r", "kbx/cscope", "kbx/global",
-           "output lines kbx / cscope / global"], rows)
+        rows.append([f"callers `{n}`", ms(med_ms(k)), ms(med_ms(c)), ms(med_ms(g)), ms(med_ms(gx)),
+                     ratio(med_ms(k), med_ms(c)), ratio(med_ms(k), med_ms(g)), ratio(med_ms(k), med_ms(gx)),
+                     f"{rec.get(f'c.q.callers.{n}.kbx.lines', '?')} / {rec.get(f'c.q.callers.{n}.cscope.lines', '?')} / {rec.get(f'c.q.callers.{n}.global.lines', '?')} / {rec.get(f'c.q.callers.{n}.globalx.lines', '?')}"])
+    table(["query", "kbx callers", "cscope -d -L3", "global -r", "global -rx", "kbx/cscope",
+           "kbx/global -r", "kbx/global -rx",
+           "output lines kbx / cscope / global -r / global -rx"], rows)
+    w("`global -r` prints the files that refer to the name, one line each; "
+      "`global -rx` and kbx print every reference with its line.")
+    w("")
     line = []
     for n in ["xstrdup", "strbuf_addf", "die", "error", "oid_to_hex"]:
         res = hf(f"c-callers-{n}")

@@ -224,6 +224,9 @@ if has c; then
 		run_check "c.q.callers.$n.kbxjson" "$G" "$KBX" callers --format=json "$n"
 		run_check "c.q.callers.$n.cscope" "$G" cscope -d -L3 "$n"
 		run_check "c.q.callers.$n.global" "$G" global -r "$n"
+		# -r prints the files that refer to n; -rx, what kbx prints:
+		# every reference with its line
+		run_check "c.q.callers.$n.globalx" "$G" global -rx "$n"
 		record "c.q.callers.$n.agree" "$($PY "$here/compare.py" callers \
 			"$RES/out/c.q.callers.$n.kbxjson.stdout" "$RES/out/c.q.callers.$n.cscope.stdout" \
 			"$RES/out/c.q.callers.$n.diff.txt")"
@@ -232,7 +235,8 @@ if has c; then
 		hf "c-callers-$n" "$G" --warmup 5 --runs "$QRUNS" \
 			-n "kbx callers $n" "$KBX callers $n" \
 			-n "cscope -d -L3 $n" "cscope -d -L3 $n" \
-			-n "global -r $n" "global -r $n"
+			-n "global -r $n" "global -r $n" \
+			-n "global -rx $n" "global -rx $n"
 	done
 	for n in cmd_commit setup_revisions diff_flush; do
 		run_check "c.q.callees.$n.kbx" "$G" "$KBX" callees "$n"
