@@ -36,7 +36,8 @@
 #   tests/fuzz/NAME.c           -> build/fuzz/NAME/fuzzer (clang, libFuzzer)
 #                                  and build/tests/fuzz/NAME (replay, for check)
 #   man/NAME.N.md               -> build/man/NAME.N
-#   grammars/grammars.lock      -> build/grammars/ -> build/libkbx-grammars.a
+#   grammars/grammars.lock      -> build/grammars/ -> build/libkbx-grammars.a (tests)
+#                                  and build/kbx-grammars.so, loaded at run time
 
 .DEFAULT_GOAL := all
 SHELL := /bin/sh
@@ -128,6 +129,8 @@ MAN_PAGES := $(MAN_SRCS:man/%.md=build/man/%)
 
 LIBKBX := build/libkbx.a
 LIBGRAMMARS := build/libkbx-grammars.a
+# tree-sitter's runtime alone, which kbx links (the grammars are a module)
+LIBTS := build/libkbx-ts.a
 # tree-sitter's runtime: Debian 12's libtree-sitter 0.20.7 built from its
 # source package with a fix of kbx's own (it crashes when a parse is
 # cancelled), fetched and patched by grammars/fetch.sh beside the grammars
@@ -138,7 +141,8 @@ TS_LIBS :=
 PROGRAM := $(if $(CMD_SRCS),kbx)
 # The module is built once lib/vector has C sources; the shim alone is not one.
 MODULE := $(if $(VECTOR_SRCS),build/kbx-vector.so) $(if $(EMBED_SRCS),build/kbx-embed.so) \
-	$(if $(SERVE_SRCS),build/kbx-serve.so) $(if $(PG_SRCS),build/kbx-pg.so)
+	$(if $(SERVE_SRCS),build/kbx-serve.so) $(if $(PG_SRCS),build/kbx-pg.so) \
+	build/kbx-grammars.so
 
 # ---------------------------------------------------------------------------
 # Flags
@@ -174,9 +178,16 @@ ALL_LDFLAGS = $(strip $(LDFLAGS) $(SANITIZE_FLAGS) $(LMDB_WRAP))
 
 # Libraries of ./kbx and the unit tests.  Not FAISS, OpenBLAS, libgomp or
 # libstdc++: only the vector module links those, so that commands which
-# never load it do not pay for them at start-up.
-KBX_LIBS = $(LIBKBX) $(LIBGRAMMARS) $(TS_LIBS) $(LMDB_LIBS) $(YAML_LIBS) \
+# never load it do not pay for them at start-up.  Nor the grammars: kbx
+# loads kbx-grammars.so when it first parses (lib/lang/grammars.h); the
+# tests and fuzzers link them, with the table that names them.
+KBX_OTHER_LIBS = $(TS_LIBS) $(LMDB_LIBS) $(YAML_LIBS) \
 	$(CMARK_LIBS) $(PCRE2_LIBS) $(XXHASH_LIBS) $(STEMMER_LIBS) -lm -ldl -lpthread
+KBX_LIBS = $(LIBKBX) $(LIBTS) $(KBX_OTHER_LIBS)
+# (a group: the scanners' allocator takes malloc, which a test may wrap
+# with a function of libkbx.a)
+LINKED_GRAMMARS_LIBS = $(GRAMMAR_TABLE) -Wl,--start-group $(LIBKBX) $(LIBGRAMMARS) -Wl,--end-group \
+	$(KBX_OTHER_LIBS)
 
 # The module carries its own copy of what it needs from libkbx.a; the
 # symbols of the static archives it links stay private to it, and a version
@@ -184,7 +195,7 @@ KBX_LIBS = $(LIBKBX) $(LIBGRAMMARS) $(TS_LIBS) $(LMDB_LIBS) $(YAML_LIBS) \
 MODULE_MAP := $(wildcard lib/vector/*.map)
 MODULE_SHARED = -shared -Wl,-z,defs -Wl,--exclude-libs,ALL -Wl,--as-needed
 MODULE_LDFLAGS = $(MODULE_SHARED) $(MODULE_MAP:%=-Wl,--version-script=%)
-MODULE_LIBS = $(LIBKBX) $(LIBGRAMMARS) $(FAISS_LIBS) $(TS_LIBS) $(LMDB_LIBS) \
+MODULE_LIBS = $(LIBKBX) $(LIBTS) $(FAISS_LIBS) $(TS_LIBS) $(LMDB_LIBS) \
 	$(YAML_LIBS) $(CMARK_LIBS) $(PCRE2_LIBS) $(XXHASH_LIBS) $(STEMMER_LIBS) -lm -ldl -lpthread
 # The embedding module: libcurl and Jansson, which kbx itself does not link.
 EMBED_MAP := $(wildcard lib/embed/module/*.map)
@@ -239,6 +250,11 @@ ifneq ($(CONFIG_GOALS),)
 -include $(GRAMMAR_MK)
 endif
 GRAMMAR_OBJS := $(GRAMMAR_SRCS:$(GRAMMAR_DIR)/%.c=build/ts/%.o) build/ts/scanner-alloc.o
+TS_RUNTIME_OBJ := $(TS_RUNTIME:$(GRAMMAR_DIR)/%=build/ts/%)/src/lib.o
+GRAMMAR_PARSER_OBJS := $(filter-out $(TS_RUNTIME_OBJ),$(GRAMMAR_OBJS))
+# the table of the grammars (lib/lang/grammars.h), from grammars.lock
+GRAMMAR_TABLE := build/ts/grammar-table.o
+GRAMMARS_MAP := grammars/kbx-grammars.map
 
 $(GRAMMAR_STAMP): grammars/grammars.lock $(wildcard grammars/patches/*.patch)
 	$(QUIET_FETCH)NPM='$(NPM)' $(SHELL) grammars/fetch.sh $(GRAMMAR_DIR) grammars/grammars.lock
@@ -258,15 +274,37 @@ $(GRAMMAR_MK): $(GRAMMAR_STAMP)
 	echo "GRAMMAR_SRCS += $(TS_RUNTIME)/src/lib.c" >>$@+ && mv $@+ $@
 
 # Declarations of every grammar's entry point, from the lock file.
-$(GRAMMAR_HEADER): grammars/grammars.lock | $(GRAMMAR_STAMP)
+$(GRAMMAR_HEADER): grammars/grammars.lock Makefile | $(GRAMMAR_STAMP)
 	@mkdir -p $(@D)
-	$(QUIET_GEN)awk 'BEGIN { \
+	$(QUIET_GEN)awk -v lock="$$(sha256sum grammars/grammars.lock | cut -c1-16)" 'BEGIN { \
 		print "/* Generated from grammars/grammars.lock: do not edit. */"; \
 		print "#ifndef KBX_GRAMMARS_H"; print "#define KBX_GRAMMARS_H"; \
-		print "#include <tree_sitter/api.h>"; } \
+		print "#include <tree_sitter/api.h>"; \
+		print "#define KBX_GRAMMARS_LOCK \"" lock "\""; } \
 	$$1 == "#" && $$2 == "exports:" { \
 		for (i = 4; i <= NF; i++) print "const TSLanguage *" $$i "(void);"; } \
 	END { print "#endif"; }' grammars/grammars.lock >$@+ && mv $@+ $@
+
+# The table kbx finds the grammars by: every entry point grammars.lock
+# names, and the scanners' allocator.
+build/ts/grammar-table.c: grammars/grammars.lock Makefile
+	@mkdir -p $(@D)
+	$(QUIET_GEN)awk 'BEGIN { \
+		print "/* Generated from grammars/grammars.lock: do not edit. */"; \
+		print "#include \"kbx-grammars.h\""; print "#include \"lang/grammars.h\""; \
+		print "void _kbx_scanner_use(void *(*)(size_t), void *(*)(size_t, size_t),"; \
+		print "\t\t      void *(*)(void *, size_t), void (*)(void *));"; \
+		print "static const struct kbx_grammar grammars[] = {"; } \
+	$$1 == "#" && $$2 == "exports:" { \
+		for (i = 4; i <= NF; i++) print "\t{ \"" $$i "\", " $$i " },"; } \
+	END { print "};"; \
+		print "const struct kbx_grammar_table _kbx_grammar_table = {"; \
+		print "\tKBX_GRAMMARS_ABI, sizeof(grammars) / sizeof(grammars[0]), KBX_GRAMMARS_LOCK,"; \
+		print "\t_kbx_scanner_use, grammars"; print "};"; }' grammars/grammars.lock >$@+ && mv $@+ $@
+
+$(GRAMMAR_TABLE): build/ts/grammar-table.c lib/lang/grammars.h $(GRAMMAR_HEADER)
+	$(QUIET_CC)$(CC) $(GRAMMAR_CFLAGS) -fPIC -Ilib -Ibuild/grammars-include $(TS_CFLAGS) \
+		-c -o $@ $<
 
 # The runtime's lib.c includes its other sources and its public header.
 build/ts/tree-sitter/%.o build/fuzz/ts/tree-sitter/%.o: GRAMMAR_INCLUDES = -I$(TS_RUNTIME)/include
@@ -292,6 +330,15 @@ build/ts/scanner-alloc.o: grammars/scanner-alloc.c
 $(LIBGRAMMARS): $(GRAMMAR_OBJS) $(GRAMMAR_MK)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(GRAMMAR_OBJS)
 
+$(LIBTS): $(TS_RUNTIME_OBJ) $(GRAMMAR_MK)
+	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(TS_RUNTIME_OBJ)
+
+# The grammars as a module: its table is all it exports, and it needs
+# nothing of kbx (the scanners' allocator comes through the table).
+build/kbx-grammars.so: $(GRAMMAR_PARSER_OBJS) $(GRAMMAR_TABLE) $(GRAMMARS_MAP) build/KBX-CFLAGS
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(MODULE_SHARED) -Wl,--version-script=$(GRAMMARS_MAP) \
+		-o $@ $(GRAMMAR_TABLE) $(GRAMMAR_PARSER_OBJS)
+
 # ---------------------------------------------------------------------------
 # kbx's own code
 
@@ -309,10 +356,10 @@ build/lib/%.o: PIC = -fPIC
 $(LIBKBX): $(LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(LIB_OBJS)
 
-kbx: $(CMD_OBJS) $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
+kbx: $(CMD_OBJS) $(LIBKBX) $(LIBTS) build/KBX-CFLAGS
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(ALLOC_WRAP) $(RELR_LDFLAGS) -o $@ $(CMD_OBJS) $(KBX_LIBS)
 
-build/kbx-vector.so: $(VECTOR_OBJS) $(LIBKBX) $(LIBGRAMMARS) $(MODULE_MAP) build/KBX-CFLAGS
+build/kbx-vector.so: $(VECTOR_OBJS) $(LIBKBX) $(LIBTS) $(MODULE_MAP) build/KBX-CFLAGS
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(MODULE_LDFLAGS) -o $@ $(VECTOR_OBJS) $(MODULE_LIBS)
 
 build/kbx-embed.so: $(EMBED_OBJS) $(LIBKBX) $(EMBED_MAP) build/KBX-CFLAGS
@@ -333,8 +380,9 @@ build/gen/serve-page.h: $(SERVE_PAGE) cmd/serve-page/embed.sh
 	$(QUIET_GEN)$(SHELL) cmd/serve-page/embed.sh $(SERVE_PAGE) >$@+ && mv $@+ $@
 build/cmd/serve.o build/fuzz/obj/cmd/serve.o: build/gen/serve-page.h
 
-$(UNIT_PROGS): build/tests/unit/%: build/tests/unit/%.o $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(ALLOC_WRAP) $(UNIT_LDFLAGS) -o $@ $< $(KBX_LIBS)
+$(UNIT_PROGS): build/tests/unit/%: build/tests/unit/%.o $(LIBKBX) $(LIBGRAMMARS) $(GRAMMAR_TABLE) \
+		build/KBX-CFLAGS
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(ALLOC_WRAP) $(UNIT_LDFLAGS) -o $@ $< $(LINKED_GRAMMARS_LIBS)
 
 # index-nomem makes libkbx's allocations fail at a moment it chooses: it
 # defines the ALLOC_WRAP functions itself
@@ -351,9 +399,9 @@ $(CMD_LIB): $(CMD_LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(CMD_LIB_OBJS)
 
 $(FUZZ_REPLAY_PROGS): build/tests/fuzz/%: build/tests/fuzz/%.o build/tests/fuzz/replay.o \
-		$(CMD_LIB) $(LIBKBX) $(LIBGRAMMARS) build/KBX-CFLAGS
+		$(CMD_LIB) $(LIBKBX) $(LIBGRAMMARS) $(GRAMMAR_TABLE) build/KBX-CFLAGS
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $< build/tests/fuzz/replay.o $(CMD_LIB) \
-		$(KBX_LIBS)
+		$(LINKED_GRAMMARS_LIBS)
 
 $(MAN_PAGES): build/man/%: man/%.md man/render.sh build/KBX-VERSION
 	@mkdir -p $(@D)
@@ -418,9 +466,9 @@ $(FUZZ_CMD_LIB): $(FUZZ_CMD_LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $(FUZZ_CMD_LIB_OBJS)
 
 $(FUZZ_PROGS): build/fuzz/%/fuzzer: build/fuzz/obj/tests/fuzz/%.o $(FUZZ_CMD_LIB) $(FUZZ_LIB) \
-		$(FUZZ_SCANNER_OBJS) $(LIBGRAMMARS) build/fuzz/FUZZ-CFLAGS
+		$(FUZZ_SCANNER_OBJS) $(LIBGRAMMARS) $(GRAMMAR_TABLE) build/fuzz/FUZZ-CFLAGS
 	@mkdir -p $(@D)
-	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $< $(FUZZ_CMD_LIB) $(FUZZ_LIB) \
+	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $< $(GRAMMAR_TABLE) $(FUZZ_CMD_LIB) $(FUZZ_LIB) \
 		$(FUZZ_SCANNER_OBJS) $(LIBGRAMMARS) $(TS_LIBS) $(LMDB_LIBS) $(YAML_LIBS) $(CMARK_LIBS) \
 		$(PCRE2_LIBS) $(XXHASH_LIBS) $(STEMMER_LIBS) -lm -ldl -lpthread
 
@@ -475,7 +523,7 @@ build/kbx-words.bin: models/words/kbx-words.bin
 model-words: build/tests/unit/embed-tool
 	bash models/words/build.sh
 
-all: $(LIBGRAMMARS) $(GRAMMAR_HEADER) $(if $(LIB_SRCS),$(LIBKBX)) $(PROGRAM) $(MODULE) $(WORDS) $(MAN_PAGES)
+all: $(LIBGRAMMARS) $(LIBTS) $(GRAMMAR_HEADER) $(if $(LIB_SRCS),$(LIBKBX)) $(PROGRAM) $(MODULE) $(WORDS) $(MAN_PAGES)
 
 # LD_PRELOAD libraries of the tests (tests/preload/*.c), built without
 # kbx's flags: they replace malloc in a process of any build
@@ -560,7 +608,7 @@ endif
 uninstall:
 	rm -f '$(DESTDIR)$(bindir)/kbx' '$(DESTDIR)$(libexecdir)/kbx-vector.so' \
 		'$(DESTDIR)$(libexecdir)/kbx-embed.so' '$(DESTDIR)$(libexecdir)/kbx-serve.so' \
-		'$(DESTDIR)$(libexecdir)/kbx-pg.so' \
+		'$(DESTDIR)$(libexecdir)/kbx-pg.so' '$(DESTDIR)$(libexecdir)/kbx-grammars.so' \
 		'$(DESTDIR)$(datadir)/kbx/kbx-words.bin'
 	-rmdir '$(DESTDIR)$(libexecdir)' '$(DESTDIR)$(datadir)/kbx' 2>/dev/null
 	$(Q)for page in $(MAN_SRCS:man/%.md=%); do \

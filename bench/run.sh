@@ -125,7 +125,7 @@ cp "$KBX" "$WORK/bin/kbx.tmp" && mv "$WORK/bin/kbx.tmp" "$WORK/bin/kbx" ||
 	die "cannot copy $KBX"
 # with its modules, which kbx loads from build/ next to the executable
 mkdir -p "$WORK/bin/build"
-for m in kbx-vector.so kbx-embed.so kbx-words.bin; do
+for m in kbx-vector.so kbx-embed.so kbx-grammars.so kbx-words.bin; do
 	[ -f "$(dirname "$KBX")/build/$m" ] && cp "$(dirname "$KBX")/build/$m" "$WORK/bin/build/"
 done
 KBX_ORIG=$KBX

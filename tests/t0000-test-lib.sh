@@ -82,6 +82,7 @@ test_expect_success 'the environment is fixed' '
 	test -z "${KBX_DIR+set}" &&
 	test -z "${XDG_CONFIG_HOME+set}" &&
 	test "$KBX_MODULE_PATH" = "$KBX_SRC/build/kbx-vector.so" &&
+	test "$KBX_GRAMMARS_PATH" = "$KBX_SRC/build/kbx-grammars.so" &&
 	test "$KBX_TEST_UNIT" = "$KBX_SRC/build/tests/unit" &&
 	test "$CORPORA" = "$KBX_SRC/tests/corpora" &&
 	case "$PATH" in

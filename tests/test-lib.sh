@@ -126,12 +126,14 @@ PATH="$KBX_SRC:$PATH"
 test_build_dir_=${test_build_dir_:-$KBX_SRC/build}
 KBX_MODULE_PATH="$test_build_dir_/kbx-vector.so"
 KBX_WORDS_PATH="$test_build_dir_/kbx-words.bin"
+KBX_GRAMMARS_PATH="$test_build_dir_/kbx-grammars.so"
 KBX_TEST_UNIT="$test_build_dir_/tests/unit"
 CORPORA="$KBX_SRC/tests/corpora"
 # kbx looks upward for .kbx and .git as git does; never past tests/ into
 # the kbx checkout itself.
 KBX_CEILING_DIRECTORIES=$TEST_DIRECTORY
-export PATH KBX_SRC KBX_MODULE_PATH KBX_WORDS_PATH KBX_TEST_UNIT CORPORA KBX_CEILING_DIRECTORIES
+export PATH KBX_SRC KBX_MODULE_PATH KBX_WORDS_PATH KBX_GRAMMARS_PATH KBX_TEST_UNIT CORPORA \
+	KBX_CEILING_DIRECTORIES
 
 # git, for tests that build a repository: no system or user config, a
 # fixed branch name, fixed identities and dates (see test_tick), and no

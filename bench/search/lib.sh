@@ -59,7 +59,7 @@ if [ -z "${KBX_SEARCH_COPIED:-}" ]; then
 	[ -x "$src" ] || sdie "no kbx binary at $src: run make first"
 	rm -rf "$SBIN.tmp" && mkdir -p "$SBIN.tmp/build" && cp "$src" "$SBIN.tmp/kbx" ||
 		sdie "cannot copy $src"
-	for m in kbx-embed.so kbx-vector.so kbx-words.bin; do
+	for m in kbx-embed.so kbx-vector.so kbx-grammars.so kbx-words.bin; do
 		[ -f "$(dirname "$src")/build/$m" ] && cp "$(dirname "$src")/build/$m" "$SBIN.tmp/build/"
 	done
 	rm -rf "$SBIN" && mv "$SBIN.tmp" "$SBIN"

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "graph/graph.h"
+#include "lang/grammars.h"
 
 #define DEFAULT_MAX_FILE_SIZE (1u << 20)
 #define PARSE_TIMEOUT_US 10000000ull
@@ -272,6 +273,9 @@ struct kbx_comparer {
 kbx_status_t kbx_comparer_new(kbx_store_t *s, int index_side, kbx_comparer_t **out,
 			      struct kbx_error *err)
 {
+	char why[sizeof(err->msg)];
+	if (_kbx_grammars_load(why, sizeof(why)))
+		return _kbx_fail(err, KBX_ERR_IO, "%s", why);
 	struct kbx_comparer *c = calloc(1, sizeof(*c));
 	if (!c || !(c->parser = ts_parser_new())) {
 		free(c);

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "graph/graph.h"
+#include "lang/grammars.h"
 
 #define DEFAULT_MAX_FILE_SIZE (1u << 20)
 #define DEFAULT_PARSE_TIMEOUT_US 10000000ull
@@ -1150,6 +1151,11 @@ kbx_status_t kbx_index_run(kbx_store_t *s, const struct kbx_index_opts *o,
 	if (!s->writable)
 		return _kbx_fail(err, KBX_ERR_USAGE, "the index was opened read-only");
 	memset(stats, 0, sizeof(*stats));
+	/* the grammars, loaded before any file is read, so that a missing
+	 * module is said as such rather than as files that did not parse */
+	char why[sizeof(err->msg)];
+	if (_kbx_grammars_load(why, sizeof(why)))
+		return _kbx_fail(err, KBX_ERR_IO, "%s", why);
 
 	/* an index of other rules is made again whole (index_once): the
 	 * whole tree then, whatever paths were asked for */

@@ -18,8 +18,9 @@
 #include <string.h>
 
 #include "lang.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_bash(void);
+KBX_GRAMMAR(tree_sitter_bash)
 
 static int is_builtin(const char *name)
 {
@@ -392,7 +393,7 @@ static const char *const bash_extensions[] = { ".sh", ".bash", NULL };
 const struct kbx_lang _kbx_lang_bash = {
 	.name = "bash",
 	.extensions = bash_extensions,
-	.grammar = tree_sitter_bash,
+	.grammar = kbx_tree_sitter_bash,
 	.visit = bash_visit,
 	.begin = bash_begin,
 	.end = bash_end,

@@ -18,8 +18,9 @@
 
 #include "c-common.h"
 #include "lang.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_c(void);
+KBX_GRAMMAR(tree_sitter_c)
 
 /* How C writes a receiver on one line: "->" as ".", string and character
  * literals as written, a backslash-newline as white space. */
@@ -326,7 +327,7 @@ static int c_visit(struct kbx_walk *w, TSNode n, const char *type)
 			return KBX_WALK_SKIP;
 		}
 		if (!strcmp(type, "preproc_def") || !strcmp(type, "preproc_function_def")) {
-			_kbx_c_visit_define(w, n, tree_sitter_c());
+			_kbx_c_visit_define(w, n, kbx_tree_sitter_c());
 			return KBX_WALK_SKIP;
 		}
 		break;
@@ -1121,7 +1122,7 @@ static const char *const c_extensions[] = { ".c", ".h", NULL };
 const struct kbx_lang _kbx_lang_c = {
 	.name = "c",
 	.extensions = c_extensions,
-	.grammar = tree_sitter_c,
+	.grammar = kbx_tree_sitter_c,
 	.visit = c_visit,
 	.import_candidates = _kbx_c_import_candidates,
 	.implicit_self = 0,

@@ -26,9 +26,10 @@
 #include <strings.h>
 
 #include "js-common.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_javascript(void);
-const TSLanguage *tree_sitter_typescript(void);
+KBX_GRAMMAR(tree_sitter_javascript)
+KBX_GRAMMAR(tree_sitter_typescript)
 
 enum script_kind { SCRIPT_NONE, SCRIPT_JS, SCRIPT_TS };
 
@@ -309,11 +310,11 @@ static const char *const svelte_extensions[] = { ".svelte", NULL };
 		.visibility = component_visibility,                                   \
 	}
 
-COMPONENT(_kbx_lang_vue, "vue", vue_extensions, tree_sitter_javascript, vue_visit,
+COMPONENT(_kbx_lang_vue, "vue", vue_extensions, kbx_tree_sitter_javascript, vue_visit,
 	  _kbx_js_begin);
-COMPONENT(_kbx_lang_vue_ts, "vue-ts", NULL, tree_sitter_typescript, vue_ts_visit,
+COMPONENT(_kbx_lang_vue_ts, "vue-ts", NULL, kbx_tree_sitter_typescript, vue_ts_visit,
 	  _kbx_ts_begin);
-COMPONENT(_kbx_lang_svelte, "svelte", svelte_extensions, tree_sitter_javascript,
+COMPONENT(_kbx_lang_svelte, "svelte", svelte_extensions, kbx_tree_sitter_javascript,
 	  _kbx_js_visit, _kbx_js_begin);
-COMPONENT(_kbx_lang_svelte_ts, "svelte-ts", NULL, tree_sitter_typescript, _kbx_ts_visit,
+COMPONENT(_kbx_lang_svelte_ts, "svelte-ts", NULL, kbx_tree_sitter_typescript, _kbx_ts_visit,
 	  _kbx_ts_begin);

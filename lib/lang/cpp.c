@@ -31,8 +31,9 @@
 
 #include "c-common.h"
 #include "lang.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_cpp(void);
+KBX_GRAMMAR(tree_sitter_cpp)
 
 /* How C++ writes a receiver, base or qualified name on one line: "::" and
  * "->" as ".", template arguments dropped ("ns::Box<int>" -> "ns.Box"),
@@ -962,7 +963,7 @@ static int cpp_visit(struct kbx_walk *w, TSNode n, const char *type)
 			return KBX_WALK_SKIP;
 		}
 		if (!strcmp(type, "preproc_def") || !strcmp(type, "preproc_function_def")) {
-			_kbx_c_visit_define(w, n, tree_sitter_cpp());
+			_kbx_c_visit_define(w, n, kbx_tree_sitter_cpp());
 			return KBX_WALK_SKIP;
 		}
 		break;
@@ -1009,7 +1010,7 @@ static const char *const cpp_extensions[] = {
 const struct kbx_lang _kbx_lang_cpp = {
 	.name = "cpp",
 	.extensions = cpp_extensions,
-	.grammar = tree_sitter_cpp,
+	.grammar = kbx_tree_sitter_cpp,
 	.visit = cpp_visit,
 	.begin = cpp_begin,
 	.end = cpp_end,

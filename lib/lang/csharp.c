@@ -12,8 +12,9 @@
 #include <string.h>
 
 #include "js-common.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_c_sharp(void);
+KBX_GRAMMAR(tree_sitter_c_sharp)
 
 static void add_bases(struct kbx_walk *w, int sym, TSNode list)
 {
@@ -811,7 +812,7 @@ static const char *const csharp_extensions[] = { ".cs", NULL };
 const struct kbx_lang _kbx_lang_csharp = {
 	.name = "csharp",
 	.extensions = csharp_extensions,
-	.grammar = tree_sitter_c_sharp,
+	.grammar = kbx_tree_sitter_c_sharp,
 	.visit = cs_visit,
 	.begin = cs_begin,
 	.end = cs_end,

@@ -34,8 +34,9 @@
 #include <string.h>
 
 #include "js-common.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_dart(void);
+KBX_GRAMMAR(tree_sitter_dart)
 
 struct dt_state {
 	/* the function whose signature was seen and whose body comes next,
@@ -759,7 +760,7 @@ static const char *const dart_extensions[] = { ".dart", NULL };
 const struct kbx_lang _kbx_lang_dart = {
 	.name = "dart",
 	.extensions = dart_extensions,
-	.grammar = tree_sitter_dart,
+	.grammar = kbx_tree_sitter_dart,
 	.visit = dt_visit,
 	.begin = dt_begin,
 	.end = dt_end,

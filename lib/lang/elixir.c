@@ -33,8 +33,9 @@
 #include <string.h>
 
 #include "js-common.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_elixir(void);
+KBX_GRAMMAR(tree_sitter_elixir)
 
 struct ex_alias {
 	const char *local, *full;
@@ -809,7 +810,7 @@ static const char *const elixir_extensions[] = { ".ex", ".exs", NULL };
 const struct kbx_lang _kbx_lang_elixir = {
 	.name = "elixir",
 	.extensions = elixir_extensions,
-	.grammar = tree_sitter_elixir,
+	.grammar = kbx_tree_sitter_elixir,
 	.visit = ex_visit,
 	.begin = ex_begin,
 	.end = ex_end,

@@ -1085,7 +1085,8 @@ static size_t parse_pieces(const struct kbx_lang *lang, TSParser *parser, const 
 int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path,
 		 const char *src, size_t len, uint64_t timeout_us, struct kbx_extract *x)
 {
-	if (!ts_parser_set_language(parser, lang->grammar()))
+	const TSLanguage *grammar = lang->grammar();
+	if (!grammar || !ts_parser_set_language(parser, grammar))
 		return -1;
 	ts_parser_set_timeout_micros(parser, timeout_us);
 	unsigned long nomem0 = _kbx_nomem_count;
@@ -1132,7 +1133,7 @@ int _kbx_extract(const struct kbx_lang *lang, TSParser *parser, const char *path
 		lang->begin(&w);
 
 	struct body_state body;
-	body_init(&body, lang->grammar(), src, len);
+	body_init(&body, grammar, src, len);
 	if (npieces)
 		for (size_t i = 0; i < npieces; i++)
 			walk_tree(&w, lang, ts_tree_root_node(pieces[i]), &body);

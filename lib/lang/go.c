@@ -39,8 +39,9 @@
 
 #include "lang.h"
 #include "scoped-names.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_go(void);
+KBX_GRAMMAR(tree_sitter_go)
 
 /* Containers, as _kbx_vtype.container: slices and arrays, maps,
  * channels. */
@@ -1087,7 +1088,7 @@ static const char *const go_extensions[] = { ".go", NULL };
 const struct kbx_lang _kbx_lang_go = {
 	.name = "go",
 	.extensions = go_extensions,
-	.grammar = tree_sitter_go,
+	.grammar = kbx_tree_sitter_go,
 	.visit = go_visit,
 	.begin = go_begin,
 	.end = go_end,

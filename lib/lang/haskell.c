@@ -32,8 +32,9 @@
 #include <string.h>
 
 #include "lang.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_haskell(void);
+KBX_GRAMMAR(tree_sitter_haskell)
 
 /* The text of a module node (Data.Map), in the arena. */
 static const char *module_text(struct kbx_walk *w, TSNode n)
@@ -556,7 +557,7 @@ static const char *const haskell_extensions[] = { ".hs", NULL };
 const struct kbx_lang _kbx_lang_haskell = {
 	.name = "haskell",
 	.extensions = haskell_extensions,
-	.grammar = tree_sitter_haskell,
+	.grammar = kbx_tree_sitter_haskell,
 	.visit = hs_visit,
 	.begin = hs_begin,
 	.end = hs_end,

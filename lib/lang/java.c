@@ -12,8 +12,9 @@
 #include <string.h>
 
 #include "js-common.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_java(void);
+KBX_GRAMMAR(tree_sitter_java)
 
 /* A class body that belongs to `new X() { ... }` or to an enum constant. */
 static int in_anonymous_body(struct kbx_walk *w, TSNode n)
@@ -370,7 +371,7 @@ static const char *const java_extensions[] = { ".java", NULL };
 const struct kbx_lang _kbx_lang_java = {
 	.name = "java",
 	.extensions = java_extensions,
-	.grammar = tree_sitter_java,
+	.grammar = kbx_tree_sitter_java,
 	.visit = java_visit,
 	.import_candidates = java_import_candidates,
 	.implicit_self = 1,

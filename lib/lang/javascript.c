@@ -16,8 +16,9 @@
 #include <string.h>
 
 #include "js-common.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_javascript(void);
+KBX_GRAMMAR(tree_sitter_javascript)
 
 /* ---- text helpers (see js-common.h) ---- */
 
@@ -2037,7 +2038,7 @@ static const char *const javascript_extensions[] = { ".js", ".mjs", ".cjs", ".js
 const struct kbx_lang _kbx_lang_javascript = {
 	.name = "javascript",
 	.extensions = javascript_extensions,
-	.grammar = tree_sitter_javascript,
+	.grammar = kbx_tree_sitter_javascript,
 	.visit = _kbx_js_visit,
 	.begin = _kbx_js_begin,
 	.end = _kbx_js_end,

@@ -24,8 +24,9 @@
 #include <string.h>
 
 #include "js-common.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_kotlin(void);
+KBX_GRAMMAR(tree_sitter_kotlin)
 
 /* The stretches of the file where `this` is not the enclosing class's:
  * an extension function (type: its receiver's) or a lambda given a
@@ -686,7 +687,7 @@ static const char *const kotlin_extensions[] = { ".kt", ".kts", NULL };
 const struct kbx_lang _kbx_lang_kotlin = {
 	.name = "kotlin",
 	.extensions = kotlin_extensions,
-	.grammar = tree_sitter_kotlin,
+	.grammar = kbx_tree_sitter_kotlin,
 	.visit = kt_visit,
 	.begin = kt_begin,
 	.end = kt_end,

@@ -23,7 +23,9 @@
  * import may refer to through import_candidates().
  *
  * To add a language: write lib/lang/<name>.c, add it to the table in
- * lib/lang/lang.c, add its grammar to grammars/grammars.lock, add a fixture
+ * lib/lang/lang.c, add its grammar to grammars/grammars.lock (its
+ * "exports:" line names the entry point, which the file reaches through
+ * KBX_GRAMMAR() of grammars.h: the grammars are a module), add a fixture
  * tree under tests/corpora/<name>/ with its expected facts.
  */
 #ifndef KBX_LANG_H

@@ -19,8 +19,9 @@
 #include <string.h>
 
 #include "js-common.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_lua(void);
+KBX_GRAMMAR(tree_sitter_lua)
 
 struct lua_table {
 	const char *name;
@@ -321,7 +322,7 @@ static const char *const lua_extensions[] = { ".lua", NULL };
 const struct kbx_lang _kbx_lang_lua = {
 	.name = "lua",
 	.extensions = lua_extensions,
-	.grammar = tree_sitter_lua,
+	.grammar = kbx_tree_sitter_lua,
 	.visit = lua_visit,
 	.begin = lua_begin,
 	.end = lua_end,

@@ -30,8 +30,9 @@
 
 #include "c-common.h"
 #include "lang.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_objc(void);
+KBX_GRAMMAR(tree_sitter_objc)
 extern const struct kbx_lang _kbx_lang_c;
 
 /* A field of a class of this file: an instance variable or property. */
@@ -410,7 +411,7 @@ static int oc_visit(struct kbx_walk *w, TSNode n, const char *type)
 			return KBX_WALK_CONTINUE;
 		}
 		if (!strcmp(type, "preproc_def") || !strcmp(type, "preproc_function_def")) {
-			_kbx_c_visit_define(w, n, tree_sitter_objc());
+			_kbx_c_visit_define(w, n, kbx_tree_sitter_objc());
 			return KBX_WALK_SKIP;
 		}
 		break;
@@ -471,7 +472,7 @@ static const char *const objc_extensions[] = { ".m", NULL };
 const struct kbx_lang _kbx_lang_objc = {
 	.name = "objc",
 	.extensions = objc_extensions,
-	.grammar = tree_sitter_objc,
+	.grammar = kbx_tree_sitter_objc,
 	.visit = oc_visit,
 	.begin = oc_begin,
 	.end = oc_end,

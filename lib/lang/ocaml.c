@@ -27,8 +27,9 @@
 #include <string.h>
 
 #include "lang.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_ocaml(void);
+KBX_GRAMMAR(tree_sitter_ocaml)
 
 /* a module name the file knows: one it defines or binds (local), or
  * one it imported (M.f, open M) */
@@ -506,7 +507,7 @@ static const char *const ocaml_extensions[] = { ".ml", NULL };
 const struct kbx_lang _kbx_lang_ocaml = {
 	.name = "ocaml",
 	.extensions = ocaml_extensions,
-	.grammar = tree_sitter_ocaml,
+	.grammar = kbx_tree_sitter_ocaml,
 	.visit = ml_visit,
 	.begin = ml_begin,
 	.end = ml_end,

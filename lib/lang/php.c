@@ -17,8 +17,9 @@
 #include <strings.h>
 
 #include "js-common.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_php(void);
+KBX_GRAMMAR(tree_sitter_php)
 
 struct php_state {
 	const char *ns;      /* the current namespace, dotted, or NULL */
@@ -504,7 +505,7 @@ static const char *const php_extensions[] = { ".php", ".phtml", ".php5", ".php7"
 const struct kbx_lang _kbx_lang_php = {
 	.name = "php",
 	.extensions = php_extensions,
-	.grammar = tree_sitter_php,
+	.grammar = kbx_tree_sitter_php,
 	.visit = php_visit,
 	.begin = php_begin,
 	.end = php_end,

@@ -12,8 +12,9 @@
 #include <string.h>
 
 #include "lang.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_python(void);
+KBX_GRAMMAR(tree_sitter_python)
 
 /* How Python writes a receiver or base on one line: string literals in
  * either quote as written, a backslash-newline as white space. */
@@ -1403,7 +1404,7 @@ static const char *const py_extensions[] = { ".py", ".pyi", NULL };
 const struct kbx_lang _kbx_lang_python = {
 	.name = "python",
 	.extensions = py_extensions,
-	.grammar = tree_sitter_python,
+	.grammar = kbx_tree_sitter_python,
 	.visit = py_visit,
 	.begin = py_begin,
 	.end = py_end,

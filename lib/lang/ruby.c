@@ -14,8 +14,9 @@
 #include <string.h>
 
 #include "js-common.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_ruby(void);
+KBX_GRAMMAR(tree_sitter_ruby)
 
 struct rb_frame {
 	size_t first;    /* index of its first local in rb_state.locals */
@@ -454,7 +455,7 @@ const struct kbx_lang _kbx_lang_ruby = {
 	.name = "ruby",
 	.extensions = ruby_extensions,
 	.filenames = ruby_filenames,
-	.grammar = tree_sitter_ruby,
+	.grammar = kbx_tree_sitter_ruby,
 	.visit = rb_visit,
 	.begin = rb_begin,
 	.end = rb_end,

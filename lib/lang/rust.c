@@ -47,8 +47,9 @@
 
 #include "lang.h"
 #include "scoped-names.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_rust(void);
+KBX_GRAMMAR(tree_sitter_rust)
 
 /* Containers, as _kbx_vtype.container: Vec, VecDeque, slices and
  * arrays; HashMap and BTreeMap; Option; Result. */
@@ -1221,7 +1222,7 @@ static void visit_macro(struct kbx_walk *w, TSNode n, int depth)
 		st->macro_parser = ts_parser_new();
 		if (!st->macro_parser)
 			return;
-		ts_parser_set_language(st->macro_parser, tree_sitter_rust());
+		ts_parser_set_language(st->macro_parser, kbx_tree_sitter_rust());
 	}
 	TSRange r = { ts_node_start_point(args), ts_node_end_point(args),
 		      ts_node_start_byte(args), ts_node_end_byte(args) };
@@ -1496,7 +1497,7 @@ static const char *const rust_extensions[] = { ".rs", NULL };
 const struct kbx_lang _kbx_lang_rust = {
 	.name = "rust",
 	.extensions = rust_extensions,
-	.grammar = tree_sitter_rust,
+	.grammar = kbx_tree_sitter_rust,
 	.visit = rust_visit,
 	.begin = rust_begin,
 	.end = rust_end,

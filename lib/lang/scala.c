@@ -36,8 +36,9 @@
 #include <string.h>
 
 #include "js-common.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_scala(void);
+KBX_GRAMMAR(tree_sitter_scala)
 
 /* The extension being walked: its methods are named after its type. */
 struct sc_state {
@@ -636,7 +637,7 @@ static const char *const scala_extensions[] = { ".scala", ".sc", NULL };
 const struct kbx_lang _kbx_lang_scala = {
 	.name = "scala",
 	.extensions = scala_extensions,
-	.grammar = tree_sitter_scala,
+	.grammar = kbx_tree_sitter_scala,
 	.visit = sc_visit,
 	.begin = sc_begin,
 	.end = sc_end,

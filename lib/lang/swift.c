@@ -18,8 +18,9 @@
 #include <string.h>
 
 #include "js-common.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_swift(void);
+KBX_GRAMMAR(tree_sitter_swift)
 
 /* The extensions being walked: the type each extends, to the end of it. */
 struct sw_state {
@@ -319,7 +320,7 @@ static const char *const swift_extensions[] = { ".swift", NULL };
 const struct kbx_lang _kbx_lang_swift = {
 	.name = "swift",
 	.extensions = swift_extensions,
-	.grammar = tree_sitter_swift,
+	.grammar = kbx_tree_sitter_swift,
 	.visit = sw_visit,
 	.begin = sw_begin,
 	.end = sw_end,

@@ -7,9 +7,10 @@
 #include <string.h>
 
 #include "js-common.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_typescript(void);
-const TSLanguage *tree_sitter_tsx(void);
+KBX_GRAMMAR(tree_sitter_typescript)
+KBX_GRAMMAR(tree_sitter_tsx)
 
 /* namespace A.B { } and module M { }: a namespace; declare module "x" { }
  * only declares another package's types and is skipped. */
@@ -98,7 +99,7 @@ static const char *const tsx_extensions[] = { ".tsx", NULL };
 const struct kbx_lang _kbx_lang_typescript = {
 	.name = "typescript",
 	.extensions = typescript_extensions,
-	.grammar = tree_sitter_typescript,
+	.grammar = kbx_tree_sitter_typescript,
 	.visit = _kbx_ts_visit,
 	.begin = _kbx_ts_begin,
 	.end = _kbx_js_end,
@@ -112,7 +113,7 @@ const struct kbx_lang _kbx_lang_typescript = {
 const struct kbx_lang _kbx_lang_tsx = {
 	.name = "tsx",
 	.extensions = tsx_extensions,
-	.grammar = tree_sitter_tsx,
+	.grammar = kbx_tree_sitter_tsx,
 	.visit = _kbx_ts_visit,
 	.begin = _kbx_ts_begin,
 	.end = _kbx_js_end,

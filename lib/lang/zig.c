@@ -34,8 +34,9 @@
 #include <string.h>
 
 #include "lang.h"
+#include "grammars.h"
 
-const TSLanguage *tree_sitter_zig(void);
+KBX_GRAMMAR(tree_sitter_zig)
 
 /* const Self = @This(); in a container: the name stands for it */
 struct zig_self {
@@ -679,7 +680,7 @@ static const char *const zig_extensions[] = { ".zig", NULL };
 const struct kbx_lang _kbx_lang_zig = {
 	.name = "zig",
 	.extensions = zig_extensions,
-	.grammar = tree_sitter_zig,
+	.grammar = kbx_tree_sitter_zig,
 	.visit = zig_visit,
 	.begin = zig_begin,
 	.end = zig_end,
