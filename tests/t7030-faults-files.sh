@@ -205,6 +205,7 @@ test_expect_success STRACE 'nothing outside the repository is read, nothing outs
 		-e "^/lib/" -e "^/lib64/" -e "^/usr/lib/" \
 		-e "^/sys/devices/system/cpu/" -e "^/proc/self/" -e "^/dev/null\$" \
 		-e "^$KBX_SRC/kbx\$" -e "^$KBX_MODULE_PATH\$" -e "^$KBX_WORDS_PATH\$" \
+		-e "^$KBX_GRAMMARS_PATH\$" \
 		-e "^$HOME/\.config/kbx/repos\$" -e "^$HOME/\.local/state/kbx/store-key\$" \
 		paths >read-outside || :; } &&
 	cat paths >&3 &&

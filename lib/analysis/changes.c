@@ -274,8 +274,9 @@ kbx_status_t kbx_comparer_new(kbx_store_t *s, int index_side, kbx_comparer_t **o
 			      struct kbx_error *err)
 {
 	char why[sizeof(err->msg)];
-	if (_kbx_grammars_load(why, sizeof(why)))
-		return _kbx_fail(err, KBX_ERR_IO, "%s", why);
+	int loaded = _kbx_grammars_load(why, sizeof(why));
+	if (loaded)
+		return _kbx_fail(err, loaded == -2 ? KBX_ERR_NOMEM : KBX_ERR_IO, "%s", why);
 	struct kbx_comparer *c = calloc(1, sizeof(*c));
 	if (!c || !(c->parser = ts_parser_new())) {
 		free(c);

@@ -42,6 +42,7 @@ extern const struct kbx_grammar_table _kbx_grammar_table __attribute__((weak));
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const struct kbx_grammar_table *table;
+static int out_of_memory;
 static char why[PATH_MAX + 512];
 
 static const struct kbx_grammar_table *check(const struct kbx_grammar_table *t,
@@ -69,10 +70,13 @@ static void load(void)
 	void *sym;
 
 	if (!t) {
-		if (_kbx_module_open("grammar module", "KBX_GRAMMARS_PATH",
-				     KBX_GRAMMARS_MODULE_FILE, KBX_GRAMMARS_MODULE_SYMBOL, &sym,
-				     path, sizeof(path), why, sizeof(why)))
+		int rc = _kbx_module_open("grammar module", "KBX_GRAMMARS_PATH",
+					  KBX_GRAMMARS_MODULE_FILE, KBX_GRAMMARS_MODULE_SYMBOL,
+					  &sym, path, sizeof(path), why, sizeof(why));
+		if (rc) {
+			out_of_memory = rc == -2;
 			return;
+		}
 		t = sym;
 	}
 	t = check(t, path);
@@ -91,7 +95,7 @@ int _kbx_grammars_load(char *err, size_t errsz)
 		return 0;
 	if (err && errsz)
 		snprintf(err, errsz, "%s", why);
-	return -1;
+	return out_of_memory ? -2 : -1;
 }
 
 const TSLanguage *_kbx_grammar(const char *name)

@@ -43,7 +43,8 @@ struct kbx_grammar_table {
 
 /* Load the grammars once (the table linked in, else the module:
  * KBX_GRAMMARS_PATH, build/ beside the program, the module directory).
- * 0, or -1 with a message that says what to do.  Thread-safe. */
+ * 0, or -1 with a message that says what to do, or -2 when memory ran
+ * out while loading.  Thread-safe. */
 int _kbx_grammars_load(char *err, size_t errsz);
 
 /* The grammar whose entry point is name, NULL when it is not there or

@@ -85,7 +85,8 @@ static int open_file(const char *what, const char *file, const char *symbol, voi
 		const char *msg = dlerror();
 		snprintf(err, errsz, "cannot load %s '%s': %s", what, file,
 			 msg ? msg : "unknown dynamic loader error");
-		return -1;
+		/* the loader ran out of memory: the caller's to say as such */
+		return msg && strstr(msg, strerror(ENOMEM)) ? -2 : -1;
 	}
 	*sym = dlsym(handle, symbol);
 	if (!*sym) {

@@ -27,7 +27,8 @@
  * binary is reported, not skipped.  On success *sym is the symbol and
  * path (pathsz bytes) the file's path, and 0 is returned; otherwise -1
  * with a message in err that names what (a "vector module"), the paths
- * tried and what to do.  A module that was opened stays loaded.
+ * tried and what to do, or -2 when the dynamic loader ran out of memory.
+ * A module that was opened stays loaded.
  */
 int _kbx_module_open(const char *what, const char *env_var, const char *file,
 		     const char *symbol, void **sym, char *path, size_t pathsz, char *err,
