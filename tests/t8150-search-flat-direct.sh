@@ -11,6 +11,8 @@ module took to load.'
 
 test_unit vector-flat-direct .
 
+test_lazy_prereq STRACE 'strace -f -o /dev/null true'
+
 # the hits and the plan of a JSON search, without the timings and the
 # module fields, which differ between the two ways
 hits_of () {
@@ -85,6 +87,19 @@ test_expect_success 'a missing module is still reported when the index needs it'
 	(cd repo && KBX_VECTOR_FLAT=module KBX_MODULE_PATH="$TRASH_DIRECTORY/nowhere.so" \
 		test_must_fail kbx search --mode=vector "split record fields") 2>err &&
 	test_grep "no vector search: .*nowhere.so" err
+'
+
+# Where the file system caches files in large folios, a mapping advised
+# so is mapped 2 MiB to an entry (README "The vector file in huge
+# pages"); the file is written 2 MiB at a time for the same reason.
+test_expect_success STRACE 'the vector file is written in 2 MiB pieces and mapped with huge-page advice' '
+	(cd repo && strace -f -y -e trace=write -o ../wtrace kbx index --rebuild -q) &&
+	grep "vectors.kbxv" wtrace >writes &&
+	test_file_not_empty writes &&
+	# under 2 MiB: the vectors in one write, the trailer in another
+	test $(wc -l <writes) -le 2 &&
+	(cd repo && strace -e trace=mmap,madvise -o ../mtrace kbx search --mode=vector "split record fields") &&
+	test_grep "MADV_HUGEPAGE" mtrace
 '
 
 test_done
