@@ -251,6 +251,25 @@ if has c; then
 			-n "cscope -d -L2 $n" "cscope -d -L2 $n"
 	done
 
+	# A search of git's code chunks against the same with
+	# --mode=lexical: what the vector signal costs.  Once as kbx index
+	# left the page cache, once after the vector file has left it and one
+	# search has read it back, as a search finds it later in the day
+	# (README "The vector file in huge pages").
+	say "C: kbx search against --mode=lexical (hyperfine -N, $QRUNS runs)"
+	q_search="read a config file and parse its sections"
+	hf "c-search" "$G" --warmup 5 --runs "$QRUNS" \
+		-n "kbx search" "$KBX search '$q_search'" \
+		-n "kbx search --mode=lexical" "$KBX search --mode=lexical '$q_search'"
+	if $PY -c 'import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$G/.kbx/vectors.kbxv"; then
+		(cd "$G" && "$KBX" search "$q_search" >/dev/null 2>&1)
+		hf "c-search-reread" "$G" --warmup 5 --runs "$QRUNS" \
+			-n "kbx search" "$KBX search '$q_search'" \
+			-n "kbx search --mode=lexical" "$KBX search --mode=lexical '$q_search'"
+	fi
+
 	# A graph query's start-up, step by step, beside GNU Global's: each
 	# command does the one before it and one step more.  Page faults
 	# (perf stat, when the kernel lets it count) do not drift with the
