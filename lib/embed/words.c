@@ -23,6 +23,7 @@
  * needs no check of its own.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE         /* madvise, MADV_HUGEPAGE */
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
@@ -85,6 +86,12 @@ int _kbx_words_open(const char *path, struct _kbx_words **out, char *msg, size_t
 		free(w);
 		return -1;
 	}
+#ifdef MADV_HUGEPAGE
+	/* read from disk in 2 MiB pieces, mapped one entry each where the
+	 * kernel caches files so (as the vector file: lib/util/vflat.c);
+	 * a query touches the offsets, the pool and a row per word */
+	(void)madvise(w->map, w->size, MADV_HUGEPAGE);
+#endif
 	const unsigned char *h = w->map;
 	uint32_t version = get_u32(h + 8), pool, body;
 	w->dim = get_u32(h + 12);
