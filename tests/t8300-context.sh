@@ -494,4 +494,43 @@ test_expect_success 'a long first body takes at most half the budget when more w
 	test_grep "^votes.py#tally_votes False\$" pieces
 '
 
+test_expect_success 'the best of each kind comes after the first piece, ahead of more code' '
+	mkdir -p mixed/app reg3/docs &&
+	cat >reg3/docs/retries.md <<-\EOF &&
+	---
+	id: doc-retries
+	title: Retry policy
+	category: doc
+	language: all
+	---
+	# Retry policy
+
+	Wait longer after each failed attempt, doubling the wait each
+	time, and give up after five attempts.
+	EOF
+	i=0 &&
+	while test $i -lt 30; do
+		{
+			echo "def retry_request_$i(request, pause=$i):" &&
+			echo "    \"\"\"Retry the request after a pause when the call fails.\"\"\"" &&
+			echo "    return send_request(request, pause)" &&
+			echo &&
+			echo
+		} >>mixed/app/client.py &&
+		i=$((i + 1))
+	done &&
+	(cd mixed && git init -q && kbx registry add ../reg3 >/dev/null 2>&1 && kbx index -q &&
+	 kbx search --format=json -n 60 "retry the request after a pause when the call fails" >../all &&
+	 kbx context --format=json --budget=400 "retry the request after a pause when the call fails" >../out) &&
+	# the search ranks the document below more code than the budget holds
+	TYPE=hit jfields id <all >ranked &&
+	grep -n "^doc-retries" ranked >at &&
+	test "$(cut -d: -f1 at)" -gt 12 &&
+	TYPE=piece jfields id kind <out >pieces &&
+	sed -n 2p pieces >second &&
+	echo "doc-retries doc" >expect &&
+	test_cmp expect second &&
+	test "$(grep -c "^app/client.py#retry_request_" pieces)" -ge 3
+'
+
 test_done

@@ -1095,6 +1095,55 @@ static size_t whole_tokens(struct run *r, const struct cand *c)
 	return t;
 }
 
+/* The kinds a pack keeps leaders of: code (bodies and signatures),
+ * document sections, error entries. */
+static int kind_of(const struct cand *c)
+{
+	return c->p.kind == KBX_PIECE_SIGNATURE ? KBX_PIECE_CODE : c->p.kind;
+}
+
+/*
+ * The best KIND_LEADERS candidates of each kind other than the first
+ * candidate's come right after it, in score order; then the rest, by
+ * score.  Where code and a registry are indexed together, code is most
+ * of the index and fills the ranks: a question that a registry's entry
+ * or document answers found it, but below so many functions that a pack
+ * held only code.  Chosen on the dev questions (README "Context packs"):
+ * 3 rather than 1, 2 or 5.  0 when out of memory.
+ */
+#define KIND_LEADERS 3
+
+static int leaders_first(struct run *r)
+{
+	struct cand *order = malloc(r->n * sizeof(*order));
+	unsigned char *taken = calloc(r->n, 1);
+	if (!order || !taken) {
+		free(order);
+		free(taken);
+		r->nomem = 1;
+		return 0;
+	}
+	size_t m = 0, led[KBX_PIECE_ERROR + 1] = { 0 };
+	int first = kind_of(&r->c[0]);
+	order[m++] = r->c[0];
+	taken[0] = 1;
+	for (size_t i = 1; i < r->n; i++) {
+		int k = kind_of(&r->c[i]);
+		if (k != first && led[k] < KIND_LEADERS) {
+			led[k]++;
+			order[m++] = r->c[i];
+			taken[i] = 1;
+		}
+	}
+	for (size_t i = 1; i < r->n; i++)
+		if (!taken[i])
+			order[m++] = r->c[i];
+	memcpy(r->c, order, r->n * sizeof(*order));
+	free(order);
+	free(taken);
+	return 1;
+}
+
 /* Step 4. */
 static void pack(struct run *r)
 {
@@ -1109,6 +1158,8 @@ static void pack(struct run *r)
 	r->tab_cap = 1;
 	if (r->n > 1)
 		qsort(r->c, r->n, sizeof(*r->c), cand_cmp);
+	if (r->n > 2 && !leaders_first(r))
+		return;
 	plan->candidates = r->n;
 	out->pieces = calloc(r->n ? r->n : 1, sizeof(*out->pieces));
 	if (!out->pieces) {
