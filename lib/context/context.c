@@ -1129,7 +1129,7 @@ static int leaders_first(struct run *r)
 	taken[0] = 1;
 	for (size_t i = 1; i < r->n; i++) {
 		int k = kind_of(&r->c[i]);
-		if (k != first && led[k] < KIND_LEADERS) {
+		if (k != first && k <= KBX_PIECE_ERROR && led[k] < KIND_LEADERS) {
 			led[k]++;
 			order[m++] = r->c[i];
 			taken[i] = 1;
