@@ -15,8 +15,10 @@
 #   run.sh [RUNS]        (default 20 runs each)
 #
 # The document and error question sets of bench/search/sets/ need the
-# registry they are about, which is not part of kbx: run recall.sh on a
-# tree with it added to measure them.
+# registry they are about, which is not part of kbx: when it is there
+# (KBX_BENCH_REGISTRY, else ../shared/fixtures/kb-registry beside the
+# tree), they are measured on the registry alone and on kbx's tree with
+# it, where code crowds the registry's answers.
 
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,6 +36,26 @@ mkdir "$tmp/tree"
 
 echo "recall inside a 2,000-token pack (questions about kbx's own functions):"
 KBX=$KBX sh "$here/recall.sh" "$tmp/tree" "$here/code-questions.tsv"
+
+registry=${KBX_BENCH_REGISTRY:-$root/../shared/fixtures/kb-registry}
+if test -d "$registry"; then
+	sets="$root/bench/search/sets/doc-questions.tsv $root/bench/search/sets/error-plain.tsv"
+	mkdir "$tmp/alone"
+	cp -R "$tmp/tree" "$tmp/mixed"
+	rm -rf "$tmp/mixed/.kbx"
+	for d in alone mixed; do
+		# status 11: entries skipped (the fixture repeats an id), the rest indexed
+		(cd "$tmp/$d" && "$KBX" registry add "$registry" >/dev/null 2>&1 &&
+		 { "$KBX" index -q 2>/dev/null || test $? = 11; })
+	done
+	echo
+	echo "the same for the registry's questions, the registry alone:"
+	# shellcheck disable=SC2086 # $sets is two paths
+	KBX=$KBX sh "$here/recall.sh" "$tmp/alone" $sets
+	echo "and kbx's tree with the registry (code questions too):"
+	# shellcheck disable=SC2086
+	KBX=$KBX sh "$here/recall.sh" "$tmp/mixed" $sets "$here/code-questions.tsv"
+fi
 
 if command -v hyperfine >/dev/null 2>&1; then
 	echo
