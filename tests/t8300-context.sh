@@ -533,4 +533,15 @@ test_expect_success 'the best of each kind comes after the first piece, ahead of
 	test "$(grep -c "^app/client.py#retry_request_" pieces)" -ge 3
 '
 
+test_expect_success 'a question the graph answers keeps its order' '
+	(cd mixed && kbx context --format=json --budget=400 "what calls send_request" >../out) &&
+	TYPE=pack jfields traversal <out >traversal &&
+	echo callers >expect &&
+	test_cmp expect traversal &&
+	TYPE=piece jfields kind <out >kinds &&
+	sed -n 2p kinds >second &&
+	echo signature >expect &&
+	test_cmp expect second
+'
+
 test_done

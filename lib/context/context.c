@@ -89,6 +89,7 @@ struct run {
 	size_t nfiles;
 	kbx_comparer_t **cmps;          /* per source, made when a file has changed */
 	uint64_t max_file_size;
+	int traversal;          /* a hybrid step walked the graph (callers, ...) */
 	int nomem;
 };
 
@@ -403,6 +404,8 @@ static kbx_status_t ask_source(struct run *r, size_t src, struct kbx_error *err)
 		*err = herr;
 		return st;
 	}
+	if (hr.plan.relation != KBX_REL_NONE)
+		r->traversal = 1;
 	if (!plan->relation) {
 		plan->relation = strdup(kbx_hybrid_rel_str(hr.plan.relation));
 		plan->search_text = hr.plan.search_text ? strdup(hr.plan.search_text) : NULL;
@@ -1109,7 +1112,8 @@ static int kind_of(const struct cand *c)
  * of the index and fills the ranks: a question that a registry's entry
  * or document answers found it, but below so many functions that a pack
  * held only code.  Chosen on the dev questions (README "Context packs"):
- * 3 rather than 1, 2 or 5.  0 when out of memory.
+ * 3 rather than 2 or 5.  Not when the hybrid step walked the graph: the
+ * answer to "what calls X" is its callers.  0 when out of memory.
  */
 #define KIND_LEADERS 3
 
@@ -1158,7 +1162,9 @@ static void pack(struct run *r)
 	r->tab_cap = 1;
 	if (r->n > 1)
 		qsort(r->c, r->n, sizeof(*r->c), cand_cmp);
-	if (r->n > 2 && !leaders_first(r))
+	/* a question of meaning; the answer to "what calls X" is its
+	 * callers, in their order */
+	if (r->n > 2 && !r->traversal && !leaders_first(r))
 		return;
 	plan->candidates = r->n;
 	out->pieces = calloc(r->n ? r->n : 1, sizeof(*out->pieces));
