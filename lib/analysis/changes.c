@@ -273,10 +273,9 @@ struct kbx_comparer {
 kbx_status_t kbx_comparer_new(kbx_store_t *s, int index_side, kbx_comparer_t **out,
 			      struct kbx_error *err)
 {
-	char why[sizeof(err->msg)];
-	int loaded = _kbx_grammars_load(why, sizeof(why));
+	kbx_status_t loaded = _kbx_grammars_need(err);
 	if (loaded)
-		return _kbx_fail(err, loaded == -2 ? KBX_ERR_NOMEM : KBX_ERR_IO, "%s", why);
+		return loaded;
 	struct kbx_comparer *c = calloc(1, sizeof(*c));
 	if (!c || !(c->parser = ts_parser_new())) {
 		free(c);

@@ -1153,10 +1153,9 @@ kbx_status_t kbx_index_run(kbx_store_t *s, const struct kbx_index_opts *o,
 	memset(stats, 0, sizeof(*stats));
 	/* the grammars, loaded before any file is read, so that a missing
 	 * module is said as such rather than as files that did not parse */
-	char why[sizeof(err->msg)];
-	int loaded = _kbx_grammars_load(why, sizeof(why));
+	kbx_status_t loaded = _kbx_grammars_need(err);
 	if (loaded)
-		return _kbx_fail(err, loaded == -2 ? KBX_ERR_NOMEM : KBX_ERR_IO, "%s", why);
+		return loaded;
 
 	/* an index of other rules is made again whole (index_once): the
 	 * whole tree then, whatever paths were asked for */

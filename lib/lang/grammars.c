@@ -7,6 +7,7 @@
 #include "kbx-grammars.h"
 #include "lang/grammars.h"
 #include "util/modload.h"
+#include "util/util.h"
 
 /* tree-sitter's allocator, which kbx sets (cmd/kbx.c) */
 extern void *(*ts_current_malloc)(size_t);
@@ -96,6 +97,16 @@ int _kbx_grammars_load(char *err, size_t errsz)
 	if (err && errsz)
 		snprintf(err, errsz, "%s", why);
 	return out_of_memory ? -2 : -1;
+}
+
+kbx_status_t _kbx_grammars_need(struct kbx_error *err)
+{
+	char msg[sizeof(why)];
+	int rc = _kbx_grammars_load(msg, sizeof(msg));
+
+	if (!rc)
+		return KBX_OK;
+	return _kbx_fail(err, rc == -2 ? KBX_ERR_NOMEM : KBX_ERR_IO, "%s", msg);
 }
 
 const TSLanguage *_kbx_grammar(const char *name)

@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <tree_sitter/api.h>
 
+#include "kbx.h"
+
 #define KBX_GRAMMARS_MODULE_FILE "kbx-grammars.so"
 #define KBX_GRAMMARS_MODULE_SYMBOL "_kbx_grammar_table"
 /* The table's layout; a module of another layout is refused. */
@@ -46,6 +48,10 @@ struct kbx_grammar_table {
  * 0, or -1 with a message that says what to do, or -2 when memory ran
  * out while loading.  Thread-safe. */
 int _kbx_grammars_load(char *err, size_t errsz);
+
+/* The same for a command about to parse: KBX_OK, or the message with
+ * KBX_ERR_NOMEM when memory ran out while loading, else KBX_ERR_IO. */
+kbx_status_t _kbx_grammars_need(struct kbx_error *err);
 
 /* The grammar whose entry point is name, NULL when it is not there or
  * the grammars could not be loaded (_kbx_grammars_load says why). */
