@@ -436,15 +436,25 @@ static void set_mapped(struct kbx_vflat *v, void *m, size_t len,
 	v->codes_ok = 1;
 }
 
+/* The first len bytes of fd, read-only, into *m. */
+static int map_file(int fd, const char *path, size_t len, void **m, char *err, size_t errsz)
+{
+	*m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (*m == MAP_FAILED)
+		return fail(err, errsz, errno == ENOMEM ? KBX_VF_NOMEM : KBX_VF_IO,
+			    "cannot map '%s': %s", path, strerror(errno));
+	return KBX_VF_OK;
+}
+
 int _kbx_vflat_map(int fd, const char *path, uint64_t payload, const struct kbx_vflat_layout *l,
 		   uint32_t dim, uint64_t n, int metric, struct kbx_vflat *v, char *err,
 		   size_t errsz)
 {
-	void *m = mmap(NULL, (size_t)payload, PROT_READ, MAP_SHARED, fd, 0);
+	void *m;
+	int rc = map_file(fd, path, (size_t)payload, &m, err, errsz);
 
-	if (m == MAP_FAILED)
-		return fail(err, errsz, errno == ENOMEM ? KBX_VF_NOMEM : KBX_VF_IO,
-			    "cannot map '%s': %s", path, strerror(errno));
+	if (rc)
+		return rc;
 	advise_huge(m, huge_part(l));
 	set_mapped(v, m, (size_t)payload, l, dim, n, metric);
 	return KBX_VF_OK;
@@ -461,12 +471,10 @@ static int map_checked(int fd, const char *path, const struct kbx_vf_trailer *t,
 	void *m;
 	int rc = check_size(path, t->payload, err, errsz);
 
+	if (!rc)
+		rc = map_file(fd, path, len, &m, err, errsz);
 	if (rc)
 		return rc;
-	m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	if (m == MAP_FAILED)
-		return fail(err, errsz, errno == ENOMEM ? KBX_VF_NOMEM : KBX_VF_IO,
-			    "cannot map '%s': %s", path, strerror(errno));
 	advise_huge(m, len < HUGE_PAGE ? len : HUGE_PAGE);
 	rc = check_head(m, path, t->payload, t->dim, t->ntotal, &l, err, errsz);
 	if (rc) {
