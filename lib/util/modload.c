@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/modload.h"
@@ -83,10 +84,19 @@ static int open_file(const char *what, const char *file, const char *symbol, voi
 		sigaction(SIGABRT, &old, NULL);
 	if (!handle) {
 		const char *msg = dlerror();
-		snprintf(err, errsz, "cannot load %s '%s': %s", what, file,
-			 msg ? msg : "unknown dynamic loader error");
+		int nomem = msg && strstr(msg, strerror(ENOMEM));
+		struct stat st;
+		/* glibc says a file it could not open for want of memory (a
+		 * copy of its name refused) is not there: one that is there
+		 * after all is memory running out too */
+		int gone = msg && strstr(msg, strerror(ENOENT));
+		if (!nomem && gone && stat(file, &st) == 0)
+			nomem = 1;
+		snprintf(err, errsz, "cannot load %s '%s': %s%s", what, file,
+			 msg ? msg : "unknown dynamic loader error",
+			 nomem && gone ? " (though it is there: out of memory)" : "");
 		/* the loader ran out of memory: the caller's to say as such */
-		return msg && strstr(msg, strerror(ENOMEM)) ? -2 : -1;
+		return nomem ? -2 : -1;
 	}
 	*sym = dlsym(handle, symbol);
 	if (!*sym) {
