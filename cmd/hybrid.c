@@ -704,6 +704,7 @@ int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 		strbuf_addstr(&question, argv[i]);
 	}
 	if (question.failed) {
+		fprintf(stderr, "fatal: out of memory\n");
 		rc = KBX_EXIT_INTERNAL;
 		goto out;
 	}

@@ -256,6 +256,7 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		}
 	}
 	if (query.failed) {
+		fprintf(stderr, "fatal: out of memory\n");
 		rc = KBX_EXIT_INTERNAL;
 		goto out;
 	}

@@ -76,9 +76,11 @@ static kbx_status_t find_and_load(const struct kbx_embed_ops **ops, struct kbx_e
 	void *sym;
 	char path[PATH_MAX], msg[sizeof(err->msg)];
 
-	if (_kbx_module_open("embedding module", "KBX_EMBED_MODULE_PATH", KBX_EMBED_MODULE_FILE,
-			     KBX_EMBED_MODULE_SYMBOL, &sym, path, sizeof(path), msg, sizeof(msg)))
-		return _kbx_fail(err, KBX_ERR_IO, "%s", msg);
+	int rc = _kbx_module_open("embedding module", "KBX_EMBED_MODULE_PATH",
+				  KBX_EMBED_MODULE_FILE, KBX_EMBED_MODULE_SYMBOL, &sym, path,
+				  sizeof(path), msg, sizeof(msg));
+	if (rc)
+		return _kbx_fail(err, rc == -2 ? KBX_ERR_NOMEM : KBX_ERR_IO, "%s", msg);
 	memcpy(&entry, &sym, sizeof(entry));
 	o = entry(KBX_EMBED_ABI);
 	if (!o || o->abi != KBX_EMBED_ABI || o->size < sizeof(struct kbx_embed_ops))

@@ -948,6 +948,12 @@ static kbx_status_t run_vector(struct kbx_store *s, MDB_txn *txn,
 			 (unsigned long long)fgen, (unsigned long long)gen);
 		goto out;
 	}
+	if (vr == KBX_VEC_ERR_NOMEM) {
+		/* the module's own allocations are not counted as kbx's
+		 * are: say it here, or the search goes on without vectors */
+		st = _kbx_fail(err, KBX_ERR_NOMEM, "out of memory opening the vector index: %s", msg);
+		goto out;
+	}
 	if (vr == KBX_VEC_ERR_MODULE) {
 		snprintf(rep->note, sizeof(rep->note), "no vector search: %s", msg);
 		goto out;

@@ -1816,9 +1816,10 @@ static kbx_status_t build_vectors(struct sync *y, const char *ident, uint64_t ge
 		y->stats->vectors_rebuilt = !st;
 		return st;
 	}
-	if (_kbx_vector_load(&ops, msg, sizeof(msg))) {
+	if ((rc = _kbx_vector_load(&ops, msg, sizeof(msg)))) {
 		mdb_txn_abort(txn);
-		return _kbx_fail(y->err, KBX_ERR_IO, "cannot build the vector index: %s", msg);
+		return _kbx_fail(y->err, rc == KBX_VEC_ERR_NOMEM ? KBX_ERR_NOMEM : KBX_ERR_IO,
+				 "cannot build the vector index: %s", msg);
 	}
 	int64_t *ids = malloc((total + 1) * sizeof(*ids));
 	float *vecs = NULL;

@@ -49,15 +49,17 @@ static int find_and_load(const struct kbx_vector_ops **ops, char *err, size_t er
 	kbx_vector_module_fn entry;
 	void *sym;
 	char path[PATH_MAX];
+	int rc;
 
 	/* OpenBLAS starts a thread per processor when it is loaded, which
 	 * costs start-up time and gains nothing: FAISS runs its own loops
 	 * in parallel with OpenMP, and a search asks one query.  The user's
 	 * own setting wins. */
 	setenv("OPENBLAS_NUM_THREADS", "1", 0);
-	if (_kbx_module_open("vector module", "KBX_MODULE_PATH", KBX_VECTOR_MODULE_FILE,
-			     KBX_VECTOR_MODULE_SYMBOL, &sym, path, sizeof(path), err, errsz))
-		return KBX_VEC_ERR_MODULE;
+	rc = _kbx_module_open("vector module", "KBX_MODULE_PATH", KBX_VECTOR_MODULE_FILE,
+			      KBX_VECTOR_MODULE_SYMBOL, &sym, path, sizeof(path), err, errsz);
+	if (rc)
+		return rc == -2 ? KBX_VEC_ERR_NOMEM : KBX_VEC_ERR_MODULE;
 	/* POSIX guarantees a function's address survives this round trip. */
 	memcpy(&entry, &sym, sizeof(entry));
 	o = entry(KBX_VECTOR_ABI);

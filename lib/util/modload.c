@@ -66,6 +66,38 @@ static void abort_while_loading(int sig)
 	raise(SIGABRT);
 }
 
+/*
+ * What glibc's loader says when an allocation of its own was refused:
+ * most of its messages for ENOMEM carry no strerror() of it, and a
+ * module that is there is then as good as missing to a caller that
+ * cannot tell them apart.
+ */
+static const char *const loader_nomem[] = {
+	"cannot create shared object descriptor",
+	"cannot allocate dependency",
+	"cannot allocate symbol search list",
+	"cannot allocate version reference table",
+	"cannot create cache for search path",
+	"cannot create RUNPATH/RPATH copy",
+	"cannot create searchlist",
+	"cannot create scope list",
+	"cannot extend global scope",
+	"cannot create TLS data structures",
+	"out of memory",
+};
+
+static int loader_out_of_memory(const char *msg)
+{
+	if (!msg)
+		return 0;
+	if (strstr(msg, strerror(ENOMEM)))
+		return 1;
+	for (size_t i = 0; i < sizeof(loader_nomem) / sizeof(*loader_nomem); i++)
+		if (strstr(msg, loader_nomem[i]))
+			return 1;
+	return 0;
+}
+
 static int open_file(const char *what, const char *file, const char *symbol, void **sym,
 		     char *err, size_t errsz)
 {
@@ -84,7 +116,7 @@ static int open_file(const char *what, const char *file, const char *symbol, voi
 		sigaction(SIGABRT, &old, NULL);
 	if (!handle) {
 		const char *msg = dlerror();
-		int nomem = msg && strstr(msg, strerror(ENOMEM));
+		int nomem = loader_out_of_memory(msg);
 		struct stat st;
 		/* glibc says a file it could not open for want of memory (a
 		 * copy of its name refused) is not there: one that is there
@@ -95,7 +127,11 @@ static int open_file(const char *what, const char *file, const char *symbol, voi
 		snprintf(err, errsz, "cannot load %s '%s': %s%s", what, file,
 			 msg ? msg : "unknown dynamic loader error",
 			 nomem && gone ? " (though it is there: out of memory)" : "");
-		/* the loader ran out of memory: the caller's to say as such */
+		/* the loader ran out of memory: counted as kbx's own refusals
+		 * are, so that no command goes on as if the module were
+		 * missing (exit 9), and the caller's to say as such */
+		if (nomem)
+			_kbx_nomem();
 		return nomem ? -2 : -1;
 	}
 	*sym = dlsym(handle, symbol);
