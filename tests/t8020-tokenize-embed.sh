@@ -152,6 +152,19 @@ test_expect_success 'builtin: missing or damaged word vectors are named, with wh
 	test_grep "is not a word-vector file" err
 '
 
+# The offsets of the words are checked where a query reads them, not
+# all at open: offsets past the pool make those words unknown, never a
+# read outside the file (the sanitizer build says so).
+test_expect_success 'builtin: damaged word offsets are words not found' '
+	cp "$KBX_WORDS_PATH" offsets.bin &&
+	head -c 4096 /dev/zero | tr "\\000" "\\377" |
+		dd of=offsets.bin bs=1 seek=64 conv=notrunc 2>/dev/null &&
+	test_must_fail cmp -s "$KBX_WORDS_PATH" offsets.bin &&
+	KBX_WORDS_PATH="$PWD/offsets.bin" "$tool" --print=norms \
+		"the request timed out" "zebra" "" >out &&
+	test_line_count = 3 out
+'
+
 # Words that the hashing cannot relate, since they share no letters or
 # stems: the learned vectors were trained on documentation where they
 # are said of the same things.

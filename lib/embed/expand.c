@@ -71,6 +71,8 @@ int _kbx_expand_query(const char *text, size_t len, _kbx_expand_fn fn, void *dat
 		for (size_t j = 0; j < n; j++) {
 			size_t l;
 			const char *s = _kbx_words_word(w, idx[j], &l);
+			if (!l)
+				continue;
 			fn(data, s, l, cos[j]);
 			added++;
 		}

@@ -31,7 +31,8 @@ float _kbx_words_weight(const struct _kbx_words *w, long i);
 void _kbx_words_add(const struct _kbx_words *w, long i, float k, float *acc);
 /* Take the direction every text shares out of acc. */
 void _kbx_words_finish(const struct _kbx_words *w, float *acc);
-/* Word i's text (not NUL-terminated) and its length. */
+/* Word i's text (not NUL-terminated) and its length; "" and 0 where
+ * the file is damaged. */
 const char *_kbx_words_word(const struct _kbx_words *w, long i, size_t *len);
 /* Up to k words nearest word i by cosine, at least min_cos, best first,
  * into idx[] and cos[]; returns how many. */

@@ -986,9 +986,19 @@ static void score_all(const struct score_job *all, uint64_t row_bytes)
  */
 #define SAMPLE_STEP 8
 
-static int better(const float *score, int64_t a, int64_t b)
+/* Is position a before b?  The larger score, a NaN the smallest, then
+ * the earlier position: an order with no two alike. */
+static inline int better(const float *score, int64_t a, int64_t b)
 {
-	return score[a] > score[b] || (score[a] == score[b] && a < b);
+	float x = score[a], y = score[b];
+
+	if (x > y)
+		return 1;
+	if (x < y)
+		return 0;
+	if (x == y || (x != x && y != y))
+		return a < b;
+	return x == x;  /* one NaN: the number is better */
 }
 
 static void heap_down(const float *score, int64_t *pos, size_t r, size_t i)
@@ -1032,6 +1042,64 @@ static void heap_select(const float *score, const int64_t *from, uint64_t m, int
 	}
 }
 
+/*
+ * The r best of pos[0..m) (r < m) into pos[0..r), in no order: a
+ * quickselect, the pivot the median of three, insertion sort for the
+ * last few; some m more comparisons, where a heap of the r best makes
+ * one for every position and log r for each that enters.  Rounds that
+ * do not shrink the range enough (an order made to defeat the pivot)
+ * end in heap_select.
+ */
+static void quick_select(const float *score, int64_t *pos, size_t m, size_t r)
+{
+	size_t lo = 0, hi = m, i, j, rounds = 0, limit = 2;
+	int64_t t;
+
+	for (i = m; i > 1; i /= 2)
+		limit += 2;
+	while (hi - lo > 16) {
+		size_t mid = lo + (hi - lo) / 2, store;
+
+		if (++rounds > limit) {
+			int64_t *from = malloc((hi - lo) * sizeof(*from));
+
+			if (from) {
+				memcpy(from, pos + lo, (hi - lo) * sizeof(*from));
+				heap_select(score, from, hi - lo, pos + lo, r - lo);
+				free(from);
+				return;
+			}
+		}
+		/* the median of lo, mid and hi - 1 to hi - 1 */
+		if (better(score, pos[mid], pos[lo]))
+			t = pos[mid], pos[mid] = pos[lo], pos[lo] = t;
+		if (better(score, pos[hi - 1], pos[lo]))
+			t = pos[hi - 1], pos[hi - 1] = pos[lo], pos[lo] = t;
+		if (better(score, pos[mid], pos[hi - 1]))
+			t = pos[mid], pos[mid] = pos[hi - 1], pos[hi - 1] = t;
+		store = lo;
+		for (i = lo; i < hi - 1; i++)
+			if (better(score, pos[i], pos[hi - 1])) {
+				t = pos[i], pos[i] = pos[store], pos[store] = t;
+				store++;
+			}
+		t = pos[store], pos[store] = pos[hi - 1], pos[hi - 1] = t;
+		/* pos[lo..store) better than the pivot, at pos[store] */
+		if (r <= store)
+			hi = store;
+		else if (r > store + 1)
+			lo = store + 1;
+		else
+			return;
+	}
+	for (i = lo + 1; i < hi; i++) {
+		t = pos[i];
+		for (j = i; j > lo && better(score, t, pos[j - 1]); j--)
+			pos[j] = pos[j - 1];
+		pos[j] = t;
+	}
+}
+
 static void select_best(const float *score, int64_t *pos, uint64_t n, size_t r)
 {
 	size_t q = r / SAMPLE_STEP + r / (2 * SAMPLE_STEP) + 4, room = 4 * r;
@@ -1041,7 +1109,7 @@ static void select_best(const float *score, int64_t *pos, uint64_t n, size_t r)
 	if (ns >= 4 * q)
 		sample = malloc(q * sizeof(*sample));
 	if (sample)
-		above = malloc(room * sizeof(*above));
+		above = malloc((room + 1) * sizeof(*above));
 	if (above) {
 		/* the q-th best of the sample: its positions are j * STEP */
 		float bar;
@@ -1059,17 +1127,20 @@ static void select_best(const float *score, int64_t *pos, uint64_t n, size_t r)
 			}
 		}
 		bar = score[sample[0]];
-		for (j = 0; j < n && m <= room; j++)
-			if (score[j] > bar) {
-				if (m == room) {
-					m++;    /* too many: give up */
-					break;
-				}
-				above[m++] = (int64_t)j;
-			}
+		/* without a branch on the score, which goes either way as
+		 * it pleases: each position is written, and kept when above
+		 * (room + 1 of them: one more than room is too many) */
+		for (j = 0; j < n; j++) {
+			above[m] = (int64_t)j;
+			m += score[j] > bar;
+			if (m > room)
+				break;
+		}
 		/* every one of the r best is above a bar that r pass */
 		if (bar == bar && m >= r && m <= room) {
-			heap_select(score, above, m, pos, r);
+			if (m > r)
+				quick_select(score, above, m, r);
+			memcpy(pos, above, r * sizeof(*pos));
 			free(sample);
 			free(above);
 			return;
@@ -1091,13 +1162,6 @@ struct cand {
 static int before(const struct cand *a, const struct cand *b)
 {
 	return a->good > b->good || (a->good == b->good && a->pos < b->pos);
-}
-
-static int cmp_cand(const void *pa, const void *pb)
-{
-	const struct cand *a = pa, *b = pb;
-
-	return before(a, b) ? -1 : before(b, a);
 }
 
 /* heap[0..k) with the last in answer order on top. */
@@ -1147,7 +1211,19 @@ static void keep_first(const float *score, const int64_t *pos, uint64_t m, int l
 			cand_down(best, k, 0);
 		}
 	}
-	qsort(best, have, sizeof(*best), cmp_cand);
+	/* the heap sorted where it is: its top, the last in answer order,
+	 * to the end each time (a qsort's call per comparison cost more
+	 * than the choosing) */
+	if (have < k)
+		for (i = have / 2; i-- > 0;)
+			cand_down(best, have, i);
+	for (i = have; i > 1; i--) {
+		struct cand t = best[0];
+
+		best[0] = best[i - 1];
+		best[i - 1] = t;
+		cand_down(best, i - 1, 0);
+	}
 	*got = have;
 }
 
