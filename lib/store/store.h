@@ -166,6 +166,11 @@ static inline uint32_t _kbx_get_u32(const unsigned char *p)
 /* src, kind, dst -> 9 bytes, big-endian so that one node's edges of one
  * kind are one contiguous key range. */
 void _kbx_edge_key(unsigned char key[KBX_EDGE_KEY_LEN], uint32_t a, int kind, uint32_t b);
+/* LMDB comparisons of the keys of nodes and chunks (a 4-byte id) and of
+ * edges, in the order of LMDB's default (bytes, then length) for every
+ * key, without a call of memcmp (lib/store/store.c). */
+int _kbx_cmp_id_key(const MDB_val *a, const MDB_val *b);
+int _kbx_cmp_edge_key(const MDB_val *a, const MDB_val *b);
 
 /* Node record: fixed header then the canonical id, NUL-terminated. */
 struct _kbx_node_hdr {

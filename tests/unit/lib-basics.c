@@ -29,6 +29,54 @@ static void test_edge_keys(void)
 	ok(_kbx_get_u32(a + 5) == 0x0a0b0c0d, "u32 round trip");
 }
 
+/* LMDB's default order: the common bytes, then the shorter first. */
+static int default_order(const MDB_val *a, const MDB_val *b)
+{
+	size_t n = a->mv_size < b->mv_size ? a->mv_size : b->mv_size;
+	int c = n ? memcmp(a->mv_data, b->mv_data, n) : 0;
+	if (c)
+		return c < 0 ? -1 : 1;
+	return a->mv_size < b->mv_size ? -1 : a->mv_size > b->mv_size;
+}
+
+static int sign(int v)
+{
+	return v < 0 ? -1 : v > 0;
+}
+
+/* The store's comparisons of id and edge keys (set on LMDB for speed)
+ * must order every key as the default does: an index written by a kbx
+ * without them is read by one with them, and back. */
+static void test_key_order(void)
+{
+	unsigned char ka[12], kb[12];
+	unsigned seed = 12345;
+	int same_id = 1, same_edge = 1;
+
+	for (int t = 0; t < 200000; t++) {
+		static const size_t lens[] = { 4, 4, 4, 9, 9, 9, 0, 3, 5, 8, 10 };
+		MDB_val a = { 0, ka }, b = { 0, kb };
+		seed = seed * 1103515245 + 12345;
+		a.mv_size = lens[(seed >> 16) % 11];
+		seed = seed * 1103515245 + 12345;
+		b.mv_size = (seed >> 16) & 3 ? a.mv_size : lens[(seed >> 20) % 11];
+		for (size_t i = 0; i < sizeof(ka); i++) {
+			seed = seed * 1103515245 + 12345;
+			/* few byte values, so that long common prefixes occur */
+			ka[i] = (unsigned char)((seed >> 16) % 3 ? (seed >> 24) & 1 : seed >> 24);
+			seed = seed * 1103515245 + 12345;
+			kb[i] = (seed >> 16) % 4 ? ka[i] : (unsigned char)(seed >> 24);
+		}
+		int want = default_order(&a, &b);
+		if (sign(_kbx_cmp_id_key(&a, &b)) != want)
+			same_id = 0;
+		if (sign(_kbx_cmp_edge_key(&a, &b)) != want)
+			same_edge = 0;
+	}
+	ok(same_id, "id keys compare in LMDB's default order, whatever their length");
+	ok(same_edge, "edge keys compare in LMDB's default order, whatever their length");
+}
+
 static void test_node_record(void)
 {
 	struct kbx_node n = { 0 }, d;
@@ -416,6 +464,7 @@ static void test_code_name_leans(void)
 int main(void)
 {
 	test_edge_keys();
+	test_key_order();
 	test_code_name_leans();
 	test_node_record();
 	test_edge_value();
