@@ -251,6 +251,77 @@ static void put_uint(uint32_t v)
 	fputs(p, stdout);
 }
 
+/*
+ * The text of a result, put together in a buffer and written once a
+ * line: a graph answer of a thousand lines made some fifteen stdio
+ * calls a line (colours that are empty strings, separators, numbers).
+ * The text_* functions below write here; whoever ends a line calls
+ * line_end(), before anything else goes to stdout.
+ */
+static char line_buf[4096];
+static size_t line_len;
+
+static void line_flush(void)
+{
+	if (line_len)
+		fwrite(line_buf, 1, line_len, stdout);
+	line_len = 0;
+}
+
+static void line_put_long(const char *s, size_t n)
+{
+	line_flush();
+	if (n > sizeof(line_buf))
+		fwrite(s, 1, n, stdout);
+	else {
+		memcpy(line_buf, s, n);
+		line_len = n;
+	}
+}
+
+/* inlined where n is a constant: the copy is then a move or two */
+static inline __attribute__((always_inline)) void line_put(const char *s, size_t n)
+{
+	if (n > sizeof(line_buf) - line_len) {
+		line_put_long(s, n);
+		return;
+	}
+	memcpy(line_buf + line_len, s, n);
+	line_len += n;
+}
+
+static void line_str(const char *s)
+{
+	line_put(s, strlen(s));
+}
+
+static void line_uint(uint32_t v)
+{
+	char buf[10], *p = buf + sizeof(buf);
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	line_put(p, (size_t)(buf + sizeof(buf) - p));
+}
+
+static void line_escaped(const char *s, size_t len)
+{
+	if (!escape_needed(s, len, 0)) {
+		line_put(s, len);
+		return;
+	}
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_add_escaped(&sb, s, len, 0);
+	line_put(strbuf_str(&sb), sb.len);
+	strbuf_release(&sb);
+}
+
+static void line_end(void)
+{
+	line_put("\n", 1);
+	line_flush();
+}
+
 /* The line of out_heading, out_note and out_line: formatted, then
  * escaped but for its tabs and newlines. */
 static void put_line(const char *fmt, va_list ap)
@@ -789,8 +860,14 @@ static void json_repo(struct out *o)
 
 static void text_repo(struct out *o)
 {
-	if (o->repo)
-		printf("%s[%s]%s ", col(o, C_PATH), out_esc(o->repo), col(o, C_RESET));
+	if (o->repo) {
+		line_str(col(o, C_PATH));
+		line_put("[", 1);
+		line_escaped(o->repo, strlen(o->repo));
+		line_put("]", 1);
+		line_str(col(o, C_RESET));
+		line_put(" ", 1);
+	}
 }
 
 static void json_node_fields(struct out *o, const struct kbx_node *n)
@@ -841,23 +918,23 @@ static void nul_id(const struct kbx_node *n)
 static void text_name(struct out *o, const struct kbx_node *n)
 {
 	const char *s = n->kind == KBX_KIND_FILE ? n->cid : n->qual;
-	fputs(col(o, C_NAME), stdout);
-	put_escaped(s, strlen(s), 0);
-	fputs(col(o, C_RESET), stdout);
+	line_str(col(o, C_NAME));
+	line_escaped(s, strlen(s));
+	line_str(col(o, C_RESET));
 }
 
 static void text_loc(struct out *o, const char *path, size_t plen, uint32_t line, uint32_t c)
 {
-	fputs(col(o, C_PATH), stdout);
-	put_escaped(path, plen, 0);
-	fputs(col(o, C_RESET), stdout);
-	putchar(':');
-	fputs(col(o, C_LINE), stdout);
-	put_uint(line);
-	fputs(col(o, C_RESET), stdout);
+	line_str(col(o, C_PATH));
+	line_escaped(path, plen);
+	line_str(col(o, C_RESET));
+	line_put(":", 1);
+	line_str(col(o, C_LINE));
+	line_uint(line);
+	line_str(col(o, C_RESET));
 	if (c) {
-		putchar(':');
-		put_uint(c);
+		line_put(":", 1);
+		line_uint(c);
 	}
 }
 
@@ -867,21 +944,21 @@ static void text_name_place(struct out *o, const struct kbx_node *n)
 {
 	text_name(o, n);
 	if (n->path) {
-		fputs("  ", stdout);
+		line_put("  ", 2);
 		text_loc(o, n->path, n->path_len, n->line, 0);
 	} else {
-		fputs("  (", stdout);
-		fputs(kbx_kind_str(n->kind), stdout);
-		putchar(')');
+		line_put("  (", 3);
+		line_str(kbx_kind_str(n->kind));
+		line_put(")", 1);
 	}
 }
 
 /* The indentation of a result at depth (1: direct neighbours). */
 static void text_indent(uint32_t depth)
 {
-	fputs("  ", stdout);
+	line_put("  ", 2);
 	for (uint32_t i = 1; i < depth; i++)
-		fputs("  ", stdout);
+		line_put("  ", 2);
 }
 
 /* Beyond the direct neighbours, what a result is linked to, in words
@@ -897,9 +974,13 @@ static void text_link(struct out *o, const struct kbx_edge *e, int dir)
 	default: verb = dir == KBX_DIR_IN ? "defines" : "in"; break;
 	}
 	const struct kbx_node *near = dir == KBX_DIR_IN ? &e->to : &e->from;
-	printf("  [depth %u, %s ", e->depth, verb);
+	line_put("  [depth ", 9);
+	line_uint(e->depth);
+	line_put(", ", 2);
+	line_str(verb);
+	line_put(" ", 1);
 	text_name(o, near);
-	putchar(']');
+	line_put("]", 1);
 }
 
 void out_edge(struct out *o, const char *type, const struct kbx_node *query,
@@ -1006,36 +1087,47 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 	if (dir == KBX_DIR_IN) {
 		if (site_file->path)
 			text_loc(o, site_file->path, site_file->path_len, site_line, 0);
-		fputs("  ", stdout);
+		line_put("  ", 2);
 		text_name(o, res);
-		fputs(" (", stdout);
-		fputs(kbx_kind_str(res->kind), stdout);
-		putchar(')');
+		line_put(" (", 2);
+		line_str(kbx_kind_str(res->kind));
+		line_put(")", 1);
 	} else {
 		text_name_place(o, res);
 		if (site_line) {
-			fputs("  at line ", stdout);
-			put_uint(site_line);
+			line_put("  at line ", 10);
+			line_uint(site_line);
 		}
 	}
 	if (e->depth > 1)
 		text_link(o, e, dir);
-	if (e->confidence == KBX_CONF_AMBIGUOUS && e->ncandidates > 1)
-		printf("  %sambiguous%s: one of %u candidates", col(o, C_WARN), col(o, C_RESET),
-		       e->ncandidates);
-	else if (e->confidence == KBX_CONF_AMBIGUOUS)
-		/* the one definition of the name, on a receiver of unknown
-		 * type: it may be a method from outside the repository */
-		printf("  %sambiguous%s: the only candidate, not proved", col(o, C_WARN),
-		       col(o, C_RESET));
-	if (folded)
-		printf(" (+%u more; -v lists them)", folded);
-	if (e->nsites > 1) {
-		fputs("  (", stdout);
-		put_uint(e->nsites);
-		fputs(" sites)", stdout);
+	if (e->confidence == KBX_CONF_AMBIGUOUS) {
+		line_put("  ", 2);
+		line_str(col(o, C_WARN));
+		line_put("ambiguous", 9);
+		line_str(col(o, C_RESET));
+		if (e->ncandidates > 1) {
+			line_put(": one of ", 9);
+			line_uint(e->ncandidates);
+			line_put(" candidates", 11);
+		} else {
+			/* the one definition of the name, on a receiver of
+			 * unknown type: it may be a method from outside the
+			 * repository */
+			line_str(": the only candidate, not proved");
+		}
 	}
-	putchar('\n');
+	if (folded) {
+		line_put(" (+", 3);
+		line_uint(folded);
+		line_str(" more; -v lists them)");
+	}
+	if (e->nsites > 1) {
+		line_put("  (", 3);
+		line_uint(e->nsites);
+		line_put(" sites)", 7);
+	}
+	line_end();
 }
 
 void out_candidate(struct out *o, const struct kbx_edge *e, const struct kbx_node *cand)
@@ -1047,9 +1139,9 @@ void out_candidate(struct out *o, const struct kbx_edge *e, const struct kbx_nod
 	if (o->format != FMT_TEXT)
 		return;
 	text_indent(e->depth + 1);
-	printf("or ");
+	line_put("or ", 3);
 	text_name_place(o, cand);
-	putchar('\n');
+	line_end();
 }
 
 void out_def(struct out *o, const char *type, const struct kbx_node *n)
@@ -1076,12 +1168,15 @@ void out_def(struct out *o, const char *type, const struct kbx_node *n)
 	default:
 		break;
 	}
-	printf("  ");
+	line_put("  ", 2);
 	text_repo(o);
 	if (n->path) {
 		text_loc(o, n->path, n->path_len, n->line ? n->line : 1, 0);
-		printf("  ");
+		line_put("  ", 2);
 	}
 	text_name(o, n);
-	printf(" (%s)\n", kbx_kind_str(n->kind));
+	line_put(" (", 2);
+	line_str(kbx_kind_str(n->kind));
+	line_put(")", 1);
+	line_end();
 }

@@ -108,9 +108,46 @@ static void test_utf8_char_len(void)
 	ok(utf8_char_len("", 0) == 0, "utf8_char_len: nothing left");
 }
 
+/* Each byte that must be escaped, at every place of a longer text of
+ * printable ASCII (escape_needed reads eight bytes at a time first),
+ * and what must not be: UTF-8 letters, every printable byte. */
+static void test_every_place(void)
+{
+	static const struct {
+		const char *bytes;
+		size_t n;
+		int needed;
+	} at[] = {
+		{ "\x01", 1, 1 }, { "\x1b", 1, 1 }, { "\x1f", 1, 1 }, { "\x7f", 1, 1 },
+		{ "\n", 1, 1 }, { "\xc2\x9b", 2, 1 }, { "\xff", 1, 1 }, { "\x80", 1, 1 },
+		{ "\xc3\xa9", 2, 0 }, { "\xe2\x82\xac", 3, 0 }, { " ", 1, 0 }, { "~", 1, 0 },
+	};
+	int right = 1;
+
+	for (size_t k = 0; k < sizeof(at) / sizeof(*at); k++)
+		for (size_t place = 0; place < 24; place++)
+			for (size_t len = place + at[k].n; len <= 32; len += 3) {
+				char text[40];
+				memset(text, 'a' + (char)(place % 26), sizeof(text));
+				memcpy(text + place, at[k].bytes, at[k].n);
+				if (!!escape_needed(text, len, 0) != at[k].needed) {
+					printf("# byte %zu at %zu of %zu\n", k, place, len);
+					right = 0;
+				}
+			}
+	for (int c = 0x20; c < 0x7f; c++) {
+		char text[17];
+		memset(text, c, sizeof(text));
+		if (escape_needed(text, sizeof(text), 0))
+			right = 0;
+	}
+	ok(right, "escape_needed: a control at any place of a long text, and nothing else");
+}
+
 int main(void)
 {
 	test_cases();
+	test_every_place();
 	test_utf8_char_len();
 	printf("1..%d\n", tests);
 	return failures ? 1 : 0;
