@@ -292,6 +292,23 @@ if "c.tree.lines" in rec:
             line.append(f"{n} {ms(med_ms(k))} vs {ms(med_ms(c))}: {ratio(med_ms(k), med_ms(c))}")
     targets.append(("`kbx callers` no slower than `cscope -d -L3`", "; ".join(line),
                     worst is not None and worst <= 1.0))
+    # issue 17's own row: against GNU Global's reference list, which
+    # prints file names only (-r), and the like-for-like -rx
+    for flag, what in (("-r", "file names only"), ("-rx", "every reference with its line, as kbx")):
+        line, worst_g = [], None
+        for n in ["xstrdup", "strbuf_addf", "die", "error", "oid_to_hex"]:
+            res = hf(f"c-callers-{n}")
+            if not res:
+                continue
+            k, g = res.get(f"kbx callers {n}"), res.get(f"global {flag} {n}")
+            if not k or not g:
+                continue
+            r = med_ms(k) / med_ms(g)
+            worst_g = r if worst_g is None or r > worst_g else worst_g
+            line.append(f"{n} {ms(med_ms(k))} vs {ms(med_ms(g))}: {ratio(med_ms(k), med_ms(g))}")
+        if line:
+            targets.append((f"`kbx callers` no slower than `global {flag}` ({what})",
+                            "; ".join(line), worst_g <= 1.0))
     rows = []
     for n in ["cmd_commit", "setup_revisions", "diff_flush"]:
         res = hf(f"c-callees-{n}")
