@@ -318,10 +318,86 @@ SCANNER_SYMS = --redefine-sym malloc=_kbx_scanner_malloc \
 	--redefine-sym free=_kbx_scanner_free
 SCANNER_ALLOC = $(if $(filter %/scanner.o,$@),&& $(OBJCOPY) $(SCANNER_SYMS) $@)
 
-build/ts/%.o: $(GRAMMAR_DIR)/%.c
+# Profile-guided optimisation of the parsers (below): the flags and
+# files, set before build/ts/'s rule needs them.
+ifeq ($(PGO),yes)
+PGO_DIR := build/pgo
+PGO_STAMP := $(PGO_DIR)/profile.stamp
+PGO_GEN := -fprofile-generate -fprofile-update=atomic
+PGO_USE := -fprofile-use -fprofile-partial-training -Wno-missing-profile -w
+PGO_GRAMMAR_OBJS := $(GRAMMAR_PARSER_OBJS:build/ts/%=$(PGO_DIR)/ts/%)
+PGO_RUNTIME_OBJ := $(TS_RUNTIME_OBJ:build/ts/%=$(PGO_DIR)/ts/%)
+PGO_TRAIN := lib cmd tests bench
+endif
+
+build/ts/%.o: $(GRAMMAR_DIR)/%.c $(PGO_STAMP)
 	@mkdir -p $(@D)
-	$(QUIET_CC)$(CC) $(GRAMMAR_CFLAGS) -fPIC -I$(<D) $(GRAMMAR_INCLUDES) -MMD -MP -c -o $@ $< \
-		$(SCANNER_ALLOC)
+	$(QUIET_CC)$(CC) $(GRAMMAR_CFLAGS) $(PGO_USE) -fPIC -I$(<D) $(GRAMMAR_INCLUDES) -MMD -MP \
+		-c -o $@ $< $(SCANNER_ALLOC)
+
+# ---------------------------------------------------------------------------
+# Profile-guided optimisation of tree-sitter's runtime and the grammars
+#
+# Parsing is most of the CPU of kbx index, in code that is not ours and
+# that grammars.lock pins.  With PGO=yes (configure: GCC), the runtime and
+# the grammars are first built with -fprofile-generate into build/pgo/; a
+# kbx linked with them indexes the graph of a copy of this source tree
+# (lib/, cmd/, tests/, bench/: its C, and tests/corpora in every language
+# kbx parses; never a benchmark's corpus); the counts it leaves beside
+# the objects they are for steer the build of build/ts/ (-fprofile-use).
+# What the training never ran is optimised as without it
+# (-fprofile-partial-training; -w: GCC says of each such function that it
+# has no counts, a warning no flag turns off).  The counts are made once,
+# and again only when the grammars change.
+ifeq ($(PGO),yes)
+
+# Compiled as build/ts/'s object (the counts of a static function are
+# known by the object's name, and are written beside it: where the real
+# build looks for them), then moved aside.
+$(PGO_DIR)/ts/%.o: $(GRAMMAR_DIR)/%.c $(GRAMMAR_MK)
+	@mkdir -p $(@D) build/ts/$(*D)
+	$(QUIET_CC)$(CC) $(GRAMMAR_CFLAGS) $(PGO_GEN) -fPIC -I$(<D) $(GRAMMAR_INCLUDES) \
+		-c -o build/ts/$*.o $< && mv build/ts/$*.o $@ $(SCANNER_ALLOC)
+
+$(PGO_DIR)/ts/scanner-alloc.o: grammars/scanner-alloc.c
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(GRAMMAR_CFLAGS) -fPIC -c -o $@ $<
+
+$(PGO_DIR)/ts/grammar-table.o: build/ts/grammar-table.c lib/lang/grammars.h $(GRAMMAR_HEADER)
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(GRAMMAR_CFLAGS) -fPIC -Ilib -Ibuild/grammars-include $(TS_CFLAGS) \
+		-c -o $@ $<
+
+$(PGO_DIR)/ts/tree-sitter/%.o: GRAMMAR_INCLUDES = -I$(TS_RUNTIME)/include
+
+$(PGO_DIR)/kbx-grammars.so: $(PGO_GRAMMAR_OBJS) $(PGO_DIR)/ts/grammar-table.o $(GRAMMARS_MAP)
+	$(QUIET_LINK)$(CC) $(PGO_GEN) $(MODULE_SHARED) -Wl,--version-script=$(GRAMMARS_MAP) \
+		-o $@ $(PGO_DIR)/ts/grammar-table.o $(PGO_GRAMMAR_OBJS)
+
+$(PGO_DIR)/kbx: $(CMD_OBJS) $(LIBKBX) $(PGO_RUNTIME_OBJ)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(PGO_GEN) $(ALLOC_WRAP) -o $@ $(CMD_OBJS) $(LIBKBX) \
+		$(PGO_RUNTIME_OBJ) $(KBX_OTHER_LIBS)
+
+# The training: the graph of the tree alone (no search index, no module
+# but the grammars); each .gcda lands beside its object in build/ts/.
+# (kbx's own objects built again, for a sanitizer: the counts stand)
+$(PGO_STAMP): $(PGO_GRAMMAR_OBJS) $(PGO_RUNTIME_OBJ) | $(PGO_DIR)/kbx $(PGO_DIR)/kbx-grammars.so
+	$(QUIET_GEN)rm -rf $(PGO_DIR)/train && mkdir -p $(PGO_DIR)/train/tree $(PGO_DIR)/train/home && \
+	find build/ts -name '*.gcda' -exec rm -f {} + && \
+	for d in $(PGO_TRAIN); do \
+		find $$d -name 'trash directory*' -prune -o -path bench/work -prune -o \
+			-type f -print | while read f; do \
+			mkdir -p "$(PGO_DIR)/train/tree/$${f%/*}" && \
+			cp "$$f" "$(PGO_DIR)/train/tree/$$f" || exit 1; \
+		done || exit 1; \
+	done && \
+	HOME='$(CURDIR)/$(PGO_DIR)/train/home' XDG_CONFIG_HOME= XDG_STATE_HOME= \
+	KBX_GRAMMARS_PATH='$(CURDIR)/$(PGO_DIR)/kbx-grammars.so' \
+	KBX_MODULE_PATH=/nonexistent KBX_WORDS_PATH=/nonexistent \
+		$(PGO_DIR)/kbx -C $(PGO_DIR)/train/tree --kbx-dir=.kbx -c index.codeChunks=false \
+		-c index.markdown=false -c search.model=hash index -q --threads=1 && \
+	rm -rf $(PGO_DIR)/train && touch $@
+endif
 
 build/ts/scanner-alloc.o: grammars/scanner-alloc.c
 	@mkdir -p $(@D)
