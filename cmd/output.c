@@ -240,17 +240,6 @@ static void put_escaped(const char *s, size_t len, unsigned flags)
 	strbuf_release(&sb);
 }
 
-/* Print v in decimal, as printf's %u does. */
-static void put_uint(uint32_t v)
-{
-	char buf[11], *p = buf + sizeof(buf);
-	*--p = '\0';
-	do
-		*--p = (char)('0' + v % 10);
-	while (v /= 10);
-	fputs(p, stdout);
-}
-
 /*
  * The text of a result, put together in a buffer and written once a
  * line: a graph answer of a thousand lines made some fifteen stdio

@@ -318,7 +318,8 @@ static void other_kind(const struct kbx_vector_ops *ops, const char *dir)
 	char path[4096], err[512] = "";
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/hnsw.kbxv", dir);
+	if ((size_t)snprintf(path, sizeof(path), "%s/hnsw.kbxv", dir) >= sizeof(path))
+		abort();
 	ok(!save_twenty(ops, &spec, path, 3), "the module saves an HNSW index");
 	rc = _kbx_vflat_open(path, 1, 3, &direct, NULL, err, sizeof(err));
 	ok(rc == KBX_VF_NOT_FLAT && !err[0], "an HNSW file is left to the module, quietly");
@@ -344,7 +345,8 @@ static void damaged_header(const struct kbx_vector_ops *ops, const char *dir)
 	char path[4096], err[512] = "";
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/damaged.kbxv", dir);
+	if ((size_t)snprintf(path, sizeof(path), "%s/damaged.kbxv", dir) >= sizeof(path))
+		abort();
 	ok(!save_twenty(ops, &spec, path, 5), "the module saves a flat index of 20 vectors");
 
 	memset(&direct, 0, sizeof(direct));
