@@ -426,16 +426,9 @@ kbx_status_t _kbx_meta_get_u64(struct kbx_store *s, MDB_txn *txn, const char *ke
  * Comparisons in the order LMDB's default (mdb_cmp_memn: the bytes, then
  * the shorter first) gives, so that they may be set or not on the same
  * file: a key of a 4-byte id (nodes, chunks) or of an edge (id, kind,
- * id: 9 bytes) compares as numbers, without a call of memcmp.  A graph
+ * id: 9 bytes) compares as numbers (_kbx_get_u32), without a call of memcmp.  A graph
  * query compares keys some twenty times a node it reads.
  */
-static uint32_t be32(const void *p)
-{
-	uint32_t v;
-	memcpy(&v, p, 4);
-	return __builtin_bswap32(v);
-}
-
 static int cmp_bytes(const MDB_val *a, const MDB_val *b)
 {
 	size_t n = a->mv_size < b->mv_size ? a->mv_size : b->mv_size;
@@ -448,7 +441,7 @@ static int cmp_bytes(const MDB_val *a, const MDB_val *b)
 int _kbx_cmp_id_key(const MDB_val *a, const MDB_val *b)
 {
 	if (a->mv_size == 4 && b->mv_size == 4) {
-		uint32_t x = be32(a->mv_data), y = be32(b->mv_data);
+		uint32_t x = _kbx_get_u32(a->mv_data), y = _kbx_get_u32(b->mv_data);
 		return x < y ? -1 : x > y;
 	}
 	return cmp_bytes(a, b);
@@ -458,13 +451,13 @@ int _kbx_cmp_edge_key(const MDB_val *a, const MDB_val *b)
 {
 	if (a->mv_size == KBX_EDGE_KEY_LEN && b->mv_size == KBX_EDGE_KEY_LEN) {
 		const unsigned char *p = a->mv_data, *q = b->mv_data;
-		uint32_t x = be32(p), y = be32(q);
+		uint32_t x = _kbx_get_u32(p), y = _kbx_get_u32(q);
 		if (x != y)
 			return x < y ? -1 : 1;
 		if (p[4] != q[4])
 			return p[4] < q[4] ? -1 : 1;
-		x = be32(p + 5);
-		y = be32(q + 5);
+		x = _kbx_get_u32(p + 5);
+		y = _kbx_get_u32(q + 5);
 		return x < y ? -1 : x > y;
 	}
 	return cmp_bytes(a, b);
@@ -476,40 +469,36 @@ static int open_dbis(struct kbx_store *s, MDB_txn *txn, unsigned flags)
 		const char *name;
 		MDB_dbi *dbi;
 		unsigned extra;
+		MDB_cmp_func *cmp;      /* the keys' comparison, or LMDB's */
 	} t[] = {
-		{ "meta", &s->meta, 0 },
-		{ "files", &s->files, 0 },
-		{ "nodes", &s->nodes, 0 },
-		{ "ids", &s->ids, 0 },
-		{ "names", &s->names, MDB_DUPSORT | MDB_DUPFIXED },
-		{ "edges", &s->edges, 0 },
-		{ "redges", &s->redges, 0 },
-		{ "refs", &s->refs, 0 },
-		{ "refnames", &s->refnames, MDB_DUPSORT | MDB_DUPFIXED },
-		{ "bodies", &s->bodies, 0 },
-		{ "chunks", &s->chunks, 0 },
-		{ "ckeys", &s->ckeys, 0 },
-		{ "sources", &s->sources, 0 },
-		{ "docids", &s->docids, 0 },
-		{ "postings", &s->postings, MDB_DUPSORT | MDB_DUPFIXED },
-		{ "patterns", &s->patterns, 0 },
-		{ "vcache", &s->vcache, 0 },
-		{ "registries", &s->registries, 0 },
-		{ "vdelta", &s->vdelta, 0 },
+		{ "meta", &s->meta, 0, NULL },
+		{ "files", &s->files, 0, NULL },
+		{ "nodes", &s->nodes, 0, _kbx_cmp_id_key },
+		{ "ids", &s->ids, 0, NULL },
+		{ "names", &s->names, MDB_DUPSORT | MDB_DUPFIXED, NULL },
+		{ "edges", &s->edges, 0, _kbx_cmp_edge_key },
+		{ "redges", &s->redges, 0, _kbx_cmp_edge_key },
+		{ "refs", &s->refs, 0, NULL },
+		{ "refnames", &s->refnames, MDB_DUPSORT | MDB_DUPFIXED, NULL },
+		{ "bodies", &s->bodies, 0, NULL },
+		{ "chunks", &s->chunks, 0, _kbx_cmp_id_key },
+		{ "ckeys", &s->ckeys, 0, NULL },
+		{ "sources", &s->sources, 0, NULL },
+		{ "docids", &s->docids, 0, NULL },
+		{ "postings", &s->postings, MDB_DUPSORT | MDB_DUPFIXED, NULL },
+		{ "patterns", &s->patterns, 0, NULL },
+		{ "vcache", &s->vcache, 0, NULL },
+		{ "registries", &s->registries, 0, NULL },
+		{ "vdelta", &s->vdelta, 0, NULL },
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		int rc = mdb_dbi_open(txn, t[i].name, flags | t[i].extra, t[i].dbi);
+		if (!rc && t[i].cmp)
+			rc = mdb_set_compare(txn, *t[i].dbi, t[i].cmp);
 		if (rc)
 			return rc;
 	}
-	int rc = mdb_set_compare(txn, s->nodes, _kbx_cmp_id_key);
-	if (!rc)
-		rc = mdb_set_compare(txn, s->chunks, _kbx_cmp_id_key);
-	if (!rc)
-		rc = mdb_set_compare(txn, s->edges, _kbx_cmp_edge_key);
-	if (!rc)
-		rc = mdb_set_compare(txn, s->redges, _kbx_cmp_edge_key);
-	return rc;
+	return 0;
 }
 
 static kbx_status_t check_schema(struct kbx_store *s, MDB_txn *txn, struct kbx_error *err)
