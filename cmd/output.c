@@ -227,19 +227,6 @@ const char *out_grep_path(const char *root, const char *path, size_t len)
 	return sb->failed ? "?" : strbuf_str(sb);
 }
 
-/* Print len bytes of s escaped (flags: quote.h's ESCAPE_KEEP_*). */
-static void put_escaped(const char *s, size_t len, unsigned flags)
-{
-	if (!escape_needed(s, len, flags)) {
-		fwrite(s, 1, len, stdout);
-		return;
-	}
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_add_escaped(&sb, s, len, flags);
-	fwrite(strbuf_str(&sb), 1, sb.len, stdout);
-	strbuf_release(&sb);
-}
-
 /*
  * The text of a result, put together in a buffer and written once a
  * line: a graph answer of a thousand lines made some fifteen stdio
@@ -279,6 +266,9 @@ static inline __attribute__((always_inline)) void line_put(const char *s, size_t
 	line_len += n;
 }
 
+/* A string literal: its length known where it is written. */
+#define line_lit(s) line_put(s, sizeof(s) - 1)
+
 static void line_str(const char *s)
 {
 	line_put(s, strlen(s));
@@ -293,21 +283,30 @@ static void line_uint(uint32_t v)
 	line_put(p, (size_t)(buf + sizeof(buf) - p));
 }
 
-static void line_escaped(const char *s, size_t len)
+/* len bytes of s escaped (flags: quote.h's ESCAPE_KEEP_*). */
+static void line_escaped(const char *s, size_t len, unsigned flags)
 {
-	if (!escape_needed(s, len, 0)) {
+	if (!escape_needed(s, len, flags)) {
 		line_put(s, len);
 		return;
 	}
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_add_escaped(&sb, s, len, 0);
+	strbuf_add_escaped(&sb, s, len, flags);
 	line_put(strbuf_str(&sb), sb.len);
 	strbuf_release(&sb);
 }
 
 static void line_end(void)
 {
-	line_put("\n", 1);
+	line_lit("\n");
+	line_flush();
+}
+
+/* Print len bytes of s escaped, now: through the line, which it ends
+ * without a newline. */
+static void put_escaped(const char *s, size_t len, unsigned flags)
+{
+	line_escaped(s, len, flags);
 	line_flush();
 }
 
@@ -851,11 +850,11 @@ static void text_repo(struct out *o)
 {
 	if (o->repo) {
 		line_str(col(o, C_PATH));
-		line_put("[", 1);
-		line_escaped(o->repo, strlen(o->repo));
-		line_put("]", 1);
+		line_lit("[");
+		line_escaped(o->repo, strlen(o->repo), 0);
+		line_lit("]");
 		line_str(col(o, C_RESET));
-		line_put(" ", 1);
+		line_lit(" ");
 	}
 }
 
@@ -908,21 +907,21 @@ static void text_name(struct out *o, const struct kbx_node *n)
 {
 	const char *s = n->kind == KBX_KIND_FILE ? n->cid : n->qual;
 	line_str(col(o, C_NAME));
-	line_escaped(s, strlen(s));
+	line_escaped(s, strlen(s), 0);
 	line_str(col(o, C_RESET));
 }
 
 static void text_loc(struct out *o, const char *path, size_t plen, uint32_t line, uint32_t c)
 {
 	line_str(col(o, C_PATH));
-	line_escaped(path, plen);
+	line_escaped(path, plen, 0);
 	line_str(col(o, C_RESET));
-	line_put(":", 1);
+	line_lit(":");
 	line_str(col(o, C_LINE));
 	line_uint(line);
 	line_str(col(o, C_RESET));
 	if (c) {
-		line_put(":", 1);
+		line_lit(":");
 		line_uint(c);
 	}
 }
@@ -933,21 +932,21 @@ static void text_name_place(struct out *o, const struct kbx_node *n)
 {
 	text_name(o, n);
 	if (n->path) {
-		line_put("  ", 2);
+		line_lit("  ");
 		text_loc(o, n->path, n->path_len, n->line, 0);
 	} else {
-		line_put("  (", 3);
+		line_lit("  (");
 		line_str(kbx_kind_str(n->kind));
-		line_put(")", 1);
+		line_lit(")");
 	}
 }
 
 /* The indentation of a result at depth (1: direct neighbours). */
 static void text_indent(uint32_t depth)
 {
-	line_put("  ", 2);
+	line_lit("  ");
 	for (uint32_t i = 1; i < depth; i++)
-		line_put("  ", 2);
+		line_lit("  ");
 }
 
 /* Beyond the direct neighbours, what a result is linked to, in words
@@ -963,13 +962,13 @@ static void text_link(struct out *o, const struct kbx_edge *e, int dir)
 	default: verb = dir == KBX_DIR_IN ? "defines" : "in"; break;
 	}
 	const struct kbx_node *near = dir == KBX_DIR_IN ? &e->to : &e->from;
-	line_put("  [depth ", 9);
+	line_lit("  [depth ");
 	line_uint(e->depth);
-	line_put(", ", 2);
+	line_lit(", ");
 	line_str(verb);
-	line_put(" ", 1);
+	line_lit(" ");
 	text_name(o, near);
-	line_put("]", 1);
+	line_lit("]");
 }
 
 void out_edge(struct out *o, const char *type, const struct kbx_node *query,
@@ -1076,45 +1075,45 @@ void out_edge(struct out *o, const char *type, const struct kbx_node *query,
 	if (dir == KBX_DIR_IN) {
 		if (site_file->path)
 			text_loc(o, site_file->path, site_file->path_len, site_line, 0);
-		line_put("  ", 2);
+		line_lit("  ");
 		text_name(o, res);
-		line_put(" (", 2);
+		line_lit(" (");
 		line_str(kbx_kind_str(res->kind));
-		line_put(")", 1);
+		line_lit(")");
 	} else {
 		text_name_place(o, res);
 		if (site_line) {
-			line_put("  at line ", 10);
+			line_lit("  at line ");
 			line_uint(site_line);
 		}
 	}
 	if (e->depth > 1)
 		text_link(o, e, dir);
 	if (e->confidence == KBX_CONF_AMBIGUOUS) {
-		line_put("  ", 2);
+		line_lit("  ");
 		line_str(col(o, C_WARN));
-		line_put("ambiguous", 9);
+		line_lit("ambiguous");
 		line_str(col(o, C_RESET));
 		if (e->ncandidates > 1) {
-			line_put(": one of ", 9);
+			line_lit(": one of ");
 			line_uint(e->ncandidates);
-			line_put(" candidates", 11);
+			line_lit(" candidates");
 		} else {
 			/* the one definition of the name, on a receiver of
 			 * unknown type: it may be a method from outside the
 			 * repository */
-			line_str(": the only candidate, not proved");
+			line_lit(": the only candidate, not proved");
 		}
 	}
 	if (folded) {
-		line_put(" (+", 3);
+		line_lit(" (+");
 		line_uint(folded);
-		line_str(" more; -v lists them)");
+		line_lit(" more; -v lists them)");
 	}
 	if (e->nsites > 1) {
-		line_put("  (", 3);
+		line_lit("  (");
 		line_uint(e->nsites);
-		line_put(" sites)", 7);
+		line_lit(" sites)");
 	}
 	line_end();
 }
@@ -1128,7 +1127,7 @@ void out_candidate(struct out *o, const struct kbx_edge *e, const struct kbx_nod
 	if (o->format != FMT_TEXT)
 		return;
 	text_indent(e->depth + 1);
-	line_put("or ", 3);
+	line_lit("or ");
 	text_name_place(o, cand);
 	line_end();
 }
@@ -1157,15 +1156,15 @@ void out_def(struct out *o, const char *type, const struct kbx_node *n)
 	default:
 		break;
 	}
-	line_put("  ", 2);
+	line_lit("  ");
 	text_repo(o);
 	if (n->path) {
 		text_loc(o, n->path, n->path_len, n->line ? n->line : 1, 0);
-		line_put("  ", 2);
+		line_lit("  ");
 	}
 	text_name(o, n);
-	line_put(" (", 2);
+	line_lit(" (");
 	line_str(kbx_kind_str(n->kind));
-	line_put(")", 1);
+	line_lit(")");
 	line_end();
 }
