@@ -1050,6 +1050,14 @@ static void heap_select(const float *score, const int64_t *from, uint64_t m, int
  * do not shrink the range enough (an order made to defeat the pivot)
  * end in heap_select.
  */
+static void swap_pos(int64_t *pos, size_t a, size_t b)
+{
+	int64_t t = pos[a];
+
+	pos[a] = pos[b];
+	pos[b] = t;
+}
+
 static void quick_select(const float *score, int64_t *pos, size_t m, size_t r)
 {
 	size_t lo = 0, hi = m, i, j, rounds = 0, limit = 2;
@@ -1072,18 +1080,16 @@ static void quick_select(const float *score, int64_t *pos, size_t m, size_t r)
 		}
 		/* the median of lo, mid and hi - 1 to hi - 1 */
 		if (better(score, pos[mid], pos[lo]))
-			t = pos[mid], pos[mid] = pos[lo], pos[lo] = t;
+			swap_pos(pos, mid, lo);
 		if (better(score, pos[hi - 1], pos[lo]))
-			t = pos[hi - 1], pos[hi - 1] = pos[lo], pos[lo] = t;
+			swap_pos(pos, hi - 1, lo);
 		if (better(score, pos[mid], pos[hi - 1]))
-			t = pos[mid], pos[mid] = pos[hi - 1], pos[hi - 1] = t;
+			swap_pos(pos, mid, hi - 1);
 		store = lo;
 		for (i = lo; i < hi - 1; i++)
-			if (better(score, pos[i], pos[hi - 1])) {
-				t = pos[i], pos[i] = pos[store], pos[store] = t;
-				store++;
-			}
-		t = pos[store], pos[store] = pos[hi - 1], pos[hi - 1] = t;
+			if (better(score, pos[i], pos[hi - 1]))
+				swap_pos(pos, i, store++);
+		swap_pos(pos, store, hi - 1);
 		/* pos[lo..store) better than the pivot, at pos[store] */
 		if (r <= store)
 			hi = store;
