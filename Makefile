@@ -325,7 +325,10 @@ PGO_DIR := build/pgo
 PGO_STAMP := $(PGO_DIR)/profile.stamp
 PGO_GEN := -fprofile-generate -fprofile-update=atomic
 PGO_USE := -fprofile-use -fprofile-partial-training -Wno-missing-profile -w
-PGO_GRAMMAR_OBJS := $(GRAMMAR_PARSER_OBJS:build/ts/%=$(PGO_DIR)/ts/%)
+# the parsers and scanners instrumented; the scanners' allocator and the
+# grammars' table are the real build's (nothing to count in them)
+PGO_GRAMMAR_OBJS := $(patsubst build/ts/%,$(PGO_DIR)/ts/%,\
+	$(filter-out build/ts/scanner-alloc.o,$(GRAMMAR_PARSER_OBJS)))
 PGO_RUNTIME_OBJ := $(TS_RUNTIME_OBJ:build/ts/%=$(PGO_DIR)/ts/%)
 PGO_TRAIN := lib cmd tests bench
 endif
@@ -359,20 +362,12 @@ $(PGO_DIR)/ts/%.o: $(GRAMMAR_DIR)/%.c $(GRAMMAR_MK)
 	$(QUIET_CC)$(CC) $(GRAMMAR_CFLAGS) $(PGO_GEN) -fPIC -I$(<D) $(GRAMMAR_INCLUDES) \
 		-c -o build/ts/$*.o $< && mv build/ts/$*.o $@ $(SCANNER_ALLOC)
 
-$(PGO_DIR)/ts/scanner-alloc.o: grammars/scanner-alloc.c
-	@mkdir -p $(@D)
-	$(QUIET_CC)$(CC) $(GRAMMAR_CFLAGS) -fPIC -c -o $@ $<
-
-$(PGO_DIR)/ts/grammar-table.o: build/ts/grammar-table.c lib/lang/grammars.h $(GRAMMAR_HEADER)
-	@mkdir -p $(@D)
-	$(QUIET_CC)$(CC) $(GRAMMAR_CFLAGS) -fPIC -Ilib -Ibuild/grammars-include $(TS_CFLAGS) \
-		-c -o $@ $<
-
 $(PGO_DIR)/ts/tree-sitter/%.o: GRAMMAR_INCLUDES = -I$(TS_RUNTIME)/include
 
-$(PGO_DIR)/kbx-grammars.so: $(PGO_GRAMMAR_OBJS) $(PGO_DIR)/ts/grammar-table.o $(GRAMMARS_MAP)
+$(PGO_DIR)/kbx-grammars.so: $(PGO_GRAMMAR_OBJS) build/ts/scanner-alloc.o $(GRAMMAR_TABLE) \
+		$(GRAMMARS_MAP)
 	$(QUIET_LINK)$(CC) $(PGO_GEN) $(MODULE_SHARED) -Wl,--version-script=$(GRAMMARS_MAP) \
-		-o $@ $(PGO_DIR)/ts/grammar-table.o $(PGO_GRAMMAR_OBJS)
+		-o $@ $(GRAMMAR_TABLE) $(PGO_GRAMMAR_OBJS) build/ts/scanner-alloc.o
 
 $(PGO_DIR)/kbx: $(CMD_OBJS) $(LIBKBX) $(PGO_RUNTIME_OBJ)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(PGO_GEN) $(ALLOC_WRAP) -o $@ $(CMD_OBJS) $(LIBKBX) \
