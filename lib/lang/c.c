@@ -507,12 +507,17 @@ static const char *const annotations[] = {
 
 static int annotation(const char *w, size_t n)
 {
+	/* every identifier of a file comes here: most are not in capitals,
+	 * and none of those is one of these */
+	if (n < 8 || *w < 'A' || *w > 'Z' || w[n - 1] < 'A' || w[n - 1] > 'Z')
+		return 0;
 	if (n > 5 && !memcmp(w, "ABSL_", 5)) {
 		w += 5;
 		n -= 5;
 	}
 	for (size_t i = 0; annotations[i]; i++)
-		if (strlen(annotations[i]) == n && !memcmp(w, annotations[i], n))
+		if (annotations[i][0] == *w && strlen(annotations[i]) == n &&
+		    !memcmp(w, annotations[i], n))
 			return 1;
 	return 0;
 }

@@ -491,9 +491,44 @@ void _kbx_walk_call_dotted(struct kbx_walk *w, TSNode at, const char *dotted)
 
 /* ---- helpers for the language files ---- */
 
+/*
+ * A field's id, from the language and the name: tree-sitter looks a
+ * name up by comparing it with each of the language's field names, and
+ * the walks ask for a field at most nodes they visit.  So each thread
+ * keeps the ids it has looked up, by the name's address (the names are
+ * literals), and checks the text too (an address does not prove it).
+ */
+#define FIELD_CACHE 128
+#define FIELD_NAME_MAX 32
+
+struct field_slot {
+	const TSLanguage *lang;
+	const char *name;
+	char text[FIELD_NAME_MAX];
+	TSFieldId id;
+};
+
+static TSFieldId field_id(const TSLanguage *lang, const char *name)
+{
+	static __thread struct field_slot cache[FIELD_CACHE];
+	uintptr_t a = (uintptr_t)name, l = (uintptr_t)lang;
+	struct field_slot *f = &cache[((a >> 2) ^ (a >> 9) ^ (l >> 4)) & (FIELD_CACHE - 1)];
+	size_t len = strlen(name);
+	if (f->lang == lang && f->name == name && !memcmp(f->text, name, len + 1))
+		return f->id;
+	TSFieldId id = ts_language_field_id_for_name(lang, name, (uint32_t)len);
+	if (len < FIELD_NAME_MAX) {
+		f->lang = lang;
+		f->name = name;
+		memcpy(f->text, name, len + 1);
+		f->id = id;
+	}
+	return id;
+}
+
 TSNode _kbx_field(TSNode n, const char *name)
 {
-	return ts_node_child_by_field_name(n, name, (uint32_t)strlen(name));
+	return ts_node_child_by_field_id(n, field_id(ts_tree_language(n.tree), name));
 }
 
 int _kbx_is(TSNode n, const char *type)
