@@ -195,6 +195,10 @@ struct file_defs {
 	size_t nfields;
 	struct local_def *defs;
 	size_t n;
+	/* each name's first definition, by the name's hash: a slot is the
+	 * hash's low 32 bits above the index in defs, 0 an empty one */
+	uint64_t *first;
+	size_t first_mask;
 	struct passed *pass;    /* the imports it passes on, resolved */
 	size_t npass;
 	/* the arities its definitions have (refs), by node id; one for the
@@ -669,6 +673,60 @@ static int cmp_arity(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static uint32_t name_hash(const char *name)
+{
+	uint64_t h = _kbx_fnv1a_str(name);
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* Index the first definition of each name in fd->defs (sorted by name):
+ * a call looks its name up in every file its own includes, and a hash
+ * of it once, then a slot a file, costs less than a search of each
+ * file's names.  Out of memory, the files are searched. */
+static void index_first_defs(struct file_defs *fd)
+{
+	size_t size = 16;
+	while (size < 2 * fd->n)
+		size *= 2;
+	fd->first = calloc(size, sizeof(*fd->first));
+	if (!fd->first)
+		return;
+	fd->first_mask = size - 1;
+	for (size_t i = 0; i < fd->n; i++) {
+		if (i && !strcmp(fd->defs[i].name, fd->defs[i - 1].name))
+			continue;
+		uint32_t h = name_hash(fd->defs[i].name);
+		size_t at = h & fd->first_mask;
+		while (fd->first[at])
+			at = (at + 1) & fd->first_mask;
+		fd->first[at] = (uint64_t)h << 32 | (uint64_t)(i + 1);
+	}
+}
+
+/* The index in fd->defs of the first definition named name (of hash h),
+ * or fd->n when there is none. */
+static size_t first_def(const struct file_defs *fd, const char *name, uint32_t h)
+{
+	if (!fd->first) {
+		size_t lo = 0, hi = fd->n;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (strcmp(fd->defs[mid].name, name) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < fd->n && !strcmp(fd->defs[lo].name, name) ? lo : fd->n;
+	}
+	for (size_t at = h & fd->first_mask; fd->first[at]; at = (at + 1) & fd->first_mask) {
+		uint64_t slot = fd->first[at];
+		size_t i = (size_t)(uint32_t)slot - 1;
+		if ((uint32_t)(slot >> 32) == h && !strcmp(fd->defs[i].name, name))
+			return i;
+	}
+	return fd->n;
+}
+
 static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 {
 	struct _kbx_resolver *r = c->r;
@@ -796,8 +854,10 @@ static struct file_defs *file_defs_get(struct ctx *c, uint32_t file)
 	}
 	passed_imports(c, fd, &refs);
 	_kbx_refs_release(&refs);
-	if (fd->n)
+	if (fd->n) {
 		qsort(fd->defs, fd->n, sizeof(*fd->defs), cmp_local);
+		index_first_defs(fd);
+	}
 	return fd;
 }
 
@@ -828,6 +888,7 @@ static void file_defs_release(struct _kbx_resolver *r)
 		for (size_t j = 0; j < r->fd[i].n; j++)
 			free(r->fd[i].defs[j].name);
 		free(r->fd[i].defs);
+		free(r->fd[i].first);
 		free(r->fd[i].arities);
 		for (size_t j = 0; j < r->fd[i].nrets; j++)
 			free(r->fd[i].rets[j].type);
@@ -863,20 +924,13 @@ static size_t defs_in_files(struct ctx *c, const char *name, int mask, const uin
 			    size_t nfiles, uint32_t *out, size_t max)
 {
 	size_t n = 0;
+	uint32_t h = name_hash(name);
 	for (size_t f = 0; f < nfiles; f++) {
 		const struct file_defs *fd = file_defs_get(c, files[f]);
 		if (!fd || !fd->n)
 			continue;
 		int own = files[f] == c->file;
-		size_t lo = 0, hi = fd->n;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (strcmp(fd->defs[mid].name, name) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (size_t i = lo; i < fd->n && !strcmp(fd->defs[i].name, name); i++)
+		for (size_t i = first_def(fd, name, h); i < fd->n && !strcmp(fd->defs[i].name, name); i++)
 			if ((fd->defs[i].mask & mask) && (own || fd->defs[i].top)) {
 				if (n < max)
 					out[n] = fd->defs[i].id;
