@@ -94,11 +94,25 @@ test_expect_success 'the text summary names the compaction; a second one moves t
 	test_cmp callers.before callers.after
 '
 
+test_expect_success 'the vector file of a rebuild is recorded in the compacted store' '
+	(cd repo && kbx index --rebuild --format=json >../vecs.json) &&
+	test_grep "\"compacted\":{" vecs.json &&
+	test_grep "\"vectors_rebuilt\":true" vecs.json &&
+	printf "db.4\n" >expect &&
+	test_cmp expect repo/.kbx/current &&
+	(cd repo && kbx status --format=json >../vecs.status) &&
+	test_grep "\"vectors_state\":\"current\"" vecs.status &&
+	test_grep "\"vector_delta\":0," vecs.status &&
+	(cd repo && kbx search --mode=vector --format=nul --limit=3 "return x" >../vecs.out 2>../vecs.err) &&
+	test_must_be_empty vecs.err &&
+	test -s vecs.out
+'
+
 test_expect_success 'an incremental run with little free space does not compact' '
 	echo "# a comment" >>repo/pkg/m3.py &&
 	(cd repo && kbx index --format=json >../inc.json) &&
 	test_grep ! compacted inc.json &&
-	printf "db.3\n" >expect &&
+	printf "db.4\n" >expect &&
 	test_cmp expect repo/.kbx/current
 '
 
@@ -111,9 +125,9 @@ test_expect_success 'a reader open across the switch answers from the old store,
 	wait_lines reader.out 1 &&
 	old=$(sed -n "1s/generation=\([0-9]*\).*/\1/p" reader.out) &&
 	(cd repo && kbx index --rebuild -q) &&
-	printf "db.4\n" >expect &&
+	printf "db.5\n" >expect &&
 	test_cmp expect repo/.kbx/current &&
-	test_path_is_missing repo/.kbx/db.3 &&
+	test_path_is_missing repo/.kbx/db.4 &&
 	echo info >&8 &&
 	echo outdated >&8 &&
 	echo refresh >&8 &&
