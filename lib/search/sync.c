@@ -295,18 +295,18 @@ static int collect_def(void *data, const struct kbx_edge *e)
 /* Offsets of the starts of lines 1..n (lines[i] = offset of line i+1). */
 static size_t *line_starts(const char *buf, size_t len, size_t *nlines)
 {
+	/* memchr, which looks at many bytes a step, finds each end */
+	const char *end = buf + len, *p;
 	size_t n = 1;
-	for (size_t i = 0; i < len; i++)
-		if (buf[i] == '\n')
-			n++;
+	for (p = buf; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		n++;
 	size_t *l = malloc((n + 1) * sizeof(*l));
 	if (!l)
 		return NULL;
 	size_t k = 0;
 	l[k++] = 0;
-	for (size_t i = 0; i < len; i++)
-		if (buf[i] == '\n')
-			l[k++] = i + 1;
+	for (p = buf; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		l[k++] = (size_t)(p - buf) + 1;
 	l[k] = len;
 	*nlines = n;
 	return l;
