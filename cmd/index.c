@@ -730,7 +730,7 @@ int cmd_index(int argc, const char **argv, struct kbx_ctx *ctx)
 	if (sst) {
 		search_rc = die_status(&serr);
 		if (ss.committed)
-			fprintf(stderr, "note: the chunks and BM25 are up to date; vector search waits for a 'kbx index' that succeeds\n");
+			fprintf(stderr, "note: the chunks and BM25 are up to date; vector search catches up at the next 'kbx index' that succeeds\n");
 		else if (only != ONLY_REGISTRY && rebuild)
 			fprintf(stderr, "note: the code graph is rebuilt; the search index is as it was, and the next 'kbx index' makes its code chunks again\n");
 		else if (only != ONLY_REGISTRY)

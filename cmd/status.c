@@ -100,6 +100,7 @@ int cmd_status(int argc, const char **argv, struct kbx_ctx *ctx)
 		out_field_str(o, "vectors_state", states[si.vector_state & 3]);
 		out_field_int(o, "vectors", (int64_t)si.vectors);
 		out_field_int(o, "vector_delta", (int64_t)si.vector_delta);
+		out_field_int(o, "vectors_missing", (int64_t)si.vectors_missing);
 		out_field_str(o, "vector_index", si.vector_kind[0] ? si.vector_kind : NULL);
 		out_field_str(o, "embedder", si.identity[0] ? si.identity : NULL);
 	}

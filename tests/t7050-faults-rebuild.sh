@@ -151,6 +151,31 @@ test_expect_success 'a vector file put in place but not recorded: searches use i
 	test -s mark.out
 '
 
+# A vector file that cannot be put in place (a directory where it goes):
+# the rebuild fails with the chunks committed and every one of them in
+# the delta, which searches compare one by one.  The next run, though
+# nothing changed, writes the file.
+test_expect_success 'a vector file that could not be written is written by the next run' '
+	git init -q novec &&
+	"$TEST_DIRECTORY"/hostile/make-tree.sh novec $MODULES 100 &&
+	kbx -C novec index -q &&
+	mkdir -p novec/.kbx/vectors.kbxv.new/in-the-way &&
+	test_expect_code 6 kbx -C novec index --rebuild 2>novec.err &&
+	test_grep "cannot build the vector index" novec.err &&
+	kbx -C novec status --format=json >novec.status &&
+	test_grep ! "\"vector_delta\":0," novec.status &&
+	kbx -C novec search --mode=vector --format=nul --limit=5 "function calls" >novec.out 2>novec.err &&
+	test_must_be_empty novec.err &&
+	test -s novec.out &&
+	rm -r novec/.kbx/vectors.kbxv.new &&
+	kbx -C novec index --format=json >novec.json &&
+	test_grep "\"chunks_added\":0," novec.json &&
+	test_grep "\"vectors_rebuilt\":true" novec.json &&
+	kbx -C novec status --format=json >novec.status &&
+	test_grep "\"vectors_state\":\"current\"" novec.status &&
+	test_grep "\"vector_delta\":0," novec.status
+'
+
 test_expect_success 'readers during repeated rebuilds see one complete version' '
 	rm -f writer.done writer.bad writer.committed r-* &&
 	echo 0 >writer.committed &&

@@ -331,9 +331,44 @@ test_expect_success 'an embedder that fails: the chunks are indexed, search goes
 	echo "Canary deployments: shift traffic slowly." >>repo/NOTES.md &&
 	(cd repo && test_must_fail kbx index 2>../err) &&
 	test_grep "model not found" err &&
-	test_grep "vector search waits" err &&
+	test_grep "vector search catches up" err &&
 	(cd repo && kbx search --mode=lexical --format=nul canary >../out) &&
 	test_grep NOTES.md out
+'
+
+test_expect_success PYTHON3 'chunks indexed while the embedder was down: searches say so, the next run embeds them' '
+	test_when_finished "rm -f down && cd repo && kbx config --user --unset search.provider && kbx config --user --unset search.command && kbx index -q" &&
+	cat >flaky.sh <<-\EOF &&
+	#!/bin/sh
+	# embed.sh, unless the file "down" is there
+	test -f "$(dirname "$0")/down" && { echo provider down >&2; exit 3; }
+	awk "{ n = length(\$0); printf \"[%d,%d,%d,1]\\n\", n % 7 + 1, n % 5, n % 3 }"
+	EOF
+	chmod +x flaky.sh &&
+	(cd repo && kbx config --user search.provider command &&
+	 kbx config --user search.command "\"\$TRASH_DIRECTORY/flaky.sh\"" &&
+	 kbx index -q) &&
+	: >down &&
+	echo "def quarantine_batch(b): return b" >repo/src/quarantine.py &&
+	(cd repo && test_expect_code 6 kbx index 2>../err) &&
+	test_grep "provider down" err &&
+	test_grep "vector search catches up" err &&
+	(cd repo && kbx status --format=json) >status.json &&
+	jfields vectors_missing <status.json >out &&
+	echo 1 >expect && test_cmp expect out &&
+	rm down &&
+	(cd repo && kbx search --mode=vector --format=nul quarantine >../out 2>../err) &&
+	test_grep "1 chunk has no vector (the embedding failed when it was indexed)" err &&
+	(cd repo && kbx index --format=json >../index.json) &&
+	jfields parsed search.chunks_added search.embedded search.vectors_rebuilt <index.json >out &&
+	echo "0 0 1 True" >expect && test_cmp expect out &&
+	(cd repo && kbx status --format=json) >status.json &&
+	jfields vectors_missing vector_delta <status.json >out &&
+	echo "0 0" >expect && test_cmp expect out &&
+	(cd repo && kbx search --mode=vector --format=nul --limit=100 quarantine >../out 2>../err) &&
+	test_must_be_empty err &&
+	tr "\0" "\n" <out >ids &&
+	test_grep "src/quarantine.py#quarantine_batch" ids
 '
 
 test_expect_success '--only=registry with a path is a usage error' '

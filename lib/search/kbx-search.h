@@ -380,6 +380,8 @@ struct kbx_search_info {
 	char identity[128];             /* embedder the vectors come from */
 	int vector_state;               /* 0 none, 1 current, 2 stale, 3 unreadable */
 	uint64_t vector_delta;          /* chunks added since the file was built */
+	uint64_t vectors_missing;       /* chunks committed without a vector (an
+					 * embedding failed); the next run makes them */
 	uint64_t registries;
 };
 kbx_status_t kbx_search_info(kbx_store_t *store, struct kbx_search_info *info,

@@ -233,6 +233,7 @@ void _kbx_search_info_txn(struct kbx_store *s, MDB_txn *txn, struct kbx_search_i
 	MDB_stat ds;
 	if (mdb_stat(txn, s->vdelta, &ds) == 0)
 		info->vector_delta = ds.ms_entries;
+	_kbx_meta_get_u64(s, txn, KBX_META_VECTORS_MISSING, &info->vectors_missing);
 	char *path = kbx_search_vector_path(s);
 	/* the file the last build wrote, not one put there since */
 	int recorded = path ? _kbx_vector_file_recorded(s, txn, path) : -1;

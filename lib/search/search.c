@@ -1020,6 +1020,17 @@ embed_failed:
 	rep->passed = out->n;
 	rep->passed_exact = out->n < depth;
 out:
+	/* an answer without some chunks says so: an embedding that failed
+	 * left them without a vector (lib/search/sync.c) */
+	if (rep->used && !rep->note[0]) {
+		uint64_t missing = 0;
+		if (_kbx_meta_get_u64(s, txn, KBX_META_VECTORS_MISSING, &missing) == KBX_OK && missing)
+			snprintf(rep->note, sizeof(rep->note),
+				 "%llu chunk%s no vector (the embedding failed when %s indexed): vector search leaves %s out until a 'kbx index' makes %s",
+				 (unsigned long long)missing, missing == 1 ? " has" : "s have",
+				 missing == 1 ? "it was" : "they were", missing == 1 ? "it" : "them",
+				 missing == 1 ? "it" : "them");
+	}
 	rep->module = vs.ops != NULL;
 	rep->load_ms = vs.load_ms;
 	_kbx_vsearch_close(&vs);

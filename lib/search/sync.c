@@ -2237,6 +2237,62 @@ static void uncount(struct kbx_search_index_stats *stats)
 	stats->cache_pruned = 0;
 }
 
+/* Every chunk's id, in order. */
+static kbx_status_t all_chunk_ids(struct sync *y, uint32_t **out, size_t *n)
+{
+	struct kbx_store *s = y->s;
+	MDB_cursor *c;
+	MDB_val k, d;
+	size_t alloc = 0;
+	*out = NULL;
+	*n = 0;
+	int rc = mdb_cursor_open(s->wtxn, s->chunks, &c);
+	if (rc)
+		return _kbx_fail_mdb(y->err, rc, "cannot read the chunks");
+	for (rc = mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc; rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
+		if (k.mv_size != 4)
+			continue;
+		if (_kbx_grow((void **)out, &alloc, *n, sizeof(**out), 1024)) {
+			mdb_cursor_close(c);
+			return _kbx_fail(y->err, KBX_ERR_NOMEM, "out of memory");
+		}
+		(*out)[(*n)++] = _kbx_get_u32(k.mv_data);
+	}
+	mdb_cursor_close(c);
+	if (rc != MDB_NOTFOUND)
+		return _kbx_fail_mdb(y->err, rc, "cannot read the chunks");
+	return KBX_OK;
+}
+
+/* How many of the chunks ids[0..n) have no vector in the cache from the
+ * embedder of identity ident. */
+static uint64_t count_unembedded(struct sync *y, const char *ident, const uint32_t *ids, size_t n)
+{
+	struct kbx_store *s = y->s;
+	uint64_t ih = XXH3_64bits(ident, strlen(ident)), missing = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct _kbx_chunk_view v;
+		if (_kbx_chunk_get(s, s->wtxn, ids[i], &v))
+			continue;
+		unsigned char key[24];
+		_kbx_vcache_key(key, ih, v.c.type, v.c.text, v.c.text_len, v.c.title);
+		MDB_val ck = { 24, key }, cv;
+		if (mdb_get(s->wtxn, s->vcache, &ck, &cv))
+			missing++;
+	}
+	return missing;
+}
+
+/* Has the delta grown past what searches should compare one by one: a
+ * tenth of the collection, and DELTA_MIN? */
+static int delta_outgrown(struct kbx_store *s, uint64_t ndelta)
+{
+	uint64_t nchunks = 0;
+	_kbx_meta_get_u64(s, s->wtxn, "chunks", &nchunks);
+	uint64_t limit = nchunks / 10 > DELTA_MIN ? nchunks / 10 : DELTA_MIN;
+	return ndelta > limit;
+}
+
 static kbx_status_t index_txn(struct sync *y, kbx_embedder_t *e, int *rebuild_vectors,
 			      uint64_t *generation)
 {
@@ -2336,19 +2392,37 @@ static kbx_status_t index_txn(struct sync *y, kbx_embedder_t *e, int *rebuild_ve
 		if (_kbx_meta_get_str(s, s->wtxn, "vector_kind_setting", kind_then, sizeof(kind_then)) ==
 			    KBX_OK && strcmp(kind_then, kind_now))
 			base_ok = 0;
-		if (changed || !base_ok) {
+		/* chunks an earlier run committed without their vectors */
+		uint64_t missing = 0;
+		_kbx_meta_get_u64(s, s->wtxn, KBX_META_VECTORS_MISSING, &missing);
+		if (changed || !base_ok || missing) {
 			/* the same embedder: only the new chunks can lack a
-			 * vector; another one: every chunk may */
+			 * vector, and those an earlier run left without;
+			 * another one: every chunk may */
 			size_t nids = 0;
 			const uint32_t *ids = _kbx_cw_added_ids(y->w, &nids);
-			kbx_status_t es = same_embedder ? ensure_vectors(y, e, ids, nids)
-						       : ensure_vectors(y, e, NULL, 0);
+			uint32_t *all = NULL;
+			if (missing && same_embedder) {
+				size_t nall = 0;
+				st = all_chunk_ids(y, &all, &nall);
+				ids = all;
+				nids = nall;
+			}
+			kbx_status_t es = st ? st
+				: same_embedder ? ensure_vectors(y, e, ids, nids)
+						: ensure_vectors(y, e, NULL, 0);
 			if (es) {
 				/* keep the chunks; the vector index stays behind */
-				y->stats->warnings++;
+				if (!st)
+					y->stats->warnings++;
 				st = es;
 			} else {
 				int rc = _kbx_meta_put_str(s, s->wtxn, "vector_identity", _kbx_embedder_identity(e));
+				if (!rc && missing) {
+					MDB_val mk = { strlen(KBX_META_VECTORS_MISSING), KBX_META_VECTORS_MISSING };
+					if ((rc = mdb_del(s->wtxn, s->meta, &mk, NULL)) == MDB_NOTFOUND)
+						rc = 0;
+				}
 				if (rc)
 					st = _kbx_fail_mdb(y->err, rc, "cannot write the vector identity");
 				else if (!same_embedder)
@@ -2366,12 +2440,43 @@ static kbx_status_t index_txn(struct sync *y, kbx_embedder_t *e, int *rebuild_ve
 				st = add_to_delta(y, e, ids, nids, &ndelta);
 			if (!st)
 				st = prune_cache(y, e);
-			uint64_t nchunks = 0;
-			_kbx_meta_get_u64(s, s->wtxn, "chunks", &nchunks);
-			uint64_t limit = nchunks / 10 > DELTA_MIN ? nchunks / 10 : DELTA_MIN;
-			*rebuild_vectors = !st && (drop || !base_ok || !same_embedder || ndelta > limit);
+			free(all);
+			*rebuild_vectors = !st && (drop || !base_ok || !same_embedder || missing ||
+						   delta_outgrown(s, ndelta));
+			y->stats->vector_delta = ndelta;
+		} else {
+			/* Nothing changed, and yet the delta may hold more than
+			 * the file should leave to it: a run whose file could
+			 * not be written (a full disk) left there every chunk
+			 * it made.  The file is written now. */
+			MDB_stat ms;
+			uint64_t ndelta = mdb_stat(s->wtxn, s->vdelta, &ms) == 0 ? ms.ms_entries : 0;
+			*rebuild_vectors = delta_outgrown(s, ndelta);
 			y->stats->vector_delta = ndelta;
 		}
+	}
+	/* An embedding that failed (IO, USAGE, PARSE from the provider)
+	 * commits the chunks without their vectors.  Those of the vectors'
+	 * embedder that have none are counted: searches say so, and the next
+	 * run makes them and writes the vector file again. */
+	if ((st == KBX_ERR_IO || st == KBX_ERR_USAGE || st == KBX_ERR_PARSE) && *stored) {
+		struct kbx_error keep = *y->err;
+		uint32_t *every = NULL;
+		size_t nevery = 0;
+		if (all_chunk_ids(y, &every, &nevery) == KBX_OK) {
+			uint64_t left = count_unembedded(y, stored, every, nevery);
+			MDB_val mk = { strlen(KBX_META_VECTORS_MISSING), KBX_META_VECTORS_MISSING };
+			int rc = left ? _kbx_meta_put_u64(s, s->wtxn, KBX_META_VECTORS_MISSING, left)
+				      : mdb_del(s->wtxn, s->meta, &mk, NULL);
+			if (rc == MDB_NOTFOUND)
+				rc = 0;
+			if (rc)
+				st = _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
+						   "cannot write the index's metadata");
+		}
+		free(every);
+		if (st == keep.status)
+			*y->err = keep;
 	}
 done:
 	_kbx_cw_free(y->w);

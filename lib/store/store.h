@@ -135,6 +135,11 @@ kbx_status_t _kbx_store_reopen(struct kbx_store *s, struct kbx_error *err);
                                     * 3: the name counted KBX_NAME_COUNT times more,
                                     *    vectors leaning on it too */
 
+/* In meta: how many chunks a run committed without their vectors (the
+ * embedding provider failed); absent when every chunk has one.  Searches
+ * say so; the next run makes them, and writes the vector file again. */
+#define KBX_META_VECTORS_MISSING "vectors_missing"
+
 /* In meta: a hash of the settings that chose the language of .h headers
  * (struct kbx_header_langs) in the last index run over the whole tree;
  * absent while none is set.  A run with other settings reads every
