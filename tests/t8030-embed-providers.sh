@@ -196,6 +196,12 @@ test_expect_success PYTHON3 'http: vectors of different dimensions are refused' 
 	test_grep "vector 1 has 8 numbers, but the dimension is set to 16" err
 '
 
+test_expect_success PYTHON3 'http: a number a float cannot hold is refused' '
+	start_server --huge && test_when_finished stop_server &&
+	test_expect_code 2 http a 2>err &&
+	test_grep "holds a number out of a vector.s range at 0 (1e+39)" err
+'
+
 test_expect_success 'http: no URL, no model' '
 	test_expect_code 2 "$tool" --provider=http --model=m a 2>err &&
 	test_grep "http embedding: no URL" err &&
@@ -233,6 +239,13 @@ test_expect_success 'command: the vectors are scaled to unit length' '
 	"$tool" --provider=command --command="cat >/dev/null; echo \"[3, 4]\"" x >out &&
 	echo "0.600000 0.800000" >expect &&
 	test_cmp expect out
+'
+
+test_expect_success 'command: numbers a float cannot hold are refused' '
+	test_expect_code 2 "$tool" --provider=command --command="cat >/dev/null; echo \"[3, 1e39]\"" x 2>err &&
+	test_grep "line 1 of its output: item 2 (1e+39) is out of a vector.s range" err &&
+	test_expect_code 2 "$tool" --provider=command --command="cat >/dev/null; echo \"[-3.5e38, 1]\"" x 2>err &&
+	test_grep "line 1 of its output: item 1 (-3.5e+38) is out of a vector.s range" err
 '
 
 test_expect_success 'command: a failing program: its status and last line of stderr' '

@@ -20,6 +20,15 @@ for line in sys.stdin:
 ' "$@"
 }
 
+# use_command NAME: the embeddings from the program NAME of the trash
+# directory, whose text is read from standard input
+use_command () {
+	cat >"$1" &&
+	chmod +x "$1" &&
+	(cd repo && kbx config --user search.provider command &&
+	 kbx config --user search.command "\"\$TRASH_DIRECTORY/$1\"")
+}
+
 test_expect_success 'set up a repository and a registry' '
 	git init -q repo &&
 	mkdir -p repo/src &&
@@ -294,15 +303,12 @@ test_expect_success PYTHON3 '--only=registry parses no code; --only=code reads n
 '
 
 test_expect_success PYTHON3 'another embedder embeds every chunk again and parses nothing' '
-	cat >embed.sh <<-\EOF &&
+	use_command embed.sh <<-\EOF &&
 	#!/bin/sh
 	# one vector per line of input: four numbers from the line length
 	awk "{ n = length(\$0); printf \"[%d,%d,%d,1]\\n\", n % 7 + 1, n % 5, n % 3 }"
 	EOF
-	chmod +x embed.sh &&
-	(cd repo && kbx config --user search.provider command &&
-	 kbx config --user search.command "\"\$TRASH_DIRECTORY/embed.sh\"" &&
-	 kbx index --format=json >../index.json) &&
+	(cd repo && kbx index --format=json >../index.json) &&
 	jfields parsed search.sources_changed search.chunks_added search.embed_cached <index.json >out &&
 	echo "0 0 0 0" >expect && test_cmp expect out &&
 	jfields search.embedded search.chunks <index.json >counts &&
@@ -338,16 +344,13 @@ test_expect_success 'an embedder that fails: the chunks are indexed, search goes
 
 test_expect_success PYTHON3 'chunks indexed while the embedder was down: searches say so, the next run embeds them' '
 	test_when_finished "rm -f down && cd repo && kbx config --user --unset search.provider && kbx config --user --unset search.command && kbx index -q" &&
-	cat >flaky.sh <<-\EOF &&
+	use_command flaky.sh <<-\EOF &&
 	#!/bin/sh
 	# embed.sh, unless the file "down" is there
 	test -f "$(dirname "$0")/down" && { echo provider down >&2; exit 3; }
 	awk "{ n = length(\$0); printf \"[%d,%d,%d,1]\\n\", n % 7 + 1, n % 5, n % 3 }"
 	EOF
-	chmod +x flaky.sh &&
-	(cd repo && kbx config --user search.provider command &&
-	 kbx config --user search.command "\"\$TRASH_DIRECTORY/flaky.sh\"" &&
-	 kbx index -q) &&
+	(cd repo && kbx index -q) &&
 	: >down &&
 	echo "def quarantine_batch(b): return b" >repo/src/quarantine.py &&
 	(cd repo && test_expect_code 6 kbx index 2>../err) &&
@@ -369,6 +372,19 @@ test_expect_success PYTHON3 'chunks indexed while the embedder was down: searche
 	test_must_be_empty err &&
 	tr "\0" "\n" <out >ids &&
 	test_grep "src/quarantine.py#quarantine_batch" ids
+'
+
+test_expect_success 'a provider whose numbers a float cannot hold gives an error, not vectors' '
+	test_when_finished "cd repo && kbx config --user --unset search.provider && kbx config --user --unset search.command && kbx index -q" &&
+	use_command huge.sh <<-\EOF &&
+	#!/bin/sh
+	# 1e39 is past the largest float (3.4e38)
+	awk "{ print \"[1e39,1,2,3]\" }"
+	EOF
+	(cd repo && test_must_fail kbx index 2>../err) &&
+	test_grep "item 1 (1e+39) is out of a vector.s range" err &&
+	(cd repo && kbx search --mode=lexical --format=nul quarantine >../out) &&
+	test -s out
 '
 
 test_expect_success '--only=registry with a path is a usage error' '

@@ -14,6 +14,7 @@ different texts different ones.  Switches make it misbehave:
                      style error body (with --message)
   --message TEXT     the error body's message
   --wrong-dim        the second vector of each answer has one number more
+  --huge             the first number of each vector is 1e39, past a float
   --slow SECONDS     wait that long before each answer
   --bad-json         answer 200 with a body that is not JSON
   --reverse          list the vectors in reverse order (with their index)
@@ -109,7 +110,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         data = []
         for i, text in enumerate(inputs):
             dim = args.dim + (1 if args.wrong_dim and i == 1 else 0)
-            data.append({"object": "embedding", "index": i, "embedding": vector(text, dim)})
+            vec = vector(text, dim)
+            if args.huge:
+                vec[0] = 1e39
+            data.append({"object": "embedding", "index": i, "embedding": vec})
         if args.reverse:
             data.reverse()
         self.answer(200, {"object": "list", "data": data, "model": req.get("model"),
@@ -127,6 +131,7 @@ def main():
     p.add_argument("--status", type=int, default=0)
     p.add_argument("--message", default="Incorrect API key provided")
     p.add_argument("--wrong-dim", action="store_true")
+    p.add_argument("--huge", action="store_true")
     p.add_argument("--slow", type=float, default=0)
     p.add_argument("--bad-json", action="store_true")
     p.add_argument("--reverse", action="store_true")

@@ -363,8 +363,16 @@ kbx_status_t _kbx_command_embed(struct kbx_embed_provider *p, size_t n,
 						   c->command, line + 1, k + 1);
 				goto out;
 			}
+			double v = json_number_value(x);
+			if (!_kbx_emb_float_ok(v)) {
+				json_decref(arr);
+				st = _kbx_emb_fail(err, KBX_ERR_PARSE,
+						   "command embedding: '%s': line %zu of its output: item %zu (%g) is out of a vector's range",
+						   c->command, line + 1, k + 1, v);
+				goto out;
+			}
 			if (row)
-				row[k] = (float)json_number_value(x);
+				row[k] = (float)v;
 		}
 		json_decref(arr);
 		if (row)

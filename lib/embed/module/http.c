@@ -432,8 +432,15 @@ static kbx_status_t parse_answer(struct http *h, size_t n, const size_t *rows, u
 						   h->url, what, k);
 				goto out;
 			}
+			double v = json_number_value(x);
+			if (!_kbx_emb_float_ok(v)) {
+				st = _kbx_emb_fail(err, KBX_ERR_PARSE,
+						   "http embedding: POST %s: %s holds a number out of a vector's range at %zu (%g)",
+						   h->url, what, k, v);
+				goto out;
+			}
 			if (row)
-				row[k] = (float)json_number_value(x);
+				row[k] = (float)v;
 		}
 		if (row)
 			_kbx_emb_normalize(row, *dim);

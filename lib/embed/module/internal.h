@@ -2,6 +2,7 @@
 #ifndef KBX_EMBED_MODULE_INTERNAL_H
 #define KBX_EMBED_MODULE_INTERNAL_H
 
+#include <float.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +22,13 @@ void _kbx_emb_add_utf8(struct strbuf *sb, const char *prefix, const char *s, siz
 
 /* Scale v to unit length (a zero vector stays zero). */
 void _kbx_emb_normalize(float *v, uint32_t dim);
+
+/* Can a vector hold v: a finite number a float can carry?  (A NaN, an
+ * infinity or 1e39 would make every score of a search NaN.) */
+static inline int _kbx_emb_float_ok(double v)
+{
+	return v >= -FLT_MAX && v <= FLT_MAX;
+}
 
 /* Check a vector of n numbers against *dim (0: take n).  what names it
  * in the message ("POST http://...: vector 3"). */
