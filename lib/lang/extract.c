@@ -514,7 +514,8 @@ static TSFieldId field_id(const TSLanguage *lang, const char *name)
 	uintptr_t a = (uintptr_t)name, l = (uintptr_t)lang;
 	struct field_slot *f = &cache[((a >> 2) ^ (a >> 9) ^ (l >> 4)) & (FIELD_CACHE - 1)];
 	size_t len = strlen(name);
-	if (f->lang == lang && f->name == name && !memcmp(f->text, name, len + 1))
+	if (len < FIELD_NAME_MAX && f->lang == lang && f->name == name &&
+	    !memcmp(f->text, name, len + 1))
 		return f->id;
 	TSFieldId id = ts_language_field_id_for_name(lang, name, (uint32_t)len);
 	if (len < FIELD_NAME_MAX) {
@@ -528,6 +529,8 @@ static TSFieldId field_id(const TSLanguage *lang, const char *name)
 
 TSNode _kbx_field(TSNode n, const char *name)
 {
+	if (!n.tree)
+		return n;       /* the null node has no field */
 	return ts_node_child_by_field_id(n, field_id(ts_tree_language(n.tree), name));
 }
 
