@@ -387,6 +387,14 @@ test_expect_success 'a provider whose numbers a float cannot hold gives an error
 	test -s out
 '
 
+test_expect_success 'a question of nothing but common words finds nothing and says why' '
+	(cd repo && test_expect_code 1 kbx search --mode=lexical "the of and" >../out 2>../err) &&
+	test_must_be_empty out &&
+	test_grep "the question has no word to search by" err &&
+	(cd repo && kbx search --mode=lexical --format=nul quarantine >../out 2>../err) &&
+	test_must_be_empty err
+'
+
 test_expect_success '--only=registry with a path is a usage error' '
 	(cd repo && test_expect_code 2 kbx index --only=registry src 2>../err) &&
 	test_grep "no path" err

@@ -412,6 +412,15 @@ static void add_expansion(void *data, const char *word, size_t len, float cos)
 	x->n++;
 }
 
+static int first_token(void *data, const char *tok, size_t len, int kind)
+{
+	(void)data;
+	(void)tok;
+	(void)len;
+	(void)kind;
+	return 1;       /* one is enough */
+}
+
 static kbx_status_t run_lexical(struct src *src, const struct kbx_search_query *q, const struct _kbx_u32s *subset,
 				size_t depth, int expand, struct slist *out,
 				struct kbx_signal_report *rep, double *bound, struct kbx_error *err)
@@ -445,6 +454,11 @@ static kbx_status_t run_lexical(struct src *src, const struct kbx_search_query *
 			 : _kbx_bm25(src->s, src->txn, tok, q->text, q->len,
 				     subset ? subset->v : NULL, subset ? subset->n : 0,
 				     x ? x->t : NULL, x ? x->n : 0, &sc, &n, bound, err);
+	/* nothing found: a question of nothing but words BM25 leaves out
+	 * says so, rather than find nothing without a word */
+	if (!st && !n && !(x && x->n) && !_kbx_tokenize(tok, q->text, q->len, first_token, NULL))
+		snprintf(rep->note, sizeof(rep->note),
+			 "the question has no word to search by: short words, numbers and common words (the, of, and...) are left out");
 	_kbx_tokenizer_free(tok);
 	free(x);
 	if (st)
