@@ -5,6 +5,7 @@
  * this prints it and the results.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -635,7 +636,7 @@ int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	struct output_opts oo = OUTPUT_OPTS_INIT;
 	int mode = -1, fusion = -1, explain = 0, plan = 0, all_repos = 0, certain = 0;
-	long limit = 10, depth = -1, expand = 0, seeds = 0;
+	long limit = 10, depth = LONG_MIN, expand = 0, seeds = 0;     /* LONG_MIN: not given */
 	struct opt_list weights = OPT_LIST_INIT;
 	struct option opts[] = {
 		OPT_INT_F('n', "limit", &limit, "N", "show at most N results (default 10)"),
@@ -675,7 +676,7 @@ int cmd_hybrid(int argc, const char **argv, struct kbx_ctx *ctx)
 		fprintf(stderr, "error: --limit must be from 1 to 10000\n");
 		goto out;
 	}
-	if (depth < -1 || depth > 1000 || expand < 0 || expand > 100 || seeds < 0 || seeds > 1000) {
+	if ((depth != LONG_MIN && depth < 0) || depth > 1000 || expand < 0 || expand > 100 || seeds < 0 || seeds > 1000) {
 		fprintf(stderr, "error: --depth must be from 0 (all) to 1000, --expand from 0 to 100 and --seeds from 1 to 1000\n");
 		goto out;
 	}

@@ -13,6 +13,7 @@
  * step to each of them, marked ambiguous wherever it is used; among
  * shortest paths the ones with fewer ambiguous steps come first.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -677,7 +678,7 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	int kind_opt = 0, all = 0, certain = 0, all_repos = 0;
 	const char *from_repo = NULL, *to_repo = NULL;
-	long max_depth = 0, limit = -1;
+	long max_depth = 0, limit = LONG_MIN;  /* LONG_MIN: not given */
 	struct output_opts oo = OUTPUT_OPTS_INIT;
 	oo.pictures = 1;
 	struct option opts[] = {
@@ -705,7 +706,7 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 		usage_with_options(path_usage, opts, 1);
 		return KBX_EXIT_USAGE;
 	}
-	if (max_depth < 0 || limit == 0 || limit < -1) {
+	if (max_depth < 0 || (limit != LONG_MIN && limit < 1)) {
 		fprintf(stderr, "error: --max-depth must be 0 (any) or more, and --limit 1 or more\n");
 		return KBX_EXIT_USAGE;
 	}
@@ -717,7 +718,7 @@ int cmd_path(int argc, const char **argv, struct kbx_ctx *ctx)
 		fprintf(stderr, "error: --from-repo and --to-repo choose among the repositories of kbx --db=URL path --all-repos\n");
 		return KBX_EXIT_USAGE;
 	}
-	if (limit < 0)
+	if (limit == LONG_MIN)
 		limit = all ? 100 : 1;
 	int kind = kind_opt == 1 ? KBX_EDGE_IMPORTS : KBX_EDGE_CALLS;
 	struct kbx_node a, b;

@@ -1,5 +1,6 @@
 /* kbx search: find error entries, documents and code by meaning. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,7 +105,8 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 {
 	struct output_opts oo = OUTPUT_OPTS_INIT;
 	int mode = -1, fusion = -1, explain = 0, all_repos = 0, every_section = 0, expand = 0;
-	long limit = -1, candidates = 0, ef_search = -1, nprobe = -1, depth = 0;
+	/* LONG_MIN: not given (a -1 given is refused) */
+	long limit = LONG_MIN, candidates = 0, ef_search = LONG_MIN, nprobe = LONG_MIN, depth = 0;
 	int plan = 0;
 	const char *vector_weight = NULL, *min_score = NULL, *lang = NULL, *severity = NULL,
 		   *path = NULL, *rrf_k = NULL, *within = NULL, *callers_of = NULL,
@@ -178,7 +180,7 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		goto out;
 	q.every_section = every_section;
 	q.expand = expand;
-	if (limit == -1)
+	if (limit == LONG_MIN)
 		limit = kbx_config_get(ctx->config, "search.limit", &v, NULL) == KBX_OK ? v.number : 10;
 	if (limit < 1 || limit > 10000) {
 		fprintf(stderr, "error: --limit must be from 1 to 10000\n");
@@ -203,9 +205,9 @@ int cmd_search(int argc, const char **argv, struct kbx_ctx *ctx)
 		fprintf(stderr, "error: --plan applies to a scope: --within, --callers-of or --callees-of\n");
 		goto out;
 	}
-	if (ef_search == -1)
+	if (ef_search == LONG_MIN)
 		ef_search = kbx_config_get(ctx->config, "search.efSearch", &v, NULL) == KBX_OK ? v.number : 0;
-	if (nprobe == -1)
+	if (nprobe == LONG_MIN)
 		nprobe = kbx_config_get(ctx->config, "search.nprobe", &v, NULL) == KBX_OK ? v.number : 0;
 	if (ef_search < 0 || ef_search > 65536 || nprobe < 0 || nprobe > 65536) {
 		fprintf(stderr, "error: --ef-search and --nprobe must be from 0 (the default) to 65536\n");

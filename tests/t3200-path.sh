@@ -239,6 +239,8 @@ test_expect_success 'usage errors exit 2' '
 	(cd repo && test_expect_code 2 kbx path leaf 2>../err) &&
 	test_grep "takes two symbols" err &&
 	(cd repo && test_expect_code 2 kbx path --limit=0 fork leaf 2>../err) &&
+	(cd repo && test_expect_code 2 kbx path --limit=-1 fork leaf 2>../err) &&
+	test_grep "limit 1 or more" err &&
 	(cd repo && test_expect_code 2 kbx path --kind=inherits fork leaf 2>../err)
 '
 

@@ -171,6 +171,16 @@ test_expect_success '--vector-weight without --fusion=linear is an error' '
 	test_grep "linear" err
 '
 
+test_expect_success 'a negative --limit, --ef-search or --nprobe is an error, -1 too' '
+	(cd repo && test_expect_code 2 kbx search --limit=-1 retry 2>../err) &&
+	test_grep "limit must be from 1 to 10000" err &&
+	(cd repo && test_expect_code 2 kbx search -n -1 retry 2>../err) &&
+	test_grep "limit must be from 1 to 10000" err &&
+	(cd repo && test_expect_code 2 kbx search --ef-search=-1 retry 2>../err) &&
+	(cd repo && test_expect_code 2 kbx search --nprobe=-1 retry 2>../err) &&
+	test_grep "must be from 0 (the default) to 65536" err
+'
+
 test_expect_success PYTHON3 '--mode=lexical runs no vector signal' '
 	(cd repo && kbx search --mode=lexical --explain --format=json "retry timeout" >../out.json) &&
 	tail -n 1 out.json | jfields type signals.vector.used signals.lexical.used >out &&

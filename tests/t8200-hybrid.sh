@@ -212,7 +212,9 @@ test_expect_success 'weights change the order; bad weights are refused' '
 	test_cmp expect first &&
 	(cd repo && test_expect_code 2 kbx hybrid --weight=speed=1 what calls add 2>../err) &&
 	test_grep "NAME one of similarity, graph, importance, recency" err &&
-	(cd repo && test_expect_code 2 kbx hybrid --weight=graph=-1 what calls add 2>/dev/null)
+	(cd repo && test_expect_code 2 kbx hybrid --weight=graph=-1 what calls add 2>/dev/null) &&
+	(cd repo && test_expect_code 2 kbx hybrid --depth=-1 what calls add 2>../err) &&
+	test_grep "depth must be from 0 (all) to 1000" err
 '
 
 test_expect_success 'recency: an old file ranks lower, all else equal' '
