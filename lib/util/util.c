@@ -378,7 +378,13 @@ int _kbx_idset_add_many(struct _kbx_idset *s, uint32_t *ids, size_t n)
 {
 	if (!n)
 		return 0;
-	qsort(ids, n, sizeof(*ids), _kbx_cmp_u32);
+	/* ids often come sorted (a walk's level in place order, and the
+	 * same ids again for a second set): one pass says so */
+	size_t i0 = 1;
+	while (i0 < n && ids[i0 - 1] <= ids[i0])
+		i0++;
+	if (i0 < n)
+		qsort(ids, n, sizeof(*ids), _kbx_cmp_u32);
 	size_t cap = s->n + n;
 	uint32_t *out = malloc(cap * sizeof(*out));
 	if (!out)

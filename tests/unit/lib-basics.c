@@ -221,6 +221,10 @@ static void test_idset(void)
 	uint32_t first[] = { 5, 5, 4 };
 	ok(_kbx_idset_add_many(&e, first, 3) == 0 && e.n == 2 && e.ids[0] == 4 && e.ids[1] == 5,
 	   "a batch into an empty set");
+	uint32_t sorted[] = { 1, 4, 4, 6, 9 };
+	ok(_kbx_idset_add_many(&e, sorted, 5) == 0 && e.n == 5 && e.ids[0] == 1 && e.ids[1] == 4 &&
+		   e.ids[2] == 5 && e.ids[3] == 6 && e.ids[4] == 9 && sorted[1] == 4 && sorted[4] == 9,
+	   "a batch already in order (repeats too) merges in without a sort");
 	_kbx_idset_release(&e);
 }
 
