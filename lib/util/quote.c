@@ -1,5 +1,8 @@
 /* Escaping and quoting untrusted text for terminals and line formats (quote.h). */
 #include <stdint.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "util/quote.h"
 
@@ -47,6 +50,38 @@ static size_t plain_span(const char *s, size_t len, unsigned flags, int quote)
 	size_t i = 0;
 
 	while (i < len) {
+#ifdef __SSE2__
+		/* sixteen bytes a step while each is printable ASCII
+		 * (0x20-0x7e), and for a path none of '"', '\\' and ':':
+		 * most text is; the first byte that is not is looked at below */
+		if (i + 16 <= len) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+			/* signed: a byte of 0x80 or more is negative, below 0x20 */
+			__m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+						   _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
+			if (quote)
+				bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+								     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+										  _mm_cmpeq_epi8(v, _mm_set1_epi8(':')))));
+			unsigned mask = (unsigned)_mm_movemask_epi8(bad);
+			if (!mask) {
+				i += 16;
+				continue;
+			}
+			i += (size_t)__builtin_ctz(mask);
+		}
+#endif
+		/* a byte a step, as tight as it goes, while printable ASCII
+		 * (most names and paths are shorter than sixteen bytes) */
+		if (!quote)
+			while (i < len && (unsigned char)(s[i] - 0x20) < 0x5f)
+				i++;
+		else
+			while (i < len && (unsigned char)(s[i] - 0x20) < 0x5f && s[i] != '"' &&
+			       s[i] != '\\' && s[i] != ':')
+				i++;
+		if (i == len)
+			break;
 		unsigned char c = (unsigned char)s[i];
 		size_t n;
 

@@ -109,8 +109,9 @@ static void test_utf8_char_len(void)
 }
 
 /* Each byte that must be escaped, at every place of a longer text of
- * printable ASCII (escape_needed reads eight bytes at a time first),
- * and what must not be: UTF-8 letters, every printable byte. */
+ * printable ASCII (escape_needed reads sixteen bytes at a time first),
+ * and what must not be: UTF-8 letters, every printable byte; for a
+ * path, '"', '\\' and ':' too, and a tab (kept in text by a flag). */
 static void test_every_place(void)
 {
 	static const struct {
@@ -142,6 +143,24 @@ static void test_every_place(void)
 			right = 0;
 	}
 	ok(right, "escape_needed: a control at any place of a long text, and nothing else");
+
+	static const char path_bytes[] = "\"\\:\t\x01";
+	right = 1;
+	for (size_t k = 0; k < sizeof(path_bytes) - 1; k++)
+		for (size_t place = 0; place < 24; place++)
+			for (size_t len = place + 1; len <= 32; len += 3) {
+				char text[40];
+				memset(text, 'A' + (char)(place % 26), sizeof(text));
+				text[place] = path_bytes[k];
+				if (!quote_path_needed(text, len) ||
+				    (path_bytes[k] != '\t' && path_bytes[k] != '\x01' &&
+				     escape_needed(text, len, 0)) ||
+				    (path_bytes[k] == '\t' && escape_needed(text, len, ESCAPE_KEEP_TAB))) {
+					printf("# path byte %zu at %zu of %zu\n", k, place, len);
+					right = 0;
+				}
+			}
+	ok(right, "quote_path_needed: '\"', '\\\\', ':' or a control at any place; text keeps all but the control, a tab with its flag");
 }
 
 int main(void)
