@@ -76,7 +76,10 @@ static void add_tool_json(struct strbuf *sb, const struct tool *t)
 		      "\"records\":{\"type\":\"array\",\"items\":{\"type\":\"object\"},"
 		      "\"description\":\"the records of the command's JSON Lines, in order (kbx-json(7))\"},"
 		      "\"exit_status\":{\"type\":\"integer\",\"description\":"
-		      "\"the command's exit status: 0 found, 1 nothing found (kbx(1))\"}},"
+		      "\"the command's exit status: 0 found, 1 nothing found (kbx(1))\"},"
+		      "\"warnings\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},"
+		      "\"description\":\"what the command said besides its answer, a line each "
+		      "(warnings and notes: what the answer leaves out, and why)\"}},"
 		      "\"required\":[\"records\",\"exit_status\"]}");
 	if (strcmp(t->name, "index"))
 		strbuf_addstr(sb, ",\"annotations\":{\"readOnlyHint\":true,\"openWorldHint\":false}");
@@ -289,9 +292,20 @@ static void finish_call(struct server *s, struct call *c, int status)
 		strbuf_add_json_str(&res, err->buf, err->len);
 	else
 		strbuf_addstr(&res, "\"nothing found\"");
+	/* what the command said besides its answer (a search that leaves
+	 * chunks out, a name taken for words) is the agent's to read too */
+	if (out->len && err->len) {
+		strbuf_addstr(&res, "},{\"type\":\"text\",\"text\":");
+		strbuf_add_json_str(&res, err->buf, err->len);
+	}
 	strbuf_addstr(&res, "}],\"structuredContent\":{\"records\":");
 	strbuf_add(&res, recs.buf, recs.len);
-	strbuf_addf(&res, ",\"exit_status\":%d},\"isError\":false}", rc);
+	strbuf_addf(&res, ",\"exit_status\":%d", rc);
+	struct strbuf warnings = STRBUF_INIT;
+	tool_call_warnings(&c->run, &warnings);
+	add_warnings(&res, &warnings);
+	strbuf_release(&warnings);
+	strbuf_addstr(&res, "},\"isError\":false}");
 	if (err->len)
 		fprintf(stderr, "kbx mcp: %s: %s\n", c->run.tool->name, out_esc(err->buf));
 	if (res.failed)

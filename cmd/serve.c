@@ -157,7 +157,7 @@ static unsigned http_status(int rc, int timed_out)
  * status in *rc, or the HTTP status of the failure with msg.
  */
 static unsigned run_tool(struct serve *sv, const struct tool *t, const struct kbx_json *args,
-			 struct strbuf *records, int *rc, struct strbuf *msg)
+			 struct strbuf *records, int *rc, struct strbuf *msg, struct strbuf *warnings)
 {
 	struct tool_call c;
 	int st = tool_call_start(&c, t, args, -1, sv->ctx, msg);
@@ -170,6 +170,8 @@ static unsigned run_tool(struct serve *sv, const struct tool *t, const struct kb
 	unsigned http = 0;
 	if (tool_call_records(&c, status, records, rc, msg))
 		http = http_status(*rc, c.timed_out);
+	else if (warnings)
+		tool_call_warnings(&c, warnings);
 	tool_call_release(&c);
 	return http;
 }
@@ -179,15 +181,19 @@ static void answer_tool(struct serve *sv, const struct tool *t, const struct kbx
 {
 	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT;
 	int rc;
+	struct strbuf warnings = STRBUF_INIT;
 	strbuf_addstr(&body, "{\"records\":");
-	unsigned http = run_tool(sv, t, args, &body, &rc, &msg);
+	unsigned http = run_tool(sv, t, args, &body, &rc, &msg, &warnings);
 	if (http) {
 		reply_error(res, http, rc, msg.buf ? msg.buf : "", msg.len);
 		strbuf_release(&body);
 	} else {
-		strbuf_addf(&body, ",\"exit_status\":%d}\n", rc);
+		strbuf_addf(&body, ",\"exit_status\":%d", rc);
+		add_warnings(&body, &warnings);
+		strbuf_addstr(&body, "}\n");
 		reply(res, 200, "application/json", &body);
 	}
+	strbuf_release(&warnings);
 	strbuf_release(&msg);
 }
 
@@ -251,6 +257,7 @@ static void answer_rag(struct serve *sv, const struct kbx_json *req, struct kbx_
 	struct kbx_json *hargs = kbx_json_new(KBX_JSON_OBJECT);
 	struct kbx_json *cargs = kbx_json_new(KBX_JSON_OBJECT);
 	struct strbuf hrec = STRBUF_INIT, crec = STRBUF_INIT, msg = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf warnings = STRBUF_INIT;
 	struct kbx_json *hv = NULL, *cv = NULL;
 	int hrc = 0, crc = 0;
 	unsigned http = 0;
@@ -270,9 +277,9 @@ static void answer_rag(struct serve *sv, const struct kbx_json *req, struct kbx_
 		reply_errorf(res, 500, "fatal: out of memory");
 		goto out;
 	}
-	http = run_tool(sv, tool_find("hybrid"), hargs, &hrec, &hrc, &msg);
+	http = run_tool(sv, tool_find("hybrid"), hargs, &hrec, &hrc, &msg, &warnings);
 	if (!http)
-		http = run_tool(sv, tool_find("context"), cargs, &crec, &crc, &msg);
+		http = run_tool(sv, tool_find("context"), cargs, &crec, &crc, &msg, &warnings);
 	if (http) {
 		reply_error(res, http, hrc ? hrc : crc, msg.buf ? msg.buf : "", msg.len);
 		goto out;
@@ -301,7 +308,9 @@ static void answer_rag(struct serve *sv, const struct kbx_json *req, struct kbx_
 	strbuf_addstr(&out, ",\"pack\":");
 	add_records_of(&out, cv, "pack", 1);
 	/* found when either found */
-	strbuf_addf(&out, ",\"exit_status\":%d}\n", hrc && crc ? KBX_EXIT_NOT_FOUND : KBX_EXIT_OK);
+	strbuf_addf(&out, ",\"exit_status\":%d", hrc && crc ? KBX_EXIT_NOT_FOUND : KBX_EXIT_OK);
+	add_warnings(&out, &warnings);
+	strbuf_addstr(&out, "}\n");
 	reply(res, 200, "application/json", &out);
 out:
 	kbx_json_free(hargs);
@@ -312,6 +321,7 @@ out:
 	strbuf_release(&crec);
 	strbuf_release(&msg);
 	strbuf_release(&out);
+	strbuf_release(&warnings);
 }
 
 /* ---- the OpenAPI description ---- */
@@ -380,7 +390,8 @@ static void answer_openapi(struct kbx_serve_response *res)
 		      "{\"type\":\"array\",\"items\":{\"type\":\"object\"}},\"nodes\":"
 		      "{\"type\":\"array\",\"items\":{\"type\":\"object\"}},\"chunks\":{\"type\":"
 		      "\"array\",\"items\":{\"type\":\"object\"}},\"pack\":{\"type\":[\"object\","
-		      "\"null\"]},\"exit_status\":{\"type\":\"integer\"}}}}}}");
+		      "\"null\"]},\"exit_status\":{\"type\":\"integer\"},\"warnings\":{\"type\":"
+		      "\"array\",\"items\":{\"type\":\"string\"}}}}}}}");
 	add_error_responses(&sb);
 	strbuf_addstr(&sb, "}}},\"/v1/openapi.json\":{\"get\":{\"operationId\":\"openapi\","
 		      "\"responses\":{\"200\":{\"description\":\"this description\"}}}}},"
@@ -389,7 +400,9 @@ static void answer_openapi(struct kbx_serve_response *res)
 		      "\"the command's JSON Lines as an array, and its exit status (0 found, "
 		      "1 nothing found)\",\"content\":{\"application/json\":{\"schema\":{\"type\":"
 		      "\"object\",\"properties\":{\"records\":{\"type\":\"array\",\"items\":{\"type\":"
-		      "\"object\"}},\"exit_status\":{\"type\":\"integer\"}},\"required\":[\"records\","
+		      "\"object\"}},\"exit_status\":{\"type\":\"integer\"},\"warnings\":{\"type\":"
+		      "\"array\",\"items\":{\"type\":\"string\"},\"description\":\"what the "
+		      "command said besides its answer, a line each\"}},\"required\":[\"records\","
 		      "\"exit_status\"]}}}},\"Error\":{\"description\":\"an error, with the exit "
 		      "status of the command and its meaning when one ran\",\"content\":{"
 		      "\"application/json\":{\"schema\":{\"type\":\"object\",\"properties\":{\"error\":"

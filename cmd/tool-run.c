@@ -529,6 +529,30 @@ void tool_call_cancel(struct tool_call *c)
 		kill(c->pid, SIGTERM);
 }
 
+void tool_call_warnings(const struct tool_call *c, struct strbuf *items)
+{
+	const struct strbuf *err = &c->buf[1];
+	for (const char *p = err->buf, *end = err->buf + err->len; p && p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		if (n) {
+			if (items->len)
+				strbuf_addch(items, ',');
+			strbuf_add_json_str(items, p, n);
+		}
+		p += n + 1;
+	}
+}
+
+void add_warnings(struct strbuf *out, const struct strbuf *items)
+{
+	if (!items->len)
+		return;
+	strbuf_addstr(out, ",\"warnings\":[");
+	strbuf_add(out, items->buf, items->len);
+	strbuf_addch(out, ']');
+}
+
 int tool_call_records(struct tool_call *c, int status, struct strbuf *records, int *rc,
 		      struct strbuf *msg)
 {

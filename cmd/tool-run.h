@@ -110,6 +110,14 @@ void tool_call_cancel(struct tool_call *c);
 int tool_call_records(struct tool_call *c, int status, struct strbuf *records, int *rc,
 		      struct strbuf *msg);
 
+/* What the call's command said besides its answer (warnings and notes
+ * on its standard error), a JSON string a line, appended to items with
+ * a comma between any two: the elements of a "warnings" array. */
+void tool_call_warnings(const struct tool_call *c, struct strbuf *items);
+
+/* ,"warnings":[items] when there are items; nothing when none. */
+void add_warnings(struct strbuf *out, const struct strbuf *items);
+
 /* Close c's pipes and free its buffers (the child must be reaped). */
 void tool_call_release(struct tool_call *c);
 

@@ -175,6 +175,26 @@ test_expect_success PYTHON 'changed, repos and index' '
 	grep "\"type\":\"index\"" out
 '
 
+test_expect_success PYTHON 'what a tool says besides its answer reaches the client' '
+	(cd repo && mcp "$(call 1 hybrid "{\"question\":\"what calls compute totals\"}")") &&
+	python3 -c "
+import json
+r = json.loads(open(\"out\").read())[\"result\"]
+sc = r[\"structuredContent\"]
+assert sc[\"exit_status\"] == 0 and len(sc[\"records\"]) > 0, r
+assert len(r[\"content\"]) == 2 and r[\"content\"][1][\"type\"] == \"text\", r
+assert \"names no symbol\" in r[\"content\"][1][\"text\"], r
+w = sc[\"warnings\"]
+assert len(w) == 1 and w[0].startswith(\"note: \") and \"names no symbol\" in w[0], w
+" &&
+	(cd repo && mcp "$(call 2 callers "{\"symbol\":\"add_numbers\"}")") &&
+	python3 -c "
+import json
+r = json.loads(open(\"out\").read())[\"result\"]
+assert len(r[\"content\"]) == 1 and \"warnings\" not in r[\"structuredContent\"], r
+"
+'
+
 test_expect_success PYTHON 'a symbol that is not there: found nothing, not an error' '
 	(cd repo && mcp "$(call 1 callers "{\"symbol\":\"no_such_function\"}")") &&
 	echo "1 result ok 1 0" >expect &&

@@ -195,6 +195,19 @@ test_expect_success CURL,PYTHON 'nothing found is an answer: 200 with exit statu
 	test_cmp expect actual
 '
 
+test_expect_success CURL,PYTHON 'what a command says besides its answer comes as warnings' '
+	for call in "/v1/hybrid {\"question\":\"what calls compute totals\"}" \
+		"/v1/rag {\"query\":\"what calls compute totals\"}" \
+		"/v1/callers {\"symbol\":\"add_numbers\"}"
+	do
+		api POST ${call%% *} "${call#* }" &&
+		expect_code 200 &&
+		jget "d.get(\"warnings\", [\"none\"])[0].split(\":\")[0]" >>said || return 1
+	done &&
+	test_write_lines note note none >expect &&
+	test_cmp expect said
+'
+
 test_expect_success CURL,PYTHON 'search, hybrid and context' '
 	api POST /v1/search "{\"query\":\"totals\",\"limit\":2}" &&
 	expect_code 200 &&
