@@ -159,8 +159,17 @@ int cmd_config(int argc, const char **argv, struct kbx_ctx *ctx)
 		OPT_END_F(),
 	};
 	int nargs = parse_options(argc, argv, opts, config_usage);
-	if (nargs < 0)
+	if (nargs < 0) {
+		/* "kbx config search.efSearch -3": the value was taken for
+		 * a switch */
+		for (int i = 1; i < argc; i++)
+			if (argv[i][0] == '-' && ((argv[i][1] >= '0' && argv[i][1] <= '9') || argv[i][1] == '.')) {
+				fprintf(stderr, "hint: a value that starts with '-' goes after '--': kbx config KEY -- %s\n",
+					out_esc(argv[i]));
+				break;
+			}
 		return KBX_EXIT_USAGE;
+	}
 	if (user && repo) {
 		fprintf(stderr, "error: --user and --repo cannot be used together\n");
 		return KBX_EXIT_USAGE;

@@ -42,6 +42,15 @@ test_expect_success '--user writes the user file before any index, and no .kbx' 
 	test_cmp expect out
 '
 
+test_expect_success 'a negative value goes after --; without it, a hint says so' '
+	(cd repo && test_expect_code 2 kbx config --user search.efSearch -3 2>../err) &&
+	test_grep "hint: a value that starts with .-. goes after .--.: kbx config KEY -- -3" err &&
+	(cd repo && test_expect_code 2 kbx config --user search.efSearch -- -3 2>../err) &&
+	test_grep "search.efSearch: -3 is out of range: use 0 to 65536" err &&
+	(cd repo && test_expect_code 2 kbx config --user --bogus 2>../err) &&
+	test_grep ! "hint: a value" err
+'
+
 test_expect_success 'XDG_CONFIG_HOME moves the user file' '
 	mkdir xdg &&
 	(
