@@ -295,8 +295,11 @@ static void finish_call(struct server *s, struct call *c, int status)
 	/* what the command said besides its answer (a search that leaves
 	 * chunks out, a name taken for words) is the agent's to read too */
 	if (out->len && err->len) {
+		struct strbuf said = STRBUF_INIT;
+		tool_call_warning_text(&c->run, &said);
 		strbuf_addstr(&res, "},{\"type\":\"text\",\"text\":");
-		strbuf_add_json_str(&res, err->buf, err->len);
+		strbuf_add_json_str(&res, said.buf ? said.buf : "", said.len);
+		strbuf_release(&said);
 	}
 	strbuf_addstr(&res, "}],\"structuredContent\":{\"records\":");
 	strbuf_add(&res, recs.buf, recs.len);

@@ -529,19 +529,46 @@ void tool_call_cancel(struct tool_call *c)
 		kill(c->pid, SIGTERM);
 }
 
-void tool_call_warnings(const struct tool_call *c, struct strbuf *items)
+/* warnings a call gives at most: an index of a tree of skipped files
+ * says a line each */
+#define WARNINGS_MAX 100
+
+/* The lines of what the call said on standard error, at most
+ * WARNINGS_MAX and one that counts the rest: as JSON strings with commas
+ * between them (json), or as text, a line each. */
+static void said_lines(const struct tool_call *c, struct strbuf *out, int json)
 {
 	const struct strbuf *err = &c->buf[1];
+	size_t nlines = 0, more = 0;
 	for (const char *p = err->buf, *end = err->buf + err->len; p && p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		if (n) {
-			if (items->len)
-				strbuf_addch(items, ',');
-			strbuf_add_json_str(items, p, n);
+		if (n && nlines++ < WARNINGS_MAX) {
+			if (json && out->len)
+				strbuf_addch(out, ',');
+			if (json)
+				strbuf_add_json_str(out, p, n);
+			else
+				strbuf_add(out, p, n + 1 <= (size_t)(end - p) ? n + 1 : n);
+		} else if (n) {
+			more++;
 		}
 		p += n + 1;
 	}
+	if (more && json)
+		strbuf_addf(out, ",\"(%zu more lines)\"", more);
+	else if (more)
+		strbuf_addf(out, "(%zu more lines)\n", more);
+}
+
+void tool_call_warnings(const struct tool_call *c, struct strbuf *items)
+{
+	said_lines(c, items, 1);
+}
+
+void tool_call_warning_text(const struct tool_call *c, struct strbuf *text)
+{
+	said_lines(c, text, 0);
 }
 
 void add_warnings(struct strbuf *out, const struct strbuf *items)

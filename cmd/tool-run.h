@@ -112,8 +112,12 @@ int tool_call_records(struct tool_call *c, int status, struct strbuf *records, i
 
 /* What the call's command said besides its answer (warnings and notes
  * on its standard error), a JSON string a line, appended to items with
- * a comma between any two: the elements of a "warnings" array. */
+ * a comma between any two: the elements of a "warnings" array.  At most
+ * 100 lines, then one that says how many more there were. */
 void tool_call_warnings(const struct tool_call *c, struct strbuf *items);
+
+/* The same lines as text, a line each. */
+void tool_call_warning_text(const struct tool_call *c, struct strbuf *text);
 
 /* ,"warnings":[items] when there are items; nothing when none. */
 void add_warnings(struct strbuf *out, const struct strbuf *items);

@@ -195,6 +195,26 @@ assert len(r[\"content\"]) == 1 and \"warnings\" not in r[\"structuredContent\"]
 "
 '
 
+test_expect_success PYTHON 'at most 100 warnings, then how many more' '
+	git init -q skips &&
+	i=0 &&
+	while test $i -lt 130
+	do
+		printf "x\\0y" >skips/f$i.c &&
+		i=$((i + 1)) || return 1
+	done &&
+	echo "int main(void) { return 0; }" >skips/main.c &&
+	(cd skips && mcp "$(call 1 index "{}")") &&
+	python3 -c "
+import json
+r = json.loads(open(\"out\").read())[\"result\"]
+w = r[\"structuredContent\"][\"warnings\"]
+assert len(w) == 101 and \"binary file\" in w[0] and w[100] == \"(30 more lines)\", w[-3:]
+t = r[\"content\"][1][\"text\"].splitlines()
+assert t == w, t[-3:]
+"
+'
+
 test_expect_success PYTHON 'a symbol that is not there: found nothing, not an error' '
 	(cd repo && mcp "$(call 1 callers "{\"symbol\":\"no_such_function\"}")") &&
 	echo "1 result ok 1 0" >expect &&
