@@ -1042,14 +1042,6 @@ static void heap_select(const float *score, const int64_t *from, uint64_t m, int
 	}
 }
 
-/*
- * The r best of pos[0..m) (r < m) into pos[0..r), in no order: a
- * quickselect, the pivot the median of three, insertion sort for the
- * last few; some m more comparisons, where a heap of the r best makes
- * one for every position and log r for each that enters.  Rounds that
- * do not shrink the range enough (an order made to defeat the pivot)
- * end in heap_select.
- */
 static void swap_pos(int64_t *pos, size_t a, size_t b)
 {
 	int64_t t = pos[a];
@@ -1058,6 +1050,14 @@ static void swap_pos(int64_t *pos, size_t a, size_t b)
 	pos[b] = t;
 }
 
+/*
+ * The r best of pos[0..m) (r < m) into pos[0..r), in no order: a
+ * quickselect, the pivot the median of three, insertion sort for the
+ * last few; some m more comparisons, where a heap of the r best makes
+ * one for every position and log r for each that enters.  Rounds that
+ * do not shrink the range enough (an order made to defeat the pivot)
+ * end in heap_select.
+ */
 static void quick_select(const float *score, int64_t *pos, size_t m, size_t r)
 {
 	size_t lo = 0, hi = m, i, j, rounds = 0, limit = 2;
