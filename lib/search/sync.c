@@ -2202,9 +2202,8 @@ static kbx_status_t rebuild_parts(struct sync *y, unsigned parts, unsigned *drop
 			return _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
 					     "cannot write the index's metadata");
 	}
-	MDB_val k = { strlen(KBX_META_REBUILD_CODE_CHUNKS), KBX_META_REBUILD_CODE_CHUNKS };
-	int rc = mdb_del(s->wtxn, s->meta, &k, NULL);
-	if (rc && rc != MDB_NOTFOUND)
+	int rc = _kbx_meta_del(s, s->wtxn, KBX_META_REBUILD_CODE_CHUNKS);
+	if (rc)
 		return _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
 				     "cannot write the index's metadata");
 	return KBX_OK;
@@ -2264,23 +2263,30 @@ static kbx_status_t all_chunk_ids(struct sync *y, uint32_t **out, size_t *n)
 	return KBX_OK;
 }
 
-/* How many of the chunks ids[0..n) have no vector in the cache from the
- * embedder of identity ident. */
-static uint64_t count_unembedded(struct sync *y, const char *ident, const uint32_t *ids, size_t n)
+/* How many chunks have no vector in the cache from the embedder of
+ * identity ident, into *missing; an LMDB error when they cannot be read. */
+static int count_unembedded(struct sync *y, const char *ident, uint64_t *missing)
 {
 	struct kbx_store *s = y->s;
-	uint64_t ih = XXH3_64bits(ident, strlen(ident)), missing = 0;
-	for (size_t i = 0; i < n; i++) {
+	uint64_t ih = XXH3_64bits(ident, strlen(ident));
+	MDB_cursor *c;
+	MDB_val k, d;
+	*missing = 0;
+	int rc = mdb_cursor_open(s->wtxn, s->chunks, &c);
+	if (rc)
+		return rc;
+	for (rc = mdb_cursor_get(c, &k, &d, MDB_FIRST); !rc; rc = mdb_cursor_get(c, &k, &d, MDB_NEXT)) {
 		struct _kbx_chunk_view v;
-		if (_kbx_chunk_get(s, s->wtxn, ids[i], &v))
+		if (k.mv_size != 4 || _kbx_chunk_decode(d.mv_data, d.mv_size, &v))
 			continue;
-		unsigned char key[24];
+		unsigned char key[KBX_VCACHE_KEY_LEN];
 		_kbx_vcache_key(key, ih, v.c.type, v.c.text, v.c.text_len, v.c.title);
-		MDB_val ck = { 24, key }, cv;
+		MDB_val ck = { sizeof(key), key }, cv;
 		if (mdb_get(s->wtxn, s->vcache, &ck, &cv))
-			missing++;
+			(*missing)++;
 	}
-	return missing;
+	mdb_cursor_close(c);
+	return rc == MDB_NOTFOUND ? 0 : rc;
 }
 
 /* Has the delta grown past what searches should compare one by one: a
@@ -2418,11 +2424,8 @@ static kbx_status_t index_txn(struct sync *y, kbx_embedder_t *e, int *rebuild_ve
 				st = es;
 			} else {
 				int rc = _kbx_meta_put_str(s, s->wtxn, "vector_identity", _kbx_embedder_identity(e));
-				if (!rc && missing) {
-					MDB_val mk = { strlen(KBX_META_VECTORS_MISSING), KBX_META_VECTORS_MISSING };
-					if ((rc = mdb_del(s->wtxn, s->meta, &mk, NULL)) == MDB_NOTFOUND)
-						rc = 0;
-				}
+				if (!rc && missing)
+					rc = _kbx_meta_del(s, s->wtxn, KBX_META_VECTORS_MISSING);
 				if (rc)
 					st = _kbx_fail_mdb(y->err, rc, "cannot write the vector identity");
 				else if (!same_embedder)
@@ -2460,23 +2463,14 @@ static kbx_status_t index_txn(struct sync *y, kbx_embedder_t *e, int *rebuild_ve
 	 * embedder that have none are counted: searches say so, and the next
 	 * run makes them and writes the vector file again. */
 	if ((st == KBX_ERR_IO || st == KBX_ERR_USAGE || st == KBX_ERR_PARSE) && *stored) {
-		struct kbx_error keep = *y->err;
-		uint32_t *every = NULL;
-		size_t nevery = 0;
-		if (all_chunk_ids(y, &every, &nevery) == KBX_OK) {
-			uint64_t left = count_unembedded(y, stored, every, nevery);
-			MDB_val mk = { strlen(KBX_META_VECTORS_MISSING), KBX_META_VECTORS_MISSING };
-			int rc = left ? _kbx_meta_put_u64(s, s->wtxn, KBX_META_VECTORS_MISSING, left)
-				      : mdb_del(s->wtxn, s->meta, &mk, NULL);
-			if (rc == MDB_NOTFOUND)
-				rc = 0;
-			if (rc)
-				st = _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
-						   "cannot write the index's metadata");
-		}
-		free(every);
-		if (st == keep.status)
-			*y->err = keep;
+		uint64_t left = 0;
+		int rc = count_unembedded(y, stored, &left);
+		if (rc)
+			st = _kbx_fail_mdb(y->err, rc, "cannot read the chunks");
+		else if ((rc = left ? _kbx_meta_put_u64(s, s->wtxn, KBX_META_VECTORS_MISSING, left)
+				    : _kbx_meta_del(s, s->wtxn, KBX_META_VECTORS_MISSING)))
+			st = _kbx_fail_mdb(y->err, _kbx_store_write_error(s, rc),
+					   "cannot write the index's metadata");
 	}
 done:
 	_kbx_cw_free(y->w);
@@ -2614,10 +2608,7 @@ static kbx_status_t put_meta_now(struct kbx_store *s, const char *key, const cha
 	kbx_status_t st = _kbx_store_write_begin(s, err);
 	if (st)
 		return st;
-	MDB_val k = { strlen(key), (void *)key };
-	int rc = v ? _kbx_meta_put_str(s, s->wtxn, key, v) : mdb_del(s->wtxn, s->meta, &k, NULL);
-	if (rc == MDB_NOTFOUND)
-		rc = 0;
+	int rc = v ? _kbx_meta_put_str(s, s->wtxn, key, v) : _kbx_meta_del(s, s->wtxn, key);
 	if (rc) {
 		_kbx_store_write_abort(s);
 		return _kbx_fail_mdb(err, _kbx_store_write_error(s, rc), "cannot record the vector index");
@@ -2680,9 +2671,8 @@ static kbx_status_t mark_vectors_built(struct kbx_store *s, uint64_t gen,
 		rc = _kbx_meta_put_str(s, s->wtxn, "vector_kind_setting", kind_setting);
 	if (!rc)
 		rc = _kbx_meta_put_str(s, s->wtxn, "vector_file", stamp);
-	MDB_val nk = { 16, "vector_file_next" };
-	if (!rc && (rc = mdb_del(s->wtxn, s->meta, &nk, NULL)) == MDB_NOTFOUND)
-		rc = 0;
+	if (!rc)
+		rc = _kbx_meta_del(s, s->wtxn, "vector_file_next");
 	if (rc) {
 		_kbx_store_write_abort(s);
 		return _kbx_fail_mdb(err, _kbx_store_write_error(s, rc), "cannot record the vector index");

@@ -396,6 +396,13 @@ int _kbx_meta_put_str(struct kbx_store *s, MDB_txn *txn, const char *key, const 
 	return mdb_put(txn, s->meta, &k, &d, 0);
 }
 
+int _kbx_meta_del(struct kbx_store *s, MDB_txn *txn, const char *key)
+{
+	MDB_val k = { strlen(key), (void *)key };
+	int rc = mdb_del(txn, s->meta, &k, NULL);
+	return rc == MDB_NOTFOUND ? 0 : rc;
+}
+
 int _kbx_meta_put_u64(struct kbx_store *s, MDB_txn *txn, const char *key, uint64_t v)
 {
 	char buf[32];
@@ -1127,12 +1134,8 @@ int _kbx_store_clear(struct kbx_store *s, unsigned what)
 	for (size_t i = 0; (what & KBX_CLEAR_SEARCH) && !rc && i < sizeof(search) / sizeof(search[0]); i++)
 		rc = mdb_drop(s->wtxn, search[i], 0);
 	for (size_t i = 0; i < sizeof(meta) / sizeof(meta[0]); i++)
-		for (const char *const *key = meta[i]; key && *key && !rc; key++) {
-			MDB_val k = { strlen(*key), (void *)*key };
-			rc = mdb_del(s->wtxn, s->meta, &k, NULL);
-			if (rc == MDB_NOTFOUND)
-				rc = 0;
-		}
+		for (const char *const *key = meta[i]; key && *key && !rc; key++)
+			rc = _kbx_meta_del(s, s->wtxn, *key);
 	if (!rc && (what & KBX_CLEAR_SEARCH)) {
 		/* "search_generation" goes on counting, and moves on: a vector
 		 * file is stamped with the generation whose chunks it holds,

@@ -250,6 +250,8 @@ kbx_status_t _kbx_meta_get_str(struct kbx_store *s, MDB_txn *txn, const char *ke
 			       size_t outsz);
 int _kbx_meta_put_u64(struct kbx_store *s, MDB_txn *txn, const char *key, uint64_t v);
 int _kbx_meta_put_str(struct kbx_store *s, MDB_txn *txn, const char *key, const char *v);
+/* Delete key from meta; 0 also when it is not there. */
+int _kbx_meta_del(struct kbx_store *s, MDB_txn *txn, const char *key);
 /* Begin the write transaction, growing the map if the last run filled it. */
 kbx_status_t _kbx_store_write_begin(struct kbx_store *s, struct kbx_error *err);
 kbx_status_t _kbx_store_write_commit(struct kbx_store *s, struct kbx_error *err);
